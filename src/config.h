@@ -1,0 +1,131 @@
+#ifndef MMCMP_CONFIG_H
+#define MMCMP_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "strvec.h"
+
+struct strbuf;
+
+/*
+ * config: a run configuration loaded from YAML (libyaml is used only in
+ * config.c). All keys live in one table in config.c (name, type, default,
+ * help), which drives the parser, config_describe() and so
+ * configs/README.md.
+ *
+ * config_load_*() return 0, or -1 after appending one line
+ * "FILE:LINE:COL: message" (1-based line and column from libyaml's marks)
+ * to err. Unknown keys, wrong types, missing required keys, empty lists,
+ * duplicate names and out-of-range values are all errors. A struct config
+ * owns every string and array reachable from it; config_release() frees
+ * them all.
+ */
+
+/* KEY=VALUE pairs in file order. */
+struct kv {
+	char *key;
+	char *value;
+};
+struct kv_list {
+	struct kv *v;
+	size_t nr;
+	size_t alloc;
+};
+
+/* A list of commands, each an argv. */
+struct command_list {
+	struct strvec *v;
+	size_t nr;
+	size_t alloc;
+};
+
+enum metric_source {
+	METRIC_REGEX,	/* each match's first capture group in stdout is a sample */
+	METRIC_JSON,	/* the number(s) at a JSON path in stdout */
+	METRIC_PARSER,	/* a named benchmark-output parser (extract.h) */
+	METRIC_ELAPSED, /* wall time of the iteration, seconds */
+	METRIC_USER,	/* user CPU time, seconds */
+	METRIC_SYSTEM,	/* system CPU time, seconds */
+	METRIC_MAXRSS,	/* peak resident set size, KiB */
+};
+
+struct metric_spec {
+	char *name;
+	char *unit;		   /* display unit; default by source or "" */
+	bool higher_better;	   /* from `better: higher|lower` (default lower) */
+	int decimals;		   /* digits after the point, 0..12, default 2 */
+	enum metric_source source;
+	char *pattern;		   /* regex, JSON path or parser name */
+	char *field;		   /* parser field, or NULL */
+	int line, col;		   /* where the metric was defined */
+};
+
+struct param_spec {
+	char *name;
+	struct strvec values; /* at least one value, as strings */
+};
+
+struct workload_spec {
+	char *name;		 /* the benchmark: one table in a comparison */
+	struct strvec command;	 /* argv; {param} placeholders substituted */
+	bool shell;		 /* run command[0] with /bin/sh -c */
+	struct param_spec *params; /* swept as a cartesian product, file order */
+	size_t params_nr, params_alloc;
+	char *operation;	 /* row label template; default "{metric}" */
+	struct metric_spec *metrics;
+	size_t metrics_nr, metrics_alloc;
+	struct kv_list env;
+	struct command_list setup, teardown;
+	double timeout_s;	 /* 0: use the config's */
+	char *cwd;		 /* NULL: inherit */
+	int line, col;
+};
+
+struct build_spec {
+	char *name;
+	struct kv_list env;
+	struct strvec prefix;	 /* prepended to every workload argv */
+	char *cwd;
+	struct command_list setup, teardown;
+	int line, col;
+};
+
+enum config_on_error {
+	CONFIG_ON_ERROR_CONTINUE,
+	CONFIG_ON_ERROR_ABORT,
+};
+
+struct config {
+	char *path;		 /* as given to config_load_file() */
+	char *text;		 /* the file's bytes, NUL-terminated */
+	size_t text_len;
+	char *name;		 /* required */
+	char *description;	 /* may be NULL */
+	int iterations;		 /* measured iterations, default 5, 1..100000 */
+	int warmup;		 /* unmeasured first iterations, default 0 */
+	double timeout_s;	 /* per iteration, default 600, 0 = none */
+	enum config_on_error on_error;
+	bool interleave;	 /* alternate builds per iteration */
+	struct kv_list env;
+	struct command_list setup, teardown;
+	struct workload_spec *workloads; /* at least one */
+	size_t workloads_nr, workloads_alloc;
+	struct build_spec *builds; /* may be empty */
+	size_t builds_nr, builds_alloc;
+};
+
+#define CONFIG_INIT { 0 }
+
+/* Read and parse the file at path. */
+int config_load_file(struct config *cfg, const char *path, struct strbuf *err);
+/* Parse len bytes of buf; `name` stands for the file in messages. */
+int config_load_buffer(struct config *cfg, const char *name, const char *buf,
+		       size_t len, struct strbuf *err);
+/* Free everything; cfg becomes CONFIG_INIT. NULL is a no-op. */
+void config_release(struct config *cfg);
+
+/* Append the key reference (a Markdown section per level) to out. */
+void config_describe(struct strbuf *out);
+
+#endif /* MMCMP_CONFIG_H */

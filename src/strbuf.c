@@ -1,0 +1,145 @@
+/* strbuf: growable strings. */
+#include "strbuf.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char strbuf_slopbuf[1];
+
+void strbuf_init(struct strbuf *sb, size_t hint)
+{
+	sb->alloc = 0;
+	sb->len = 0;
+	sb->buf = strbuf_slopbuf;
+	if (hint)
+		strbuf_grow(sb, hint);
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	if (!sb)
+		return;
+	if (sb->alloc)
+		free(sb->buf);
+	strbuf_init(sb, 0);
+}
+
+char *strbuf_detach(struct strbuf *sb, size_t *len)
+{
+	char *res;
+
+	strbuf_grow(sb, 0);
+	res = sb->buf;
+	if (len)
+		*len = sb->len;
+	strbuf_init(sb, 0);
+	return res;
+}
+
+void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	bool new_buf = !sb->alloc;
+
+	if (sb->len + extra + 1 <= sb->len)
+		BUG("strbuf size overflow");
+	if (new_buf)
+		sb->buf = NULL;
+	ALLOC_GROW(sb->buf, sb->len + extra + 1, sb->alloc);
+	if (new_buf)
+		sb->buf[0] = '\0';
+}
+
+void strbuf_setlen(struct strbuf *sb, size_t len)
+{
+	if (len > (sb->alloc ? sb->alloc - 1 : 0))
+		BUG("strbuf_setlen() beyond buffer");
+	sb->len = len;
+	if (sb->buf != strbuf_slopbuf)
+		sb->buf[len] = '\0';
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	if (!len)
+		return;
+	strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, int c)
+{
+	strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addchars(struct strbuf *sb, int c, size_t n)
+{
+	if (!n)
+		return;
+	strbuf_grow(sb, n);
+	memset(sb->buf + sb->len, c, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int len;
+
+	va_copy(cp, ap);
+	len = vsnprintf(sb->buf + sb->len, sb->alloc ? sb->alloc - sb->len : 0,
+			fmt, cp);
+	va_end(cp);
+	if (len < 0)
+		BUG("vsnprintf failed for '%s'", fmt);
+	if ((size_t)len >= (sb->alloc ? sb->alloc - sb->len : 0)) {
+		strbuf_grow(sb, (size_t)len);
+		len = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt,
+				ap);
+		if (len < 0)
+			BUG("vsnprintf failed for '%s'", fmt);
+	}
+	sb->len += (size_t)len;
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void strbuf_rtrim(struct strbuf *sb)
+{
+	while (sb->len && isspace((unsigned char)sb->buf[sb->len - 1]))
+		sb->len--;
+	if (sb->alloc)
+		sb->buf[sb->len] = '\0';
+}
+
+int error_addf(struct strbuf *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return -1;
+	if (err->len)
+		strbuf_addstr(err, ": ");
+	va_start(ap, fmt);
+	strbuf_vaddf(err, fmt, ap);
+	va_end(ap);
+	return -1;
+}
