@@ -1,0 +1,575 @@
+/* Unit tests for runner, driven through tests/helpers/fake-bench. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "runner.h"
+#include "strbuf.h"
+#include "util.h"
+
+/* Up to this many arguments after the fake-bench path. */
+#define MAX_ARGS 12
+
+static const char *fake_bench;
+
+/*
+ * Runs whose whole outcome is in their status, exit code and output. The
+ * unset args are NULL, and a NULL out or err_tail stands for "".
+ */
+static const struct {
+	const char *name;
+	const char *args[MAX_ARGS];
+	const char *out;
+	const char *err_tail;
+	size_t stdout_max;
+	enum runner_status status;
+	int code; /* the exit code, or the signal for RUNNER_SIGNAL */
+	bool truncated;
+} cases[] = {
+	{.name = "ok with output",
+	 .args = {"--print", "total:123"},
+	 .out = "total:123\n"},
+	{.name = "repeat",
+	 .args = {"--repeat", "3", "--print", "a"},
+	 .out = "a\na\na\n"},
+	{.name = "values",
+	 .args = {"--values", "1.5,2,3"},
+	 .out = "total:1.5\ntotal:2\ntotal:3\n"},
+	{.name = "no output"},
+	{.name = "exit code",
+	 .args = {"--print", "x", "--stderr", "oops", "--exit", "3"},
+	 .out = "x\n",
+	 .err_tail = "oops\n",
+	 .status = RUNNER_EXIT,
+	 .code = 3},
+	{.name = "exit 255",
+	 .args = {"--exit", "255"},
+	 .status = RUNNER_EXIT,
+	 .code = 255},
+	{.name = "killed by SIGSEGV",
+	 .args = {"--print", "before", "--signal", "SEGV"},
+	 .out = "before\n",
+	 .status = RUNNER_SIGNAL,
+	 .code = SIGSEGV},
+	{.name = "killed by SIGKILL",
+	 .args = {"--signal", "KILL"},
+	 .status = RUNNER_SIGNAL,
+	 .code = SIGKILL},
+	{.name = "SIGINT ignored by us is default in the child",
+	 .args = {"--signal", "INT"},
+	 .status = RUNNER_SIGNAL,
+	 .code = SIGINT},
+	{.name = "SIGPIPE ignored by us is default in the child",
+	 .args = {"--signal", "PIPE"},
+	 .status = RUNNER_SIGNAL,
+	 .code = SIGPIPE},
+	{.name = "SIGTERM blocked by us is unblocked in the child",
+	 .args = {"--signal", "TERM"},
+	 .status = RUNNER_SIGNAL,
+	 .code = SIGTERM},
+	{.name = "stdout at the limit",
+	 .args = {"--print", "012345678"},
+	 .out = "012345678\n",
+	 .stdout_max = 10},
+	{.name = "stdout one byte over the limit",
+	 .args = {"--print", "0123456789"},
+	 .out = "0123456789",
+	 .stdout_max = 10,
+	 .truncated = true},
+	{.name = "stdout closed early",
+	 .args = {"--print", "early", "--close-stdout", "--sleep", "0.2",
+		  "--stderr", "still here", "--print", "lost"},
+	 .out = "early\n",
+	 .err_tail = "still here\n"},
+	{.name = "json",
+	 .args = {"--json"},
+	 .out = "{\n  \"benchmark\": \"fake-bench\",\n"
+		"  \"results\": { \"total\": 123.5, \"ops\": [1, 2, 3] }\n}\n"},
+};
+
+/* Commands that cannot be executed: RUNNER_EXEC and the reason. */
+#define NOENT ": No such file or directory"
+#define ACCES ": Permission denied"
+static const struct {
+	const char *argv0;
+	const char *cwd;
+	const char *err_tail;
+	bool with_env;
+} exec_cases[] = {
+	{"mmcmp-no-such-command", NULL,
+	 "cannot execute 'mmcmp-no-such-command'" NOENT, false},
+	{"mmcmp-no-such-command", NULL,
+	 "cannot execute 'mmcmp-no-such-command'" NOENT, true},
+	{"/nonexistent/fake-bench", NULL,
+	 "cannot execute '/nonexistent/fake-bench'" NOENT, false},
+	{"/dev/null", NULL, "cannot execute '/dev/null'" ACCES, false},
+	{"/dev/null", NULL, "cannot execute '/dev/null'" ACCES, true},
+	{"", NULL, "cannot execute ''" NOENT, true},
+	{"true", "/nonexistent",
+	 "cannot change directory to '/nonexistent'" NOENT, false},
+};
+
+/* Build fake-bench's argv from a NULL-terminated argument list. */
+static void bench_argv(char **argv, const char *const *args)
+{
+	size_t n = 0;
+
+	argv[n++] = (char *)fake_bench;
+	for (size_t i = 0; i < MAX_ARGS && args[i]; i++)
+		argv[n++] = (char *)args[i];
+	argv[n] = NULL;
+}
+
+static const char *or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+static void test_cases(void)
+{
+	sigset_t term, old;
+
+	/*
+	 * Dispositions and the mask of this process must not reach the child:
+	 * the rows with SIGINT, SIGPIPE and SIGTERM check that.
+	 */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, &old);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *argv[MAX_ARGS + 2];
+		struct runner_opts opts = {.argv = argv, .timeout_s = 60};
+		struct runner_result res = RUNNER_RESULT_INIT;
+		struct strbuf err = STRBUF_INIT;
+		bool good;
+
+		bench_argv(argv, cases[i].args);
+		opts.stdout_max = cases[i].stdout_max;
+		good = !runner_run(&opts, &res, &err) &&
+		       res.status == cases[i].status &&
+		       (res.status == RUNNER_SIGNAL
+				? res.term_signal
+				: res.exit_code) == cases[i].code &&
+		       res.out_truncated == cases[i].truncated &&
+		       !strcmp(res.out.buf, or_empty(cases[i].out)) &&
+		       !strcmp(res.err_tail.buf, or_empty(cases[i].err_tail)) &&
+		       !err.len;
+		if (!good)
+			diag("status %s, exit %d, signal %d, out '%s', "
+			     "err_tail '%s', err '%s'",
+			     runner_status_name(res.status), res.exit_code,
+			     res.term_signal, res.out.buf, res.err_tail.buf,
+			     err.buf);
+		ok(good, "%s", cases[i].name);
+		runner_result_release(&res);
+		strbuf_release(&err);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+}
+
+static void test_exec_errors(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(exec_cases); i++) {
+		char *argv[] = {(char *)exec_cases[i].argv0, NULL};
+		char *env[] = {(char *)"PATH=/nonexistent:/elsewhere", NULL};
+		struct runner_opts opts = {
+			.argv = argv,
+			.env = exec_cases[i].with_env ? env : NULL,
+			.cwd = exec_cases[i].cwd,
+		};
+		struct runner_result res = RUNNER_RESULT_INIT;
+		struct strbuf err = STRBUF_INIT;
+		int ret = runner_run(&opts, &res, &err);
+
+		ok(!ret && res.status == RUNNER_EXEC,
+		   "exec case %zu: status %s", i,
+		   runner_status_name(res.status));
+		is_str(res.err_tail.buf, exec_cases[i].err_tail,
+		       "exec case %zu: message", i);
+		runner_result_release(&res);
+		strbuf_release(&err);
+	}
+}
+
+static void test_empty_argv(void)
+{
+	char *argv[] = {NULL};
+	struct runner_opts opts = {.argv = argv};
+	struct runner_result res = RUNNER_RESULT_INIT;
+	struct strbuf err = STRBUF_INIT;
+
+	ok(runner_run(&opts, &res, &err) == -1, "empty argv fails");
+	is_str(err.buf, "cannot run an empty command", "empty argv message");
+	runner_result_release(&res);
+	strbuf_release(&err);
+}
+
+/* With SIGCHLD ignored the kernel reaps the child: an error, not a hang. */
+static void test_sigchld_ignored(void)
+{
+	char *argv[] = {(char *)fake_bench, NULL};
+	struct runner_opts opts = {.argv = argv, .timeout_s = 60};
+	struct runner_result res = RUNNER_RESULT_INIT;
+	struct strbuf err = STRBUF_INIT;
+	struct strbuf want = STRBUF_INIT;
+
+	signal(SIGCHLD, SIG_IGN);
+	ok(runner_run(&opts, &res, &err) == -1, "SIGCHLD ignored: fails");
+	signal(SIGCHLD, SIG_DFL);
+	strbuf_addf(&want, "cannot wait for '%s': No child processes",
+		    fake_bench);
+	is_str(err.buf, want.buf, "SIGCHLD ignored: message");
+	strbuf_release(&want);
+	runner_result_release(&res);
+	strbuf_release(&err);
+}
+
+/* Run fake-bench with args and opts' other fields; returns the status. */
+static enum runner_status run_bench(struct runner_opts *opts,
+				    struct runner_result *res,
+				    const char *const *args)
+{
+	char *argv[MAX_ARGS + 2];
+	struct strbuf err = STRBUF_INIT;
+
+	bench_argv(argv, args);
+	opts->argv = argv;
+	if (runner_run(opts, res, &err)) {
+		diag("runner_run: %s", err.buf);
+		res->status = RUNNER_EXEC;
+	}
+	opts->argv = NULL;
+	strbuf_release(&err);
+	return res->status;
+}
+
+static bool is_status(enum runner_status got, enum runner_status want,
+		      const char *what)
+{
+	if (got != want)
+		diag("got %s", runner_status_name(got));
+	return ok(got == want, "%s: %s", what, runner_status_name(want));
+}
+
+static bool pid_gone(pid_t pid)
+{
+	/* The orphan was reparented to us (subreaper); reap it if dead. */
+	waitpid(pid, NULL, WNOHANG);
+	return kill(pid, 0) == -1 && errno == ESRCH;
+}
+
+/* Wait up to 2 s for pid to disappear. */
+static bool wait_gone(pid_t pid)
+{
+	struct timespec tick = {0, 10000000L};
+
+	for (int i = 0; i < 200; i++) {
+		if (pid_gone(pid))
+			return true;
+		nanosleep(&tick, NULL);
+	}
+	return pid_gone(pid);
+}
+
+static pid_t read_pidfile(const char *path)
+{
+	char buf[32] = "";
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	long pid;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	pid = strtol(buf, NULL, 10);
+	return pid > 1 ? (pid_t)pid : -1;
+}
+
+/*
+ * fake-bench leaves a grandchild holding the pipes; the runner must kill
+ * it, whether fake-bench exits or times out, and must not wait for it.
+ */
+static void test_orphans(const char *dir)
+{
+	static const struct {
+		const char *name;
+		const char *action, *arg;
+		enum runner_status status;
+	} rows[] = {
+		{"orphan after exit", "--print", "done", RUNNER_OK},
+		{"orphan after timeout", "--hang", NULL, RUNNER_TIMEOUT},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct strbuf pidfile = STRBUF_INIT;
+		struct runner_opts opts = {.timeout_s = 1.0};
+		struct runner_result res = RUNNER_RESULT_INIT;
+		const char *args[] = {"--pidfile",     NULL,
+				      "--fork-orphan", rows[i].action,
+				      rows[i].arg,     NULL};
+		pid_t pid;
+
+		strbuf_addf(&pidfile, "%s/orphan-%zu.pid", dir, i);
+		args[1] = pidfile.buf;
+		is_status(run_bench(&opts, &res, args), rows[i].status,
+			  rows[i].name);
+		pid = read_pidfile(pidfile.buf);
+		ok(pid > 0 && wait_gone(pid), "%s: grandchild %ld is gone",
+		   rows[i].name, (long)pid);
+		unlink(pidfile.buf);
+		strbuf_release(&pidfile);
+		runner_result_release(&res);
+	}
+}
+
+static void test_timeouts(void)
+{
+	struct runner_opts opts = {.timeout_s = 0.3, .grace_s = 0.3};
+	struct runner_result res = RUNNER_RESULT_INIT;
+	const char *hang[] = {"--print", "started", "--hang", NULL};
+	const char *stubborn[] = {"--ignore-term", "--hang", NULL};
+
+	is_status(run_bench(&opts, &res, hang), RUNNER_TIMEOUT, "hang");
+	is_str(res.out.buf, "started\n", "hang: output kept");
+	is_status(run_bench(&opts, &res, stubborn), RUNNER_TIMEOUT,
+		  "SIGTERM ignored");
+	ok(res.term_signal == SIGKILL, "SIGTERM ignored: SIGKILL after grace");
+	runner_result_release(&res);
+}
+
+static volatile sig_atomic_t alarm_stop;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarm_stop = 1;
+}
+
+static void test_stop(void)
+{
+	volatile sig_atomic_t preset = 1;
+	struct runner_opts opts = {.timeout_s = 60, .stop = &preset};
+	struct runner_result res = RUNNER_RESULT_INIT;
+	const char *hang[] = {"--hang", NULL};
+	struct itimerval it = {.it_value = {0, 200000L}};
+	struct sigaction sa;
+
+	is_status(run_bench(&opts, &res, hang), RUNNER_INTERRUPTED,
+		  "stop set before");
+
+	/* As a SIGINT handler would: the signal interrupts poll(). */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	opts.stop = &alarm_stop;
+	setitimer(ITIMER_REAL, &it, NULL);
+	is_status(run_bench(&opts, &res, hang), RUNNER_INTERRUPTED,
+		  "stop set by a signal handler");
+	signal(SIGALRM, SIG_DFL);
+	runner_result_release(&res);
+}
+
+static void test_env_and_cwd(const char *dir)
+{
+	char *env[] = {(char *)"MMCMP_TEST_VAR=hello", NULL};
+	struct runner_opts opts = {.timeout_s = 60};
+	struct runner_result res = RUNNER_RESULT_INIT;
+	const char *show[] = {"--env", "MMCMP_TEST_VAR", "--env",
+			      "MMCMP_TEST_PARENT", NULL};
+	const char *pwd[] = {"--pwd", NULL};
+	struct strbuf want = STRBUF_INIT;
+
+	setenv("MMCMP_TEST_PARENT", "parent", 1);
+	run_bench(&opts, &res, show);
+	is_str(res.out.buf, "(unset)\nparent\n", "no env: inherited");
+	opts.env = env;
+	run_bench(&opts, &res, show);
+	is_str(res.out.buf, "hello\n(unset)\n", "env replaces environment");
+	unsetenv("MMCMP_TEST_PARENT");
+
+	opts.env = NULL;
+	opts.cwd = dir;
+	run_bench(&opts, &res, pwd);
+	strbuf_addf(&want, "%s\n", dir);
+	is_str(res.out.buf, want.buf, "cwd honoured");
+	strbuf_release(&want);
+	runner_result_release(&res);
+}
+
+/* With env given, argv[0] is searched in that env's PATH, else ours. */
+static void test_path_search(void)
+{
+	const char *slash = strrchr(fake_bench, '/');
+	struct strbuf path = STRBUF_INIT;
+	char *argv[] = {(char *)"fake-bench", (char *)"--print",
+			(char *)"found", NULL};
+	char *env[] = {NULL, NULL};
+	char *no_path[] = {(char *)"X=1", NULL};
+	char *old_path = xstrdup(getenv("PATH"));
+	struct runner_opts opts = {.argv = argv, .env = env};
+	struct runner_result res = RUNNER_RESULT_INIT;
+	struct strbuf err = STRBUF_INIT;
+
+	strbuf_addstr(&path, "PATH=/nonexistent:");
+	strbuf_add(&path, fake_bench, (size_t)(slash - fake_bench));
+	env[0] = path.buf;
+	runner_run(&opts, &res, &err);
+	is_str(res.out.buf, "found\n", "env PATH is searched");
+
+	setenv("PATH", path.buf + strlen("PATH="), 1);
+	opts.env = no_path;
+	runner_run(&opts, &res, &err);
+	is_str(res.out.buf, "found\n", "env without PATH: ours is searched");
+	if (old_path)
+		setenv("PATH", old_path, 1);
+	else
+		unsetenv("PATH");
+	free(old_path);
+	ok(!err.len, "path search: no error");
+	strbuf_release(&path);
+	strbuf_release(&err);
+	runner_result_release(&res);
+}
+
+/*
+ * Our peak RSS in KiB (VmHWM). Not getrusage(): its ru_maxrss starts at
+ * the peak of the process that exec'd us, such as meson's Python.
+ */
+static long self_hwm_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmHWM:", 6))
+			kb = strtol(line + 6, NULL, 10);
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+static void test_flood(void)
+{
+	const size_t max = (size_t)1 << 20;
+	struct runner_opts opts = {.timeout_s = 120, .stdout_max = max};
+	struct runner_result res = RUNNER_RESULT_INIT;
+	const char *flood[] = {"--flood", "200000000", "--print", "end", NULL};
+	const char *tail[] = {"--repeat", "5000",	   "--stderr",
+			      "noise",	  "--repeat",	   "1",
+			      "--stderr", "0123456789END", NULL};
+	long before = self_hwm_kb();
+	long grown;
+
+	is_status(run_bench(&opts, &res, flood), RUNNER_OK, "flood");
+	ok(res.out.len == max && res.out_truncated,
+	   "flood: kept %zu bytes, truncated", res.out.len);
+	grown = self_hwm_kb() - before;
+	diag("flood of 200 MB: our max RSS %ld KiB, grown by %ld KiB",
+	     before + grown, grown);
+	ok(before > 0 && grown < 16384, "flood: RSS grew by less than 16 MiB");
+
+	opts.stderr_tail = 10;
+	run_bench(&opts, &res, tail);
+	is_str(res.err_tail.buf, "456789END\n", "stderr tail: last bytes");
+	runner_result_release(&res);
+}
+
+/* A fake clock that moves by exactly one second at each reading. */
+static uint64_t fake_now_ns(void *ctx)
+{
+	uint64_t *calls = ctx;
+
+	return ++*calls * 1000000000ULL;
+}
+
+static void test_clock(void)
+{
+	static const char *const rows[][MAX_ARGS] = {
+		{"--print", "x", NULL},
+		{"--sleep", "0.1", "--exit", "1", NULL},
+		{"--hang", NULL},
+	};
+	uint64_t calls = 0;
+	const struct runner_ops ops = {.now_ns = fake_now_ns, .ctx = &calls};
+	struct runner_opts opts = {.ops = &ops, .timeout_s = 0.2};
+	struct runner_result res = RUNNER_RESULT_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		calls = 0;
+		run_bench(&opts, &res, rows[i]);
+		ok(res.elapsed_s == 1.0 && calls == 2,
+		   "fake clock, case %zu: elapsed %.17g s, %lu readings", i,
+		   res.elapsed_s, (unsigned long)calls);
+	}
+	runner_result_release(&res);
+}
+
+static void test_names(void)
+{
+	static const char *const want[] = {"ok",      "exit",	     "signal",
+					   "timeout", "interrupted", "exec"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
+		is_str(runner_status_name((enum runner_status)i), want[i],
+		       "status name %zu", i);
+}
+
+int main(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct strbuf tmpl = STRBUF_INIT;
+	char *dir;
+
+	fake_bench = getenv("FAKE_BENCH");
+	if (!fake_bench || !strchr(fake_bench, '/')) {
+		printf("1..0 # SKIP FAKE_BENCH is not set to a path\n");
+		return 0;
+	}
+	strbuf_addf(&tmpl, "%s/mmcmp-test-runner-XXXXXX",
+		    tmp && *tmp ? tmp : "/tmp");
+	/* The real path, as the child's getcwd() reports it. */
+	dir = mkdtemp(tmpl.buf) ? realpath(tmpl.buf, NULL) : NULL;
+	if (!dir) {
+		printf("Bail out! cannot create a temporary directory\n");
+		return 1;
+	}
+	/* Orphaned grandchildren come to us, so we can see them reaped. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+
+	test_names();
+	test_cases();
+	test_exec_errors();
+	test_empty_argv();
+	test_sigchld_ignored();
+	test_timeouts();
+	test_orphans(dir);
+	test_stop();
+	test_env_and_cwd(dir);
+	test_path_search();
+	test_flood();
+	test_clock();
+	rmdir(dir);
+	free(dir);
+	strbuf_release(&tmpl);
+	done_testing();
+	return exit_status();
+}
