@@ -19,6 +19,9 @@ struct run_data;
  * was (each call is atomic). Calls may be grouped into one transaction
  * with store_begin()/store_commit(); a failed call inside it rolls back
  * only its own part, and store_rollback() undoes the whole group.
+ *
+ * Several processes may use one database at once: a writer waits up to
+ * 10 s for another. A struct store must be used by one thread at a time.
  */
 struct store;
 
@@ -33,6 +36,32 @@ struct store *store_open(const char *path, struct strbuf *err);
 /* Close; NULL is a no-op. */
 void store_close(struct store *st);
 
+/*
+ * Run one or more SQL statements that return no rows (test fixtures,
+ * maintenance). Atomic like every other call.
+ */
+int store_exec(struct store *st, const char *sql, struct strbuf *err);
+
+/*
+ * Set *out to the integer in the first column of the first row that the
+ * single statement sql returns, or to 0 when it returns none (checks and
+ * tests: counts, PRAGMA user_version).
+ */
+int store_query_int64(struct store *st, const char *sql, int64_t *out,
+		      struct strbuf *err);
+
+/*
+ * Append the schema of the database to out: the CREATE statement of every
+ * table and index, in name order, each followed by ";\n". The migration
+ * test compares it with db/schema.sql.
+ */
+int store_schema(struct store *st, struct strbuf *out, struct strbuf *err);
+
+
+/*
+ * Open a group (a write transaction; it fails when one is open already)
+ * and commit it. A failed commit rolls the group back.
+ */
 int store_begin(struct store *st, struct strbuf *err);
 int store_commit(struct store *st, struct strbuf *err);
 /* Undo the open transaction; never fails visibly. */
@@ -40,26 +69,40 @@ void store_rollback(struct store *st);
 
 /*
  * Insert a run from ri (id ignored, status as given) and set ri->id.
- * uuid must be unique.
+ * uuid must be unique; uuid, label, status and started_at must not be
+ * NULL, the other strings may be (unknown).
  */
 int store_run_create(struct store *st, struct run_info *ri, struct strbuf *err);
-/* Set a run's status and, when ended_at is not NULL, its end time. */
+/*
+ * Set a run's status and, when ended_at is not NULL, its end time. An
+ * unknown run_id is an error.
+ */
 int store_run_set_status(struct store *st, int64_t run_id, const char *status,
 			 const char *ended_at, struct strbuf *err);
-/* Delete every run of label with all that belongs to it. */
+/*
+ * Delete every run of label with all that belongs to it; no run of that
+ * label is not an error.
+ */
 int store_delete_label(struct store *st, const char *label,
 		       struct strbuf *err);
 
+/* Delete every run of label except keep_id (for `mmcmp run --replace`). */
+int store_delete_older_runs(struct store *st, const char *label,
+			    int64_t keep_id, struct strbuf *err);
+
 /*
- * The ids of the runs of label, oldest first, into *ids (caller frees);
- * *nr may be 0.
+ * The ids of the runs of label, oldest first (by started_at, then id),
+ * into *ids (caller frees); *nr may be 0.
  */
 int store_find_runs(struct store *st, const char *label, int64_t **ids,
 		    size_t *nr, struct strbuf *err);
 /* Every run id in the database, oldest first. */
 int store_all_runs(struct store *st, int64_t **ids, size_t *nr,
 		   struct strbuf *err);
-/* Fill *ri (caller releases) with run run_id. */
+/*
+ * Fill *ri (caller releases) with run run_id; strings unknown to the
+ * database are NULL. An unknown run_id is an error.
+ */
 int store_run_get(struct store *st, int64_t run_id, struct run_info *ri,
 		  struct strbuf *err);
 
@@ -106,13 +149,18 @@ int store_iteration_add(struct store *st, const struct iteration_rec *it,
  * Load run run_id: info, operations in creation order with the samples of
  * measured (not warm-up) iterations in insertion order, and per benchmark
  * the summed user/system/elapsed time of its measured iterations.
- * benchmark, when not NULL, keeps only that benchmark. rd must be zeroed;
- * the caller releases it with run_data_release().
+ * benchmark, when not NULL, keeps only that benchmark's operations and
+ * the samples of that benchmark's iterations. rd must be zeroed; the
+ * caller releases it with run_data_release() (on failure it is zeroed).
  */
 int store_load_run(struct store *st, int64_t run_id, const char *benchmark,
 		   struct run_data *rd, struct strbuf *err);
 
-/* One line of `mmcmp list`. */
+/*
+ * One line of `mmcmp list`. The strings are never NULL (an unknown config
+ * name is ""). The counts cover measured (not warm-up) iterations only:
+ * all of them, those whose status is not "ok", and their samples.
+ */
 struct run_row {
 	int64_t id;
 	char *label, *started_at, *config_name, *status;
@@ -122,8 +170,13 @@ struct run_rows {
 	struct run_row *v;
 	size_t nr, alloc;
 };
+/*
+ * Append every run, oldest first, to rows (which may hold rows already;
+ * on failure nothing is appended).
+ */
 int store_list_runs(struct store *st, struct run_rows *rows,
 		    struct strbuf *err);
+/* Free every row and zero rows; NULL is a no-op. */
 void run_rows_release(struct run_rows *rows);
 
 #endif /* MMCMP_STORE_H */

@@ -1,0 +1,92 @@
+-- The schema of the mmcmp store as db/migrations/ leave it (PRAGMA
+-- user_version = 1), for reading; the store test checks that the two
+-- agree. Change the schema by adding a migration, then update this file.
+--
+-- A run is one `mmcmp run` (or one imported run); an operation is a row
+-- label of one benchmark in a run; an iteration is one execution of a
+-- workload command; a sample is one value of one operation measured by
+-- one iteration. Deleting a run deletes everything that belongs to it.
+-- Times are UTC text, "YYYY-MM-DDTHH:MM:SSZ"; durations are seconds.
+
+CREATE TABLE run (
+	id INTEGER PRIMARY KEY,
+	uuid TEXT NOT NULL UNIQUE,
+	label TEXT NOT NULL,
+	status TEXT NOT NULL CONSTRAINT run_status CHECK (status IN
+		('running', 'complete', 'interrupted', 'failed', 'aborted')),
+	config_name TEXT,
+	config_text TEXT,
+	config_hash TEXT,		-- lowercase hex SHA-256 of config_text
+	started_at TEXT NOT NULL,
+	ended_at TEXT,			-- NULL while running
+	mmcmp_version TEXT,
+	hostname TEXT,
+	kernel_release TEXT,
+	kernel_version TEXT,
+	cmdline TEXT,
+	cpu_model TEXT,
+	nr_cpus INTEGER NOT NULL DEFAULT 0,
+	mem_bytes INTEGER NOT NULL DEFAULT 0,
+	pid INTEGER NOT NULL DEFAULT 0,	-- of mmcmp; 0: unknown
+	pid_start INTEGER NOT NULL DEFAULT 0 -- start, ticks after boot
+) STRICT;
+
+-- store_find_runs(), store_all_runs() and store_list_runs(): oldest first.
+CREATE INDEX run_label ON run (label, started_at, id);
+CREATE INDEX run_started ON run (started_at, id);
+-- store_open() looks for runs left running by a dead process.
+CREATE INDEX run_running ON run (id) WHERE status = 'running';
+
+CREATE TABLE operation (
+	id INTEGER PRIMARY KEY,
+	run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+	benchmark TEXT NOT NULL,
+	name TEXT NOT NULL,
+	unit TEXT NOT NULL,
+	better TEXT NOT NULL CONSTRAINT operation_better
+		CHECK (better IN ('higher', 'lower')),
+	decimals INTEGER NOT NULL,	-- shown in tables
+	seq INTEGER NOT NULL,		-- creation order, from 0
+	UNIQUE (run_id, benchmark, name),
+	UNIQUE (run_id, seq)
+) STRICT;
+
+CREATE TABLE iteration (
+	id INTEGER PRIMARY KEY,
+	run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+	benchmark TEXT NOT NULL,
+	job TEXT NOT NULL,		-- parameters: 'mode=threads tasks=2'
+	build TEXT,
+	idx INTEGER NOT NULL,		-- 0-based within the job
+	warmup INTEGER NOT NULL
+		CONSTRAINT iteration_warmup CHECK (warmup IN (0, 1)),
+	status TEXT NOT NULL CONSTRAINT iteration_status CHECK (status IN
+		('ok', 'exit', 'signal', 'timeout', 'interrupted', 'exec',
+		 'extract')),
+	exit_code INTEGER NOT NULL,
+	term_signal INTEGER NOT NULL,
+	elapsed_s REAL NOT NULL,
+	user_s REAL NOT NULL,
+	sys_s REAL NOT NULL,
+	maxrss_kb INTEGER NOT NULL,
+	stderr_tail TEXT,
+	started_at TEXT NOT NULL
+) STRICT;
+
+-- Iterations of a run in id (insertion) order.
+CREATE INDEX iteration_run ON iteration (run_id, warmup);
+
+-- Clustered by iteration, so the samples of a run are read in insertion
+-- order without a sort and a new iteration only appends. operation_id is
+-- not a foreign key: deleting operations would then need an index on it,
+-- which doubles the cost of inserting samples. The store checks instead
+-- that it names an operation of the iteration's run; a run's samples are
+-- deleted with its iterations.
+CREATE TABLE sample (
+	iteration_id INTEGER NOT NULL
+		REFERENCES iteration (id) ON DELETE CASCADE,
+	operation_id INTEGER NOT NULL,
+	seq INTEGER NOT NULL,		-- within the iteration, from 0
+	value REAL NOT NULL,
+	PRIMARY KEY (iteration_id, seq)
+) STRICT, WITHOUT ROWID;

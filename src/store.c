@@ -1,0 +1,1210 @@
+/* store: runs, operations, iterations and samples in SQLite. */
+#include "store.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "migrations.h"
+#include "machine.h"
+#include "parse-num.h"
+#include "run-data.h"
+#include "strbuf.h"
+#include "util.h"
+
+/* How long a writer waits for another one before giving up. */
+#define STORE_BUSY_TIMEOUT_MS 10000
+
+/* The statements prepared once per store and reused. */
+enum store_stmt {
+	ST_RUN_INSERT,
+	ST_RUN_SET_STATUS,
+	ST_RUN_GET,
+	ST_RUN_DELETE_LABEL,
+	ST_RUN_DELETE_OLDER,
+	ST_RUN_FIND,
+	ST_RUN_ALL,
+	ST_RUN_RUNNING,
+	ST_RUN_ABORT,
+	ST_OP_FIND,
+	ST_OP_INSERT,
+	ST_OP_RUN,
+	ST_ITER_INSERT,
+	ST_SAMPLE_INSERT,
+	ST_LOAD_OPS,
+	ST_LOAD_SAMPLES,
+	ST_LOAD_DURATIONS,
+	ST_LIST_RUNS,
+	ST_NR
+};
+
+static const char *const stmt_sql[ST_NR] = {
+	[ST_RUN_INSERT] =
+		"INSERT INTO run (uuid, label, status, config_name,"
+		" config_text, config_hash, started_at, ended_at,"
+		" mmcmp_version, hostname, kernel_release, kernel_version,"
+		" cmdline, cpu_model, nr_cpus, mem_bytes, pid, pid_start)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+		" ?13, ?14, ?15, ?16, ?17, ?18)",
+	[ST_RUN_SET_STATUS] =
+		"UPDATE run SET status = ?2, ended_at = coalesce(?3, ended_at)"
+		" WHERE id = ?1",
+	[ST_RUN_GET] =
+		"SELECT uuid, label, status, config_name, config_text,"
+		" config_hash, started_at, ended_at, mmcmp_version, hostname,"
+		" kernel_release, kernel_version, cmdline, cpu_model, nr_cpus,"
+		" mem_bytes, pid, pid_start FROM run WHERE id = ?1",
+	[ST_RUN_DELETE_LABEL] = "DELETE FROM run WHERE label = ?1",
+	[ST_RUN_DELETE_OLDER] = "DELETE FROM run WHERE label = ?1 AND id <> ?2",
+	[ST_RUN_FIND] =
+		"SELECT id FROM run WHERE label = ?1 ORDER BY started_at, id",
+	[ST_RUN_ALL] = "SELECT id FROM run ORDER BY started_at, id",
+	[ST_RUN_RUNNING] = "SELECT id, hostname, pid, pid_start FROM run"
+			   " WHERE status = 'running'",
+	[ST_RUN_ABORT] = "UPDATE run SET status = 'aborted'"
+			 " WHERE id = ?1 AND status = 'running'",
+	[ST_OP_FIND] = "SELECT id FROM operation"
+		       " WHERE run_id = ?1 AND benchmark = ?2 AND name = ?3",
+	[ST_OP_INSERT] =
+		"INSERT INTO operation (run_id, benchmark, name, unit, better,"
+		" decimals, seq)"
+		" SELECT ?1, ?2, ?3, ?4, ?5, ?6, coalesce(max(seq) + 1, 0)"
+		" FROM operation WHERE run_id = ?1",
+	[ST_OP_RUN] = "SELECT run_id FROM operation WHERE id = ?1",
+	[ST_ITER_INSERT] =
+		"INSERT INTO iteration (run_id, benchmark, job, build, idx,"
+		" warmup, status, exit_code, term_signal, elapsed_s, user_s,"
+		" sys_s, maxrss_kb, stderr_tail, started_at)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+		" ?13, ?14, ?15)",
+	[ST_SAMPLE_INSERT] =
+		"INSERT INTO sample (iteration_id, operation_id, seq, value)"
+		" VALUES (?1, ?2, ?3, ?4)",
+	[ST_LOAD_OPS] =
+		"SELECT id, benchmark, name, unit, better = 'higher', decimals"
+		" FROM operation"
+		" WHERE run_id = ?1 AND (?2 IS NULL OR benchmark = ?2)"
+		" ORDER BY seq",
+	[ST_LOAD_SAMPLES] =
+		"SELECT s.operation_id, s.value"
+		" FROM iteration i JOIN sample s ON s.iteration_id = i.id"
+		" WHERE i.run_id = ?1 AND i.warmup = 0"
+		" AND (?2 IS NULL OR i.benchmark = ?2)"
+		" ORDER BY i.id, s.seq",
+	[ST_LOAD_DURATIONS] =
+		"SELECT i.benchmark, sum(i.user_s), sum(i.sys_s),"
+		" sum(i.elapsed_s), count(*)"
+		" FROM iteration i"
+		" WHERE i.run_id = ?1 AND i.warmup = 0"
+		" AND (?2 IS NULL OR i.benchmark = ?2)"
+		" GROUP BY i.benchmark"
+		" ORDER BY (SELECT min(o.seq) FROM operation o"
+		" WHERE o.run_id = ?1 AND o.benchmark = i.benchmark)"
+		" NULLS LAST, min(i.id)",
+	[ST_LIST_RUNS] =
+		"SELECT r.id, r.label, r.started_at,"
+		" coalesce(r.config_name, ''), r.status,"
+		" (SELECT count(*) FROM iteration i"
+		" WHERE i.run_id = r.id AND i.warmup = 0),"
+		" (SELECT count(*) FROM iteration i"
+		" WHERE i.run_id = r.id AND i.warmup = 0 AND i.status <> 'ok'),"
+		" (SELECT count(*) FROM iteration i"
+		" JOIN sample s ON s.iteration_id = i.id"
+		" WHERE i.run_id = r.id AND i.warmup = 0)"
+		" FROM run r ORDER BY r.started_at, r.id",
+};
+
+struct store {
+	sqlite3 *db;
+	char *path;
+	sqlite3_stmt *stmt[ST_NR];
+};
+
+/*
+ * One atomic call: a transaction of its own when no group is open, else
+ * a savepoint inside the group, so a failure undoes only this call.
+ */
+struct store_tx {
+	bool top;
+};
+
+/* Append "cannot WHAT: <sqlite message>" to err; returns -1. */
+MMCMP_PRINTF(3, 4)
+static int store_fail(struct store *st, struct strbuf *err, const char *fmt,
+		      ...)
+{
+	struct strbuf what = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&what, fmt, ap);
+	va_end(ap);
+	strbuf_addstr(&what, ": ");
+	/* Keep the message on one line: SQLite may quote SQL text. */
+	for (const char *p = sqlite3_errmsg(st->db); *p; p++) {
+		if (!isspace((unsigned char)*p))
+			strbuf_addch(&what, *p);
+		else if (what.buf[what.len - 1] != ' ')
+			strbuf_addch(&what, ' ');
+	}
+	error_addf(err, "cannot %s", what.buf);
+	strbuf_release(&what);
+	return -1;
+}
+
+static int exec_sql(struct store *st, const char *sql, const char *what,
+		    struct strbuf *err)
+{
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return store_fail(st, err, "%s", what);
+	return 0;
+}
+
+/*
+ * Run sql for its side effect on the way out of a failure; err already
+ * says why, and the statement cannot make things worse.
+ */
+static void exec_quietly(struct store *st, const char *sql)
+{
+	(void)sqlite3_exec(st->db, sql, NULL, NULL, NULL);
+}
+
+static sqlite3_stmt *stmt_get(struct store *st, enum store_stmt id,
+			      struct strbuf *err)
+{
+	if (!st->stmt[id] &&
+	    sqlite3_prepare_v3(st->db, stmt_sql[id], -1,
+			       SQLITE_PREPARE_PERSISTENT, &st->stmt[id],
+			       NULL) != SQLITE_OK) {
+		store_fail(st, err, "prepare statement %d", (int)id);
+		return NULL;
+	}
+	return st->stmt[id];
+}
+
+/* Make a cached statement ready for its next use; NULL is a no-op. */
+static void stmt_done(sqlite3_stmt *stmt)
+{
+	if (!stmt)
+		return;
+	/* reset repeats the last step's error, handled by then. */
+	(void)sqlite3_reset(stmt);
+	sqlite3_clear_bindings(stmt);
+}
+
+static int bind_text(sqlite3_stmt *stmt, int i, const char *s)
+{
+	if (!s)
+		return sqlite3_bind_null(stmt, i);
+	return sqlite3_bind_text(stmt, i, s, -1, SQLITE_STATIC);
+}
+
+/* A copy of text column i, NULL when it is NULL. */
+static char *column_strdup(sqlite3_stmt *stmt, int i)
+{
+	return xstrdup((const char *)sqlite3_column_text(stmt, i));
+}
+
+static int tx_open(struct store *st, bool write, struct store_tx *tx,
+		   struct strbuf *err)
+{
+	tx->top = sqlite3_get_autocommit(st->db);
+	if (!tx->top)
+		return exec_sql(st, "SAVEPOINT store_call", "open savepoint",
+				err);
+	/*
+	 * A writer takes the write lock at once: a deferred transaction
+	 * that read first could not wait for another writer.
+	 */
+	return exec_sql(st, write ? "BEGIN IMMEDIATE" : "BEGIN",
+			"begin transaction", err);
+}
+
+/*
+ * End the call: keep its changes when ret is 0, else undo them. Returns
+ * ret, or -1 when keeping them failed.
+ */
+static int tx_close(struct store *st, const struct store_tx *tx, int ret,
+		    struct strbuf *err)
+{
+	if (!ret) {
+		if (tx->top)
+			ret = exec_sql(st, "COMMIT", "commit", err);
+		else
+			ret = exec_sql(st, "RELEASE store_call",
+				       "release savepoint", err);
+		if (!ret)
+			return 0;
+	}
+	/* An I/O error or a full disk may have rolled back already. */
+	if (sqlite3_get_autocommit(st->db))
+		return ret;
+	if (tx->top)
+		exec_quietly(st, "ROLLBACK");
+	else
+		exec_quietly(st, "ROLLBACK TO store_call; RELEASE store_call");
+	return ret;
+}
+
+static int user_version(struct store *st, int64_t *version, struct strbuf *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &stmt,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_step(stmt) != SQLITE_ROW) {
+		store_fail(st, err, "read schema version of '%s'", st->path);
+		goto out;
+	}
+	*version = sqlite3_column_int64(stmt, 0);
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+/*
+ * Apply the next pending migration, or set *done when there is none.
+ * The version is read under the write lock, so two processes opening a
+ * new database at once do not both migrate it.
+ */
+static int migrate_step(struct store *st, bool *done, struct strbuf *err)
+{
+	const int64_t known = (int64_t)ARRAY_SIZE(store_migrations);
+	char sql[64];
+	int64_t version;
+	int ret = -1;
+
+	if (exec_sql(st, "BEGIN IMMEDIATE", "begin migration", err))
+		return -1;
+	if (user_version(st, &version, err))
+		goto out;
+	if (version > known) {
+		error_addf(err,
+			   "database '%s' was written by a newer mmcmp"
+			   " (schema %" PRId64 ")",
+			   st->path, version);
+		goto out;
+	}
+	*done = version == known;
+	if (!*done) {
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %" PRId64,
+			 version + 1);
+		if (sqlite3_exec(st->db, store_migrations[version], NULL, NULL,
+				 NULL) != SQLITE_OK ||
+		    sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+			store_fail(st, err, "migrate '%s' to schema %" PRId64,
+				   st->path, version + 1);
+			goto out;
+		}
+	}
+	ret = exec_sql(st, "COMMIT", "commit migration", err);
+out:
+	if (ret && !sqlite3_get_autocommit(st->db))
+		exec_quietly(st, "ROLLBACK");
+	return ret;
+}
+
+/*
+ * Whether the process that wrote a running run may still be running it:
+ * only a process on this host that is gone, or whose pid now belongs to a
+ * process started at another time, is known to be dead.
+ */
+static bool run_owner_alive(const char *hostname, int64_t pid,
+			    int64_t pid_start)
+{
+	int64_t start;
+
+	if (pid <= 0 || pid > INT_MAX)
+		return true;
+	if (hostname && *hostname) {
+		char here[256];
+
+		if (gethostname(here, sizeof(here)))
+			return true;
+		here[sizeof(here) - 1] = '\0';
+		if (strcmp(here, hostname) != 0)
+			return true;
+	}
+	if (kill((pid_t)pid, 0) && errno == ESRCH)
+		return false;
+	start = machine_proc_start((pid_t)pid);
+	if (pid_start > 0 && start >= 0 && start != pid_start)
+		return false;
+	return true;
+}
+
+static int abort_runs(struct store *st, const int64_t *ids, size_t nr,
+		      struct strbuf *err)
+{
+	sqlite3_stmt *stmt = stmt_get(st, ST_RUN_ABORT, err);
+	int ret = -1;
+
+	if (!stmt)
+		return -1;
+	for (size_t i = 0; i < nr; i++) {
+		if (sqlite3_bind_int64(stmt, 1, ids[i]) ||
+		    sqlite3_step(stmt) != SQLITE_DONE) {
+			store_fail(st, err, "mark run %" PRId64 " aborted",
+				   ids[i]);
+			goto out;
+		}
+		stmt_done(stmt);
+	}
+	ret = 0;
+out:
+	stmt_done(stmt);
+	return ret;
+}
+
+static int mark_aborted(struct store *st, struct strbuf *err)
+{
+	sqlite3_stmt *stmt;
+	struct store_tx tx;
+	int64_t *dead = NULL;
+	size_t nr = 0, alloc = 0;
+	int rc, ret = -1;
+
+	stmt = stmt_get(st, ST_RUN_RUNNING, err);
+	if (!stmt)
+		return -1;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		const char *host = (const char *)sqlite3_column_text(stmt, 1);
+
+		if (run_owner_alive(host, sqlite3_column_int64(stmt, 2),
+				    sqlite3_column_int64(stmt, 3)))
+			continue;
+		ALLOC_GROW(dead, nr + 1, alloc);
+		dead[nr++] = sqlite3_column_int64(stmt, 0);
+	}
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "find running runs in '%s'", st->path);
+		goto out;
+	}
+	stmt_done(stmt);
+	stmt = NULL;
+	if (!nr) {
+		ret = 0;
+		goto out;
+	}
+	if (tx_open(st, true, &tx, err))
+		goto out;
+	ret = tx_close(st, &tx, abort_runs(st, dead, nr, err), err);
+out:
+	stmt_done(stmt);
+	free(dead);
+	return ret;
+}
+
+struct store *store_open(const char *path, struct strbuf *err)
+{
+	struct store *st = xcalloc(1, sizeof(*st));
+	int rc;
+
+	st->path = xstrdup(path);
+	/* One thread at a time uses a store: no locking per call. */
+	rc = sqlite3_open_v2(path, &st->db,
+			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+				     SQLITE_OPEN_NOMUTEX,
+			     NULL);
+	if (rc != SQLITE_OK) {
+		error_addf(err, "cannot open database '%s': %s", path,
+			   st->db ? sqlite3_errmsg(st->db)
+				  : sqlite3_errstr(rc));
+		goto fail;
+	}
+	/*
+	 * WAL lets readers work while a run writes; with it, synchronous
+	 * NORMAL still survives a crash of the process (not of the
+	 * machine) after every commit.
+	 */
+	if (sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS) != SQLITE_OK ||
+	    sqlite3_exec(st->db,
+			 "PRAGMA journal_mode = WAL;"
+			 " PRAGMA synchronous = NORMAL;"
+			 " PRAGMA foreign_keys = ON;",
+			 NULL, NULL, NULL) != SQLITE_OK) {
+		store_fail(st, err, "set up database '%s'", path);
+		goto fail;
+	}
+	for (bool done = false; !done;)
+		if (migrate_step(st, &done, err))
+			goto fail;
+	if (mark_aborted(st, err))
+		goto fail;
+	return st;
+fail:
+	store_close(st);
+	return NULL;
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(st->stmt); i++)
+		sqlite3_finalize(st->stmt[i]);
+	/* Every statement is finalized, so the close cannot be deferred. */
+	if (sqlite3_close_v2(st->db) != SQLITE_OK)
+		BUG("cannot close database '%s'", st->path);
+	free(st->path);
+	free(st);
+}
+
+int store_exec(struct store *st, const char *sql, struct strbuf *err)
+{
+	struct store_tx tx;
+	int ret;
+
+	if (tx_open(st, true, &tx, err))
+		return -1;
+	ret = exec_sql(st, sql, "execute SQL", err);
+	return tx_close(st, &tx, ret, err);
+}
+
+int store_query_int64(struct store *st, const char *sql, int64_t *out,
+		      struct strbuf *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc, ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+		store_fail(st, err, "prepare query");
+		goto out;
+	}
+	rc = sqlite3_step(stmt);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		store_fail(st, err, "run query");
+		goto out;
+	}
+	*out = rc == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : 0;
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+int store_schema(struct store *st, struct strbuf *out, struct strbuf *err)
+{
+	static const char sql[] = "SELECT sql FROM sqlite_schema"
+				  " WHERE sql IS NOT NULL"
+				  " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+				  " ORDER BY name";
+	struct strbuf buf = STRBUF_INIT;
+	sqlite3_stmt *stmt = NULL;
+	int rc, ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+		store_fail(st, err, "read schema");
+		goto out;
+	}
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+		strbuf_addf(&buf, "%s;\n", sqlite3_column_text(stmt, 0));
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "read schema");
+		goto out;
+	}
+	strbuf_add(out, buf.buf, buf.len);
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	strbuf_release(&buf);
+	return ret;
+}
+
+int store_begin(struct store *st, struct strbuf *err)
+{
+	if (!sqlite3_get_autocommit(st->db))
+		return error_addf(err, "cannot begin: a transaction is open");
+	return exec_sql(st, "BEGIN IMMEDIATE", "begin transaction", err);
+}
+
+int store_commit(struct store *st, struct strbuf *err)
+{
+	if (sqlite3_get_autocommit(st->db))
+		return error_addf(err, "cannot commit: no transaction is open");
+	if (!exec_sql(st, "COMMIT", "commit", err))
+		return 0;
+	store_rollback(st);
+	return -1;
+}
+
+void store_rollback(struct store *st)
+{
+	if (!sqlite3_get_autocommit(st->db))
+		exec_quietly(st, "ROLLBACK");
+}
+
+int store_run_create(struct store *st, struct run_info *ri, struct strbuf *err)
+{
+	const struct machine_info *m = &ri->machine;
+	sqlite3_stmt *stmt = NULL;
+	struct store_tx tx;
+	int ret = -1;
+
+	if (tx_open(st, true, &tx, err))
+		return -1;
+	stmt = stmt_get(st, ST_RUN_INSERT, err);
+	if (!stmt)
+		goto out;
+	if (bind_text(stmt, 1, ri->uuid) || bind_text(stmt, 2, ri->label) ||
+	    bind_text(stmt, 3, ri->status) ||
+	    bind_text(stmt, 4, ri->config_name) ||
+	    bind_text(stmt, 5, ri->config_text) ||
+	    bind_text(stmt, 6, ri->config_hash) ||
+	    bind_text(stmt, 7, ri->started_at) ||
+	    bind_text(stmt, 8, ri->ended_at) ||
+	    bind_text(stmt, 9, ri->mmcmp_version) ||
+	    bind_text(stmt, 10, m->hostname) ||
+	    bind_text(stmt, 11, m->kernel_release) ||
+	    bind_text(stmt, 12, m->kernel_version) ||
+	    bind_text(stmt, 13, m->cmdline) ||
+	    bind_text(stmt, 14, m->cpu_model) ||
+	    sqlite3_bind_int64(stmt, 15, m->nr_cpus) ||
+	    sqlite3_bind_int64(stmt, 16, m->mem_bytes) ||
+	    sqlite3_bind_int64(stmt, 17, ri->pid) ||
+	    sqlite3_bind_int64(stmt, 18, ri->pid_start) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "create run '%s'",
+			   ri->uuid ? ri->uuid : "(null)");
+		goto out;
+	}
+	ri->id = sqlite3_last_insert_rowid(st->db);
+	ret = 0;
+out:
+	stmt_done(stmt);
+	return tx_close(st, &tx, ret, err);
+}
+
+int store_run_set_status(struct store *st, int64_t run_id, const char *status,
+			 const char *ended_at, struct strbuf *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	struct store_tx tx;
+	int ret = -1;
+
+	if (tx_open(st, true, &tx, err))
+		return -1;
+	stmt = stmt_get(st, ST_RUN_SET_STATUS, err);
+	if (!stmt)
+		goto out;
+	if (sqlite3_bind_int64(stmt, 1, run_id) || bind_text(stmt, 2, status) ||
+	    bind_text(stmt, 3, ended_at) || sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "set status of run %" PRId64, run_id);
+		goto out;
+	}
+	if (!sqlite3_changes(st->db)) {
+		error_addf(err, "cannot set status: no run %" PRId64, run_id);
+		goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(stmt);
+	return tx_close(st, &tx, ret, err);
+}
+
+int store_delete_label(struct store *st, const char *label, struct strbuf *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	struct store_tx tx;
+	int ret = -1;
+
+	if (tx_open(st, true, &tx, err))
+		return -1;
+	stmt = stmt_get(st, ST_RUN_DELETE_LABEL, err);
+	if (!stmt)
+		goto out;
+	if (bind_text(stmt, 1, label) || sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "delete runs of '%s'", label);
+		goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(stmt);
+	return tx_close(st, &tx, ret, err);
+}
+
+int store_delete_older_runs(struct store *st, const char *label,
+			    int64_t keep_id, struct strbuf *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	struct store_tx tx;
+	int ret = -1;
+
+	if (tx_open(st, true, &tx, err))
+		return -1;
+	stmt = stmt_get(st, ST_RUN_DELETE_OLDER, err);
+	if (!stmt)
+		goto out;
+	if (bind_text(stmt, 1, label) || sqlite3_bind_int64(stmt, 2, keep_id) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "delete older runs of '%s'", label);
+		goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(stmt);
+	return tx_close(st, &tx, ret, err);
+}
+
+/* Collect the ids of the first column of stmt, bound and ready to step. */
+static int collect_ids(struct store *st, sqlite3_stmt *stmt, int64_t **ids,
+		       size_t *nr, struct strbuf *err)
+{
+	int64_t *v = NULL;
+	size_t n = 0, alloc = 0;
+	int rc;
+
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		ALLOC_GROW(v, n + 1, alloc);
+		v[n++] = sqlite3_column_int64(stmt, 0);
+	}
+	if (rc != SQLITE_DONE) {
+		free(v);
+		return store_fail(st, err, "list runs");
+	}
+	*ids = v;
+	*nr = n;
+	return 0;
+}
+
+int store_find_runs(struct store *st, const char *label, int64_t **ids,
+		    size_t *nr, struct strbuf *err)
+{
+	sqlite3_stmt *stmt = stmt_get(st, ST_RUN_FIND, err);
+	int ret;
+
+	*ids = NULL;
+	*nr = 0;
+	if (!stmt)
+		return -1;
+	if (bind_text(stmt, 1, label))
+		ret = store_fail(st, err, "find runs of '%s'", label);
+	else
+		ret = collect_ids(st, stmt, ids, nr, err);
+	stmt_done(stmt);
+	return ret;
+}
+
+int store_all_runs(struct store *st, int64_t **ids, size_t *nr,
+		   struct strbuf *err)
+{
+	sqlite3_stmt *stmt = stmt_get(st, ST_RUN_ALL, err);
+	int ret;
+
+	*ids = NULL;
+	*nr = 0;
+	if (!stmt)
+		return -1;
+	ret = collect_ids(st, stmt, ids, nr, err);
+	stmt_done(stmt);
+	return ret;
+}
+
+int store_run_get(struct store *st, int64_t run_id, struct run_info *ri,
+		  struct strbuf *err)
+{
+	sqlite3_stmt *stmt = stmt_get(st, ST_RUN_GET, err);
+	struct machine_info *m = &ri->machine;
+	int rc, ret = -1;
+
+	memset(ri, 0, sizeof(*ri));
+	if (!stmt)
+		return -1;
+	if (sqlite3_bind_int64(stmt, 1, run_id)) {
+		store_fail(st, err, "read run %" PRId64, run_id);
+		goto out;
+	}
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_DONE) {
+		error_addf(err, "no run %" PRId64, run_id);
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		store_fail(st, err, "read run %" PRId64, run_id);
+		goto out;
+	}
+	ri->id = run_id;
+	ri->uuid = column_strdup(stmt, 0);
+	ri->label = column_strdup(stmt, 1);
+	ri->status = column_strdup(stmt, 2);
+	ri->config_name = column_strdup(stmt, 3);
+	ri->config_text = column_strdup(stmt, 4);
+	ri->config_hash = column_strdup(stmt, 5);
+	ri->started_at = column_strdup(stmt, 6);
+	ri->ended_at = column_strdup(stmt, 7);
+	ri->mmcmp_version = column_strdup(stmt, 8);
+	m->hostname = column_strdup(stmt, 9);
+	m->kernel_release = column_strdup(stmt, 10);
+	m->kernel_version = column_strdup(stmt, 11);
+	m->cmdline = column_strdup(stmt, 12);
+	m->cpu_model = column_strdup(stmt, 13);
+	m->nr_cpus = sqlite3_column_int64(stmt, 14);
+	m->mem_bytes = sqlite3_column_int64(stmt, 15);
+	ri->pid = sqlite3_column_int64(stmt, 16);
+	ri->pid_start = sqlite3_column_int64(stmt, 17);
+	ret = 0;
+out:
+	stmt_done(stmt);
+	return ret;
+}
+
+/* Look operation (run_id, benchmark, name) up; *found says whether. */
+static int op_find(struct store *st, int64_t run_id, const char *benchmark,
+		   const char *name, int64_t *op_id, bool *found,
+		   struct strbuf *err)
+{
+	sqlite3_stmt *stmt = stmt_get(st, ST_OP_FIND, err);
+	int rc, ret = -1;
+
+	if (!stmt)
+		return -1;
+	if (sqlite3_bind_int64(stmt, 1, run_id) ||
+	    bind_text(stmt, 2, benchmark) || bind_text(stmt, 3, name)) {
+		store_fail(st, err, "find operation '%s'", name);
+		goto out;
+	}
+	rc = sqlite3_step(stmt);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		store_fail(st, err, "find operation '%s'", name);
+		goto out;
+	}
+	*found = rc == SQLITE_ROW;
+	if (*found)
+		*op_id = sqlite3_column_int64(stmt, 0);
+	ret = 0;
+out:
+	stmt_done(stmt);
+	return ret;
+}
+
+int store_operation(struct store *st, int64_t run_id, const char *benchmark,
+		    const char *name, const char *unit, bool higher_better,
+		    int decimals, int64_t *op_id, struct strbuf *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	struct store_tx tx;
+	bool found = false;
+	int ret = -1;
+
+	/* The common case, an existing operation, needs no write lock. */
+	if (op_find(st, run_id, benchmark, name, op_id, &found, err))
+		return -1;
+	if (found)
+		return 0;
+	if (tx_open(st, true, &tx, err))
+		return -1;
+	/* Another writer may have created it since. */
+	if (op_find(st, run_id, benchmark, name, op_id, &found, err))
+		goto out;
+	if (found) {
+		ret = 0;
+		goto out;
+	}
+	stmt = stmt_get(st, ST_OP_INSERT, err);
+	if (!stmt)
+		goto out;
+	if (sqlite3_bind_int64(stmt, 1, run_id) ||
+	    bind_text(stmt, 2, benchmark) || bind_text(stmt, 3, name) ||
+	    bind_text(stmt, 4, unit) ||
+	    bind_text(stmt, 5, higher_better ? "higher" : "lower") ||
+	    sqlite3_bind_int(stmt, 6, decimals) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "create operation '%s' of '%s'", name,
+			   benchmark ? benchmark : "(null)");
+		goto out;
+	}
+	*op_id = sqlite3_last_insert_rowid(st->db);
+	ret = 0;
+out:
+	stmt_done(stmt);
+	return tx_close(st, &tx, ret, err);
+}
+
+static int iteration_insert(struct store *st, const struct iteration_rec *it,
+			    int64_t *iter_id, struct strbuf *err)
+{
+	sqlite3_stmt *stmt = stmt_get(st, ST_ITER_INSERT, err);
+	int ret = -1;
+
+	if (!stmt)
+		return -1;
+	if (sqlite3_bind_int64(stmt, 1, it->run_id) ||
+	    bind_text(stmt, 2, it->benchmark) || bind_text(stmt, 3, it->job) ||
+	    bind_text(stmt, 4, it->build) ||
+	    sqlite3_bind_int64(stmt, 5, it->index) ||
+	    sqlite3_bind_int(stmt, 6, it->warmup) ||
+	    bind_text(stmt, 7, it->status) ||
+	    sqlite3_bind_int64(stmt, 8, it->exit_code) ||
+	    sqlite3_bind_int64(stmt, 9, it->term_signal) ||
+	    sqlite3_bind_double(stmt, 10, it->elapsed_s) ||
+	    sqlite3_bind_double(stmt, 11, it->user_s) ||
+	    sqlite3_bind_double(stmt, 12, it->sys_s) ||
+	    sqlite3_bind_int64(stmt, 13, it->maxrss_kb) ||
+	    bind_text(stmt, 14, it->stderr_tail) ||
+	    bind_text(stmt, 15, it->started_at) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "store iteration %" PRId64 " of '%s'",
+			   it->index, it->benchmark ? it->benchmark : "(null)");
+		goto out;
+	}
+	*iter_id = sqlite3_last_insert_rowid(st->db);
+	ret = 0;
+out:
+	stmt_done(stmt);
+	return ret;
+}
+
+static int cmp_int64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Check that every operation of samples belongs to the iteration's run
+ * (the schema does not: see sample in db/schema.sql). Each distinct id is
+ * looked up once.
+ */
+static int check_ops(struct store *st, const struct iteration_rec *it,
+		     const struct sample_rec *samples, size_t nr,
+		     struct strbuf *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int64_t *ids;
+	int rc, ret = -1;
+
+	if (!nr)
+		return 0;
+	ids = xmalloc(nr * sizeof(*ids));
+	for (size_t i = 0; i < nr; i++)
+		ids[i] = samples[i].op_id;
+	qsort(ids, nr, sizeof(*ids), cmp_int64);
+	stmt = stmt_get(st, ST_OP_RUN, err);
+	if (!stmt)
+		goto out;
+	for (size_t i = 0; i < nr; i++) {
+		if (i && ids[i] == ids[i - 1])
+			continue;
+		if (sqlite3_bind_int64(stmt, 1, ids[i])) {
+			store_fail(st, err, "look up operation %" PRId64,
+				   ids[i]);
+			goto out;
+		}
+		rc = sqlite3_step(stmt);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+			store_fail(st, err, "look up operation %" PRId64,
+				   ids[i]);
+			goto out;
+		}
+		if (rc == SQLITE_DONE ||
+		    sqlite3_column_int64(stmt, 0) != it->run_id) {
+			error_addf(err,
+				   "cannot store iteration %" PRId64
+				   " of '%s': operation %" PRId64
+				   " is not one of run %" PRId64,
+				   it->index,
+				   it->benchmark ? it->benchmark : "(null)",
+				   ids[i], it->run_id);
+			goto out;
+		}
+		stmt_done(stmt);
+	}
+	ret = 0;
+out:
+	stmt_done(stmt);
+	free(ids);
+	return ret;
+}
+
+static int samples_insert(struct store *st, int64_t iter_id,
+			  const struct sample_rec *samples, size_t nr,
+			  struct strbuf *err)
+{
+	sqlite3_stmt *stmt = stmt_get(st, ST_SAMPLE_INSERT, err);
+	int ret = -1;
+
+	if (!stmt)
+		return -1;
+	if (sqlite3_bind_int64(stmt, 1, iter_id)) {
+		store_fail(st, err, "store samples");
+		goto out;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		/* SQLite would store NaN as NULL. */
+		if (isnan(samples[i].value)) {
+			error_addf(err, "cannot store sample %zu: not a number",
+				   i);
+			goto out;
+		}
+		if (sqlite3_bind_int64(stmt, 2, samples[i].op_id) ||
+		    sqlite3_bind_int64(stmt, 3, (sqlite3_int64)i) ||
+		    sqlite3_bind_double(stmt, 4, samples[i].value) ||
+		    sqlite3_step(stmt) != SQLITE_DONE) {
+			store_fail(st, err,
+				   "store sample %zu (operation %" PRId64 ")",
+				   i, samples[i].op_id);
+			goto out;
+		}
+		if (sqlite3_reset(stmt) != SQLITE_OK) {
+			store_fail(st, err, "store samples");
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	stmt_done(stmt);
+	return ret;
+}
+
+int store_iteration_add(struct store *st, const struct iteration_rec *it,
+			const struct sample_rec *samples, size_t nr,
+			int64_t *iter_id, struct strbuf *err)
+{
+	struct store_tx tx;
+	int64_t id = 0;
+	int ret;
+
+	if (tx_open(st, true, &tx, err))
+		return -1;
+	ret = check_ops(st, it, samples, nr, err);
+	if (!ret)
+		ret = iteration_insert(st, it, &id, err);
+	if (!ret)
+		ret = samples_insert(st, id, samples, nr, err);
+	ret = tx_close(st, &tx, ret, err);
+	if (!ret && iter_id)
+		*iter_id = id;
+	return ret;
+}
+
+/* Maps an operation id to its index in run_data.ops. */
+struct op_slot {
+	int64_t id;
+	size_t index;
+};
+
+static int op_slot_cmp(const void *a, const void *b)
+{
+	const struct op_slot *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static struct op_samples *op_lookup(struct run_data *rd,
+				    const struct op_slot *slots, size_t nr,
+				    int64_t id)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (slots[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < nr && slots[lo].id == id)
+		return &rd->ops[slots[lo].index];
+	return NULL;
+}
+
+static int bind_run_bench(sqlite3_stmt *stmt, int64_t run_id,
+			  const char *benchmark)
+{
+	return sqlite3_bind_int64(stmt, 1, run_id) ||
+	       bind_text(stmt, 2, benchmark);
+}
+
+static int load_ops(struct store *st, int64_t run_id, const char *benchmark,
+		    struct run_data *rd, struct strbuf *err)
+{
+	sqlite3_stmt *stmt = stmt_get(st, ST_LOAD_OPS, err);
+	int rc, ret = -1;
+
+	if (!stmt)
+		return -1;
+	if (bind_run_bench(stmt, run_id, benchmark)) {
+		store_fail(st, err, "load operations of run %" PRId64, run_id);
+		goto out;
+	}
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct op_samples *op;
+
+		ALLOC_GROW(rd->ops, rd->ops_nr + 1, rd->ops_alloc);
+		op = &rd->ops[rd->ops_nr++];
+		memset(op, 0, sizeof(*op));
+		op->id = sqlite3_column_int64(stmt, 0);
+		op->benchmark = column_strdup(stmt, 1);
+		op->name = column_strdup(stmt, 2);
+		op->unit = column_strdup(stmt, 3);
+		op->higher_better = sqlite3_column_int(stmt, 4);
+		op->decimals = sqlite3_column_int(stmt, 5);
+	}
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "load operations of run %" PRId64, run_id);
+		goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(stmt);
+	return ret;
+}
+
+static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
+			struct run_data *rd, struct strbuf *err)
+{
+	sqlite3_stmt *stmt = stmt_get(st, ST_LOAD_SAMPLES, err);
+	struct op_slot *slots = xcalloc(rd->ops_nr + 1, sizeof(*slots));
+	int rc, ret = -1;
+
+	if (!stmt)
+		goto out;
+	for (size_t i = 0; i < rd->ops_nr; i++) {
+		slots[i].id = rd->ops[i].id;
+		slots[i].index = i;
+	}
+	qsort(slots, rd->ops_nr, sizeof(*slots), op_slot_cmp);
+	if (bind_run_bench(stmt, run_id, benchmark)) {
+		store_fail(st, err, "load samples of run %" PRId64, run_id);
+		goto out;
+	}
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct op_samples *op = op_lookup(
+			rd, slots, rd->ops_nr, sqlite3_column_int64(stmt, 0));
+
+		if (op)
+			op_samples_add(op, sqlite3_column_double(stmt, 1));
+	}
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "load samples of run %" PRId64, run_id);
+		goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(stmt);
+	free(slots);
+	return ret;
+}
+
+static int load_durations(struct store *st, int64_t run_id,
+			  const char *benchmark, struct run_data *rd,
+			  struct strbuf *err)
+{
+	sqlite3_stmt *stmt = stmt_get(st, ST_LOAD_DURATIONS, err);
+	int rc, ret = -1;
+
+	if (!stmt)
+		return -1;
+	if (bind_run_bench(stmt, run_id, benchmark)) {
+		store_fail(st, err, "load durations of run %" PRId64, run_id);
+		goto out;
+	}
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct bench_duration *d;
+
+		ALLOC_GROW(rd->durations, rd->durations_nr + 1,
+			   rd->durations_alloc);
+		d = &rd->durations[rd->durations_nr++];
+		d->benchmark = column_strdup(stmt, 0);
+		d->user_s = sqlite3_column_double(stmt, 1);
+		d->sys_s = sqlite3_column_double(stmt, 2);
+		d->elapsed_s = sqlite3_column_double(stmt, 3);
+		d->iterations = (size_t)sqlite3_column_int64(stmt, 4);
+	}
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "load durations of run %" PRId64, run_id);
+		goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(stmt);
+	return ret;
+}
+
+int store_load_run(struct store *st, int64_t run_id, const char *benchmark,
+		   struct run_data *rd, struct strbuf *err)
+{
+	struct store_tx tx;
+	int ret = -1;
+
+	/* One read transaction, so a concurrent writer is not half seen. */
+	if (tx_open(st, false, &tx, err))
+		return -1;
+	if (store_run_get(st, run_id, &rd->info, err) ||
+	    load_ops(st, run_id, benchmark, rd, err) ||
+	    load_samples(st, run_id, benchmark, rd, err) ||
+	    load_durations(st, run_id, benchmark, rd, err))
+		goto out;
+	ret = 0;
+out:
+	ret = tx_close(st, &tx, ret, err);
+	if (ret)
+		run_data_release(rd);
+	return ret;
+}
+
+int store_list_runs(struct store *st, struct run_rows *rows, struct strbuf *err)
+{
+	sqlite3_stmt *stmt = stmt_get(st, ST_LIST_RUNS, err);
+	size_t first = rows->nr;
+	int rc, ret = -1;
+
+	if (!stmt)
+		return -1;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct run_row *r;
+
+		ALLOC_GROW(rows->v, rows->nr + 1, rows->alloc);
+		r = &rows->v[rows->nr++];
+		r->id = sqlite3_column_int64(stmt, 0);
+		r->label = column_strdup(stmt, 1);
+		r->started_at = column_strdup(stmt, 2);
+		r->config_name = column_strdup(stmt, 3);
+		r->status = column_strdup(stmt, 4);
+		r->iterations = sqlite3_column_int64(stmt, 5);
+		r->failed_iterations = sqlite3_column_int64(stmt, 6);
+		r->samples = sqlite3_column_int64(stmt, 7);
+	}
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "list runs");
+		while (rows->nr > first) {
+			struct run_row *r = &rows->v[--rows->nr];
+
+			free(r->label);
+			free(r->started_at);
+			free(r->config_name);
+			free(r->status);
+		}
+		goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(stmt);
+	return ret;
+}
+
+void run_rows_release(struct run_rows *rows)
+{
+	if (!rows)
+		return;
+	for (size_t i = 0; i < rows->nr; i++) {
+		free(rows->v[i].label);
+		free(rows->v[i].started_at);
+		free(rows->v[i].config_name);
+		free(rows->v[i].status);
+	}
+	free(rows->v);
+	memset(rows, 0, sizeof(*rows));
+}

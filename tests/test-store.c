@@ -1,0 +1,721 @@
+/*
+ * Unit tests for the store (and the uuid generator it is used with):
+ * runs, operations, iterations and samples in ":memory:" and in a
+ * temporary file, transactions, aborted-run detection, schema versions
+ * and the migrations against db/schema.sql.
+ */
+#include <ctype.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "run-data.h"
+#include "machine.h"
+#include "store.h"
+#include "strbuf.h"
+#include "util.h"
+#include "uuid.h"
+
+extern char **environ;
+
+/* Fill ri with a run of label started at started_at; release it after. */
+static void run_init(struct run_info *ri, const char *label,
+		     const char *started_at, const char *status)
+{
+	char uuid[37];
+
+	memset(ri, 0, sizeof(*ri));
+	if (uuid_v4(uuid, NULL))
+		BUG("no uuid");
+	ri->uuid = xstrdup(uuid);
+	ri->label = xstrdup(label);
+	ri->status = xstrdup(status);
+	ri->config_name = xstrdup("cfg");
+	ri->config_text = xstrdup("benchmarks: []\n");
+	ri->config_hash = xstrdup("00ff");
+	ri->started_at = xstrdup(started_at);
+	ri->mmcmp_version = xstrdup("0.1.0");
+	ri->machine.hostname = xstrdup("testhost");
+	ri->machine.nr_cpus = 8;
+	ri->machine.mem_bytes = INT64_C(17179869184);
+}
+
+/* Create a run and return its id, 0 on failure. */
+static int64_t run_add(struct store *st, const char *label,
+		       const char *started_at, const char *status)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct run_info ri;
+	int64_t id = 0;
+
+	run_init(&ri, label, started_at, status);
+	if (store_run_create(st, &ri, &err))
+		diag("run_add: %s", err.buf);
+	else
+		id = ri.id;
+	run_info_release(&ri);
+	strbuf_release(&err);
+	return id;
+}
+
+static struct iteration_rec iter(int64_t run_id, const char *benchmark,
+				 int64_t index, bool warmup, const char *status,
+				 double user_s)
+{
+	struct iteration_rec it = {
+		.run_id = run_id,
+		.benchmark = benchmark,
+		.job = "tasks=1",
+		.index = index,
+		.warmup = warmup,
+		.status = status,
+		.exit_code = strcmp(status, "ok") ? 1 : 0,
+		.elapsed_s = 2 * user_s,
+		.user_s = user_s,
+		.sys_s = user_s / 4,
+		.maxrss_kb = 1024,
+		.started_at = "2024-01-01T00:00:00Z",
+	};
+	return it;
+}
+
+/*
+ * Check that a call failed (ret -1) with a message in err that contains
+ * want (any message when want is NULL), then empty err.
+ */
+static void fails(int ret, struct strbuf *err, const char *want,
+		  const char *what)
+{
+	ok(ret == -1 && err->len && (!want || strstr(err->buf, want)) &&
+		   !strchr(err->buf, '\n'),
+	   "%s: %s", what, err->buf);
+	strbuf_reset(err);
+}
+
+static int64_t query(struct store *st, const char *sql)
+{
+	struct strbuf err = STRBUF_INIT;
+	int64_t v = -1;
+
+	if (store_query_int64(st, sql, &v, &err))
+		diag("query '%s': %s", sql, err.buf);
+	strbuf_release(&err);
+	return v;
+}
+
+static void test_uuid(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	char a[37], b[37];
+	bool shape = true;
+
+	ok(!uuid_v4(a, &err) && !uuid_v4(b, &err), "uuid_v4 succeeds");
+	for (size_t i = 0; i < 36; i++) {
+		if (i == 8 || i == 13 || i == 18 || i == 23)
+			shape &= a[i] == '-';
+		else
+			shape &= isxdigit((unsigned char)a[i]) &&
+				 !isupper((unsigned char)a[i]);
+	}
+	ok(shape && strlen(a) == 36, "uuid has the 8-4-4-4-12 shape: %s", a);
+	ok(a[14] == '4' && strchr("89ab", a[19]),
+	   "uuid is version 4, RFC variant");
+	ok(strcmp(a, b), "two uuids differ");
+	strbuf_release(&err);
+}
+
+/* One run with two benchmarks, warm-ups and a failed iteration. */
+static void test_runs(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store *st = store_open(":memory:", &err);
+	struct run_data rd = {0};
+	struct run_info ri = {0};
+	struct run_rows rows = {0};
+	int64_t run, other, op_a, op_b, op_c, again = 0, iter_id = 0;
+	int64_t *ids = NULL;
+	size_t nr = 0;
+
+	if (!ok(st != NULL, "open :memory:"))
+		diag("%s", err.buf);
+	if (!st)
+		return;
+	ok(query(st, "PRAGMA user_version") == 1, "schema version is 1");
+	ok(query(st, "PRAGMA foreign_keys") == 1, "foreign keys are on");
+
+	run = run_add(st, "base", "2024-01-02T00:00:00Z", "running");
+	ok(run > 0, "run created, id %" PRId64, run);
+	ok(!store_run_get(st, run, &ri, &err), "run read back");
+	is_str(ri.label, "base", "label read back");
+	is_str(ri.config_hash, "00ff", "config hash read back");
+	is_str(ri.machine.hostname, "testhost", "hostname read back");
+	ok(ri.machine.nr_cpus == 8 &&
+		   ri.machine.mem_bytes == INT64_C(17179869184),
+	   "machine numbers read back");
+	ok(ri.ended_at == NULL && ri.machine.cmdline == NULL,
+	   "unknown strings read back as NULL");
+	run_info_release(&ri);
+	fails(store_run_get(st, 999, &ri, &err), &err, "no run 999",
+	      "unknown run is an error");
+
+	ok(!store_operation(st, run, "pft", "faults/cpu", "faults/s", true, 2,
+			    &op_a, &err) &&
+		   !store_operation(st, run, "pft", "faults/sec", "faults/s",
+				    true, 2, &op_b, &err) &&
+		   !store_operation(st, run, "aim9", "page_test", "ops/s", true,
+				    1, &op_c, &err),
+	   "three operations created");
+	ok(!store_operation(st, run, "pft", "faults/cpu", "x", false, 0, &again,
+			    &err) &&
+		   again == op_a,
+	   "an existing operation keeps its id");
+	fails(store_operation(st, 999, "pft", "x", "", true, 0, &again, &err),
+	      &err, "FOREIGN KEY", "operation of an unknown run fails");
+
+	{
+		/* Warm-up first, then two measured, one of them failed. */
+		struct sample_rec warm[] = {{op_a, 1000}, {op_b, 1000}};
+		struct sample_rec m1[] = {
+			{op_a, 1},
+			{op_b, 10},
+			{op_a, 2},
+			{op_b, 20},
+		};
+		struct sample_rec m2[] = {{op_b, 30}, {op_a, 3}};
+		struct sample_rec m3[] = {{op_c, 7.5}};
+		struct iteration_rec it;
+
+		it = iter(run, "pft", 0, true, "ok", 100);
+		ok(!store_iteration_add(st, &it, warm, ARRAY_SIZE(warm),
+					&iter_id, &err) &&
+			   iter_id > 0,
+		   "warm-up iteration stored");
+		it = iter(run, "pft", 0, false, "ok", 1);
+		ok(!store_iteration_add(st, &it, m1, ARRAY_SIZE(m1), NULL,
+					&err),
+		   "measured iteration stored");
+		it = iter(run, "pft", 1, false, "exit", 2);
+		it.stderr_tail = "oops";
+		ok(!store_iteration_add(st, &it, m2, ARRAY_SIZE(m2), NULL,
+					&err),
+		   "failed iteration stored");
+		it = iter(run, "aim9", 0, false, "ok", 4);
+		it.build = "patched";
+		ok(!store_iteration_add(st, &it, m3, ARRAY_SIZE(m3), NULL,
+					&err),
+		   "iteration of a second benchmark stored");
+		it = iter(run, "aim9", 1, false, "signal", 8);
+		ok(!store_iteration_add(st, &it, NULL, 0, NULL, &err),
+		   "iteration without samples stored");
+		it = iter(run, "bogus", 0, false, "bogus", 8);
+		fails(store_iteration_add(st, &it, NULL, 0, NULL, &err), &err,
+		      "CHECK", "unknown iteration status rejected");
+	}
+
+	ok(!store_load_run(st, run, NULL, &rd, &err), "run loaded");
+	is_str(rd.info.label, "base", "loaded info");
+	ok(rd.ops_nr == 3, "three operations loaded");
+	if (rd.ops_nr == 3) {
+		struct op_samples *a = &rd.ops[0], *b = &rd.ops[1];
+		struct op_samples *c = &rd.ops[2];
+
+		is_str(a->name, "faults/cpu", "first op in creation order");
+		is_str(c->benchmark, "aim9", "third op in creation order");
+		ok(a->id == op_a && a->higher_better && a->decimals == 2,
+		   "op id, direction and decimals");
+		is_str(a->unit, "faults/s", "op unit");
+		ok(c->decimals == 1, "op decimals");
+		ok(a->nr == 3 && a->v[0] == 1 && a->v[1] == 2 && a->v[2] == 3,
+		   "op a: measured samples in insertion order");
+		ok(b->nr == 3 && b->v[0] == 10 && b->v[1] == 20 &&
+			   b->v[2] == 30,
+		   "op b: warm-up samples excluded");
+		ok(c->nr == 1 && c->v[0] == 7.5, "op c: one sample");
+	}
+	ok(rd.durations_nr == 2, "durations of two benchmarks");
+	if (rd.durations_nr == 2) {
+		struct bench_duration *d = &rd.durations[0];
+
+		is_str(d->benchmark, "pft", "durations in op order");
+		ok_near(d->user_s, 3, 1e-12, "user time summed, warm-up not");
+		ok_near(d->sys_s, 0.75, 1e-12, "system time summed");
+		ok_near(d->elapsed_s, 6, 1e-12, "elapsed time summed");
+		ok(d->iterations == 2, "measured iterations counted");
+		ok_near(rd.durations[1].user_s, 12, 1e-12,
+			"a failed iteration's time counts");
+	}
+	run_data_release(&rd);
+
+	ok(!store_load_run(st, run, "aim9", &rd, &err) && rd.ops_nr == 1 &&
+		   rd.durations_nr == 1,
+	   "load of one benchmark");
+	if (rd.ops_nr == 1)
+		ok(rd.ops[0].nr == 1 && rd.ops[0].v[0] == 7.5,
+		   "its samples only");
+	run_data_release(&rd);
+	fails(store_load_run(st, 999, NULL, &rd, &err), &err, "no run 999",
+	      "load of an unknown run fails");
+	ok(rd.ops_nr == 0 && !rd.info.label, "and leaves rd empty");
+
+	/* An older run of another label, created after the first. */
+	other = run_add(st, "patched", "2024-01-01T00:00:00Z", "complete");
+	ok(other > 0, "second run created");
+	ok(!store_list_runs(st, &rows, &err) && rows.nr == 2,
+	   "two runs listed");
+	if (rows.nr == 2) {
+		struct run_row *r = &rows.v[1];
+
+		ok(rows.v[0].id == other, "list is oldest first");
+		ok(r->id == run && r->iterations == 4 &&
+			   r->failed_iterations == 2 && r->samples == 7,
+		   "counts: %" PRId64 " iterations, %" PRId64
+		   " failed, %" PRId64 " samples",
+		   r->iterations, r->failed_iterations, r->samples);
+		is_str(r->config_name, "cfg", "config name listed");
+		is_str(r->status, "running", "status listed");
+	}
+	run_rows_release(&rows);
+
+	ok(!store_run_set_status(st, run, "complete", "2024-01-02T01:00:00Z",
+				 &err),
+	   "status set");
+	ok(!store_run_set_status(st, run, "failed", NULL, &err),
+	   "status set again");
+	ok(!store_run_get(st, run, &ri, &err), "run read");
+	is_str(ri.status, "failed", "new status");
+	is_str(ri.ended_at, "2024-01-02T01:00:00Z", "end time kept");
+	run_info_release(&ri);
+	fails(store_run_set_status(st, run, "bogus", NULL, &err), &err, "CHECK",
+	      "bad status rejected");
+	fails(store_run_set_status(st, 999, "failed", NULL, &err), &err,
+	      "no run 999", "status of an unknown run");
+
+	ok(!store_all_runs(st, &ids, &nr, &err) && nr == 2 && ids[0] == other &&
+		   ids[1] == run,
+	   "all runs, oldest first");
+	free(ids);
+	ids = NULL;
+
+	ok(!store_delete_label(st, "base", &err), "label deleted");
+	ok(!store_find_runs(st, "base", &ids, &nr, &err) && nr == 0,
+	   "no run left of the label");
+	free(ids);
+	ids = NULL;
+	ok(query(st, "SELECT count(*) FROM operation") == 0 &&
+		   query(st, "SELECT count(*) FROM iteration") == 0 &&
+		   query(st, "SELECT count(*) FROM sample") == 0,
+	   "operations, iterations and samples deleted with it");
+	ok(!store_delete_label(st, "nothing", &err), "deleting no run is fine");
+	ok(!store_find_runs(st, "patched", &ids, &nr, &err) && nr == 1,
+	   "other label kept");
+	free(ids);
+	ids = NULL;
+
+	store_close(st);
+	strbuf_release(&err);
+}
+
+/* Same label several times: find_runs orders by start time, then id. */
+static void test_find_order(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store *st = store_open(":memory:", &err);
+	int64_t a, b, c, d, *ids = NULL;
+	size_t nr = 0;
+
+	if (!st)
+		BUG("open: %s", err.buf);
+	a = run_add(st, "x", "2024-03-01T00:00:00Z", "complete");
+	b = run_add(st, "x", "2024-01-01T00:00:00Z", "complete");
+	c = run_add(st, "y", "2023-01-01T00:00:00Z", "complete");
+	d = run_add(st, "x", "2024-01-01T00:00:00Z", "complete");
+	ok(!store_find_runs(st, "x", &ids, &nr, &err) && nr == 3 &&
+		   ids[0] == b && ids[1] == d && ids[2] == a,
+	   "find_runs: oldest first, ties by id");
+	free(ids);
+	ids = NULL;
+	ok(c > 0, "other label present");
+	ok(!store_delete_older_runs(st, "x", d, &err), "older runs deleted");
+	ok(!store_find_runs(st, "x", &ids, &nr, &err) && nr == 1 && ids[0] == d,
+	   "only the kept run is left");
+	free(ids);
+	ids = NULL;
+	ok(!store_find_runs(st, "y", &ids, &nr, &err) && nr == 1,
+	   "other labels untouched");
+	free(ids);
+	ids = NULL;
+	store_close(st);
+	strbuf_release(&err);
+}
+
+/* Failures leave nothing behind; groups commit or roll back as one. */
+static void test_atomic(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store *st = store_open(":memory:", &err);
+	struct run_info ri;
+	int64_t run, run2, op = 0;
+	struct sample_rec good[] = {{0, 1}, {0, 2}};
+	struct sample_rec bad[] = {{0, 1}, {0, 2}, {424242, 3}};
+	struct sample_rec nan_sample[] = {{0, 1}, {0, NAN}};
+	struct iteration_rec it;
+
+	if (!st)
+		BUG("open: %s", err.buf);
+	run = run_add(st, "a", "2024-01-01T00:00:00Z", "running");
+	if (store_operation(st, run, "b", "op", "s", false, 3, &op, &err))
+		BUG("operation: %s", err.buf);
+	good[0].op_id = good[1].op_id = op;
+	bad[0].op_id = bad[1].op_id = op;
+	run2 = run_add(st, "other", "2024-01-01T00:00:00Z", "running");
+	nan_sample[0].op_id = nan_sample[1].op_id = op;
+
+	/* Duplicate uuid. */
+	run_init(&ri, "dup", "2024-01-01T00:00:00Z", "running");
+	ok(!store_run_create(st, &ri, &err), "run with a uuid created");
+	free(ri.label);
+	ri.label = xstrdup("dup2");
+	fails(store_run_create(st, &ri, &err), &err, "UNIQUE",
+	      "duplicate uuid refused");
+	ok(query(st, "SELECT count(*) FROM run WHERE label = 'dup2'") == 0,
+	   "and leaves no run");
+	run_info_release(&ri);
+
+	/* A bad operation id fails the whole iteration. */
+	it = iter(run, "b", 0, false, "ok", 1);
+	fails(store_iteration_add(st, &it, bad, ARRAY_SIZE(bad), NULL, &err),
+	      &err, "operation 424242 is not one of run",
+	      "sample of an unknown operation refused");
+	ok(query(st, "SELECT count(*) FROM iteration") == 0 &&
+		   query(st, "SELECT count(*) FROM sample") == 0,
+	   "no partial iteration left");
+	fails(store_iteration_add(st, &it, nan_sample, ARRAY_SIZE(nan_sample),
+				  NULL, &err),
+	      &err, "not a number", "NaN sample refused");
+	ok(query(st, "SELECT count(*) FROM sample") == 0, "nothing left");
+	it.run_id = 31337;
+	fails(store_iteration_add(st, &it, NULL, 0, NULL, &err), &err,
+	      "FOREIGN KEY", "iteration of an unknown run refused");
+	it.run_id = run2;
+	fails(store_iteration_add(st, &it, good, ARRAY_SIZE(good), NULL, &err),
+	      &err, "is not one of run",
+	      "sample of another run's operation refused");
+	ok(query(st, "SELECT count(*) FROM iteration") == 0,
+	   "no iteration left");
+	it.run_id = run;
+
+	/* A group that is rolled back. */
+	ok(!store_begin(st, &err), "begin");
+	fails(store_begin(st, &err), &err, "open", "nested begin refused");
+	ok(run_add(st, "group", "2024-01-01T00:00:00Z", "running") > 0,
+	   "run created in the group");
+	ok(!store_iteration_add(st, &it, good, ARRAY_SIZE(good), NULL, &err),
+	   "iteration added in the group");
+	store_rollback(st);
+	ok(query(st, "SELECT count(*) FROM run WHERE label = 'group'") == 0 &&
+		   query(st, "SELECT count(*) FROM sample") == 0,
+	   "rollback undoes the group");
+	fails(store_commit(st, &err), &err, "no transaction",
+	      "commit without a group fails");
+
+	/* A group where one call fails: the rest still commits. */
+	ok(!store_begin(st, &err), "begin again");
+	ok(!store_iteration_add(st, &it, good, ARRAY_SIZE(good), NULL, &err),
+	   "good iteration in the group");
+	ok(store_iteration_add(st, &it, bad, ARRAY_SIZE(bad), NULL, &err),
+	   "bad iteration in the group fails");
+	strbuf_reset(&err);
+	ok(!store_iteration_add(st, &it, good, ARRAY_SIZE(good), NULL, &err),
+	   "group goes on after a failed call");
+	ok(!store_commit(st, &err), "commit");
+	ok(query(st, "SELECT count(*) FROM iteration") == 2 &&
+		   query(st, "SELECT count(*) FROM sample") == 4,
+	   "the failed call alone was undone");
+	ok(!store_exec(st, "UPDATE run SET label = 'z' WHERE id = 0", &err),
+	   "store_exec runs SQL");
+	fails(store_exec(st, "SELECT * FROM nonexistent", &err), &err,
+	      "no such table", "store_exec reports errors");
+
+	store_close(st);
+	strbuf_release(&err);
+}
+
+/*
+ * A pid that surely does not exist: a child we have reaped. It execs at
+ * once, so valgrind does not follow it.
+ */
+static pid_t dead_pid(void)
+{
+	char *argv[] = {(char *)"true", NULL};
+	pid_t pid;
+
+	if (posix_spawnp(&pid, "true", NULL, NULL, argv, environ))
+		BUG("cannot run true");
+	if (waitpid(pid, NULL, 0) != pid)
+		BUG("waitpid failed");
+	return pid;
+}
+
+static int64_t run_with_pid(struct store *st, const char *label,
+			    const char *hostname, int64_t pid,
+			    int64_t pid_start)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct run_info ri;
+	int64_t id = 0;
+
+	run_init(&ri, label, "2024-01-01T00:00:00Z", "running");
+	free(ri.machine.hostname);
+	ri.machine.hostname = xstrdup(hostname);
+	ri.pid = pid;
+	ri.pid_start = pid_start;
+	if (store_run_create(st, &ri, &err))
+		diag("%s", err.buf);
+	else
+		id = ri.id;
+	run_info_release(&ri);
+	strbuf_release(&err);
+	return id;
+}
+
+static char *run_status(struct store *st, int64_t id)
+{
+	struct run_info ri;
+	char *status = NULL;
+
+	if (!store_run_get(st, id, &ri, NULL)) {
+		status = ri.status;
+		ri.status = NULL;
+	}
+	run_info_release(&ri);
+	return status;
+}
+
+static void test_file(void)
+{
+	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf side = STRBUF_INIT;
+	const char *tmp = getenv("TMPDIR");
+	char *dir, host[256] = "";
+	struct store *st;
+	int64_t start = 0, dead, alive, reused, remote, unknown, done;
+	char *status;
+	FILE *fp;
+
+	strbuf_addf(&path, "%s/mmcmp-test-store-XXXXXX",
+		    tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(path.buf))
+		BUG("mkdtemp failed");
+	dir = xstrdup(path.buf);
+	strbuf_addstr(&path, "/store.db");
+	gethostname(host, sizeof(host) - 1);
+
+	st = store_open(path.buf, &err);
+	if (!ok(st != NULL, "open a new file"))
+		diag("%s", err.buf);
+	if (!st)
+		goto out;
+	ok(query(st, "SELECT count(*) FROM pragma_journal_mode"
+		     " WHERE journal_mode = 'wal'") == 1,
+	   "file is in WAL mode");
+	start = machine_proc_start(getpid());
+	ok(start > 0,
+	   "own start time: %" PRId64, start);
+	dead = run_with_pid(st, "dead", host, dead_pid(), start);
+	alive = run_with_pid(st, "alive", host, getpid(), start);
+	reused = run_with_pid(st, "reused", host, getpid(), start + 1);
+	remote = run_with_pid(st, "remote", "elsewhere.invalid", dead_pid(),
+			      start);
+	unknown = run_with_pid(st, "unknown", host, 0, 0);
+	done = run_add(st, "done", "2024-01-01T00:00:00Z", "complete");
+	ok(dead && alive && reused && remote && unknown && done,
+	   "runs created");
+	store_close(st);
+
+	st = store_open(path.buf, &err);
+	if (!ok(st != NULL, "reopen"))
+		diag("%s", err.buf);
+	if (!st)
+		goto out;
+	status = run_status(st, dead);
+	is_str(status, "aborted", "run of a dead process is aborted");
+	free(status);
+	status = run_status(st, alive);
+	is_str(status, "running", "run of a live process stays running");
+	free(status);
+	status = run_status(st, reused);
+	is_str(status, "aborted", "run of a reused pid is aborted");
+	free(status);
+	status = run_status(st, remote);
+	is_str(status, "running", "run of another host is left alone");
+	free(status);
+	status = run_status(st, unknown);
+	is_str(status, "running", "run without a pid is left alone");
+	free(status);
+	status = run_status(st, done);
+	is_str(status, "complete", "complete run untouched");
+	free(status);
+
+	ok(!store_exec(st, "PRAGMA user_version = 99", &err),
+	   "schema version raised");
+	store_close(st);
+	st = store_open(path.buf, &err);
+	ok(st == NULL, "reopen fails");
+	fails(-1, &err, "was written by a newer mmcmp (schema 99)",
+	      "newer schema refused");
+	store_close(st);
+
+	/* Not a database at all. */
+	unlink(path.buf);
+	strbuf_addf(&side, "%s-wal", path.buf);
+	unlink(side.buf);
+	strbuf_reset(&side);
+	fp = fopen(path.buf, "w");
+	if (!fp ||
+	    fputs("this is not a database, but it is long enough to"
+		  " look like one might be inside it somewhere\n",
+		  fp) < 0 ||
+	    fclose(fp))
+		BUG("cannot write '%s'", path.buf);
+	st = store_open(path.buf, &err);
+	ok(st == NULL, "opening a non-database fails");
+	fails(-1, &err, "not a database", "and says why");
+	store_close(st);
+	strbuf_addf(&side, "%s/no/such/dir.db", dir);
+	st = store_open(side.buf, &err);
+	ok(st == NULL, "opening in a missing directory fails");
+	fails(-1, &err, "cannot open database", "and says why");
+	store_close(st);
+	strbuf_reset(&side);
+
+out:
+	strbuf_addf(&side, "%s-wal", path.buf);
+	unlink(side.buf);
+	strbuf_reset(&side);
+	strbuf_addf(&side, "%s-shm", path.buf);
+	unlink(side.buf);
+	unlink(path.buf);
+	rmdir(dir);
+	free(dir);
+	strbuf_release(&side);
+	strbuf_release(&path);
+	strbuf_release(&err);
+}
+
+/*
+ * Split SQL text into statements with comments dropped and blanks
+ * normalised, then sort them, so layout and order do not matter.
+ */
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static size_t sql_statements(const char *sql, char ***out)
+{
+	struct strbuf cur = STRBUF_INIT;
+	char **v = NULL;
+	size_t nr = 0, alloc = 0;
+
+	for (const char *p = sql;; p++) {
+		if (p[0] == '-' && p[1] == '-') {
+			p += strcspn(p, "\n");
+			if (!*p)
+				p--;
+			continue;
+		}
+		if (*p == ';' || !*p) {
+			strbuf_rtrim(&cur);
+			if (cur.len) {
+				ALLOC_GROW(v, nr + 1, alloc);
+				v[nr++] = strbuf_detach(&cur, NULL);
+			}
+			strbuf_reset(&cur);
+			if (!*p)
+				break;
+			continue;
+		}
+		if (isspace((unsigned char)*p)) {
+			int prev = cur.len ? cur.buf[cur.len - 1] : ' ';
+
+			if (prev != ' ' && prev != '(')
+				strbuf_addch(&cur, ' ');
+			continue;
+		}
+		if (*p == ')' && cur.len && cur.buf[cur.len - 1] == ' ')
+			strbuf_setlen(&cur, cur.len - 1);
+		strbuf_addch(&cur, *p);
+	}
+	strbuf_release(&cur);
+	if (nr)
+		qsort(v, nr, sizeof(*v), cmp_str);
+	*out = v;
+	return nr;
+}
+
+static int read_file(const char *path, struct strbuf *sb)
+{
+	char buf[4096];
+	size_t n;
+	FILE *fp = fopen(path, "r");
+
+	if (!fp)
+		return -1;
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+		strbuf_add(sb, buf, n);
+	fclose(fp);
+	return 0;
+}
+
+static void test_schema(void)
+{
+	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
+	struct strbuf want = STRBUF_INIT;
+	struct store *st = store_open(":memory:", &err);
+	char **g = NULL, **w = NULL;
+	size_t gn = 0, wn = 0;
+	bool same;
+
+	if (!st)
+		BUG("open: %s", err.buf);
+	ok(!store_schema(st, &got, &err) && got.len, "schema read");
+	ok(!read_file("../db/schema.sql", &want), "db/schema.sql read");
+	gn = sql_statements(got.buf, &g);
+	wn = sql_statements(want.buf, &w);
+	same = gn == wn;
+	for (size_t i = 0; i < gn && i < wn; i++) {
+		if (!strcmp(g[i], w[i]))
+			continue;
+		diag("migrations: %s", g[i]);
+		diag("schema.sql: %s", w[i]);
+		same = false;
+	}
+	ok(same && gn > 0,
+	   "migrations yield db/schema.sql (%zu and %zu statements)", gn, wn);
+	for (size_t i = 0; i < gn; i++)
+		free(g[i]);
+	for (size_t i = 0; i < wn; i++)
+		free(w[i]);
+	free(g);
+	free(w);
+	store_close(st);
+	strbuf_release(&got);
+	strbuf_release(&want);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	test_uuid();
+	test_runs();
+	test_find_order();
+	test_atomic();
+	test_file();
+	test_schema();
+	done_testing();
+	return exit_status();
+}
