@@ -16,11 +16,24 @@ struct strbuf;
  *
  * config_load_*() return 0, or -1 after appending one line
  * "FILE:LINE:COL: message" (1-based line and column from libyaml's marks)
- * to err. Unknown keys, wrong types, missing required keys, empty lists,
- * duplicate names and out-of-range values are all errors. A struct config
- * owns every string and array reachable from it; config_release() frees
- * them all.
+ * to err; only a file that cannot be read gives "cannot open 'FILE': ..."
+ * instead. Unknown keys, wrong types, missing required keys, empty lists,
+ * duplicate names and keys, out-of-range values, placeholders naming no
+ * param, operation names that would repeat, YAML anchors and aliases,
+ * several documents, invalid UTF-8 and files over CONFIG_MAX_BYTES are all
+ * errors. A struct config owns every string and array reachable from it;
+ * config_release() frees them all.
+ *
+ * Placeholders: a workload's command arguments and operation are checked
+ * with plan_substitute() (plan.h), which expands them at run time: "{NAME}"
+ * stands for the value of param NAME, the operation may also use
+ * "{metric}", and "{{" and "}}" are literal braces.
  */
+
+/* Larger files are refused, before any parsing. */
+#define CONFIG_MAX_BYTES ((size_t)1024 * 1024)
+/* Limit of metrics times parameter combinations, per workload. */
+#define CONFIG_MAX_OPERATIONS 10000
 
 /* KEY=VALUE pairs in file order. */
 struct kv {
@@ -58,7 +71,7 @@ struct metric_spec {
 	enum metric_source source;
 	char *pattern;		   /* regex, JSON path or parser name */
 	char *field;		   /* parser field, or NULL */
-	int line, col;		   /* where the metric was defined */
+	int line, col;		   /* where the metric was defined, 1-based */
 };
 
 struct param_spec {
@@ -68,8 +81,9 @@ struct param_spec {
 
 struct workload_spec {
 	char *name;		 /* the benchmark: one table in a comparison */
-	struct strvec command;	 /* argv; {param} placeholders substituted */
-	bool shell;		 /* run command[0] with /bin/sh -c */
+	struct strvec command;	 /* argv with {param} placeholders left in */
+	bool shell;		 /* command was one string, now stored as
+				    { "/bin/sh", "-c", STRING } */
 	struct param_spec *params; /* swept as a cartesian product, file order */
 	size_t params_nr, params_alloc;
 	char *operation;	 /* row label template; default "{metric}" */
@@ -79,7 +93,7 @@ struct workload_spec {
 	struct command_list setup, teardown;
 	double timeout_s;	 /* 0: use the config's */
 	char *cwd;		 /* NULL: inherit */
-	int line, col;
+	int line, col;		 /* of the workload's mapping, 1-based */
 };
 
 struct build_spec {
@@ -88,7 +102,7 @@ struct build_spec {
 	struct strvec prefix;	 /* prepended to every workload argv */
 	char *cwd;
 	struct command_list setup, teardown;
-	int line, col;
+	int line, col;		 /* of the build's name, 1-based */
 };
 
 enum config_on_error {
@@ -117,9 +131,12 @@ struct config {
 
 #define CONFIG_INIT { 0 }
 
-/* Read and parse the file at path. */
+/*
+ * Read and parse the file at path. cfg is overwritten, so it must not hold
+ * a loaded config; on failure it is left as CONFIG_INIT.
+ */
 int config_load_file(struct config *cfg, const char *path, struct strbuf *err);
-/* Parse len bytes of buf; `name` stands for the file in messages. */
+/* Parse len bytes of buf as config_load_file(); `name` stands for the file. */
 int config_load_buffer(struct config *cfg, const char *name, const char *buf,
 		       size_t len, struct strbuf *err);
 /* Free everything; cfg becomes CONFIG_INIT. NULL is a no-op. */
