@@ -1,0 +1,202 @@
+#!/bin/sh
+# Built-in workloads: --help, strict arguments (exit 2 naming the culprit),
+# the output formats mmcmp's parsers rely on, and no leftover files. Tiny
+# arguments throughout, so the whole file takes a few seconds.
+set -eu
+. ./lib.sh
+
+PF=${WORKLOAD_PAGE_FAULT:?run through meson test}
+TR=${WORKLOAD_TRUNCATE:?run through meson test}
+NS=${WORKLOAD_NETSTREAM:?run through meson test}
+KC=${WORKLOAD_KOBJ_CHURN:?run through meson test}
+
+# empty_dir DIR: DIR exists and holds nothing.
+empty_dir() {
+	[ -d "$1" ] && [ -z "$(ls -A "$1")" ]
+}
+
+# wis_format FILE W S: FILE is will-it-scale output with W warm-up and S
+# measurement samples; min <= max <= total, and the average is the mean
+# of the measurement totals, rounded down.
+wis_format() {
+	awk -v w="$2" -v s="$3" '
+		function sample(line,   f) {
+			if (line !~ /^min:[0-9]+ max:[0-9]+ total:[0-9]+$/)
+				return -1
+			split(line, f, /[: ]/)
+			if (f[2] + 0 > f[4] + 0 || f[4] + 0 > f[6] + 0 ||
+			    f[6] + 0 == 0)
+				return -1
+			return f[6] + 0
+		}
+		NR == 1 { if ($0 !~ /^testcase:./) bad = 1; next }
+		NR == 2 { if ($0 != "warmup") bad = 1; next }
+		NR <= 2 + w { if (sample($0) < 0) bad = 1; next }
+		NR == 3 + w { if ($0 != "measurement") bad = 1; next }
+		NR <= 3 + w + s {
+			t = sample($0)
+			if (t < 0) bad = 1
+			sum += t
+			next
+		}
+		NR == 4 + w + s {
+			if ($0 != "average:" int(sum / s)) bad = 1
+			next
+		}
+		{ bad = 1 }
+		END { exit (bad || NR != 4 + w + s) }
+	' "$1"
+}
+
+# ns_format FILE N: FILE has lines "instance 1: X Mbit/s" to N, then
+# "total: X Mbit/s", and nothing else.
+ns_format() {
+	i=1
+	while [ "$i" -le "$2" ]; do
+		echo "instance $i: [0-9]+\.[0-9]{2} Mbit/s"
+		i=$((i + 1))
+	done >"$TMP/ns-want"
+	echo 'total: [0-9]+\.[0-9]{2} Mbit/s' >>"$TMP/ns-want"
+	[ "$(wc -l <"$1")" -eq $(($2 + 1)) ] || return 1
+	paste -d '\n' "$TMP/ns-want" "$1" | while read -r want; do
+		read -r got
+		echo "$got" | grep -Eqx "$want" || exit 1
+	done
+}
+
+# ns_sum FILE: the total is positive and the sum of the instances, give or
+# take the rounding to two decimals.
+ns_sum() {
+	awk '
+		/^instance/ { sum += $3 }
+		/^total/ { t = $2 }
+		END { d = sum - t; exit !(t > 0 && d < 0.02 && d > -0.02) }
+	' "$1"
+}
+
+# Every program: --help, an unknown option, a stray argument.
+for prog in "$PF" "$TR" "$NS" "$KC"; do
+	name=$(basename "$prog")
+	expect_status 0 "$name --help" "$prog" --help
+	grep_file "$TMP/out" "^usage: $name " "$name --help starts with its synopsis"
+	expect_status 2 "$name --no-such-option" "$prog" --no-such-option
+	grep_file "$TMP/err" "unknown option '--no-such-option'" \
+		"$name names the unknown option"
+	expect_status 2 "$name with a stray argument" "$prog" stray
+	grep_file "$TMP/err" "unexpected argument 'stray'" \
+		"$name names the stray argument"
+done
+
+# page-fault: bad values, then the format. The processes run goes in the
+# background while the threads run takes its three seconds.
+expect_status 2 "page-fault --tasks abc" "$PF" --mode threads --tasks abc \
+	--seconds 1
+grep_file "$TMP/err" "invalid value 'abc' for --tasks" \
+	"page-fault names the bad --tasks"
+expect_status 2 "page-fault without --mode" "$PF" --tasks 1 --seconds 1
+grep_file "$TMP/err" "missing --mode" "page-fault names the missing --mode"
+expect_status 2 "page-fault --hugepage sometimes" "$PF" --mode threads \
+	--tasks 1 --seconds 1 --hugepage sometimes
+grep_file "$TMP/err" "for --hugepage" "page-fault names the bad --hugepage"
+expect_status 2 "page-fault with a bad PAGE_FAULT_HUGEPAGE" \
+	env PAGE_FAULT_HUGEPAGE=sometimes "$PF" --mode threads --tasks 1 \
+	--seconds 1
+grep_file "$TMP/err" "PAGE_FAULT_HUGEPAGE" \
+	"page-fault names the bad PAGE_FAULT_HUGEPAGE"
+expect_status 2 "page-fault --size below a page" "$PF" --mode threads \
+	--tasks 1 --seconds 1 --size 1K
+grep_file "$TMP/err" "for --size" "page-fault names the bad --size"
+
+# MADV_NOHUGEPAGE needs a kernel with transparent hugepages.
+thp=default
+if [ -d /sys/kernel/mm/transparent_hugepage ]; then
+	thp=never
+fi
+env PAGE_FAULT_HUGEPAGE=$thp "$PF" --mode processes --tasks 2 --seconds 1 \
+	--warmup 0 --size 16M >"$TMP/pf-proc.out" 2>"$TMP/pf-proc.err" &
+pf_pid=$!
+expect_status 0 "page-fault threads runs" "$PF" --mode threads --tasks 2 \
+	--seconds 2 --warmup 1 --size 16M
+check "page-fault threads: 1 warm-up and 2 measurement samples" \
+	wis_format "$TMP/out" 1 2
+set +e
+wait "$pf_pid"
+pf_status=$?
+set -e
+check "page-fault processes runs (exit $pf_status)" [ "$pf_status" -eq 0 ]
+check "page-fault processes: no warm-up and 1 measurement sample" \
+	wis_format "$TMP/pf-proc.out" 0 1
+check "page-fault processes: quiet stderr" [ ! -s "$TMP/pf-proc.err" ]
+
+# truncate: the six lines, in order, and nothing left behind.
+expect_status 2 "truncate --size 12Q" "$TR" --quick --size 12Q
+grep_file "$TMP/err" "invalid value '12Q' for --size" \
+	"truncate names the bad --size"
+expect_status 2 "truncate --files 0" "$TR" --quick --files 0
+grep_file "$TMP/err" "for --files" "truncate names the bad --files"
+expect_status 2 "truncate --quick=yes" "$TR" --quick=yes
+grep_file "$TMP/err" "'--quick' takes no value" "truncate --quick is a flag"
+mkdir "$TMP/tr"
+expect_status 0 "truncate --quick runs" env TMPDIR="$TMP/tr" "$TR" --quick
+sed 's/ .*//' "$TMP/out" >"$TMP/tr-names"
+printf '%s\n' Elapsed-fault System-fault User-fault \
+	Elapsed-trunc System-trunc User-trunc >"$TMP/tr-want"
+check "truncate prints the six phase lines in order" \
+	cmp -s "$TMP/tr-names" "$TMP/tr-want"
+check "truncate prints seconds with six decimals" \
+	[ "$(grep -Ecx '[A-Za-z]+-(fault|trunc) [0-9]+\.[0-9]{6}' "$TMP/out")" \
+	-eq 6 ]
+check "truncate removes its temporary directory" empty_dir "$TMP/tr"
+mkdir "$TMP/tr-dir"
+expect_status 0 "truncate --dir --files 3 --size 64K" "$TR" \
+	--dir "$TMP/tr-dir" --files 3 --size 64K
+check "truncate keeps --dir and empties it" empty_dir "$TMP/tr-dir"
+expect_status 1 "truncate --dir missing" "$TR" --quick \
+	--dir "$TMP/no-such-dir"
+grep_file "$TMP/err" "no-such-dir" "truncate names the missing directory"
+
+# netstream: one line per instance, then the total of them.
+expect_status 2 "netstream --instances 0" "$NS" --mode stream \
+	--instances 0 --size 1K --seconds 0.1
+grep_file "$TMP/err" "invalid value '0' for --instances" \
+	"netstream names the bad --instances"
+expect_status 2 "netstream --mode udp" "$NS" --mode udp --instances 1 \
+	--size 1K --seconds 0.1
+grep_file "$TMP/err" "for --mode" "netstream names the bad --mode"
+expect_status 2 "netstream without --seconds" "$NS" --mode stream \
+	--instances 1 --size 1K
+grep_file "$TMP/err" "missing --seconds" \
+	"netstream names the missing --seconds"
+for mode in stream sendfile; do
+	mkdir "$TMP/ns-$mode"
+	expect_status 0 "netstream $mode runs" env TMPDIR="$TMP/ns-$mode" \
+		"$NS" --mode $mode --instances 2 --size 16K --seconds 0.2
+	check "netstream $mode: 2 instance lines and a total" \
+		ns_format "$TMP/out" 2
+	check "netstream $mode: the total is the sum" ns_sum "$TMP/out"
+	check "netstream $mode leaves no files" empty_dir "$TMP/ns-$mode"
+done
+
+# kobj-churn: one "<op> <ns>" line per operation.
+expect_status 2 "kobj-churn --op fork" "$KC" --op fork --loops 10
+grep_file "$TMP/err" "invalid value 'fork' for --op" \
+	"kobj-churn names the bad --op"
+expect_status 2 "kobj-churn --loops -1" "$KC" --op all --loops -1
+grep_file "$TMP/err" "for --loops" "kobj-churn names the bad --loops"
+mkdir "$TMP/kc"
+expect_status 0 "kobj-churn --op all runs" env TMPDIR="$TMP/kc" "$KC" \
+	--op all --loops 200
+sed 's/ .*//' "$TMP/out" >"$TMP/kc-names"
+printf '%s\n' open pipe socket-unix socket-udp eventfd >"$TMP/kc-want"
+check "kobj-churn all prints every operation in order" \
+	cmp -s "$TMP/kc-names" "$TMP/kc-want"
+check "kobj-churn prints nanoseconds with one decimal" \
+	[ "$(grep -Ecx '[a-z-]+ [0-9]+\.[0-9]' "$TMP/out")" -eq 5 ]
+check "kobj-churn leaves no files" empty_dir "$TMP/kc"
+expect_status 0 "kobj-churn --op socket runs" "$KC" --op socket --loops 50
+sed 's/ .*//' "$TMP/out" >"$TMP/kc-names"
+printf '%s\n' socket-unix socket-udp >"$TMP/kc-want"
+check "kobj-churn socket runs the unix and udp sockets" \
+	cmp -s "$TMP/kc-names" "$TMP/kc-want"
+
+done_testing
