@@ -67,7 +67,8 @@ struct op_samples *run_data_op(struct run_data *rd, const char *benchmark,
 
 	for (size_t i = 0; i < rd->ops_nr; i++) {
 		op = &rd->ops[i];
-		if (!strcmp(op->benchmark, benchmark) && !strcmp(op->name, name))
+		if (!strcmp(op->benchmark, benchmark) &&
+		    !strcmp(op->name, name))
 			return op;
 	}
 	if (!create)
@@ -86,4 +87,44 @@ void op_samples_add(struct op_samples *op, double value)
 {
 	ALLOC_GROW(op->v, op->nr + 1, op->alloc);
 	op->v[op->nr++] = value;
+}
+
+void run_data_merge(struct run_data *dst, const struct run_data *src)
+{
+	for (size_t i = 0; i < src->ops_nr; i++) {
+		const struct op_samples *so = &src->ops[i];
+		struct op_samples *op =
+			run_data_op(dst, so->benchmark, so->name, false);
+
+		if (!op) {
+			op = run_data_op(dst, so->benchmark, so->name, true);
+			free(op->unit);
+			op->unit = xstrdup(so->unit);
+			op->higher_better = so->higher_better;
+			op->decimals = so->decimals;
+		}
+		ALLOC_GROW(op->v, op->nr + so->nr, op->alloc);
+		if (so->nr)
+			memcpy(op->v + op->nr, so->v, so->nr * sizeof(*so->v));
+		op->nr += so->nr;
+	}
+	for (size_t i = 0; i < src->durations_nr; i++) {
+		const struct bench_duration *sd = &src->durations[i];
+		struct bench_duration *d = NULL;
+
+		for (size_t k = 0; k < dst->durations_nr && !d; k++)
+			if (!strcmp(dst->durations[k].benchmark, sd->benchmark))
+				d = &dst->durations[k];
+		if (!d) {
+			ALLOC_GROW(dst->durations, dst->durations_nr + 1,
+				   dst->durations_alloc);
+			d = &dst->durations[dst->durations_nr++];
+			memset(d, 0, sizeof(*d));
+			d->benchmark = xstrdup(sd->benchmark);
+		}
+		d->user_s += sd->user_s;
+		d->sys_s += sd->sys_s;
+		d->elapsed_s += sd->elapsed_s;
+		d->iterations += sd->iterations;
+	}
 }

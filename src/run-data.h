@@ -82,4 +82,12 @@ struct op_samples *run_data_op(struct run_data *rd, const char *benchmark,
 /* Append one sample to op. */
 void op_samples_add(struct op_samples *op, double value);
 
+/*
+ * Pool src into dst, as one label's runs are pooled for a comparison:
+ * samples of an operation both have are appended to dst's (src's
+ * operations that dst lacks are added at the end, with their unit,
+ * direction and decimals), durations are summed. dst's info is kept.
+ */
+void run_data_merge(struct run_data *dst, const struct run_data *src);
+
 #endif /* MMCMP_RUN_DATA_H */

@@ -22,13 +22,27 @@
  *
  * runner_run() returns 0 when the command was started and waited for, even
  * if it failed: the outcome is in result->status. It returns -1, with one
- * line in err, only when it could not start anything (pipe or fork
- * failure). A command that cannot be executed (not found, no permission)
- * gives RUNNER_EXEC with the reason in result->err_tail.
+ * line in err, only when it could not start anything (empty argv, pipe or
+ * fork failure) or could not wait for the child (the caller set SIGCHLD to
+ * SIG_IGN, so the kernel reaped it). A command that cannot be
+ * executed (not found, no permission, bad cwd) gives RUNNER_EXEC with the
+ * reason in result->err_tail, such as "cannot execute 'x': No such file
+ * or directory".
+ *
+ * With `env`, argv[0] is searched in the PATH of `env`, or in ours when
+ * `env` has none. *stop is looked at whenever a signal interrupts the
+ * wait and at least every 100 ms. After the child is reaped, the pipes are
+ * read for at most 100 ms more, so a process that escaped the group and
+ * holds them open cannot hang the caller.
  */
 
 struct runner_ops {
-	/* Monotonic time in nanoseconds; tests substitute their own. */
+	/*
+	 * Monotonic time in nanoseconds; tests substitute their own. It is
+	 * read exactly twice per run, just before fork() and just after
+	 * the reap, and only gives elapsed_s: timeouts and the grace
+	 * period always use the real CLOCK_MONOTONIC.
+	 */
 	uint64_t (*now_ns)(void *ctx);
 	void *ctx;
 };

@@ -5,7 +5,7 @@
 
 #include "util.h"
 
-char *strvec_empty[] = { NULL };
+char *strvec_empty[] = {NULL};
 
 void strvec_init(struct strvec *sv)
 {

@@ -74,9 +74,14 @@ static inline bool tap_near_check(double got, double want, double tol)
 #define is_str(got, want, ...)                                                 \
 	(tap_str_eq((got), (want)) ? ok(true, __VA_ARGS__)                     \
 				   : (diag("got '%s', want '%s'",              \
-					   (got) ? (got) : "(null)",           \
-					   (want) ? (want) : "(null)"),        \
+					   tap_str_or_null(got),               \
+					   tap_str_or_null(want)),             \
 				      ok(false, __VA_ARGS__)))
+
+static inline const char *tap_str_or_null(const char *s)
+{
+	return s ? s : "(null)";
+}
 
 static inline bool tap_str_eq(const char *a, const char *b)
 {

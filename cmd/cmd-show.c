@@ -1,0 +1,157 @@
+/* mmcmp show: a run's metadata and operations. */
+#include "cmd.h"
+
+#include <math.h>
+
+#include "parse-num.h"
+#include "run-data.h"
+#include "stats.h"
+#include "store.h"
+#include "strbuf.h"
+
+static const char show_usage[] =
+	"usage: mmcmp show [--run ID] [--config] LABEL\n"
+	"\n"
+	"Show every run of LABEL (or only run ID): when and where it ran, its\n"
+	"status, and per operation the unit, direction, sample count, mean,\n"
+	"min and max of the measured samples.\n"
+	"\n"
+	"Options:\n"
+	"  --run ID    only this run of LABEL\n"
+	"  --config    also print the config text the run used\n";
+
+static const char *str_or(const char *s, const char *dflt)
+{
+	return s && *s ? s : dflt;
+}
+
+static void show_run(const struct run_data *rd, bool with_config)
+{
+	const struct run_info *ri = &rd->info;
+	const struct machine_info *m = &ri->machine;
+
+	printf("run %" PRId64 " %s\n", ri->id, ri->label);
+	printf("  uuid:      %s\n", str_or(ri->uuid, "-"));
+	printf("  status:    %s\n", str_or(ri->status, "-"));
+	printf("  started:   %s\n", str_or(ri->started_at, "-"));
+	printf("  ended:     %s\n", str_or(ri->ended_at, "-"));
+	printf("  config:    %s (sha256 %s)\n", str_or(ri->config_name, "-"),
+	       str_or(ri->config_hash, "-"));
+	printf("  host:      %s\n", str_or(m->hostname, "-"));
+	printf("  kernel:    %s %s\n", str_or(m->kernel_release, "-"),
+	       str_or(m->kernel_version, ""));
+	printf("  cmdline:   %s\n", str_or(m->cmdline, "-"));
+	printf("  cpu:       %s, %" PRId64 " CPUs\n", str_or(m->cpu_model, "-"),
+	       m->nr_cpus);
+	printf("  memory:    %" PRId64 " MiB\n", m->mem_bytes >> 20);
+	printf("  mmcmp:     %s\n", str_or(ri->mmcmp_version, "-"));
+	for (size_t i = 0; i < rd->durations_nr; i++)
+		printf("  duration:  %s user %.2fs system %.2fs elapsed %.2fs (%zu iterations)\n",
+		       rd->durations[i].benchmark, rd->durations[i].user_s,
+		       rd->durations[i].sys_s, rd->durations[i].elapsed_s,
+		       rd->durations[i].iterations);
+	printf("  operations:\n");
+	for (size_t i = 0; i < rd->ops_nr; i++) {
+		const struct op_samples *op = &rd->ops[i];
+		double mn = NAN, mx = NAN;
+
+		for (size_t k = 0; k < op->nr; k++) {
+			if (k == 0 || op->v[k] < mn)
+				mn = op->v[k];
+			if (k == 0 || op->v[k] > mx)
+				mx = op->v[k];
+		}
+		printf("    %s %s [%s] %s is better: n=%zu mean=%.*f min=%.*f max=%.*f\n",
+		       op->benchmark, op->name, op->unit,
+		       op->higher_better ? "higher" : "lower", op->nr,
+		       op->decimals, stats_amean(op->v, op->nr), op->decimals,
+		       mn, op->decimals, mx);
+	}
+	if (with_config && ri->config_text)
+		printf("  config text:\n%s%s", ri->config_text,
+		       ri->config_text[0] &&
+				       ri->config_text[strlen(ri->config_text) - 1] != '\n'
+			       ? "\n"
+			       : "");
+}
+
+static int show_main(int argc, char **argv)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store *st = NULL;
+	const char *label = NULL;
+	int64_t run_id = 0, *ids = NULL;
+	size_t nr = 0;
+	bool with_config = false, shown = false;
+	int ret = 1;
+
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+		bool missing;
+
+		if ((v = opt_value(argv, argc, &i, "--run", &missing))) {
+			if (!parse_int64(v, 1, INT64_MAX, &run_id))
+				return usage_error(&cmd_show,
+						   "--run needs a run id, not '%s'", v);
+		} else if (missing) {
+			return usage_error(&cmd_show, "option '%s' needs a value",
+					   argv[i]);
+		} else if (!strcmp(argv[i], "--config")) {
+			with_config = true;
+		} else if (argv[i][0] == '-') {
+			return usage_error(&cmd_show, "unknown option '%s'",
+					   argv[i]);
+		} else if (!label) {
+			label = argv[i];
+		} else {
+			return usage_error(&cmd_show, "unexpected argument '%s'",
+					   argv[i]);
+		}
+	}
+	if (!label)
+		return usage_error(&cmd_show, "missing LABEL");
+	st = store_open(mmcmp_db_path(), &err);
+	if (!st || store_find_runs(st, label, &ids, &nr, &err)) {
+		error("%s", err.buf);
+		goto out;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		struct run_data rd = { 0 };
+
+		if (run_id && ids[i] != run_id)
+			continue;
+		if (store_load_run(st, ids[i], NULL, &rd, &err)) {
+			error("%s", err.buf);
+			run_data_release(&rd);
+			goto out;
+		}
+		if (shown)
+			putchar('\n');
+		show_run(&rd, with_config);
+		shown = true;
+		run_data_release(&rd);
+	}
+	if (!shown) {
+		if (run_id)
+			ret = usage_error(&cmd_show,
+					  "label '%s' has no run %" PRId64,
+					  label, run_id);
+		else
+			ret = usage_error(&cmd_show, "no runs with label '%s'",
+					  label);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(ids);
+	store_close(st);
+	strbuf_release(&err);
+	return ret;
+}
+
+const struct cmd cmd_show = {
+	.name = "show",
+	.summary = "show a label's runs and operations",
+	.usage = show_usage,
+	.run = show_main,
+};

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Basics: --help everywhere, --version, unknown commands and options,
+# global --db before or after the command, README synopsis = --help.
+set -e
+. ./lib.sh
+
+expect_status 0 "mmcmp --help" "$MMCMP" --help
+grep_file "$TMP/out" "^usage: mmcmp" "--help prints the usage"
+expect_status 2 "no command is a usage error" "$MMCMP"
+expect_status 0 "--version" "$MMCMP" --version
+grep_file "$TMP/out" "^mmcmp [0-9]" "--version prints the version"
+expect_status 2 "unknown command" "$MMCMP" frobnicate
+grep_file "$TMP/err" "unknown command 'frobnicate'" "unknown command is named"
+
+cmds=$("$MMCMP" --help | sed -n 's/^  \([a-z][a-z-]*\)  .*/\1/p')
+for c in $cmds; do
+	expect_status 0 "mmcmp $c --help" "$MMCMP" "$c" --help
+	grep_file "$TMP/out" "^usage: mmcmp $c" "$c --help starts with its synopsis"
+	head -1 "$TMP/out" >"$TMP/synopsis"
+	if grep -qxF -- "$(cat "$TMP/synopsis")" "$MMCMP_SRCDIR/README.md"; then
+		ok "README has the synopsis of $c"
+	else
+		not_ok "README has the synopsis of $c: $(cat "$TMP/synopsis")"
+	fi
+	expect_status 2 "mmcmp $c --no-such-option" "$MMCMP" "$c" --no-such-option
+done
+
+# --db before and after the command, and MMCMP_DB.
+expect_status 0 "list on an empty database (--db first)" \
+	"$MMCMP" --db "$TMP/a.db" list
+check "--db before the command creates that database" test -f "$TMP/a.db"
+expect_status 0 "list with --db after the command" \
+	"$MMCMP" list --db "$TMP/b.db"
+check "--db after the command creates that database" test -f "$TMP/b.db"
+expect_status 0 "list with --db=PATH" "$MMCMP" list --db="$TMP/c.db"
+check "--db=PATH creates that database" test -f "$TMP/c.db"
+expect_status 0 "list with MMCMP_DB" env MMCMP_DB="$TMP/d.db" "$MMCMP" list
+check "MMCMP_DB names the database" test -f "$TMP/d.db"
+expect_status 2 "--db without a value" "$MMCMP" list --db
+
+done_testing

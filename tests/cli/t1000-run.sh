@@ -1,0 +1,185 @@
+#!/bin/sh
+# mmcmp run: storing samples, labels, --check, --append/--replace, builds
+# and interleaving, failing workloads, on_error, timeouts, Ctrl-C.
+set -e
+. ./lib.sh
+: "${FAKE_BENCH:?}"
+
+cat >"$TMP/simple.yaml" <<EOF2
+name: simple
+iterations: 3
+warmup: 1
+workloads:
+  - name: fake
+    command: ["$FAKE_BENCH", "--values", "{v},{v}"]
+    params:
+      v: [10, 20]
+    operation: "op-{v}"
+    metrics:
+      - name: total
+        unit: ops/s
+        better: higher
+        extract:
+          regex: "total:([0-9.]+)"
+      - name: time
+        extract:
+          measure: elapsed
+    # two metrics need {metric} in the operation
+EOF2
+# The config above is invalid on purpose: two metrics, no {metric}.
+expect_status 2 "two metrics without {metric} are refused" \
+	"$MMCMP" run "$TMP/simple.yaml"
+grep_file "$TMP/err" "simple.yaml:[0-9]*:[0-9]*:" "the error names file, line and column"
+check "a bad config leaves no database behind" test ! -e "$MMCMP_DB"
+
+sed -i 's/operation: "op-{v}"/operation: "{metric}-{v}"/' "$TMP/simple.yaml"
+expect_status 0 "--check on a valid config" "$MMCMP" run --check "$TMP/simple.yaml" --label L
+grep_file "$TMP/out" "total-10" "--check lists the operations"
+grep_file "$TMP/out" "1+3 iterations" "--check shows warm-up and measured iterations"
+check "--check does not create the database" test ! -e "$MMCMP_DB"
+
+expect_status 0 "run a config" "$MMCMP" run "$TMP/simple.yaml" --label base
+grep_file "$TMP/out" "base: run 1 complete, 6 iterations (0 failed), 18 samples" \
+	"the summary counts measured iterations and samples"
+expect_status 0 "list" "$MMCMP" list
+grep_file "$TMP/out" " base .* simple .* 6 .* 18  complete" "list shows the run"
+expect_status 0 "show" "$MMCMP" show base
+grep_file "$TMP/out" "fake total-20 \[ops/s\] higher is better: n=6 mean=20.00" \
+	"show gives the samples of an operation, warm-up excluded"
+grep_file "$TMP/out" "fake time-10 \[s\] lower is better: n=3" \
+	"a measured metric gives one sample per iteration"
+expect_status 2 "show of an unknown label" "$MMCMP" show nosuch
+
+# Labels that already have results.
+expect_status 2 "a second run of a label is refused" "$MMCMP" run -q "$TMP/simple.yaml" --label base
+grep_file "$TMP/err" "label 'base' already has results" "the refusal says why"
+expect_status 0 "--append adds a run" "$MMCMP" run -q "$TMP/simple.yaml" --label base --append
+check "two runs of base after --append" \
+	test "$("$MMCMP" list | grep -c ' base ')" -eq 2
+expect_status 0 "--replace replaces them" "$MMCMP" run -q "$TMP/simple.yaml" --label base --replace
+check "one run of base after --replace" \
+	test "$("$MMCMP" list | grep -c ' base ')" -eq 1
+expect_status 2 "--append with --replace" "$MMCMP" run "$TMP/simple.yaml" --append --replace
+expect_status 0 "--iterations overrides the config" \
+	"$MMCMP" run "$TMP/simple.yaml" --label short --iterations 1
+grep_file "$TMP/out" "short: run [0-9]* complete, 2 iterations" "--iterations 1 gives one per job"
+expect_status 2 "--iterations 0 is refused" "$MMCMP" run "$TMP/simple.yaml" --iterations 0
+
+# The default label is the kernel release.
+expect_status 0 "run without --label" "$MMCMP" run -q "$TMP/simple.yaml" --iterations 1
+check "the default label is uname -r" \
+	sh -c "'$MMCMP' list | grep -q ' $(uname -r) '"
+
+# Builds, interleaved: iterations alternate between the builds.
+cat >"$TMP/builds.yaml" <<EOF2
+name: builds
+iterations: 3
+interleave: true
+workloads:
+  - name: order
+    shell: true
+    command: "echo \$BUILD_NAME >> '$TMP/order.log'; echo total:1"
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+builds:
+  a: { env: { BUILD_NAME: a } }
+  b: { env: { BUILD_NAME: b }, setup: [["sh", "-c", "echo setup-b >> '$TMP/order.log'"]] }
+EOF2
+expect_status 0 "run with two interleaved builds" "$MMCMP" run -q "$TMP/builds.yaml" --label x
+check "each build has its own label" \
+	sh -c "'$MMCMP' list | grep -q ' x-a ' && '$MMCMP' list | grep -q ' x-b '"
+check "interleaved order with the build setup first" \
+	test "$(tr '\n' ' ' <"$TMP/order.log")" = "setup-b a b a b a b "
+sed -i 's/interleave: true/interleave: false/' "$TMP/builds.yaml"
+rm -f "$TMP/order.log"
+expect_status 0 "run with two builds in sequence" "$MMCMP" run -q "$TMP/builds.yaml" --label y
+check "sequential order" \
+	test "$(tr '\n' ' ' <"$TMP/order.log")" = "a a a setup-b b b b "
+
+# A failing workload does not take down the run.
+cat >"$TMP/fail.yaml" <<EOF2
+name: fail
+iterations: 2
+timeout: 1
+workloads:
+  - name: mixed
+    command: ["$FAKE_BENCH", "--values", "5", "{how}", "{arg}"]
+    params:
+      how: ["--exit", "--signal", "--sleep"]
+      arg: ["3"]
+    operation: "op{how}"
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+  - name: good
+    command: ["$FAKE_BENCH", "--values", "7"]
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+EOF2
+expect_status 1 "failing iterations give exit status 1" "$MMCMP" run "$TMP/fail.yaml" --label f
+grep_file "$TMP/err" "iteration 1 failed: exit" "a non-zero exit is reported"
+grep_file "$TMP/err" "failed: signal" "a signal is reported"
+grep_file "$TMP/err" "failed: timeout" "a timeout is reported"
+grep_file "$TMP/out" "f: run [0-9]* complete, 8 iterations (6 failed), 2 samples" \
+	"the run goes on after failures"
+expect_status 0 "show f" "$MMCMP" show f
+grep_file "$TMP/out" "good total \[\] lower is better: n=2 mean=7.00" \
+	"the good workload after the failures is stored"
+
+# on_error: abort stops at the first failure.
+sed 's/^timeout: 1/timeout: 1\non_error: abort/' "$TMP/fail.yaml" >"$TMP/abort.yaml"
+expect_status 1 "on_error: abort" "$MMCMP" run "$TMP/abort.yaml" --label ab
+grep_file "$TMP/out" "ab: run [0-9]* failed, 1 iterations (1 failed), 0 samples" \
+	"the run stops at the first failure and is marked failed"
+
+# Output without the number marks the iteration failed.
+cat >"$TMP/noparse.yaml" <<EOF2
+name: noparse
+iterations: 1
+workloads:
+  - name: quiet
+    command: ["$FAKE_BENCH", "--print", "nothing here"]
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+EOF2
+expect_status 1 "output without a value" "$MMCMP" run "$TMP/noparse.yaml" --label np
+grep_file "$TMP/err" "no value found" "the missing value is reported"
+
+# Ctrl-C: the workload's process group is stopped, finished iterations stay.
+cat >"$TMP/intr.yaml" <<EOF2
+name: intr
+iterations: 10
+workloads:
+  - name: slow
+    shell: true
+    command: "n=\$(cat '$TMP/count' 2>/dev/null || echo 0); echo \$((n+1)) > '$TMP/count'; if [ \$n -ge 2 ]; then touch '$TMP/hanging'; sleep 1000 & sleep 1000; fi; echo total:1"
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+EOF2
+"$MMCMP" run "$TMP/intr.yaml" --label intr >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+i=0
+while [ ! -e "$TMP/hanging" ] && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -INT $pid
+set +e
+wait $pid
+st=$?
+set -e
+check "Ctrl-C exits 130" test "$st" -eq 130
+grep_file "$TMP/out" "intr: run [0-9]* interrupted, 2 iterations" \
+	"finished iterations are kept, the run is interrupted"
+grep_file "$TMP/err" "interrupted" "the interruption is reported"
+sleep 0.2
+check "no workload process is left" \
+	sh -c "! pgrep -f 'slee[p] 1000' >/dev/null"
+expect_status 0 "list after Ctrl-C" "$MMCMP" list
+grep_file "$TMP/out" " intr .* interrupted" "list shows the run as interrupted"
+
+done_testing
