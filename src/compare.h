@@ -1,0 +1,240 @@
+#ifndef MMCMP_COMPARE_H
+#define MMCMP_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stats.h"
+#include "strvec.h"
+
+struct run_data;
+struct strbuf;
+
+/*
+ * compare: runs x operations -> the table model that the renderers print
+ * (mmtests' Compare.pm; shared reference, sections 2.3-2.8).
+ *
+ * The first run is the baseline. Per benchmark of the baseline run (in
+ * the order of its first operation) there is one table; its operations
+ * are the baseline's, in the baseline's order. An operation missing in
+ * another run gives NaN cells there (printed 0.00 / 0.00%); operations
+ * that only other runs have are not shown.
+ *
+ * Every operation gets the Multiops rows Min, mean, stddev, CoeffVar,
+ * Max, BXmean.95 (stats_summarize()); the mean and spread are harmonic
+ * ("Hmean", "HStddev", ...) when higher is better, else arithmetic.
+ * Percentages are mmtests' pdiff/pndiff, positive meaning better.
+ *
+ * Significance is judged on mean rows only, for every run against the
+ * baseline, with one of three tests:
+ *   COMPARE_TEST_MMTESTS  mmtests HEAD's rule (reference 2.6): CI half-width
+ *       q = 1.959964 * SD rounded to 7 significant digits, significant when
+ *       |cidiff| > 1. Unlike mmtests, a baseline without any CI (n = 1 for
+ *       every operation) marks nothing.
+ *   COMPARE_TEST_WELCH    Welch's t-test (stats_welch()) on the scale of
+ *       the mean: raw samples under Amean, reciprocals 1/x under Hmean.
+ *   COMPARE_TEST_UTEST    the Mann-Whitney U test (stats_mannwhitney()).
+ * For the last two a cell is significant when p < alpha, or, with fdr,
+ * when Benjamini-Hochberg at rate alpha rejects it among all tested mean
+ * cells of the same run (across all benchmarks). Fewer than 2 samples
+ * on a side, an undefined mean or a missing operation leave a cell
+ * untested, unmarked, and counted in the footer (compare_footer()).
+ * The mmtests cidiff ratio and the --print-ratio figures are computed in
+ * every mode.
+ *
+ * compare_runs() only reads its runs; the result owns all its memory and
+ * does not point into them.
+ */
+
+enum compare_test {
+	COMPARE_TEST_WELCH,
+	COMPARE_TEST_MMTESTS,
+	COMPARE_TEST_UTEST,
+};
+
+struct compare_options {
+	enum compare_test test;	 /* default COMPARE_TEST_WELCH */
+	double alpha;		 /* significance level, default 0.05 */
+	bool fdr;		 /* Benjamini-Hochberg, default on */
+	bool print_ratio;	 /* renderers: ratio table (2.8) */
+	bool print_significance; /* renderers: "Significant" rows */
+	const char *benchmark;	 /* only this benchmark; NULL: all */
+	/*
+	 * POSIX ERE: keep the operations whose name matches it anchored at
+	 * the start, as mmtests' --sub-heading (matched as "^(RE)").
+	 * NULL: all.
+	 */
+	const char *sub_heading;
+};
+
+#define COMPARE_OPTIONS_INIT                                                   \
+	{                                                                      \
+		.test = COMPARE_TEST_WELCH, .alpha = 0.05, .fdr = true,        \
+	}
+
+/* Map "welch", "mmtests", "utest" to the test; false when unknown. */
+bool compare_test_parse(const char *name, enum compare_test *out);
+/* The name compare_test_parse() accepts for test. */
+const char *compare_test_name(enum compare_test test);
+
+/* The summary rows, in mmtests' order. */
+enum compare_stat {
+	COMPARE_STAT_MIN,
+	COMPARE_STAT_MEAN,
+	COMPARE_STAT_STDDEV,
+	COMPARE_STAT_CV,
+	COMPARE_STAT_MAX,
+	COMPARE_STAT_BMEAN95,
+};
+#define COMPARE_STAT_NR 6
+
+/* The mmtests row label of stat: "Min", "Hmean"/"Amean", ... */
+const char *compare_stat_label(enum compare_stat stat, bool higher_better);
+
+/* Why a mean cell carries no test result. */
+enum compare_untested {
+	COMPARE_TESTED,
+	COMPARE_UNTESTED_BASELINE,  /* the baseline column itself */
+	COMPARE_UNTESTED_MISSING,   /* the run lacks the operation */
+	COMPARE_UNTESTED_UNDEFINED, /* a mean is NaN (Hmean, x <= 0) */
+	COMPARE_UNTESTED_FEW,	    /* fewer than 2 samples on a side */
+	COMPARE_UNTESTED_MMTESTS,   /* mmtests mode: no p-values */
+};
+
+/* One operation as seen in one run. */
+struct compare_side {
+	bool present;		  /* the run has the operation */
+	struct stats_summary sum; /* n = 0 and NaN when absent */
+	bool has_ci;		  /* n > 1, mean and SD defined */
+	double ci_half;		  /* q of reference 2.3, else NaN */
+	/*
+	 * mmtests' significance ratio of the baseline against this run
+	 * (reference 2.6; sign of base - this); 0 in the baseline column
+	 * and where mmtests finds no CI.
+	 */
+	double cidiff;
+	enum compare_untested untested;
+	double p;	  /* two-sided p-value, NaN if untested */
+	bool significant; /* the verdict of the chosen test */
+	/* --print-ratio (reference 2.8); 1, 0 and 0 in the baseline. */
+	double ratio;	  /* rdiff(mean, base mean) */
+	double ratio_pct; /* pdiff/pndiff(ratio, 1) */
+	double ndiff;	  /* cidiff(mean, base mean); NaN: no CI */
+};
+
+struct compare_op {
+	char *name;
+	char *unit;
+	bool higher_better;
+	int decimals;		   /* the precision of its cells */
+	struct compare_side *side; /* one per run, baseline first */
+};
+
+/* A table row: one statistic of one operation. */
+struct compare_row {
+	enum compare_stat stat;
+	const char *label; /* compare_stat_label(), static */
+	size_t op;	   /* index in compare_bench.ops */
+};
+
+/* One run's value in a row. */
+struct compare_cell {
+	double value; /* NaN: undefined or missing */
+	/*
+	 * Against the baseline's value of the row, positive = better; 0 in
+	 * the baseline column and where value is NaN; NaN when only the
+	 * baseline's value is NaN under pndiff (mmtests prints "NaN").
+	 */
+	double pct;
+	bool significant; /* only on mean rows */
+};
+
+/* Summed resource use of the benchmark in one run (Duration table). */
+struct compare_duration {
+	bool present;
+	double user_s, sys_s, elapsed_s;
+};
+
+/* The --print-ratio footer of one run (Dmean, Dmin, Dmax, Gmean). */
+struct compare_ratio_footer {
+	double dmean, dmin, dmax; /* over the ops' ndiff, NaN skipped */
+	double gmean;		  /* of the ratios, NaN -> 1, 0 -> 1e-5 */
+};
+
+struct compare_bench {
+	char *name;
+	char *title; /* the table's title; the name for now */
+	struct compare_op *ops;
+	size_t ops_nr, ops_alloc;
+	/* Rows stat-major: every op for Min, then every op for the mean... */
+	struct compare_row *rows;
+	size_t rows_nr;
+	/* rows_nr * runs_nr cells, row-major: see compare_cell(). */
+	struct compare_cell *cells;
+	size_t stat_width;  /* longest row label (mmtests SL) */
+	size_t op_width;    /* longest op name (mmtests OL) */
+	bool higher_better; /* of its first op: the footer's "Higher" */
+	int decimals;	    /* largest of its ops' decimals */
+	struct compare_duration *durations;	   /* one per run */
+	bool has_durations;			   /* some run has one */
+	struct compare_ratio_footer *ratio_footer; /* one per run */
+	bool has_ndiff_footer; /* false: baseline without any CI */
+	/* Mean cells of the non-baseline runs, for the footer. */
+	size_t nr_compared, nr_significant;
+	size_t nr_untested[COMPARE_UNTESTED_MMTESTS + 1];
+};
+
+struct compare_result {
+	/* A copy of the options; benchmark and sub_heading are NULL. */
+	struct compare_options opts;
+	char **labels; /* run labels, baseline first */
+	size_t runs_nr;
+	struct compare_bench *bench;
+	size_t bench_nr;
+	/*
+	 * One line per machine property (hostname, cpu_model, cmdline,
+	 * nr_cpus) that differs between runs where both are known, e.g.
+	 * "hostname: 'a' in base, 'b' in patched". Empty when all agree.
+	 */
+	struct strvec machine_diffs;
+};
+
+#define COMPARE_RESULT_INIT                                                    \
+	{                                                                      \
+		.machine_diffs = STRVEC_INIT                                   \
+	}
+
+/*
+ * Compare runs[0..nr) (runs[0] is the baseline) into *res, which must be
+ * COMPARE_RESULT_INIT or released. Fails, with a line in err, when nr is
+ * 0, the sub-heading regex does not compile, or the filters leave
+ * nothing to show.
+ */
+int compare_runs(const struct run_data *runs, size_t nr,
+		 const struct compare_options *opts, struct compare_result *res,
+		 struct strbuf *err);
+
+/* Free everything res owns and reset it to COMPARE_RESULT_INIT. */
+void compare_result_release(struct compare_result *res);
+
+/* The cell of row `row`, run `run` of bench. */
+static inline const struct compare_cell *
+compare_cell(const struct compare_result *res, const struct compare_bench *b,
+	     size_t row, size_t run)
+{
+	return &b->cells[row * res->runs_nr + run];
+}
+
+/*
+ * Append the footer lines of bench (without '\n') to lines: in welch and
+ * utest mode with at least two runs, first the summary, e.g.
+ *   "2 of 4 mean rows significant (welch, alpha 0.05, BH FDR)"
+ * ("mean comparisons" with more than two runs; no ", BH FDR" without
+ * fdr), then one line per reason some mean cells were not tested, e.g.
+ *   "1 mean row not tested, fewer than 2 samples on a side: op-a (patched)"
+ * Nothing in mmtests mode, whose text output must stay mmtests' own.
+ */
+void compare_footer(const struct compare_result *res,
+		    const struct compare_bench *bench, struct strvec *lines);
+
+#endif /* MMCMP_COMPARE_H */

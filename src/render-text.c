@@ -1,0 +1,192 @@
+/* render-text: mmtests' plain-text comparison tables (PrintGeneric). */
+#include "render.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "compare.h"
+#include "strbuf.h"
+#include "util.h"
+
+/* mmtests' field length of shellpack benchmarks, and of " (%7.2f%%)". */
+#define FIELD_WIDTH 18
+#define PCT_WIDTH   11
+/* The empty ratio and percentage cells of a --print-ratio footer row. */
+#define RATIO_FOOTER_PAD 17
+
+/* Two header lines: the run labels split as mmtests splits them. */
+static void text_header(const struct compare_result *res, size_t lead,
+			int width, struct strbuf *out)
+{
+	size_t len1, start2;
+
+	strbuf_addchars(out, ' ', lead);
+	for (size_t i = 0; i < res->runs_nr; i++) {
+		render_split_label(res->labels[i], &len1, &start2);
+		strbuf_addf(out, "%*.*s", width, (int)len1, res->labels[i]);
+	}
+	strbuf_addch(out, '\n');
+	strbuf_addchars(out, ' ', lead);
+	for (size_t i = 0; i < res->runs_nr; i++) {
+		render_split_label(res->labels[i], &len1, &start2);
+		strbuf_addf(out, "%*s", width, res->labels[i] + start2);
+	}
+	strbuf_addch(out, '\n');
+}
+
+/* A value cell; undefined values print as 0, as in mmtests. */
+static void text_value(struct strbuf *out, int prec, double v)
+{
+	render_fixed(out, FIELD_WIDTH, prec, false, isnan(v) ? 0.0 : v);
+}
+
+static void text_pct(struct strbuf *out, double pct, bool significant)
+{
+	strbuf_addstr(out, significant ? " *" : " (");
+	render_fixed(out, 7, 2, false, pct);
+	strbuf_addstr(out, significant ? "%*" : "%)");
+}
+
+static void text_table(const struct compare_result *res,
+		       const struct compare_bench *b, struct strbuf *out)
+{
+	int sl = (int)b->stat_width, ol = (int)b->op_width;
+	const struct compare_cell *c;
+	const struct compare_op *op;
+
+	text_header(res, b->stat_width + b->op_width + 1,
+		    FIELD_WIDTH + PCT_WIDTH, out);
+	for (size_t r = 0; r < b->rows_nr; r++) {
+		const struct compare_row *row = &b->rows[r];
+
+		op = &b->ops[row->op];
+		strbuf_addf(out, "%-*s %-*s", sl, row->label, ol, op->name);
+		for (size_t i = 0; i < res->runs_nr; i++) {
+			c = compare_cell(res, b, r, i);
+			text_value(out, op->decimals, c->value);
+			text_pct(out, i ? c->pct : 0.0, c->significant);
+		}
+		strbuf_addch(out, '\n');
+	}
+	if (!res->opts.print_significance)
+		return;
+	for (size_t o = 0; o < b->ops_nr; o++) {
+		op = &b->ops[o];
+		strbuf_addf(out, "Significant %-*s", ol, op->name);
+		for (size_t i = 0; i < res->runs_nr; i++) {
+			text_value(out, op->decimals,
+				   op->side[i].significant ? 1.0 : 0.0);
+			render_verdict(out, res, i, &op->side[i]);
+		}
+		strbuf_addchars(out, ' ', FIELD_WIDTH);
+		strbuf_addch(out, '\n');
+	}
+}
+
+static void text_ratio_footer_row(const struct compare_result *res,
+				  const struct compare_bench *b,
+				  const char *name, size_t which,
+				  struct strbuf *out)
+{
+	strbuf_addf(out, "%-5s %-*s", name, (int)b->op_width,
+		    b->higher_better ? "Higher" : "Lower");
+	for (size_t i = 0; i < res->runs_nr; i++) {
+		const struct compare_ratio_footer *f = &b->ratio_footer[i];
+		double v = which == 0	? f->dmean
+			   : which == 1 ? f->dmin
+			   : which == 2 ? f->dmax
+					: f->gmean;
+		render_fixed(out, FIELD_WIDTH, b->decimals, false, v);
+		strbuf_addchars(out, ' ', RATIO_FOOTER_PAD);
+	}
+	strbuf_addch(out, '\n');
+}
+
+/* --print-ratio: mean ratios and normalised differences (reference 2.8). */
+static void text_ratio_table(const struct compare_result *res,
+			     const struct compare_bench *b, struct strbuf *out)
+{
+	const struct compare_side *s;
+	const struct compare_op *op;
+
+	text_header(res, 5 + b->op_width + 1, FIELD_WIDTH + PCT_WIDTH, out);
+	for (size_t o = 0; o < b->ops_nr; o++) {
+		op = &b->ops[o];
+		strbuf_addf(out, "Ratio %-*s", (int)b->op_width, op->name);
+		for (size_t i = 0; i < res->runs_nr; i++) {
+			s = &op->side[i];
+			render_fixed(out, FIELD_WIDTH, op->decimals, false,
+				     s->ratio);
+			strbuf_addstr(out, " (");
+			render_fixed(out, 0, 2, false, s->ratio_pct);
+			strbuf_addstr(out, "%) (");
+			render_fixed(out, 0, 2, true, i ? s->ndiff : 0.0);
+			strbuf_addstr(out, "s)");
+		}
+		strbuf_addch(out, '\n');
+	}
+	if (b->has_ndiff_footer) {
+		text_ratio_footer_row(res, b, "Dmean", 0, out);
+		text_ratio_footer_row(res, b, "Dmin", 1, out);
+		text_ratio_footer_row(res, b, "Dmax", 2, out);
+	}
+	text_ratio_footer_row(res, b, "Gmean", 3, out);
+}
+
+/* The value-only Duration table of compare-kernels.sh. */
+static void text_durations(const struct compare_result *res,
+			   const struct compare_bench *b, struct strbuf *out)
+{
+	static const char *const names[] = {"User", "System", "Elapsed"};
+	const struct compare_duration *d;
+	double v;
+
+	text_header(res, strlen("Duration") + strlen("Elapsed") + 1,
+		    FIELD_WIDTH, out);
+	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
+		strbuf_addf(out, "Duration %-7s", names[k]);
+		for (size_t i = 0; i < res->runs_nr; i++) {
+			d = &b->durations[i];
+			v = k == 0   ? d->user_s
+			    : k == 1 ? d->sys_s
+				     : d->elapsed_s;
+			text_value(out, 2, d->present ? v : NAN);
+		}
+		strbuf_addch(out, '\n');
+	}
+}
+
+void render_text(const struct compare_result *res,
+		 const struct render_options *opts, struct strbuf *out)
+{
+	struct strvec footer = STRVEC_INIT;
+	bool titles = opts->titles || res->bench_nr > 1;
+
+	if (res->machine_diffs.nr) {
+		strbuf_addstr(
+			out,
+			"Warning: the runs were made on different machines or set-ups\n");
+		for (size_t i = 0; i < res->machine_diffs.nr; i++)
+			strbuf_addf(out, "  %s\n", res->machine_diffs.v[i]);
+		if (!titles)
+			strbuf_addch(out, '\n');
+	}
+	for (size_t bi = 0; bi < res->bench_nr; bi++) {
+		const struct compare_bench *b = &res->bench[bi];
+
+		if (titles)
+			strbuf_addf(out, "\n%s\n", b->title);
+		if (res->opts.print_ratio)
+			text_ratio_table(res, b, out);
+		else
+			text_table(res, b, out);
+		compare_footer(res, b, &footer);
+		for (size_t i = 0; i < footer.nr; i++)
+			strbuf_addf(out, "%s\n", footer.v[i]);
+		strvec_clear(&footer);
+		if (b->has_durations) {
+			strbuf_addch(out, '\n');
+			text_durations(res, b, out);
+		}
+	}
+}

@@ -1,0 +1,104 @@
+/* render: format dispatch and helpers shared by the renderers. */
+#include "render.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+
+#include "compare.h"
+#include "strbuf.h"
+#include "util.h"
+
+static const char *const format_names[] = {
+	[RENDER_TEXT] = "text", [RENDER_MARKDOWN] = "markdown",
+	[RENDER_CSV] = "csv",	[RENDER_HTML] = "html",
+	[RENDER_JSON] = "json",
+};
+
+bool render_format_parse(const char *name, enum render_format *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(format_names); i++) {
+		if (!strcmp(name, format_names[i])) {
+			*out = (enum render_format)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+int render(enum render_format format, const struct compare_result *res,
+	   const struct render_options *opts, struct strbuf *out,
+	   struct strbuf *err)
+{
+	switch (format) {
+	case RENDER_TEXT:
+		render_text(res, opts, out);
+		return 0;
+	case RENDER_MARKDOWN:
+		render_markdown(res, opts, out);
+		return 0;
+	case RENDER_CSV:
+		render_csv(res, opts, out);
+		return 0;
+	case RENDER_HTML:
+		render_html(res, opts, out);
+		return 0;
+	case RENDER_JSON:
+		/* NEEDSWORK: call render_json() once json.c provides it. */
+		return error_addf(err,
+				  "output format 'json' is not available yet");
+	}
+	BUG("unknown render format %d", (int)format);
+}
+
+void render_split_label(const char *label, size_t *len1, size_t *start2)
+{
+	size_t len = strlen(label);
+	const char *dash = strchr(label, '-');
+	size_t idx;
+
+	if (!dash) {
+		/* mmtests' substr($name, 0, -1) for an index of -1. */
+		*len1 = len ? len - 1 : 0;
+		*start2 = 0;
+		return;
+	}
+	idx = (size_t)(dash - label);
+	if (!strncmp(dash + 1, "rc", 2) && isdigit((unsigned char)dash[3]))
+		idx += 4;
+	*len1 = idx < len ? idx : len;
+	*start2 = idx + 1 < len ? idx + 1 : len;
+}
+
+void render_fixed(struct strbuf *sb, int width, int prec, bool plus, double v)
+{
+	const char *word;
+
+	if (!isnan(v) && !isinf(v)) {
+		strbuf_addf(sb, plus ? "%+*.*f" : "%*.*f", width, prec, v);
+		return;
+	}
+	if (isnan(v))
+		word = "NaN";
+	else if (v > 0)
+		word = plus ? "+Inf" : "Inf";
+	else
+		word = "-Inf";
+	strbuf_addf(sb, "%*s", width, word);
+}
+
+void render_verdict(struct strbuf *sb, const struct compare_result *res,
+		    size_t run, const struct compare_side *side)
+{
+	if (!run || res->opts.test == COMPARE_TEST_MMTESTS) {
+		strbuf_addstr(sb, " (");
+		render_fixed(sb, 7, 2, false, run ? side->cidiff : 0.0);
+		strbuf_addstr(sb, "%)");
+	} else if (side->untested != COMPARE_TESTED) {
+		strbuf_addstr(sb, " (untested)");
+	} else if (side->p < 0.0001) {
+		strbuf_addstr(sb, " (p<0.0001)");
+	} else {
+		strbuf_addf(sb, " (p=%6.4f)", side->p);
+	}
+}

@@ -1,0 +1,110 @@
+#ifndef MMCMP_RENDER_H
+#define MMCMP_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct compare_result;
+struct strbuf;
+
+/*
+ * render: a compare_result (compare.h) as text for people and programs.
+ * Renderers append to a strbuf and cannot fail; cmd/ writes the buffer
+ * out once. Everything taken from users (labels, benchmark and operation
+ * names, machine properties) is escaped for the target format.
+ *
+ *   text      mmtests' PrintGeneric layout (reference 2.5), byte for byte
+ *             in --test=mmtests mode; the welch and utest modes add a
+ *             footer under each table (compare_footer()).
+ *   markdown  one GitHub table per benchmark; significant percentages
+ *             are bold and starred as in the text.
+ *   csv       one record per cell (RFC 4180), columns
+ *             benchmark,stat,operation,label,value,pct,p,significant,
+ *             n_base,n_other; values and percentages with 15
+ *             significant digits, p-values with 6, empty when undefined.
+ *   html      a standalone page around mmtests' <table class=
+ *             "resultsTable"> tables (reference 2.9); significant cells
+ *             get bgcolor #A0FFA0 (better) or #FFA0A0 (worse).
+ *   json      not yet: json.c will provide render_json(); until then
+ *             render() fails for it.
+ *
+ * compare_options.print_ratio and print_significance select the ratio
+ * table (2.8) and the "Significant" rows (2.6) in text, markdown and
+ * html; csv always holds every figure.
+ */
+enum render_format {
+	RENDER_TEXT,
+	RENDER_MARKDOWN,
+	RENDER_CSV,
+	RENDER_HTML,
+	RENDER_JSON,
+};
+
+struct render_options {
+	/*
+	 * text: before each table a blank line and the benchmark's title,
+	 * as compare-kernels.sh prints them; always on with more than one
+	 * benchmark. Off, a single table prints as mmtests'
+	 * compare-mmtests.pl does (the examples). Markdown and html always
+	 * have headings.
+	 */
+	bool titles;
+	/* html: only the tables, exactly as mmtests --format html. */
+	bool html_fragment;
+};
+
+#define RENDER_OPTIONS_INIT                                                    \
+	{                                                                      \
+		.titles = false, .html_fragment = false                        \
+	}
+
+/* Map "text", "markdown", "csv", "html", "json"; false when unknown. */
+bool render_format_parse(const char *name, enum render_format *out);
+
+/*
+ * Append res in format to out. Fails, with a line in err, only for a
+ * format that is not available (json, for now).
+ */
+int render(enum render_format format, const struct compare_result *res,
+	   const struct render_options *opts, struct strbuf *out,
+	   struct strbuf *err);
+
+void render_text(const struct compare_result *res,
+		 const struct render_options *opts, struct strbuf *out);
+void render_markdown(const struct compare_result *res,
+		     const struct render_options *opts, struct strbuf *out);
+void render_csv(const struct compare_result *res,
+		const struct render_options *opts, struct strbuf *out);
+void render_html(const struct compare_result *res,
+		 const struct render_options *opts, struct strbuf *out);
+
+/*
+ * Helpers shared by the renderers.
+ *
+ * render_split_label(): mmtests' split of a run label over its two header
+ * lines: the first *len1 bytes form line 1, line 2 starts at byte
+ * *start2. The split is at the first '-', moved 4 bytes right when the
+ * rest starts with "rc<digit>" ("6.10-rc1-patched" -> "6.10-rc1" /
+ * "patched"); a label without '-' keeps mmtests' quirk ("base" -> "bas" /
+ * "base").
+ */
+void render_split_label(const char *label, size_t *len1, size_t *start2);
+
+/*
+ * Append v as printf "%*.*f" (with '+' when plus) would, except that NaN
+ * and infinities print "NaN", "Inf", "-Inf" as Perl's sprintf does.
+ */
+void render_fixed(struct strbuf *sb, int width, int prec, bool plus, double v);
+
+struct compare_side;
+
+/*
+ * Append the verdict cell of a "Significant" row, 11 columns like the
+ * percentage cells: mmtests' cidiff ratio through " (%7.2f%%)" in mmtests
+ * mode and in the baseline column (run 0), otherwise " (p=0.0123)",
+ * " (p<0.0001)" or " (untested)".
+ */
+void render_verdict(struct strbuf *sb, const struct compare_result *res,
+		    size_t run, const struct compare_side *side);
+
+#endif /* MMCMP_RENDER_H */

@@ -1,0 +1,778 @@
+/*
+ * Unit tests for compare and the text layout: the mmtests examples byte
+ * for byte (tests/data/mmtests, output of mmtests HEAD), the edge cases
+ * of mmtests' significance rule (reference 2.6), the Welch and U tests
+ * with and without Benjamini-Hochberg, filters, missing operations,
+ * machine differences and the Duration table.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "tap.h"
+#include "test-files.h"
+#include "compare.h"
+#include "csv.h"
+#include "render.h"
+#include "run-data.h"
+#include "strbuf.h"
+
+#define DATA "data/mmtests/"
+
+static const char *const examples[] = {
+	"wis-improve",
+	"trunc-regress",
+	"wis-nochange",
+};
+
+/* Load tests/data/mmtests/NAME.csv; false with a diagnostic. */
+static bool load_example(const char *name, struct run_data **runs, size_t *nr)
+{
+	struct strbuf path = STRBUF_INIT, buf = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
+	bool good;
+
+	*runs = NULL;
+	*nr = 0;
+	strbuf_addf(&path, DATA "%s.csv", name);
+	good = read_file(path.buf, &buf) &&
+	       !csv_parse(path.buf, buf.buf, buf.len, runs, nr, &err);
+	if (!good)
+		diag("cannot load %s: %s", path.buf, err.buf);
+	strbuf_release(&path);
+	strbuf_release(&buf);
+	strbuf_release(&err);
+	return good;
+}
+
+/* Compare runs and render them; false with a diagnostic on error. */
+static bool compare_render(const struct run_data *runs, size_t nr,
+			   const struct compare_options *opts,
+			   const struct render_options *ropts,
+			   enum render_format fmt, struct compare_result *res,
+			   struct strbuf *out)
+{
+	struct strbuf err = STRBUF_INIT;
+	bool good;
+
+	good = !compare_runs(runs, nr, opts, res, &err) &&
+	       !render(fmt, res, ropts, out, &err);
+	if (!good)
+		diag("%s", err.buf);
+	strbuf_release(&err);
+	return good;
+}
+
+static void test_examples(void)
+{
+	static const struct {
+		const char *suffix;
+		bool sig, ratio, html;
+	} variants[] = {
+		{".txt", false, false, false},
+		{".sig.txt", true, false, false},
+		{".ratio.txt", false, true, false},
+		{".html", false, false, true},
+	};
+	struct render_options ropts = RENDER_OPTIONS_INIT;
+	struct strbuf out = STRBUF_INIT, path = STRBUF_INIT;
+	struct run_data *runs;
+	size_t nr;
+
+	ropts.html_fragment = true;
+	for (size_t e = 0; e < ARRAY_SIZE(examples); e++) {
+		if (!load_example(examples[e], &runs, &nr))
+			continue;
+		for (size_t v = 0; v < ARRAY_SIZE(variants); v++) {
+			struct compare_options opts = COMPARE_OPTIONS_INIT;
+			struct compare_result res = COMPARE_RESULT_INIT;
+			FILE *f;
+
+			strbuf_reset(&path);
+			strbuf_addf(&path, DATA "%s%s", examples[e],
+				    variants[v].suffix);
+			f = fopen(path.buf, "rb");
+			if (!f)
+				continue; /* wis-nochange has no .html */
+			fclose(f);
+			opts.test = COMPARE_TEST_MMTESTS;
+			opts.print_significance = variants[v].sig;
+			opts.print_ratio = variants[v].ratio;
+			strbuf_reset(&out);
+			if (compare_render(runs, nr, &opts, &ropts,
+					   variants[v].html ? RENDER_HTML
+							    : RENDER_TEXT,
+					   &res, &out))
+				check_file(&out, path.buf, "mmtests mode");
+			else
+				ok(false, "%s renders", path.buf);
+			compare_result_release(&res);
+		}
+		csv_runs_free(runs, nr);
+	}
+	strbuf_release(&out);
+	strbuf_release(&path);
+}
+
+static void add_duration(struct run_data *rd, const char *bench, double user,
+			 double sys, double elapsed)
+{
+	struct bench_duration *d;
+
+	ALLOC_GROW(rd->durations, rd->durations_nr + 1, rd->durations_alloc);
+	d = &rd->durations[rd->durations_nr++];
+	memset(d, 0, sizeof(*d));
+	d->benchmark = xstrdup(bench);
+	d->user_s = user;
+	d->sys_s = sys;
+	d->elapsed_s = elapsed;
+	d->iterations = 1;
+}
+
+/*
+ * compare-kernels.sh's report: title, table, Duration table, which must
+ * equal the start of NAME.full.txt up to the Duration rows (the vmstat
+ * tables after them need data the CSV does not have). The trunc report
+ * splits its table into sub-tables with special titles; there only the
+ * Duration table is compared.
+ */
+static void test_full_report(const char *name, const double dur[2][3],
+			     bool whole_prefix)
+{
+	struct compare_options opts = COMPARE_OPTIONS_INIT;
+	struct compare_result res = COMPARE_RESULT_INIT;
+	struct render_options ropts = RENDER_OPTIONS_INIT;
+	struct strbuf out = STRBUF_INIT, want = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT;
+	struct run_data *runs;
+	const char *end, *start;
+	size_t nr, len;
+
+	strbuf_addf(&path, DATA "%s.full.txt", name);
+	if (!load_example(name, &runs, &nr) || !read_file(path.buf, &want)) {
+		ok(false, "%s: fixtures load", name);
+		goto out;
+	}
+	for (size_t i = 0; i < 2; i++)
+		add_duration(&runs[i], runs[i].ops[0].benchmark, dur[i][0],
+			     dur[i][1], dur[i][2]);
+	opts.test = COMPARE_TEST_MMTESTS;
+	ropts.titles = true;
+	if (!compare_render(runs, nr, &opts, &ropts, RENDER_TEXT, &res, &out)) {
+		ok(false, "%s: full report renders", name);
+		goto out;
+	}
+	end = strstr(want.buf, "Duration Elapsed");
+	end = end ? strchr(end, '\n') : NULL;
+	if (!end) {
+		ok(false, "%s: no Duration table in %s", name, path.buf);
+		goto out;
+	}
+	len = (size_t)(end + 1 - want.buf);
+	if (whole_prefix) {
+		strbuf_setlen(&want, len);
+		ok(same_bytes(&out, &want),
+		   "%s: report up to the Duration table matches %s", name,
+		   path.buf);
+		goto out;
+	}
+	/* The Duration table: its two header lines and three rows. */
+	start = end + 1;
+	for (int lines = 0; lines < 6 && start > want.buf; lines++)
+		for (start--; start > want.buf && start[-1] != '\n'; start--)
+			;
+	len = (size_t)(end + 1 - start);
+	ok(out.len >= len + 1 && !memcmp(out.buf + out.len - len, start, len) &&
+		   out.buf[out.len - len - 1] == '\n',
+	   "%s: Duration table matches %s", name, path.buf);
+out:
+	compare_result_release(&res);
+	csv_runs_free(runs, nr);
+	strbuf_release(&out);
+	strbuf_release(&want);
+	strbuf_release(&path);
+}
+
+/* A run with one label, to which tests add operations. */
+static void run_init(struct run_data *rd, const char *label)
+{
+	memset(rd, 0, sizeof(*rd));
+	rd->info.label = xstrdup(label);
+}
+
+static void add_op(struct run_data *rd, const char *bench, const char *name,
+		   bool higher, const double *v, size_t n)
+{
+	struct op_samples *op = run_data_op(rd, bench, name, true);
+
+	op->higher_better = higher;
+	for (size_t i = 0; i < n; i++)
+		op_samples_add(op, v[i]);
+}
+
+#define MAX_N 8
+
+/* One operation, baseline against one run: is the mean row marked? */
+/* clang-format off */
+static const struct {
+	const char *what;
+	enum compare_test test;
+	bool higher;
+	size_t nb, nn;
+	double base[MAX_N], other[MAX_N];
+	bool significant;
+} sig_cases[] = {
+	{ "mmtests: zero variance, 1000 -> 1002 ops flagged",
+	  COMPARE_TEST_MMTESTS, true, 3, 3,
+	  { 1000, 1000, 1000 }, { 1002, 1002, 1002 }, true },
+	{ "mmtests: zero variance, 1000 -> 1001 ops not flagged",
+	  COMPARE_TEST_MMTESTS, true, 3, 3,
+	  { 1000, 1000, 1000 }, { 1001, 1001, 1001 }, false },
+	{ "mmtests: zero variance, 7 x 1000 -> 7 x 1002 flagged",
+	  COMPARE_TEST_MMTESTS, true, 7, 7,
+	  { 1000, 1000, 1000, 1000, 1000, 1000, 1000 },
+	  { 1002, 1002, 1002, 1002, 1002, 1002, 1002 }, true },
+	{ "mmtests: zero variance, time 2.0 -> 2.5 not flagged",
+	  COMPARE_TEST_MMTESTS, false, 3, 3,
+	  { 2, 2, 2 }, { 2.5, 2.5, 2.5 }, false },
+	{ "mmtests: zero variance, time 3.0 -> 5.0 flagged",
+	  COMPARE_TEST_MMTESTS, false, 3, 3,
+	  { 3, 3, 3 }, { 5, 5, 5 }, true },
+	{ "mmtests: n=1 on both sides never flagged",
+	  COMPARE_TEST_MMTESTS, true, 1, 1,
+	  { 1000 }, { 2000 }, false },
+	{ "mmtests: baseline n=1 for every op marks nothing",
+	  COMPARE_TEST_MMTESTS, true, 1, 3,
+	  { 1000 }, { 1001, 1002, 1000 }, false },
+	{ "mmtests: a zero sample (NaN Hmean) is not flagged",
+	  COMPARE_TEST_MMTESTS, true, 3, 3,
+	  { 0, 1000, 1000 }, { 2000, 2000, 2000 }, false },
+	{ "mmtests: 4% apart at CoV 2% is not flagged",
+	  COMPARE_TEST_MMTESTS, false, 4, 4,
+	  { 98, 100, 102, 100 }, { 102, 104, 106, 104 }, false },
+	{ "mmtests: 9 sd apart is flagged",
+	  COMPARE_TEST_MMTESTS, false, 4, 4,
+	  { 99, 100, 101, 100 }, { 108, 109, 110, 109 }, true },
+	{ "welch: 4% apart at CoV 2% is flagged",
+	  COMPARE_TEST_WELCH, false, 4, 4,
+	  { 98, 100, 102, 100 }, { 102, 104, 106, 104 }, true },
+	{ "welch: zero variance, different means",
+	  COMPARE_TEST_WELCH, false, 3, 3,
+	  { 2, 2, 2 }, { 2.5, 2.5, 2.5 }, true },
+	{ "welch: zero variance, equal means",
+	  COMPARE_TEST_WELCH, false, 3, 3,
+	  { 2, 2, 2 }, { 2, 2, 2 }, false },
+	{ "welch: one sample in the other run",
+	  COMPARE_TEST_WELCH, false, 3, 1,
+	  { 1, 2, 3 }, { 100 }, false },
+	{ "welch: a zero sample under Hmean",
+	  COMPARE_TEST_WELCH, true, 3, 3,
+	  { 0, 1000, 1000 }, { 2000, 2100, 2200 }, false },
+	{ "utest: complete separation, 5 a side",
+	  COMPARE_TEST_UTEST, true, 5, 5,
+	  { 1, 2, 3, 4, 5 }, { 6, 7, 8, 9, 10 }, true },
+	{ "utest: interleaved",
+	  COMPARE_TEST_UTEST, true, 4, 4,
+	  { 1, 3, 5, 7 }, { 2, 4, 6, 8 }, false },
+};
+/* clang-format on */
+
+static void test_sig_cases(void)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(sig_cases); i++) {
+		struct compare_options opts = COMPARE_OPTIONS_INIT;
+		struct compare_result res = COMPARE_RESULT_INIT;
+		struct run_data runs[2];
+
+		run_init(&runs[0], "base");
+		run_init(&runs[1], "new");
+		add_op(&runs[0], "b", "op", sig_cases[i].higher,
+		       sig_cases[i].base, sig_cases[i].nb);
+		add_op(&runs[1], "b", "op", sig_cases[i].higher,
+		       sig_cases[i].other, sig_cases[i].nn);
+		opts.test = sig_cases[i].test;
+		strbuf_reset(&err);
+		if (compare_runs(runs, 2, &opts, &res, &err)) {
+			ok(false, "%s: %s", sig_cases[i].what, err.buf);
+		} else {
+			/* Row 1 is the mean row of the only operation. */
+			const struct compare_cell *c =
+				compare_cell(&res, &res.bench[0], 1, 1);
+			ok(c->significant == sig_cases[i].significant &&
+				   res.bench[0].rows[1].stat ==
+					   COMPARE_STAT_MEAN,
+			   "%s", sig_cases[i].what);
+		}
+		compare_result_release(&res);
+		run_data_release(&runs[0]);
+		run_data_release(&runs[1]);
+	}
+	strbuf_release(&err);
+}
+
+/*
+ * A baseline with n=1 for one op but CIs for others: mmtests treats the
+ * missing CI as [0, 0], so the ratio is (base - new) / (q_new - base).
+ */
+static void test_partial_baseline_ci(void)
+{
+	static const double one[] = {100}, other[] = {108, 110, 112};
+	static const double spread[] = {10, 11, 12};
+	struct compare_options opts = COMPARE_OPTIONS_INIT;
+	struct compare_result res = COMPARE_RESULT_INIT;
+	struct run_data runs[2];
+	const struct compare_side *s;
+	double q;
+
+	run_init(&runs[0], "base");
+	run_init(&runs[1], "new");
+	add_op(&runs[0], "b", "single", false, one, 1);
+	add_op(&runs[0], "b", "spread", false, spread, 3);
+	add_op(&runs[1], "b", "single", false, other, 3);
+	add_op(&runs[1], "b", "spread", false, spread, 3);
+	opts.test = COMPARE_TEST_MMTESTS;
+	if (!ok(!compare_runs(runs, 2, &opts, &res, NULL),
+		"partial baseline CI: compares"))
+		goto out;
+	s = &res.bench[0].ops[0].side[1];
+	q = 3.919928; /* 1.959964 * stddev 2, to 7 digits */
+	ok_near(s->ci_half, q, 1e-12,
+		"partial baseline CI: q rounded to 7 digits");
+	ok_near(s->cidiff, (100.0 - 110.0) / ((0.0 - 100.0) + q), 1e-12,
+		"partial baseline CI: ratio with the baseline CI at [0, 0]");
+	ok(!s->significant, "partial baseline CI: not flagged");
+	ok(res.bench[0].has_ndiff_footer, "partial baseline CI: D rows kept");
+out:
+	compare_result_release(&res);
+	run_data_release(&runs[0]);
+	run_data_release(&runs[1]);
+}
+
+/* The significant mean rows of an example under one test. */
+static void test_example_tests(void)
+{
+	static const struct {
+		const char *name;
+		enum compare_test test;
+		bool fdr;
+		const char *flags; /* one char per op: '1' significant */
+		const char *footer;
+	} cases[] = {
+		{"wis-improve", COMPARE_TEST_WELCH, true, "1111",
+		 "4 of 4 mean rows significant (welch, alpha 0.05, BH FDR)"},
+		{"wis-nochange", COMPARE_TEST_WELCH, true, "0100",
+		 "1 of 4 mean rows significant (welch, alpha 0.05, BH FDR)"},
+		{"wis-nochange", COMPARE_TEST_WELCH, false, "0100",
+		 "1 of 4 mean rows significant (welch, alpha 0.05)"},
+		{"trunc-regress", COMPARE_TEST_WELCH, true, "010110",
+		 "3 of 6 mean rows significant (welch, alpha 0.05, BH FDR)"},
+		{"wis-improve", COMPARE_TEST_UTEST, true, "1111",
+		 "4 of 4 mean rows significant (utest, alpha 0.05, BH FDR)"},
+		{"wis-nochange", COMPARE_TEST_UTEST, true, "0100",
+		 "1 of 4 mean rows significant (utest, alpha 0.05, BH FDR)"},
+		{"wis-improve", COMPARE_TEST_MMTESTS, true, "1111", NULL},
+		{"trunc-regress", COMPARE_TEST_MMTESTS, true, "010100", NULL},
+		{"wis-nochange", COMPARE_TEST_MMTESTS, true, "0000", NULL},
+	};
+	/*
+	 * wis-nochange under Welch on reciprocals: two-sided p-values from
+	 * t and Welch-Satterthwaite df computed in Python, the t tail
+	 * integrated numerically (Simpson, 2e5 steps).
+	 */
+	static const double nochange_p[] = {
+		0.7319305378269286, 0.0012255434300861635, 0.08316361873226417,
+		0.7632887636537217};
+
+	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
+		struct compare_options opts = COMPARE_OPTIONS_INIT;
+		struct compare_result res = COMPARE_RESULT_INIT;
+		struct strvec footer = STRVEC_INIT;
+		struct strbuf flags = STRBUF_INIT;
+		struct run_data *runs;
+		size_t nr;
+
+		if (!load_example(cases[k].name, &runs, &nr))
+			continue;
+		opts.test = cases[k].test;
+		opts.fdr = cases[k].fdr;
+		if (!compare_runs(runs, nr, &opts, &res, NULL)) {
+			const struct compare_bench *b = &res.bench[0];
+
+			for (size_t o = 0; o < b->ops_nr; o++) {
+				/* Rows ops_nr .. 2 * ops_nr - 1: the means. */
+				const struct compare_cell *c =
+					compare_cell(&res, b, b->ops_nr + o, 1);
+				strbuf_addch(&flags,
+					     c->significant ? '1' : '0');
+			}
+			is_str(flags.buf, cases[k].flags,
+			       "%s, %s%s: significant mean rows", cases[k].name,
+			       compare_test_name(cases[k].test),
+			       cases[k].fdr ? "" : " without FDR");
+			compare_footer(&res, b, &footer);
+			is_str(footer.nr ? footer.v[0] : NULL, cases[k].footer,
+			       "%s, %s: footer", cases[k].name,
+			       compare_test_name(cases[k].test));
+			if (!strcmp(cases[k].name, "wis-nochange") &&
+			    cases[k].test == COMPARE_TEST_WELCH)
+				for (size_t o = 0; o < 4; o++)
+					ok_near(b->ops[o].side[1].p,
+						nochange_p[o], 1e-6,
+						"wis-nochange welch p, op %zu",
+						o);
+		}
+		compare_result_release(&res);
+		strvec_clear(&footer);
+		strbuf_release(&flags);
+		csv_runs_free(runs, nr);
+	}
+}
+
+/*
+ * One op with p just under 0.05 among three unchanged ones: alone it is
+ * significant, Benjamini-Hochberg over the four is not.
+ */
+static void test_fdr(void)
+{
+	static const double base[] = {10, 11, 12, 13, 14, 15};
+	static const double shifted[] = {12.5, 13.5, 14.5, 15.5, 16.5, 17.5};
+	static const char *const names[] = {"a", "b", "c", "d"};
+	struct run_data runs[2];
+
+	run_init(&runs[0], "base");
+	run_init(&runs[1], "new");
+	for (size_t o = 0; o < ARRAY_SIZE(names); o++) {
+		add_op(&runs[0], "b", names[o], false, base, 6);
+		add_op(&runs[1], "b", names[o], false, o ? base : shifted, 6);
+	}
+	for (int fdr = 0; fdr <= 1; fdr++) {
+		struct compare_options opts = COMPARE_OPTIONS_INIT;
+		struct compare_result res = COMPARE_RESULT_INIT;
+		const struct compare_side *s;
+
+		opts.fdr = fdr;
+		if (compare_runs(runs, 2, &opts, &res, NULL)) {
+			ok(false, "fdr %d: compares", fdr);
+			continue;
+		}
+		s = &res.bench[0].ops[0].side[1];
+		ok(s->p > 0.0125 && s->p < 0.05,
+		   "fdr %d: p %g in (0.0125, 0.05)", fdr, s->p);
+		ok(s->significant == !fdr, "fdr %d: the op is %s", fdr,
+		   fdr ? "not flagged" : "flagged");
+		ok(res.bench[0].nr_significant == (size_t)!fdr,
+		   "fdr %d: footer count", fdr);
+		compare_result_release(&res);
+	}
+	run_data_release(&runs[0]);
+	run_data_release(&runs[1]);
+}
+
+/*
+ * Ops come from the baseline: one missing in the other run prints 0.00
+ * and is untested; one only the other run has is not shown. Three runs
+ * count comparisons, not rows.
+ */
+static void test_missing_ops(void)
+{
+	static const double v[] = {10, 11, 12}, w[] = {10, 11, 12, 13};
+	struct compare_options opts = COMPARE_OPTIONS_INIT;
+	struct compare_result res = COMPARE_RESULT_INIT;
+	struct render_options ropts = RENDER_OPTIONS_INIT;
+	struct strvec footer = STRVEC_INIT;
+	struct strbuf out = STRBUF_INIT;
+	struct run_data runs[3];
+	const struct compare_bench *b;
+	const struct compare_cell *c;
+
+	run_init(&runs[0], "base");
+	run_init(&runs[1], "new");
+	run_init(&runs[2], "newer");
+	add_op(&runs[0], "b", "both", false, v, 3);
+	add_op(&runs[0], "b", "base-only", false, v, 3);
+	add_op(&runs[1], "b", "other-only", false, v, 3);
+	add_op(&runs[1], "b", "both", false, w, 4);
+	add_op(&runs[2], "b", "both", false, w, 1);
+	add_op(&runs[2], "b", "base-only", false, w, 4);
+	if (!compare_render(runs, 3, &opts, &ropts, RENDER_TEXT, &res, &out)) {
+		ok(false, "missing ops: compares");
+		goto out;
+	}
+	b = &res.bench[0];
+	ok(b->ops_nr == 2 && !strcmp(b->ops[0].name, "both") &&
+		   !strcmp(b->ops[1].name, "base-only"),
+	   "missing ops: the baseline's ops in its order, no others");
+	c = compare_cell(&res, b, b->ops_nr + 1, 1);
+	ok(isnan(c->value) && c->pct == 0.0 && !c->significant,
+	   "missing ops: a missing op's cell is NaN with 0%%");
+	ok(strstr(out.buf, "Amean     base-only             11.00 (   0.00%)"
+			   "              0.00 (   0.00%)") != NULL,
+	   "missing ops: printed as 0.00 (   0.00%%)");
+	compare_footer(&res, b, &footer);
+	ok(footer.nr == 3, "missing ops: summary and two reasons");
+	is_str(footer.nr > 0 ? footer.v[0] : NULL,
+	       "0 of 4 mean comparisons significant (welch, alpha 0.05, BH FDR)",
+	       "missing ops: three runs count comparisons");
+	is_str(footer.nr > 1 ? footer.v[1] : NULL,
+	       "1 mean comparison not tested, operation missing: base-only (new)",
+	       "missing ops: the missing op is named");
+	is_str(footer.nr > 2 ? footer.v[2] : NULL,
+	       "1 mean comparison not tested, fewer than 2 samples on a side: both (newer)",
+	       "missing ops: the single sample is named");
+out:
+	compare_result_release(&res);
+	strvec_clear(&footer);
+	strbuf_release(&out);
+	for (size_t i = 0; i < 3; i++)
+		run_data_release(&runs[i]);
+}
+
+static void test_filters(void)
+{
+	static const struct {
+		const char *benchmark, *sub_heading;
+		size_t ops; /* 0: an error is expected */
+		const char *error;
+	} cases[] = {
+		{NULL, "ops-page_fault1_threads-1", 1, NULL},
+		{NULL, "ops-page_fault1_threads-(2|4)", 2, NULL},
+		{NULL, "ops", 4, NULL},
+		{"wis-pf", NULL, 4, NULL},
+		{"wis-pf", "ops-page_fault1_threads-8", 1, NULL},
+		{NULL, "threads", 0,
+		 "no operation of baseline '6.9-vanilla' matches the filters"},
+		{"nope", NULL, 0,
+		 "benchmark 'nope' not in baseline '6.9-vanilla'"},
+		{NULL, "(", 0, "invalid sub-heading regex '(': "},
+	};
+	struct run_data *runs;
+	size_t nr;
+
+	if (!load_example("wis-improve", &runs, &nr))
+		return;
+	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
+		struct compare_options opts = COMPARE_OPTIONS_INIT;
+		struct compare_result res = COMPARE_RESULT_INIT;
+		struct strbuf err = STRBUF_INIT;
+		int rc;
+
+		opts.benchmark = cases[k].benchmark;
+		opts.sub_heading = cases[k].sub_heading;
+		rc = compare_runs(runs, nr, &opts, &res, &err);
+		if (cases[k].ops)
+			ok(!rc && res.bench_nr == 1 &&
+				   res.bench[0].ops_nr == cases[k].ops,
+			   "filter %zu keeps %zu ops", k, cases[k].ops);
+		else
+			ok(rc == -1 && !strncmp(err.buf, cases[k].error,
+						strlen(cases[k].error)),
+			   "filter %zu fails: %s", k, err.buf);
+		compare_result_release(&res);
+		strbuf_release(&err);
+	}
+	csv_runs_free(runs, nr);
+}
+
+static void test_machine_diffs(void)
+{
+	static const double v[] = {1, 2, 3};
+	struct compare_options opts = COMPARE_OPTIONS_INIT;
+	struct compare_result res = COMPARE_RESULT_INIT;
+	struct render_options ropts = RENDER_OPTIONS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	struct run_data runs[2];
+
+	run_init(&runs[0], "base");
+	run_init(&runs[1], "new");
+	add_op(&runs[0], "b", "op", false, v, 3);
+	add_op(&runs[1], "b", "op", false, v, 3);
+	runs[0].info.machine.hostname = xstrdup("alpha");
+	runs[1].info.machine.hostname = xstrdup("beta");
+	runs[0].info.machine.nr_cpus = 8;
+	runs[1].info.machine.nr_cpus = 16;
+	runs[1].info.machine.cmdline = xstrdup("quiet"); /* unknown in base */
+	runs[0].info.machine.cpu_model = xstrdup("Xeon");
+	runs[1].info.machine.cpu_model = xstrdup("Xeon");
+	opts.test = COMPARE_TEST_MMTESTS;
+	if (compare_render(runs, 2, &opts, &ropts, RENDER_TEXT, &res, &out)) {
+		ok(res.machine_diffs.nr == 2, "machine diffs: two properties");
+		is_str(res.machine_diffs.nr > 0 ? res.machine_diffs.v[0] : NULL,
+		       "hostname: 'alpha' in base, 'beta' in new",
+		       "machine diffs: hostname");
+		is_str(res.machine_diffs.nr > 1 ? res.machine_diffs.v[1] : NULL,
+		       "nr_cpus: '8' in base, '16' in new",
+		       "machine diffs: nr_cpus");
+		ok(!strncmp(
+			   out.buf,
+			   "Warning: the runs were made on different machines or set-ups\n"
+			   "  hostname: 'alpha' in base, 'beta' in new\n"
+			   "  nr_cpus: '8' in base, '16' in new\n\n"
+			   "      ",
+			   strlen("Warning: the runs were made on different machines or set-ups\n"
+				  "  hostname: 'alpha' in base, 'beta' in new\n"
+				  "  nr_cpus: '8' in base, '16' in new\n\n"
+				  "      ")),
+		   "machine diffs: warning block above the table");
+	} else {
+		ok(false, "machine diffs: compares");
+	}
+	compare_result_release(&res);
+	strbuf_release(&out);
+	run_data_release(&runs[0]);
+	run_data_release(&runs[1]);
+}
+
+static void test_helpers(void)
+{
+	static const struct {
+		const char *label, *line1, *line2;
+	} splits[] = {
+		{"6.9-vanilla", "6.9", "vanilla"},
+		{"base", "bas", "base"},
+		{"6.10-rc1-patched", "6.10-rc1", "patched"},
+		{"6.10-rc1", "6.10-rc1", ""},
+		{"a-b-c", "a", "b-c"},
+		{"x-rcy", "x", "rcy"},
+		{"-x", "", "x"},
+		{"", "", ""},
+	};
+	static const struct {
+		int width, prec;
+		bool plus;
+		double v;
+		const char *want;
+	} fixed[] = {
+		{7, 2, false, 10.355, "  10.36"},
+		{7, 2, false, -0.001, "  -0.00"},
+		{7, 2, false, NAN, "    NaN"},
+		{0, 2, true, NAN, "NaN"},
+		{0, 2, true, 2.78, "+2.78"},
+		{7, 2, false, INFINITY, "    Inf"},
+		{7, 2, false, -INFINITY, "   -Inf"},
+		{7, 2, false, -200, "-200.00"},
+	};
+	struct strbuf sb = STRBUF_INIT;
+	size_t len1, start2;
+
+	for (size_t i = 0; i < ARRAY_SIZE(splits); i++) {
+		render_split_label(splits[i].label, &len1, &start2);
+		strbuf_reset(&sb);
+		strbuf_add(&sb, splits[i].label, len1);
+		strbuf_addch(&sb, '|');
+		strbuf_addstr(&sb, splits[i].label + start2);
+		ok(len1 == strlen(splits[i].line1) &&
+			   !strcmp(splits[i].label + start2, splits[i].line2),
+		   "split '%s' -> '%s'", splits[i].label, sb.buf);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++) {
+		strbuf_reset(&sb);
+		render_fixed(&sb, fixed[i].width, fixed[i].prec, fixed[i].plus,
+			     fixed[i].v);
+		is_str(sb.buf, fixed[i].want, "render_fixed case %zu", i);
+	}
+	strbuf_release(&sb);
+}
+
+static void test_errors(void)
+{
+	struct compare_options opts = COMPARE_OPTIONS_INIT;
+	struct compare_result res = COMPARE_RESULT_INIT;
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct render_options ropts = RENDER_OPTIONS_INIT;
+	struct run_data empty;
+	enum compare_test test;
+	enum render_format fmt;
+
+	ok(compare_runs(NULL, 0, &opts, &res, &err) == -1, "no runs: fails");
+	is_str(err.buf, "no runs to compare", "no runs: message");
+	strbuf_reset(&err);
+	run_init(&empty, "lonely");
+	ok(compare_runs(&empty, 1, &opts, &res, &err) == -1,
+	   "empty baseline: fails");
+	is_str(err.buf, "baseline 'lonely' has no samples",
+	       "empty baseline: message");
+	run_data_release(&empty);
+	strbuf_reset(&err);
+	ok(render(RENDER_JSON, &res, &ropts, &out, &err) == -1 && !out.len,
+	   "json: not available yet");
+	ok(compare_test_parse("utest", &test) && test == COMPARE_TEST_UTEST &&
+		   !compare_test_parse("ttest", &test),
+	   "compare_test_parse");
+	ok(render_format_parse("markdown", &fmt) && fmt == RENDER_MARKDOWN &&
+		   !render_format_parse("md", &fmt),
+	   "render_format_parse");
+	strbuf_release(&err);
+	strbuf_release(&out);
+}
+
+/*
+ * The size the brief asks to stay well under a second: 4 runs x 500 ops
+ * x 500 samples. Not timed here (no test depends on machine speed); this
+ * checks the result and runs it under the sanitizers. bench/ measures it.
+ */
+static void test_large(void)
+{
+	enum { RUNS = 4, OPS = 500, SAMPLES = 500 };
+	struct run_data runs[RUNS];
+	struct strbuf name = STRBUF_INIT, out = STRBUF_INIT;
+	double *v = xmalloc(SAMPLES * sizeof(*v));
+
+	for (size_t r = 0; r < RUNS; r++) {
+		strbuf_reset(&name);
+		strbuf_addf(&name, "run-%zu", r);
+		run_init(&runs[r], name.buf);
+		for (size_t o = 0; o < OPS; o++) {
+			for (size_t i = 0; i < SAMPLES; i++)
+				v[i] = 1000.0 + (double)((i * 7919 + o) % 101) +
+				       (double)(r * (o % 3));
+			strbuf_reset(&name);
+			strbuf_addf(&name, "op-%zu", (o * 37) % OPS);
+			add_op(&runs[r], "big", name.buf, o % 2, v, SAMPLES);
+		}
+	}
+	for (int t = 0; t < 3; t++) {
+		struct compare_options opts = COMPARE_OPTIONS_INIT;
+		struct compare_result res = COMPARE_RESULT_INIT;
+		struct render_options ropts = RENDER_OPTIONS_INIT;
+
+		opts.test = (enum compare_test)t;
+		strbuf_reset(&out);
+		ok(compare_render(runs, RUNS, &opts, &ropts, RENDER_TEXT, &res,
+				  &out) &&
+			   res.bench[0].ops_nr == OPS &&
+			   res.bench[0].nr_compared == (size_t)OPS * (RUNS - 1),
+		   "4 runs x 500 ops x 500 samples, %s",
+		   compare_test_name(opts.test));
+		compare_result_release(&res);
+	}
+	for (size_t r = 0; r < RUNS; r++)
+		run_data_release(&runs[r]);
+	free(v);
+	strbuf_release(&name);
+	strbuf_release(&out);
+}
+
+int main(void)
+{
+	static const double wis_dur[2][3] = {{30.12, 412.50, 160.33},
+					     {31.40, 370.10, 160.29}};
+	static const double trunc_dur[2][3] = {{3.02, 61.50, 75.33},
+					       {3.05, 65.80, 79.90}};
+
+	test_examples();
+	test_full_report("wis-improve", wis_dur, true);
+	test_full_report("trunc-regress", trunc_dur, false);
+	test_sig_cases();
+	test_partial_baseline_ci();
+	test_example_tests();
+	test_fdr();
+	test_missing_ops();
+	test_filters();
+	test_machine_diffs();
+	test_helpers();
+	test_errors();
+	test_large();
+	done_testing();
+	return exit_status();
+}

@@ -1,0 +1,210 @@
+/*
+ * Unit tests for the descriptive half of stats: stats_summarize() against
+ * mmtests' printed tables and hand-checked small cases, the plain means,
+ * and mmtests' pdiff/pndiff. Reference values of the small cases come
+ * from Python 3 (float arithmetic, as in the comments), tolerance 1e-12
+ * relative; the mmtests tables are matched to their printed precision.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "tap.h"
+#include "test-files.h"
+#include "csv.h"
+#include "run-data.h"
+#include "stats.h"
+#include "strbuf.h"
+
+#define MAX_X 12
+
+/* clang-format off */
+static const struct {
+	const char *what;
+	bool higher;
+	size_t n;
+	double x[MAX_X];
+	double min, mean, stddev, cv, max, bmean95;
+} summary_cases[] = {
+	{ "n=1 lower", false, 1, { 5 }, 5, 5, NAN, 0, 5, 5 },
+	{ "n=1 higher", true, 1, { 4 }, 4, 4, NAN, 0, 4, 4 },
+	/* sqrt(2); 100 * sqrt(2) / 2; BAmean.95 of n=2 keeps 1 sample */
+	{ "n=2 lower", false, 2, { 3, 1 },
+	  1, 2, 1.4142135623730951, 70.71067811865476, 3, 1 },
+	/* H = 8/3, HStddev = 8/9, HCoeffVar = 100/3; BHmean.95 = best = 4 */
+	{ "n=2 higher", true, 2, { 2, 4 },
+	  2, 2.6666666666666665, 0.8888888888888888, 33.333333333333336, 4, 4 },
+	/* 1..10: BAmean.95 is the mean of the 9 smallest */
+	{ "n=10 lower", false, 10, { 7, 2, 9, 1, 10, 4, 3, 8, 6, 5 },
+	  1, 5.5, 3.0276503540974917, 55.04818825631803, 10, 5 },
+	/* BHmean.95 of n=5 takes the 4 largest */
+	{ "n=5 higher", true, 5, { 3, 1, 5, 2, 4 },
+	  1, 2.18978102189781, 1.3912337458781359, 63.533007728434875, 5,
+	  3.116883116883117 },
+	/* A zero sample: Hmean NaN, CoeffVar 0, best 2 of 3 still defined */
+	{ "zero sample higher", true, 3, { 10, 0, 20 },
+	  0, NAN, NAN, 0, 20, 13.333333333333334 },
+	{ "negative sample higher", true, 2, { -1, 3 },
+	  -1, NAN, NAN, 0, 3, 3 },
+	{ "zero variance lower", false, 3, { 2, 2, 2 }, 2, 2, 0, 0, 2, 2 },
+	/* Identical samples give exact figures, not 1ulp off (see stats.c) */
+	{ "7 identical higher", true, 7,
+	  { 1002, 1002, 1002, 1002, 1002, 1002, 1002 },
+	  1002, 1002, 0, 0, 1002, 1002 },
+	{ "zero mean lower", false, 2, { -1, 1 },
+	  -1, 0, 1.4142135623730951, 0, 1, -1 },
+	{ "empty", false, 0, { 0 }, NAN, NAN, NAN, NAN, NAN, NAN },
+};
+/* clang-format on */
+
+/* Rows of the mmtests example tables: the baseline's first op. */
+static const struct {
+	const char *file, *label, *op;
+	int decimals;
+	double min, mean, stddev, cv, max, bmean95;
+} table_cases[] = {
+	{"data/mmtests/wis-improve.csv", "6.9-vanilla",
+	 "ops-page_fault1_threads-2", 2, 1067519.00, 1083168.74, 7689.27, 0.71,
+	 1092530.00, 1084935.97},
+	{"data/mmtests/wis-improve.csv", "6.9-patched",
+	 "ops-page_fault1_threads-16", 2, 6841581.00, 6935054.85, 51848.78,
+	 0.75, 7007012.00, 6945598.74},
+	{"data/mmtests/wis-nochange.csv", "base", "ops-page_fault1_threads-8",
+	 2, 3369404.00, 3574992.61, 119306.11, 3.34, 3786237.00, 3599395.03},
+	{"data/mmtests/trunc-regress.csv", "6.9-vanilla", "Elapsed-fault", 4,
+	 2.3061, 2.3974, 0.0519, 2.1647, 2.4893, 2.3872},
+	{"data/mmtests/trunc-regress.csv", "6.9-patched", "User-trunc", 4,
+	 0.0008, 0.0019, 0.0006, 31.2852, 0.0028, 0.0018},
+};
+
+/* clang-format off */
+static const struct {
+	const char *what;
+	size_t n;
+	double x[MAX_X];
+	double amean, stddev, median, hmean, gmean;
+} plain_cases[] = {
+	{ "odd", 3, { 3, 1, 2 },
+	  2, 1, 2, 1.6363636363636365, 1.8171205928321397 },
+	{ "even", 4, { 4, 1, 2, 8 },
+	  3.75, 3.0956959368344519, 3, 2.1333333333333333, 2.8284271247461903 },
+	{ "one", 1, { 7 }, 7, NAN, 7, 7, 7 },
+	{ "with zero", 3, { 0, 1, 2 }, 1, 1, 1, NAN, NAN },
+	{ "empty", 0, { 0 }, NAN, NAN, NAN, NAN, NAN },
+};
+/* clang-format on */
+
+static const struct {
+	double new_value, base;
+	double pdiff, pndiff;
+} diff_cases[] = {
+	{110, 100, 10, -10},
+	{90, 100, -10, 10},
+	{100, 100, 0, 0},
+	{0, 100, 0, 100},   /* new == 0 */
+	{5, 0, 100, -99},   /* base == 0 */
+	{0, 0, 0, 0},	    /* equal wins */
+	{5, NAN, 100, NAN}, /* NaN base: "NaN" string in mmtests */
+	{1.1606, 1, 16.06, -16.06},
+	{-2, 4, -150, 150},
+};
+
+static bool same_order(const double *a, const double *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+static bool near_printed(double got, double want, int decimals)
+{
+	return fabs(got - want) <= 0.5 * pow(10, -decimals) + 1e-9;
+}
+
+static void test_table_case(size_t i)
+{
+	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
+	struct run_data *runs = NULL;
+	struct stats_summary s;
+	const struct op_samples *op = NULL;
+	size_t nr = 0;
+	int d = table_cases[i].decimals;
+
+	if (!read_file(table_cases[i].file, &buf) ||
+	    csv_parse(table_cases[i].file, buf.buf, buf.len, &runs, &nr, &err))
+		diag("%s", err.buf);
+	for (size_t r = 0; r < nr && !op; r++)
+		if (!strcmp(runs[r].info.label, table_cases[i].label))
+			op = run_data_op(&runs[r], runs[r].ops[0].benchmark,
+					 table_cases[i].op, false);
+	ok(op != NULL, "table %zu: found %s %s", i, table_cases[i].label,
+	   table_cases[i].op);
+	if (!op)
+		goto out;
+	stats_summarize(op->v, op->nr, op->higher_better, &s);
+	ok(near_printed(s.min, table_cases[i].min, d) &&
+		   near_printed(s.mean, table_cases[i].mean, d) &&
+		   near_printed(s.stddev, table_cases[i].stddev, d) &&
+		   near_printed(s.cv, table_cases[i].cv, d) &&
+		   near_printed(s.max, table_cases[i].max, d) &&
+		   near_printed(s.bmean95, table_cases[i].bmean95, d),
+	   "table %zu: %s %s as mmtests printed it", i, table_cases[i].label,
+	   table_cases[i].op);
+out:
+	csv_runs_free(runs, nr);
+	strbuf_release(&buf);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	struct stats_summary s;
+	double before[MAX_X];
+
+	for (size_t i = 0; i < ARRAY_SIZE(summary_cases); i++) {
+		const char *w = summary_cases[i].what;
+
+		memcpy(before, summary_cases[i].x, sizeof(before));
+		stats_summarize(summary_cases[i].x, summary_cases[i].n,
+				summary_cases[i].higher, &s);
+		ok(s.n == summary_cases[i].n, "%s: n", w);
+		ok_near(s.min, summary_cases[i].min, 1e-12, "%s: min", w);
+		ok_near(s.mean, summary_cases[i].mean, 1e-12, "%s: mean", w);
+		ok_near(s.stddev, summary_cases[i].stddev, 1e-12, "%s: stddev",
+			w);
+		ok_near(s.cv, summary_cases[i].cv, 1e-12, "%s: cv", w);
+		ok_near(s.max, summary_cases[i].max, 1e-12, "%s: max", w);
+		ok_near(s.bmean95, summary_cases[i].bmean95, 1e-12,
+			"%s: bmean95", w);
+		ok(same_order(before, summary_cases[i].x, summary_cases[i].n),
+		   "%s: input left unsorted", w);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(table_cases); i++)
+		test_table_case(i);
+	for (size_t i = 0; i < ARRAY_SIZE(plain_cases); i++) {
+		const double *x = plain_cases[i].x;
+		size_t n = plain_cases[i].n;
+		const char *w = plain_cases[i].what;
+
+		ok_near(stats_amean(x, n), plain_cases[i].amean, 1e-12,
+			"amean, %s", w);
+		ok_near(stats_stddev(x, n), plain_cases[i].stddev, 1e-12,
+			"stddev, %s", w);
+		ok_near(stats_median(x, n), plain_cases[i].median, 1e-12,
+			"median, %s", w);
+		ok_near(stats_hmean(x, n), plain_cases[i].hmean, 1e-12,
+			"hmean, %s", w);
+		ok_near(stats_gmean(x, n), plain_cases[i].gmean, 1e-12,
+			"gmean, %s", w);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(diff_cases); i++) {
+		ok_near(stats_pdiff(diff_cases[i].new_value,
+				    diff_cases[i].base),
+			diff_cases[i].pdiff, 1e-12, "pdiff, case %zu", i);
+		ok_near(stats_pndiff(diff_cases[i].new_value,
+				     diff_cases[i].base),
+			diff_cases[i].pndiff, 1e-12, "pndiff, case %zu", i);
+	}
+	done_testing();
+	return exit_status();
+}
