@@ -2,21 +2,177 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
 
-static int cmp_ascending(const void *pa, const void *pb)
+static void swap_doubles(double *a, double *b)
 {
-	double a = *(const double *)pa, b = *(const double *)pb;
+	double t = *a;
 
-	return (a > b) - (a < b);
+	*a = *b;
+	*b = t;
 }
 
-static int cmp_descending(const void *pa, const void *pb)
+static void insertion_sort(double *x, size_t n)
 {
-	return cmp_ascending(pb, pa);
+	for (size_t i = 1; i < n; i++) {
+		double v = x[i];
+		size_t j = i;
+
+		for (; j > 0 && v < x[j - 1]; j--)
+			x[j] = x[j - 1];
+		x[j] = v;
+	}
+}
+
+static void sift_down(double *x, size_t root, size_t n)
+{
+	for (;;) {
+		size_t child = 2 * root + 1;
+
+		if (child >= n)
+			return;
+		if (child + 1 < n && x[child] < x[child + 1])
+			child++;
+		if (!(x[root] < x[child]))
+			return;
+		swap_doubles(&x[root], &x[child]);
+		root = child;
+	}
+}
+
+static void heap_sort(double *x, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(x, i, n);
+	for (size_t end = n; end-- > 1;) {
+		swap_doubles(&x[0], &x[end]);
+		sift_down(x, 0, end);
+	}
+}
+
+/*
+ * Introsort: quicksort with a median-of-three pivot and Hoare's partition,
+ * heapsort past a depth limit, insertion sort for short ranges. Every scan
+ * stops at an element for which its comparison is false, so the loops stay
+ * in bounds whatever the data (NaN included).
+ */
+static void intro_sort(double *x, size_t n, unsigned depth)
+{
+	while (n > 16) {
+		size_t mid = n / 2, i = 0, j = n - 1;
+		double pivot;
+
+		if (!depth--) {
+			heap_sort(x, n);
+			return;
+		}
+		if (x[mid] < x[0])
+			swap_doubles(&x[mid], &x[0]);
+		if (x[n - 1] < x[0])
+			swap_doubles(&x[n - 1], &x[0]);
+		if (x[n - 1] < x[mid])
+			swap_doubles(&x[n - 1], &x[mid]);
+		pivot = x[mid];
+		for (;;) {
+			while (x[i] < pivot)
+				i++;
+			while (pivot < x[j])
+				j--;
+			if (i >= j)
+				break;
+			swap_doubles(&x[i], &x[j]);
+			i++;
+			j--;
+		}
+		/* x[0..j] <= pivot <= x[j+1..n); recurse into the smaller. */
+		if (j + 1 < n - j - 1) {
+			intro_sort(x, j + 1, depth);
+			x += j + 1;
+			n -= j + 1;
+		} else {
+			intro_sort(x + j + 1, n - j - 1, depth);
+			n = j + 1;
+		}
+	}
+	insertion_sort(x, n);
+}
+
+/* Map a double to an unsigned key with the same order (NaNs at the ends). */
+static uint64_t sort_key(double v)
+{
+	uint64_t u;
+
+	memcpy(&u, &v, sizeof(u));
+	return u >> 63 ? ~u : u ^ (UINT64_C(1) << 63);
+}
+
+static double key_double(uint64_t k)
+{
+	double v;
+
+	k = k >> 63 ? k ^ (UINT64_C(1) << 63) : ~k;
+	memcpy(&v, &k, sizeof(v));
+	return v;
+}
+
+/*
+ * LSD radix sort on the keys, a byte at a time, skipping the bytes that
+ * all keys share (usually the sign and exponent bytes). Branch-free, so
+ * several times faster than a comparison sort on noisy samples.
+ */
+static void radix_sort(double *x, size_t n)
+{
+	uint32_t count[8][256] = { { 0 } };
+	uint64_t *a = xmalloc(n * sizeof(*a)), *b = xmalloc(n * sizeof(*b));
+
+	for (size_t i = 0; i < n; i++) {
+		a[i] = sort_key(x[i]);
+		for (unsigned d = 0; d < 8; d++)
+			count[d][(a[i] >> (8 * d)) & 0xff]++;
+	}
+	for (unsigned d = 0; d < 8; d++) {
+		uint32_t pos[256], sum = 0;
+		uint64_t *t;
+
+		if (count[d][(a[0] >> (8 * d)) & 0xff] == n)
+			continue;
+		for (unsigned k = 0; k < 256; k++) {
+			pos[k] = sum;
+			sum += count[d][k];
+		}
+		for (size_t i = 0; i < n; i++)
+			b[pos[(a[i] >> (8 * d)) & 0xff]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		x[i] = key_double(a[i]);
+	free(a);
+	free(b);
+}
+
+void stats_sort(double *x, size_t n)
+{
+	unsigned depth = 0;
+
+	if (n >= 128 && n <= UINT32_MAX) {
+		radix_sort(x, n);
+		return;
+	}
+	for (size_t m = n; m; m >>= 1)
+		depth += 2;
+	intro_sort(x, n, depth);
+}
+
+static void reverse(double *x, size_t n)
+{
+	for (size_t i = 0; i < n / 2; i++)
+		swap_doubles(&x[i], &x[n - 1 - i]);
 }
 
 /*
@@ -79,8 +235,9 @@ void stats_summarize(const double *x, size_t n, bool higher_better,
 	}
 	sorted = xmalloc(n * sizeof(*sorted));
 	memcpy(sorted, x, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted),
-	      higher_better ? cmp_descending : cmp_ascending);
+	stats_sort(sorted, n);
+	if (higher_better)
+		reverse(sorted, n);
 
 	out->min = higher_better ? sorted[n - 1] : sorted[0];
 	out->max = higher_better ? sorted[0] : sorted[n - 1];
@@ -129,7 +286,7 @@ double stats_median(const double *x, size_t n)
 		return NAN;
 	sorted = xmalloc(n * sizeof(*sorted));
 	memcpy(sorted, x, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_ascending);
+	stats_sort(sorted, n);
 	if (n % 2)
 		m = sorted[n / 2];
 	else

@@ -431,7 +431,8 @@ struct store *store_open(const char *path, struct strbuf *err)
 	    sqlite3_exec(st->db,
 			 "PRAGMA journal_mode = WAL;"
 			 " PRAGMA synchronous = NORMAL;"
-			 " PRAGMA foreign_keys = ON;",
+			 " PRAGMA foreign_keys = ON;"
+			 " PRAGMA mmap_size = 268435456;",
 			 NULL, NULL, NULL) != SQLITE_OK) {
 		store_fail(st, err, "set up database '%s'", path);
 		goto fail;
@@ -1067,6 +1068,7 @@ static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 {
 	sqlite3_stmt *stmt = stmt_get(st, ST_LOAD_SAMPLES, err);
 	struct op_slot *slots = xcalloc(rd->ops_nr + 1, sizeof(*slots));
+	struct op_samples *last = NULL;
 	int rc, ret = -1;
 
 	if (!stmt)
@@ -1081,11 +1083,13 @@ static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 		goto out;
 	}
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		struct op_samples *op = op_lookup(
-			rd, slots, rd->ops_nr, sqlite3_column_int64(stmt, 0));
+		int64_t id = sqlite3_column_int64(stmt, 0);
 
-		if (op)
-			op_samples_add(op, sqlite3_column_double(stmt, 1));
+		/* Samples of one operation mostly come in a row. */
+		if (!last || last->id != id)
+			last = op_lookup(rd, slots, rd->ops_nr, id);
+		if (last)
+			op_samples_add(last, sqlite3_column_double(stmt, 1));
 	}
 	if (rc != SQLITE_DONE) {
 		store_fail(st, err, "load samples of run %" PRId64, run_id);

@@ -8,6 +8,10 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "tap.h"
 #include "test-files.h"
 #include "csv.h"
@@ -156,6 +160,53 @@ out:
 	strbuf_release(&err);
 }
 
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * stats_sort() against qsort() on inputs built to hit every path: random,
+ * few distinct values, sorted, reversed, all equal, organ pipe, with
+ * sizes around the insertion-sort cut-off and large ones.
+ */
+static void test_sort(void)
+{
+	static const size_t sizes[] = { 0, 1, 2, 3, 15, 16, 17, 33, 100, 1000, 4097 };
+	uint64_t seed = 42;
+
+	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
+		for (int kind = 0; kind < 6; kind++) {
+			size_t n = sizes[s];
+			double *a = xmalloc((n + 1) * sizeof(*a));
+			double *b = xmalloc((n + 1) * sizeof(*b));
+			bool same = true;
+
+			for (size_t i = 0; i < n; i++) {
+				seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+				switch (kind) {
+				case 0: a[i] = (double)(seed >> 11) / 9007199254740992.0; break;
+				case 1: a[i] = (double)((seed >> 33) % 5); break;
+				case 2: a[i] = (double)i; break;
+				case 3: a[i] = (double)(n - i); break;
+				case 4: a[i] = 7.0; break;
+				default: a[i] = (double)(i < n / 2 ? i : n - i); break;
+				}
+			}
+			memcpy(b, a, n * sizeof(*a));
+			stats_sort(a, n);
+			qsort(b, n, sizeof(*b), cmp_double);
+			for (size_t i = 0; i < n; i++)
+				same = same && a[i] == b[i];
+			ok(same, "stats_sort equals qsort, n=%zu kind %d", n, kind);
+			free(a);
+			free(b);
+		}
+	}
+}
+
 int main(void)
 {
 	struct stats_summary s;
@@ -205,6 +256,7 @@ int main(void)
 				     diff_cases[i].base),
 			diff_cases[i].pndiff, 1e-12, "pndiff, case %zu", i);
 	}
+	test_sort();
 	done_testing();
 	return exit_status();
 }
