@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "migrations.h"
+#include "store-internal.h"
 #include "machine.h"
 #include "parse-num.h"
 #include "run-data.h"
@@ -45,6 +46,8 @@ enum store_stmt {
 	ST_LIST_RUNS,
 	ST_NR
 };
+
+_Static_assert(ST_NR <= STORE_STMT_CACHE, "raise STORE_STMT_CACHE");
 
 static const char *const stmt_sql[ST_NR] = {
 	[ST_RUN_INSERT] =
@@ -122,24 +125,8 @@ static const char *const stmt_sql[ST_NR] = {
 		" FROM run r ORDER BY r.started_at, r.id",
 };
 
-struct store {
-	sqlite3 *db;
-	char *path;
-	sqlite3_stmt *stmt[ST_NR];
-};
-
-/*
- * One atomic call: a transaction of its own when no group is open, else
- * a savepoint inside the group, so a failure undoes only this call.
- */
-struct store_tx {
-	bool top;
-};
-
 /* Append "cannot WHAT: <sqlite message>" to err; returns -1. */
-MMCMP_PRINTF(3, 4)
-static int store_fail(struct store *st, struct strbuf *err, const char *fmt,
-		      ...)
+int store_fail(struct store *st, struct strbuf *err, const char *fmt, ...)
 {
 	struct strbuf what = STRBUF_INIT;
 	va_list ap;
@@ -160,8 +147,8 @@ static int store_fail(struct store *st, struct strbuf *err, const char *fmt,
 	return -1;
 }
 
-static int exec_sql(struct store *st, const char *sql, const char *what,
-		    struct strbuf *err)
+int store_exec_sql(struct store *st, const char *sql, const char *what,
+		   struct strbuf *err)
 {
 	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return store_fail(st, err, "%s", what);
@@ -172,7 +159,7 @@ static int exec_sql(struct store *st, const char *sql, const char *what,
  * Run sql for its side effect on the way out of a failure; err already
  * says why, and the statement cannot make things worse.
  */
-static void exec_quietly(struct store *st, const char *sql)
+void store_exec_quietly(struct store *st, const char *sql)
 {
 	(void)sqlite3_exec(st->db, sql, NULL, NULL, NULL);
 }
@@ -200,7 +187,7 @@ static void stmt_done(sqlite3_stmt *stmt)
 	sqlite3_clear_bindings(stmt);
 }
 
-static int bind_text(sqlite3_stmt *stmt, int i, const char *s)
+int store_bind_text(sqlite3_stmt *stmt, int i, const char *s)
 {
 	if (!s)
 		return sqlite3_bind_null(stmt, i);
@@ -208,39 +195,39 @@ static int bind_text(sqlite3_stmt *stmt, int i, const char *s)
 }
 
 /* A copy of text column i, NULL when it is NULL. */
-static char *column_strdup(sqlite3_stmt *stmt, int i)
+char *store_column_strdup(sqlite3_stmt *stmt, int i)
 {
 	return xstrdup((const char *)sqlite3_column_text(stmt, i));
 }
 
-static int tx_open(struct store *st, bool write, struct store_tx *tx,
-		   struct strbuf *err)
+int store_tx_open(struct store *st, bool write, struct store_tx *tx,
+		  struct strbuf *err)
 {
 	tx->top = sqlite3_get_autocommit(st->db);
 	if (!tx->top)
-		return exec_sql(st, "SAVEPOINT store_call", "open savepoint",
-				err);
+		return store_exec_sql(st, "SAVEPOINT store_call",
+				      "open savepoint", err);
 	/*
 	 * A writer takes the write lock at once: a deferred transaction
 	 * that read first could not wait for another writer.
 	 */
-	return exec_sql(st, write ? "BEGIN IMMEDIATE" : "BEGIN",
-			"begin transaction", err);
+	return store_exec_sql(st, write ? "BEGIN IMMEDIATE" : "BEGIN",
+			      "begin transaction", err);
 }
 
 /*
  * End the call: keep its changes when ret is 0, else undo them. Returns
  * ret, or -1 when keeping them failed.
  */
-static int tx_close(struct store *st, const struct store_tx *tx, int ret,
-		    struct strbuf *err)
+int store_tx_close(struct store *st, const struct store_tx *tx, int ret,
+		   struct strbuf *err)
 {
 	if (!ret) {
 		if (tx->top)
-			ret = exec_sql(st, "COMMIT", "commit", err);
+			ret = store_exec_sql(st, "COMMIT", "commit", err);
 		else
-			ret = exec_sql(st, "RELEASE store_call",
-				       "release savepoint", err);
+			ret = store_exec_sql(st, "RELEASE store_call",
+					     "release savepoint", err);
 		if (!ret)
 			return 0;
 	}
@@ -248,9 +235,10 @@ static int tx_close(struct store *st, const struct store_tx *tx, int ret,
 	if (sqlite3_get_autocommit(st->db))
 		return ret;
 	if (tx->top)
-		exec_quietly(st, "ROLLBACK");
+		store_exec_quietly(st, "ROLLBACK");
 	else
-		exec_quietly(st, "ROLLBACK TO store_call; RELEASE store_call");
+		store_exec_quietly(
+			st, "ROLLBACK TO store_call; RELEASE store_call");
 	return ret;
 }
 
@@ -284,7 +272,7 @@ static int migrate_step(struct store *st, bool *done, struct strbuf *err)
 	int64_t version;
 	int ret = -1;
 
-	if (exec_sql(st, "BEGIN IMMEDIATE", "begin migration", err))
+	if (store_exec_sql(st, "BEGIN IMMEDIATE", "begin migration", err))
 		return -1;
 	if (user_version(st, &version, err))
 		goto out;
@@ -307,10 +295,10 @@ static int migrate_step(struct store *st, bool *done, struct strbuf *err)
 			goto out;
 		}
 	}
-	ret = exec_sql(st, "COMMIT", "commit migration", err);
+	ret = store_exec_sql(st, "COMMIT", "commit migration", err);
 out:
 	if (ret && !sqlite3_get_autocommit(st->db))
-		exec_quietly(st, "ROLLBACK");
+		store_exec_quietly(st, "ROLLBACK");
 	return ret;
 }
 
@@ -396,9 +384,9 @@ static int mark_aborted(struct store *st, struct strbuf *err)
 		ret = 0;
 		goto out;
 	}
-	if (tx_open(st, true, &tx, err))
+	if (store_tx_open(st, true, &tx, err))
 		goto out;
-	ret = tx_close(st, &tx, abort_runs(st, dead, nr, err), err);
+	ret = store_tx_close(st, &tx, abort_runs(st, dead, nr, err), err);
 out:
 	stmt_done(stmt);
 	free(dead);
@@ -466,10 +454,10 @@ int store_exec(struct store *st, const char *sql, struct strbuf *err)
 	struct store_tx tx;
 	int ret;
 
-	if (tx_open(st, true, &tx, err))
+	if (store_tx_open(st, true, &tx, err))
 		return -1;
-	ret = exec_sql(st, sql, "execute SQL", err);
-	return tx_close(st, &tx, ret, err);
+	ret = store_exec_sql(st, sql, "execute SQL", err);
+	return store_tx_close(st, &tx, ret, err);
 }
 
 int store_query_int64(struct store *st, const char *sql, int64_t *out,
@@ -526,14 +514,14 @@ int store_begin(struct store *st, struct strbuf *err)
 {
 	if (!sqlite3_get_autocommit(st->db))
 		return error_addf(err, "cannot begin: a transaction is open");
-	return exec_sql(st, "BEGIN IMMEDIATE", "begin transaction", err);
+	return store_exec_sql(st, "BEGIN IMMEDIATE", "begin transaction", err);
 }
 
 int store_commit(struct store *st, struct strbuf *err)
 {
 	if (sqlite3_get_autocommit(st->db))
 		return error_addf(err, "cannot commit: no transaction is open");
-	if (!exec_sql(st, "COMMIT", "commit", err))
+	if (!store_exec_sql(st, "COMMIT", "commit", err))
 		return 0;
 	store_rollback(st);
 	return -1;
@@ -542,7 +530,7 @@ int store_commit(struct store *st, struct strbuf *err)
 void store_rollback(struct store *st)
 {
 	if (!sqlite3_get_autocommit(st->db))
-		exec_quietly(st, "ROLLBACK");
+		store_exec_quietly(st, "ROLLBACK");
 }
 
 int store_run_create(struct store *st, struct run_info *ri, struct strbuf *err)
@@ -552,24 +540,25 @@ int store_run_create(struct store *st, struct run_info *ri, struct strbuf *err)
 	struct store_tx tx;
 	int ret = -1;
 
-	if (tx_open(st, true, &tx, err))
+	if (store_tx_open(st, true, &tx, err))
 		return -1;
 	stmt = stmt_get(st, ST_RUN_INSERT, err);
 	if (!stmt)
 		goto out;
-	if (bind_text(stmt, 1, ri->uuid) || bind_text(stmt, 2, ri->label) ||
-	    bind_text(stmt, 3, ri->status) ||
-	    bind_text(stmt, 4, ri->config_name) ||
-	    bind_text(stmt, 5, ri->config_text) ||
-	    bind_text(stmt, 6, ri->config_hash) ||
-	    bind_text(stmt, 7, ri->started_at) ||
-	    bind_text(stmt, 8, ri->ended_at) ||
-	    bind_text(stmt, 9, ri->mmcmp_version) ||
-	    bind_text(stmt, 10, m->hostname) ||
-	    bind_text(stmt, 11, m->kernel_release) ||
-	    bind_text(stmt, 12, m->kernel_version) ||
-	    bind_text(stmt, 13, m->cmdline) ||
-	    bind_text(stmt, 14, m->cpu_model) ||
+	if (store_bind_text(stmt, 1, ri->uuid) ||
+	    store_bind_text(stmt, 2, ri->label) ||
+	    store_bind_text(stmt, 3, ri->status) ||
+	    store_bind_text(stmt, 4, ri->config_name) ||
+	    store_bind_text(stmt, 5, ri->config_text) ||
+	    store_bind_text(stmt, 6, ri->config_hash) ||
+	    store_bind_text(stmt, 7, ri->started_at) ||
+	    store_bind_text(stmt, 8, ri->ended_at) ||
+	    store_bind_text(stmt, 9, ri->mmcmp_version) ||
+	    store_bind_text(stmt, 10, m->hostname) ||
+	    store_bind_text(stmt, 11, m->kernel_release) ||
+	    store_bind_text(stmt, 12, m->kernel_version) ||
+	    store_bind_text(stmt, 13, m->cmdline) ||
+	    store_bind_text(stmt, 14, m->cpu_model) ||
 	    sqlite3_bind_int64(stmt, 15, m->nr_cpus) ||
 	    sqlite3_bind_int64(stmt, 16, m->mem_bytes) ||
 	    sqlite3_bind_int64(stmt, 17, ri->pid) ||
@@ -583,7 +572,7 @@ int store_run_create(struct store *st, struct run_info *ri, struct strbuf *err)
 	ret = 0;
 out:
 	stmt_done(stmt);
-	return tx_close(st, &tx, ret, err);
+	return store_tx_close(st, &tx, ret, err);
 }
 
 int store_run_set_status(struct store *st, int64_t run_id, const char *status,
@@ -593,13 +582,15 @@ int store_run_set_status(struct store *st, int64_t run_id, const char *status,
 	struct store_tx tx;
 	int ret = -1;
 
-	if (tx_open(st, true, &tx, err))
+	if (store_tx_open(st, true, &tx, err))
 		return -1;
 	stmt = stmt_get(st, ST_RUN_SET_STATUS, err);
 	if (!stmt)
 		goto out;
-	if (sqlite3_bind_int64(stmt, 1, run_id) || bind_text(stmt, 2, status) ||
-	    bind_text(stmt, 3, ended_at) || sqlite3_step(stmt) != SQLITE_DONE) {
+	if (sqlite3_bind_int64(stmt, 1, run_id) ||
+	    store_bind_text(stmt, 2, status) ||
+	    store_bind_text(stmt, 3, ended_at) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
 		store_fail(st, err, "set status of run %" PRId64, run_id);
 		goto out;
 	}
@@ -610,7 +601,7 @@ int store_run_set_status(struct store *st, int64_t run_id, const char *status,
 	ret = 0;
 out:
 	stmt_done(stmt);
-	return tx_close(st, &tx, ret, err);
+	return store_tx_close(st, &tx, ret, err);
 }
 
 int store_delete_label(struct store *st, const char *label, struct strbuf *err)
@@ -619,19 +610,20 @@ int store_delete_label(struct store *st, const char *label, struct strbuf *err)
 	struct store_tx tx;
 	int ret = -1;
 
-	if (tx_open(st, true, &tx, err))
+	if (store_tx_open(st, true, &tx, err))
 		return -1;
 	stmt = stmt_get(st, ST_RUN_DELETE_LABEL, err);
 	if (!stmt)
 		goto out;
-	if (bind_text(stmt, 1, label) || sqlite3_step(stmt) != SQLITE_DONE) {
+	if (store_bind_text(stmt, 1, label) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
 		store_fail(st, err, "delete runs of '%s'", label);
 		goto out;
 	}
 	ret = 0;
 out:
 	stmt_done(stmt);
-	return tx_close(st, &tx, ret, err);
+	return store_tx_close(st, &tx, ret, err);
 }
 
 int store_delete_older_runs(struct store *st, const char *label,
@@ -641,12 +633,13 @@ int store_delete_older_runs(struct store *st, const char *label,
 	struct store_tx tx;
 	int ret = -1;
 
-	if (tx_open(st, true, &tx, err))
+	if (store_tx_open(st, true, &tx, err))
 		return -1;
 	stmt = stmt_get(st, ST_RUN_DELETE_OLDER, err);
 	if (!stmt)
 		goto out;
-	if (bind_text(stmt, 1, label) || sqlite3_bind_int64(stmt, 2, keep_id) ||
+	if (store_bind_text(stmt, 1, label) ||
+	    sqlite3_bind_int64(stmt, 2, keep_id) ||
 	    sqlite3_step(stmt) != SQLITE_DONE) {
 		store_fail(st, err, "delete older runs of '%s'", label);
 		goto out;
@@ -654,7 +647,7 @@ int store_delete_older_runs(struct store *st, const char *label,
 	ret = 0;
 out:
 	stmt_done(stmt);
-	return tx_close(st, &tx, ret, err);
+	return store_tx_close(st, &tx, ret, err);
 }
 
 /* Collect the ids of the first column of stmt, bound and ready to step. */
@@ -688,7 +681,7 @@ int store_find_runs(struct store *st, const char *label, int64_t **ids,
 	*nr = 0;
 	if (!stmt)
 		return -1;
-	if (bind_text(stmt, 1, label))
+	if (store_bind_text(stmt, 1, label))
 		ret = store_fail(st, err, "find runs of '%s'", label);
 	else
 		ret = collect_ids(st, stmt, ids, nr, err);
@@ -735,20 +728,20 @@ int store_run_get(struct store *st, int64_t run_id, struct run_info *ri,
 		goto out;
 	}
 	ri->id = run_id;
-	ri->uuid = column_strdup(stmt, 0);
-	ri->label = column_strdup(stmt, 1);
-	ri->status = column_strdup(stmt, 2);
-	ri->config_name = column_strdup(stmt, 3);
-	ri->config_text = column_strdup(stmt, 4);
-	ri->config_hash = column_strdup(stmt, 5);
-	ri->started_at = column_strdup(stmt, 6);
-	ri->ended_at = column_strdup(stmt, 7);
-	ri->mmcmp_version = column_strdup(stmt, 8);
-	m->hostname = column_strdup(stmt, 9);
-	m->kernel_release = column_strdup(stmt, 10);
-	m->kernel_version = column_strdup(stmt, 11);
-	m->cmdline = column_strdup(stmt, 12);
-	m->cpu_model = column_strdup(stmt, 13);
+	ri->uuid = store_column_strdup(stmt, 0);
+	ri->label = store_column_strdup(stmt, 1);
+	ri->status = store_column_strdup(stmt, 2);
+	ri->config_name = store_column_strdup(stmt, 3);
+	ri->config_text = store_column_strdup(stmt, 4);
+	ri->config_hash = store_column_strdup(stmt, 5);
+	ri->started_at = store_column_strdup(stmt, 6);
+	ri->ended_at = store_column_strdup(stmt, 7);
+	ri->mmcmp_version = store_column_strdup(stmt, 8);
+	m->hostname = store_column_strdup(stmt, 9);
+	m->kernel_release = store_column_strdup(stmt, 10);
+	m->kernel_version = store_column_strdup(stmt, 11);
+	m->cmdline = store_column_strdup(stmt, 12);
+	m->cpu_model = store_column_strdup(stmt, 13);
 	m->nr_cpus = sqlite3_column_int64(stmt, 14);
 	m->mem_bytes = sqlite3_column_int64(stmt, 15);
 	ri->pid = sqlite3_column_int64(stmt, 16);
@@ -770,7 +763,8 @@ static int op_find(struct store *st, int64_t run_id, const char *benchmark,
 	if (!stmt)
 		return -1;
 	if (sqlite3_bind_int64(stmt, 1, run_id) ||
-	    bind_text(stmt, 2, benchmark) || bind_text(stmt, 3, name)) {
+	    store_bind_text(stmt, 2, benchmark) ||
+	    store_bind_text(stmt, 3, name)) {
 		store_fail(st, err, "find operation '%s'", name);
 		goto out;
 	}
@@ -802,7 +796,7 @@ int store_operation(struct store *st, int64_t run_id, const char *benchmark,
 		return -1;
 	if (found)
 		return 0;
-	if (tx_open(st, true, &tx, err))
+	if (store_tx_open(st, true, &tx, err))
 		return -1;
 	/* Another writer may have created it since. */
 	if (op_find(st, run_id, benchmark, name, op_id, &found, err))
@@ -815,9 +809,9 @@ int store_operation(struct store *st, int64_t run_id, const char *benchmark,
 	if (!stmt)
 		goto out;
 	if (sqlite3_bind_int64(stmt, 1, run_id) ||
-	    bind_text(stmt, 2, benchmark) || bind_text(stmt, 3, name) ||
-	    bind_text(stmt, 4, unit) ||
-	    bind_text(stmt, 5, higher_better ? "higher" : "lower") ||
+	    store_bind_text(stmt, 2, benchmark) ||
+	    store_bind_text(stmt, 3, name) || store_bind_text(stmt, 4, unit) ||
+	    store_bind_text(stmt, 5, higher_better ? "higher" : "lower") ||
 	    sqlite3_bind_int(stmt, 6, decimals) ||
 	    sqlite3_step(stmt) != SQLITE_DONE) {
 		store_fail(st, err, "create operation '%s' of '%s'", name,
@@ -828,7 +822,7 @@ int store_operation(struct store *st, int64_t run_id, const char *benchmark,
 	ret = 0;
 out:
 	stmt_done(stmt);
-	return tx_close(st, &tx, ret, err);
+	return store_tx_close(st, &tx, ret, err);
 }
 
 static int iteration_insert(struct store *st, const struct iteration_rec *it,
@@ -840,19 +834,20 @@ static int iteration_insert(struct store *st, const struct iteration_rec *it,
 	if (!stmt)
 		return -1;
 	if (sqlite3_bind_int64(stmt, 1, it->run_id) ||
-	    bind_text(stmt, 2, it->benchmark) || bind_text(stmt, 3, it->job) ||
-	    bind_text(stmt, 4, it->build) ||
+	    store_bind_text(stmt, 2, it->benchmark) ||
+	    store_bind_text(stmt, 3, it->job) ||
+	    store_bind_text(stmt, 4, it->build) ||
 	    sqlite3_bind_int64(stmt, 5, it->index) ||
 	    sqlite3_bind_int(stmt, 6, it->warmup) ||
-	    bind_text(stmt, 7, it->status) ||
+	    store_bind_text(stmt, 7, it->status) ||
 	    sqlite3_bind_int64(stmt, 8, it->exit_code) ||
 	    sqlite3_bind_int64(stmt, 9, it->term_signal) ||
 	    sqlite3_bind_double(stmt, 10, it->elapsed_s) ||
 	    sqlite3_bind_double(stmt, 11, it->user_s) ||
 	    sqlite3_bind_double(stmt, 12, it->sys_s) ||
 	    sqlite3_bind_int64(stmt, 13, it->maxrss_kb) ||
-	    bind_text(stmt, 14, it->stderr_tail) ||
-	    bind_text(stmt, 15, it->started_at) ||
+	    store_bind_text(stmt, 14, it->stderr_tail) ||
+	    store_bind_text(stmt, 15, it->started_at) ||
 	    sqlite3_step(stmt) != SQLITE_DONE) {
 		store_fail(st, err, "store iteration %" PRId64 " of '%s'",
 			   it->index, it->benchmark ? it->benchmark : "(null)");
@@ -976,14 +971,14 @@ int store_iteration_add(struct store *st, const struct iteration_rec *it,
 	int64_t id = 0;
 	int ret;
 
-	if (tx_open(st, true, &tx, err))
+	if (store_tx_open(st, true, &tx, err))
 		return -1;
 	ret = check_ops(st, it, samples, nr, err);
 	if (!ret)
 		ret = iteration_insert(st, it, &id, err);
 	if (!ret)
 		ret = samples_insert(st, id, samples, nr, err);
-	ret = tx_close(st, &tx, ret, err);
+	ret = store_tx_close(st, &tx, ret, err);
 	if (!ret && iter_id)
 		*iter_id = id;
 	return ret;
@@ -1025,7 +1020,7 @@ static int bind_run_bench(sqlite3_stmt *stmt, int64_t run_id,
 			  const char *benchmark)
 {
 	return sqlite3_bind_int64(stmt, 1, run_id) ||
-	       bind_text(stmt, 2, benchmark);
+	       store_bind_text(stmt, 2, benchmark);
 }
 
 static int load_ops(struct store *st, int64_t run_id, const char *benchmark,
@@ -1047,9 +1042,9 @@ static int load_ops(struct store *st, int64_t run_id, const char *benchmark,
 		op = &rd->ops[rd->ops_nr++];
 		memset(op, 0, sizeof(*op));
 		op->id = sqlite3_column_int64(stmt, 0);
-		op->benchmark = column_strdup(stmt, 1);
-		op->name = column_strdup(stmt, 2);
-		op->unit = column_strdup(stmt, 3);
+		op->benchmark = store_column_strdup(stmt, 1);
+		op->name = store_column_strdup(stmt, 2);
+		op->unit = store_column_strdup(stmt, 3);
 		op->higher_better = sqlite3_column_int(stmt, 4);
 		op->decimals = sqlite3_column_int(stmt, 5);
 	}
@@ -1121,7 +1116,7 @@ static int load_durations(struct store *st, int64_t run_id,
 		ALLOC_GROW(rd->durations, rd->durations_nr + 1,
 			   rd->durations_alloc);
 		d = &rd->durations[rd->durations_nr++];
-		d->benchmark = column_strdup(stmt, 0);
+		d->benchmark = store_column_strdup(stmt, 0);
 		d->user_s = sqlite3_column_double(stmt, 1);
 		d->sys_s = sqlite3_column_double(stmt, 2);
 		d->elapsed_s = sqlite3_column_double(stmt, 3);
@@ -1144,7 +1139,7 @@ int store_load_run(struct store *st, int64_t run_id, const char *benchmark,
 	int ret = -1;
 
 	/* One read transaction, so a concurrent writer is not half seen. */
-	if (tx_open(st, false, &tx, err))
+	if (store_tx_open(st, false, &tx, err))
 		return -1;
 	if (store_run_get(st, run_id, &rd->info, err) ||
 	    load_ops(st, run_id, benchmark, rd, err) ||
@@ -1153,7 +1148,7 @@ int store_load_run(struct store *st, int64_t run_id, const char *benchmark,
 		goto out;
 	ret = 0;
 out:
-	ret = tx_close(st, &tx, ret, err);
+	ret = store_tx_close(st, &tx, ret, err);
 	if (ret)
 		run_data_release(rd);
 	return ret;
@@ -1173,10 +1168,10 @@ int store_list_runs(struct store *st, struct run_rows *rows, struct strbuf *err)
 		ALLOC_GROW(rows->v, rows->nr + 1, rows->alloc);
 		r = &rows->v[rows->nr++];
 		r->id = sqlite3_column_int64(stmt, 0);
-		r->label = column_strdup(stmt, 1);
-		r->started_at = column_strdup(stmt, 2);
-		r->config_name = column_strdup(stmt, 3);
-		r->status = column_strdup(stmt, 4);
+		r->label = store_column_strdup(stmt, 1);
+		r->started_at = store_column_strdup(stmt, 2);
+		r->config_name = store_column_strdup(stmt, 3);
+		r->status = store_column_strdup(stmt, 4);
 		r->iterations = sqlite3_column_int64(stmt, 5);
 		r->failed_iterations = sqlite3_column_int64(stmt, 6);
 		r->samples = sqlite3_column_int64(stmt, 7);

@@ -1,0 +1,54 @@
+#ifndef MMCMP_STORE_INTERNAL_H
+#define MMCMP_STORE_INTERNAL_H
+
+#include <stdbool.h>
+
+#include <sqlite3.h>
+
+#include "util.h"
+
+struct strbuf;
+
+/*
+ * store-internal: what the store*.c files share, and nothing else may
+ * include (it brings <sqlite3.h>). Every function follows store.h's
+ * contract: 0 or -1 with one line appended to err.
+ */
+
+/* The number of statements store.c prepares once and caches. */
+#define STORE_STMT_CACHE 32
+
+struct store {
+	sqlite3 *db;
+	char *path;
+	sqlite3_stmt *stmt[STORE_STMT_CACHE];
+};
+
+/*
+ * One atomic call: a transaction of its own when no group is open, else
+ * a savepoint inside the group, so a failure undoes only this call.
+ */
+struct store_tx {
+	bool top;
+};
+
+/* Append "cannot WHAT: <sqlite message>" to err; returns -1. */
+MMCMP_PRINTF(3, 4)
+int store_fail(struct store *st, struct strbuf *err, const char *fmt, ...);
+/* Execute sql (no rows); on failure "cannot WHAT: ...". */
+int store_exec_sql(struct store *st, const char *sql, const char *what,
+		   struct strbuf *err);
+/* Execute sql on the way out of a failure, ignoring its result. */
+void store_exec_quietly(struct store *st, const char *sql);
+/* Bind s, or NULL, as a static text parameter. */
+int store_bind_text(sqlite3_stmt *stmt, int i, const char *s);
+/* A copy of text column i (caller frees), NULL when it is NULL. */
+char *store_column_strdup(sqlite3_stmt *stmt, int i);
+/* Begin one atomic call (write: take the write lock at once). */
+int store_tx_open(struct store *st, bool write, struct store_tx *tx,
+		  struct strbuf *err);
+/* End it: keep its changes when ret is 0, else undo them; returns ret or -1. */
+int store_tx_close(struct store *st, const struct store_tx *tx, int ret,
+		   struct strbuf *err);
+
+#endif /* MMCMP_STORE_INTERNAL_H */
