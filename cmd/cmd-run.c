@@ -29,6 +29,9 @@ static const char run_usage[] =
 	"                     release, as uname -r prints it); with builds, each\n"
 	"                     build is stored as NAME-BUILD\n"
 	"  --iterations N     measured iterations per job (default: the config's)\n"
+	"  --param NAME=V[,V...]\n"
+	"                     give parameter NAME of every workload that has it\n"
+	"                     these values instead (repeatable)\n"
 	"  --check            validate CONFIG and print the expanded plan; runs\n"
 	"                     nothing and leaves the database alone\n"
 	"  --append           add a run to a label that already has results\n"
@@ -51,6 +54,7 @@ struct run_args {
 	const char *config_path;
 	const char *label;
 	int iterations; /* 0: the config's */
+	struct strvec params; /* --param overrides */
 	bool check, append, replace, quiet;
 };
 
@@ -92,6 +96,9 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				return usage_error(&cmd_run,
 					"--iterations needs a whole number from 1 to 1000000, not '%s'",
 					v);
+		} else if (!missing &&
+			   (v = opt_value(argv, argc, &i, "--param", &missing))) {
+			strvec_push(&a->params, v);
 		} else if (missing) {
 			return usage_error(&cmd_run, "option '%s' needs a value",
 					   arg);
@@ -242,6 +249,66 @@ static const char *source_name(enum metric_source s)
 	case METRIC_MAXRSS: return "maxrss";
 	}
 	return "?";
+}
+
+/* Debian packages of the benchmark programs that configs/ uses. */
+static const struct {
+	const char *program, *package;
+} known_packages[] = {
+	{ "fio", "fio" },
+	{ "hackbench", "rt-tests" },
+	{ "netperf", "netperf" },
+	{ "perf", "linux-perf" },
+	{ "stress-ng", "stress-ng" },
+	{ "sysbench", "sysbench" },
+	{ "time", "time" },
+};
+
+/* Whether name is an executable file, directly or through path. */
+static bool program_exists(const char *name, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool found = false;
+
+	if (strchr(name, '/'))
+		return !access(name, X_OK);
+	for (const char *p = path; p && !found;) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+
+		strbuf_reset(&sb);
+		strbuf_add(&sb, len ? p : ".", len ? len : 1);
+		strbuf_addf(&sb, "/%s", name);
+		found = !access(sb.buf, X_OK);
+		p = colon ? colon + 1 : NULL;
+	}
+	strbuf_release(&sb);
+	return found;
+}
+
+/*
+ * Before anything runs: every job's program must exist, else say which
+ * Debian package brings it. Returns 0 or 2 after the message.
+ */
+static int check_programs(const struct run_state *rs)
+{
+	for (size_t j = 0; j < rs->plan.nr; j++) {
+		const struct job *job = &rs->plan.jobs[j];
+		const char *prog = job->argv.v[0];
+		const char *path = rs->workload_path;
+
+		if (!prog || program_exists(prog, path))
+			continue;
+		for (size_t k = 0; k < ARRAY_SIZE(known_packages); k++)
+			if (!strcmp(prog, known_packages[k].program))
+				return error("workload '%s': program '%s' is not installed; install the Debian package '%s' (apt-get install %s)",
+					     job->wl->name, prog,
+					     known_packages[k].package,
+					     known_packages[k].package) + 1;
+		return error("workload '%s': program '%s' not found in PATH",
+			     job->wl->name, prog) + 1;
+	}
+	return 0;
 }
 
 static int print_plan(const struct run_state *rs)
@@ -587,10 +654,22 @@ static int prepare(struct run_state *rs, struct strbuf *err)
 		for (size_t m = 0; m < wl->metrics_nr; m++) {
 			const struct metric_spec *ms = &wl->metrics[m];
 
-			if (ms->source == METRIC_REGEX ||
-			    ms->source == METRIC_JSON ||
-			    ms->source == METRIC_PARSER) {
-				rs->extractors[j][m] = extractor_new(ms, err);
+			if (extract_reads_output(ms)) {
+				struct metric_spec spec = *ms;
+				char *field = NULL;
+
+				/* A parser field may name parameters: "{stressor}". */
+				if (ms->source == METRIC_PARSER && ms->field) {
+					field = plan_substitute(ms->field,
+								job->names.v,
+								job->values.v,
+								err);
+					if (!field)
+						return -1;
+					spec.field = field;
+				}
+				rs->extractors[j][m] = extractor_new(&spec, err);
+				free(field);
 				if (!rs->extractors[j][m])
 					return -1;
 			}
@@ -703,7 +782,7 @@ static int finish_runs(struct run_state *rs, const char *status,
 
 static int run_main(int argc, char **argv)
 {
-	struct run_args args = { 0 };
+	struct run_args args = { .params = STRVEC_INIT };
 	struct run_state rs = { .args = &args, .plan = PLAN_INIT };
 	struct strbuf err = STRBUF_INIT;
 	struct sigaction sa = { .sa_handler = on_interrupt }, old_int, old_term;
@@ -714,8 +793,9 @@ static int run_main(int argc, char **argv)
 
 	ret = parse_args(argc, argv, &args);
 	if (ret)
-		return ret;
+		goto out;
 	if (config_load_file(&rs.cfg, args.config_path, &err) ||
+	    plan_prepare(&rs.cfg, args.params.v, &err) ||
 	    plan_build(&rs.plan, &rs.cfg, &err)) {
 		error("%s", err.buf);
 		ret = 2;
@@ -743,6 +823,10 @@ static int run_main(int argc, char **argv)
 		if (ret)
 			goto out;
 	}
+	rs.workload_path = workload_path();
+	ret = check_programs(&rs);
+	if (ret)
+		goto out;
 	if (args.check) {
 		ret = print_plan(&rs);
 		goto out;
@@ -765,7 +849,6 @@ static int run_main(int argc, char **argv)
 
 		rs.total_iters = rs.plan.nr * (size_t)(rs.cfg.warmup + measured);
 	}
-	rs.workload_path = workload_path();
 	rs.progress = !args.quiet && isatty(STDERR_FILENO);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
@@ -827,6 +910,7 @@ static int run_main(int argc, char **argv)
 	sigaction(SIGTERM, &old_term, NULL);
 out:
 	free(base_label);
+	strvec_clear(&args.params);
 	release_state(&rs);
 	strbuf_release(&err);
 	return ret;

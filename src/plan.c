@@ -1,6 +1,8 @@
 /* plan: expand workloads x parameters x builds into jobs. */
 #include "plan.h"
 
+#include <unistd.h>
+
 #include "config.h"
 #include "strbuf.h"
 
@@ -55,6 +57,8 @@ fail:
 static void job_release(struct job *job, size_t nr_ops)
 {
 	strvec_clear(&job->argv);
+	strvec_clear(&job->names);
+	strvec_clear(&job->values);
 	free(job->key);
 	if (job->ops)
 		for (size_t i = 0; i < nr_ops; i++)
@@ -78,8 +82,8 @@ static int add_job(struct plan *p, const struct workload_spec *wl,
 		   const size_t *idx, struct strbuf *err)
 {
 	size_t np = wl->params_nr;
-	struct strvec names = STRVEC_INIT, values = STRVEC_INIT;
 	struct strbuf key = STRBUF_INIT;
+	struct strvec names = STRVEC_INIT, values = STRVEC_INIT;
 	struct job *job;
 	int ret = -1;
 
@@ -99,6 +103,10 @@ static int add_job(struct plan *p, const struct workload_spec *wl,
 			    wl->params[i].values.v[idx[i]]);
 	}
 	job->key = strbuf_detach(&key, NULL);
+	strvec_init(&job->names);
+	strvec_init(&job->values);
+	strvec_pushv(&job->names, names.v);
+	strvec_pushv(&job->values, values.v);
 	if (b)
 		strvec_pushv(&job->argv, b->prefix.v);
 	for (size_t i = 0; i < wl->command.nr; i++) {
@@ -187,4 +195,160 @@ int plan_build(struct plan *p, const struct config *cfg, struct strbuf *err)
 		}
 	}
 	return check_unique_ops(p, err);
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+void plan_cpu_range(long nr_cpus, long nr_cores, struct strvec *out)
+{
+	long v[72];
+	size_t nr = 0;
+	long max;
+
+	if (nr_cpus < 1)
+		nr_cpus = 1;
+	if (nr_cores < 1 || nr_cores > nr_cpus)
+		nr_cores = nr_cpus;
+	max = 2 * nr_cpus;
+	for (long p = 1; p <= max && nr < 64; p *= 2)
+		v[nr++] = p;
+	v[nr++] = nr_cores;
+	v[nr++] = nr_cpus;
+	v[nr++] = max;
+	qsort(v, nr, sizeof(*v), cmp_long);
+	for (size_t i = 0; i < nr; i++) {
+		char buf[32];
+
+		if (i && v[i] == v[i - 1])
+			continue;
+		snprintf(buf, sizeof(buf), "%ld", v[i]);
+		strvec_push(out, buf);
+	}
+}
+
+/* Replace param's values by `values` (a copy). */
+static void set_values(struct param_spec *param, const struct strvec *values)
+{
+	strvec_clear(&param->values);
+	strvec_pushv(&param->values, values->v);
+}
+
+static int apply_override(struct config *cfg, const char *spec,
+			  struct strbuf *err)
+{
+	const char *eq = strchr(spec, '=');
+	struct strvec values = STRVEC_INIT;
+	size_t hits = 0;
+	char *name;
+
+	if (!eq || eq == spec || !eq[1])
+		return error_addf(err,
+				  "--param '%s': expected NAME=VALUE[,VALUE...]",
+				  spec);
+	name = xstrndup(spec, (size_t)(eq - spec));
+	for (const char *p = eq + 1;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (!len) {
+			strvec_clear(&values);
+			free(name);
+			return error_addf(err, "--param '%s': empty value", spec);
+		}
+		strvec_push_nodup(&values, xstrndup(p, len));
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	for (size_t w = 0; w < cfg->workloads_nr; w++) {
+		struct workload_spec *wl = &cfg->workloads[w];
+
+		for (size_t i = 0; i < wl->params_nr; i++) {
+			if (strcmp(wl->params[i].name, name))
+				continue;
+			set_values(&wl->params[i], &values);
+			hits++;
+		}
+	}
+	strvec_clear(&values);
+	if (!hits) {
+		error_addf(err, "--param '%s': no workload of '%s' has a parameter '%s'",
+			   spec, cfg->name, name);
+		free(name);
+		return -1;
+	}
+	free(name);
+	return 0;
+}
+
+/* The number of physical cores: CPUs over the SMT siblings of cpu0. */
+static long nr_cores(long nr_cpus)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list",
+			"r");
+	char buf[256];
+	long siblings = 1;
+
+	if (!f)
+		return nr_cpus;
+	if (fgets(buf, sizeof(buf), f)) {
+		/* "0,4" or "0-1": count the CPUs named. */
+		long a, b;
+		char *p = buf;
+
+		siblings = 0;
+		while (*p && *p != '\n') {
+			a = strtol(p, &p, 10);
+			b = a;
+			if (*p == '-')
+				b = strtol(p + 1, &p, 10);
+			siblings += b >= a ? b - a + 1 : 1;
+			if (*p == ',')
+				p++;
+			else
+				break;
+		}
+	}
+	fclose(f);
+	return siblings > 0 ? nr_cpus / siblings : nr_cpus;
+}
+
+int plan_prepare(struct config *cfg, char *const *overrides,
+		 struct strbuf *err)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct strvec range = STRVEC_INIT;
+
+	plan_cpu_range(cpus, nr_cores(cpus), &range);
+	for (size_t w = 0; w < cfg->workloads_nr; w++) {
+		struct workload_spec *wl = &cfg->workloads[w];
+
+		for (size_t i = 0; i < wl->params_nr; i++) {
+			struct param_spec *param = &wl->params[i];
+			struct strvec values = STRVEC_INIT;
+			bool special = false;
+
+			for (size_t k = 0; k < param->values.nr; k++) {
+				if (strcmp(param->values.v[k], PLAN_CPU_RANGE)) {
+					strvec_push(&values, param->values.v[k]);
+					continue;
+				}
+				special = true;
+				strvec_pushv(&values, range.v);
+			}
+			if (special)
+				set_values(param, &values);
+			strvec_clear(&values);
+		}
+	}
+	strvec_clear(&range);
+	for (size_t i = 0; overrides && overrides[i]; i++)
+		if (apply_override(cfg, overrides[i], err))
+			return -1;
+	return 0;
 }

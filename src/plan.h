@@ -28,6 +28,7 @@ struct job {
 	size_t build_index;		/* 0 without builds */
 	struct strvec argv;		/* build prefix + substituted command */
 	char *key;			/* "mode=threads tasks=2", "" without params */
+	struct strvec names, values;	/* the parameters, for plan_substitute() */
 	char **ops;			/* operation name per metric of wl */
 };
 
@@ -45,6 +46,31 @@ struct plan {
  */
 int plan_build(struct plan *p, const struct config *cfg, struct strbuf *err);
 void plan_release(struct plan *p);
+
+/*
+ * The special parameter value that expands to task counts from 1 up to
+ * twice the number of CPUs, in a topology-aware stride (see
+ * plan_cpu_range()).
+ */
+#define PLAN_CPU_RANGE "@cpu-range"
+
+/*
+ * The task counts PLAN_CPU_RANGE stands for on a machine with nr_cpus
+ * online CPUs of which nr_cores are physical cores: 1, the powers of two,
+ * the number of cores, of CPUs and twice that, each at most 2 * nr_cpus,
+ * ascending and without repeats (like mmtests' topology walk, which puts
+ * points on the SMT and socket boundaries). Appended to out as strings.
+ */
+void plan_cpu_range(long nr_cpus, long nr_cores, struct strvec *out);
+
+/*
+ * Prepare cfg's parameters for plan_build(): replace every value
+ * PLAN_CPU_RANGE by plan_cpu_range() of this machine, and apply the
+ * overrides, each "NAME=V1,V2,...", to every workload that has parameter
+ * NAME. An override that names no parameter of any workload fails.
+ */
+int plan_prepare(struct config *cfg, char *const *overrides,
+		 struct strbuf *err);
 
 /*
  * Substitute every {name} in tmpl from the NULL-terminated names/values

@@ -1,0 +1,43 @@
+#!/bin/sh
+# Every config in configs/ runs to completion in its quick mode (the
+# options on its "# quick:" line) and its comparison table renders. A
+# config whose benchmark program is not installed is skipped, saying so.
+set -e
+. ./lib.sh
+
+for cfg in "$MMCMP_SRCDIR"/configs/*.yaml; do
+	name=$(basename "$cfg" .yaml)
+	quick=$(sed -n 's/^# quick: //p' "$cfg")
+	if [ -z "$quick" ]; then
+		not_ok "$name has a '# quick:' line"
+		continue
+	fi
+	db="$TMP/$name.db"
+	set +e
+	# shellcheck disable=SC2086
+	"$MMCMP" --db "$db" run -q "$cfg" --label q $quick >"$TMP/out" 2>"$TMP/err"
+	st=$?
+	set -e
+	if [ $st -eq 2 ] && grep -q "is not installed" "$TMP/err"; then
+		ok "# SKIP $name: $(sed 's/^mmcmp: error: //' "$TMP/err" | head -1)"
+		continue
+	fi
+	if grep -q "^mmcmp: error: cannot create cgroup\|^mmcmp: error: .*cgroup" "$TMP/err" && [ $st -ne 0 ]; then
+		ok "# SKIP $name: $(sed 's/^mmcmp: error: //' "$TMP/err" | head -1)"
+		continue
+	fi
+	if [ $st -eq 0 ]; then
+		ok "$name runs in quick mode"
+	else
+		not_ok "$name runs in quick mode (exit $st)"
+		sed 's/^/# /' "$TMP/err" | head -20
+		continue
+	fi
+	labels=$("$MMCMP" --db "$db" list | awk 'NR > 1 { print $2 }' | sort -u)
+	set -- $labels
+	[ $# -ge 2 ] || set -- "$1" "$1"
+	expect_status 0 "$name: the comparison renders" "$MMCMP" --db "$db" compare "$@"
+	grep_file "$TMP/out" "^Min " "$name: the table has rows"
+done
+
+done_testing
