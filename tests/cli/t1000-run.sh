@@ -65,6 +65,20 @@ expect_status 0 "--iterations overrides the config" \
 grep_file "$TMP/out" "short: run [0-9]* complete, 2 iterations" "--iterations 1 gives one per job"
 expect_status 2 "--iterations 0 is refused" "$MMCMP" run "$TMP/simple.yaml" --iterations 0
 
+# Progress: one updating line on a terminal, nothing when not a terminal.
+check "no progress line when stderr is not a terminal" \
+	sh -c "! grep -q 'ETA' '$TMP/err'"
+if command -v script >/dev/null; then
+	script -qec "'$MMCMP' run '$TMP/simple.yaml' --label tty --iterations 1" \
+		/dev/null >"$TMP/tty" 2>&1 || true
+	grep_file "$TMP/tty" "\[2/4\] tty total-10 iteration 1/1  elapsed" \
+		"on a terminal a progress line shows operation, iteration and elapsed time"
+	grep_file "$TMP/tty" "ETA" "the progress line has an ETA"
+else
+	ok "# SKIP no script(1) to give mmcmp a terminal"
+	ok "# SKIP no script(1) to give mmcmp a terminal"
+fi
+
 # The default label is the kernel release.
 expect_status 0 "run without --label" "$MMCMP" run -q "$TMP/simple.yaml" --iterations 1
 check "the default label is uname -r" \
