@@ -1,12 +1,16 @@
 /* runner: run one command in its own process group and measure it. */
+/* For posix_spawn_file_actions_addchdir_np(), environ and pipe2(). */
+#define _GNU_SOURCE
 #include "runner.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
@@ -15,7 +19,6 @@
 #include <unistd.h>
 
 #include "strbuf.h"
-#include "strvec.h"
 #include "util.h"
 
 #define NS_PER_S	 1000000000ULL
@@ -32,27 +35,18 @@
 #define DRAIN_NS (100 * NS_PER_MS)
 
 /* The parent's ends of the pipes, and the pidfd when the kernel has one. */
-enum { FD_OUT, FD_ERR, FD_EXEC, FD_PID, FD_NR };
+enum { FD_OUT, FD_ERR, FD_PID, FD_NR };
 
-/* What the child failed at; sent with errno through the exec pipe. */
-enum child_stage { STAGE_SETUP, STAGE_CHDIR, STAGE_EXEC };
-
-struct exec_report {
-	int stage;
-	int errnum;
-};
+/* The step that kept the command from starting. */
+enum exec_stage { STAGE_CHDIR, STAGE_EXEC };
 
 struct run_state {
 	const struct runner_opts *opts;
 	struct runner_result *res;
 	pid_t pid;
 	int fd[FD_NR];	  /* parent side; -1 when closed */
-	int null_fd;	  /* the child's stdin */
 	int out_w, err_w; /* the child's stdout and stderr */
-	int exec_w;	  /* the child's end of the exec pipe */
 	size_t out_max, tail_max;
-	struct exec_report rep;
-	size_t rep_len;
 	uint64_t deadline_ns; /* real clock; 0 when there is no timeout */
 	uint64_t grace_ns;
 	uint64_t kill_at_ns;
@@ -128,37 +122,36 @@ static void close_fd(int *fd)
 }
 
 /*
- * Give fd close-on-exec and a number above 2, so that the child's dup2()
- * onto 0, 1 and 2 never meets one of its own sources. Returns the new fd,
- * or -1 (the old one closed) on failure.
+ * Move fd, which is close-on-exec, above 2 if it is not already, so that
+ * the child's dup2() onto 0, 1 and 2 never meets one of its own sources.
+ * Returns the fd to use, or -1 (fd closed) on failure.
  */
-static int private_fd(int fd)
+static int above_stderr(int fd)
 {
 	int moved;
 
-	if (fd > STDERR_FILENO) {
-		if (!fcntl(fd, F_SETFD, FD_CLOEXEC))
-			return fd;
-		close(fd);
-		return -1;
-	}
+	if (fd > STDERR_FILENO)
+		return fd;
 	moved = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
 	close(fd);
 	return moved;
 }
 
-/* A pipe with both ends private; the read end is non-blocking. */
+/*
+ * A pipe with both ends close-on-exec, so that only what the child
+ * dup2()s reaches the command, and above 2; the read end is non-blocking.
+ */
 static int open_pipe(int *rd, int *wr, struct strbuf *err)
 {
 	int p[2];
 
-	if (pipe(p))
+	if (pipe2(p, O_CLOEXEC))
 		return error_addf(err, "cannot create a pipe: %s",
 				  strerror(errno));
-	*rd = private_fd(p[0]);
-	*wr = private_fd(p[1]);
-	if (*rd < 0 || *wr < 0 ||
-	    fcntl(*rd, F_SETFL, fcntl(*rd, F_GETFL) | O_NONBLOCK)) {
+	*rd = above_stderr(p[0]);
+	*wr = above_stderr(p[1]);
+	/* A new pipe has no other status flag to keep. */
+	if (*rd < 0 || *wr < 0 || fcntl(*rd, F_SETFL, O_NONBLOCK)) {
 		error_addf(err, "cannot set up a pipe: %s", strerror(errno));
 		close_fd(rd);
 		close_fd(wr);
@@ -169,154 +162,215 @@ static int open_pipe(int *rd, int *wr, struct strbuf *err)
 
 static int open_fds(struct run_state *st, struct strbuf *err)
 {
-	st->null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (st->null_fd < 0)
-		return error_addf(err, "cannot open '/dev/null': %s",
-				  strerror(errno));
-	st->null_fd = private_fd(st->null_fd);
-	if (st->null_fd < 0)
-		return error_addf(err, "cannot set up '/dev/null': %s",
-				  strerror(errno));
 	if (open_pipe(&st->fd[FD_OUT], &st->out_w, err) ||
-	    open_pipe(&st->fd[FD_ERR], &st->err_w, err) ||
-	    open_pipe(&st->fd[FD_EXEC], &st->exec_w, err))
+	    open_pipe(&st->fd[FD_ERR], &st->err_w, err))
 		return -1;
 	return 0;
 }
 
 static void close_child_fds(struct run_state *st)
 {
-	close_fd(&st->null_fd);
 	close_fd(&st->out_w);
 	close_fd(&st->err_w);
-	close_fd(&st->exec_w);
+}
+
+/* Whether the child could chdir() to dir: 0, or the errno it would get. */
+static int dir_error(const char *dir)
+{
+	struct stat sb;
+
+	if (stat(dir, &sb))
+		return errno;
+	if (!S_ISDIR(sb.st_mode))
+		return ENOTDIR;
+	return access(dir, X_OK) ? errno : 0;
 }
 
 /*
- * The candidates execve() tries when the caller gives the environment:
- * the PATH of that environment, else ours, else the libc default. A name
- * with a slash is used as it is; an empty PATH entry is the current
- * directory, as for execvp().
+ * Whether file is an executable regular file: 0, or an errno. A relative
+ * file is looked for under cwd, where the child will execute it.
  */
-static void exec_paths(const struct runner_opts *opts, struct strvec *paths)
+static int exec_error(const char *cwd, const char *file, struct strbuf *tmp)
 {
-	const char *name = opts->argv[0];
-	const char *path = NULL;
-	struct strbuf sb = STRBUF_INIT;
+	struct stat sb;
 
-	if (!*name)
-		return;
-	if (strchr(name, '/')) {
-		strvec_push(paths, name);
-		return;
+	if (cwd && *file != '/') {
+		strbuf_reset(tmp);
+		strbuf_addf(tmp, "%s/%s", cwd, file);
+		file = tmp->buf;
 	}
-	for (char *const *e = opts->env; *e && !path; e++)
+	if (access(file, X_OK) || stat(file, &sb))
+		return errno;
+	return S_ISREG(sb.st_mode) ? 0 : EACCES;
+}
+
+/* The PATH the child will have: that of opts->env, else ours. */
+static const char *child_path(const struct runner_opts *opts)
+{
+	const char *path = NULL;
+
+	for (char *const *e = opts->env; e && *e && !path; e++)
 		if (!strncmp(*e, "PATH=", 5))
 			path = *e + 5;
 	if (!path)
 		path = getenv("PATH");
-	if (!path)
-		path = "/bin:/usr/bin";
+	/* What glibc's execvp() uses without a PATH. */
+	return path ? path : "/bin:/usr/bin";
+}
+
+/*
+ * Find the file to execute for argv[0] as execvp() would, but here in the
+ * parent, so the child execs once. A name with a slash is used as it is,
+ * once checked. Otherwise each directory of the child's PATH is tried in
+ * turn, an empty entry meaning the current directory; what is missing,
+ * not a regular file or not executable is skipped. Returns 0 with the
+ * file in *file, or an errno: EACCES when only unusable files were found,
+ * ENOENT when none.
+ */
+static int resolve(const struct runner_opts *opts, struct strbuf *file)
+{
+	const char *name = opts->argv[0];
+	const char *path = child_path(opts);
+	struct strbuf tmp = STRBUF_INIT;
+	bool eacces = false;
+	int e;
+
+	strbuf_reset(file);
+	if (strchr(name, '/')) {
+		strbuf_addstr(file, name);
+		e = exec_error(opts->cwd, name, &tmp);
+		strbuf_release(&tmp);
+		return e;
+	}
+	if (!*name)
+		return ENOENT;
 	for (;;) {
 		const char *end = strchr(path, ':');
 
 		if (!end)
 			end = path + strlen(path);
-		strbuf_reset(&sb);
+		strbuf_reset(file);
 		if (end == path)
-			strbuf_addch(&sb, '.');
+			strbuf_addch(file, '.');
 		else
-			strbuf_add(&sb, path, (size_t)(end - path));
-		strbuf_addf(&sb, "/%s", name);
-		strvec_push(paths, sb.buf);
-		if (!*end)
+			strbuf_add(file, path, (size_t)(end - path));
+		strbuf_addf(file, "/%s", name);
+		e = exec_error(opts->cwd, file->buf, &tmp);
+		if (e == EACCES)
+			eacces = true;
+		else if (e != ENOENT && e != ENOTDIR && e != ENAMETOOLONG &&
+			 e != ELOOP)
+			break; /* found it, or an error execvp() gives up on */
+		if (!*end) {
+			e = eacces ? EACCES : ENOENT;
 			break;
+		}
 		path = end + 1;
 	}
-	strbuf_release(&sb);
+	strbuf_release(&tmp);
+	return e;
+}
+
+/* The command did not start: RUNNER_EXEC, and why in place of its stderr. */
+static void not_started(struct run_state *st, enum exec_stage stage, int errnum)
+{
+	struct strbuf *sb = &st->res->err_tail;
+
+	st->res->status = RUNNER_EXEC;
+	strbuf_reset(sb);
+	if (stage == STAGE_CHDIR)
+		strbuf_addf(sb, "cannot change directory to '%s': %s",
+			    st->opts->cwd, strerror(errnum));
+	else
+		strbuf_addf(sb, "cannot execute '%s': %s", st->opts->argv[0],
+			    strerror(errnum));
 }
 
 /*
- * In the child: execve() each candidate as execvp() does, going on past
- * the errors that only mean "not here". Returns with errno set.
+ * How the child is set up between the spawn and the exec: stdin from
+ * /dev/null, stdout and stderr onto the pipes, then the cwd; a new process
+ * group; the signals a benchmark expects at their default action; an
+ * empty signal mask. glibc's posix_spawn() also resets every caught
+ * signal, so no handler of ours runs in the child.
  */
-static void exec_search(char *const *paths, char *const *argv, char *const *env)
-{
-	bool eacces = false;
-
-	for (size_t i = 0; paths[i]; i++) {
-		execve(paths[i], argv, env);
-		if (errno == EACCES)
-			eacces = true;
-		else if (errno != ENOENT && errno != ENOTDIR &&
-			 errno != ENAMETOOLONG && errno != ELOOP)
-			return;
-	}
-	errno = eacces ? EACCES : ENOENT;
-}
-
-MMCMP_NORETURN static void child_fail(int fd, enum child_stage stage)
-{
-	struct exec_report rep = {.stage = (int)stage, .errnum = errno};
-	ssize_t n = write(fd, &rep, sizeof(rep));
-
-	(void)n; /* nothing else can be done about it */
-	_exit(127);
-}
-
-/*
- * The child, between fork() and exec: only async-signal-safe calls. The
- * signals the parent blocked around fork() are unblocked just before the
- * exec, once the dispositions a benchmark expects are back to default.
- */
-MMCMP_NORETURN static void child_run(const struct run_state *st,
-				     char *const *paths)
+static int spawn_setup(const struct run_state *st,
+		       posix_spawn_file_actions_t *fa, posix_spawnattr_t *attr)
 {
 	static const int sigs[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGPIPE, SIGALRM,
 				   SIGTERM, SIGCHLD, SIGUSR1, SIGUSR2};
-	const struct runner_opts *opts = st->opts;
-	struct sigaction sa;
-	sigset_t none;
+	const short flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
+			    POSIX_SPAWN_SETSIGMASK;
+	sigset_t dfl, none;
+	int e;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
-		sigaction(sigs[i], &sa, NULL);
-	setpgid(0, 0);
-	if (dup2(st->null_fd, STDIN_FILENO) < 0 ||
-	    dup2(st->out_w, STDOUT_FILENO) < 0 ||
-	    dup2(st->err_w, STDERR_FILENO) < 0)
-		child_fail(st->exec_w, STAGE_SETUP);
-	if (opts->cwd && chdir(opts->cwd))
-		child_fail(st->exec_w, STAGE_CHDIR);
 	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (opts->env)
-		exec_search(paths, opts->argv, opts->env);
-	else
-		execvp(opts->argv[0], opts->argv);
-	child_fail(st->exec_w, STAGE_EXEC);
+	sigemptyset(&dfl);
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaddset(&dfl, sigs[i]);
+	e = posix_spawn_file_actions_addopen(fa, STDIN_FILENO, "/dev/null",
+					     O_RDONLY, 0);
+	if (!e)
+		e = posix_spawn_file_actions_adddup2(fa, st->out_w,
+						     STDOUT_FILENO);
+	if (!e)
+		e = posix_spawn_file_actions_adddup2(fa, st->err_w,
+						     STDERR_FILENO);
+	if (!e && st->opts->cwd)
+		e = posix_spawn_file_actions_addchdir_np(fa, st->opts->cwd);
+	if (!e)
+		e = posix_spawnattr_setflags(attr, flags);
+	if (!e)
+		e = posix_spawnattr_setpgroup(attr, 0);
+	if (!e)
+		e = posix_spawnattr_setsigdefault(attr, &dfl);
+	if (!e)
+		e = posix_spawnattr_setsigmask(attr, &none);
+	return e;
 }
 
-static int spawn(struct run_state *st, char *const *paths, struct strbuf *err)
+/*
+ * Start the command. When posix_spawn() itself fails (the chdir or the
+ * exec did, and glibc has reaped the child), that is not_started(), not an
+ * error of ours, and st->pid stays -1.
+ */
+static int spawn(struct run_state *st, const char *file, struct strbuf *err)
 {
-	sigset_t all, old;
-	int fork_errno;
+	const struct runner_opts *opts = st->opts;
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	int setup_errno, spawn_errno = 0;
 
-	/* No handler of ours may run in the child before it resets them. */
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
-	st->pid = fork();
-	fork_errno = errno;
-	if (!st->pid)
-		child_run(st, paths);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (st->pid < 0)
-		return error_addf(err, "cannot fork for '%s': %s",
-				  st->opts->argv[0], strerror(fork_errno));
-	/* Also here, so the group exists before we may signal it. */
-	setpgid(st->pid, st->pid);
+	setup_errno = posix_spawn_file_actions_init(&fa);
+	if (!setup_errno) {
+		setup_errno = posix_spawnattr_init(&attr);
+		if (!setup_errno) {
+			setup_errno = spawn_setup(st, &fa, &attr);
+			if (!setup_errno)
+				spawn_errno = posix_spawn(
+					&st->pid, file, &fa, &attr, opts->argv,
+					opts->env ? opts->env : environ);
+			posix_spawnattr_destroy(&attr);
+		}
+		posix_spawn_file_actions_destroy(&fa);
+	}
+	if (setup_errno)
+		return error_addf(err, "cannot set up the child for '%s': %s",
+				  opts->argv[0], strerror(setup_errno));
+	if (spawn_errno) {
+		/* The cwd was checked before; it may have gone since. */
+		int dir_errno = opts->cwd ? dir_error(opts->cwd) : 0;
+
+		st->pid = -1;
+		if (dir_errno)
+			not_started(st, STAGE_CHDIR, dir_errno);
+		else
+			not_started(st, STAGE_EXEC, spawn_errno);
+		return 0;
+	}
+	/*
+	 * posix_spawn() returns once the child has exec'd (CLONE_VFORK), so
+	 * its process group already exists when we may signal it.
+	 */
 	close_child_fds(st);
 #ifdef SYS_pidfd_open
 	st->fd[FD_PID] = (int)syscall(SYS_pidfd_open, st->pid, 0);
@@ -363,12 +417,8 @@ static void keep_tail(struct run_state *st, const char *buf, size_t n)
 static void read_fd(struct run_state *st, int k)
 {
 	char buf[READ_CHUNK];
-	size_t want = sizeof(buf);
-	ssize_t n;
+	ssize_t n = read(st->fd[k], buf, sizeof(buf));
 
-	if (k == FD_EXEC)
-		want = sizeof(st->rep) - st->rep_len;
-	n = read(st->fd[k], buf, want);
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
 	if (n <= 0) {
@@ -377,12 +427,8 @@ static void read_fd(struct run_state *st, int k)
 	}
 	if (k == FD_OUT)
 		keep_out(st, buf, (size_t)n);
-	else if (k == FD_ERR)
+	else
 		keep_tail(st, buf, (size_t)n);
-	else {
-		memcpy((char *)&st->rep + st->rep_len, buf, (size_t)n);
-		st->rep_len += (size_t)n;
-	}
 }
 
 /* Poll the open pipes (and pidfd) once, reading one chunk per ready pipe. */
@@ -514,34 +560,9 @@ static void drain(struct run_state *st)
 	for (;;) {
 		uint64_t now = mono_ns();
 
-		if (st->fd[FD_OUT] < 0 && st->fd[FD_ERR] < 0 &&
-		    st->fd[FD_EXEC] < 0)
-			break;
-		if (now >= end)
+		if ((st->fd[FD_OUT] < 0 && st->fd[FD_ERR] < 0) || now >= end)
 			break;
 		poll_fds(st, ms_until(end, now), false);
-	}
-}
-
-/* Why a child failed before its exec, in place of its stderr. */
-static void describe_exec_failure(const struct run_state *st, struct strbuf *sb)
-{
-	const char *argv0 = st->opts->argv[0];
-	const char *why = strerror(st->rep.errnum);
-
-	strbuf_reset(sb);
-	switch (st->rep.stage) {
-	case STAGE_EXEC:
-		strbuf_addf(sb, "cannot execute '%s': %s", argv0, why);
-		break;
-	case STAGE_CHDIR:
-		strbuf_addf(sb, "cannot change directory to '%s': %s",
-			    st->opts->cwd, why);
-		break;
-	default:
-		strbuf_addf(sb, "cannot set up the child for '%s': %s", argv0,
-			    why);
-		break;
 	}
 }
 
@@ -559,10 +580,7 @@ static void decode(struct run_state *st)
 		res->term_signal = WTERMSIG(ws);
 	trim_tail(&res->err_tail, st->tail_max);
 
-	if (st->rep_len == sizeof(st->rep)) {
-		res->status = RUNNER_EXEC;
-		describe_exec_failure(st, &res->err_tail);
-	} else if (st->killing) {
+	if (st->killing) {
 		res->status = st->reason;
 	} else if (WIFEXITED(ws)) {
 		res->status = res->exit_code ? RUNNER_EXIT : RUNNER_OK;
@@ -590,7 +608,7 @@ static int wait_failed(struct run_state *st, struct strbuf *err)
 			  strerror(wait_errno));
 }
 
-/* Everything after a successful fork(); t0 is the start on opts' clock. */
+/* Everything after a successful spawn; t0 is the start on opts' clock. */
 static int finish(struct run_state *st, uint64_t t0, struct strbuf *err)
 {
 	if (watch(st))
@@ -624,16 +642,14 @@ int runner_run(const struct runner_opts *opts, struct runner_result *result,
 		.opts = opts,
 		.res = result,
 		.pid = -1,
-		.fd = {-1, -1, -1, -1},
-		.null_fd = -1,
+		.fd = {-1, -1, -1},
 		.out_w = -1,
 		.err_w = -1,
-		.exec_w = -1,
 		.idle_ms = 1,
 	};
-	struct strvec paths = STRVEC_INIT;
+	struct strbuf file = STRBUF_INIT;
 	uint64_t t0, timeout_ns;
-	int ret = -1;
+	int e, ret = -1;
 
 	result_reset(result);
 	st.out_max = opts->stdout_max ? opts->stdout_max : DEFAULT_OUT_MAX;
@@ -645,8 +661,23 @@ int runner_run(const struct runner_opts *opts, struct runner_result *result,
 		error_addf(err, "cannot run an empty command");
 		goto out;
 	}
-	if (opts->env)
-		exec_paths(opts, &paths);
+	/*
+	 * posix_spawn() gives one errno for all its steps: checking here
+	 * first tells which one fails, the cwd before the file, in the
+	 * child's order.
+	 */
+	e = opts->cwd ? dir_error(opts->cwd) : 0;
+	if (e) {
+		not_started(&st, STAGE_CHDIR, e);
+		ret = 0;
+		goto out;
+	}
+	e = resolve(opts, &file);
+	if (e) {
+		not_started(&st, STAGE_EXEC, e);
+		ret = 0;
+		goto out;
+	}
 	if (open_fds(&st, err))
 		goto out;
 
@@ -654,13 +685,19 @@ int runner_run(const struct runner_opts *opts, struct runner_result *result,
 	timeout_ns = seconds_to_ns(opts->timeout_s);
 	if (timeout_ns)
 		st.deadline_ns = mono_ns() + timeout_ns;
-	if (spawn(&st, paths.v, err))
+	if (spawn(&st, file.buf, err))
 		goto out;
+	if (st.pid < 0) {
+		/* posix_spawn() failed; not_started() has said why. */
+		result->elapsed_s = (double)(clock_now(opts) - t0) / 1e9;
+		ret = 0;
+		goto out;
+	}
 	ret = finish(&st, t0, err);
 out:
 	for (int k = 0; k < FD_NR; k++)
 		close_fd(&st.fd[k]);
 	close_child_fds(&st);
-	strvec_clear(&paths);
+	strbuf_release(&file);
 	return ret;
 }

@@ -11,44 +11,67 @@
 /*
  * runner: run one command to completion and measure it.
  *
- * The child gets its own process group, stdin from /dev/null, stdout and
- * stderr through pipes. Stdout is kept up to `stdout_max` bytes and the
- * rest is read and dropped (out_truncated); stderr keeps only its last
- * `stderr_tail` bytes. On timeout, or when *stop becomes non-zero, the
- * whole group gets SIGTERM and, after `grace_s`, SIGKILL. When the child
- * exits, whatever is left of its process group is killed, so no process
- * outlives an iteration. Elapsed time is CLOCK_MONOTONIC (or the clock of
- * `ops`); user, system and max RSS come from wait4().
+ * The child is started with posix_spawn() (in glibc, clone() with CLONE_VM
+ * and CLONE_VFORK, so no page tables are copied). It gets its own process
+ * group, stdin from /dev/null, stdout and stderr through pipes (the
+ * runner's other fds are close-on-exec), an empty signal mask, and the
+ * default action for SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM,
+ * SIGCHLD, SIGUSR1 and SIGUSR2. Stdout is kept up to `stdout_max` bytes
+ * and the rest is read and dropped (out_truncated); stderr keeps only its
+ * last `stderr_tail` bytes. On timeout, or when *stop becomes non-zero,
+ * the whole group gets SIGTERM and, after `grace_s`, SIGKILL. When the
+ * child exits, whatever is left of its process group is killed, so no
+ * process outlives an iteration. Elapsed time is CLOCK_MONOTONIC (or the
+ * clock of `ops`); user, system and max RSS come from wait4(). As the
+ * child starts in our address space, the kernel counts our peak RSS into
+ * its max RSS (with fork() it was our anonymous RSS): a few MiB for mmcmp,
+ * which only shows for commands smaller than that.
  *
  * runner_run() returns 0 when the command was started and waited for, even
  * if it failed: the outcome is in result->status. It returns -1, with one
- * line in err, only when it could not start anything (empty argv, pipe or
- * fork failure) or could not wait for the child (the caller set SIGCHLD to
- * SIG_IGN, so the kernel reaped it). A command that cannot be
- * executed (not found, no permission, bad cwd) gives RUNNER_EXEC with the
- * reason in result->err_tail, such as "cannot execute 'x': No such file
- * or directory".
+ * line in err, only when it could not try to start anything (empty argv,
+ * no pipes, the spawn attributes could not be set up) or could not wait
+ * for the child (the caller set SIGCHLD to SIG_IGN, so the kernel reaped
+ * it). A command that cannot be executed gives RUNNER_EXEC with the reason
+ * in result->err_tail: "cannot change directory to 'd': ..." for a bad
+ * cwd, else "cannot execute 'x': ...", such as "No such file or
+ * directory" or "Permission denied". So does any error of posix_spawn()
+ * itself, which cannot tell a failed exec from a failed clone (EAGAIN).
+ * The cwd and argv[0] are checked before the spawn, so these messages do
+ * not depend on posix_spawn() reporting the error; only an exec that
+ * fails past those checks (ENOEXEC, ETXTBSY, E2BIG) does, and under
+ * valgrind, which runs the clone as a fork(), it shows as exit status 127.
  *
- * With `env`, argv[0] is searched in the PATH of `env`, or in ours when
- * `env` has none. *stop is looked at whenever a signal interrupts the
- * wait and at least every 100 ms. After the child is reaped, the pipes are
- * read for at most 100 ms more, so a process that escaped the group and
- * holds them open cannot hang the caller.
+ * argv[0] is resolved here, before the spawn, as execvp() would in the
+ * child: a name with a slash is used as it is (relative to cwd, when set);
+ * otherwise the directories of the PATH of `env` (of ours when `env` is
+ * NULL or has none; "/bin:/usr/bin" when there is none at all) are tried
+ * in order, skipping what is missing, not a regular file or not
+ * executable. Unlike execvp(), a file the kernel cannot execute (ENOEXEC,
+ * such as a script without "#!") is not handed to /bin/sh; it gives
+ * RUNNER_EXEC. Nothing is cached between calls.
+ *
+ * *stop is looked at whenever a signal interrupts the wait and at least
+ * every 100 ms. After the child is reaped, the pipes are read for at most
+ * 100 ms more, so a process that escaped the group and holds them open
+ * cannot hang the caller.
  */
 
 struct runner_ops {
 	/*
 	 * Monotonic time in nanoseconds; tests substitute their own. It is
-	 * read exactly twice per run, just before fork() and just after
-	 * the reap, and only gives elapsed_s: timeouts and the grace
-	 * period always use the real CLOCK_MONOTONIC.
+	 * read exactly twice per spawn, just before posix_spawn() and just
+	 * after the reap (or after posix_spawn() failed), and not at all
+	 * when the cwd or argv[0] is found unusable first. It only gives
+	 * elapsed_s: timeouts and the grace period always use the real
+	 * CLOCK_MONOTONIC.
 	 */
 	uint64_t (*now_ns)(void *ctx);
 	void *ctx;
 };
 
 struct runner_opts {
-	char *const *argv;	 /* argv[0] is looked up in PATH */
+	char *const *argv;	 /* argv[0] is looked up in the child's PATH */
 	char *const *env;	 /* whole child environment; NULL inherits */
 	const char *cwd;	 /* NULL: inherit */
 	double timeout_s;	 /* 0: no timeout */

@@ -1,4 +1,5 @@
 /* Unit tests for runner, driven through tests/helpers/fake-bench. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -450,6 +451,266 @@ static void test_path_search(void)
 }
 
 /*
+ * How argv[0] is found. In path, cwd and want, "@H" stands for the
+ * directory of fake-bench and "@T" for the temporary directory, where
+ * make_path_fixture() puts three things named fake-bench: dir/fake-bench
+ * is a directory, noexec/fake-bench a file without execute permission
+ * and junk/fake-bench an executable the kernel cannot run. A NULL path
+ * runs with env NULL and our PATH set to "@H". want is the output, or the
+ * status and err_tail. A row with spawn_errno needs posix_spawn() itself
+ * to report the exec error, as valgrind's fork-like clone cannot.
+ */
+static const struct {
+	const char *name;
+	const char *argv0;
+	const char *path;
+	const char *cwd;
+	const char *want;
+	bool spawn_errno;
+} path_cases[] = {
+	{.name = "env NULL: our PATH is searched",
+	 .argv0 = "fake-bench",
+	 .want = "found\n"},
+	{.name = "a directory named like the command is skipped",
+	 .argv0 = "fake-bench",
+	 .path = "@T/dir:@H",
+	 .want = "found\n"},
+	{.name = "a file without execute permission is skipped",
+	 .argv0 = "fake-bench",
+	 .path = "@T/noexec:@H",
+	 .want = "found\n"},
+	{.name = "only unusable matches: permission denied",
+	 .argv0 = "fake-bench",
+	 .path = "@T/dir:/nonexistent:@T/noexec",
+	 .want = "exec: cannot execute 'fake-bench'" ACCES},
+	{.name = "an empty PATH entry is the child's cwd",
+	 .argv0 = "fake-bench",
+	 .path = "/nonexistent::/elsewhere",
+	 .cwd = "@H",
+	 .want = "found\n"},
+	{.name = "a '.' PATH entry is the child's cwd",
+	 .argv0 = "fake-bench",
+	 .path = ".",
+	 .cwd = "@H",
+	 .want = "found\n"},
+	{.name = "a relative name with a slash is from the child's cwd",
+	 .argv0 = "./fake-bench",
+	 .path = "/nonexistent",
+	 .cwd = "@H",
+	 .want = "found\n"},
+	{.name = "the first executable found is the one run",
+	 .argv0 = "fake-bench",
+	 .path = "@T/junk:@H",
+	 .want = "exec: cannot execute 'fake-bench': Exec format error",
+	 .spawn_errno = true},
+	{.name = "cwd is a file",
+	 .argv0 = "fake-bench",
+	 .path = "@H",
+	 .cwd = "@T/noexec/fake-bench",
+	 .want = "exec: cannot change directory to '@T/noexec/fake-bench': "
+		 "Not a directory"},
+};
+
+/* Append s to sb with "@H" and "@T" replaced by helpers and tmp. */
+static void add_expanded(struct strbuf *sb, const char *s, const char *helpers,
+			 const char *tmp)
+{
+	while (*s) {
+		if (s[0] == '@' && s[1] == 'H') {
+			strbuf_addstr(sb, helpers);
+			s += 2;
+		} else if (s[0] == '@' && s[1] == 'T') {
+			strbuf_addstr(sb, tmp);
+			s += 2;
+		} else {
+			strbuf_addch(sb, *s++);
+		}
+	}
+}
+
+/* The things named fake-bench under the temporary directory. */
+static const struct {
+	const char *sub;
+	bool is_dir;
+	mode_t mode;
+} path_fixture[] = {
+	{"dir", true, 0755},
+	{"noexec", false, 0644},
+	{"junk", false, 0755},
+};
+
+static bool make_path_fixture(const char *dir)
+{
+	static const char junk[] = "not a program\n";
+	struct strbuf sb = STRBUF_INIT;
+	bool good = true;
+
+	for (size_t i = 0; i < ARRAY_SIZE(path_fixture); i++) {
+		int fd;
+
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/%s", dir, path_fixture[i].sub);
+		good = good && !mkdir(sb.buf, 0755);
+		strbuf_addstr(&sb, "/fake-bench");
+		if (path_fixture[i].is_dir) {
+			good = good && !mkdir(sb.buf, path_fixture[i].mode);
+			continue;
+		}
+		fd = open(sb.buf, O_WRONLY | O_CREAT | O_EXCL, 0600);
+		good = good && fd >= 0 &&
+		       write(fd, junk, sizeof(junk) - 1) == sizeof(junk) - 1 &&
+		       !fchmod(fd, path_fixture[i].mode);
+		if (fd >= 0)
+			close(fd);
+	}
+	strbuf_release(&sb);
+	return good;
+}
+
+static void remove_path_fixture(const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(path_fixture); i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/%s/fake-bench", dir, path_fixture[i].sub);
+		if (path_fixture[i].is_dir)
+			rmdir(sb.buf);
+		else
+			unlink(sb.buf);
+		strbuf_setlen(&sb, sb.len - strlen("/fake-bench"));
+		rmdir(sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
+/* Valgrind preloads its vgpreload_*.so into the programs it runs. */
+static bool under_valgrind(void)
+{
+	const char *preload = getenv("LD_PRELOAD");
+
+	return preload && strstr(preload, "vgpreload");
+}
+
+static void test_path_rules(const char *dir)
+{
+	const char *slash = strrchr(fake_bench, '/');
+	char *helpers = xstrndup(fake_bench, (size_t)(slash - fake_bench));
+	char *old_path = xstrdup(getenv("PATH"));
+	struct strbuf path = STRBUF_INIT, cwd = STRBUF_INIT;
+	struct strbuf want = STRBUF_INIT, got = STRBUF_INIT;
+
+	ok(make_path_fixture(dir), "path fixture created");
+	for (size_t i = 0; i < ARRAY_SIZE(path_cases); i++) {
+		char *argv[] = {(char *)path_cases[i].argv0, (char *)"--print",
+				(char *)"found", NULL};
+		char *env[] = {NULL, NULL};
+		struct runner_opts opts = {.argv = argv, .timeout_s = 60};
+		struct runner_result res = RUNNER_RESULT_INIT;
+		struct strbuf err = STRBUF_INIT;
+
+		if (path_cases[i].spawn_errno && under_valgrind()) {
+			ok(true, "path case %zu: %s # SKIP under valgrind", i,
+			   path_cases[i].name);
+			continue;
+		}
+		strbuf_reset(&path);
+		strbuf_reset(&cwd);
+		strbuf_reset(&want);
+		strbuf_reset(&got);
+		if (path_cases[i].path) {
+			strbuf_addstr(&path, "PATH=");
+			add_expanded(&path, path_cases[i].path, helpers, dir);
+			env[0] = path.buf;
+			opts.env = env;
+		} else {
+			setenv("PATH", helpers, 1);
+		}
+		if (path_cases[i].cwd) {
+			add_expanded(&cwd, path_cases[i].cwd, helpers, dir);
+			opts.cwd = cwd.buf;
+		}
+		add_expanded(&want, path_cases[i].want, helpers, dir);
+		if (runner_run(&opts, &res, &err))
+			strbuf_addf(&got, "error: %s", err.buf);
+		else if (res.status == RUNNER_OK)
+			strbuf_addstr(&got, res.out.buf);
+		else
+			strbuf_addf(&got, "%s: %s",
+				    runner_status_name(res.status),
+				    res.err_tail.buf);
+		if (old_path)
+			setenv("PATH", old_path, 1);
+		else
+			unsetenv("PATH");
+		is_str(got.buf, want.buf, "path case %zu: %s", i,
+		       path_cases[i].name);
+		runner_result_release(&res);
+		strbuf_release(&err);
+	}
+	remove_path_fixture(dir);
+	strbuf_release(&path);
+	strbuf_release(&cwd);
+	strbuf_release(&want);
+	strbuf_release(&got);
+	free(old_path);
+	free(helpers);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The fds any child of ours gets, as fake-bench --fds prints them: 0, 1
+ * and 2, and those we have open without close-on-exec, such as ones the
+ * test harness leaked to us.
+ */
+static void inherited_fds(struct strbuf *sb)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int fds[256];
+	size_t nr = 0;
+
+	strbuf_addstr(sb, "0 1 2");
+	while (d && (de = readdir(d)) && nr < ARRAY_SIZE(fds)) {
+		int fd = (int)strtol(de->d_name, NULL, 10);
+		int flags = fcntl(fd, F_GETFD);
+
+		if (de->d_name[0] != '.' && fd > STDERR_FILENO &&
+		    fd != dirfd(d) && flags >= 0 && !(flags & FD_CLOEXEC))
+			fds[nr++] = fd;
+	}
+	if (d)
+		closedir(d);
+	qsort(fds, nr, sizeof(fds[0]), cmp_int);
+	for (size_t i = 0; i < nr; i++)
+		strbuf_addf(sb, " %d", fds[i]);
+	strbuf_addch(sb, '\n');
+}
+
+/* The child gets stdin from /dev/null, the pipes, and no fd of ours. */
+static void test_child_fds(void)
+{
+	struct runner_opts opts = {.timeout_s = 60};
+	struct runner_result res = RUNNER_RESULT_INIT;
+	const char *args[] = {"--fds", "--stdin", NULL};
+	struct strbuf want = STRBUF_INIT;
+
+	inherited_fds(&want);
+	strbuf_addstr(&want, "/dev/null\n");
+	is_status(run_bench(&opts, &res, args), RUNNER_OK, "child fds");
+	is_str(res.out.buf, want.buf,
+	       "child fds: 0 from /dev/null, 1, 2, none of the runner's");
+	strbuf_release(&want);
+	runner_result_release(&res);
+}
+
+/*
  * Our peak RSS in KiB (VmHWM). Not getrusage(): its ru_maxrss starts at
  * the peak of the process that exec'd us, such as meson's Python.
  */
@@ -565,6 +826,8 @@ int main(void)
 	test_stop();
 	test_env_and_cwd(dir);
 	test_path_search();
+	test_path_rules(dir);
+	test_child_fds();
 	test_flood();
 	test_clock();
 	rmdir(dir);

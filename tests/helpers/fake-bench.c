@@ -1,4 +1,5 @@
 /* fake-bench: a deterministic stand-in for a benchmark, for tests. */
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -20,6 +21,8 @@ static const char usage[] =
 	"  --values A,B,...  print 'total:A', 'total:B', ... one per line\n"
 	"  --env NAME        print the value of NAME, or '(unset)'\n"
 	"  --pwd             print the working directory\n"
+	"  --fds             print the open fds, such as '0 1 2'\n"
+	"  --stdin           print what stdin is, such as '/dev/null'\n"
 	"  --json            print a small JSON document\n"
 	"  --flood BYTES     write BYTES bytes of lines of 'x' on stdout\n"
 	"  --close-stdout    close stdout\n"
@@ -164,6 +167,47 @@ static void print_cwd(void)
 	printf("%s\n", buf);
 }
 
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The open fds in increasing order, one line; the listing's own left out. */
+static void print_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	long fds[256];
+	size_t nr = 0;
+
+	if (!d)
+		die("cannot open '/proc/self/fd': %s", strerror(errno));
+	while ((de = readdir(d)) && nr < ARRAY_SIZE(fds)) {
+		long fd = strtol(de->d_name, NULL, 10);
+
+		if (de->d_name[0] != '.' && fd != dirfd(d))
+			fds[nr++] = fd;
+	}
+	closedir(d);
+	qsort(fds, nr, sizeof(fds[0]), cmp_long);
+	for (size_t i = 0; i < nr; i++)
+		printf("%s%ld", i ? " " : "", fds[i]);
+	printf("\n");
+}
+
+static void print_stdin(void)
+{
+	char buf[4096];
+	ssize_t n = readlink("/proc/self/fd/0", buf, sizeof(buf) - 1);
+
+	if (n < 0)
+		die("cannot read '/proc/self/fd/0': %s", strerror(errno));
+	buf[n] = '\0';
+	printf("%s\n", buf);
+}
+
 /* Act on option opt, which takes the argument arg. */
 static void act(const char *opt, const char *arg, int64_t *repeat,
 		const char **pidfile)
@@ -218,6 +262,10 @@ int main(int argc, char **argv)
 			fputs(usage, stdout);
 		} else if (!strcmp(opt, "--pwd")) {
 			print_cwd();
+		} else if (!strcmp(opt, "--fds")) {
+			print_fds();
+		} else if (!strcmp(opt, "--stdin")) {
+			print_stdin();
 		} else if (!strcmp(opt, "--json")) {
 			fputs(json_doc, stdout);
 		} else if (!strcmp(opt, "--close-stdout")) {
