@@ -13,8 +13,9 @@ static const char compare_usage[] =
 	"\n"
 	"Compare the samples stored under label BASE with those of each OTHER\n"
 	"label: one table per benchmark in mmtests' layout, a Duration table,\n"
-	"and markers on the mean rows whose difference is significant. All\n"
-	"runs of a label are pooled unless --run picks some.\n"
+	"the vmstat Ops table of runs recorded with monitors, and markers on\n"
+	"the mean rows whose difference is significant. All runs of a label\n"
+	"are pooled unless --run picks some.\n"
 	"\n"
 	"Options:\n"
 	"  --test=welch|utest|mmtests\n"
@@ -28,6 +29,8 @@ static const char compare_usage[] =
 	"  --benchmark=NAME    only this benchmark\n"
 	"  --sub-heading=REGEX only operations whose name matches REGEX at its start\n"
 	"  --run=ID            use run ID for its label (repeatable)\n"
+	"  --monitors          then per benchmark a table of every vmstat\n"
+	"                      counter that changed, one sample per iteration\n"
 	"  --format=FORMAT     text (default), markdown, csv, json or html\n"
 	"  --no-titles         text: no blank line and title before each table, as\n"
 	"                      compare-mmtests.pl prints a single benchmark\n"
@@ -93,6 +96,8 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 			a->opts.print_ratio = true;
 		} else if (!strcmp(arg, "--print-significance")) {
 			a->opts.print_significance = true;
+		} else if (!strcmp(arg, "--monitors")) {
+			a->opts.monitors = true;
 		} else if (!strcmp(arg, "--no-titles")) {
 			a->ropts.titles = false;
 		} else if (arg[0] == '-' && arg[1]) {

@@ -1,25 +1,38 @@
-/* mmcmp import: samples from other tools and machines into the database. */
+/* mmcmp import: runs from other machines and tools into the database. */
 #include "cmd.h"
 
 #include "csv.h"
+#include "json.h"
 #include "machine.h"
 #include "mmcmp-version.h"
 #include "run-data.h"
 #include "sha256.h"
 #include "store.h"
 #include "strbuf.h"
+#include "strmap.h"
+#include "strvec.h"
 #include "uuid.h"
 
 static const char import_usage[] =
 	"usage: mmcmp import [--label-prefix PREFIX] [--append] FILE...\n"
 	"\n"
-	"Import samples into the database, all files in one transaction: a bad\n"
-	"row anywhere imports nothing.\n"
+	"Import runs into the database, all files in one transaction: an error\n"
+	"anywhere imports nothing.\n"
 	"\n"
-	"CSV files (*.csv) name their columns in the first row:\n"
+	"JSON files (*.json, or any but *.csv that start with '{') are\n"
+	"documents of mmcmp export json, from this machine or another: whole\n"
+	"runs with their uuid, metadata, iterations and samples. A run whose\n"
+	"uuid the database has already is skipped with a warning, so a file\n"
+	"imported twice changes nothing.\n"
+	"\n"
+	"CSV files (the others) name their columns in the first row:\n"
 	"label,benchmark,operation,value are required; unit, better (higher or\n"
 	"lower, default lower), decimals and iteration are optional. Each label\n"
-	"becomes a run; rows in file order define the operation order.\n"
+	"becomes a run; rows in file order define the operation order; the\n"
+	"iteration column groups a benchmark's samples into iterations.\n"
+	"\n"
+	"A new run whose label has other runs in the database already is\n"
+	"refused unless --append or --label-prefix makes way.\n"
 	"\n"
 	"Options:\n"
 	"  --label-prefix PREFIX  prepend PREFIX to every imported label\n"
@@ -32,6 +45,13 @@ struct import_args {
 	size_t files_nr;
 };
 
+struct import_state {
+	const struct import_args *a;
+	struct store *st;
+	struct strvec skipped; /* warnings, printed once committed */
+	bool bad_input;	       /* a label clash: exit 2 */
+};
+
 static int read_file(const char *path, struct strbuf *sb, struct strbuf *err)
 {
 	char buf[65536];
@@ -41,8 +61,15 @@ static int read_file(const char *path, struct strbuf *sb, struct strbuf *err)
 	if (!f)
 		return error_addf(err, "cannot open '%s': %s", path,
 				  strerror(errno));
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		if (sb->len + n > JSON_IMPORT_MAX_BYTES) {
+			fclose(f);
+			return error_addf(err,
+					  "%s: too large (more than %zu bytes)",
+					  path, JSON_IMPORT_MAX_BYTES);
+		}
 		strbuf_add(sb, buf, n);
+	}
 	if (ferror(f)) {
 		fclose(f);
 		return error_addf(err, "cannot read '%s': %s", path,
@@ -52,139 +79,204 @@ static int read_file(const char *path, struct strbuf *sb, struct strbuf *err)
 	return 0;
 }
 
-/* Store one parsed run: a run row, its operations, one iteration per benchmark. */
-static int store_run(struct store *st, const char *file, struct run_data *rd,
-		     const char *label, struct strbuf *err)
+/* JSON by extension, else by a first character of '{'. */
+static bool is_json(const char *path, const struct strbuf *buf)
 {
-	struct run_info ri = { 0 };
+	size_t len = strlen(path), i = 0;
+
+	if (len >= 5 && !strcmp(path + len - 5, ".json"))
+		return true;
+	if (len >= 4 && !strcmp(path + len - 4, ".csv"))
+		return false;
+	if (buf->len >= 3 && !memcmp(buf->buf, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < buf->len && isspace((unsigned char)buf->buf[i]))
+		i++;
+	return i < buf->len && buf->buf[i] == '{';
+}
+
+/* The runs of a CSV file, with the metadata an import has. */
+static int csv_runs(const char *path, const struct strbuf *buf,
+		    struct run_full **out, size_t *out_nr, struct strbuf *err)
+{
+	struct run_data *runs = NULL;
+	size_t nr = 0;
 	char uuid[37], now[32], hash[65];
-	struct sample_rec *samples = NULL;
-	size_t nr = 0, alloc = 0;
-	int64_t *op_ids = xcalloc(rd->ops_nr + 1, sizeof(*op_ids));
 	int ret = -1;
 
-	if (uuid_v4(uuid, err))
+	if (csv_parse(path, buf->buf, buf->len, &runs, &nr, err))
 		goto out;
 	machine_utc_now(now);
 	sha256_hex("", 0, hash);
-	ri.uuid = uuid;
-	ri.label = (char *)label;
-	ri.status = (char *)"complete";
-	ri.config_name = (char *)file;
-	ri.config_text = (char *)"";
-	ri.config_hash = hash;
-	ri.started_at = now;
-	ri.ended_at = now;
-	ri.mmcmp_version = (char *)MMCMP_VERSION;
-	if (store_run_create(st, &ri, err))
-		goto out;
-	for (size_t i = 0; i < rd->ops_nr; i++) {
-		const struct op_samples *op = &rd->ops[i];
-
-		if (store_operation(st, ri.id, op->benchmark, op->name, op->unit,
-				    op->higher_better, op->decimals, &op_ids[i],
-				    err))
-			goto out;
-	}
-	/* One iteration per benchmark, in the order of first appearance. */
-	for (size_t i = 0; i < rd->ops_nr; i++) {
-		const char *bench = rd->ops[i].benchmark;
-		bool seen = false;
-		struct iteration_rec it = {
-			.run_id = ri.id,
-			.benchmark = bench,
-			.job = "import",
-			.status = "ok",
-			.started_at = now,
-		};
-
-		for (size_t k = 0; k < i && !seen; k++)
-			seen = !strcmp(rd->ops[k].benchmark, bench);
-		if (seen)
-			continue;
-		nr = 0;
-		for (size_t k = i; k < rd->ops_nr; k++) {
-			const struct op_samples *op = &rd->ops[k];
-
-			if (strcmp(op->benchmark, bench))
-				continue;
-			ALLOC_GROW(samples, nr + op->nr, alloc);
-			for (size_t s = 0; s < op->nr; s++) {
-				samples[nr].op_id = op_ids[k];
-				samples[nr++].value = op->v[s];
-			}
-		}
-		if (store_iteration_add(st, &it, samples, nr, NULL, err))
-			goto out;
-	}
-	ret = 0;
-out:
-	free(samples);
-	free(op_ids);
-	return ret;
-}
-
-static int import_csv(struct store *st, const struct import_args *a,
-		      const char *path, struct strbuf *err, bool *bad_input)
-{
-	struct strbuf buf = STRBUF_INIT, label = STRBUF_INIT;
-	struct run_data *runs = NULL;
-	size_t nr = 0;
-	int ret = -1;
-
-	if (read_file(path, &buf, err)) {
-		*bad_input = true;
-		goto out;
-	}
-	if (csv_parse(path, buf.buf, buf.len, &runs, &nr, err)) {
-		*bad_input = true;
-		goto out;
-	}
+	*out = xcalloc(nr + 1, sizeof(**out));
 	for (size_t i = 0; i < nr; i++) {
-		int64_t *ids = NULL;
-		size_t n = 0;
+		struct run_full *rf = &(*out)[(*out_nr)++];
+		struct run_info *ri = &rf->info;
 
-		strbuf_reset(&label);
-		strbuf_addf(&label, "%s%s", a->prefix ? a->prefix : "",
-			    runs[i].info.label);
-		if (store_find_runs(st, label.buf, &ids, &n, err))
+		if (uuid_v4(uuid, err))
 			goto out;
-		free(ids);
-		if (n && !a->append) {
-			*bad_input = true;
-			error_addf(err,
-				   "%s: label '%s' already has results; use --append or --label-prefix",
-				   path, label.buf);
-			goto out;
-		}
-		if (store_run(st, path, &runs[i], label.buf, err))
-			goto out;
+		ri->uuid = xstrdup(uuid);
+		ri->label = xstrdup(runs[i].info.label);
+		ri->status = xstrdup("complete");
+		ri->config_name = xstrdup(path);
+		ri->config_text = xstrdup("");
+		ri->config_hash = xstrdup(hash);
+		ri->started_at = xstrdup(now);
+		ri->ended_at = xstrdup(now);
+		ri->mmcmp_version = xstrdup(MMCMP_VERSION);
+		csv_run_full(&runs[i], now, rf);
 	}
 	ret = 0;
 out:
 	csv_runs_free(runs, nr);
-	strbuf_release(&buf);
+	return ret;
+}
+
+/*
+ * Store the runs of one file: skip those already stored, refuse a label
+ * that other runs have (but not one that an earlier run of this file
+ * brought), prefix the labels.
+ */
+static int store_runs(struct import_state *s, const char *path,
+		      struct run_full *runs, size_t nr, struct strbuf *err)
+{
+	struct strmap mine = STRMAP_INIT;
+	struct strbuf label = STRBUF_INIT;
+	int ret = -1;
+
+	for (size_t i = 0; i < nr; i++) {
+		struct run_info *ri = &runs[i].info;
+		int64_t *ids = NULL;
+		size_t n = 0;
+		bool exists = false;
+
+		if (store_uuid_exists(s->st, ri->uuid, &exists, err))
+			goto out;
+		if (exists) {
+			struct strbuf note = STRBUF_INIT;
+
+			strbuf_addf(
+				&note,
+				"%s: run %s ('%s') is in the database already; skipped",
+				path, ri->uuid, ri->label);
+			strvec_push(&s->skipped, note.buf);
+			strbuf_release(&note);
+			continue;
+		}
+		strbuf_reset(&label);
+		strbuf_addf(&label, "%s%s", s->a->prefix ? s->a->prefix : "",
+			    ri->label);
+		if (!strmap_get(&mine, label.buf, label.len, NULL)) {
+			if (store_find_runs(s->st, label.buf, &ids, &n, err))
+				goto out;
+			free(ids);
+			if (n && !s->a->append) {
+				s->bad_input = true;
+				error_addf(
+					err,
+					"%s: label '%s' already has results; use --append or --label-prefix",
+					path, label.buf);
+				goto out;
+			}
+			strmap_put(&mine, label.buf, label.len, 0);
+		}
+		free(ri->label);
+		ri->label = xstrdup(label.buf);
+		if (store_run_insert_full(s->st, &runs[i], err))
+			goto out;
+	}
+	ret = 0;
+out:
+	strmap_clear(&mine);
 	strbuf_release(&label);
+	return ret;
+}
+
+/* The runs of one file, read and checked before the store is opened. */
+struct import_file {
+	const char *path;
+	struct run_full *runs;
+	size_t nr;
+};
+
+static int read_runs(struct import_file *f, struct strbuf *err)
+{
+	struct strbuf buf = STRBUF_INIT;
+	int ret = -1;
+
+	if (read_file(f->path, &buf, err))
+		goto out;
+	if (is_json(f->path, &buf)
+		    ? json_import(f->path, buf.buf, buf.len, &f->runs, &f->nr,
+				  err)
+		    : csv_runs(f->path, &buf, &f->runs, &f->nr, err))
+		goto out;
+	ret = 0;
+out:
+	strbuf_release(&buf);
+	return ret;
+}
+
+/*
+ * Read and check every file first, so that bad input leaves no trace,
+ * not even a new database; then store them all in one transaction.
+ */
+static int import_files(struct import_state *s, struct import_file *files,
+			size_t nr)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = 2;
+
+	for (size_t i = 0; i < nr; i++) {
+		if (read_runs(&files[i], &err)) {
+			error("%s", err.buf);
+			goto out;
+		}
+	}
+	ret = 1;
+	s->st = store_open(mmcmp_db_path(), &err);
+	if (!s->st || store_begin(s->st, &err)) {
+		error("%s", err.buf);
+		goto out;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		if (store_runs(s, files[i].path, files[i].runs, files[i].nr,
+			       &err)) {
+			store_rollback(s->st);
+			error("%s", err.buf);
+			ret = s->bad_input ? 2 : 1;
+			goto out;
+		}
+	}
+	if (store_commit(s->st, &err)) {
+		error("%s", err.buf);
+		goto out;
+	}
+	for (size_t i = 0; i < s->skipped.nr; i++)
+		warning("%s", s->skipped.v[i]);
+	ret = 0;
+out:
+	strbuf_release(&err);
 	return ret;
 }
 
 static int import_main(int argc, char **argv)
 {
-	struct import_args a = { 0 };
-	struct strbuf err = STRBUF_INIT;
-	struct store *st = NULL;
-	bool bad_input = false;
+	struct import_args a = {0};
+	struct import_state s = {.a = &a, .skipped = STRVEC_INIT};
+	struct import_file *files = NULL;
 	int ret = 1;
 
 	for (int i = 1; i < argc; i++) {
 		const char *v;
 		bool missing;
 
-		if ((v = opt_value(argv, argc, &i, "--label-prefix", &missing))) {
+		if ((v = opt_value(argv, argc, &i, "--label-prefix",
+				   &missing))) {
 			a.prefix = v;
 		} else if (missing) {
-			ret = usage_error(&cmd_import, "option '%s' needs a value",
-					  argv[i]);
+			ret = usage_error(&cmd_import,
+					  "option '%s' needs a value", argv[i]);
 			goto out;
 		} else if (!strcmp(argv[i], "--append")) {
 			a.append = true;
@@ -202,35 +294,23 @@ static int import_main(int argc, char **argv)
 		ret = usage_error(&cmd_import, "missing FILE");
 		goto out;
 	}
-	st = store_open(mmcmp_db_path(), &err);
-	if (!st || store_begin(st, &err)) {
-		error("%s", err.buf);
-		goto out;
-	}
-	for (size_t i = 0; i < a.files_nr; i++) {
-		if (import_csv(st, &a, a.files[i], &err, &bad_input)) {
-			store_rollback(st);
-			error("%s", err.buf);
-			ret = bad_input ? 2 : 1;
-			goto out;
-		}
-	}
-	if (store_commit(st, &err)) {
-		store_rollback(st);
-		error("%s", err.buf);
-		goto out;
-	}
-	ret = 0;
+	files = xcalloc(a.files_nr, sizeof(*files));
+	for (size_t i = 0; i < a.files_nr; i++)
+		files[i].path = a.files[i];
+	ret = import_files(&s, files, a.files_nr);
 out:
+	for (size_t i = 0; files && i < a.files_nr; i++)
+		run_full_free_array(files[i].runs, files[i].nr);
+	free(files);
 	free(a.files);
-	store_close(st);
-	strbuf_release(&err);
+	store_close(s.st);
+	strvec_clear(&s.skipped);
 	return ret;
 }
 
 const struct cmd cmd_import = {
 	.name = "import",
-	.summary = "import samples from CSV files",
+	.summary = "import runs from mmcmp JSON exports and CSV files",
 	.usage = import_usage,
 	.run = import_main,
 };

@@ -5,10 +5,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "config.h"
 #include "extract.h"
 #include "machine.h"
 #include "mmcmp-version.h"
+#include "monitor.h"
 #include "parse-num.h"
 #include "plan.h"
 #include "run-data.h"
@@ -65,6 +67,7 @@ struct live_run {
 	int64_t **op_ids; /* per job of this build (indexed by job), per metric */
 	size_t iterations, failed, samples;
 	bool setup_done;
+	struct cgroup *cgroup; /* its workloads' cgroup (borrowed), or NULL */
 };
 
 struct run_state {
@@ -80,6 +83,13 @@ struct run_state {
 	bool progress;
 	bool aborted;
 	bool failed_setup;
+	struct monitor mon;
+	bool monitoring;     /* the config's monitors, while they work */
+	bool monitor_warned; /* a failure was reported */
+	/* The cgroups made, in order; builds may share the top-level one. */
+	struct cgroup **cgroups;
+	size_t cgroups_nr, cgroups_alloc;
+	struct cgroup *top_cgroup; /* one of them, or NULL */
 };
 
 static int parse_args(int argc, char **argv, struct run_args *a)
@@ -311,6 +321,27 @@ static int check_programs(const struct run_state *rs)
 	return 0;
 }
 
+/* The cgroup of build b's workloads, or NULL. */
+static const struct cgroup_spec *build_cgroup(const struct run_state *rs,
+					      size_t b)
+{
+	if (rs->cfg.builds_nr && rs->cfg.builds[b].cgroup.path)
+		return &rs->cfg.builds[b].cgroup;
+	return rs->cfg.cgroup.path ? &rs->cfg.cgroup : NULL;
+}
+
+static void print_cgroup(const struct cgroup_spec *cg)
+{
+	printf("  cgroup %s", cg->path);
+	for (size_t i = 0; i < cg->controllers.nr; i++)
+		printf("%s%s", i ? "," : " +", cg->controllers.v[i]);
+	for (size_t i = 0; i < cg->limits.nr; i++)
+		printf(" %s=%s", cg->limits.v[i].key, cg->limits.v[i].value);
+	if (cg->root)
+		printf(" under %s", cg->root);
+	putchar('\n');
+}
+
 static int print_plan(const struct run_state *rs)
 {
 	const struct config *cfg = &rs->cfg;
@@ -323,11 +354,15 @@ static int print_plan(const struct run_state *rs)
 							 : "");
 	for (size_t j = 0; j < rs->plan.nr; j++) {
 		const struct job *job = &rs->plan.jobs[j];
+		size_t b = job->build_index;
 
-		if (!j || job->build_index != rs->plan.jobs[j - 1].build_index)
-			printf("label %s%s%s\n", rs->runs[job->build_index].label,
+		if (!j || b != rs->plan.jobs[j - 1].build_index) {
+			printf("label %s%s%s\n", rs->runs[b].label,
 			       job->build ? " build " : "",
 			       job->build ? job->build->name : "");
+			if (build_cgroup(rs, b))
+				print_cgroup(build_cgroup(rs, b));
+		}
 		printf("  %s%s%s: ", job->wl->name, *job->key ? " " : "",
 		       job->key);
 		print_argv(stdout, job->argv.v);
@@ -445,6 +480,53 @@ static void push_value(double **v, size_t *nr, size_t *alloc, double x)
 	(*v)[(*nr)++] = x;
 }
 
+/* runner_opts.tick: a periodic monitor sample. */
+static void monitor_on_tick(void *ctx)
+{
+	monitor_tick(ctx);
+}
+
+static const char no_monitors[] = "iterations are stored without them";
+static const char no_samples[] =
+	"iterations are stored without some periodic samples";
+
+/*
+ * Warn once that the monitors failed and what becomes of them; the
+ * workloads are unaffected.
+ */
+static void monitor_warn(struct run_state *rs, const struct strbuf *why,
+			 const char *consequence)
+{
+	if (rs->monitor_warned)
+		return;
+	rs->monitor_warned = true;
+	clear_progress(rs);
+	warning("monitors: %s; %s", why->buf, consequence);
+}
+
+/*
+ * Store an iteration with its samples and, when mon is not NULL, its
+ * monitor record, all in one transaction.
+ */
+static int store_iteration(struct run_state *rs,
+			   const struct iteration_rec *rec,
+			   const struct sample_rec *samples, size_t nr,
+			   const struct monitor_record *mon, struct strbuf *err)
+{
+	int64_t id;
+
+	if (!mon)
+		return store_iteration_add(rs->st, rec, samples, nr, NULL, err);
+	if (store_begin(rs->st, err))
+		return -1;
+	if (store_iteration_add(rs->st, rec, samples, nr, &id, err) ||
+	    store_monitor_add(rs->st, id, mon, err)) {
+		store_rollback(rs->st);
+		return -1;
+	}
+	return store_commit(rs->st, err);
+}
+
 /*
  * Run iteration `it` of job j and store it. Returns -1 only when the
  * store fails (the run cannot go on); a failing workload returns 0.
@@ -465,14 +547,16 @@ static int run_iteration(struct run_state *rs, size_t j, long it,
 		.cwd = wl->cwd ? wl->cwd : job->build ? job->build->cwd : NULL,
 		.timeout_s = wl->timeout_s > 0 ? wl->timeout_s : rs->cfg.timeout_s,
 		.stop = &interrupted,
+		.cgroup_procs = lr->cgroup ? cgroup_procs(lr->cgroup) : NULL,
 	};
 	struct sample_rec *samples = NULL;
 	size_t samples_nr = 0, samples_alloc = 0;
 	double *vals = NULL;
 	size_t vals_nr = 0, vals_alloc = 0;
-	struct strbuf note = STRBUF_INIT;
+	struct strbuf note = STRBUF_INIT, merr = STRBUF_INIT;
 	char started[32];
 	const char *status;
+	bool monitored = false;
 	int ret = -1;
 
 	show_progress(rs, job, 0, warmup ? it + 1 : it - rs->cfg.warmup + 1,
@@ -480,6 +564,16 @@ static int run_iteration(struct run_state *rs, size_t j, long it,
 	job_env(rs, job->build, wl, &env);
 	o.env = env.v;
 	machine_utc_now(started);
+	if (rs->monitoring) {
+		monitored = !monitor_begin(&rs->mon, &merr);
+		if (!monitored)
+			monitor_warn(rs, &merr, no_monitors);
+	}
+	if (monitored && rs->mon.interval_s > 0) {
+		o.tick = monitor_on_tick;
+		o.tick_ctx = &rs->mon;
+		o.tick_s = rs->mon.interval_s;
+	}
 	if (runner_run(&o, &res, err))
 		goto out;
 	if (res.status == RUNNER_INTERRUPTED) {
@@ -487,6 +581,12 @@ static int run_iteration(struct run_state *rs, size_t j, long it,
 		ret = 0;
 		goto out;
 	}
+	if (monitored && monitor_end(&rs->mon, &merr)) {
+		monitored = false;
+		monitor_warn(rs, &merr, no_monitors);
+	}
+	if (monitored && rs->mon.tick_err.len)
+		monitor_warn(rs, &rs->mon.tick_err, no_samples);
 	status = runner_status_name(res.status);
 	if (res.status == RUNNER_OK) {
 		for (size_t m = 0; m < wl->metrics_nr; m++) {
@@ -538,8 +638,8 @@ static int run_iteration(struct run_state *rs, size_t j, long it,
 			.started_at = started,
 		};
 
-		if (store_iteration_add(rs->st, &rec, samples, samples_nr, NULL,
-					err))
+		if (store_iteration(rs, &rec, samples, samples_nr,
+				    monitored ? &rs->mon.rec : NULL, err))
 			goto out;
 	}
 	rs->done_iters++;
@@ -563,6 +663,7 @@ out:
 	free(samples);
 	free(vals);
 	strbuf_release(&note);
+	strbuf_release(&merr);
 	runner_result_release(&res);
 	strvec_clear(&env);
 	return ret;
@@ -683,8 +784,59 @@ static int prepare(struct run_state *rs, struct strbuf *err)
 	return 0;
 }
 
+/*
+ * Create the cgroups of the builds: the top-level one once, for all the
+ * builds without their own.
+ */
+static int create_cgroups(struct run_state *rs, struct strbuf *err)
+{
+	for (size_t b = 0; b < rs->plan.builds_nr; b++) {
+		const struct cgroup_spec *spec = build_cgroup(rs, b);
+		struct cgroup *cg;
+
+		if (!spec)
+			continue;
+		if (spec == &rs->cfg.cgroup && rs->top_cgroup) {
+			rs->runs[b].cgroup = rs->top_cgroup;
+			continue;
+		}
+		cg = cgroup_create(spec, err);
+		if (!cg)
+			return -1;
+		ALLOC_GROW(rs->cgroups, rs->cgroups_nr + 1, rs->cgroups_alloc);
+		rs->cgroups[rs->cgroups_nr++] = cg;
+		rs->runs[b].cgroup = cg;
+		if (spec == &rs->cfg.cgroup)
+			rs->top_cgroup = cg;
+	}
+	return 0;
+}
+
+/*
+ * Remove the cgroups, the last made first: a later one may sit in levels
+ * an earlier one made. What cannot be removed is reported.
+ */
+static void remove_cgroups(struct run_state *rs)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	while (rs->cgroups_nr) {
+		if (cgroup_remove(rs->cgroups[--rs->cgroups_nr], &err))
+			warning("%s", err.buf);
+		strbuf_reset(&err);
+	}
+	for (size_t b = 0; rs->runs && b < rs->plan.builds_nr; b++)
+		rs->runs[b].cgroup = NULL;
+	rs->top_cgroup = NULL;
+	free(rs->cgroups);
+	rs->cgroups = NULL;
+	rs->cgroups_alloc = 0;
+	strbuf_release(&err);
+}
+
 static void release_state(struct run_state *rs)
 {
+	remove_cgroups(rs);
 	for (size_t j = 0; rs->extractors && j < rs->plan.nr; j++) {
 		for (size_t m = 0; m < rs->plan.jobs[j].wl->metrics_nr; m++)
 			extractor_free(rs->extractors[j][m]);
@@ -699,6 +851,7 @@ static void release_state(struct run_state *rs)
 	}
 	free(rs->runs);
 	free(rs->workload_path);
+	monitor_release(&rs->mon);
 	plan_release(&rs->plan);
 	config_release(&rs->cfg);
 	store_close(rs->st);
@@ -749,6 +902,8 @@ static int create_runs(struct run_state *rs, struct strbuf *err)
 		ri.machine = mi;
 		ri.pid = getpid();
 		ri.pid_start = machine_proc_start(getpid());
+		if (rs->runs[b].cgroup)
+			ri.cgroup = (char *)cgroup_where(rs->runs[b].cgroup);
 		r = store_run_create(rs->st, &ri, err);
 		rs->runs[b].id = ri.id;
 		if (r)
@@ -850,11 +1005,14 @@ static int run_main(int argc, char **argv)
 		rs.total_iters = rs.plan.nr * (size_t)(rs.cfg.warmup + measured);
 	}
 	rs.progress = !args.quiet && isatty(STDERR_FILENO);
+	monitor_init(&rs.mon, rs.cfg.monitor_interval_s);
+	rs.monitoring = rs.cfg.monitors;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 
-	if (create_runs(&rs, &err) || prepare(&rs, &err) ||
+	if (create_cgroups(&rs, &err) || create_runs(&rs, &err) ||
+	    prepare(&rs, &err) ||
 	    run_commands(&rs, &rs.cfg.setup, NULL, NULL, "setup", &err) ||
 	    run_schedule(&rs, &err)) {
 		clear_progress(&rs);
@@ -882,6 +1040,7 @@ static int run_main(int argc, char **argv)
 		warning("%s", err.buf);
 		strbuf_reset(&err);
 	}
+	remove_cgroups(&rs);
 	if (interrupted) {
 		status = "interrupted";
 		ret = 130;

@@ -44,12 +44,32 @@ static void show_run(const struct run_data *rd, bool with_config)
 	printf("  cpu:       %s, %" PRId64 " CPUs\n", str_or(m->cpu_model, "-"),
 	       m->nr_cpus);
 	printf("  memory:    %" PRId64 " MiB\n", m->mem_bytes >> 20);
+	printf("  thp:       %s, defrag %s\n", str_or(m->thp_enabled, "-"),
+	       str_or(m->thp_defrag, "-"));
+	printf("  cpufreq:   %s\n", str_or(m->cpufreq_governor, "-"));
+	if (m->numa_nodes > 0)
+		printf("  numa:      %" PRId64 " node%s\n", m->numa_nodes,
+		       m->numa_nodes == 1 ? "" : "s");
+	else
+		printf("  numa:      -\n");
+	printf("  smt:       %s\n", str_or(m->smt, "-"));
+	printf("  cgroups:   %s\n", str_or(m->cgroup_mode, "-"));
+	printf("  kconfig:   %s\n", m->kernel_config_sha256
+					 ? m->kernel_config_sha256
+					 : "-");
+	if (ri->cgroup)
+		printf("  cgroup:    %s\n", ri->cgroup);
 	printf("  mmcmp:     %s\n", str_or(ri->mmcmp_version, "-"));
 	for (size_t i = 0; i < rd->durations_nr; i++)
 		printf("  duration:  %s user %.2fs system %.2fs elapsed %.2fs (%zu iterations)\n",
 		       rd->durations[i].benchmark, rd->durations[i].user_s,
 		       rd->durations[i].sys_s, rd->durations[i].elapsed_s,
 		       rd->durations[i].iterations);
+	for (size_t i = 0; i < rd->monitors_nr; i++)
+		printf("  monitors:  %s %zu iterations, "
+		       "%zu vmstat counters changed\n",
+		       rd->monitors[i].benchmark, rd->monitors[i].iterations,
+		       rd->monitors[i].counters_nr);
 	printf("  operations:\n");
 	for (size_t i = 0; i < rd->ops_nr; i++) {
 		const struct op_samples *op = &rd->ops[i];

@@ -18,6 +18,7 @@ static const struct cmd *const commands[] = {
 	&cmd_show,
 	&cmd_compare,
 	&cmd_import,
+	&cmd_export,
 };
 
 static const char *db_path;

@@ -1,5 +1,5 @@
 -- The schema of the mmcmp store as db/migrations/ leave it (PRAGMA
--- user_version = 1), for reading; the store test checks that the two
+-- user_version = 2), for reading; the store test checks that the two
 -- agree. Change the schema by adding a migration, then update this file.
 --
 -- A run is one `mmcmp run` (or one imported run); an operation is a row
@@ -28,7 +28,17 @@ CREATE TABLE run (
 	nr_cpus INTEGER NOT NULL DEFAULT 0,
 	mem_bytes INTEGER NOT NULL DEFAULT 0,
 	pid INTEGER NOT NULL DEFAULT 0,	-- of mmcmp; 0: unknown
-	pid_start INTEGER NOT NULL DEFAULT 0 -- start, ticks after boot
+	pid_start INTEGER NOT NULL DEFAULT 0, -- start, ticks after boot
+	-- Machine facts from 0002; NULL where the machine does not say.
+	thp_enabled TEXT,		-- transparent_hugepage/enabled: 'madvise'
+	thp_defrag TEXT,		-- transparent_hugepage/defrag
+	cpufreq_governor TEXT,		-- of cpu0
+	numa_nodes INTEGER,		-- /sys/devices/system/node/node*
+	smt TEXT,			-- cpu/smt/control: 'on', 'off', ...
+	cgroup_mode TEXT CONSTRAINT run_cgroup_mode
+		CHECK (cgroup_mode IN ('v1', 'v2', 'hybrid')),
+	kernel_config_sha256 TEXT,	-- of /proc/config.gz or /boot/config-*
+	cgroup TEXT			-- the cgroup the workloads ran in
 ) STRICT;
 
 -- store_find_runs(), store_all_runs() and store_list_runs(): oldest first.
@@ -90,3 +100,38 @@ CREATE TABLE sample (
 	value REAL NOT NULL,
 	PRIMARY KEY (iteration_id, seq)
 ) STRICT, WITHOUT ROWID;
+
+-- Monitors (0002): what the kernel counted while an iteration ran, one
+-- row per iteration that ran with monitors. Each TEXT column is a JSON
+-- object of name -> integer, for SQLite's JSON functions
+-- (json_extract(vmstat, '$.pgfault'), json_each(vmstat)):
+--   vmstat         the change (end - start) of every /proc/vmstat counter
+--                  that changed; gauges may fall, so values may be < 0
+--   cpu            the change of each /proc/stat cpu time, USER_HZ ticks
+--   meminfo_start, meminfo_end   /proc/meminfo as printed (KiB, except
+--                  the few counts such as HugePages_Total)
+-- interval_s is that of the periodic samples, 0 when none were taken.
+CREATE TABLE iteration_monitor (
+	iteration_id INTEGER PRIMARY KEY
+		REFERENCES iteration (id) ON DELETE CASCADE,
+	interval_s REAL NOT NULL,
+	vmstat TEXT NOT NULL,
+	cpu TEXT NOT NULL,
+	meminfo_start TEXT NOT NULL,
+	meminfo_end TEXT NOT NULL
+) STRICT;
+
+-- Periodic samples, seq from 1 in time order, t_s seconds after the
+-- iteration started: vmstat and cpu changed since the previous sample
+-- (since the start, for the first; vmstat only where non-zero), meminfo
+-- as it was; JSON objects as above.
+CREATE TABLE monitor_sample (
+	iteration_id INTEGER NOT NULL
+		REFERENCES iteration_monitor (iteration_id) ON DELETE CASCADE,
+	seq INTEGER NOT NULL,
+	t_s REAL NOT NULL,
+	vmstat TEXT NOT NULL,
+	cpu TEXT NOT NULL,
+	meminfo TEXT NOT NULL,
+	PRIMARY KEY (iteration_id, seq)
+) STRICT;

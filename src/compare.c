@@ -257,26 +257,32 @@ static void bench_cidiff(struct compare_bench *b, size_t runs_nr,
 	free(any_ci);
 }
 
-/* p < alpha, or Benjamini-Hochberg per run across every benchmark. */
-static void apply_tests(struct compare_result *res)
+/*
+ * p < alpha, or Benjamini-Hochberg per run across every benchmark of a
+ * family: the workload tables, or the monitor tables.
+ */
+static void apply_family(struct compare_result *res, bool monitor)
 {
 	const struct compare_options *opts = &res->opts;
 	double *p = NULL;
 	bool *reject = NULL;
 	size_t n = 0;
 
-	if (opts->test == COMPARE_TEST_MMTESTS)
-		return;
 	for (size_t bi = 0; bi < res->bench_nr; bi++)
-		n += res->bench[bi].ops_nr;
+		if (res->bench[bi].monitor == monitor)
+			n += res->bench[bi].ops_nr;
 	p = xmalloc((n ? n : 1) * sizeof(*p));
 	reject = xcalloc(n ? n : 1, sizeof(*reject));
 	for (size_t i = 1; i < res->runs_nr; i++) {
 		size_t k = 0;
 
-		for (size_t bi = 0; bi < res->bench_nr; bi++)
-			for (size_t o = 0; o < res->bench[bi].ops_nr; o++)
-				p[k++] = res->bench[bi].ops[o].side[i].p;
+		for (size_t bi = 0; bi < res->bench_nr; bi++) {
+			const struct compare_bench *b = &res->bench[bi];
+
+			for (size_t o = 0;
+			     b->monitor == monitor && o < b->ops_nr; o++)
+				p[k++] = b->ops[o].side[i].p;
+		}
 		if (opts->fdr) {
 			stats_bh(p, n, opts->alpha, reject);
 		} else {
@@ -284,13 +290,24 @@ static void apply_tests(struct compare_result *res)
 				reject[j] = !isnan(p[j]) && p[j] < opts->alpha;
 		}
 		k = 0;
-		for (size_t bi = 0; bi < res->bench_nr; bi++)
-			for (size_t o = 0; o < res->bench[bi].ops_nr; o++)
-				res->bench[bi].ops[o].side[i].significant =
-					reject[k++];
+		for (size_t bi = 0; bi < res->bench_nr; bi++) {
+			struct compare_bench *b = &res->bench[bi];
+
+			for (size_t o = 0;
+			     b->monitor == monitor && o < b->ops_nr; o++)
+				b->ops[o].side[i].significant = reject[k++];
+		}
 	}
 	free(p);
 	free(reject);
+}
+
+static void apply_tests(struct compare_result *res)
+{
+	if (res->opts.test == COMPARE_TEST_MMTESTS)
+		return;
+	apply_family(res, false);
+	apply_family(res, true);
 }
 
 static double stat_value(const struct stats_summary *sum,
@@ -439,6 +456,264 @@ static void bench_durations(const struct compare_result *res,
 	}
 }
 
+static const char *const vmstat_labels[COMPARE_VMSTAT_NR] = {
+	"Minor Faults",
+	"Major Faults",
+	"Swap Ins",
+	"Swap Outs",
+	"Allocation stalls",
+	"Fragmentation stalls",
+	"DMA allocs",
+	"DMA32 allocs",
+	"Normal allocs",
+	"Movable allocs",
+	"Direct pages scanned",
+	"Kswapd pages scanned",
+	"Kswapd pages reclaimed",
+	"Direct pages reclaimed",
+	"Kswapd efficiency %",
+	"Kswapd velocity",
+	"Direct efficiency %",
+	"Direct velocity",
+	"Percentage direct scans",
+	"Page writes by reclaim",
+	"Page writes file",
+	"Page writes anon",
+	"Page reclaim immediate",
+	"Sector Reads",
+	"Sector Writes",
+	"Page rescued immediate",
+	"Slabs scanned",
+	"Direct inode steals",
+	"Kswapd inode steals",
+	"Kswapd skipped wait",
+	"THP fault alloc",
+	"THP fault fallback",
+	"THP collapse alloc",
+	"THP collapse fail",
+	"THP split",
+	"THP split failed",
+	"Compaction stalls",
+	"Compaction success",
+	"Compaction failures",
+	"Compaction efficiency",
+	"Page migrate success",
+	"Page migrate failure",
+	"Compaction pages isolated",
+	"Compaction migrate scanned",
+	"Compaction free scanned",
+	"Compact scan efficiency",
+	"Compaction cost",
+	"Kcompactd wake",
+	"Kcompactd migrate scanned",
+	"Kcompactd free scanned",
+	"NUMA alloc hit",
+	"NUMA alloc miss",
+	"NUMA interleave hit",
+	"NUMA alloc local",
+	"NUMA base-page range updates",
+	"NUMA PTE updates",
+	"NUMA PMD updates",
+	"NUMA hint faults",
+	"NUMA hint local faults %",
+	"NUMA hint local percent",
+	"NUMA pages migrated",
+	"AutoNUMA cost",
+};
+
+const char *compare_vmstat_label(size_t row)
+{
+	if (row < COMPARE_VMSTAT_NR)
+		return vmstat_labels[row];
+	BUG("no vmstat row %zu", row);
+}
+
+/* Counter name summed over mt's iterations; 0 when it never changed. */
+static double vm(const struct monitor_table *mt, const char *name)
+{
+	const struct monitor_counter *c = monitor_table_get(mt, name);
+	double sum = 0.0;
+
+	for (size_t i = 0; c && i < c->nr; i++)
+		sum += c->v[i];
+	return sum;
+}
+
+/* The sum of the counters prefix + each suffix ("" for prefix alone). */
+static double vm_zones(const struct monitor_table *mt, const char *prefix)
+{
+	static const char *const zones[] = {
+		"",	    "_dma",  "_dma32",	 "_normal",
+		"_movable", "_high", "_highmem",
+	};
+	struct strbuf name = STRBUF_INIT;
+	double sum = 0.0;
+
+	for (size_t z = 0; z < ARRAY_SIZE(zones); z++) {
+		strbuf_reset(&name);
+		strbuf_addf(&name, "%s%s", prefix, zones[z]);
+		sum += vm(mt, name.buf);
+	}
+	strbuf_release(&name);
+	return sum;
+}
+
+/* a * 100 / b, or dflt when b is 0. */
+static double pct_or(double a, double b, double dflt)
+{
+	return b != 0.0 ? a * 100.0 / b : dflt;
+}
+
+/*
+ * mmtests' MonitorMmtestsvmstat, from the counters' changes summed over
+ * the iterations rather than one before/after pair. Where it differs from
+ * a plain reading of the counters, it is on purpose, to print what
+ * mmtests prints:
+ *  - a counter that never changed reads 0, and the compaction cost is -1
+ *    (printed -0.00 after the division) when compact_migrate_scanned
+ *    never changed, as mmtests does for a kernel without the counter;
+ *  - the compaction cost's free-scanner term reads "compact_migrate_free",
+ *    which no kernel has, so it counts nothing;
+ *  - "NUMA hint local faults %" is the count numa_hint_faults_local;
+ *  - efficiencies of nothing scanned are 100, of compaction that never
+ *    stalled or scanned undefined.
+ * Unlike mmtests, the per-zone allocstall_* counters are summed rather
+ * than the last one read winning.
+ */
+void compare_vmstat_summary(const struct monitor_table *mt, double *out)
+{
+	/* mmtests' cost model constants, "values for x86-64". */
+	const double ca = 56.0 / 8, cpagerw = ca + 4096.0 / 8;
+	const double cmc = cpagerw * 2, cmf = ca * 2, ci = ca + 12;
+	const double csm = ca, csf = ca, cpte = ca, cnumahint = 5000;
+	double elapsed = mt->elapsed_s > 0 ? mt->elapsed_s : 1.0;
+	double kscan = vm_zones(mt, "pgscan_kswapd");
+	double dscan = vm_zones(mt, "pgscan_direct");
+	double ksteal = vm(mt, "kswapd_steal") + vm_zones(mt, "pgsteal_kswapd");
+	double dsteal =
+		vm_zones(mt, "pgsteal") + vm_zones(mt, "pgsteal_direct");
+	double pte = vm(mt, "numa_pte_updates");
+	double pmd = vm(mt, "numa_huge_pte_updates");
+	double mig_ok =
+		vm(mt, "pgmigrate_success") + vm(mt, "compact_pages_moved");
+	double mig_fail = vm(mt, "pgmigrate_fail");
+	double hint = vm(mt, "numa_hint_faults");
+	double cost = -1.0;
+	size_t i = 0;
+
+	/* Kernels before 3.8 counted kswapd's steals in pgsteal_* too. */
+	if (monitor_table_get(mt, "kswapd_steal"))
+		dsteal -= ksteal;
+	if (monitor_table_get(mt, "compact_migrate_scanned"))
+		cost = csm * vm(mt, "compact_migrate_scanned") +
+		       csf * vm(mt, "compact_migrate_free") +
+		       ci * vm(mt, "compact_isolated") + cmc * mig_ok +
+		       cmf * mig_fail;
+	out[i++] = vm(mt, "pgfault") - vm(mt, "pgmajfault");
+	out[i++] = vm(mt, "pgmajfault");
+	out[i++] = vm(mt, "pswpin");
+	out[i++] = vm(mt, "pswpout");
+	out[i++] = vm_zones(mt, "allocstall");
+	out[i++] = vm(mt, "fragment_stall");
+	out[i++] = vm(mt, "pgalloc_dma");
+	out[i++] = vm(mt, "pgalloc_dma32");
+	out[i++] = vm(mt, "pgalloc_normal");
+	out[i++] = vm(mt, "pgalloc_movable");
+	out[i++] = dscan;
+	out[i++] = kscan;
+	out[i++] = ksteal;
+	out[i++] = dsteal;
+	out[i++] = pct_or(ksteal, kscan, 100.0);
+	out[i++] = kscan / elapsed;
+	out[i++] = pct_or(dsteal, dscan, 100.0);
+	out[i++] = dscan / elapsed;
+	out[i++] = pct_or(dscan, kscan + dscan, 0.0);
+	out[i++] = vm(mt, "nr_vmscan_write");
+	out[i++] = vm(mt, "nr_vmscan_write") - vm(mt, "pswpout");
+	out[i++] = vm(mt, "pswpout");
+	out[i++] = vm(mt, "nr_vmscan_immediate_reclaim");
+	out[i++] = vm(mt, "pgpgin");
+	out[i++] = vm(mt, "pgpgout");
+	out[i++] = vm(mt, "pgrescued");
+	out[i++] = vm(mt, "slabs_scanned");
+	out[i++] = vm(mt, "pginodesteal");
+	out[i++] = vm(mt, "kswapd_inodesteal");
+	out[i++] = vm(mt, "kswapd_skip_congestion_wait");
+	out[i++] = vm(mt, "thp_fault_alloc");
+	out[i++] = vm(mt, "thp_fault_fallback");
+	out[i++] = vm(mt, "thp_collapse_alloc");
+	out[i++] = vm(mt, "thp_collapse_alloc_failed");
+	out[i++] = vm(mt, "thp_split_page") + vm(mt, "thp_split");
+	out[i++] = vm(mt, "thp_split_page_failed");
+	out[i++] = vm(mt, "compact_stall");
+	out[i++] = vm(mt, "compact_success");
+	out[i++] = vm(mt, "compact_fail");
+	out[i++] =
+		pct_or(vm(mt, "compact_success"), vm(mt, "compact_stall"), NAN);
+	out[i++] = mig_ok;
+	out[i++] = mig_fail;
+	out[i++] = vm(mt, "compact_isolated");
+	out[i++] = vm(mt, "compact_migrate_scanned");
+	out[i++] = vm(mt, "compact_free_scanned");
+	out[i++] = vm(mt, "compact_migrate_scanned") != 0.0
+			   ? pct_or(vm(mt, "compact_migrate_scanned"),
+				    vm(mt, "compact_free_scanned"), NAN)
+			   : NAN;
+	out[i++] = cost / 1000000;
+	out[i++] = vm(mt, "compact_daemon_wake");
+	out[i++] = vm(mt, "compact_daemon_migrate_scanned");
+	out[i++] = vm(mt, "compact_daemon_free_scanned");
+	out[i++] = vm(mt, "numa_hit");
+	out[i++] = vm(mt, "numa_miss");
+	out[i++] = vm(mt, "numa_interleave");
+	out[i++] = vm(mt, "numa_local");
+	out[i++] = pte + pmd * 512;
+	out[i++] = pte;
+	out[i++] = pmd;
+	out[i++] = hint;
+	out[i++] = vm(mt, "numa_hint_faults_local");
+	out[i++] = pct_or(vm(mt, "numa_hint_faults_local"), hint, 100.0);
+	out[i++] = vm(mt, "numa_pages_migrated");
+	out[i++] = (cpte * pte + cnumahint * hint +
+		    ci * vm(mt, "numa_pages_migrated")) /
+		   1000000;
+	if (i != COMPARE_VMSTAT_NR)
+		BUG("%zu vmstat rows computed, not %d", i, COMPARE_VMSTAT_NR);
+}
+
+/* The monitor table of benchmark name in rd, or NULL. */
+static const struct monitor_table *find_monitors(const struct run_data *rd,
+						 const char *name)
+{
+	for (size_t k = 0; k < rd->monitors_nr; k++)
+		if (!strcmp(rd->monitors[k].benchmark, name))
+			return &rd->monitors[k];
+	return NULL;
+}
+
+static void bench_vmstat(const struct compare_result *res,
+			 struct compare_bench *b, const struct run_data *runs)
+{
+	size_t runs_nr = res->runs_nr;
+	double row[COMPARE_VMSTAT_NR];
+
+	if (b->monitor)
+		return;
+	b->vmstat = xmalloc(COMPARE_VMSTAT_NR * runs_nr * sizeof(*b->vmstat));
+	for (size_t i = 0; i < runs_nr; i++) {
+		const struct monitor_table *mt =
+			find_monitors(&runs[i], b->name);
+
+		if (mt && mt->iterations) {
+			compare_vmstat_summary(mt, row);
+			b->has_vmstat = true;
+		}
+		for (size_t r = 0; r < COMPARE_VMSTAT_NR; r++)
+			b->vmstat[r * runs_nr + i] =
+				mt && mt->iterations ? row[r] : NAN;
+	}
+}
+
 static void bench_finish(const struct compare_result *res,
 			 struct compare_bench *b, const struct run_data *runs)
 {
@@ -454,6 +729,114 @@ static void bench_finish(const struct compare_result *res,
 	bench_rows(res, b);
 	bench_footers(res, b);
 	bench_durations(res, b, runs);
+	bench_vmstat(res, b, runs);
+}
+
+/* Whether counter name changed in some iteration of mt. */
+static bool counter_changed(const struct monitor_table *mt, const char *name)
+{
+	const struct monitor_counter *c = monitor_table_get(mt, name);
+
+	for (size_t i = 0; c && i < c->nr; i++)
+		if (c->v[i] != 0.0)
+			return true;
+	return false;
+}
+
+/*
+ * Add one counter of the "BENCH vmstat" table: each run's changes per
+ * iteration (zeros where its table lacks the counter), none for a run
+ * without a table.
+ */
+static void monitor_add_op(struct compare_bench *b, size_t nr,
+			   const struct monitor_table *const *mt,
+			   const char *name, const struct compare_options *opts)
+{
+	struct op_samples *tmp = xcalloc(nr, sizeof(*tmp));
+	const struct op_samples **src =
+		xcalloc(nr, sizeof(const struct op_samples *));
+	double *zeros = NULL;
+	size_t zeros_nr = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		if (mt[i] && mt[i]->iterations > zeros_nr)
+			zeros_nr = mt[i]->iterations;
+	zeros = xcalloc(zeros_nr + 1, sizeof(*zeros));
+	for (size_t i = 0; i < nr; i++) {
+		const struct monitor_counter *c;
+
+		if (!mt[i])
+			continue;
+		c = monitor_table_get(mt[i], name);
+		tmp[i].name = (char *)name;
+		tmp[i].unit = (char *)"";
+		tmp[i].decimals = 2;
+		tmp[i].v = c ? c->v : zeros;
+		tmp[i].nr = c ? c->nr : mt[i]->iterations;
+		src[i] = &tmp[i];
+	}
+	bench_add_op(b, nr, src, opts);
+	free(zeros);
+	free(src);
+	free(tmp);
+}
+
+/*
+ * The monitors option: after the workload tables, a "BENCH vmstat" table
+ * for each benchmark of the baseline that has monitor data and passes
+ * the benchmark filter, of every counter that changed in some run.
+ */
+static void add_monitor_benches(struct compare_result *res,
+				const struct run_data *runs, size_t nr,
+				const struct compare_options *opts,
+				size_t *bench_alloc)
+{
+	const struct monitor_table **mt =
+		xcalloc(nr, sizeof(const struct monitor_table *));
+	struct strmap seen = STRMAP_INIT;
+	struct strbuf title = STRBUF_INIT;
+
+	for (size_t t = 0; t < runs[0].monitors_nr; t++) {
+		const char *bench = runs[0].monitors[t].benchmark;
+		struct compare_bench *b;
+
+		if (opts->benchmark && strcmp(bench, opts->benchmark) != 0)
+			continue;
+		for (size_t i = 0; i < nr; i++)
+			mt[i] = find_monitors(&runs[i], bench);
+		if (!mt[0]->iterations)
+			continue;
+		strbuf_reset(&title);
+		strbuf_addf(&title, "%s vmstat", bench);
+		ALLOC_GROW(res->bench, res->bench_nr + 1, *bench_alloc);
+		b = &res->bench[res->bench_nr++];
+		memset(b, 0, sizeof(*b));
+		b->name = xstrdup(title.buf);
+		b->title = xstrdup(title.buf);
+		b->monitor = true;
+		strmap_clear(&seen);
+		for (size_t i = 0; i < nr; i++) {
+			for (size_t k = 0; mt[i] && k < mt[i]->counters_nr;
+			     k++) {
+				const char *name = mt[i]->counters[k].name;
+				size_t len = strlen(name);
+
+				if (strmap_get(&seen, name, len, NULL) ||
+				    !counter_changed(mt[i], name))
+					continue;
+				strmap_put(&seen, name, len, 0);
+				monitor_add_op(b, nr, mt, name, opts);
+			}
+		}
+		if (!b->ops_nr) {
+			free(b->name);
+			free(b->title);
+			res->bench_nr--;
+		}
+	}
+	strmap_clear(&seen);
+	strbuf_release(&title);
+	free(mt);
 }
 
 static const char *machine_str(const struct machine_info *m, int field)
@@ -621,6 +1004,8 @@ int compare_runs(const struct run_data *runs, size_t nr,
 				   res->labels[0]);
 		goto out;
 	}
+	if (opts->monitors)
+		add_monitor_benches(res, runs, nr, opts, &bench_alloc);
 	for (size_t bi = 0; bi < res->bench_nr; bi++)
 		bench_cidiff(&res->bench[bi], nr, opts->test);
 	apply_tests(res);
@@ -661,6 +1046,7 @@ void compare_result_release(struct compare_result *res)
 		free(b->cells);
 		free(b->durations);
 		free(b->ratio_footer);
+		free(b->vmstat);
 	}
 	free(res->bench);
 	for (size_t i = 0; res->labels && i < res->runs_nr; i++)

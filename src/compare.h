@@ -7,6 +7,7 @@
 #include "stats.h"
 #include "strvec.h"
 
+struct monitor_table;
 struct run_data;
 struct strbuf;
 
@@ -42,6 +43,21 @@ struct strbuf;
  * The mmtests cidiff ratio and the --print-ratio figures are computed in
  * every mode.
  *
+ * Monitors: a benchmark whose runs have monitor tables (run-data.h) gets
+ * mmtests' vmstat summary, the "Ops" rows of compare-kernels.sh
+ * (MonitorMmtestsvmstat), per run from the counters summed over its
+ * monitored iterations: Minor Faults = pgfault - pgmajfault, scan and
+ * reclaim totals, efficiencies, velocities (pages per second of the
+ * iterations' wall time), THP, compaction and NUMA counters, and
+ * mmtests' cost models, all as mmtests computes them (compare.c notes
+ * its quirks). With the monitors option, every benchmark of the baseline
+ * with a monitor table is followed by one more table, "BENCH vmstat":
+ * one lower-is-better operation per vmstat counter that changed in some
+ * compared run, one sample per monitored iteration (its change), with
+ * the same statistics and test as workload rows. Their p-values form a
+ * family of their own for Benjamini-Hochberg, so asking for them does
+ * not change the verdicts of the workload rows.
+ *
  * compare_runs() only reads its runs; the result owns all its memory and
  * does not point into them.
  */
@@ -65,6 +81,7 @@ struct compare_options {
 	 * NULL: all.
 	 */
 	const char *sub_heading;
+	bool monitors; /* a "BENCH vmstat" table per monitored benchmark */
 };
 
 #define COMPARE_OPTIONS_INIT                                                   \
@@ -155,6 +172,18 @@ struct compare_duration {
 	double user_s, sys_s, elapsed_s;
 };
 
+/* The rows of mmtests' vmstat summary, the "Ops" table. */
+#define COMPARE_VMSTAT_NR 62
+
+/* The name of vmstat summary row i, without "Ops ": "Minor Faults". */
+const char *compare_vmstat_label(size_t row);
+
+/*
+ * Compute the vmstat summary of mt into out[COMPARE_VMSTAT_NR]; NaN
+ * where mmtests leaves a value undefined (printed 0.00).
+ */
+void compare_vmstat_summary(const struct monitor_table *mt, double *out);
+
 /* The --print-ratio footer of one run (Dmean, Dmin, Dmax, Gmean). */
 struct compare_ratio_footer {
 	double dmean, dmin, dmax; /* over the ops' ndiff, NaN skipped */
@@ -182,6 +211,14 @@ struct compare_bench {
 	/* Mean cells of the non-baseline runs, for the footer. */
 	size_t nr_compared, nr_significant;
 	size_t nr_untested[COMPARE_UNTESTED_MMTESTS + 1];
+	/*
+	 * The vmstat summary: COMPARE_VMSTAT_NR rows times runs_nr values,
+	 * row-major; NaN for a run without monitor data. has_vmstat: some
+	 * run has it.
+	 */
+	double *vmstat;
+	bool has_vmstat;
+	bool monitor; /* a "BENCH vmstat" table of the monitors option */
 };
 
 struct compare_result {

@@ -18,10 +18,11 @@
 #include "strbuf.h"
 #include "util.h"
 
-#define MAX_LEVEL_KEYS 16	/* keys in the largest table below */
-#define MAX_DEPTH      64	/* nesting of YAML collections */
-#define MAX_TIMEOUT_S  604800.0 /* one week */
-#define SHELL	       "/bin/sh"
+#define MAX_LEVEL_KEYS	       16	/* keys in the largest table below */
+#define MAX_DEPTH	       64	/* nesting of YAML collections */
+#define MAX_TIMEOUT_S	       604800.0 /* one week */
+#define MIN_MONITOR_INTERVAL_S 0.1	/* a sample costs ~100 us */
+#define SHELL		       "/bin/sh"
 
 /* The choice stores write enums through an int-sized copy. */
 _Static_assert(sizeof(enum metric_source) == sizeof(int), "enum size");
@@ -44,6 +45,9 @@ enum key_type {
 	KEY_EXTRACT,   /* the extract level, inside a metric_spec */
 	KEY_WORKLOADS, /* config.workloads */
 	KEY_BUILDS,    /* config.builds */
+	KEY_CGROUP,    /* struct cgroup_spec, a level of its own */
+	KEY_NAMES,     /* struct strvec of names, non-empty */
+	KEY_LIMITS,    /* struct kv_list of cgroup interface files */
 };
 
 struct choice {
@@ -151,6 +155,23 @@ static const struct key top_keys[] = {
 	 .def = "false",
 	 .help = "Alternate the builds at every iteration instead of "
 		 "running all iterations of one build, then the next."},
+	{.name = "monitors",
+	 .type = KEY_BOOL,
+	 AT(struct config, monitors),
+	 .def = "true",
+	 .help = "Record per iteration what /proc/vmstat counted, the CPU "
+		 "time of /proc/stat and /proc/meminfo at start and end; "
+		 "`mmcmp compare` shows them in the Ops table and with "
+		 "`--monitors`. Costs some 100 microseconds per iteration."},
+	{.name = "monitor_interval",
+	 .type = KEY_NUMBER,
+	 AT(struct config, monitor_interval_s),
+	 .min = 0,
+	 .max = 3600,
+	 .def = "0",
+	 .help = "Also sample the monitors every this many seconds while an "
+		 "iteration runs and store the samples as a time series; 0 "
+		 "means never, else at least 0.1. Needs `monitors: true`."},
 	{.name = "env",
 	 .type = KEY_ENV,
 	 AT(struct config, env),
@@ -172,6 +193,11 @@ static const struct key top_keys[] = {
 	 .type = KEY_BUILDS,
 	 AT_ARRAY(struct config, builds),
 	 .help = "Variants to compare, by name; see Build."},
+	{.name = "cgroup",
+	 .type = KEY_CGROUP,
+	 AT_ARRAY(struct config, cgroup),
+	 .help = "A cgroup that mmcmp creates for the workload processes of "
+		 "every build without one of its own; see Cgroup."},
 };
 
 static const struct key workload_keys[] = {
@@ -323,6 +349,42 @@ static const struct key build_keys[] = {
 	 .type = KEY_COMMANDS,
 	 AT(struct build_spec, teardown),
 	 .help = "Commands run after this build's iterations."},
+	{.name = "cgroup",
+	 .type = KEY_CGROUP,
+	 AT_ARRAY(struct build_spec, cgroup),
+	 .help = "A cgroup for this build's workload processes, instead of "
+		 "the top-level one; see Cgroup."},
+};
+
+static const struct key cgroup_keys[] = {
+	{.name = "path",
+	 .type = KEY_STRING,
+	 AT(struct cgroup_spec, path),
+	 .required = true,
+	 .help = "Where the cgroup goes under the hierarchy's root, like "
+		 "`mmcmp/a/b`. The levels that do not exist are created "
+		 "before the run and removed after it; the last may not "
+		 "exist already."},
+	{.name = "controllers",
+	 .type = KEY_NAMES,
+	 AT(struct cgroup_spec, controllers),
+	 .help = "Controllers to enable on the way down, like `[memory, "
+		 "cpu]`: in `cgroup.subtree_control` of each level above "
+		 "the last (cgroup v2), or the hierarchies to use (v1)."},
+	{.name = "limits",
+	 .type = KEY_LIMITS,
+	 AT(struct cgroup_spec, limits),
+	 .help = "Interface files of the last level and the values written "
+		 "to them before the run, like `memory.max: 1G`."},
+	{.name = "root",
+	 .type = KEY_STRING,
+	 AT(struct cgroup_spec, root),
+	 .def_doc = "found under `/sys/fs/cgroup`",
+	 .help = "The cgroup hierarchy to use: a cgroup2 or cgroup v1 mount "
+		 "point. By default cgroup v2 at `/sys/fs/cgroup`; on a v1 "
+		 "or hybrid layout, the v1 hierarchy of each controller "
+		 "(`/sys/fs/cgroup/memory`), or `/sys/fs/cgroup/unified` "
+		 "without controllers."},
 };
 
 static const struct level top_level = {
@@ -368,9 +430,19 @@ static const struct level build_level = {
 	.nr = ARRAY_SIZE(build_keys),
 };
 
+static const struct level cgroup_level = {
+	.title = "Cgroup",
+	.intro = "`cgroup`, at the top level or in a build (which then "
+		 "overrides the top-level one), is a mapping with these keys; "
+		 "see Cgroups above.",
+	.where = "in 'cgroup'",
+	.keys = cgroup_keys,
+	.nr = ARRAY_SIZE(cgroup_keys),
+};
+
 static const struct level *const levels[] = {
 	&top_level,	&workload_level, &metric_level,
-	&extract_level, &build_level,
+	&extract_level, &build_level,	 &cgroup_level,
 };
 
 struct loader {
@@ -976,6 +1048,101 @@ static int parse_argv(struct loader *l, const char *key,
 	return 0;
 }
 
+/* A name of a cgroup controller: lowercase letters, digits and '_'. */
+static bool is_controller_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!islower((unsigned char)*s) &&
+		    !isdigit((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
+/*
+ * A cgroup interface file that a limit may set: "controller.knob" in
+ * lowercase letters, digits, '_' and '.', but none of the cgroup.* files
+ * by which mmcmp itself manages the cgroup.
+ */
+static bool is_limit_name(const char *s)
+{
+	static const char *const managed[] = {
+		"cgroup.procs", "cgroup.threads", "cgroup.subtree_control",
+		"cgroup.kill",	"tasks",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(managed); i++)
+		if (!strcmp(s, managed[i]))
+			return false;
+	if (!strchr(s, '.') || *s == '.')
+		return false;
+	for (; *s; s++)
+		if (!islower((unsigned char)*s) &&
+		    !isdigit((unsigned char)*s) && *s != '_' && *s != '.')
+			return false;
+	return true;
+}
+
+static int parse_names(struct loader *l, const struct key *k,
+		       const yaml_node_t *node, struct strvec *names)
+{
+	const yaml_node_item_t *start;
+
+	if (parse_argv(l, k->name, node, names, false))
+		return -1;
+	start = node->data.sequence.items.start;
+	for (size_t i = 0; i < names->nr; i++) {
+		const yaml_node_t *item = node_at(l, start[i]);
+
+		if (!is_controller_name(names->v[i]))
+			return fail(l, item, "bad controller name '%s' in '%s'",
+				    names->v[i], k->name);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(names->v[i], names->v[j]))
+				return fail(l, item,
+					    "controller '%s' is listed twice",
+					    names->v[i]);
+	}
+	return 0;
+}
+
+static int parse_limits(struct loader *l, const struct key *k,
+			const yaml_node_t *node, struct kv_list *limits)
+{
+	if (node->type != YAML_MAPPING_NODE)
+		return fail_type(l, node, "a mapping", k->name);
+	if (check_mapping(l, node, "limit"))
+		return -1;
+	for (const yaml_node_pair_t *p = node->data.mapping.pairs.start;
+	     p < node->data.mapping.pairs.top; p++) {
+		const yaml_node_t *kn = node_at(l, p->key);
+		const yaml_node_t *vn = node_at(l, p->value);
+		struct strbuf what = STRBUF_INIT;
+		const char *value;
+
+		if (!is_limit_name(scalar(kn)))
+			return fail(l, kn,
+				    "'%s' is not a cgroup interface file "
+				    "that a limit may set, like 'memory.max'",
+				    scalar(kn));
+		strbuf_addf(&what, "%s.%s", k->name, scalar(kn));
+		value = get_scalar(l, vn, what.buf);
+		if (value && (!*value || has_control(value))) {
+			fail(l, vn, "bad value for '%s'", what.buf);
+			value = NULL;
+		}
+		strbuf_release(&what);
+		if (!value)
+			return -1;
+		ALLOC_GROW(limits->v, limits->nr + 1, limits->alloc);
+		limits->v[limits->nr].key = xstrdup(scalar(kn));
+		limits->v[limits->nr].value = xstrdup(value);
+		limits->nr++;
+	}
+	return 0;
+}
+
 static void push_shell(struct strvec *argv, const char *script)
 {
 	strvec_push(argv, SHELL);
@@ -1043,6 +1210,10 @@ static int parse_value(struct loader *l, const struct key *k,
 		return parse_env(l, k, node, member(base, k));
 	case KEY_ARGV:
 		return parse_argv(l, k->name, node, member(base, k), true);
+	case KEY_NAMES:
+		return parse_names(l, k, node, member(base, k));
+	case KEY_LIMITS:
+		return parse_limits(l, k, node, member(base, k));
 	case KEY_COMMANDS:
 		return parse_commands(l, k, node, member(base, k));
 	case KEY_COMMAND:
@@ -1051,6 +1222,7 @@ static int parse_value(struct loader *l, const struct key *k,
 	case KEY_EXTRACT:
 	case KEY_WORKLOADS:
 	case KEY_BUILDS:
+	case KEY_CGROUP:
 		/* Parsed by the level's own function, after parse_mapping(). */
 		return 0;
 	}
@@ -1665,9 +1837,82 @@ out:
 	return ret;
 }
 
+/*
+ * A cgroup path: relative, components separated by single '/', none of
+ * them "." or "..".
+ */
+static bool is_cgroup_path(const char *s)
+{
+	if (!*s || *s == '/')
+		return false;
+	while (*s) {
+		size_t len = strcspn(s, "/");
+
+		if (!len || (len == 1 && s[0] == '.') ||
+		    (len == 2 && s[0] == '.' && s[1] == '.'))
+			return false;
+		s += len;
+		if (*s == '/' && !*++s)
+			return false;
+	}
+	return true;
+}
+
+static int parse_cgroup(struct loader *l, const struct key *k,
+			const yaml_node_t *node, struct cgroup_spec *cg)
+{
+	const yaml_node_t *found[MAX_LEVEL_KEYS] = {NULL};
+
+	if (node->type != YAML_MAPPING_NODE)
+		return fail_type(l, node, "a mapping", k->name);
+	cg->line = (int)node->start_mark.line + 1;
+	cg->col = (int)node->start_mark.column + 1;
+	if (parse_mapping(l, node, &cgroup_level, cg, found))
+		return -1;
+	if (!is_cgroup_path(cg->path))
+		return fail(l, found[key_index(&cgroup_level, "path")],
+			    "bad cgroup path '%s': it must be relative, like "
+			    "'mmcmp/a/b', without '.' or '..'",
+			    cg->path);
+	if (cg->root && *cg->root != '/')
+		return fail(l, found[key_index(&cgroup_level, "root")],
+			    "cgroup root '%s' must be an absolute path",
+			    cg->root);
+	return 0;
+}
+
+/*
+ * The cgroup of the last build must not be that of another build or the
+ * top level: each run needs its own while builds interleave.
+ */
+static int check_cgroup_paths(struct loader *l, const struct config *cfg,
+			      const yaml_node_t *where)
+{
+	const struct build_spec *b = &cfg->builds[cfg->builds_nr - 1];
+
+	if (!b->cgroup.path)
+		return 0;
+	if (cfg->cgroup.path && !strcmp(cfg->cgroup.path, b->cgroup.path))
+		return fail(l, where,
+			    "build '%s' has the top-level cgroup path '%s'; "
+			    "leave its 'cgroup' out to use that",
+			    b->name, b->cgroup.path);
+	for (size_t i = 0; i + 1 < cfg->builds_nr; i++)
+		if (cfg->builds[i].cgroup.path &&
+		    !strcmp(cfg->builds[i].cgroup.path, b->cgroup.path))
+			return fail(l, where,
+				    "cgroup path '%s' of build '%s' is also "
+				    "that of build '%s'",
+				    b->cgroup.path, b->name,
+				    cfg->builds[i].name);
+	return 0;
+}
+
 static int parse_builds(struct loader *l, const struct key *k,
 			const yaml_node_t *node, struct config *cfg)
 {
+	size_t cgroup = key_index(&build_level, "cgroup");
+
 	if (node->type != YAML_MAPPING_NODE)
 		return fail_type(l, node, "a mapping", k->name);
 	if (check_mapping(l, node, "build"))
@@ -1676,6 +1921,7 @@ static int parse_builds(struct loader *l, const struct key *k,
 	     p < node->data.mapping.pairs.top; p++) {
 		const yaml_node_t *kn = node_at(l, p->key);
 		const yaml_node_t *vn = node_at(l, p->value);
+		const yaml_node_t *found[MAX_LEVEL_KEYS] = {NULL};
 		struct build_spec *b;
 
 		if (!*scalar(kn) || has_control(scalar(kn)))
@@ -1684,6 +1930,7 @@ static int parse_builds(struct loader *l, const struct key *k,
 		b = &cfg->builds[cfg->builds_nr++];
 		memset(b, 0, sizeof(*b));
 		strvec_init(&b->prefix);
+		strvec_init(&b->cgroup.controllers);
 		b->name = xstrdup(scalar(kn));
 		b->line = (int)kn->start_mark.line + 1;
 		b->col = (int)kn->start_mark.column + 1;
@@ -1691,7 +1938,11 @@ static int parse_builds(struct loader *l, const struct key *k,
 			continue;
 		if (vn->type != YAML_MAPPING_NODE)
 			return fail_type(l, vn, "a mapping", b->name);
-		if (parse_mapping(l, vn, &build_level, b, NULL))
+		if (parse_mapping(l, vn, &build_level, b, found) ||
+		    (found[cgroup] && parse_cgroup(l, &build_level.keys[cgroup],
+						   found[cgroup], &b->cgroup)))
+			return -1;
+		if (check_cgroup_paths(l, cfg, found[cgroup]))
 			return -1;
 	}
 	return 0;
@@ -1704,10 +1955,24 @@ static int parse_top(struct loader *l, const yaml_node_t *root,
 	const struct level *lv = &top_level;
 	size_t workloads = key_index(lv, "workloads");
 	size_t builds = key_index(lv, "builds");
+	size_t interval = key_index(lv, "monitor_interval");
+	size_t cgroup = key_index(lv, "cgroup");
 
 	if (parse_mapping(l, root, lv, cfg, found) ||
 	    parse_workloads(l, &lv->keys[workloads], required(found, workloads),
 			    cfg))
+		return -1;
+	if (found[interval] && cfg->monitor_interval_s > 0 &&
+	    cfg->monitor_interval_s < MIN_MONITOR_INTERVAL_S)
+		return fail(l, found[interval],
+			    "'monitor_interval' must be 0 or at least %g "
+			    "seconds",
+			    MIN_MONITOR_INTERVAL_S);
+	if (found[interval] && cfg->monitor_interval_s > 0 && !cfg->monitors)
+		return fail(l, found[interval],
+			    "'monitor_interval' needs 'monitors: true'");
+	if (found[cgroup] &&
+	    parse_cgroup(l, &lv->keys[cgroup], found[cgroup], &cfg->cgroup))
 		return -1;
 	if (found[builds] &&
 	    parse_builds(l, &lv->keys[builds], found[builds], cfg))
@@ -1877,8 +2142,17 @@ static void workload_release(struct workload_spec *w)
 	free(w->cwd);
 }
 
+static void cgroup_spec_release(struct cgroup_spec *cg)
+{
+	free(cg->path);
+	strvec_clear(&cg->controllers);
+	kv_list_clear(&cg->limits);
+	free(cg->root);
+}
+
 static void build_release(struct build_spec *b)
 {
+	cgroup_spec_release(&b->cgroup);
 	free(b->name);
 	kv_list_clear(&b->env);
 	strvec_clear(&b->prefix);
@@ -1904,6 +2178,7 @@ void config_release(struct config *cfg)
 	for (size_t i = 0; i < cfg->builds_nr; i++)
 		build_release(&cfg->builds[i]);
 	free(cfg->builds);
+	cgroup_spec_release(&cfg->cgroup);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -1917,6 +2192,7 @@ int config_load_buffer(struct config *cfg, const char *name, const char *buf,
 	int ret = -1;
 
 	memset(cfg, 0, sizeof(*cfg));
+	strvec_init(&cfg->cgroup.controllers);
 	cfg->path = xstrdup(name);
 	cfg->text = xmalloc(len + 1);
 	memcpy(cfg->text, buf, len);
@@ -2012,6 +2288,9 @@ static void describe_type(struct strbuf *out, const struct key *k)
 		[KEY_EXTRACT] = "mapping",
 		[KEY_WORKLOADS] = "list of workloads",
 		[KEY_BUILDS] = "map of builds",
+		[KEY_CGROUP] = "mapping",
+		[KEY_NAMES] = "list of strings",
+		[KEY_LIMITS] = "map of strings",
 	};
 
 	switch (k->type) {

@@ -96,12 +96,25 @@ struct workload_spec {
 	int line, col;		 /* of the workload's mapping, 1-based */
 };
 
+/*
+ * A cgroup that mmcmp creates for the workload processes and removes
+ * after the run (cgroup.h); none when path is NULL.
+ */
+struct cgroup_spec {
+	char *path;		   /* under the hierarchy's root: "mmcmp/a/b" */
+	struct strvec controllers; /* enabled on the way down; may be empty */
+	struct kv_list limits;	   /* interface file -> value, on the leaf */
+	char *root;		   /* NULL: found under /sys/fs/cgroup */
+	int line, col;		   /* of the mapping, 1-based */
+};
+
 struct build_spec {
 	char *name;
 	struct kv_list env;
 	struct strvec prefix;	 /* prepended to every workload argv */
 	char *cwd;
 	struct command_list setup, teardown;
+	struct cgroup_spec cgroup; /* overrides the config's when set */
 	int line, col;		 /* of the build's name, 1-based */
 };
 
@@ -121,12 +134,15 @@ struct config {
 	double timeout_s;	 /* per iteration, default 600, 0 = none */
 	enum config_on_error on_error;
 	bool interleave;	 /* alternate builds per iteration */
+	bool monitors;		 /* vmstat, meminfo, cpu per iteration */
+	double monitor_interval_s; /* periodic monitor samples; 0: none */
 	struct kv_list env;
 	struct command_list setup, teardown;
 	struct workload_spec *workloads; /* at least one */
 	size_t workloads_nr, workloads_alloc;
 	struct build_spec *builds; /* may be empty */
 	size_t builds_nr, builds_alloc;
+	struct cgroup_spec cgroup; /* of the builds without their own */
 };
 
 #define CONFIG_INIT { 0 }

@@ -10,7 +10,11 @@
 #include "strmap.h"
 #include "util.h"
 
-#define CSV_MAX_DECIMALS 10
+#define CSV_MAX_DECIMALS 12
+/* Bytes of a label, name or unit: JSON_MAX_NAME, so exports import. */
+#define CSV_MAX_NAME 4096
+/* Iteration numbers stay exact in a double, as JSON exports hold them. */
+#define CSV_MAX_ITERATION (INT64_C(1) << 53)
 
 enum csv_column {
 	COL_LABEL,
@@ -72,6 +76,8 @@ struct csv_state {
 	struct strmap metas;  /* "benchmark\0operation" -> index in meta */
 	struct strmap ops;    /* {run, meta} -> index in runs[run].ops */
 	struct strbuf key;
+	/* Fields quoted for messages: csv_q(). */
+	struct strbuf q[4];
 	/* The previous row's op: consecutive rows usually share it. */
 	bool have_last;
 	struct strbuf last_label, last_bench, last_op;
@@ -81,6 +87,47 @@ struct csv_state {
 static const char *csv_field(const struct csv_record *rec, int i)
 {
 	return rec->data.buf + rec->off[i];
+}
+
+/*
+ * Field s fit for one line of a message, in st->q[slot]: at most 64
+ * bytes and "...", control bytes (and all bytes of a field that is not
+ * UTF-8) as \xNN. A field can be megabytes long.
+ */
+static const char *csv_q(struct csv_state *st, int slot, const char *s)
+{
+	struct strbuf *sb = &st->q[slot];
+	bool utf8 = utf8_valid(s);
+	size_t n = 0;
+
+	strbuf_reset(sb);
+	for (; *s && (n < 64 || (utf8 && (*s & 0xc0) == 0x80)); s++, n++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f || (c >= 0x80 && !utf8))
+			strbuf_addf(sb, "\\x%02x", c);
+		else
+			strbuf_addch(sb, c);
+	}
+	if (*s)
+		strbuf_addstr(sb, "...");
+	return sb->buf;
+}
+
+/* A label, name or unit must be UTF-8 of at most CSV_MAX_NAME bytes. */
+static int csv_check_name(struct csv_state *st, const char *what, const char *s,
+			  size_t line, struct strbuf *err)
+{
+	size_t len = strlen(s);
+
+	if (len > CSV_MAX_NAME)
+		return error_addf(err,
+				  "%s:%zu: %s too long (%zu bytes, at most %d)",
+				  st->name, line, what, len, CSV_MAX_NAME);
+	if (!utf8_valid(s))
+		return error_addf(err, "%s:%zu: %s '%s' is not UTF-8", st->name,
+				  line, what, csv_q(st, 0, s));
+	return 0;
 }
 
 static bool csv_record_eol(const char *p, const char *end)
@@ -192,7 +239,7 @@ static int csv_header(struct csv_state *st, const struct csv_record *rec,
 			if (st->col[c] >= 0)
 				return error_addf(
 					err, "%s:%zu: duplicate column '%s'",
-					st->name, rec->line, f);
+					st->name, rec->line, csv_q(st, 0, f));
 			st->col[c] = (int)i;
 		}
 	}
@@ -211,6 +258,7 @@ struct csv_props {
 	const char *unit;
 	bool higher_better;
 	int decimals;
+	int64_t iteration;
 };
 
 static int csv_row_props(struct csv_state *st, const struct csv_record *rec,
@@ -222,6 +270,7 @@ static int csv_row_props(struct csv_state *st, const struct csv_record *rec,
 	props->unit = "";
 	props->higher_better = false;
 	props->decimals = 2;
+	props->iteration = 0;
 	if (st->col[COL_UNIT] >= 0)
 		props->unit = csv_field(rec, st->col[COL_UNIT]);
 	if (st->col[COL_BETTER] >= 0) {
@@ -232,24 +281,26 @@ static int csv_row_props(struct csv_state *st, const struct csv_record *rec,
 			return error_addf(
 				err,
 				"%s:%zu: unknown better value '%s' (want 'higher' or 'lower')",
-				st->name, rec->line, f);
+				st->name, rec->line, csv_q(st, 0, f));
 	}
 	if (st->col[COL_DECIMALS] >= 0) {
 		f = csv_field(rec, st->col[COL_DECIMALS]);
 		if (*f && !parse_int64(f, INT64_MIN, INT64_MAX, &num))
 			return error_addf(err, "%s:%zu: bad decimals '%s'",
-					  st->name, rec->line, f);
+					  st->name, rec->line, csv_q(st, 0, f));
 		if (*f && !parse_int(f, 0, CSV_MAX_DECIMALS, &props->decimals))
 			return error_addf(
 				err,
 				"%s:%zu: decimals '%s' out of range (0-%d)",
-				st->name, rec->line, f, CSV_MAX_DECIMALS);
+				st->name, rec->line, csv_q(st, 0, f),
+				CSV_MAX_DECIMALS);
 	}
 	if (st->col[COL_ITERATION] >= 0) {
 		f = csv_field(rec, st->col[COL_ITERATION]);
-		if (*f && !parse_int64(f, 0, INT64_MAX, &num))
+		if (*f &&
+		    !parse_int64(f, 0, CSV_MAX_ITERATION, &props->iteration))
 			return error_addf(err, "%s:%zu: bad iteration '%s'",
-					  st->name, rec->line, f);
+					  st->name, rec->line, csv_q(st, 0, f));
 	}
 	return 0;
 }
@@ -342,13 +393,15 @@ static int csv_check_props(struct csv_state *st, const struct csv_meta *m,
 	return error_addf(
 		err,
 		"%s:%zu: %s '%s' of '%s' in '%s' disagrees with '%s' on line %zu",
-		st->name, line, what, got, op, bench, want, m->line);
+		st->name, line, what, csv_q(st, 0, got), csv_q(st, 1, op),
+		csv_q(st, 2, bench), csv_q(st, 3, want), m->line);
 }
 
 static int csv_row(struct csv_state *st, const struct csv_record *rec,
 		   struct strbuf *err)
 {
-	const char *label, *bench, *op, *vs;
+	const char *label, *bench, *name, *vs;
+	struct op_samples *op;
 	struct csv_props props;
 	double value;
 	size_t run, meta, opi;
@@ -358,44 +411,52 @@ static int csv_row(struct csv_state *st, const struct csv_record *rec,
 				  st->name, rec->line, st->nr_fields, rec->nr);
 	label = csv_field(rec, st->col[COL_LABEL]);
 	bench = csv_field(rec, st->col[COL_BENCHMARK]);
-	op = csv_field(rec, st->col[COL_OPERATION]);
+	name = csv_field(rec, st->col[COL_OPERATION]);
 	vs = csv_field(rec, st->col[COL_VALUE]);
-	if (!*label || !*bench || !*op)
+	if (!*label || !*bench || !*name)
 		return error_addf(err, "%s:%zu: empty %s", st->name, rec->line,
 				  !*label   ? "label"
 				  : !*bench ? "benchmark"
 					    : "operation");
 	if (!parse_double(vs, &value))
 		return error_addf(err, "%s:%zu: bad number '%s'", st->name,
-				  rec->line, vs);
+				  rec->line, csv_q(st, 0, vs));
 	if (csv_row_props(st, rec, &props, err))
 		return -1;
 
-	if (st->have_last && !strcmp(op, st->last_op.buf) &&
+	if (st->have_last && !strcmp(name, st->last_op.buf) &&
 	    !strcmp(bench, st->last_bench.buf) &&
 	    !strcmp(label, st->last_label.buf)) {
 		run = st->last_run;
 		meta = st->last_meta;
 		opi = st->last_opi;
 	} else {
+		if (csv_check_name(st, "label", label, rec->line, err) ||
+		    csv_check_name(st, "benchmark", bench, rec->line, err) ||
+		    csv_check_name(st, "operation", name, rec->line, err) ||
+		    csv_check_name(st, "unit", props.unit, rec->line, err))
+			return -1;
 		run = csv_get_run(st, label);
-		meta = csv_get_meta(st, bench, op, &props, rec->line);
-		opi = csv_get_op(st, run, meta, bench, op);
+		meta = csv_get_meta(st, bench, name, &props, rec->line);
+		opi = csv_get_op(st, run, meta, bench, name);
 		strbuf_reset(&st->last_label);
 		strbuf_addstr(&st->last_label, label);
 		strbuf_reset(&st->last_bench);
 		strbuf_addstr(&st->last_bench, bench);
 		strbuf_reset(&st->last_op);
-		strbuf_addstr(&st->last_op, op);
+		strbuf_addstr(&st->last_op, name);
 		st->last_run = run;
 		st->last_meta = meta;
 		st->last_opi = opi;
 		st->have_last = true;
 	}
-	if (csv_check_props(st, &st->meta[meta], &props, bench, op, rec->line,
+	if (csv_check_props(st, &st->meta[meta], &props, bench, name, rec->line,
 			    err))
 		return -1;
-	op_samples_add(&st->runs[run].ops[opi], value);
+	op = &st->runs[run].ops[opi];
+	op_samples_add(op, value);
+	ALLOC_GROW(op->iteration, op->nr, op->iteration_alloc);
+	op->iteration[op->nr - 1] = props.iteration;
 	return 0;
 }
 
@@ -419,6 +480,7 @@ int csv_parse(const char *name, const char *buf, size_t len,
 		.last_label = STRBUF_INIT,
 		.last_bench = STRBUF_INIT,
 		.last_op = STRBUF_INIT,
+		.q = {STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT},
 	};
 	bool header = false;
 	int ret = -1, got;
@@ -465,6 +527,8 @@ out:
 	strbuf_release(&st.last_label);
 	strbuf_release(&st.last_bench);
 	strbuf_release(&st.last_op);
+	for (size_t i = 0; i < ARRAY_SIZE(st.q); i++)
+		strbuf_release(&st.q[i]);
 	strbuf_release(&rec.data);
 	free(rec.off);
 	return ret;
@@ -477,4 +541,325 @@ void csv_runs_free(struct run_data *runs, size_t nr)
 	for (size_t i = 0; i < nr; i++)
 		run_data_release(&runs[i]);
 	free(runs);
+}
+
+/* One iteration that csv_run_full() makes: a benchmark and a number. */
+struct csv_iter_key {
+	size_t bench;
+	int64_t number;
+};
+
+struct csv_iter_slot {
+	struct csv_iter_key key;
+	size_t nr;  /* samples */
+	size_t pos; /* in the sorted order */
+};
+
+/* A slot's key and index, sorted to give the iterations' order. */
+struct csv_iter_order {
+	struct csv_iter_key key;
+	size_t slot;
+};
+
+static int csv_iter_cmp(const void *a, const void *b)
+{
+	const struct csv_iter_key *x = &((const struct csv_iter_order *)a)->key;
+	const struct csv_iter_key *y = &((const struct csv_iter_order *)b)->key;
+
+	if (x->bench != y->bench)
+		return x->bench < y->bench ? -1 : 1;
+	return (x->number > y->number) - (x->number < y->number);
+}
+
+void csv_run_full(const struct run_data *rd, const char *started_at,
+		  struct run_full *rf)
+{
+	struct strmap benches = STRMAP_INIT, iters = STRMAP_INIT;
+	struct csv_iter_slot *slots = NULL;
+	struct csv_iter_order *order = NULL;
+	size_t slots_nr = 0, slots_alloc = 0, total = 0, k = 0;
+	size_t *bench_of = xcalloc(rd->ops_nr + 1, sizeof(*bench_of));
+	size_t *slot_of, *fill, benches_nr = 0;
+	size_t *bench_op = xcalloc(rd->ops_nr + 1, sizeof(*bench_op));
+
+	if (rf->ops_nr || rf->iters_nr || rf->samples_nr)
+		BUG("csv_run_full() into a run that has data");
+	for (size_t i = 0; i < rd->ops_nr; i++) {
+		const struct op_samples *op = &rd->ops[i];
+		struct op_samples *to;
+		size_t b;
+
+		if (!strmap_get(&benches, op->benchmark, strlen(op->benchmark),
+				&b)) {
+			b = benches_nr;
+			bench_op[benches_nr++] = i;
+			strmap_put(&benches, op->benchmark,
+				   strlen(op->benchmark), b);
+		}
+		bench_of[i] = b;
+		total += op->nr;
+		ALLOC_GROW(rf->ops, rf->ops_nr + 1, rf->ops_alloc);
+		to = &rf->ops[rf->ops_nr++];
+		memset(to, 0, sizeof(*to));
+		to->benchmark = xstrdup(op->benchmark);
+		to->name = xstrdup(op->name);
+		to->unit = xstrdup(op->unit);
+		to->higher_better = op->higher_better;
+		to->decimals = op->decimals;
+	}
+	/* Which iteration each sample goes to, in a first pass. */
+	slot_of = xcalloc(total + 1, sizeof(*slot_of));
+	for (size_t i = 0; i < rd->ops_nr; i++) {
+		const struct op_samples *op = &rd->ops[i];
+		size_t s = SIZE_MAX;
+		struct csv_iter_key key = {0};
+
+		for (size_t j = 0; j < op->nr; j++, k++) {
+			int64_t number = op->iteration ? op->iteration[j] : 0;
+
+			if (s == SIZE_MAX || key.number != number) {
+				memset(&key, 0, sizeof(key));
+				key.bench = bench_of[i];
+				key.number = number;
+				if (!strmap_get(&iters, &key, sizeof(key),
+						&s)) {
+					ALLOC_GROW(slots, slots_nr + 1,
+						   slots_alloc);
+					slots[slots_nr].key = key;
+					slots[slots_nr].nr = 0;
+					s = slots_nr++;
+					strmap_put(&iters, &key, sizeof(key),
+						   s);
+				}
+			}
+			if (s >= slots_nr)
+				BUG("iteration slot %zu of %zu", s, slots_nr);
+			slots[s].nr++;
+			slot_of[k] = s;
+		}
+	}
+	/* Iterations by benchmark, then number; samples op by op. */
+	order = xcalloc(slots_nr + 1, sizeof(*order));
+	for (size_t s = 0; s < slots_nr; s++) {
+		order[s].key = slots[s].key;
+		order[s].slot = s;
+	}
+	qsort(order, slots_nr, sizeof(*order), csv_iter_cmp);
+	fill = xcalloc(slots_nr + 1, sizeof(*fill));
+	rf->iters = xcalloc(slots_nr + 1, sizeof(*rf->iters));
+	rf->iters_alloc = slots_nr + 1;
+	for (size_t p = 0, first = 0; p < slots_nr; p++) {
+		struct csv_iter_slot *slot = &slots[order[p].slot];
+		struct iteration_data *it = &rf->iters[rf->iters_nr++];
+
+		slot->pos = p;
+		it->benchmark =
+			xstrdup(rd->ops[bench_op[slot->key.bench]].benchmark);
+		it->job = xstrdup("import");
+		it->index = slot->key.number;
+		it->status = xstrdup("ok");
+		it->started_at = xstrdup(started_at);
+		it->samples_first = first;
+		it->samples_nr = slot->nr;
+		fill[p] = first;
+		first += slot->nr;
+	}
+	rf->samples = xcalloc(total + 1, sizeof(*rf->samples));
+	rf->samples_alloc = total + 1;
+	rf->samples_nr = total;
+	k = 0;
+	for (size_t i = 0; i < rd->ops_nr; i++) {
+		for (size_t j = 0; j < rd->ops[i].nr; j++, k++) {
+			size_t at = fill[slots[slot_of[k]].pos]++;
+
+			rf->samples[at].op = i;
+			rf->samples[at].value = rd->ops[i].v[j];
+		}
+	}
+	strmap_clear(&benches);
+	strmap_clear(&iters);
+	free(slots);
+	free(order);
+	free(fill);
+	free(slot_of);
+	free(bench_of);
+	free(bench_op);
+}
+
+/* Append s as one CSV field, quoted when it must be. */
+static void csv_add_field(struct strbuf *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		strbuf_addstr(out, s);
+		return;
+	}
+	strbuf_addch(out, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			strbuf_addch(out, '"');
+		strbuf_addch(out, *s);
+	}
+	strbuf_addch(out, '"');
+}
+
+/* A measured iteration of one label's runs, for the export order. */
+struct csv_export_iter {
+	size_t run, iter; /* indices in runs and in runs[run].iters */
+	int64_t index;
+};
+
+static int csv_export_iter_cmp(const void *a, const void *b)
+{
+	const struct csv_export_iter *x = a, *y = b;
+
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	return (x->iter > y->iter) - (x->iter < y->iter);
+}
+
+/* One operation of a label, its runs' samples pooled. */
+struct csv_export_op {
+	const struct op_samples *meta; /* of the first run that has it */
+	size_t nr, first;
+};
+
+struct csv_export_sample {
+	double value;
+	int64_t iteration;
+};
+
+/* Append the rows of the runs in runs[] (indices pick[0..nr)). */
+static void csv_export_label(const struct run_full *runs, const size_t *pick,
+			     size_t nr, struct strbuf *out)
+{
+	struct strmap names = STRMAP_INIT;
+	struct strbuf key = STRBUF_INIT;
+	struct csv_export_op *ops = NULL;
+	struct csv_export_iter *iters = NULL;
+	struct csv_export_sample *samples;
+	size_t ops_nr = 0, ops_alloc = 0, iters_nr = 0, iters_alloc = 0;
+	size_t **op_map = xcalloc(nr, sizeof(*op_map)), total = 0;
+
+	for (size_t r = 0; r < nr; r++) {
+		const struct run_full *rf = &runs[pick[r]];
+
+		op_map[r] = xcalloc(rf->ops_nr + 1, sizeof(**op_map));
+		for (size_t i = 0; i < rf->ops_nr; i++) {
+			const struct op_samples *op = &rf->ops[i];
+			size_t m;
+
+			strbuf_reset(&key);
+			strbuf_add(&key, op->benchmark,
+				   strlen(op->benchmark) + 1);
+			strbuf_addstr(&key, op->name);
+			if (!strmap_get(&names, key.buf, key.len, &m)) {
+				ALLOC_GROW(ops, ops_nr + 1, ops_alloc);
+				ops[ops_nr].meta = op;
+				ops[ops_nr].nr = 0;
+				m = ops_nr++;
+				strmap_put(&names, key.buf, key.len, m);
+			}
+			op_map[r][i] = m;
+		}
+		for (size_t i = 0; i < rf->iters_nr; i++) {
+			const struct iteration_data *it = &rf->iters[i];
+
+			if (it->warmup)
+				continue;
+			ALLOC_GROW(iters, iters_nr + 1, iters_alloc);
+			iters[iters_nr].run = r;
+			iters[iters_nr].iter = i;
+			iters[iters_nr++].index = it->index;
+			for (size_t s = 0; s < it->samples_nr; s++)
+				ops[op_map[r][rf->samples[it->samples_first + s]
+						      .op]]
+					.nr++;
+			total += it->samples_nr;
+		}
+	}
+	/* Each op's samples by iteration number, then run and stored order. */
+	if (iters_nr)
+		qsort(iters, iters_nr, sizeof(*iters), csv_export_iter_cmp);
+	for (size_t m = 0, first = 0; m < ops_nr; m++) {
+		ops[m].first = first;
+		first += ops[m].nr;
+		ops[m].nr = 0;
+	}
+	samples = xcalloc(total + 1, sizeof(*samples));
+	for (size_t i = 0; i < iters_nr; i++) {
+		const struct run_full *rf = &runs[pick[iters[i].run]];
+		const struct iteration_data *it = &rf->iters[iters[i].iter];
+
+		for (size_t s = 0; s < it->samples_nr; s++) {
+			const struct sample_data *sd =
+				&rf->samples[it->samples_first + s];
+			struct csv_export_op *op =
+				&ops[op_map[iters[i].run][sd->op]];
+			struct csv_export_sample *to =
+				&samples[op->first + op->nr++];
+
+			to->value = sd->value;
+			to->iteration = it->index;
+		}
+	}
+	for (size_t m = 0; m < ops_nr; m++) {
+		const struct op_samples *meta = ops[m].meta;
+
+		/* The fields that are the same on every row of the op. */
+		strbuf_reset(&key);
+		strbuf_addch(&key, ',');
+		csv_add_field(&key, meta->unit);
+		strbuf_addf(&key, ",%s,%d,",
+			    meta->higher_better ? "higher" : "lower",
+			    meta->decimals);
+		for (size_t s = 0; s < ops[m].nr; s++) {
+			const struct csv_export_sample *x =
+				&samples[ops[m].first + s];
+
+			csv_add_field(out, runs[pick[0]].info.label);
+			strbuf_addch(out, ',');
+			csv_add_field(out, meta->benchmark);
+			strbuf_addch(out, ',');
+			csv_add_field(out, meta->name);
+			strbuf_addch(out, ',');
+			strbuf_add_double(out, x->value);
+			strbuf_add(out, key.buf, key.len);
+			strbuf_addf(out, "%" PRId64 "\n", x->iteration);
+		}
+	}
+	for (size_t r = 0; r < nr; r++)
+		free(op_map[r]);
+	free(op_map);
+	free(ops);
+	free(iters);
+	free(samples);
+	strmap_clear(&names);
+	strbuf_release(&key);
+}
+
+void csv_export(const struct run_full *runs, size_t nr, struct strbuf *out)
+{
+	size_t *pick = xcalloc(nr + 1, sizeof(*pick));
+	bool *done = xcalloc(nr + 1, sizeof(*done));
+
+	strbuf_addstr(out, "label,benchmark,operation,value,unit,better,"
+			   "decimals,iteration\n");
+	for (size_t r = 0; r < nr; r++) {
+		const char *label = runs[r].info.label;
+		size_t n = 0;
+
+		if (done[r])
+			continue;
+		for (size_t q = r; q < nr; q++) {
+			if (!done[q] && !strcmp(runs[q].info.label, label)) {
+				done[q] = true;
+				pick[n++] = q;
+			}
+		}
+		csv_export_label(runs, pick, n, out);
+	}
+	free(pick);
+	free(done);
 }

@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 struct run_data;
+struct run_full;
 struct strbuf;
 
 /*
@@ -16,21 +17,26 @@ struct strbuf;
  *   label,benchmark,operation,value     required
  *   unit,better,decimals,iteration      optional
  * Other columns are ignored. `better` is "higher" or "lower" (default,
- * also for an empty field); `decimals` is 0-10 (default 2); `unit`
- * defaults to ""; `iteration` is a non-negative integer that is checked
- * but not kept (mmtests pools the samples of all iterations). Every row
- * of one benchmark and operation must agree on unit, better and decimals,
- * whichever label it belongs to.
+ * also for an empty field); `decimals` is 0-12 (default 2), the range a
+ * config allows; `unit` defaults to ""; `iteration` is an integer from 0
+ * to 2^53 (default 0, also for an empty field) that groups the samples of
+ * a label and benchmark into iterations (csv_run_full()). Every row of
+ * one benchmark and operation must agree on unit, better and decimals,
+ * whichever label it belongs to. Labels, benchmark and operation names
+ * and units must be UTF-8 of at most 4096 bytes, what a JSON export may
+ * hold, so every import can be exported and imported again.
  *
  * Errors append one line "NAME:LINE: message" to `err` (LINE is where the
- * offending record starts) and leave *runs NULL and *nr 0.
+ * offending record starts; a field quoted in it is cut to 64 bytes, its
+ * control characters written as \xNN) and leave *runs NULL and *nr 0.
  */
 
 /*
  * Parse len bytes of buf (no NUL needed) read from the file called name.
  * On success *runs is a new array of *nr run_data, one per label in the
  * order of first appearance, each with its ops in the order of their
- * first row and the samples in row order; run_info holds only the label.
+ * first row and the samples in row order, their iteration numbers in
+ * op_samples.iteration; run_info holds only the label.
  * The caller frees it with csv_runs_free(). Rows are looked up through a
  * hash, so the time is linear in the size of the input.
  */
@@ -39,5 +45,34 @@ int csv_parse(const char *name, const char *buf, size_t len,
 
 /* Release every run of runs[0..nr) and free the array; NULL is a no-op. */
 void csv_runs_free(struct run_data *runs, size_t nr);
+
+/*
+ * Build the operations, iterations and samples of rf (zeroed by the
+ * caller, who fills in rf->info) from one run of csv_parse(): rd's
+ * operations in order, and one iteration per benchmark and iteration
+ * number, ordered by benchmark (in the order of its first operation) and
+ * then number, holding the samples of that number operation by operation
+ * in row order. An iteration has job "import", status "ok", index = its
+ * number, started_at as given, and no times. rd is only read.
+ */
+void csv_run_full(const struct run_data *rd, const char *started_at,
+		  struct run_full *rf);
+
+/*
+ * Append runs as a sample table that csv_parse() reads back, for `mmcmp
+ * export csv`: the header
+ *   label,benchmark,operation,value,unit,better,decimals,iteration
+ * then one row per sample of a measured (not warm-up) iteration. The runs
+ * of one label are pooled, as compare pools them: labels in the order of
+ * their first run, then operations in the order of their first
+ * appearance, then each operation's samples ordered by the index of
+ * their iteration (ties in run, iteration and stored order), the index
+ * going to the iteration column. Values are written with
+ * strbuf_add_double(), so they read back exactly. Importing the table and
+ * exporting it again gives the same bytes (csv_run_full() rebuilds the
+ * iterations that order depends on). Operations without measured samples
+ * and run metadata are not written: CSV has no place for them.
+ */
+void csv_export(const struct run_full *runs, size_t nr, struct strbuf *out);
 
 #endif /* MMCMP_CSV_H */

@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct compare_result;
+struct run_full;
 struct strbuf;
 
 /*
@@ -55,5 +57,94 @@ bool json_path_check(const char *path, struct strbuf *err);
 int json_extract_numbers(const char *text, size_t len, const char *path,
 			 double **v, size_t *nr, size_t *alloc,
 			 struct strbuf *err);
+
+/*
+ * Export documents: `mmcmp export json`, `mmcmp import` and `mmcmp
+ * compare --format json`. Every member, its type and unit is documented
+ * in docs/export-format.md, and docs/export.schema.json is the JSON
+ * Schema the tests validate exports against; change the three together
+ * and raise the version when a reader of the old one would misread.
+ *
+ * The writers build a cJSON tree and print it formatted, with two
+ * exceptions for exactness and speed: numbers are written by
+ * strbuf_add_double() (cJSON's own printing may drop the last bit of a
+ * double and takes seconds for a million samples) and put in the tree as
+ * raw text, and strings that are not valid UTF-8 (a stderr tail cut in
+ * the middle of a character) have each bad byte replaced by U+FFFD. A
+ * number that is undefined (NaN) or infinite is written as null. The
+ * output is deterministic: exporting the same runs twice gives the same
+ * bytes.
+ */
+#define JSON_EXPORT_FORMAT   "mmcmp-export"
+#define JSON_EXPORT_VERSION  1
+#define JSON_COMPARE_FORMAT  "mmcmp-compare"
+#define JSON_COMPARE_VERSION 1
+
+/*
+ * Import limits: a bigger file, or a document beyond one of the counts
+ * or lengths, is refused as absurd. Nesting is limited by cJSON (1000
+ * levels; the format needs 7).
+ */
+#define JSON_IMPORT_MAX_BYTES ((size_t)1 << 30)	 /* the file */
+#define JSON_MAX_RUNS	      ((size_t)1 << 16)	 /* per document */
+#define JSON_MAX_OPERATIONS   ((size_t)1 << 20)	 /* per run */
+#define JSON_MAX_ITERATIONS   ((size_t)1 << 24)	 /* per run */
+#define JSON_MAX_SAMPLES      ((size_t)1 << 28)	 /* per run */
+#define JSON_MAX_NAME	      ((size_t)4096)	 /* bytes: names, ... */
+#define JSON_MAX_TEXT	      ((size_t)16 << 20) /* config text, ... */
+
+/*
+ * An export document being written: json_export_new(), then
+ * json_export_add_run() for each run in the order they are to appear
+ * (the tree keeps only their text, so the caller may release each run
+ * once added), optionally json_export_add_compare(), and
+ * json_export_finish() to append the document to out. Nothing fails:
+ * allocation failure aborts.
+ */
+struct json_export;
+
+struct json_export *json_export_new(void);
+/* Add rf (only read) to the document's runs. */
+void json_export_add_run(struct json_export *je, const struct run_full *rf);
+/*
+ * Add res as the document's "comparison": the same object that
+ * json_render_compare() prints, so a comparison has one shape.
+ */
+void json_export_add_compare(struct json_export *je,
+			     const struct compare_result *res);
+/* Append the document and a newline to out. */
+void json_export_finish(struct json_export *je, struct strbuf *out);
+/* Free je; NULL is a no-op. */
+void json_export_free(struct json_export *je);
+
+/*
+ * Append res as an "mmcmp-compare" document and a newline to out: per
+ * benchmark and operation every cell of the table (each statistic of each
+ * label) with its value, percentage against the baseline, p-value (mean
+ * rows), verdict and the sample counts of both sides. render() calls it
+ * for RENDER_JSON.
+ */
+void json_render_compare(const struct compare_result *res, struct strbuf *out);
+
+/*
+ * Read an "mmcmp-export" document: the len bytes at text, which must be
+ * followed by a NUL (as a strbuf's are), read from the file called name.
+ * On success *runs is a new array of *nr runs (caller frees with
+ * run_full_free_array()) in document order, each with its info,
+ * operations, iterations and samples exactly as exported; the pid fields
+ * are 0 and the derived members (operation summaries, the comparison) are
+ * ignored. Validation is strict: a member that is missing, unknown, given
+ * twice or of the wrong type, a number that is not finite or out of
+ * range, a string that is not UTF-8, too long or not of its form (UUID,
+ * time, SHA-256, a known status), a sample naming an operation the run
+ * does not have or one of another benchmark, an operation or run uuid
+ * given twice, a config text whose SHA-256 is not config.sha256, an
+ * unknown format or version, or one of the limits above, each fail with
+ * one line "NAME: PATH: message", PATH being where in the document, e.g.
+ * "runs[3].iterations[0].samples[1].values[12]". Then *runs is NULL and
+ * *nr 0.
+ */
+int json_import(const char *name, const char *text, size_t len,
+		struct run_full **runs, size_t *nr, struct strbuf *err);
 
 #endif /* MMCMP_JSON_H */

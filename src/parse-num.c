@@ -23,6 +23,22 @@ bool parse_int64(const char *s, int64_t min, int64_t max, int64_t *out)
 	return true;
 }
 
+bool parse_uint64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	/* strtoull() would take a sign, and negate after a '-'. */
+	if (!s || !isdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
 bool parse_int(const char *s, int min, int max, int *out)
 {
 	int64_t v;

@@ -14,6 +14,8 @@
 
 /* A decimal integer in [min, max]. */
 bool parse_int64(const char *s, int64_t min, int64_t max, int64_t *out);
+/* A decimal unsigned 64-bit integer, digits only (no sign). */
+bool parse_uint64(const char *s, uint64_t *out);
 /* A decimal int in [min, max]. */
 bool parse_int(const char *s, int min, int max, int *out);
 /* A finite floating-point number (strtod syntax, no inf or nan). */

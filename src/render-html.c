@@ -10,6 +10,7 @@
 
 #define FIELD_WIDTH  18
 #define PCT_WIDTH    11
+#define OPS_WIDTH    15 /* the value columns of the "Ops" table */
 #define COLOR_BETTER "#A0FFA0"
 #define COLOR_WORSE  "#FFA0A0"
 
@@ -233,6 +234,38 @@ static void html_durations(const struct compare_result *res,
 	strbuf_release(&t);
 }
 
+/* The vmstat summary of compare-kernels.sh, as the text has it. */
+static void html_vmstat(const struct compare_result *res,
+			const struct compare_bench *b, struct strbuf *out)
+{
+	struct strbuf t = STRBUF_INIT;
+	int width = 0;
+
+	for (size_t r = 0; r < COMPARE_VMSTAT_NR; r++) {
+		int len = (int)strlen(compare_vmstat_label(r));
+
+		if (len > width)
+			width = len;
+	}
+	strbuf_addstr(out, "<table class=\"resultsTable\">\n");
+	html_header(res, strlen("Ops ") + (size_t)width, OPS_WIDTH, "", out);
+	for (size_t r = 0; r < COMPARE_VMSTAT_NR; r++) {
+		html_row_start(out, &t, 3, "Ops", width,
+			       compare_vmstat_label(r));
+		for (size_t i = 0; i < res->runs_nr; i++) {
+			double v = b->vmstat[r * res->runs_nr + i];
+
+			strbuf_reset(&t);
+			render_fixed(&t, OPS_WIDTH, 2, false,
+				     isnan(v) ? 0.0 : v);
+			html_cell(out, "td", "", &t);
+		}
+		strbuf_addstr(out, "</tr>\n");
+	}
+	strbuf_addstr(out, "</table>\n");
+	strbuf_release(&t);
+}
+
 static void html_page_start(const struct compare_result *res,
 			    struct strbuf *out)
 {
@@ -304,6 +337,8 @@ void render_html(const struct compare_result *res,
 		strvec_clear(&footer);
 		if (b->has_durations)
 			html_durations(res, b, out);
+		if (b->has_vmstat)
+			html_vmstat(res, b, out);
 	}
 	if (page)
 		strbuf_addstr(out, "</body>\n</html>\n");

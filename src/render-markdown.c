@@ -186,6 +186,25 @@ static void md_durations(const struct compare_result *res,
 	}
 }
 
+/* The vmstat summary of compare-kernels.sh (the "Ops" table). */
+static void md_vmstat(const struct compare_result *res,
+		      const struct compare_bench *b, struct strbuf *out)
+{
+	strbuf_addch(out, '\n');
+	md_table_head(res, "Ops", NULL, out);
+	for (size_t r = 0; r < COMPARE_VMSTAT_NR; r++) {
+		strbuf_addf(out, "| %s |", compare_vmstat_label(r));
+		for (size_t i = 0; i < res->runs_nr; i++) {
+			double v = b->vmstat[r * res->runs_nr + i];
+
+			strbuf_addch(out, ' ');
+			md_num(out, 2, isnan(v) ? 0.0 : v);
+			strbuf_addstr(out, " |");
+		}
+		strbuf_addch(out, '\n');
+	}
+}
+
 void render_markdown(const struct compare_result *res,
 		     const struct render_options *opts, struct strbuf *out)
 {
@@ -224,5 +243,7 @@ void render_markdown(const struct compare_result *res,
 		strvec_clear(&footer);
 		if (b->has_durations)
 			md_durations(res, b, out);
+		if (b->has_vmstat)
+			md_vmstat(res, b, out);
 	}
 }

@@ -11,6 +11,8 @@
 /* mmtests' field length of shellpack benchmarks, and of " (%7.2f%%)". */
 #define FIELD_WIDTH 18
 #define PCT_WIDTH   11
+/* The value columns of the monitor tables ("Ops ..."). */
+#define OPS_WIDTH 15
 /* The empty ratio and percentage cells of a --print-ratio footer row. */
 #define RATIO_FOOTER_PAD 17
 
@@ -156,6 +158,35 @@ static void text_durations(const struct compare_result *res,
 	}
 }
 
+/*
+ * compare-kernels.sh's vmstat table: "Ops NAME" padded to the longest
+ * such label, then one value per run.
+ */
+static void text_vmstat(const struct compare_result *res,
+			const struct compare_bench *b, struct strbuf *out)
+{
+	size_t lead = 0;
+
+	for (size_t r = 0; r < COMPARE_VMSTAT_NR; r++) {
+		size_t len = strlen("Ops ") + strlen(compare_vmstat_label(r));
+
+		if (len > lead)
+			lead = len;
+	}
+	text_header(res, lead, OPS_WIDTH, out);
+	for (size_t r = 0; r < COMPARE_VMSTAT_NR; r++) {
+		strbuf_addf(out, "Ops %-*s", (int)(lead - strlen("Ops ")),
+			    compare_vmstat_label(r));
+		for (size_t i = 0; i < res->runs_nr; i++) {
+			double v = b->vmstat[r * res->runs_nr + i];
+
+			render_fixed(out, OPS_WIDTH, 2, false,
+				     isnan(v) ? 0.0 : v);
+		}
+		strbuf_addch(out, '\n');
+	}
+}
+
 void render_text(const struct compare_result *res,
 		 const struct render_options *opts, struct strbuf *out)
 {
@@ -187,6 +218,10 @@ void render_text(const struct compare_result *res,
 		if (b->has_durations) {
 			strbuf_addch(out, '\n');
 			text_durations(res, b, out);
+		}
+		if (b->has_vmstat) {
+			strbuf_addch(out, '\n');
+			text_vmstat(res, b, out);
 		}
 	}
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "json.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -30,6 +31,7 @@ int render(enum render_format format, const struct compare_result *res,
 	   const struct render_options *opts, struct strbuf *out,
 	   struct strbuf *err)
 {
+	(void)err;
 	switch (format) {
 	case RENDER_TEXT:
 		render_text(res, opts, out);
@@ -44,9 +46,8 @@ int render(enum render_format format, const struct compare_result *res,
 		render_html(res, opts, out);
 		return 0;
 	case RENDER_JSON:
-		/* NEEDSWORK: call render_json() once json.c provides it. */
-		return error_addf(err,
-				  "output format 'json' is not available yet");
+		json_render_compare(res, out);
+		return 0;
 	}
 	BUG("unknown render format %d", (int)format);
 }

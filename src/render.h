@@ -25,8 +25,9 @@ struct strbuf;
  *   html      a standalone page around mmtests' <table class=
  *             "resultsTable"> tables (reference 2.9); significant cells
  *             get bgcolor #A0FFA0 (better) or #FFA0A0 (worse).
- *   json      not yet: json.c will provide render_json(); until then
- *             render() fails for it.
+ *   json      an "mmcmp-compare" document (json_render_compare() of
+ *             json.h; docs/export-format.md): every cell with its value,
+ *             percentage, p-value, verdict and the n of both sides.
  *
  * compare_options.print_ratio and print_significance select the ratio
  * table (2.8) and the "Significant" rows (2.6) in text, markdown and
@@ -62,8 +63,8 @@ struct render_options {
 bool render_format_parse(const char *name, enum render_format *out);
 
 /*
- * Append res in format to out. Fails, with a line in err, only for a
- * format that is not available (json, for now).
+ * Append res in format to out. Every format is available, so it does not
+ * fail; err is kept for formats that may need it.
  */
 int render(enum render_format format, const struct compare_result *res,
 	   const struct render_options *opts, struct strbuf *out,

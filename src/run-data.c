@@ -15,6 +15,12 @@ void machine_info_release(struct machine_info *m)
 	free(m->kernel_version);
 	free(m->cmdline);
 	free(m->cpu_model);
+	free(m->thp_enabled);
+	free(m->thp_defrag);
+	free(m->cpufreq_governor);
+	free(m->smt);
+	free(m->cgroup_mode);
+	free(m->kernel_config_sha256);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -31,6 +37,7 @@ void run_info_release(struct run_info *ri)
 	free(ri->started_at);
 	free(ri->ended_at);
 	free(ri->mmcmp_version);
+	free(ri->cgroup);
 	machine_info_release(&ri->machine);
 	memset(ri, 0, sizeof(*ri));
 }
@@ -43,7 +50,21 @@ void op_samples_release(struct op_samples *op)
 	free(op->name);
 	free(op->unit);
 	free(op->v);
+	free(op->iteration);
 	memset(op, 0, sizeof(*op));
+}
+
+void monitor_table_release(struct monitor_table *mt)
+{
+	if (!mt)
+		return;
+	free(mt->benchmark);
+	for (size_t i = 0; i < mt->counters_nr; i++) {
+		free(mt->counters[i].name);
+		free(mt->counters[i].v);
+	}
+	free(mt->counters);
+	memset(mt, 0, sizeof(*mt));
 }
 
 void run_data_release(struct run_data *rd)
@@ -57,7 +78,47 @@ void run_data_release(struct run_data *rd)
 	for (size_t i = 0; i < rd->durations_nr; i++)
 		free(rd->durations[i].benchmark);
 	free(rd->durations);
+	for (size_t i = 0; i < rd->monitors_nr; i++)
+		monitor_table_release(&rd->monitors[i]);
+	free(rd->monitors);
 	memset(rd, 0, sizeof(*rd));
+}
+
+void iteration_data_release(struct iteration_data *it)
+{
+	if (!it)
+		return;
+	free(it->benchmark);
+	free(it->job);
+	free(it->build);
+	free(it->status);
+	free(it->started_at);
+	free(it->stderr_tail);
+	memset(it, 0, sizeof(*it));
+}
+
+void run_full_release(struct run_full *rf)
+{
+	if (!rf)
+		return;
+	run_info_release(&rf->info);
+	for (size_t i = 0; i < rf->ops_nr; i++)
+		op_samples_release(&rf->ops[i]);
+	free(rf->ops);
+	for (size_t i = 0; i < rf->iters_nr; i++)
+		iteration_data_release(&rf->iters[i]);
+	free(rf->iters);
+	free(rf->samples);
+	memset(rf, 0, sizeof(*rf));
+}
+
+void run_full_free_array(struct run_full *runs, size_t nr)
+{
+	if (!runs)
+		return;
+	for (size_t i = 0; i < nr; i++)
+		run_full_release(&runs[i]);
+	free(runs);
 }
 
 struct op_samples *run_data_op(struct run_data *rd, const char *benchmark,
@@ -87,6 +148,100 @@ void op_samples_add(struct op_samples *op, double value)
 {
 	ALLOC_GROW(op->v, op->nr + 1, op->alloc);
 	op->v[op->nr++] = value;
+}
+
+struct monitor_table *run_data_monitors(struct run_data *rd,
+					const char *benchmark, bool create)
+{
+	struct monitor_table *mt;
+
+	for (size_t i = 0; i < rd->monitors_nr; i++)
+		if (!strcmp(rd->monitors[i].benchmark, benchmark))
+			return &rd->monitors[i];
+	if (!create)
+		return NULL;
+	ALLOC_GROW(rd->monitors, rd->monitors_nr + 1, rd->monitors_alloc);
+	mt = &rd->monitors[rd->monitors_nr++];
+	memset(mt, 0, sizeof(*mt));
+	mt->benchmark = xstrdup(benchmark);
+	return mt;
+}
+
+static void counter_pad(struct monitor_counter *c, size_t nr)
+{
+	ALLOC_GROW(c->v, nr, c->alloc);
+	while (c->nr < nr)
+		c->v[c->nr++] = 0.0;
+}
+
+void monitor_table_add_iteration(struct monitor_table *mt, double elapsed_s)
+{
+	mt->iterations++;
+	mt->elapsed_s += elapsed_s;
+	for (size_t i = 0; i < mt->counters_nr; i++)
+		counter_pad(&mt->counters[i], mt->iterations);
+}
+
+/* The index of counter name in mt, or counters_nr when it has none. */
+static size_t counter_index(const struct monitor_table *mt, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < mt->counters_nr; i++)
+		if (!strcmp(mt->counters[i].name, name))
+			break;
+	return i;
+}
+
+const struct monitor_counter *monitor_table_get(const struct monitor_table *mt,
+						const char *name)
+{
+	size_t i = counter_index(mt, name);
+
+	return i < mt->counters_nr ? &mt->counters[i] : NULL;
+}
+
+/* Counter name of mt, added with a 0 for every iteration when new. */
+static struct monitor_counter *counter_get(struct monitor_table *mt,
+					   const char *name)
+{
+	size_t i = counter_index(mt, name);
+	struct monitor_counter *c;
+
+	if (i < mt->counters_nr)
+		return &mt->counters[i];
+	ALLOC_GROW(mt->counters, mt->counters_nr + 1, mt->counters_alloc);
+	c = &mt->counters[mt->counters_nr++];
+	memset(c, 0, sizeof(*c));
+	c->name = xstrdup(name);
+	counter_pad(c, mt->iterations);
+	return c;
+}
+
+void monitor_table_set(struct monitor_table *mt, const char *name, double value)
+{
+	if (!mt->iterations)
+		BUG("monitor value '%s' before any iteration", name);
+	counter_get(mt, name)->v[mt->iterations - 1] = value;
+}
+
+/* Append src's iterations to dst's, counter by counter. */
+static void monitor_table_merge(struct monitor_table *dst,
+				const struct monitor_table *src)
+{
+	size_t base = dst->iterations;
+
+	dst->iterations += src->iterations;
+	dst->elapsed_s += src->elapsed_s;
+	for (size_t i = 0; i < dst->counters_nr; i++)
+		counter_pad(&dst->counters[i], dst->iterations);
+	for (size_t i = 0; i < src->counters_nr; i++) {
+		const struct monitor_counter *sc = &src->counters[i];
+		struct monitor_counter *c = counter_get(dst, sc->name);
+
+		for (size_t k = 0; k < sc->nr && base + k < c->nr; k++)
+			c->v[base + k] = sc->v[k];
+	}
 }
 
 void run_data_merge(struct run_data *dst, const struct run_data *src)
@@ -127,4 +282,9 @@ void run_data_merge(struct run_data *dst, const struct run_data *src)
 		d->elapsed_s += sd->elapsed_s;
 		d->iterations += sd->iterations;
 	}
+	for (size_t i = 0; i < src->monitors_nr; i++)
+		monitor_table_merge(
+			run_data_monitors(dst, src->monitors[i].benchmark,
+					  true),
+			&src->monitors[i]);
 }

@@ -38,7 +38,7 @@
 enum { FD_OUT, FD_ERR, FD_PID, FD_NR };
 
 /* The step that kept the command from starting. */
-enum exec_stage { STAGE_CHDIR, STAGE_EXEC };
+enum exec_stage { STAGE_CHDIR, STAGE_EXEC, STAGE_CGROUP };
 
 struct run_state {
 	const struct runner_opts *opts;
@@ -48,6 +48,8 @@ struct run_state {
 	int out_w, err_w; /* the child's stdout and stderr */
 	size_t out_max, tail_max;
 	uint64_t deadline_ns; /* real clock; 0 when there is no timeout */
+	uint64_t tick_ns;     /* opts->tick_s; 0: no ticks */
+	uint64_t next_tick_ns;
 	uint64_t grace_ns;
 	uint64_t kill_at_ns;
 	bool killing; /* SIGTERM sent; reason says why */
@@ -271,19 +273,37 @@ static int resolve(const struct runner_opts *opts, struct strbuf *file)
 	return e;
 }
 
-/* The command did not start: RUNNER_EXEC, and why in place of its stderr. */
-static void not_started(struct run_state *st, enum exec_stage stage, int errnum)
+/*
+ * The command did not start: RUNNER_EXEC, and why in place of its stderr;
+ * for STAGE_CGROUP, cgroup_procs[index] could not be written.
+ */
+static void not_started(struct run_state *st, enum exec_stage stage, int errnum,
+			size_t index)
 {
 	struct strbuf *sb = &st->res->err_tail;
+	const char *procs, *slash;
 
 	st->res->status = RUNNER_EXEC;
 	strbuf_reset(sb);
-	if (stage == STAGE_CHDIR)
+	switch (stage) {
+	case STAGE_CHDIR:
 		strbuf_addf(sb, "cannot change directory to '%s': %s",
 			    st->opts->cwd, strerror(errnum));
-	else
+		break;
+	case STAGE_CGROUP:
+		/* Name the cgroup, its directory, rather than the file. */
+		procs = st->opts->cgroup_procs[index];
+		slash = strrchr(procs, '/');
+		strbuf_addf(sb, "cannot enter cgroup '%.*s': %s",
+			    slash && slash > procs ? (int)(slash - procs)
+						   : (int)strlen(procs),
+			    procs, strerror(errnum));
+		break;
+	default:
 		strbuf_addf(sb, "cannot execute '%s': %s", st->opts->argv[0],
 			    strerror(errnum));
+		break;
+	}
 }
 
 /*
@@ -362,15 +382,127 @@ static int spawn(struct run_state *st, const char *file, struct strbuf *err)
 
 		st->pid = -1;
 		if (dir_errno)
-			not_started(st, STAGE_CHDIR, dir_errno);
+			not_started(st, STAGE_CHDIR, dir_errno, 0);
 		else
-			not_started(st, STAGE_EXEC, spawn_errno);
+			not_started(st, STAGE_EXEC, spawn_errno, 0);
 		return 0;
 	}
 	/*
 	 * posix_spawn() returns once the child has exec'd (CLONE_VFORK), so
 	 * its process group already exists when we may signal it.
 	 */
+	close_child_fds(st);
+#ifdef SYS_pidfd_open
+	st->fd[FD_PID] = (int)syscall(SYS_pidfd_open, st->pid, 0);
+#endif
+	return 0;
+}
+
+/* Why the forked child could not execute the command (spawn_fork()). */
+struct child_report {
+	int stage; /* enum exec_stage */
+	int errnum;
+	size_t index; /* of cgroup_procs, for STAGE_CGROUP */
+};
+
+MMCMP_NORETURN static void child_fail(int fd, enum exec_stage stage, int errnum,
+				      size_t index)
+{
+	struct child_report r = {(int)stage, errnum, index};
+
+	/* Nothing to do if it fails: the parent then sees an exit. */
+	if (write(fd, &r, sizeof(r)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/*
+ * The forked child, up to the exec: what spawn_setup() has posix_spawn()
+ * do, in its order, then enter the cgroups. Only async-signal-safe calls.
+ */
+MMCMP_NORETURN static void child_exec(const struct run_state *st,
+				      const char *file, int report)
+{
+	static const int sigs[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGPIPE, SIGALRM,
+				   SIGTERM, SIGCHLD, SIGUSR1, SIGUSR2};
+	const struct runner_opts *opts = st->opts;
+	struct sigaction dfl;
+	sigset_t none;
+	int fd;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &dfl, NULL);
+	setpgid(0, 0);
+	fd = open("/dev/null", O_RDONLY);
+	if (fd < 0 || dup2(fd, STDIN_FILENO) < 0 ||
+	    dup2(st->out_w, STDOUT_FILENO) < 0 ||
+	    dup2(st->err_w, STDERR_FILENO) < 0)
+		child_fail(report, STAGE_EXEC, errno, 0);
+	if (fd > STDERR_FILENO)
+		close(fd);
+	if (opts->cwd && chdir(opts->cwd))
+		child_fail(report, STAGE_CHDIR, errno, 0);
+	for (size_t i = 0; opts->cgroup_procs[i]; i++) {
+		/* "0" is the writer itself, in cgroup v1 and v2. */
+		fd = open(opts->cgroup_procs[i], O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, "0", 1) != 1)
+			child_fail(report, STAGE_CGROUP, errno, i);
+		close(fd);
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	execve(file, opts->argv, opts->env ? opts->env : environ);
+	child_fail(report, STAGE_EXEC, errno, 0);
+}
+
+/*
+ * Start the command with fork(), for cgroup_procs: posix_spawn() cannot
+ * put the child in a cgroup before it executes. Like spawn(), it returns
+ * once the child has executed the command (the report pipe, close-on-
+ * exec, then reads end-of-file) or has said why it could not.
+ */
+static int spawn_fork(struct run_state *st, const char *file,
+		      struct strbuf *err)
+{
+	struct child_report r;
+	sigset_t all, old;
+	int rep[2], fork_errno;
+	ssize_t n;
+
+	if (pipe2(rep, O_CLOEXEC))
+		return error_addf(err, "cannot create a pipe: %s",
+				  strerror(errno));
+	/* No handler of ours may run in the child before its reset. */
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	st->pid = fork();
+	if (!st->pid) {
+		close(rep[0]);
+		child_exec(st, file, rep[1]);
+	}
+	fork_errno = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(rep[1]);
+	if (st->pid < 0) {
+		close(rep[0]);
+		st->pid = -1;
+		return error_addf(err, "cannot start '%s': fork: %s",
+				  st->opts->argv[0], strerror(fork_errno));
+	}
+	do {
+		n = read(rep[0], &r, sizeof(r));
+	} while (n < 0 && errno == EINTR);
+	close(rep[0]);
+	if (n == (ssize_t)sizeof(r)) {
+		/* It never ran the command: reap it and say why. */
+		while (waitpid(st->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		st->pid = -1;
+		not_started(st, (enum exec_stage)r.stage, r.errnum, r.index);
+		return 0;
+	}
 	close_child_fds(st);
 #ifdef SYS_pidfd_open
 	st->fd[FD_PID] = (int)syscall(SYS_pidfd_open, st->pid, 0);
@@ -487,7 +619,23 @@ static int next_timeout(const struct run_state *st, uint64_t now)
 		ms = min_ms(ms, ms_until(st->deadline_ns, now));
 	if (st->killing && !st->killed)
 		ms = min_ms(ms, ms_until(st->kill_at_ns, now));
+	if (st->tick_ns && !st->killing)
+		ms = min_ms(ms, ms_until(st->next_tick_ns, now));
 	return ms;
+}
+
+/*
+ * Call opts->tick when it is due. A late tick (the hook itself was slow)
+ * moves the next one, rather than calling the hook in a burst.
+ */
+static void check_tick(struct run_state *st, uint64_t now)
+{
+	if (!st->tick_ns || st->killing || now < st->next_tick_ns)
+		return;
+	st->opts->tick(st->opts->tick_ctx);
+	st->next_tick_ns += st->tick_ns;
+	if (st->next_tick_ns <= now)
+		st->next_tick_ns = now + st->tick_ns;
 }
 
 static void escalate(struct run_state *st, enum runner_status reason,
@@ -540,6 +688,7 @@ static int watch(struct run_state *st)
 		if (r)
 			return r < 0 ? -1 : 0;
 		check_limits(st, now);
+		check_tick(st, now);
 		r = poll_fds(st, next_timeout(st, now), true);
 		if (r > 0)
 			st->idle_ms = 1;
@@ -668,13 +817,13 @@ int runner_run(const struct runner_opts *opts, struct runner_result *result,
 	 */
 	e = opts->cwd ? dir_error(opts->cwd) : 0;
 	if (e) {
-		not_started(&st, STAGE_CHDIR, e);
+		not_started(&st, STAGE_CHDIR, e, 0);
 		ret = 0;
 		goto out;
 	}
 	e = resolve(opts, &file);
 	if (e) {
-		not_started(&st, STAGE_EXEC, e);
+		not_started(&st, STAGE_EXEC, e, 0);
 		ret = 0;
 		goto out;
 	}
@@ -685,7 +834,13 @@ int runner_run(const struct runner_opts *opts, struct runner_result *result,
 	timeout_ns = seconds_to_ns(opts->timeout_s);
 	if (timeout_ns)
 		st.deadline_ns = mono_ns() + timeout_ns;
-	if (spawn(&st, file.buf, err))
+	if (opts->tick && opts->tick_s > 0) {
+		st.tick_ns = seconds_to_ns(opts->tick_s);
+		st.next_tick_ns = mono_ns() + st.tick_ns;
+	}
+	if (opts->cgroup_procs && opts->cgroup_procs[0]
+		    ? spawn_fork(&st, file.buf, err)
+		    : spawn(&st, file.buf, err))
 		goto out;
 	if (st.pid < 0) {
 		/* posix_spawn() failed; not_started() has said why. */

@@ -12,7 +12,8 @@
  * runner: run one command to completion and measure it.
  *
  * The child is started with posix_spawn() (in glibc, clone() with CLONE_VM
- * and CLONE_VFORK, so no page tables are copied). It gets its own process
+ * and CLONE_VFORK, so no page tables are copied), or with fork() when it
+ * must enter cgroups first (cgroup_procs). It gets its own process
  * group, stdin from /dev/null, stdout and stderr through pipes (the
  * runner's other fds are close-on-exec), an empty signal mask, and the
  * default action for SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM,
@@ -80,6 +81,27 @@ struct runner_opts {
 	size_t stderr_tail;	 /* 0 means 4 KiB */
 	volatile sig_atomic_t *stop; /* may be NULL */
 	const struct runner_ops *ops; /* NULL: the real clock */
+	/*
+	 * When tick is not NULL and tick_s > 0, tick(tick_ctx) is called
+	 * every tick_s seconds of the real monotonic clock while the child
+	 * runs, first tick_s after the start, but not once it is being
+	 * killed. It runs in the wait loop, so the pipes are not read
+	 * meanwhile: it must be quick (monitor_tick() takes ~0.1 ms).
+	 */
+	void (*tick)(void *tick_ctx);
+	void *tick_ctx;
+	double tick_s;
+	/*
+	 * cgroup.procs files (NULL-terminated; NULL or empty: none) of the
+	 * cgroups to run the command in (cgroup.h). posix_spawn() cannot
+	 * place a child in a cgroup, so with them the child is started with
+	 * fork() instead and writes "0", itself, into each file before it
+	 * executes the command, which so runs there from its first
+	 * instruction; the set-up is otherwise the same. A write that fails
+	 * gives RUNNER_EXEC with "cannot enter cgroup 'DIR': ..." in
+	 * err_tail.
+	 */
+	const char *const *cgroup_procs;
 };
 
 enum runner_status {

@@ -54,9 +54,12 @@ static const char *const stmt_sql[ST_NR] = {
 		"INSERT INTO run (uuid, label, status, config_name,"
 		" config_text, config_hash, started_at, ended_at,"
 		" mmcmp_version, hostname, kernel_release, kernel_version,"
-		" cmdline, cpu_model, nr_cpus, mem_bytes, pid, pid_start)"
+		" cmdline, cpu_model, nr_cpus, mem_bytes, pid, pid_start,"
+		" thp_enabled, thp_defrag, cpufreq_governor, numa_nodes, smt,"
+		" cgroup_mode, kernel_config_sha256, cgroup)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-		" ?13, ?14, ?15, ?16, ?17, ?18)",
+		" ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24,"
+		" ?25, ?26)",
 	[ST_RUN_SET_STATUS] =
 		"UPDATE run SET status = ?2, ended_at = coalesce(?3, ended_at)"
 		" WHERE id = ?1",
@@ -64,7 +67,9 @@ static const char *const stmt_sql[ST_NR] = {
 		"SELECT uuid, label, status, config_name, config_text,"
 		" config_hash, started_at, ended_at, mmcmp_version, hostname,"
 		" kernel_release, kernel_version, cmdline, cpu_model, nr_cpus,"
-		" mem_bytes, pid, pid_start FROM run WHERE id = ?1",
+		" mem_bytes, pid, pid_start, thp_enabled, thp_defrag,"
+		" cpufreq_governor, numa_nodes, smt, cgroup_mode,"
+		" kernel_config_sha256, cgroup FROM run WHERE id = ?1",
 	[ST_RUN_DELETE_LABEL] = "DELETE FROM run WHERE label = ?1",
 	[ST_RUN_DELETE_OLDER] = "DELETE FROM run WHERE label = ?1 AND id <> ?2",
 	[ST_RUN_FIND] =
@@ -563,6 +568,15 @@ int store_run_create(struct store *st, struct run_info *ri, struct strbuf *err)
 	    sqlite3_bind_int64(stmt, 16, m->mem_bytes) ||
 	    sqlite3_bind_int64(stmt, 17, ri->pid) ||
 	    sqlite3_bind_int64(stmt, 18, ri->pid_start) ||
+	    store_bind_text(stmt, 19, m->thp_enabled) ||
+	    store_bind_text(stmt, 20, m->thp_defrag) ||
+	    store_bind_text(stmt, 21, m->cpufreq_governor) ||
+	    (m->numa_nodes > 0 ? sqlite3_bind_int64(stmt, 22, m->numa_nodes)
+			       : sqlite3_bind_null(stmt, 22)) ||
+	    store_bind_text(stmt, 23, m->smt) ||
+	    store_bind_text(stmt, 24, m->cgroup_mode) ||
+	    store_bind_text(stmt, 25, m->kernel_config_sha256) ||
+	    store_bind_text(stmt, 26, ri->cgroup) ||
 	    sqlite3_step(stmt) != SQLITE_DONE) {
 		store_fail(st, err, "create run '%s'",
 			   ri->uuid ? ri->uuid : "(null)");
@@ -746,6 +760,14 @@ int store_run_get(struct store *st, int64_t run_id, struct run_info *ri,
 	m->mem_bytes = sqlite3_column_int64(stmt, 15);
 	ri->pid = sqlite3_column_int64(stmt, 16);
 	ri->pid_start = sqlite3_column_int64(stmt, 17);
+	m->thp_enabled = store_column_strdup(stmt, 18);
+	m->thp_defrag = store_column_strdup(stmt, 19);
+	m->cpufreq_governor = store_column_strdup(stmt, 20);
+	m->numa_nodes = sqlite3_column_int64(stmt, 21); /* NULL reads 0 */
+	m->smt = store_column_strdup(stmt, 22);
+	m->cgroup_mode = store_column_strdup(stmt, 23);
+	m->kernel_config_sha256 = store_column_strdup(stmt, 24);
+	ri->cgroup = store_column_strdup(stmt, 25);
 	ret = 0;
 out:
 	stmt_done(stmt);
@@ -1144,7 +1166,8 @@ int store_load_run(struct store *st, int64_t run_id, const char *benchmark,
 	if (store_run_get(st, run_id, &rd->info, err) ||
 	    load_ops(st, run_id, benchmark, rd, err) ||
 	    load_samples(st, run_id, benchmark, rd, err) ||
-	    load_durations(st, run_id, benchmark, rd, err))
+	    load_durations(st, run_id, benchmark, rd, err) ||
+	    store_load_monitors(st, run_id, benchmark, rd, err))
 		goto out;
 	ret = 0;
 out:

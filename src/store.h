@@ -8,6 +8,7 @@
 struct strbuf;
 struct run_info;
 struct run_data;
+struct monitor_record;
 
 /*
  * store: the SQLite database of runs, operations, iterations and samples
@@ -147,8 +148,9 @@ int store_iteration_add(struct store *st, const struct iteration_rec *it,
 
 /*
  * Load run run_id: info, operations in creation order with the samples of
- * measured (not warm-up) iterations in insertion order, and per benchmark
- * the summed user/system/elapsed time of its measured iterations.
+ * measured (not warm-up) iterations in insertion order, per benchmark
+ * the summed user/system/elapsed time of its measured iterations, and
+ * its monitor tables (store_load_monitors()).
  * benchmark, when not NULL, keeps only that benchmark's operations and
  * the samples of that benchmark's iterations. rd must be zeroed; the
  * caller releases it with run_data_release() (on failure it is zeroed).
@@ -178,5 +180,64 @@ int store_list_runs(struct store *st, struct run_rows *rows,
 		    struct strbuf *err);
 /* Free every row and zero rows; NULL is a no-op. */
 void run_rows_release(struct run_rows *rows);
+
+/*
+ * Monitors (store-monitor.c): what the kernel counted while an iteration
+ * ran (monitor.h), in the tables of db/migrations/0002-monitors.sql.
+ */
+
+/*
+ * Store rec as the monitor record of iteration iter_id (from
+ * store_iteration_add()), atomically. To commit an iteration with its
+ * monitors as one unit, call both inside a store_begin() group. A name
+ * given twice in one part of rec keeps its last value.
+ */
+int store_monitor_add(struct store *st, int64_t iter_id,
+		      const struct monitor_record *rec, struct strbuf *err);
+
+/*
+ * Append to rd->monitors, per benchmark (in the order of their first
+ * monitored iteration), the vmstat changes of run run_id's measured
+ * iterations that succeeded and ran with monitors; benchmark, when not
+ * NULL, keeps only that one. store_load_run() calls it. On failure rd's
+ * monitors are left as they were.
+ */
+int store_load_monitors(struct store *st, int64_t run_id,
+			const char *benchmark, struct run_data *rd,
+			struct strbuf *err);
+
+/*
+ * Whole runs (store-export.c), for `mmcmp export` and `mmcmp import`:
+ * struct run_full of run-data.h, every iteration and sample as stored.
+ */
+struct run_full;
+
+/* Set *exists to whether a run with this uuid is stored. */
+int store_uuid_exists(struct store *st, const char *uuid, bool *exists,
+		      struct strbuf *err);
+
+/*
+ * Load run run_id in full into rf (zeroed by the caller; release it with
+ * run_full_release(), also on failure): its info, its operations in
+ * creation order, its iterations (warm-ups too) in insertion order, each
+ * with its samples in insertion order. benchmark, when not NULL, keeps
+ * that benchmark's operations and iterations only. A sample that is not
+ * a finite number, or whose operation belongs to another benchmark than
+ * its iteration, is an error: an export could not hold it.
+ */
+int store_run_load_full(struct store *st, int64_t run_id, const char *benchmark,
+			struct run_full *rf, struct strbuf *err);
+
+/*
+ * Insert rf as a new run, atomically, and set rf->info.id: the run with
+ * rf->info.uuid (which must not be stored yet) and its pid fields, its
+ * operations in order (a benchmark and name given twice is an error),
+ * then its iterations in order with their samples. Every sample's op
+ * must index rf->ops and every iteration's samples must lie within
+ * rf->samples (BUG() otherwise). Samples go in with multi-row INSERTs:
+ * a million take about a second.
+ */
+int store_run_insert_full(struct store *st, struct run_full *rf,
+			  struct strbuf *err);
 
 #endif /* MMCMP_STORE_H */

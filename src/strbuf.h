@@ -46,6 +46,14 @@ void strbuf_addchars(struct strbuf *sb, int c, size_t n);
 MMCMP_PRINTF(2, 3) void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 MMCMP_PRINTF(2, 0)
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/*
+ * Append the finite number v as text that strtod() reads back as exactly
+ * v, so that exported values survive a round trip bit for bit: when
+ * |v| < 1e15 has at most 6 decimals, plain digits ("1012.345", "-0",
+ * "0.00001"), else the first of "%.15g", "%.16g" and "%.17g" (which
+ * always reads back) that does.
+ */
+void strbuf_add_double(struct strbuf *sb, double v);
 /* Remove trailing whitespace. */
 void strbuf_rtrim(struct strbuf *sb);
 

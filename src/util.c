@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static MMCMP_NORETURN void die_oom(size_t size)
+void die_oom(size_t size)
 {
 	fprintf(stderr, "mmcmp: fatal: out of memory allocating %zu bytes\n",
 		size);
@@ -53,6 +53,45 @@ char *xstrndup(const char *s, size_t n)
 	memcpy(p, s, len);
 	p[len] = '\0';
 	return p;
+}
+
+size_t utf8_seq(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	unsigned char c = s[0], lo, hi;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		lo = c == 0xe0 ? 0xa0 : 0x80;
+		hi = c == 0xed ? 0x9f : 0xbf;
+		if (s[1] < lo || s[1] > hi || (s[2] & 0xc0) != 0x80)
+			return 0;
+		return 3;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		lo = c == 0xf0 ? 0x90 : 0x80;
+		hi = c == 0xf4 ? 0x8f : 0xbf;
+		if (s[1] < lo || s[1] > hi || (s[2] & 0xc0) != 0x80 ||
+		    (s[3] & 0xc0) != 0x80)
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+bool utf8_valid(const char *s)
+{
+	while (*s) {
+		size_t n = utf8_seq(s);
+
+		if (!n)
+			return false;
+		s += n;
+	}
+	return true;
 }
 
 void bug_fl(const char *file, int line, const char *fmt, ...)

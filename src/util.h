@@ -39,10 +39,25 @@
 void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
+/*
+ * Abort with "out of memory allocating SIZE bytes" on stderr: what the
+ * x*alloc() functions do when an allocation fails, for code whose
+ * allocations are not ours (cJSON returns NULL instead).
+ */
+MMCMP_NORETURN void die_oom(size_t size);
 /* Duplicate a string (NULL gives NULL); the caller frees the copy. */
 char *xstrdup(const char *s);
 /* Duplicate at most n bytes of s and terminate the copy. */
 char *xstrndup(const char *s, size_t n);
+
+/*
+ * UTF-8 as RFC 3629 has it (no overlong forms, no surrogates, nothing
+ * above U+10FFFF). utf8_seq() gives the length of the valid sequence at
+ * s, 0 when there is none (it reads no byte past a NUL); utf8_valid()
+ * says whether all of the NUL-terminated s is UTF-8.
+ */
+size_t utf8_seq(const char *s);
+bool utf8_valid(const char *s);
 
 /* Abort with "BUG: file:line: message"; used through the BUG() macro. */
 MMCMP_NORETURN MMCMP_PRINTF(3, 4) void bug_fl(const char *file, int line,

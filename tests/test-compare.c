@@ -694,8 +694,9 @@ static void test_errors(void)
 	       "empty baseline: message");
 	run_data_release(&empty);
 	strbuf_reset(&err);
-	ok(render(RENDER_JSON, &res, &ropts, &out, &err) == -1 && !out.len,
-	   "json: not available yet");
+	ok(render(RENDER_JSON, &res, &ropts, &out, &err) == 0 &&
+		   strstr(out.buf, "\"benchmarks\":\t[]"),
+	   "json: an empty result is a document without benchmarks");
 	ok(compare_test_parse("utest", &test) && test == COMPARE_TEST_UTEST &&
 		   !compare_test_parse("ttest", &test),
 	   "compare_test_parse");
@@ -753,6 +754,183 @@ static void test_large(void)
 	strbuf_release(&out);
 }
 
+/* Give rd a monitor table of bench: counters[k] over iterations. */
+static void add_monitors(struct run_data *rd, const char *bench,
+			 double elapsed_s, size_t iterations,
+			 const char *const *names, const double *values,
+			 size_t names_nr)
+{
+	struct monitor_table *mt = run_data_monitors(rd, bench, true);
+
+	for (size_t i = 0; i < iterations; i++) {
+		monitor_table_add_iteration(mt, elapsed_s / (double)iterations);
+		for (size_t k = 0; k < names_nr; k++)
+			if (values[k * iterations + i] != 0)
+				monitor_table_set(mt, names[k],
+						  values[k * iterations + i]);
+	}
+}
+
+/*
+ * compare-kernels.sh's report of wis-improve with its vmstat table: the
+ * counters below, split over two iterations, give every row of the Ops
+ * table of wis-improve.full.txt, so the report must equal that file up
+ * to the last Ops row (the schedstat table after it needs other data).
+ */
+static void test_vmstat_report(void)
+{
+	static const char *const names[] = {
+		"pgfault", "pgmajfault", "pgalloc_normal", "numa_hit",
+		"numa_local",
+	};
+	/* Per run: each counter's change in iteration 1, then 2. */
+	static const double values[2][10] = {
+		{1e8, 5e7, 12, 0, 1e8, 5.1e7, 1.51e8, 0, 1.5e8, 1e6},
+		{1e8, 6.5e7, 4, 5, 1.661e8, 0, 1.661e8, 0, 1e8, 6.61e7},
+	};
+	static const double dur[2][3] = {{30.12, 412.50, 160.33},
+					 {31.40, 370.10, 160.29}};
+	struct compare_options opts = COMPARE_OPTIONS_INIT;
+	struct compare_result res = COMPARE_RESULT_INIT;
+	struct render_options ropts = RENDER_OPTIONS_INIT;
+	struct strbuf out = STRBUF_INIT, want = STRBUF_INIT;
+	struct run_data *runs;
+	const char *end;
+	size_t nr, alloc;
+
+	if (!load_example("wis-improve", &runs, &nr) ||
+	    !read_file(DATA "wis-improve.full.txt", &want)) {
+		ok(false, "vmstat report: fixtures load");
+		goto out;
+	}
+	for (size_t i = 0; i < 2; i++) {
+		add_duration(&runs[i], "wis-pf", dur[i][0], dur[i][1],
+			     dur[i][2]);
+		add_monitors(&runs[i], "wis-pf", dur[i][2], 2, names,
+			     values[i], ARRAY_SIZE(names));
+	}
+	opts.test = COMPARE_TEST_MMTESTS;
+	ropts.titles = true;
+	if (!compare_render(runs, nr, &opts, &ropts, RENDER_TEXT, &res, &out)) {
+		ok(false, "vmstat report renders");
+		goto out;
+	}
+	end = strstr(want.buf, "Ops AutoNUMA cost");
+	end = end ? strchr(end, '\n') : NULL;
+	if (!ok(end != NULL, "wis-improve.full.txt has an Ops table"))
+		goto out;
+	strbuf_setlen(&want, (size_t)(end + 1 - want.buf));
+	ok(same_bytes(&out, &want),
+	   "report with the Ops table matches wis-improve.full.txt");
+	compare_result_release(&res);
+
+	/* A third run without monitor data prints zeros there. */
+	alloc = nr;
+	ALLOC_GROW(runs, nr + 1, alloc);
+	run_init(&runs[2], "6.9-nomon");
+	op_samples_add(run_data_op(&runs[2], "wis-pf",
+				   "ops-page_fault1_threads-2", true),
+		       1.0);
+	strbuf_reset(&out);
+	if (compare_render(runs, 3, &opts, &ropts, RENDER_TEXT, &res, &out))
+		ok(strstr(out.buf, "Ops Minor Faults                   "
+				   "149999988.00   164999991.00           "
+				   "0.00\n") != NULL,
+		   "a run without monitors has zeros in the Ops table");
+	else
+		ok(false, "three runs render");
+	run_data_release(&runs[2]);
+out:
+	compare_result_release(&res);
+	csv_runs_free(runs, nr);
+	strbuf_release(&out);
+	strbuf_release(&want);
+}
+
+/* compare --monitors: a "BENCH vmstat" table of the changed counters. */
+static void test_monitor_tables(void)
+{
+	static const char *const names[] = {
+		"pgfault", "pgmajfault", "thp_fault_alloc", "nr_free_pages",
+	};
+	static const double base[] = {
+		100, 101, 99, 100, 100, /* pgfault */
+		0,   0,	  0,  0,   0,	/* pgmajfault: never changes */
+		0,   0,	  0,  0,   0,	/* thp_fault_alloc */
+		-3,  4,	  1,  -2,  0,	/* nr_free_pages */
+	};
+	static const double patched[] = {
+		200, 201, 199, 200, 200, 0, 0, 0, 0, 0,
+		1,   0,	  0,   0,   0,	 2, 1, 0, -1, -2,
+	};
+	struct compare_options opts = COMPARE_OPTIONS_INIT;
+	struct compare_result res = COMPARE_RESULT_INIT, plain;
+	struct render_options ropts = RENDER_OPTIONS_INIT;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct run_data runs[3];
+	const struct compare_bench *b;
+	bool same = true;
+	int r;
+
+	run_init(&runs[0], "v1-base");
+	run_init(&runs[1], "v1-patched");
+	run_init(&runs[2], "v1-nomon");
+	for (size_t i = 0; i < 3; i++) {
+		struct op_samples *op =
+			run_data_op(&runs[i], "bench", "time", true);
+
+		for (size_t k = 0; k < 5; k++)
+			op_samples_add(op, 10.0 + (double)(k % 3) +
+						   (i == 1 ? 0.05 : 0.0));
+		add_duration(&runs[i], "bench", 1, 2, 50);
+	}
+	add_monitors(&runs[0], "bench", 50, 5, names, base, 4);
+	add_monitors(&runs[1], "bench", 50, 5, names, patched, 4);
+	/* The same comparison without the option, for the verdicts. */
+	plain = res;
+	r = compare_runs(runs, 3, &opts, &plain, &err);
+	ok(!r && plain.bench_nr == 1, "without --monitors: one table %s",
+	   err.buf);
+	opts.monitors = true;
+	r = compare_runs(runs, 3, &opts, &res, &err);
+	ok(!r && res.bench_nr == 2, "with --monitors: a second table %s",
+	   err.buf);
+	b = res.bench_nr == 2 ? &res.bench[1] : NULL;
+	ok(b && b->monitor && !strcmp(b->title, "bench vmstat") &&
+		   !b->has_durations && !b->has_vmstat && b->ops_nr == 3 &&
+		   !strcmp(b->ops[0].name, "pgfault") &&
+		   !strcmp(b->ops[1].name, "nr_free_pages") &&
+		   !strcmp(b->ops[2].name, "thp_fault_alloc"),
+	   "the table has the counters that changed, baseline's first");
+	ok(b && b->ops_nr == 3 && b->ops[0].side[1].significant &&
+		   b->ops[0].side[1].sum.n == 5 && !b->ops[0].side[2].present &&
+		   b->ops[2].side[0].sum.n == 5 &&
+		   b->ops[2].side[0].sum.mean == 0.0,
+	   "counters are compared per iteration; a run without data lacks "
+	   "them");
+	for (size_t o = 0; res.bench_nr && o < res.bench[0].ops_nr; o++)
+		for (size_t i = 1; i < 3; i++)
+			same &= res.bench[0].ops[o].side[i].significant ==
+				plain.bench[0].ops[o].side[i].significant &&
+				res.bench[0].ops[o].side[i].p ==
+					plain.bench[0].ops[o].side[i].p;
+	ok(same && res.bench[0].has_vmstat,
+	   "the workload rows keep their verdicts");
+	render(RENDER_TEXT, &res, &ropts, &out, &err);
+	check_golden(&out, "monitors.welch.txt");
+	compare_result_release(&res);
+	compare_result_release(&plain);
+	opts.benchmark = "other";
+	ok(compare_runs(runs, 3, &opts, &res, &err) == -1,
+	   "--benchmark filters the monitor tables too");
+	strbuf_reset(&err);
+	compare_result_release(&res);
+	for (size_t i = 0; i < 3; i++)
+		run_data_release(&runs[i]);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	static const double wis_dur[2][3] = {{30.12, 412.50, 160.33},
@@ -763,6 +941,8 @@ int main(void)
 	test_examples();
 	test_full_report("wis-improve", wis_dur, true);
 	test_full_report("trunc-regress", trunc_dur, false);
+	test_vmstat_report();
+	test_monitor_tables();
 	test_sig_cases();
 	test_partial_baseline_ci();
 	test_example_tests();

@@ -206,6 +206,8 @@ static void test_full(void)
 	ok_near(cfg.timeout_s, 90.5, 0, "full: timeout");
 	ok(cfg.on_error == CONFIG_ON_ERROR_ABORT, "full: on_error abort");
 	ok(cfg.interleave, "full: interleave");
+	ok(cfg.monitors && cfg.monitor_interval_s == 2.5,
+	   "full: monitors, monitor_interval");
 	is_str(env_str(&sb, &cfg.env), "LC_ALL=C DEPTH=3", "full: env");
 	is_str(commands_str(&sb, &cfg.setup),
 	       "[/bin/sh -c echo setting up] [sync]", "full: setup");
@@ -288,10 +290,20 @@ static void test_full(void)
 	is_str(b->name, "thp", "full: flow-style build");
 	is_str(env_str(&sb, &b->env), "PAGE_FAULT_HUGEPAGE=always",
 	       "full: flow-style build env");
+	ok(b->cgroup.path && !strcmp(b->cgroup.path, "mmcmp/thp") &&
+		   !b->cgroup.controllers.nr && !b->cgroup.limits.nr &&
+		   !b->cgroup.root,
+	   "full: a build's cgroup");
 	b = &cfg.builds[2];
 	ok(!strcmp(b->name, "bare") && !b->env.nr && !b->prefix.nr &&
-		   b->prefix.v && !b->prefix.v[0] && !b->cwd,
+		   b->prefix.v && !b->prefix.v[0] && !b->cwd && !b->cgroup.path,
 	   "full: empty build");
+	is_str(cfg.cgroup.path, "mmcmp/full", "full: cgroup path");
+	is_str(argv_str(&sb, &cfg.cgroup.controllers), "memory cpu",
+	       "full: cgroup controllers");
+	is_str(env_str(&sb, &cfg.cgroup.limits),
+	       "memory.max=1G cpu.max=50000 100000", "full: cgroup limits");
+	is_str(cfg.cgroup.root, "/sys/fs/cgroup", "full: cgroup root");
 out:
 	config_release(&cfg);
 	ok(!cfg.name && !cfg.workloads_nr && !cfg.builds,
@@ -316,7 +328,8 @@ static void test_defaults(void)
 		   cfg.timeout_s == 600 &&
 		   cfg.on_error == CONFIG_ON_ERROR_CONTINUE &&
 		   !cfg.interleave && !cfg.env.nr && !cfg.setup.nr &&
-		   !cfg.teardown.nr && !cfg.builds_nr,
+		   !cfg.teardown.nr && !cfg.builds_nr && cfg.monitors &&
+		   cfg.monitor_interval_s == 0,
 	   "minimal: top-level defaults");
 	w = &cfg.workloads[0];
 	is_str(w->name, "true", "minimal: a plain true is a string here");

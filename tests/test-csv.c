@@ -1,10 +1,11 @@
-/* Unit tests for csv: the sample table import. */
+/* Unit tests for csv: the sample table import and export. */
 #include <stdlib.h>
 
 #include "tap.h"
 #include "csv.h"
 #include "run-data.h"
 #include "strbuf.h"
+#include "util.h"
 
 #define HDR "label,benchmark,operation,value\n"
 
@@ -69,12 +70,12 @@ static const struct {
 	 "t.csv:2: unknown better value 'up' (want 'higher' or 'lower')"},
 	{"decimals out of range",
 	 "label,benchmark,operation,value,decimals\n"
-	 "a,b,o,1,11\n",
-	 "t.csv:2: decimals '11' out of range (0-10)"},
+	 "a,b,o,1,13\n",
+	 "t.csv:2: decimals '13' out of range (0-12)"},
 	{"negative decimals",
 	 "label,benchmark,operation,value,decimals\n"
 	 "a,b,o,1,-1\n",
-	 "t.csv:2: decimals '-1' out of range (0-10)"},
+	 "t.csv:2: decimals '-1' out of range (0-12)"},
 	{"bad decimals",
 	 "label,benchmark,operation,value,decimals\n"
 	 "a,b,o,1,two\n",
@@ -95,6 +96,19 @@ static const struct {
 	 "label,benchmark,operation,value,decimals\n"
 	 "a,b,o,1,2\na,b,o,2,2\na,b,o,3,4\n",
 	 "t.csv:4: decimals '4' of 'o' in 'b' disagrees with '2' on line 2"},
+	{"label not UTF-8", HDR "a\xff,b,o,1\n",
+	 "t.csv:2: label 'a\\xff' is not UTF-8"},
+	{"unit not UTF-8",
+	 "label,benchmark,operation,value,unit\na,b,o,1,\xc3(\n",
+	 "t.csv:2: unit '\\xc3(' is not UTF-8"},
+	{"a long field is cut short in the message",
+	 HDR "a,b,o,12345678901234567890123456789012345678901234567890"
+	     "12345678901234567890x\n",
+	 "t.csv:2: bad number '1234567890123456789012345678901234567890"
+	 "123456789012345678901234...'"},
+	{"control characters in a message",
+	 "label,benchmark,operation,value,better\na,b,o,1,\"up\nward\"\n",
+	 "t.csv:2: unknown better value 'up\\x0award' (want 'higher' or 'lower')"},
 	{"unterminated quote", HDR "a,b,\"o,1\n",
 	 "t.csv:2: unterminated quoted field"},
 	{"quote inside a field", HDR "a,b\"c,o,1\n",
@@ -161,6 +175,191 @@ static void test_many_ops(void)
 	strbuf_release(&err);
 }
 
+/* Names as long as JSON allows, and one byte longer. */
+static void test_name_length(void)
+{
+	struct strbuf in = STRBUF_INIT, err = STRBUF_INIT;
+	struct run_data *runs = NULL;
+	size_t nr = 0;
+
+	strbuf_addstr(&in, HDR "a,");
+	strbuf_addchars(&in, 'b', 4096);
+	strbuf_addstr(&in, ",o,1\n");
+	ok(!csv_parse("t.csv", in.buf, in.len, &runs, &nr, &err),
+	   "a benchmark name of 4096 bytes");
+	csv_runs_free(runs, nr);
+	strbuf_reset(&in);
+	strbuf_addstr(&in, HDR "a,b,");
+	strbuf_addchars(&in, 'o', 4097);
+	strbuf_addstr(&in, ",1\n");
+	ok(csv_parse("t.csv", in.buf, in.len, &runs, &nr, &err) == -1,
+	   "an operation name of 4097 bytes is refused");
+	is_str(err.buf,
+	       "t.csv:2: operation too long (4097 bytes, at most 4096)",
+	       "message: name too long");
+	strbuf_release(&in);
+	strbuf_release(&err);
+}
+
+/* Parse in, then csv_run_full() every run; false with a diagnostic. */
+static bool parse_full(const char *in, struct run_full **out, size_t *out_nr)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct run_data *runs = NULL;
+	size_t nr = 0;
+	bool good = !csv_parse("t.csv", in, strlen(in), &runs, &nr, &err);
+
+	if (!good)
+		diag("%s", err.buf);
+	*out = xcalloc(nr + 1, sizeof(**out));
+	*out_nr = nr;
+	for (size_t i = 0; i < nr; i++) {
+		(*out)[i].info.label = xstrdup(runs[i].info.label);
+		csv_run_full(&runs[i], "2024-01-01T00:00:00Z", &(*out)[i]);
+	}
+	csv_runs_free(runs, nr);
+	strbuf_release(&err);
+	return good;
+}
+
+/* "bench:index[op=value,...]" per iteration of rf. */
+static void digest_iters(const struct run_full *rf, struct strbuf *sb)
+{
+	for (size_t i = 0; i < rf->iters_nr; i++) {
+		const struct iteration_data *it = &rf->iters[i];
+
+		strbuf_addf(sb, "%s:%" PRId64 "[", it->benchmark, it->index);
+		for (size_t k = 0; k < it->samples_nr; k++) {
+			const struct sample_data *s =
+				&rf->samples[it->samples_first + k];
+
+			strbuf_addf(sb, "%s%s=%g", k ? "," : "",
+				    rf->ops[s->op].name, s->value);
+		}
+		strbuf_addch(sb, ']');
+	}
+}
+
+/* The iteration column: kept, grouped into iterations, exported again. */
+static void test_iterations(void)
+{
+	static const char in[] = "label,benchmark,operation,value,iteration\n"
+				 "a,b,o1,1,1\n"
+				 "a,b,o2,2,1\n"
+				 "a,b,o1,3,0\n"
+				 "a,c,o1,4,\n"
+				 "z,b,o2,5,7\n"
+				 "a,b,o2,6,0\n"
+				 "a,b,o1,7,1\n";
+	static const char want_export[] =
+		"label,benchmark,operation,value,unit,better,decimals,iteration\n"
+		"a,b,o1,3,,lower,2,0\n"
+		"a,b,o1,1,,lower,2,1\n"
+		"a,b,o1,7,,lower,2,1\n"
+		"a,b,o2,6,,lower,2,0\n"
+		"a,b,o2,2,,lower,2,1\n"
+		"a,c,o1,4,,lower,2,0\n"
+		"z,b,o2,5,,lower,2,7\n";
+	struct strbuf sb = STRBUF_INIT, again = STRBUF_INIT;
+	struct run_data *runs = NULL;
+	struct run_full *full = NULL, *full2 = NULL;
+	size_t nr = 0, nr2 = 0;
+	struct strbuf err = STRBUF_INIT;
+
+	ok(!csv_parse("t.csv", in, strlen(in), &runs, &nr, &err) &&
+		   runs[0].ops[0].iteration[0] == 1 &&
+		   runs[0].ops[0].iteration[1] == 0 &&
+		   runs[0].ops[0].iteration[2] == 1 &&
+		   runs[0].ops[2].iteration[0] == 0,
+	   "iteration numbers are kept per sample, empty is 0");
+	csv_runs_free(runs, nr);
+	ok(parse_full(in, &full, &nr), "csv_run_full");
+	digest_iters(&full[0], &sb);
+	is_str(sb.buf, "b:0[o1=3,o2=6]b:1[o1=1,o1=7,o2=2]c:0[o1=4]",
+	       "iterations by benchmark and number, samples op by op");
+	strbuf_reset(&sb);
+	csv_export(full, nr, &sb);
+	is_str(sb.buf, want_export,
+	       "export: ops in order, samples by iteration, iteration kept");
+	ok(parse_full(sb.buf, &full2, &nr2), "the export parses");
+	csv_export(full2, nr2, &again);
+	is_str(again.buf, sb.buf, "exported again, the same bytes");
+	run_full_free_array(full, nr);
+	run_full_free_array(full2, nr2);
+	strbuf_release(&sb);
+	strbuf_release(&again);
+	strbuf_release(&err);
+}
+
+/* Runs of one label pooled, quoting, exact values, warm-ups left out. */
+static void test_export_pooling(void)
+{
+	struct run_full runs[3];
+	struct strbuf sb = STRBUF_INIT, again = STRBUF_INIT;
+	struct run_full *back = NULL;
+	size_t nr = 0;
+	static const char *const labels[] = {"l,1", "other", "l,1"};
+
+	memset(runs, 0, sizeof(runs));
+	for (size_t r = 0; r < 3; r++) {
+		struct run_full *rf = &runs[r];
+
+		rf->info.label = xstrdup(labels[r]);
+		rf->ops = xcalloc(2, sizeof(*rf->ops));
+		rf->ops_nr = rf->ops_alloc = 2;
+		for (size_t o = 0; o < 2; o++) {
+			struct op_samples *op = &rf->ops[o];
+
+			op->benchmark = xstrdup("b\"q\"");
+			/* The third run has its ops the other way round. */
+			op->name = xstrdup((o + (r == 2)) % 2 ? "y" : "x");
+			op->unit = xstrdup("u");
+			op->higher_better = true;
+			op->decimals = 3;
+		}
+		rf->iters = xcalloc(2, sizeof(*rf->iters));
+		rf->iters_nr = rf->iters_alloc = 2;
+		rf->samples = xcalloc(4, sizeof(*rf->samples));
+		rf->samples_nr = rf->samples_alloc = 4;
+		for (size_t i = 0; i < 2; i++) {
+			struct iteration_data *it = &rf->iters[i];
+
+			it->benchmark = xstrdup("b\"q\"");
+			it->index = (int64_t)(1 - i);
+			it->warmup = r == 1 && i == 0;
+			it->samples_first = 2 * i;
+			it->samples_nr = 2;
+			for (size_t k = 0; k < 2; k++) {
+				rf->samples[2 * i + k].op = k;
+				rf->samples[2 * i + k].value =
+					(double)(100 * r + 10 * i + k) + 0.1;
+			}
+		}
+	}
+	csv_export(runs, 3, &sb);
+	is_str(sb.buf,
+	       "label,benchmark,operation,value,unit,better,decimals,iteration\n"
+	       "\"l,1\",\"b\"\"q\"\"\",x,10.1,u,higher,3,0\n"
+	       "\"l,1\",\"b\"\"q\"\"\",x,211.1,u,higher,3,0\n"
+	       "\"l,1\",\"b\"\"q\"\"\",x,0.1,u,higher,3,1\n"
+	       "\"l,1\",\"b\"\"q\"\"\",x,201.1,u,higher,3,1\n"
+	       "\"l,1\",\"b\"\"q\"\"\",y,11.1,u,higher,3,0\n"
+	       "\"l,1\",\"b\"\"q\"\"\",y,210.1,u,higher,3,0\n"
+	       "\"l,1\",\"b\"\"q\"\"\",y,1.1,u,higher,3,1\n"
+	       "\"l,1\",\"b\"\"q\"\"\",y,200.1,u,higher,3,1\n"
+	       "other,\"b\"\"q\"\"\",x,110.1,u,higher,3,0\n"
+	       "other,\"b\"\"q\"\"\",y,111.1,u,higher,3,0\n",
+	       "export pools a label's runs, sorts by iteration, quotes");
+	ok(parse_full(sb.buf, &back, &nr) && nr == 2, "the export parses");
+	csv_export(back, nr, &again);
+	is_str(again.buf, sb.buf, "pooled runs export again the same");
+	for (size_t r = 0; r < 3; r++)
+		run_full_release(&runs[r]);
+	run_full_free_array(back, nr);
+	strbuf_release(&sb);
+	strbuf_release(&again);
+}
+
 int main(void)
 {
 	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
@@ -199,6 +398,9 @@ int main(void)
 	rc = csv_parse("t.csv", "x", 1, &runs, &nr, NULL);
 	ok(rc == -1, "fails without an err buffer");
 	test_many_ops();
+	test_name_length();
+	test_iterations();
+	test_export_pooling();
 	strbuf_release(&err);
 	strbuf_release(&got);
 	done_testing();

@@ -710,6 +710,94 @@ static void test_child_fds(void)
 	runner_result_release(&res);
 }
 
+/* Set sb to the bytes of path; false when it cannot be read. */
+static bool read_whole(const char *path, struct strbuf *sb)
+{
+	char buf[256];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	strbuf_reset(sb);
+	if (!f)
+		return false;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(sb, buf, n);
+	fclose(f);
+	return true;
+}
+
+/*
+ * cgroup_procs: the fork() path. Regular files stand in for cgroup.procs
+ * (a write of "0" to one succeeds), so everything but the kernel's part
+ * is checked on any machine: the child writes before it runs the
+ * command, which is set up as posix_spawn() sets it up; a file that
+ * cannot be written keeps the command from starting, and says why.
+ */
+static void test_cgroup_procs(const char *dir)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, want = STRBUF_INIT;
+	struct strbuf got = STRBUF_INIT;
+	const char *files[3], *bad[3];
+	struct runner_opts opts = {.timeout_s = 60, .cwd = dir};
+	struct runner_result res = RUNNER_RESULT_INIT;
+	const char *fds[] = {"--fds", "--stdin", "--pwd", NULL};
+	const char *fail[] = {"--stderr", "oops", "--exit", "3", NULL};
+	const char *hang[] = {"--hang", NULL};
+	FILE *f;
+
+	strbuf_addf(&a, "%s/a.procs", dir);
+	strbuf_addf(&b, "%s/b.procs", dir);
+	for (int i = 0; i < 2; i++) {
+		f = fopen(i ? b.buf : a.buf, "w");
+		if (!f || fclose(f))
+			BUG("cannot create the procs files in '%s'", dir);
+	}
+	files[0] = a.buf;
+	files[1] = b.buf;
+	files[2] = NULL;
+	opts.cgroup_procs = files;
+	inherited_fds(&want);
+	strbuf_addf(&want, "/dev/null\n%s\n", dir);
+	is_status(run_bench(&opts, &res, fds), RUNNER_OK, "cgroup_procs: runs");
+	is_str(res.out.buf, want.buf,
+	       "cgroup_procs: same fds, stdin and cwd as without");
+	strbuf_reset(&got);
+	ok(read_whole(a.buf, &got) && !strcmp(got.buf, "0") &&
+		   read_whole(b.buf, &got) && !strcmp(got.buf, "0"),
+	   "cgroup_procs: the child wrote \"0\" into each file");
+	is_status(run_bench(&opts, &res, fail), RUNNER_EXIT,
+		  "cgroup_procs: a failing command");
+	ok(res.exit_code == 3 && !strcmp(res.err_tail.buf, "oops\n"),
+	   "cgroup_procs: exit code and stderr");
+	opts.timeout_s = 0.2;
+	opts.grace_s = 0.2;
+	is_status(run_bench(&opts, &res, hang), RUNNER_TIMEOUT,
+		  "cgroup_procs: timeout kills the process group");
+	opts.timeout_s = 60;
+
+	bad[0] = a.buf;
+	bad[1] = "/nonexistent-mmcmp-dir/cgroup.procs";
+	bad[2] = NULL;
+	opts.cgroup_procs = bad;
+	is_status(run_bench(&opts, &res, fds), RUNNER_EXEC,
+		  "cgroup_procs: a file that cannot be written");
+	is_str(res.err_tail.buf,
+	       "cannot enter cgroup '/nonexistent-mmcmp-dir': No such file "
+	       "or directory",
+	       "cgroup_procs: the message names the cgroup");
+	ok(!res.out.len, "cgroup_procs: the command did not run");
+	opts.cwd = "/nonexistent-mmcmp-dir";
+	is_status(run_bench(&opts, &res, fds), RUNNER_EXEC,
+		  "cgroup_procs: a bad cwd");
+	unlink(a.buf);
+	unlink(b.buf);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&want);
+	strbuf_release(&got);
+	runner_result_release(&res);
+}
+
 /*
  * Our peak RSS in KiB (VmHWM). Not getrusage(): its ru_maxrss starts at
  * the peak of the process that exec'd us, such as meson's Python.
@@ -784,6 +872,83 @@ static void test_clock(void)
 	runner_result_release(&res);
 }
 
+/* The tick hook: counts its calls and notes when the first came. */
+struct ticks {
+	unsigned calls;
+	struct timespec first;
+};
+
+static void count_tick(void *ctx)
+{
+	struct ticks *t = ctx;
+
+	if (!t->calls++)
+		clock_gettime(CLOCK_MONOTONIC, &t->first);
+}
+
+static double ts_diff(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(a->tv_sec - b->tv_sec) +
+	       (double)(a->tv_nsec - b->tv_nsec) / 1e9;
+}
+
+/*
+ * Periodic ticks (monitor samples). How many fit depends on the machine,
+ * so only the bounds are checked: a child that runs 0.4 s with a tick
+ * every 0.1 s gets at least one and at most one per 0.1 s it ran, the
+ * first no sooner than 0.1 s after the start; none without the hook or
+ * the period, or for a quick child.
+ */
+static void test_ticks(void)
+{
+	struct ticks t = {0};
+	struct timespec start;
+	struct runner_opts opts = {
+		.timeout_s = 30,
+		.tick = count_tick,
+		.tick_ctx = &t,
+		.tick_s = 0.1,
+	};
+	struct runner_result res = RUNNER_RESULT_INIT;
+	const char *slow[] = {"--print", "a", "--sleep", "0.4",
+			      "--print", "b", NULL};
+	const char *quick[] = {"--print", "x", NULL};
+	const char *stubborn[] = {"--ignore-term", "--hang", NULL};
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	is_status(run_bench(&opts, &res, slow), RUNNER_OK, "ticks: runs");
+	is_str(res.out.buf, "a\nb\n", "ticks: output read all the same");
+	ok(t.calls >= 1 && t.calls <= res.elapsed_s / 0.1 + 1e-9,
+	   "ticks: 1 to elapsed / tick_s calls (%u in %.3f s)", t.calls,
+	   res.elapsed_s);
+	ok(t.calls && ts_diff(&t.first, &start) >= 0.1,
+	   "ticks: the first comes tick_s after the start");
+	t.calls = 0;
+	opts.tick_s = 10;
+	run_bench(&opts, &res, quick);
+	ok(!t.calls, "ticks: none for a child quicker than tick_s");
+	opts.tick_s = 0;
+	run_bench(&opts, &res, slow);
+	ok(!t.calls, "ticks: none with tick_s 0");
+	opts.tick_s = 0.05;
+	opts.tick = NULL;
+	run_bench(&opts, &res, slow);
+	ok(!t.calls, "ticks: none without the hook");
+	/*
+	 * None while a timed-out child is being killed: 0.2 s hold at most
+	 * 4 ticks, the 0.4 s of grace after them none.
+	 */
+	t.calls = 0;
+	opts.tick = count_tick;
+	opts.tick_s = 0.05;
+	opts.timeout_s = 0.2;
+	opts.grace_s = 0.4;
+	is_status(run_bench(&opts, &res, stubborn), RUNNER_TIMEOUT,
+		  "ticks: timeout");
+	ok(t.calls <= 4, "ticks: none after the timeout (%u)", t.calls);
+	runner_result_release(&res);
+}
+
 static void test_names(void)
 {
 	static const char *const want[] = {"ok",      "exit",	     "signal",
@@ -828,8 +993,10 @@ int main(void)
 	test_path_search();
 	test_path_rules(dir);
 	test_child_fds();
+	test_cgroup_procs(dir);
 	test_flood();
 	test_clock();
+	test_ticks();
 	rmdir(dir);
 	free(dir);
 	strbuf_release(&tmpl);

@@ -15,6 +15,7 @@
 #include "tap.h"
 #include "run-data.h"
 #include "machine.h"
+#include "monitor.h"
 #include "store.h"
 #include "strbuf.h"
 #include "util.h"
@@ -144,7 +145,7 @@ static void test_runs(void)
 		diag("%s", err.buf);
 	if (!st)
 		return;
-	ok(query(st, "PRAGMA user_version") == 1, "schema version is 1");
+	ok(query(st, "PRAGMA user_version") == 2, "schema version is 2");
 	ok(query(st, "PRAGMA foreign_keys") == 1, "foreign keys are on");
 
 	run = run_add(st, "base", "2024-01-02T00:00:00Z", "running");
@@ -606,6 +607,197 @@ out:
 	strbuf_release(&err);
 }
 
+/* A monitor record of fixed values; the arrays are the caller's. */
+static struct monitor_record mon_rec(struct monitor_value *vm, size_t vm_nr,
+				     struct monitor_value *cpu, size_t cpu_nr,
+				     struct monitor_value *mem, size_t mem_nr)
+{
+	struct monitor_record rec = {
+		.vmstat = {.v = vm, .nr = vm_nr},
+		.cpu = {.v = cpu, .nr = cpu_nr},
+		.meminfo_start = {.v = mem, .nr = mem_nr},
+		.meminfo_end = {.v = mem, .nr = mem_nr},
+	};
+	return rec;
+}
+
+/* Store an iteration and its monitor record as one unit; 0 on failure. */
+static int64_t iter_mon(struct store *st, const struct iteration_rec *it,
+			const struct monitor_record *rec)
+{
+	struct strbuf err = STRBUF_INIT;
+	int64_t id = 0;
+
+	if (store_begin(st, &err) ||
+	    store_iteration_add(st, it, NULL, 0, &id, &err) ||
+	    (rec && store_monitor_add(st, id, rec, &err)) ||
+	    store_commit(st, &err)) {
+		diag("iter_mon: %s", err.buf);
+		store_rollback(st);
+		id = 0;
+	}
+	strbuf_release(&err);
+	return id;
+}
+
+static double counter_at(const struct monitor_table *mt, const char *name,
+			 size_t i)
+{
+	const struct monitor_counter *c = monitor_table_get(mt, name);
+
+	return c && i < c->nr ? c->v[i] : -1.0;
+}
+
+/*
+ * Monitor records: stored with their iterations, loaded per benchmark
+ * from successful measured iterations only, queryable as JSON, deleted
+ * with their run; and the machine facts of 0002.
+ */
+static void test_monitors(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store *st = store_open(":memory:", &err);
+	struct monitor_value vm1[] = {
+		{"pgfault", 10}, {"pgmajfault", 1}, {"nr_free_pages", -5}};
+	struct monitor_value vm2[] = {{"pgfault", 20}, {"we\"ird\\", 3}};
+	struct monitor_value cpu[] = {{"user", 7}, {"system", 2}};
+	struct monitor_value mem[] = {{"MemTotal", 1000}, {"MemFree", 400}};
+	struct monitor_record rec1 = mon_rec(vm1, 3, cpu, 2, mem, 2);
+	struct monitor_record rec2 = mon_rec(vm2, 2, cpu, 2, mem, 2);
+	struct monitor_record empty = mon_rec(NULL, 0, cpu, 2, mem, 2);
+	struct monitor_sample samples[2] = {
+		{.t_s = 0.5, .vmstat = {.v = vm1, .nr = 1},
+		 .cpu = {.v = cpu, .nr = 2}, .meminfo = {.v = mem, .nr = 2}},
+		{.t_s = 1.0, .cpu = {.v = cpu, .nr = 2},
+		 .meminfo = {.v = mem, .nr = 2}},
+	};
+	struct iteration_rec it;
+	struct run_info ri;
+	struct run_data rd = {0}, copy = {0};
+	const struct monitor_table *a, *b;
+	int64_t run, id, ids[6];
+	int r;
+
+	if (!st)
+		BUG("open: %s", err.buf);
+	run_init(&ri, "mon", "2024-01-01T00:00:00Z", "running");
+	ri.machine.thp_enabled = xstrdup("madvise");
+	ri.machine.thp_defrag = xstrdup("defer+madvise");
+	ri.machine.cpufreq_governor = xstrdup("performance");
+	ri.machine.numa_nodes = 2;
+	ri.machine.smt = xstrdup("on");
+	ri.machine.cgroup_mode = xstrdup("v2");
+	ri.machine.kernel_config_sha256 = xstrdup("ab12");
+	ri.cgroup = xstrdup("mmcmp/a/b");
+	r = store_run_create(st, &ri, &err);
+	ok(!r, "run with machine facts %s", err.buf);
+	run = ri.id;
+	run_info_release(&ri);
+	ok(!store_run_get(st, run, &ri, &err) &&
+		   !strcmp(ri.machine.thp_enabled, "madvise") &&
+		   !strcmp(ri.machine.thp_defrag, "defer+madvise") &&
+		   !strcmp(ri.machine.cpufreq_governor, "performance") &&
+		   ri.machine.numa_nodes == 2 &&
+		   !strcmp(ri.machine.smt, "on") &&
+		   !strcmp(ri.machine.cgroup_mode, "v2") &&
+		   !strcmp(ri.machine.kernel_config_sha256, "ab12") &&
+		   !strcmp(ri.cgroup, "mmcmp/a/b"),
+	   "machine facts and cgroup read back");
+	run_info_release(&ri);
+	id = run_add(st, "plain", "2024-01-01T00:00:00Z", "running");
+	ok(!store_run_get(st, id, &ri, &err) && !ri.machine.thp_enabled &&
+		   !ri.machine.numa_nodes && !ri.machine.cgroup_mode &&
+		   !ri.cgroup,
+	   "unknown facts read back as NULL and 0");
+	ok(query(st, "SELECT count(*) FROM run WHERE numa_nodes IS NULL"
+		     " AND smt IS NULL AND kernel_config_sha256 IS NULL") == 1,
+	   "and are NULL in the database");
+	run_info_release(&ri);
+
+	it = iter(run, "a", 0, true, "ok", 1.0);
+	ids[0] = iter_mon(st, &it, &rec1);
+	it = iter(run, "a", 1, false, "ok", 1.0);
+	ids[1] = iter_mon(st, &it, &rec1);
+	it = iter(run, "a", 2, false, "ok", 1.0);
+	ids[2] = iter_mon(st, &it, NULL);
+	it = iter(run, "a", 3, false, "exit", 1.0);
+	ids[3] = iter_mon(st, &it, &rec1);
+	rec2.interval_s = 0.5;
+	rec2.samples = samples;
+	rec2.samples_nr = 2;
+	it = iter(run, "a", 4, false, "ok", 2.0);
+	ids[4] = iter_mon(st, &it, &rec2);
+	it = iter(run, "b", 0, false, "ok", 3.0);
+	ids[5] = iter_mon(st, &it, &empty);
+	ok(ids[0] && ids[1] && ids[2] && ids[3] && ids[4] && ids[5],
+	   "iterations stored with their monitors");
+	ok(query(st, "SELECT count(*) FROM iteration_monitor") == 5,
+	   "one monitor row per monitored iteration");
+	ok(query(st, "SELECT json_extract(vmstat, '$.pgfault')"
+		     " FROM iteration_monitor ORDER BY iteration_id"
+		     " LIMIT 1") == 10 &&
+		   query(st, "SELECT json_extract(vmstat, '$.nr_free_pages')"
+			     " FROM iteration_monitor ORDER BY iteration_id"
+			     " LIMIT 1") == -5 &&
+		   query(st, "SELECT sum(json_extract(cpu, '$.user'))"
+			     " FROM iteration_monitor") == 35,
+	   "the values are JSON that SQLite reads");
+	ok(query(st, "SELECT count(*) FROM monitor_sample") == 2 &&
+		   query(st, "SELECT max(seq) FROM monitor_sample") == 2 &&
+		   query(st, "SELECT json_extract(meminfo, '$.MemFree')"
+			     " FROM monitor_sample WHERE seq = 1") == 400 &&
+		   query(st, "SELECT interval_s * 10 FROM iteration_monitor"
+			     " WHERE interval_s > 0") == 5,
+	   "periodic samples are stored in time order");
+	ok(store_monitor_add(st, 999, &rec1, &err) == -1 &&
+		   strstr(err.buf, "FOREIGN KEY") &&
+		   query(st, "SELECT count(*) FROM iteration_monitor") == 5,
+	   "monitors of an unknown iteration are refused, atomically");
+	strbuf_reset(&err);
+
+	r = store_load_run(st, run, NULL, &rd, &err);
+	ok(!r && rd.monitors_nr == 2, "load: two monitor tables %s", err.buf);
+	a = run_data_monitors(&rd, "a", false);
+	b = run_data_monitors(&rd, "b", false);
+	ok(a && a->iterations == 2 && a->elapsed_s == 6.0,
+	   "a: the two successful measured monitored iterations");
+	ok(a && counter_at(a, "pgfault", 0) == 10 &&
+		   counter_at(a, "pgfault", 1) == 20 &&
+		   counter_at(a, "pgmajfault", 1) == 0 &&
+		   counter_at(a, "nr_free_pages", 0) == -5 &&
+		   counter_at(a, "we\"ird\\", 0) == 0 &&
+		   counter_at(a, "we\"ird\\", 1) == 3 && a->counters_nr == 4,
+	   "a: per-iteration changes, 0 where a counter did not change");
+	ok(b && b->iterations == 1 && !b->counters_nr,
+	   "b: an iteration in which nothing changed still counts");
+	run_data_release(&rd);
+	ok(!store_load_run(st, run, "b", &rd, &err) && rd.monitors_nr == 1 &&
+		   !strcmp(rd.monitors[0].benchmark, "b"),
+	   "load one benchmark's monitors");
+	run_data_release(&rd);
+
+	/* Pooling a label's runs appends their iterations. */
+	store_load_run(st, run, NULL, &rd, &err);
+	store_load_run(st, run, "a", &copy, &err);
+	monitor_table_set(&copy.monitors[0], "pgsteal_kswapd", 8);
+	run_data_merge(&rd, &copy);
+	a = run_data_monitors(&rd, "a", false);
+	ok(a && a->iterations == 4 && a->elapsed_s == 12.0 &&
+		   counter_at(a, "pgfault", 2) == 10 &&
+		   counter_at(a, "pgsteal_kswapd", 1) == 0 &&
+		   counter_at(a, "pgsteal_kswapd", 3) == 8,
+	   "run_data_merge appends monitor iterations");
+	run_data_release(&rd);
+	run_data_release(&copy);
+
+	ok(!store_delete_label(st, "mon", &err) &&
+		   !query(st, "SELECT count(*) FROM iteration_monitor") &&
+		   !query(st, "SELECT count(*) FROM monitor_sample"),
+	   "deleting the run deletes its monitors");
+	store_close(st);
+	strbuf_release(&err);
+}
+
 /*
  * Split SQL text into statements with comments dropped and blanks
  * normalised, then sort them, so layout and order do not matter.
@@ -646,7 +838,9 @@ static size_t sql_statements(const char *sql, char ***out)
 				strbuf_addch(&cur, ' ');
 			continue;
 		}
-		if (*p == ')' && cur.len && cur.buf[cur.len - 1] == ' ')
+		/* ALTER TABLE ADD COLUMN leaves "x ,y" after a comment. */
+		if ((*p == ')' || *p == ',') && cur.len &&
+		    cur.buf[cur.len - 1] == ' ')
 			strbuf_setlen(&cur, cur.len - 1);
 		strbuf_addch(&cur, *p);
 	}
@@ -715,6 +909,7 @@ int main(void)
 	test_find_order();
 	test_atomic();
 	test_file();
+	test_monitors();
 	test_schema();
 	done_testing();
 	return exit_status();

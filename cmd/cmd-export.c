@@ -1,0 +1,382 @@
+/* mmcmp export: runs as JSON or CSV, for other tools and other machines. */
+#include "cmd.h"
+
+#include "compare.h"
+#include "csv.h"
+#include "json.h"
+#include "parse-num.h"
+#include "run-data.h"
+#include "store.h"
+#include "strbuf.h"
+#include "strvec.h"
+
+static const char export_usage[] =
+	"usage: mmcmp export json|csv [options] [LABEL...]\n"
+	"\n"
+	"Write the runs of each LABEL (default: every run in the database).\n"
+	"\n"
+	"json  one mmcmp-export document (docs/export-format.md): per run its\n"
+	"      uuid, label, status, times, config and machine, its operations\n"
+	"      with unit, direction, decimals and a summary of their samples,\n"
+	"      and every iteration with its outcome and samples in order.\n"
+	"      mmcmp import reads it back, on this machine or another.\n"
+	"csv   one row per sample of a measured iteration, in the columns\n"
+	"      mmcmp import reads: label,benchmark,operation,value,unit,better,\n"
+	"      decimals,iteration. The runs of a label are pooled.\n"
+	"\n"
+	"Options:\n"
+	"  --benchmark=NAME    only this benchmark's operations and iterations\n"
+	"  --compare=BASE      json: add the comparison of each other exported\n"
+	"                      label with BASE, as mmcmp compare --format json\n"
+	"                      prints it\n"
+	"  --test=welch|utest|mmtests, --alpha=A, --no-fdr\n"
+	"                      the test of --compare, as for mmcmp compare\n"
+	"  -o, --output=FILE   write to FILE instead of stdout\n";
+
+struct export_args {
+	bool json;
+	const char *benchmark;
+	const char *base;
+	const char *output;
+	struct compare_options opts;
+	const char **labels;
+	size_t labels_nr;
+};
+
+static int parse_args(int argc, char **argv, struct export_args *a)
+{
+	const char *format = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *v;
+		bool missing = false;
+
+		if ((v = opt_value(argv, argc, &i, "--benchmark", &missing))) {
+			a->benchmark = v;
+		} else if (!missing && (v = opt_value(argv, argc, &i,
+						      "--compare", &missing))) {
+			a->base = v;
+		} else if (!missing && (v = opt_value(argv, argc, &i, "--test",
+						      &missing))) {
+			if (!compare_test_parse(v, &a->opts.test))
+				return usage_error(
+					&cmd_export,
+					"unknown test '%s' (welch, utest or mmtests)",
+					v);
+		} else if (!missing && (v = opt_value(argv, argc, &i, "--alpha",
+						      &missing))) {
+			if (!parse_double(v, &a->opts.alpha) ||
+			    !(a->opts.alpha > 0 && a->opts.alpha < 1))
+				return usage_error(
+					&cmd_export,
+					"--alpha needs a number between 0 and 1, not '%s'",
+					v);
+		} else if (!missing &&
+			   ((v = opt_value(argv, argc, &i, "--output",
+					   &missing)) ||
+			    (!missing && (v = opt_value(argv, argc, &i, "-o",
+							&missing))))) {
+			a->output = v;
+		} else if (missing) {
+			return usage_error(&cmd_export,
+					   "option '%s' needs a value", arg);
+		} else if (!strcmp(arg, "--no-fdr")) {
+			a->opts.fdr = false;
+		} else if (arg[0] == '-' && arg[1]) {
+			return usage_error(&cmd_export, "unknown option '%s'",
+					   arg);
+		} else if (!format) {
+			format = arg;
+		} else {
+			a->labels =
+				xrealloc(a->labels, (a->labels_nr + 1) *
+							    sizeof(*a->labels));
+			a->labels[a->labels_nr++] = arg;
+		}
+	}
+	if (!format)
+		return usage_error(&cmd_export, "missing format: json or csv");
+	if (strcmp(format, "json") != 0 && strcmp(format, "csv") != 0)
+		return usage_error(&cmd_export,
+				   "unknown format '%s' (json or csv)", format);
+	a->json = !strcmp(format, "json");
+	if (a->base && !a->json)
+		return usage_error(&cmd_export, "--compare needs json");
+	return 0;
+}
+
+static int cmp_id(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The ids of the runs to export, oldest first: all, or those of the
+ * labels. Returns 0, 2 after a usage message (unknown label) or 1.
+ */
+static int select_runs(struct store *st, const struct export_args *a,
+		       int64_t **ids, size_t *nr)
+{
+	struct strbuf err = STRBUF_INIT;
+	int64_t *want = NULL;
+	size_t want_nr = 0, out = 0;
+	int ret = 1;
+
+	if (store_all_runs(st, ids, nr, &err)) {
+		error("%s", err.buf);
+		goto out;
+	}
+	for (size_t i = 0; i < a->labels_nr; i++) {
+		int64_t *some = NULL;
+		size_t n = 0;
+
+		if (store_find_runs(st, a->labels[i], &some, &n, &err)) {
+			error("%s", err.buf);
+			goto out;
+		}
+		if (!n) {
+			ret = usage_error(&cmd_export,
+					  "no runs with label '%s' in '%s'",
+					  a->labels[i], mmcmp_db_path());
+			goto out;
+		}
+		want = xrealloc(want, (want_nr + n) * sizeof(*want));
+		memcpy(want + want_nr, some, n * sizeof(*some));
+		want_nr += n;
+		free(some);
+	}
+	if (a->labels_nr) {
+		qsort(want, want_nr, sizeof(*want), cmp_id);
+		for (size_t i = 0; i < *nr; i++)
+			if (bsearch(&(*ids)[i], want, want_nr, sizeof(*want),
+				    cmp_id))
+				(*ids)[out++] = (*ids)[i];
+		*nr = out;
+	}
+	ret = 0;
+out:
+	free(want);
+	strbuf_release(&err);
+	return ret;
+}
+
+/* Samples imported from CSV have no times: no Duration for them. */
+static void drop_unmeasured_durations(struct run_data *rd)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < rd->durations_nr; i++) {
+		struct bench_duration *d = &rd->durations[i];
+
+		if (d->user_s == 0 && d->sys_s == 0 && d->elapsed_s == 0) {
+			free(d->benchmark);
+			continue;
+		}
+		rd->durations[out++] = *d;
+	}
+	rd->durations_nr = out;
+}
+
+/* Load every run of label, pooled as mmcmp compare pools them. */
+static int load_label(struct store *st, const char *label,
+		      const char *benchmark, struct run_data *rd,
+		      struct strbuf *err)
+{
+	int64_t *ids = NULL;
+	size_t nr = 0;
+	int ret = -1;
+
+	if (store_find_runs(st, label, &ids, &nr, err))
+		goto out;
+	for (size_t i = 0; i < nr; i++) {
+		struct run_data one = {0};
+
+		if (store_load_run(st, ids[i], benchmark, i ? &one : rd, err))
+			goto out;
+		if (i) {
+			run_data_merge(rd, &one);
+			run_data_release(&one);
+		}
+	}
+	drop_unmeasured_durations(rd);
+	ret = 0;
+out:
+	free(ids);
+	return ret;
+}
+
+/*
+ * Add the comparison of BASE with every other label of runs[] (in the
+ * order of their first run). Returns 0, 2 after a usage message or 1.
+ */
+static int add_compare(struct store *st, struct export_args *a,
+		       const char *const *labels, size_t labels_nr,
+		       struct json_export *je)
+{
+	struct compare_result res = COMPARE_RESULT_INIT;
+	struct strbuf err = STRBUF_INIT;
+	struct run_data *rds = xcalloc(labels_nr + 1, sizeof(*rds));
+	size_t nr = 0;
+	int64_t *ids = NULL;
+	size_t ids_nr = 0;
+	int ret = 1;
+
+	if (store_find_runs(st, a->base, &ids, &ids_nr, &err)) {
+		error("%s", err.buf);
+		goto out;
+	}
+	if (!ids_nr) {
+		ret = usage_error(&cmd_export,
+				  "--compare: no runs with label '%s'",
+				  a->base);
+		goto out;
+	}
+	if (load_label(st, a->base, a->benchmark, &rds[nr++], &err)) {
+		error("%s", err.buf);
+		goto out;
+	}
+	for (size_t i = 0; i < labels_nr; i++) {
+		if (!strcmp(labels[i], a->base))
+			continue;
+		if (load_label(st, labels[i], a->benchmark, &rds[nr++], &err)) {
+			error("%s", err.buf);
+			goto out;
+		}
+	}
+	if (nr < 2) {
+		ret = usage_error(&cmd_export,
+				  "--compare: no exported label besides '%s'",
+				  a->base);
+		goto out;
+	}
+	a->opts.benchmark = a->benchmark;
+	if (compare_runs(rds, nr, &a->opts, &res, &err)) {
+		ret = usage_error(&cmd_export, "--compare: %s", err.buf);
+		goto out;
+	}
+	json_export_add_compare(je, &res);
+	ret = 0;
+out:
+	compare_result_release(&res);
+	for (size_t i = 0; i < nr; i++)
+		run_data_release(&rds[i]);
+	free(rds);
+	free(ids);
+	strbuf_release(&err);
+	return ret;
+}
+
+static int write_output(const char *path, const struct strbuf *sb)
+{
+	FILE *f;
+	bool bad;
+
+	if (!path) {
+		fwrite(sb->buf, 1, sb->len, stdout);
+		return 0;
+	}
+	f = fopen(path, "w");
+	if (!f)
+		return error("cannot open '%s': %s", path, strerror(errno));
+	bad = fwrite(sb->buf, 1, sb->len, f) != sb->len;
+	if (fclose(f))
+		bad = true;
+	if (bad)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+/* Add label to labels unless it is there (few labels: a linear scan). */
+static void note_label(struct strvec *labels, const char *label)
+{
+	for (size_t i = 0; i < labels->nr; i++)
+		if (!strcmp(labels->v[i], label))
+			return;
+	strvec_push(labels, label);
+}
+
+static int export_main(int argc, char **argv)
+{
+	struct export_args a = {.opts = COMPARE_OPTIONS_INIT};
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct json_export *je = NULL;
+	struct strvec labels = STRVEC_INIT;
+	struct run_full *runs = NULL;
+	struct store *st = NULL;
+	size_t nr = 0, runs_nr = 0, runs_alloc = 0, exported = 0;
+	int64_t *ids = NULL;
+	int ret;
+
+	ret = parse_args(argc, argv, &a);
+	if (ret)
+		goto out;
+	st = store_open(mmcmp_db_path(), &err);
+	if (!st) {
+		ret = error("%s", err.buf);
+		goto out;
+	}
+	ret = select_runs(st, &a, &ids, &nr);
+	if (ret)
+		goto out;
+	if (a.json)
+		je = json_export_new();
+	/*
+	 * JSON keeps only the text of each run, so runs are released as
+	 * they go; CSV pools the runs of a label and needs them all.
+	 */
+	for (size_t i = 0; i < nr; i++) {
+		struct run_full *rf;
+
+		ALLOC_GROW(runs, runs_nr + 1, runs_alloc);
+		rf = &runs[runs_nr++];
+		memset(rf, 0, sizeof(*rf));
+		ret = 1;
+		if (store_run_load_full(st, ids[i], a.benchmark, rf, &err)) {
+			error("%s", err.buf);
+			goto out;
+		}
+		if (!a.benchmark || rf->ops_nr || rf->iters_nr) {
+			exported++;
+			note_label(&labels, rf->info.label);
+			if (!je)
+				continue;
+			json_export_add_run(je, rf);
+		}
+		run_full_release(&runs[--runs_nr]);
+	}
+	if (a.benchmark && !exported) {
+		ret = usage_error(&cmd_export, "no runs with benchmark '%s'",
+				  a.benchmark);
+		goto out;
+	}
+	if (je && a.base) {
+		ret = add_compare(st, &a, (const char *const *)labels.v,
+				  labels.nr, je);
+		if (ret)
+			goto out;
+	}
+	if (je)
+		json_export_finish(je, &out);
+	else
+		csv_export(runs, runs_nr, &out);
+	ret = write_output(a.output, &out);
+out:
+	json_export_free(je);
+	run_full_free_array(runs, runs_nr);
+	strvec_clear(&labels);
+	free(ids);
+	free(a.labels);
+	store_close(st);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ret;
+}
+
+const struct cmd cmd_export = {
+	.name = "export",
+	.summary = "write runs as JSON or CSV for other tools and machines",
+	.usage = export_usage,
+	.run = export_main,
+};

@@ -1,0 +1,523 @@
+/* cgroup: create a cgroup for the workloads, and remove it afterwards. */
+#include "cgroup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "parse-num.h"
+#include "strbuf.h"
+#include "strvec.h"
+#include "util.h"
+
+#define DEFAULT_BASE "/sys/fs/cgroup"
+/* How long cgroup_remove() waits for killed processes to go. */
+#define KILL_WAIT_MS 2000
+#define KILL_POLL_MS 10
+
+/* A controller that cgroup_create() turned on in a level it did not make. */
+struct enabled {
+	char *dir;
+	char *controller;
+};
+
+/* The cgroup in one hierarchy. */
+struct tree {
+	struct cgroup_place place;
+	char *leaf;
+	struct strvec created; /* directories made, top first */
+	struct enabled *enabled;
+	size_t enabled_nr, enabled_alloc;
+};
+
+struct cgroup {
+	struct tree *trees;
+	size_t trees_nr, trees_alloc;
+	struct strvec procs; /* leaf/cgroup.procs of each tree */
+	struct strbuf where;
+};
+
+static unsigned long statfs_type(const char *path, void *ctx)
+{
+	struct statfs sfs;
+
+	(void)ctx;
+	if (statfs(path, &sfs))
+		return 0;
+	return (unsigned long)sfs.f_type;
+}
+
+static const struct cgroup_ops default_ops = {.fs_type = statfs_type};
+
+static void add_place(struct cgroup_place **places, size_t *nr, size_t *alloc,
+		      const char *root, bool v2)
+{
+	ALLOC_GROW(*places, *nr + 1, *alloc);
+	(*places)[*nr].root = xstrdup(root);
+	(*places)[*nr].v2 = v2;
+	(*nr)++;
+}
+
+void cgroup_places_free(struct cgroup_place *places, size_t nr)
+{
+	for (size_t i = 0; places && i < nr; i++)
+		free(places[i].root);
+	free(places);
+}
+
+int cgroup_plan(const struct cgroup_spec *spec, const struct cgroup_ops *ops,
+		struct cgroup_place **places, size_t *nr, struct strbuf *err)
+{
+	const char *base = spec->root ? spec->root : DEFAULT_BASE;
+	struct strbuf path = STRBUF_INIT;
+	size_t alloc = 0;
+	unsigned long type;
+	int ret = -1;
+
+	if (!ops)
+		ops = &default_ops;
+	*places = NULL;
+	*nr = 0;
+	type = ops->fs_type(base, ops->ctx);
+	if (type == CGROUP_V2_MAGIC) {
+		add_place(places, nr, &alloc, base, true);
+	} else if (spec->root) {
+		if (type != CGROUP_V1_MAGIC) {
+			error_addf(err, "'%s' is not a cgroup filesystem",
+				   base);
+			goto out;
+		}
+		add_place(places, nr, &alloc, base, false);
+	} else if (spec->controllers.nr) {
+		/* v1, or hybrid: each controller's own hierarchy. */
+		for (size_t i = 0; i < spec->controllers.nr; i++) {
+			strbuf_reset(&path);
+			strbuf_addf(&path, "%s/%s", base,
+				    spec->controllers.v[i]);
+			if (ops->fs_type(path.buf, ops->ctx) !=
+			    CGROUP_V1_MAGIC) {
+				error_addf(err,
+					   "controller '%s' is not available: "
+					   "'%s' is not cgroup v2 and '%s' is "
+					   "no cgroup v1 hierarchy",
+					   spec->controllers.v[i], base,
+					   path.buf);
+				goto out;
+			}
+			add_place(places, nr, &alloc, path.buf, false);
+		}
+	} else {
+		strbuf_addf(&path, "%s/unified", base);
+		if (ops->fs_type(path.buf, ops->ctx) != CGROUP_V2_MAGIC) {
+			error_addf(err,
+				   "no cgroup v2 hierarchy at '%s' or '%s'; "
+				   "name a controller to use its cgroup v1 "
+				   "hierarchy",
+				   base, path.buf);
+			goto out;
+		}
+		add_place(places, nr, &alloc, path.buf, true);
+	}
+	ret = 0;
+out:
+	if (ret) {
+		cgroup_places_free(*places, *nr);
+		*places = NULL;
+		*nr = 0;
+	}
+	strbuf_release(&path);
+	return ret;
+}
+
+/* Read a small cgroup file into sb; an errno, or 0. */
+static int read_text(const char *path, struct strbuf *sb)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), e = 0;
+
+	strbuf_reset(sb);
+	if (fd < 0)
+		return errno;
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			e = errno;
+			break;
+		}
+		strbuf_add(sb, buf, (size_t)n);
+	}
+	close(fd);
+	return e;
+}
+
+/* Write text to a cgroup file in one write(); an errno, or 0. */
+static int write_text(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	int fd = open(path, O_WRONLY | O_CLOEXEC), e = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return errno;
+	do {
+		n = write(fd, text, len);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		e = errno;
+	else if ((size_t)n != len)
+		e = EIO;
+	if (close(fd) && !e)
+		e = errno;
+	return e;
+}
+
+/* Whether the space-separated list text has word. */
+static bool has_word(const char *text, const char *word)
+{
+	size_t len = strlen(word);
+
+	for (const char *p = text; (p = strstr(p, word)); p += len)
+		if ((p == text || isspace((unsigned char)p[-1])) &&
+		    (!p[len] || isspace((unsigned char)p[len])))
+			return true;
+	return false;
+}
+
+/* In v2, the controllers must be offered at the root. */
+static int check_controllers(const struct tree *t,
+			     const struct cgroup_spec *spec, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	int e, ret = -1;
+
+	if (!t->place.v2 || !spec->controllers.nr)
+		return 0;
+	strbuf_addf(&path, "%s/cgroup.controllers", t->place.root);
+	e = read_text(path.buf, &text);
+	if (e) {
+		error_addf(err, "cannot read '%s': %s", path.buf, strerror(e));
+		goto out;
+	}
+	for (size_t i = 0; i < spec->controllers.nr; i++) {
+		if (!has_word(text.buf, spec->controllers.v[i])) {
+			error_addf(err,
+				   "controller '%s' is not available in '%s'",
+				   spec->controllers.v[i], path.buf);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return ret;
+}
+
+/* Turn the controllers on for the children of dir (v2). */
+static int enable_controllers(struct tree *t, const char *dir, bool made,
+			      const struct cgroup_spec *spec,
+			      struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	int e, ret = -1;
+
+	strbuf_addf(&path, "%s/cgroup.subtree_control", dir);
+	e = read_text(path.buf, &text);
+	if (e) {
+		error_addf(err, "cannot read '%s': %s", path.buf, strerror(e));
+		goto out;
+	}
+	for (size_t i = 0; i < spec->controllers.nr; i++) {
+		const char *c = spec->controllers.v[i];
+		struct strbuf op = STRBUF_INIT;
+
+		if (has_word(text.buf, c))
+			continue;
+		strbuf_addf(&op, "+%s", c);
+		e = write_text(path.buf, op.buf);
+		strbuf_release(&op);
+		if (e) {
+			error_addf(err,
+				   "cannot enable controller '%s' in '%s': %s",
+				   c, path.buf, strerror(e));
+			goto out;
+		}
+		/* In a level we made, rmdir undoes it. */
+		if (made)
+			continue;
+		ALLOC_GROW(t->enabled, t->enabled_nr + 1, t->enabled_alloc);
+		t->enabled[t->enabled_nr].dir = xstrdup(dir);
+		t->enabled[t->enabled_nr].controller = xstrdup(c);
+		t->enabled_nr++;
+	}
+	ret = 0;
+out:
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return ret;
+}
+
+/* Make the levels of spec->path in t's hierarchy. */
+static int make_levels(struct tree *t, const struct cgroup_spec *spec,
+		       struct strbuf *err)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *p = spec->path;
+	bool made = false;
+	int ret = -1;
+
+	strbuf_addstr(&dir, t->place.root);
+	while (*p) {
+		size_t len = strcspn(p, "/");
+		bool last = !p[len];
+
+		if (t->place.v2 && spec->controllers.nr &&
+		    enable_controllers(t, dir.buf, made, spec, err))
+			goto out;
+		strbuf_addch(&dir, '/');
+		strbuf_add(&dir, p, len);
+		p += len + !last;
+		if (!mkdir(dir.buf, 0755)) {
+			strvec_push(&t->created, dir.buf);
+			made = true;
+			continue;
+		}
+		if (errno == EEXIST && !last) {
+			made = false;
+			continue;
+		}
+		if (errno == EEXIST)
+			error_addf(err,
+				   "cgroup '%s' exists already; remove it "
+				   "(rmdir) or choose another path",
+				   dir.buf);
+		else
+			error_addf(err, "cannot create cgroup '%s': %s",
+				   dir.buf, strerror(errno));
+		goto out;
+	}
+	t->leaf = strbuf_detach(&dir, NULL);
+	ret = 0;
+out:
+	strbuf_release(&dir);
+	return ret;
+}
+
+/* Write each limit into the first leaf that has the file. */
+static int set_limits(struct cgroup *cg, const struct cgroup_spec *spec,
+		      struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret = -1;
+
+	for (size_t i = 0; i < spec->limits.nr; i++) {
+		const struct kv *kv = &spec->limits.v[i];
+		size_t k;
+		int e;
+
+		for (k = 0; k < cg->trees_nr; k++) {
+			strbuf_reset(&path);
+			strbuf_addf(&path, "%s/%s", cg->trees[k].leaf, kv->key);
+			if (!access(path.buf, F_OK))
+				break;
+		}
+		if (k == cg->trees_nr) {
+			error_addf(err, "cgroup '%s' has no '%s'",
+				   cg->where.buf, kv->key);
+			goto out;
+		}
+		e = write_text(path.buf, kv->value);
+		if (e) {
+			error_addf(err,
+				   "cannot set '%s' of cgroup '%s' to '%s': %s",
+				   kv->key, cg->trees[k].leaf, kv->value,
+				   strerror(e));
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	strbuf_release(&path);
+	return ret;
+}
+
+/* Whether two roots are one hierarchy (cpu and cpuacct often are). */
+static bool same_root(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+
+	if (!realpath(a, ra) || !realpath(b, rb))
+		return !strcmp(a, b);
+	return !strcmp(ra, rb);
+}
+
+struct cgroup *cgroup_create(const struct cgroup_spec *spec, struct strbuf *err)
+{
+	struct cgroup *cg = xcalloc(1, sizeof(*cg));
+	struct cgroup_place *places = NULL;
+	struct strbuf procs = STRBUF_INIT;
+	size_t nr = 0;
+
+	strvec_init(&cg->procs);
+	strbuf_init(&cg->where, 0);
+	if (cgroup_plan(spec, NULL, &places, &nr, err))
+		goto fail;
+	for (size_t i = 0; i < nr; i++) {
+		struct tree *t;
+		bool dup = false;
+
+		for (size_t k = 0; k < cg->trees_nr && !dup; k++)
+			dup = same_root(cg->trees[k].place.root,
+					places[i].root);
+		if (dup)
+			continue;
+		ALLOC_GROW(cg->trees, cg->trees_nr + 1, cg->trees_alloc);
+		t = &cg->trees[cg->trees_nr++];
+		memset(t, 0, sizeof(*t));
+		strvec_init(&t->created);
+		t->place = places[i];
+		places[i].root = NULL;
+		if (check_controllers(t, spec, err) ||
+		    make_levels(t, spec, err))
+			goto fail;
+		strbuf_reset(&procs);
+		strbuf_addf(&procs, "%s/cgroup.procs", t->leaf);
+		strvec_push(&cg->procs, procs.buf);
+		strbuf_addf(&cg->where, "%s%s", cg->where.len ? ", " : "",
+			    t->leaf);
+	}
+	if (set_limits(cg, spec, err))
+		goto fail;
+	cgroup_places_free(places, nr);
+	strbuf_release(&procs);
+	return cg;
+fail:
+	cgroup_places_free(places, nr);
+	strbuf_release(&procs);
+	cgroup_remove(cg, NULL);
+	return NULL;
+}
+
+const char *const *cgroup_procs(const struct cgroup *cg)
+{
+	return (const char *const *)cg->procs.v;
+}
+
+const char *cgroup_where(const struct cgroup *cg)
+{
+	return cg->where.buf;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * SIGKILL every process of leaf's cgroup.procs; whether it had none. A
+ * cgroup that cannot be read counts as empty: there is nothing to do.
+ */
+static bool kill_procs(const char *leaf)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	bool empty = true;
+	char *p, *nl;
+
+	strbuf_addf(&path, "%s/cgroup.procs", leaf);
+	if (read_text(path.buf, &text))
+		goto out;
+	for (p = text.buf; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		int pid;
+
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		if (!parse_int(p, 1, INT_MAX, &pid))
+			continue;
+		empty = false;
+		kill((pid_t)pid, SIGKILL);
+	}
+out:
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return empty;
+}
+
+/*
+ * Empty the leaf: cgroup.kill (v2, Linux 5.14) kills it all at once;
+ * SIGKILL to each process of cgroup.procs does it elsewhere, and catches
+ * what forks meanwhile on the next round. Killed processes take a moment
+ * to leave, and a cgroup with processes cannot be removed.
+ */
+static void empty_leaf(const struct tree *t)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	strbuf_addf(&path, "%s/cgroup.kill", t->leaf);
+	if (t->place.v2 && !access(path.buf, F_OK))
+		(void)write_text(path.buf, "1"); /* else SIGKILL below */
+	for (int waited = 0; waited < KILL_WAIT_MS; waited += KILL_POLL_MS) {
+		if (kill_procs(t->leaf))
+			break;
+		sleep_ms(KILL_POLL_MS);
+	}
+	strbuf_release(&path);
+}
+
+int cgroup_remove(struct cgroup *cg, struct strbuf *err)
+{
+	int ret = 0;
+
+	if (!cg)
+		return 0;
+	for (size_t i = 0; i < cg->trees_nr; i++) {
+		struct tree *t = &cg->trees[i];
+
+		if (t->leaf && t->created.nr)
+			empty_leaf(t);
+		for (size_t k = t->created.nr; k-- > 0;) {
+			if (!rmdir(t->created.v[k]) || errno == ENOENT)
+				continue;
+			if (!ret)
+				error_addf(err, "cannot remove cgroup '%s': %s",
+					   t->created.v[k], strerror(errno));
+			ret = -1;
+		}
+		for (size_t k = t->enabled_nr; k-- > 0;) {
+			struct strbuf path = STRBUF_INIT, op = STRBUF_INIT;
+
+			strbuf_addf(&path, "%s/cgroup.subtree_control",
+				    t->enabled[k].dir);
+			strbuf_addf(&op, "-%s", t->enabled[k].controller);
+			/* Busy when others use it meanwhile: leave it on. */
+			(void)write_text(path.buf, op.buf);
+			strbuf_release(&path);
+			strbuf_release(&op);
+			free(t->enabled[k].dir);
+			free(t->enabled[k].controller);
+		}
+		free(t->enabled);
+		free(t->place.root);
+		free(t->leaf);
+		strvec_clear(&t->created);
+	}
+	free(cg->trees);
+	strvec_clear(&cg->procs);
+	strbuf_release(&cg->where);
+	free(cg);
+	return ret;
+}

@@ -1,0 +1,83 @@
+#ifndef MMCMP_CGROUP_H
+#define MMCMP_CGROUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct cgroup_spec;
+struct strbuf;
+
+/*
+ * cgroup: the cgroup that mmcmp creates for a run's workload processes
+ * (config.h's struct cgroup_spec) and removes after it.
+ *
+ * Where it goes: with cgroup v2 at /sys/fs/cgroup (or at the spec's
+ * root), under that root. On a cgroup v1 or hybrid layout, in the v1
+ * hierarchy of each controller the spec names (/sys/fs/cgroup/memory,
+ * ...), or, when it names none, in the v2 tree at /sys/fs/cgroup/unified.
+ *
+ * cgroup_create() makes every level of the path that does not exist yet
+ * (the last one must not exist: a leftover of another run would mix the
+ * results), enabling the controllers in cgroup.subtree_control of each
+ * level above the last in v2, then writes the limits into the last
+ * level. The runner puts each workload process there before it executes
+ * (runner_opts.cgroup_procs). cgroup_remove() kills what is left in it
+ * (cgroup.kill where the kernel has it, else SIGKILL to each process of
+ * cgroup.procs), removes the levels cgroup_create() made, deepest first,
+ * and turns off the controllers it turned on above them.
+ *
+ * Errors name what is missing: "cannot create cgroup
+ * '/sys/fs/cgroup/mmcmp/a': Permission denied", "controller 'memory' is
+ * not available in '/sys/fs/cgroup/cgroup.controllers'", ...
+ */
+
+/* statfs(2) f_type values (<linux/magic.h>). */
+#define CGROUP_V1_MAGIC 0x27e0ebUL
+#define CGROUP_V2_MAGIC 0x63677270UL
+
+/* How the filesystem looks to cgroup_plan(); tests substitute their own. */
+struct cgroup_ops {
+	/* The f_type of path as statfs(2) gives it, or 0 when it fails. */
+	unsigned long (*fs_type)(const char *path, void *ctx);
+	void *ctx;
+};
+
+/* A hierarchy that holds the cgroup: its mount point and version. */
+struct cgroup_place {
+	char *root;
+	bool v2;
+};
+
+/*
+ * Decide where spec's cgroup goes (see above) into *places (caller frees
+ * with cgroup_places_free()), asking ops (NULL: statfs) about the
+ * filesystems. Reads nothing else, so it also checks specs in tests.
+ */
+int cgroup_plan(const struct cgroup_spec *spec, const struct cgroup_ops *ops,
+		struct cgroup_place **places, size_t *nr, struct strbuf *err);
+void cgroup_places_free(struct cgroup_place *places, size_t nr);
+
+/* A created cgroup; opaque, it owns directories in the cgroup tree. */
+struct cgroup;
+
+/* Create spec's cgroup; NULL (and nothing left behind) on failure. */
+struct cgroup *cgroup_create(const struct cgroup_spec *spec,
+			     struct strbuf *err);
+
+/*
+ * The cgroup.procs files of its last level, one per hierarchy, NULL-
+ * terminated; valid until cgroup_remove().
+ */
+const char *const *cgroup_procs(const struct cgroup *cg);
+
+/* Its last level's directories, ", "-separated; valid as above. */
+const char *cgroup_where(const struct cgroup *cg);
+
+/*
+ * Kill what is left in cg, remove what cgroup_create() made and free cg
+ * (NULL is a no-op). Returns -1 with the first problem in err when
+ * something could not be removed; it goes on with the rest regardless.
+ */
+int cgroup_remove(struct cgroup *cg, struct strbuf *err);
+
+#endif /* MMCMP_CGROUP_H */

@@ -1,0 +1,444 @@
+/* monitor: /proc/vmstat, meminfo and stat snapshots and their deltas. */
+#include "monitor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "parse-num.h"
+#include "util.h"
+
+/* Larger files are refused: /proc/vmstat is about 6 KiB. */
+#define MONITOR_MAX_BYTES ((size_t)1 << 20)
+#define READ_CHUNK	  8192
+
+static const char *const source_names[MONITOR_SOURCE_NR] = {
+	[MONITOR_VMSTAT] = "vmstat",
+	[MONITOR_MEMINFO] = "meminfo",
+	[MONITOR_CPU] = "cpu",
+};
+
+static const char *const source_paths[MONITOR_SOURCE_NR] = {
+	[MONITOR_VMSTAT] = "/proc/vmstat",
+	[MONITOR_MEMINFO] = "/proc/meminfo",
+	[MONITOR_CPU] = "/proc/stat",
+};
+
+/* The fields of /proc/stat's "cpu" line, in the kernel's order. */
+static const char *const cpu_fields[] = {
+	"user", "nice",	   "system", "idle",  "iowait",
+	"irq",	"softirq", "steal",  "guest", "guest_nice",
+};
+
+const char *monitor_source_name(enum monitor_source source)
+{
+	if ((unsigned)source >= MONITOR_SOURCE_NR)
+		BUG("unknown monitor source %d", (int)source);
+	return source_names[source];
+}
+
+const char *monitor_source_path(enum monitor_source source)
+{
+	if ((unsigned)source >= MONITOR_SOURCE_NR)
+		BUG("unknown monitor source %d", (int)source);
+	return source_paths[source];
+}
+
+void monitor_values_release(struct monitor_values *mv)
+{
+	if (!mv)
+		return;
+	free(mv->v);
+	memset(mv, 0, sizeof(*mv));
+}
+
+static void values_add(struct monitor_values *mv, const char *name,
+		       int64_t value)
+{
+	ALLOC_GROW(mv->v, mv->nr + 1, mv->alloc);
+	mv->v[mv->nr].name = name;
+	mv->v[mv->nr].value = value;
+	mv->nr++;
+}
+
+void monitor_snapshot_release(struct monitor_snapshot *snap)
+{
+	if (!snap)
+		return;
+	strbuf_release(&snap->text);
+	monitor_values_release(&snap->values);
+}
+
+/* A value field: an unsigned decimal number, kept modulo 2^64. */
+static int parse_value(const char *file, size_t line, const char *name,
+		       const char *s, int64_t *out, struct strbuf *err)
+{
+	uint64_t v;
+
+	if (!parse_uint64(s, &v))
+		return error_addf(err, "%s:%zu: bad value '%.40s' of '%s'",
+				  file, line, s, name);
+	*out = (int64_t)v;
+	return 0;
+}
+
+/* "name value" */
+static int parse_vmstat_line(struct monitor_snapshot *snap, const char *file,
+			     size_t line, char *p, struct strbuf *err)
+{
+	char *sp = strchr(p, ' ');
+	int64_t v = 0;
+
+	if (!sp || sp == p)
+		return error_addf(err, "%s:%zu: expected 'name value'", file,
+				  line);
+	*sp = '\0';
+	if (parse_value(file, line, p, sp + 1, &v, err))
+		return -1;
+	values_add(&snap->values, p, v);
+	return 0;
+}
+
+/* "Name:   value" or "Name:   value kB" */
+static int parse_meminfo_line(struct monitor_snapshot *snap, const char *file,
+			      size_t line, char *p, struct strbuf *err)
+{
+	char *colon = strchr(p, ':'), *v, *unit;
+	int64_t value = 0;
+
+	if (!colon || colon == p)
+		return error_addf(err, "%s:%zu: expected 'Name: value'", file,
+				  line);
+	*colon = '\0';
+	for (v = colon + 1; *v == ' ' || *v == '\t'; v++)
+		;
+	unit = strchr(v, ' ');
+	if (unit) {
+		*unit++ = '\0';
+		if (strcmp(unit, "kB") != 0)
+			return error_addf(
+				err, "%s:%zu: unknown unit '%.40s' of '%s'",
+				file, line, unit, p);
+	}
+	if (parse_value(file, line, p, v, &value, err))
+		return -1;
+	values_add(&snap->values, p, value);
+	return 0;
+}
+
+/* "cpu  user nice system idle ..." (other lines are skipped) */
+static int parse_cpu_line(struct monitor_snapshot *snap, const char *file,
+			  size_t line, char *p, struct strbuf *err)
+{
+	size_t field = 0;
+	int64_t v = 0;
+
+	if (strncmp(p, "cpu ", 4) != 0)
+		return 0;
+	if (snap->values.nr)
+		return error_addf(err, "%s:%zu: a second 'cpu' line", file,
+				  line);
+	p += 4;
+	while (*p && field < ARRAY_SIZE(cpu_fields)) {
+		char *end;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		end = strchr(p, ' ');
+		if (end)
+			*end = '\0';
+		if (parse_value(file, line, cpu_fields[field], p, &v, err))
+			return -1;
+		values_add(&snap->values, cpu_fields[field++], v);
+		p = end ? end + 1 : p + strlen(p);
+	}
+	/* Fields that newer kernels may add are ignored. */
+	if (!field)
+		return error_addf(err, "%s:%zu: 'cpu' line without times", file,
+				  line);
+	return 0;
+}
+
+/* Parse snap->text in place. */
+static int parse_text(struct monitor_snapshot *snap, enum monitor_source source,
+		      const char *file, struct strbuf *err)
+{
+	char *p = snap->text.buf, *end = p + snap->text.len;
+	size_t line = 0;
+	int ret = 0;
+
+	snap->values.nr = 0;
+	if (memchr(p, '\0', snap->text.len))
+		return error_addf(err, "%s: NUL byte in the file", file);
+	while (p < end && !ret) {
+		char *eol = memchr(p, '\n', (size_t)(end - p));
+
+		line++;
+		if (!eol)
+			eol = end; /* the strbuf's own NUL */
+		*eol = '\0';
+		if (p == eol) {
+			p = eol + 1;
+			continue;
+		}
+		switch (source) {
+		case MONITOR_VMSTAT:
+			ret = parse_vmstat_line(snap, file, line, p, err);
+			break;
+		case MONITOR_MEMINFO:
+			ret = parse_meminfo_line(snap, file, line, p, err);
+			break;
+		case MONITOR_CPU:
+			ret = parse_cpu_line(snap, file, line, p, err);
+			break;
+		default:
+			BUG("unknown monitor source %d", (int)source);
+		}
+		p = eol + 1;
+	}
+	if (!ret && source == MONITOR_CPU && !snap->values.nr)
+		ret = error_addf(err, "%s: no 'cpu' line", file);
+	if (ret)
+		snap->values.nr = 0;
+	return ret;
+}
+
+int monitor_parse(struct monitor_snapshot *snap, enum monitor_source source,
+		  const char *name, const char *text, size_t len,
+		  struct strbuf *err)
+{
+	strbuf_reset(&snap->text);
+	strbuf_add(&snap->text, text, len);
+	return parse_text(snap, source, name, err);
+}
+
+int monitor_read(struct monitor_snapshot *snap, enum monitor_source source,
+		 const char *path, struct strbuf *err)
+{
+	int fd;
+	ssize_t n;
+
+	if (!path)
+		path = monitor_source_path(source);
+	strbuf_reset(&snap->text);
+	snap->values.nr = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_addf(err, "cannot open '%s': %s", path,
+				  strerror(errno));
+	/* /proc files claim size 0: read until the end. */
+	do {
+		strbuf_grow(&snap->text, READ_CHUNK);
+		n = read(fd, snap->text.buf + snap->text.len, READ_CHUNK);
+		if (n > 0)
+			strbuf_setlen(&snap->text, snap->text.len + (size_t)n);
+	} while ((n > 0 || (n < 0 && errno == EINTR)) &&
+		 snap->text.len <= MONITOR_MAX_BYTES);
+	if (n < 0) {
+		error_addf(err, "cannot read '%s': %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (snap->text.len > MONITOR_MAX_BYTES)
+		return error_addf(err, "'%s' is larger than 1 MiB", path);
+	return parse_text(snap, source, path, err);
+}
+
+void monitor_delta(const struct monitor_snapshot *before,
+		   const struct monitor_snapshot *after, bool nonzero_only,
+		   struct monitor_values *out)
+{
+	const struct monitor_values *b = &before->values, *a = &after->values;
+
+	out->nr = 0;
+	for (size_t i = 0; i < a->nr; i++) {
+		const char *name = a->v[i].name;
+		const struct monitor_value *old = NULL;
+		int64_t d;
+
+		/* The kernel keeps its order, so the same index matches. */
+		if (i < b->nr && !strcmp(b->v[i].name, name))
+			old = &b->v[i];
+		for (size_t k = 0; !old && k < b->nr; k++)
+			if (!strcmp(b->v[k].name, name))
+				old = &b->v[k];
+		if (!old)
+			continue;
+		d = (int64_t)((uint64_t)a->v[i].value - (uint64_t)old->value);
+		if (d || !nonzero_only)
+			values_add(out, name, d);
+	}
+}
+
+bool monitor_values_get(const struct monitor_values *mv, const char *name,
+			int64_t *value)
+{
+	for (size_t i = 0; i < mv->nr; i++) {
+		if (!strcmp(mv->v[i].name, name)) {
+			*value = mv->v[i].value;
+			return true;
+		}
+	}
+	return false;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000U + (uint64_t)ts.tv_nsec;
+}
+
+static void sample_release(struct monitor_sample *s)
+{
+	monitor_values_release(&s->vmstat);
+	monitor_values_release(&s->cpu);
+	monitor_values_release(&s->meminfo);
+}
+
+static int read_all(struct monitor_snapshot *snaps, struct strbuf *err)
+{
+	for (int s = 0; s < MONITOR_SOURCE_NR; s++)
+		if (monitor_read(&snaps[s], (enum monitor_source)s, NULL, err))
+			return -1;
+	return 0;
+}
+
+void monitor_init(struct monitor *mon, double interval_s)
+{
+	memset(mon, 0, sizeof(*mon));
+	mon->interval_s = interval_s;
+	for (int k = 0; k < 3; k++)
+		for (int s = 0; s < MONITOR_SOURCE_NR; s++)
+			strbuf_init(&mon->snap[k][s].text, 0);
+	for (int s = 0; s < MONITOR_SOURCE_NR; s++)
+		strbuf_init(&mon->now[s].text, 0);
+	strvec_init(&mon->names);
+	strbuf_init(&mon->tick_err, 0);
+}
+
+int monitor_begin(struct monitor *mon, struct strbuf *err)
+{
+	struct monitor_record *rec = &mon->rec;
+
+	rec->vmstat.nr = 0;
+	rec->cpu.nr = 0;
+	rec->meminfo_start.nr = 0;
+	rec->meminfo_end.nr = 0;
+	rec->interval_s = 0;
+	for (size_t i = 0; i < rec->samples_nr; i++)
+		sample_release(&rec->samples[i]);
+	rec->samples_nr = 0;
+	strbuf_reset(&mon->tick_err);
+	mon->start_ns = now_ns();
+	return read_all(mon->snap[0], err);
+}
+
+/* The copy of name that the periodic samples share. */
+static const char *intern(struct monitor *mon, const char *name)
+{
+	size_t len = strlen(name), i;
+
+	if (strmap_get(&mon->name_index, name, len, &i))
+		return mon->names.v[i];
+	strvec_push(&mon->names, name);
+	strmap_put(&mon->name_index, name, len, mon->names.nr - 1);
+	return mon->names.v[mon->names.nr - 1];
+}
+
+static void intern_values(struct monitor *mon, struct monitor_values *mv)
+{
+	for (size_t i = 0; i < mv->nr; i++)
+		mv->v[i].name = intern(mon, mv->v[i].name);
+}
+
+void monitor_tick(struct monitor *mon)
+{
+	struct monitor_record *rec = &mon->rec;
+	struct monitor_snapshot *prev;
+	struct monitor_sample *s;
+
+	if (mon->interval_s <= 0 || mon->tick_err.len)
+		return;
+	if (read_all(mon->now, &mon->tick_err))
+		return;
+	/* Before the first sample, the last one is the start. */
+	prev = rec->samples_nr ? mon->snap[2] : mon->snap[0];
+	ALLOC_GROW(rec->samples, rec->samples_nr + 1, rec->samples_alloc);
+	s = &rec->samples[rec->samples_nr++];
+	memset(s, 0, sizeof(*s));
+	s->t_s = (double)(now_ns() - mon->start_ns) / 1e9;
+	monitor_delta(&prev[MONITOR_VMSTAT], &mon->now[MONITOR_VMSTAT], true,
+		      &s->vmstat);
+	monitor_delta(&prev[MONITOR_CPU], &mon->now[MONITOR_CPU], false,
+		      &s->cpu);
+	for (size_t i = 0; i < mon->now[MONITOR_MEMINFO].values.nr; i++) {
+		const struct monitor_value *v =
+			&mon->now[MONITOR_MEMINFO].values.v[i];
+
+		values_add(&s->meminfo, v->name, v->value);
+	}
+	intern_values(mon, &s->vmstat);
+	intern_values(mon, &s->cpu);
+	intern_values(mon, &s->meminfo);
+	/* The snapshot just taken is the next sample's "before". */
+	for (int k = 0; k < MONITOR_SOURCE_NR; k++) {
+		struct monitor_snapshot tmp = mon->snap[2][k];
+
+		mon->snap[2][k] = mon->now[k];
+		mon->now[k] = tmp;
+	}
+	rec->interval_s = mon->interval_s;
+}
+
+int monitor_end(struct monitor *mon, struct strbuf *err)
+{
+	struct monitor_record *rec = &mon->rec;
+	const struct monitor_values *m0 = &mon->snap[0][MONITOR_MEMINFO].values;
+	const struct monitor_values *m1 = &mon->snap[1][MONITOR_MEMINFO].values;
+
+	if (read_all(mon->snap[1], err))
+		return -1;
+	monitor_delta(&mon->snap[0][MONITOR_VMSTAT],
+		      &mon->snap[1][MONITOR_VMSTAT], true, &rec->vmstat);
+	monitor_delta(&mon->snap[0][MONITOR_CPU], &mon->snap[1][MONITOR_CPU],
+		      false, &rec->cpu);
+	rec->meminfo_start.nr = 0;
+	for (size_t i = 0; i < m0->nr; i++)
+		values_add(&rec->meminfo_start, m0->v[i].name, m0->v[i].value);
+	rec->meminfo_end.nr = 0;
+	for (size_t i = 0; i < m1->nr; i++)
+		values_add(&rec->meminfo_end, m1->v[i].name, m1->v[i].value);
+	return 0;
+}
+
+void monitor_release(struct monitor *mon)
+{
+	struct monitor_record *rec;
+
+	if (!mon)
+		return;
+	rec = &mon->rec;
+	for (int k = 0; k < 3; k++)
+		for (int s = 0; s < MONITOR_SOURCE_NR; s++)
+			monitor_snapshot_release(&mon->snap[k][s]);
+	for (int s = 0; s < MONITOR_SOURCE_NR; s++)
+		monitor_snapshot_release(&mon->now[s]);
+	strvec_clear(&mon->names);
+	strmap_clear(&mon->name_index);
+	strbuf_release(&mon->tick_err);
+	monitor_values_release(&rec->vmstat);
+	monitor_values_release(&rec->cpu);
+	monitor_values_release(&rec->meminfo_start);
+	monitor_values_release(&rec->meminfo_end);
+	for (size_t i = 0; i < rec->samples_nr; i++)
+		sample_release(&rec->samples[i]);
+	free(rec->samples);
+	memset(mon, 0, sizeof(*mon));
+}

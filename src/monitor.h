@@ -1,0 +1,176 @@
+#ifndef MMCMP_MONITOR_H
+#define MMCMP_MONITOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "strbuf.h"
+#include "strmap.h"
+#include "strvec.h"
+
+/*
+ * monitor: what the kernel counted while a workload ran. A snapshot is
+ * one /proc file parsed into name -> value pairs in file order; the
+ * difference of two snapshots gives what happened in between.
+ *
+ *   MONITOR_VMSTAT   /proc/vmstat, "name value" lines: every counter,
+ *                    events (pgfault) and gauges (nr_free_pages) alike.
+ *   MONITOR_MEMINFO  /proc/meminfo, "Name:   value kB" lines; values as
+ *                    printed, so in KiB except for the few counts
+ *                    (HugePages_Total, ...).
+ *   MONITOR_CPU      the "cpu" line of /proc/stat: user, nice, system,
+ *                    idle, iowait, irq, softirq, steal, guest and
+ *                    guest_nice time in USER_HZ ticks (as many as the
+ *                    kernel prints).
+ *
+ * Parsing is pure (monitor_parse()) and tested on fixture files; the
+ * readers only add the I/O. Values are unsigned 64-bit in the files and
+ * differences are taken modulo 2^64, so a counter that wrapped still gives
+ * its small positive change and a gauge that fell gives a negative one.
+ *
+ * Functions returning int give 0, or -1 after appending one line to err
+ * ("PATH:LINE: message" for a file that does not parse).
+ *
+ * struct monitor runs the monitors of one iteration at a time for `mmcmp
+ * run`: monitor_init() once, then monitor_begin() before the workload starts,
+ * monitor_tick() every interval_s seconds while it runs (periodic samples,
+ * optional) and monitor_end() after it was reaped; then `rec` holds what
+ * store_monitor_add() stores. Reading the three files twice takes some
+ * 0.15-0.25 ms, most of it in the kernel formatting them (measured with
+ * bench/run-overhead); `monitors: false` in a config saves it.
+ */
+
+enum monitor_source {
+	MONITOR_VMSTAT,
+	MONITOR_MEMINFO,
+	MONITOR_CPU,
+};
+#define MONITOR_SOURCE_NR 3
+
+/* "vmstat", "meminfo" or "cpu". */
+const char *monitor_source_name(enum monitor_source source);
+/* The /proc file that source reads. */
+const char *monitor_source_path(enum monitor_source source);
+
+/* One named value; where name points is said by whoever hands it out. */
+struct monitor_value {
+	const char *name;
+	int64_t value;
+};
+
+struct monitor_values {
+	struct monitor_value *v;
+	size_t nr, alloc;
+};
+
+#define MONITOR_VALUES_INIT                                                    \
+	{                                                                      \
+		.v = NULL, .nr = 0, .alloc = 0                                 \
+	}
+
+/* Free the array (not the names) and zero it; NULL is a no-op. */
+void monitor_values_release(struct monitor_values *mv);
+
+/*
+ * A parsed file. The names point into `text` (the file's bytes, cut up
+ * in place) and stay valid until the snapshot is parsed again or
+ * released. A snapshot is reused from iteration to iteration without new
+ * allocations once it is large enough.
+ */
+struct monitor_snapshot {
+	struct strbuf text;
+	struct monitor_values values;
+};
+
+#define MONITOR_SNAPSHOT_INIT                                                  \
+	{                                                                      \
+		.text = STRBUF_INIT, .values = MONITOR_VALUES_INIT             \
+	}
+
+void monitor_snapshot_release(struct monitor_snapshot *snap);
+
+/*
+ * Parse len bytes of text as source's file into snap (replacing what it
+ * held); name says where the text came from, for messages. A line that
+ * does not have the file's form, an empty name or a value that is not an
+ * unsigned 64-bit decimal number is an error; so is a MONITOR_CPU text
+ * without a "cpu" line.
+ */
+int monitor_parse(struct monitor_snapshot *snap, enum monitor_source source,
+		  const char *name, const char *text, size_t len,
+		  struct strbuf *err);
+
+/* Read and parse path (NULL: monitor_source_path()) into snap. */
+int monitor_read(struct monitor_snapshot *snap, enum monitor_source source,
+		 const char *path, struct strbuf *err);
+
+/*
+ * Set out (emptied first) to after - before for every value of after
+ * whose name before has too, in after's order; with nonzero_only the
+ * zero differences are left out. The names are after's.
+ */
+void monitor_delta(const struct monitor_snapshot *before,
+		   const struct monitor_snapshot *after, bool nonzero_only,
+		   struct monitor_values *out);
+
+/* The value called name in mv; false when there is none. */
+bool monitor_values_get(const struct monitor_values *mv, const char *name,
+			int64_t *value);
+
+/* One periodic sample, taken t_s seconds after monitor_begin(). */
+struct monitor_sample {
+	double t_s;
+	struct monitor_values vmstat;  /* change since the last sample, != 0 */
+	struct monitor_values cpu;     /* change since the last sample */
+	struct monitor_values meminfo; /* values at the time */
+};
+
+/*
+ * What one iteration's monitors recorded. Every name points into the
+ * struct monitor that made it, and stays valid until its next
+ * monitor_begin() or monitor_release().
+ */
+struct monitor_record {
+	struct monitor_values vmstat; /* end - start, non-zero ones only */
+	struct monitor_values cpu;    /* end - start, every field */
+	struct monitor_values meminfo_start, meminfo_end;
+	double interval_s; /* of the periodic samples; 0: none taken */
+	struct monitor_sample *samples;
+	size_t samples_nr, samples_alloc;
+};
+
+struct monitor {
+	double interval_s; /* 0: no periodic samples */
+	/* [0] at the start, [1] at the end, [2] at the last sample. */
+	struct monitor_snapshot snap[3][MONITOR_SOURCE_NR];
+	struct monitor_snapshot now[MONITOR_SOURCE_NR];
+	uint64_t start_ns;
+	/* The names of the periodic samples, each stored once. */
+	struct strvec names;
+	struct strmap name_index;
+	/* The first error of a periodic sample; sampling stops after it. */
+	struct strbuf tick_err;
+	struct monitor_record rec;
+};
+
+/* Set mon up; interval_s > 0 asks for periodic samples that often. */
+void monitor_init(struct monitor *mon, double interval_s);
+
+/*
+ * Start an iteration: forget the last record and take the start
+ * snapshots. On failure the iteration cannot be monitored.
+ */
+int monitor_begin(struct monitor *mon, struct strbuf *err);
+/*
+ * Take a periodic sample (a no-op without interval_s, or after a sample
+ * failed: see tick_err). Meant to be called from the runner's poll loop,
+ * so it reports nothing.
+ */
+void monitor_tick(struct monitor *mon);
+/* Take the end snapshots and fill rec. */
+int monitor_end(struct monitor *mon, struct strbuf *err);
+/* Free everything; monitor_init() may set mon up again. NULL is a no-op. */
+void monitor_release(struct monitor *mon);
+
+#endif /* MMCMP_MONITOR_H */

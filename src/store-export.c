@@ -1,0 +1,484 @@
+/* store-export: whole runs out of and into the store, for export/import. */
+#include "store.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "store-internal.h"
+#include "run-data.h"
+#include "strbuf.h"
+#include "util.h"
+
+/* Rows per multi-row sample INSERT: 4 parameters each. */
+#define SAMPLE_ROWS 64
+
+int store_uuid_exists(struct store *st, const char *uuid, bool *exists,
+		      struct strbuf *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc, ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM run WHERE uuid = ?1", -1,
+			       &stmt, NULL) != SQLITE_OK ||
+	    store_bind_text(stmt, 1, uuid)) {
+		store_fail(st, err, "look up run '%s'", uuid);
+		goto out;
+	}
+	rc = sqlite3_step(stmt);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		store_fail(st, err, "look up run '%s'", uuid);
+		goto out;
+	}
+	*exists = rc == SQLITE_ROW;
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+/* Prepare sql and bind the run id (?1) and benchmark filter (?2). */
+static int prepare_run_query(struct store *st, const char *sql, int64_t run_id,
+			     const char *benchmark, sqlite3_stmt **stmt,
+			     struct strbuf *err)
+{
+	if (sqlite3_prepare_v2(st->db, sql, -1, stmt, NULL) != SQLITE_OK ||
+	    sqlite3_bind_int64(*stmt, 1, run_id) ||
+	    store_bind_text(*stmt, 2, benchmark))
+		return store_fail(st, err, "read run %" PRId64, run_id);
+	return 0;
+}
+
+static int load_ops(struct store *st, int64_t run_id, const char *benchmark,
+		    struct run_full *rf, struct strbuf *err)
+{
+	static const char sql[] =
+		"SELECT id, benchmark, name, unit, better = 'higher', decimals"
+		" FROM operation"
+		" WHERE run_id = ?1 AND (?2 IS NULL OR benchmark = ?2)"
+		" ORDER BY seq";
+	sqlite3_stmt *stmt = NULL;
+	int rc, ret = -1;
+
+	if (prepare_run_query(st, sql, run_id, benchmark, &stmt, err))
+		goto out;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct op_samples *op;
+
+		ALLOC_GROW(rf->ops, rf->ops_nr + 1, rf->ops_alloc);
+		op = &rf->ops[rf->ops_nr++];
+		memset(op, 0, sizeof(*op));
+		op->id = sqlite3_column_int64(stmt, 0);
+		op->benchmark = store_column_strdup(stmt, 1);
+		op->name = store_column_strdup(stmt, 2);
+		op->unit = store_column_strdup(stmt, 3);
+		op->higher_better = sqlite3_column_int(stmt, 4);
+		op->decimals = sqlite3_column_int(stmt, 5);
+	}
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "read operations of run %" PRId64, run_id);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+/* Load the iterations, in the order they were stored. */
+static int load_iters(struct store *st, int64_t run_id, const char *benchmark,
+		      struct run_full *rf, struct strbuf *err)
+{
+	static const char sql[] =
+		"SELECT id, benchmark, job, build, idx, warmup, status,"
+		" exit_code, term_signal, started_at, elapsed_s, user_s,"
+		" sys_s, maxrss_kb, stderr_tail FROM iteration"
+		" WHERE run_id = ?1 AND (?2 IS NULL OR benchmark = ?2)"
+		" ORDER BY id";
+	sqlite3_stmt *stmt = NULL;
+	int rc, ret = -1;
+
+	if (prepare_run_query(st, sql, run_id, benchmark, &stmt, err))
+		goto out;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct iteration_data *it;
+
+		ALLOC_GROW(rf->iters, rf->iters_nr + 1, rf->iters_alloc);
+		it = &rf->iters[rf->iters_nr++];
+		memset(it, 0, sizeof(*it));
+		it->id = sqlite3_column_int64(stmt, 0);
+		it->benchmark = store_column_strdup(stmt, 1);
+		it->job = store_column_strdup(stmt, 2);
+		it->build = store_column_strdup(stmt, 3);
+		it->index = sqlite3_column_int64(stmt, 4);
+		it->warmup = sqlite3_column_int(stmt, 5);
+		it->status = store_column_strdup(stmt, 6);
+		it->exit_code = sqlite3_column_int64(stmt, 7);
+		it->term_signal = sqlite3_column_int64(stmt, 8);
+		it->started_at = store_column_strdup(stmt, 9);
+		it->elapsed_s = sqlite3_column_double(stmt, 10);
+		it->user_s = sqlite3_column_double(stmt, 11);
+		it->sys_s = sqlite3_column_double(stmt, 12);
+		it->maxrss_kb = sqlite3_column_int64(stmt, 13);
+		it->stderr_tail = store_column_strdup(stmt, 14);
+	}
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "read iterations of run %" PRId64, run_id);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+/* Maps an operation's store id to its index in rf->ops. */
+struct op_slot {
+	int64_t id;
+	size_t index;
+};
+
+static int op_slot_cmp(const void *a, const void *b)
+{
+	const struct op_slot *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The index in rf->ops of operation id, or SIZE_MAX. */
+static size_t op_index(const struct op_slot *slots, size_t nr, int64_t id)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (slots[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nr && slots[lo].id == id ? slots[lo].index : SIZE_MAX;
+}
+
+/*
+ * Load the samples of the loaded iterations, one query per iteration: a
+ * join over the run would come in (warmup, id) order from the index and
+ * need a sort.
+ */
+static int load_samples(struct store *st, int64_t run_id, struct run_full *rf,
+			struct strbuf *err)
+{
+	static const char sql[] = "SELECT operation_id, value FROM sample"
+				  " WHERE iteration_id = ?1 ORDER BY seq";
+	struct op_slot *slots = xcalloc(rf->ops_nr + 1, sizeof(*slots));
+	sqlite3_stmt *stmt = NULL;
+	int rc, ret = -1;
+
+	for (size_t i = 0; i < rf->ops_nr; i++) {
+		slots[i].id = rf->ops[i].id;
+		slots[i].index = i;
+	}
+	qsort(slots, rf->ops_nr, sizeof(*slots), op_slot_cmp);
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+		store_fail(st, err, "read samples of run %" PRId64, run_id);
+		goto out;
+	}
+	for (size_t k = 0; k < rf->iters_nr; k++) {
+		struct iteration_data *it = &rf->iters[k];
+		size_t op = SIZE_MAX;
+		int64_t last_op = 0;
+
+		it->samples_first = rf->samples_nr;
+		if (sqlite3_bind_int64(stmt, 1, it->id)) {
+			store_fail(st, err, "read samples of run %" PRId64,
+				   run_id);
+			goto out;
+		}
+		while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+			int64_t op_id = sqlite3_column_int64(stmt, 0);
+			double value = sqlite3_column_double(stmt, 1);
+			struct sample_data *s;
+
+			/* Samples of one operation mostly come in a row. */
+			if (op == SIZE_MAX || op_id != last_op) {
+				op = op_index(slots, rf->ops_nr, op_id);
+				last_op = op_id;
+				if (op == SIZE_MAX ||
+				    strcmp(rf->ops[op].benchmark,
+					   it->benchmark) != 0) {
+					error_addf(
+						err,
+						"run '%s': iteration %zu of '%s' has a sample of an operation of another benchmark",
+						rf->info.uuid, k,
+						it->benchmark);
+					goto out;
+				}
+			}
+			if (!isfinite(value)) {
+				error_addf(
+					err,
+					"run '%s': iteration %zu of '%s' has a sample that is not a finite number",
+					rf->info.uuid, k, it->benchmark);
+				goto out;
+			}
+			ALLOC_GROW(rf->samples, rf->samples_nr + 1,
+				   rf->samples_alloc);
+			s = &rf->samples[rf->samples_nr++];
+			s->op = op;
+			s->value = value;
+		}
+		if (rc != SQLITE_DONE) {
+			store_fail(st, err, "read samples of run %" PRId64,
+				   run_id);
+			goto out;
+		}
+		it->samples_nr = rf->samples_nr - it->samples_first;
+		if (sqlite3_reset(stmt) != SQLITE_OK) {
+			store_fail(st, err, "read samples of run %" PRId64,
+				   run_id);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	free(slots);
+	return ret;
+}
+
+int store_run_load_full(struct store *st, int64_t run_id, const char *benchmark,
+			struct run_full *rf, struct strbuf *err)
+{
+	struct store_tx tx;
+	int ret = -1;
+
+	if (rf->ops_nr || rf->iters_nr || rf->samples_nr)
+		BUG("loading run %" PRId64 " into a run that has data", run_id);
+	/* One read transaction, so a concurrent writer is not half seen. */
+	if (store_tx_open(st, false, &tx, err))
+		return -1;
+	if (store_run_get(st, run_id, &rf->info, err) ||
+	    load_ops(st, run_id, benchmark, rf, err) ||
+	    load_iters(st, run_id, benchmark, rf, err) ||
+	    load_samples(st, run_id, rf, err))
+		goto out;
+	for (size_t i = 0; i < rf->iters_nr; i++) {
+		const struct iteration_data *it = &rf->iters[i];
+
+		if (!isfinite(it->elapsed_s) || !isfinite(it->user_s) ||
+		    !isfinite(it->sys_s)) {
+			error_addf(
+				err,
+				"run '%s': iteration %zu of '%s' has a time that is not a finite number",
+				rf->info.uuid, i, it->benchmark);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	return store_tx_close(st, &tx, ret, err);
+}
+
+/* The statements of one store_run_insert_full() call. */
+struct insert_stmts {
+	sqlite3_stmt *op, *iter, *sample, *samples;
+};
+
+static int prepare_inserts(struct store *st, struct insert_stmts *s,
+			   struct strbuf *err)
+{
+	static const char op_sql[] =
+		"INSERT INTO operation (run_id, benchmark, name, unit, better,"
+		" decimals, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+	static const char iter_sql[] =
+		"INSERT INTO iteration (run_id, benchmark, job, build, idx,"
+		" warmup, status, exit_code, term_signal, elapsed_s, user_s,"
+		" sys_s, maxrss_kb, stderr_tail, started_at)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+		" ?13, ?14, ?15)";
+	static const char sample_sql[] =
+		"INSERT INTO sample (iteration_id, operation_id, seq, value)"
+		" VALUES ";
+	struct strbuf many = STRBUF_INIT;
+	int ret = -1;
+
+	strbuf_addstr(&many, sample_sql);
+	for (int i = 0; i < SAMPLE_ROWS; i++)
+		strbuf_addstr(&many, i ? ", (?, ?, ?, ?)" : "(?, ?, ?, ?)");
+	if (sqlite3_prepare_v2(st->db, op_sql, -1, &s->op, NULL) ||
+	    sqlite3_prepare_v2(st->db, iter_sql, -1, &s->iter, NULL) ||
+	    sqlite3_prepare_v2(st->db,
+			       "INSERT INTO sample (iteration_id,"
+			       " operation_id, seq, value)"
+			       " VALUES (?1, ?2, ?3, ?4)",
+			       -1, &s->sample, NULL) ||
+	    sqlite3_prepare_v2(st->db, many.buf, -1, &s->samples, NULL)) {
+		store_fail(st, err, "prepare run import");
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&many);
+	return ret;
+}
+
+static void finalize_inserts(struct insert_stmts *s)
+{
+	sqlite3_finalize(s->op);
+	sqlite3_finalize(s->iter);
+	sqlite3_finalize(s->sample);
+	sqlite3_finalize(s->samples);
+}
+
+static int insert_ops(struct store *st, const struct insert_stmts *s,
+		      const struct run_full *rf, int64_t *op_ids,
+		      struct strbuf *err)
+{
+	for (size_t i = 0; i < rf->ops_nr; i++) {
+		const struct op_samples *op = &rf->ops[i];
+
+		if (sqlite3_bind_int64(s->op, 1, rf->info.id) ||
+		    store_bind_text(s->op, 2, op->benchmark) ||
+		    store_bind_text(s->op, 3, op->name) ||
+		    store_bind_text(s->op, 4, op->unit) ||
+		    store_bind_text(s->op, 5,
+				    op->higher_better ? "higher" : "lower") ||
+		    sqlite3_bind_int(s->op, 6, op->decimals) ||
+		    sqlite3_bind_int64(s->op, 7, (sqlite3_int64)i) ||
+		    sqlite3_step(s->op) != SQLITE_DONE) {
+			return store_fail(st, err,
+					  "create operation '%s' of '%s'",
+					  op->name, op->benchmark);
+		}
+		op_ids[i] = sqlite3_last_insert_rowid(st->db);
+		if (sqlite3_reset(s->op) != SQLITE_OK)
+			return store_fail(st, err, "create operations");
+	}
+	return 0;
+}
+
+static int insert_iter(struct store *st, const struct insert_stmts *s,
+		       int64_t run_id, const struct iteration_data *it,
+		       int64_t *iter_id, struct strbuf *err)
+{
+	sqlite3_stmt *q = s->iter;
+
+	if (sqlite3_bind_int64(q, 1, run_id) ||
+	    store_bind_text(q, 2, it->benchmark) ||
+	    store_bind_text(q, 3, it->job) ||
+	    store_bind_text(q, 4, it->build) ||
+	    sqlite3_bind_int64(q, 5, it->index) ||
+	    sqlite3_bind_int(q, 6, it->warmup) ||
+	    store_bind_text(q, 7, it->status) ||
+	    sqlite3_bind_int64(q, 8, it->exit_code) ||
+	    sqlite3_bind_int64(q, 9, it->term_signal) ||
+	    sqlite3_bind_double(q, 10, it->elapsed_s) ||
+	    sqlite3_bind_double(q, 11, it->user_s) ||
+	    sqlite3_bind_double(q, 12, it->sys_s) ||
+	    sqlite3_bind_int64(q, 13, it->maxrss_kb) ||
+	    store_bind_text(q, 14, it->stderr_tail) ||
+	    store_bind_text(q, 15, it->started_at) ||
+	    sqlite3_step(q) != SQLITE_DONE)
+		return store_fail(st, err,
+				  "store iteration %" PRId64 " of '%s'",
+				  it->index, it->benchmark);
+	*iter_id = sqlite3_last_insert_rowid(st->db);
+	if (sqlite3_reset(q) != SQLITE_OK)
+		return store_fail(st, err, "store iterations");
+	return 0;
+}
+
+/* Bind sample seq of iteration iter_id at parameter `first` onwards. */
+static int bind_sample(sqlite3_stmt *q, int first, int64_t iter_id,
+		       int64_t op_id, size_t seq, double value)
+{
+	return sqlite3_bind_int64(q, first, iter_id) ||
+	       sqlite3_bind_int64(q, first + 1, op_id) ||
+	       sqlite3_bind_int64(q, first + 2, (sqlite3_int64)seq) ||
+	       sqlite3_bind_double(q, first + 3, value);
+}
+
+/*
+ * Insert the samples of it: SAMPLE_ROWS at a time, the rest one by one.
+ * A statement per row would spend most of its time on statement set-up.
+ */
+static int insert_samples(struct store *st, const struct insert_stmts *s,
+			  const struct run_full *rf,
+			  const struct iteration_data *it, int64_t iter_id,
+			  const int64_t *op_ids, struct strbuf *err)
+{
+	const struct sample_data *v = rf->samples + it->samples_first;
+	size_t i = 0, nr = it->samples_nr;
+
+	for (size_t k = 0; k < nr; k++) {
+		if (v[k].op >= rf->ops_nr)
+			BUG("sample of operation %zu of %zu", v[k].op,
+			    rf->ops_nr);
+		if (isnan(v[k].value))
+			return error_addf(
+				err,
+				"cannot store sample %zu of iteration %" PRId64
+				" of '%s': not a number",
+				k, it->index, it->benchmark);
+	}
+	for (; nr - i >= SAMPLE_ROWS; i += SAMPLE_ROWS) {
+		for (int r = 0; r < SAMPLE_ROWS; r++) {
+			const struct sample_data *x = &v[i + (size_t)r];
+
+			if (bind_sample(s->samples, 4 * r + 1, iter_id,
+					op_ids[x->op], i + (size_t)r, x->value))
+				return store_fail(st, err, "store samples");
+		}
+		if (sqlite3_step(s->samples) != SQLITE_DONE ||
+		    sqlite3_reset(s->samples) != SQLITE_OK)
+			return store_fail(st, err, "store samples");
+	}
+	for (; i < nr; i++) {
+		if (bind_sample(s->sample, 1, iter_id, op_ids[v[i].op], i,
+				v[i].value) ||
+		    sqlite3_step(s->sample) != SQLITE_DONE ||
+		    sqlite3_reset(s->sample) != SQLITE_OK)
+			return store_fail(st, err, "store samples");
+	}
+	return 0;
+}
+
+int store_run_insert_full(struct store *st, struct run_full *rf,
+			  struct strbuf *err)
+{
+	struct insert_stmts s = {0};
+	int64_t *op_ids = xcalloc(rf->ops_nr + 1, sizeof(*op_ids));
+	struct store_tx tx;
+	int ret = -1;
+
+	for (size_t i = 0; i < rf->iters_nr; i++) {
+		const struct iteration_data *it = &rf->iters[i];
+
+		if (it->samples_first > rf->samples_nr ||
+		    it->samples_nr > rf->samples_nr - it->samples_first)
+			BUG("iteration %zu: samples beyond the run's", i);
+	}
+	if (store_tx_open(st, true, &tx, err)) {
+		free(op_ids);
+		return -1;
+	}
+	if (store_run_create(st, &rf->info, err) ||
+	    prepare_inserts(st, &s, err) || insert_ops(st, &s, rf, op_ids, err))
+		goto out;
+	for (size_t i = 0; i < rf->iters_nr; i++) {
+		const struct iteration_data *it = &rf->iters[i];
+		int64_t iter_id = 0;
+
+		if (insert_iter(st, &s, rf->info.id, it, &iter_id, err) ||
+		    insert_samples(st, &s, rf, it, iter_id, op_ids, err))
+			goto out;
+	}
+	ret = 0;
+out:
+	finalize_inserts(&s);
+	free(op_ids);
+	return store_tx_close(st, &tx, ret, err);
+}

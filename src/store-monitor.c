@@ -1,0 +1,256 @@
+/* store-monitor: iterations' monitor records in SQLite. */
+#include "store.h"
+
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "store-internal.h"
+#include "monitor.h"
+#include "run-data.h"
+#include "strbuf.h"
+#include "strmap.h"
+#include "util.h"
+
+static int prepare(struct store *st, const char *sql, sqlite3_stmt **stmt,
+		   const char *what, struct strbuf *err)
+{
+	if (sqlite3_prepare_v2(st->db, sql, -1, stmt, NULL) != SQLITE_OK)
+		return store_fail(st, err, "prepare %s", what);
+	return 0;
+}
+
+/*
+ * Append mv to sb as a JSON object of name -> integer. The names come
+ * from /proc files, but are escaped all the same. Built by hand rather
+ * than with printf: it runs for every iteration.
+ */
+static void json_object(struct strbuf *sb, const struct monitor_values *mv)
+{
+	char num[24];
+
+	strbuf_addch(sb, '{');
+	for (size_t i = 0; i < mv->nr; i++) {
+		uint64_t v = (uint64_t)mv->v[i].value;
+		size_t n = sizeof(num);
+
+		strbuf_addstr(sb, i ? ",\"" : "\"");
+		for (const char *p = mv->v[i].name; *p; p++) {
+			unsigned char c = (unsigned char)*p;
+
+			if (c == '"' || c == '\\')
+				strbuf_addf(sb, "\\%c", c);
+			else if (c < 0x20 || c == 0x7f)
+				strbuf_addf(sb, "\\u%04x", c);
+			else
+				strbuf_addch(sb, (char)c);
+		}
+		strbuf_add(sb, "\":", 2);
+		if (mv->v[i].value < 0) {
+			strbuf_addch(sb, '-');
+			v = -v; /* modulo 2^64: INT64_MIN too */
+		}
+		do {
+			num[--n] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+		strbuf_add(sb, num + n, sizeof(num) - n);
+	}
+	strbuf_addch(sb, '}');
+}
+
+/* Bind the JSON object of mv, built in sb, to parameter i. */
+static int bind_json(sqlite3_stmt *stmt, int i, struct strbuf *sb,
+		     const struct monitor_values *mv)
+{
+	strbuf_reset(sb);
+	json_object(sb, mv);
+	return sqlite3_bind_text(stmt, i, sb->buf, (int)sb->len,
+				 SQLITE_TRANSIENT);
+}
+
+static int add_samples(struct store *st, int64_t iter_id,
+		       const struct monitor_record *rec, struct strbuf *err)
+{
+	static const char sql[] =
+		"INSERT INTO monitor_sample"
+		" (iteration_id, seq, t_s, vmstat, cpu, meminfo)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+	struct strbuf json = STRBUF_INIT;
+	sqlite3_stmt *stmt = NULL;
+	int ret = -1;
+
+	if (prepare(st, sql, &stmt, "monitor sample insert", err))
+		goto out;
+	for (size_t i = 0; i < rec->samples_nr; i++) {
+		const struct monitor_sample *s = &rec->samples[i];
+
+		if (sqlite3_bind_int64(stmt, 1, iter_id) ||
+		    sqlite3_bind_int64(stmt, 2, (sqlite3_int64)i + 1) ||
+		    sqlite3_bind_double(stmt, 3, s->t_s) ||
+		    bind_json(stmt, 4, &json, &s->vmstat) ||
+		    bind_json(stmt, 5, &json, &s->cpu) ||
+		    bind_json(stmt, 6, &json, &s->meminfo) ||
+		    sqlite3_step(stmt) != SQLITE_DONE) {
+			store_fail(st, err, "store monitor sample %zu", i + 1);
+			goto out;
+		}
+		if (sqlite3_reset(stmt) != SQLITE_OK) {
+			store_fail(st, err, "store monitor sample %zu", i + 1);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	strbuf_release(&json);
+	return ret;
+}
+
+static int add_record(struct store *st, int64_t iter_id,
+		      const struct monitor_record *rec, struct strbuf *err)
+{
+	static const char sql[] =
+		"INSERT INTO iteration_monitor (iteration_id, interval_s,"
+		" vmstat, cpu, meminfo_start, meminfo_end)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+	struct strbuf json = STRBUF_INIT;
+	sqlite3_stmt *stmt = NULL;
+	int ret = -1;
+
+	if (prepare(st, sql, &stmt, "monitor insert", err))
+		goto out;
+	if (sqlite3_bind_int64(stmt, 1, iter_id) ||
+	    sqlite3_bind_double(stmt, 2,
+				rec->samples_nr ? rec->interval_s : 0.0) ||
+	    bind_json(stmt, 3, &json, &rec->vmstat) ||
+	    bind_json(stmt, 4, &json, &rec->cpu) ||
+	    bind_json(stmt, 5, &json, &rec->meminfo_start) ||
+	    bind_json(stmt, 6, &json, &rec->meminfo_end) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "store monitors of iteration %" PRId64,
+			   iter_id);
+		goto out;
+	}
+	if (rec->samples_nr && add_samples(st, iter_id, rec, err))
+		goto out;
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	strbuf_release(&json);
+	return ret;
+}
+
+int store_monitor_add(struct store *st, int64_t iter_id,
+		      const struct monitor_record *rec, struct strbuf *err)
+{
+	struct store_tx tx;
+
+	if (store_tx_open(st, true, &tx, err))
+		return -1;
+	return store_tx_close(st, &tx, add_record(st, iter_id, rec, err), err);
+}
+
+/*
+ * The vmstat changes of the measured iterations of a run that succeeded
+ * with monitors, one row per counter, in iteration order; an iteration in
+ * which nothing changed gives one row with a NULL name.
+ */
+static const char load_sql[] =
+	"SELECT i.id, i.benchmark, i.elapsed_s, j.key, j.value"
+	" FROM iteration i JOIN iteration_monitor m ON m.iteration_id = i.id"
+	" LEFT JOIN json_each(m.vmstat) j"
+	" WHERE i.run_id = ?1 AND i.warmup = 0 AND i.status = 'ok'"
+	" AND (?2 IS NULL OR i.benchmark = ?2)"
+	" ORDER BY i.id";
+
+/*
+ * Fill tmp's tables from the rows of load_sql. index[t] maps counter
+ * names of table t to their index, so a long run loads in linear time.
+ */
+static int load_rows(struct store *st, int64_t run_id, sqlite3_stmt *stmt,
+		     struct run_data *tmp, struct strbuf *err)
+{
+	struct strmap *index = NULL;
+	size_t index_nr = 0;
+	struct monitor_table *mt = NULL;
+	int64_t last = 0;
+	int rc, ret = -1;
+
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(stmt, 0);
+		const char *name = (const char *)sqlite3_column_text(stmt, 3);
+		struct monitor_counter *c;
+		size_t t, ci, len;
+
+		if (!mt || id != last) {
+			const char *bench =
+				(const char *)sqlite3_column_text(stmt, 1);
+
+			mt = run_data_monitors(tmp, bench ? bench : "", true);
+			monitor_table_add_iteration(
+				mt, sqlite3_column_double(stmt, 2));
+			last = id;
+		}
+		if (!name)
+			continue;
+		t = (size_t)(mt - tmp->monitors);
+		if (t >= index_nr) {
+			index = xrealloc(index, (t + 1) * sizeof(*index));
+			while (index_nr <= t)
+				index[index_nr++] = (struct strmap)STRMAP_INIT;
+		}
+		len = strlen(name);
+		if (!strmap_get(&index[t], name, len, &ci)) {
+			monitor_table_set(mt, name, 0.0);
+			ci = mt->counters_nr - 1;
+			strmap_put(&index[t], name, len, ci);
+		}
+		c = &mt->counters[ci];
+		c->v[mt->iterations - 1] = sqlite3_column_double(stmt, 4);
+	}
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "load monitors of run %" PRId64, run_id);
+		goto out;
+	}
+	ret = 0;
+out:
+	for (size_t i = 0; i < index_nr; i++)
+		strmap_clear(&index[i]);
+	free(index);
+	return ret;
+}
+
+int store_load_monitors(struct store *st, int64_t run_id, const char *benchmark,
+			struct run_data *rd, struct strbuf *err)
+{
+	struct run_data tmp = {0};
+	sqlite3_stmt *stmt = NULL;
+	struct store_tx tx;
+	int ret = -1;
+
+	if (store_tx_open(st, false, &tx, err))
+		return -1;
+	if (prepare(st, load_sql, &stmt, "monitor query", err))
+		goto out;
+	if (sqlite3_bind_int64(stmt, 1, run_id) ||
+	    store_bind_text(stmt, 2, benchmark)) {
+		store_fail(st, err, "load monitors of run %" PRId64, run_id);
+		goto out;
+	}
+	ret = load_rows(st, run_id, stmt, &tmp, err);
+out:
+	sqlite3_finalize(stmt);
+	ret = store_tx_close(st, &tx, ret, err);
+	if (!ret) {
+		/* Hand the tables over, after rd's own. */
+		for (size_t i = 0; i < tmp.monitors_nr; i++) {
+			ALLOC_GROW(rd->monitors, rd->monitors_nr + 1,
+				   rd->monitors_alloc);
+			rd->monitors[rd->monitors_nr++] = tmp.monitors[i];
+		}
+		tmp.monitors_nr = 0;
+	}
+	run_data_release(&tmp);
+	return ret;
+}

@@ -1,0 +1,128 @@
+#!/bin/sh
+# Monitors: mmcmp run stores each iteration's vmstat, cpu and meminfo
+# figures, compare prints mmtests' Ops table and, with --monitors, a
+# table of the vmstat counters; monitors: false stores none; CSV imports
+# print no Ops table; show prints the machine's set-up facts.
+set -e
+. ./lib.sh
+
+if ! [ -r /proc/vmstat ] || ! [ -r /proc/stat ] || ! [ -r /proc/meminfo ]; then
+	echo "1..0 # SKIP /proc/vmstat, /proc/stat or /proc/meminfo cannot be read"
+	exit 0
+fi
+
+# dd faults its 1 MiB buffer in: every iteration changes pgfault.
+cat >"$TMP/mon.yaml" <<EOF2
+name: mon
+iterations: 3
+workloads:
+  - name: faults
+    command: [dd, if=/dev/zero, of=/dev/null, bs=1M, count=4]
+    metrics:
+      - name: elapsed
+        extract:
+          measure: elapsed
+builds:
+  small: {}
+  big: {}
+EOF2
+expect_status 0 "a run with monitors (the default)" \
+	"$MMCMP" run -q "$TMP/mon.yaml" --label m
+check "every iteration has a monitor row" \
+	test "$(sqlite3 "$MMCMP_DB" 'SELECT count(*) FROM iteration_monitor')" -eq 6
+check "its vmstat changes include page faults" \
+	test "$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM iteration_monitor
+		WHERE json_extract(vmstat, '\$.pgfault') > 0")" -eq 6
+check "cpu times and meminfo at start and end are stored" \
+	test "$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM iteration_monitor
+		WHERE json_extract(cpu, '\$.idle') IS NOT NULL
+		AND json_extract(meminfo_start, '\$.MemTotal') > 0
+		AND json_extract(meminfo_end, '\$.MemFree') > 0")" -eq 6
+check "no periodic samples without monitor_interval" \
+	test "$(sqlite3 "$MMCMP_DB" 'SELECT count(*) FROM monitor_sample')" -eq 0
+
+expect_status 0 "compare" "$MMCMP" compare m-small m-big
+grep_file "$TMP/out" "^Duration Elapsed" "the Duration table comes first"
+grep_file "$TMP/out" "^Ops Minor Faults  *[0-9]*\.[0-9][0-9]  *[0-9]*\.[0-9][0-9]$" \
+	"then the Ops table with minor faults"
+grep_file "$TMP/out" "^Ops AutoNUMA cost " "down to the AutoNUMA cost"
+check "the Ops table has mmtests' 62 rows" \
+	test "$(grep -c '^Ops ' "$TMP/out")" -eq 62
+check "without --monitors, no counter table" \
+	sh -c "! grep -q '^faults vmstat$' '$TMP/out'"
+expect_status 0 "compare --monitors" "$MMCMP" compare --monitors m-small m-big
+grep_file "$TMP/out" "^faults vmstat$" "a table of vmstat counters follows"
+grep_file "$TMP/out" "^Amean     pgfault " "with the page faults per iteration"
+check "each of the two tables has the footer of its test" \
+	test "$(grep -c '^[0-9]* of [0-9]* mean rows\{0,1\} significant (welch' "$TMP/out")" -eq 2
+expect_status 0 "compare --monitors --format=markdown" \
+	"$MMCMP" compare --monitors --format=markdown m-small m-big
+expect_status 0 "show lists the monitors" "$MMCMP" show m-small
+grep_file "$TMP/out" "^  monitors:  faults 3 iterations, [0-9]* vmstat counters changed$" \
+	"show counts the monitored iterations"
+grep_file "$TMP/out" "^  thp:       " "show prints the transparent hugepage modes"
+grep_file "$TMP/out" "^  cgroups:   " "and the cgroup layout"
+if [ -r /sys/kernel/mm/transparent_hugepage/enabled ]; then
+	thp=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled)
+	check "the THP mode is the bracketed one" \
+		test "$(sqlite3 "$MMCMP_DB" 'SELECT DISTINCT thp_enabled FROM run')" = "$thp"
+fi
+check "the NUMA node count matches sysfs" \
+	test "$(sqlite3 "$MMCMP_DB" 'SELECT DISTINCT coalesce(numa_nodes, 0) FROM run')" \
+		-eq "$(find /sys/devices/system/node -maxdepth 1 -name 'node[0-9]*' 2>/dev/null | wc -l)"
+
+# Periodic samples: a 0.45 s iteration sampled every 0.1 s.
+cat >"$TMP/tick.yaml" <<EOF2
+name: tick
+iterations: 1
+monitor_interval: 0.1
+workloads:
+  - name: nap
+    command: [sleep, "0.45"]
+    metrics:
+      - name: elapsed
+        extract:
+          measure: elapsed
+EOF2
+expect_status 0 "a run with monitor_interval: 0.1" \
+	"$MMCMP" run -q "$TMP/tick.yaml" --label tick
+q="SELECT count(*) FROM monitor_sample s JOIN iteration i
+	ON i.id = s.iteration_id JOIN run r ON r.id = i.run_id
+	WHERE r.label = 'tick'"
+n=$(sqlite3 "$MMCMP_DB" "$q")
+check "stores periodic samples (1 to 4 of them: $n)" \
+	test "$n" -ge 1 -a "$n" -le 4
+check "numbered from 1, in time order, with meminfo and cpu times" \
+	test "$(sqlite3 "$MMCMP_DB" "$q AND s.seq BETWEEN 1 AND $n
+		AND s.t_s >= 0.1 * s.seq - 0.001
+		AND json_extract(s.meminfo, '\$.MemTotal') > 0
+		AND json_extract(s.cpu, '\$.idle') IS NOT NULL")" -eq "$n"
+check "the iteration records the interval" \
+	test "$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM iteration_monitor
+		WHERE interval_s = 0.1")" -eq 1
+
+# monitors: false
+sed 's/^iterations: 3$/iterations: 2\nmonitors: false/' "$TMP/mon.yaml" >"$TMP/off.yaml"
+expect_status 0 "a run with monitors: false" \
+	"$MMCMP" run -q "$TMP/off.yaml" --label off
+check "stores no monitor rows" \
+	test "$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM iteration_monitor m
+		JOIN iteration i ON i.id = m.iteration_id
+		JOIN run r ON r.id = i.run_id WHERE r.label LIKE 'off-%'")" -eq 0
+expect_status 0 "compare runs without monitors" "$MMCMP" compare off-small off-big
+check "prints no Ops table" sh -c "! grep -q '^Ops ' '$TMP/out'"
+expect_status 0 "compare a monitored run with one without" \
+	"$MMCMP" compare m-small off-big
+grep_file "$TMP/out" "^Ops Minor Faults  *[0-9.]*  *0\.00$" \
+	"the run without monitors has zeros"
+
+# Imported samples carry no monitors.
+printf 'label,benchmark,operation,value\nc1,b,op,1\nc1,b,op,2\nc2,b,op,3\nc2,b,op,4\n' \
+	>"$TMP/s.csv"
+expect_status 0 "import a CSV" "$MMCMP" import "$TMP/s.csv"
+expect_status 0 "compare --monitors imported labels" \
+	"$MMCMP" compare --monitors c1 c2
+check "no Ops table and no vmstat table" \
+	sh -c "! grep -q -e '^Ops ' -e 'vmstat' '$TMP/out'"
+
+done_testing

@@ -1,0 +1,303 @@
+/*
+ * Unit tests for cgroup: where a spec's cgroup goes on the layouts of
+ * cgroup v2, v1 and hybrid machines (a fake statfs), and, where this
+ * machine lets us, creating a nested cgroup with limits, running a
+ * process in it and removing it with the process still there. Those
+ * print why they are skipped otherwise.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "cgroup.h"
+#include "config.h"
+#include "strbuf.h"
+#include "strvec.h"
+
+#define TMPFS_MAGIC 0x01021994UL
+
+struct mount {
+	const char *path;
+	unsigned long type;
+};
+
+/* A machine's mounts; the list ends with { NULL }. */
+static unsigned long fake_fs_type(const char *path, void *ctx)
+{
+	for (const struct mount *m = ctx; m->path; m++)
+		if (!strcmp(m->path, path))
+			return m->type;
+	return 0;
+}
+
+static const struct mount v2_layout[] = {
+	{"/sys/fs/cgroup", CGROUP_V2_MAGIC},
+	{NULL, 0},
+};
+
+static const struct mount hybrid_layout[] = {
+	{"/sys/fs/cgroup", TMPFS_MAGIC},
+	{"/sys/fs/cgroup/unified", CGROUP_V2_MAGIC},
+	{"/sys/fs/cgroup/memory", CGROUP_V1_MAGIC},
+	{"/sys/fs/cgroup/cpu", CGROUP_V1_MAGIC},
+	{NULL, 0},
+};
+
+static const struct mount v1_layout[] = {
+	{"/sys/fs/cgroup", TMPFS_MAGIC},
+	{"/sys/fs/cgroup/memory", CGROUP_V1_MAGIC},
+	{"/other/v1", CGROUP_V1_MAGIC},
+	{NULL, 0},
+};
+
+static const struct {
+	const struct mount *layout;
+	const char *root;	 /* spec->root, or NULL */
+	const char *controllers; /* comma-separated, or "" */
+	const char *want;	 /* "ROOT v2|v1; ...", or the error */
+} plan_cases[] = {
+	{v2_layout, NULL, "", "/sys/fs/cgroup v2"},
+	{v2_layout, NULL, "memory,cpu", "/sys/fs/cgroup v2"},
+	{hybrid_layout, NULL, "", "/sys/fs/cgroup/unified v2"},
+	{hybrid_layout, NULL, "memory", "/sys/fs/cgroup/memory v1"},
+	{hybrid_layout, NULL, "memory,cpu",
+	 "/sys/fs/cgroup/memory v1; /sys/fs/cgroup/cpu v1"},
+	{hybrid_layout, "/sys/fs/cgroup/unified", "memory",
+	 "/sys/fs/cgroup/unified v2"},
+	{hybrid_layout, NULL, "io",
+	 "controller 'io' is not available: '/sys/fs/cgroup' is not cgroup "
+	 "v2 and '/sys/fs/cgroup/io' is no cgroup v1 hierarchy"},
+	{v1_layout, NULL, "",
+	 "no cgroup v2 hierarchy at '/sys/fs/cgroup' or "
+	 "'/sys/fs/cgroup/unified'; name a controller to use its cgroup v1 "
+	 "hierarchy"},
+	{v1_layout, NULL, "memory", "/sys/fs/cgroup/memory v1"},
+	{v1_layout, "/other/v1", "", "/other/v1 v1"},
+	{v1_layout, "/tmp", "", "'/tmp' is not a cgroup filesystem"},
+};
+
+static void spec_init(struct cgroup_spec *spec, const char *path,
+		      const char *root, const char *controllers)
+{
+	memset(spec, 0, sizeof(*spec));
+	strvec_init(&spec->controllers);
+	spec->path = xstrdup(path);
+	spec->root = xstrdup(root);
+	for (const char *p = controllers; *p;) {
+		size_t len = strcspn(p, ",");
+		char *c = xstrndup(p, len);
+
+		strvec_push_nodup(&spec->controllers, c);
+		p += len + (p[len] == ',');
+	}
+}
+
+static void spec_add_limit(struct cgroup_spec *spec, const char *key,
+			   const char *value)
+{
+	ALLOC_GROW(spec->limits.v, spec->limits.nr + 1, spec->limits.alloc);
+	spec->limits.v[spec->limits.nr].key = xstrdup(key);
+	spec->limits.v[spec->limits.nr].value = xstrdup(value);
+	spec->limits.nr++;
+}
+
+static void spec_release(struct cgroup_spec *spec)
+{
+	free(spec->path);
+	free(spec->root);
+	strvec_clear(&spec->controllers);
+	for (size_t i = 0; i < spec->limits.nr; i++) {
+		free(spec->limits.v[i].key);
+		free(spec->limits.v[i].value);
+	}
+	free(spec->limits.v);
+}
+
+static void test_plan(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(plan_cases); i++) {
+		struct cgroup_ops ops = {
+			.fs_type = fake_fs_type,
+			.ctx = (void *)plan_cases[i].layout,
+		};
+		struct strbuf got = STRBUF_INIT, err = STRBUF_INIT;
+		struct cgroup_place *places = NULL;
+		struct cgroup_spec spec;
+		size_t nr = 0;
+
+		spec_init(&spec, "mmcmp/a", plan_cases[i].root,
+			  plan_cases[i].controllers);
+		if (cgroup_plan(&spec, &ops, &places, &nr, &err)) {
+			strbuf_addstr(&got, err.buf);
+		} else {
+			for (size_t k = 0; k < nr; k++)
+				strbuf_addf(&got, "%s%s %s", k ? "; " : "",
+					    places[k].root,
+					    places[k].v2 ? "v2" : "v1");
+		}
+		is_str(got.buf, plan_cases[i].want, "plan %zu", i);
+		cgroup_places_free(places, nr);
+		spec_release(&spec);
+		strbuf_release(&got);
+		strbuf_release(&err);
+	}
+}
+
+static void skip(const char *why)
+{
+	printf("ok %d - # SKIP %s\n", ++tap_run, why);
+}
+
+/* Whether dir is a writable cgroup of the given statfs type. */
+static bool writable_cgroup(const char *dir, unsigned long type)
+{
+	struct strbuf probe = STRBUF_INIT;
+	struct statfs sfs;
+	bool good = false;
+
+	if (statfs(dir, &sfs) || (unsigned long)sfs.f_type != type)
+		goto out;
+	strbuf_addf(&probe, "%s/mmcmp-test-probe-%d", dir, (int)getpid());
+	good = !mkdir(probe.buf, 0755) && !rmdir(probe.buf);
+out:
+	strbuf_release(&probe);
+	return good;
+}
+
+/* A process that waits in the cgroup of procs to be killed. */
+static pid_t sleeper(const char *procs)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		FILE *f = fopen(procs, "w");
+
+		if (!f || fputs("0", f) < 0 || fclose(f))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+static bool exists(const char *path)
+{
+	struct stat sb;
+
+	return !stat(path, &sb);
+}
+
+/*
+ * Create a cgroup two levels under root (a limit when limit_file is not
+ * NULL), check it, put a process there and remove it all.
+ */
+static void test_real(const char *what, const char *root,
+		      const char *controllers, const char *limit_file,
+		      const char *limit_value)
+{
+	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf top = STRBUF_INIT;
+	struct cgroup_spec spec;
+	struct cgroup *cg, *again;
+	const char *const *procs;
+	pid_t pid = -1;
+	int status = 0;
+	bool removed;
+
+	strbuf_addf(&top, "mmcmp-test-%d", (int)getpid());
+	strbuf_addf(&path, "%s/x/leaf", top.buf);
+	spec_init(&spec, path.buf, root, controllers);
+	if (limit_file)
+		spec_add_limit(&spec, limit_file, limit_value);
+	cg = cgroup_create(&spec, &err);
+	if (!ok(cg != NULL, "%s: cgroup_create %s", what, err.buf))
+		goto out;
+	procs = cgroup_procs(cg);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/%s/x/leaf/cgroup.procs", root, top.buf);
+	ok(procs[0] && !strcmp(procs[0], path.buf) && !procs[1],
+	   "%s: the leaf's cgroup.procs", what);
+	strbuf_setlen(&path, path.len - strlen("/cgroup.procs"));
+	is_str(cgroup_where(cg), path.buf, "%s: where", what);
+	if (limit_file) {
+		struct strbuf text = STRBUF_INIT;
+		FILE *f;
+		char line[128] = "";
+
+		strbuf_addf(&text, "%s/%s", path.buf, limit_file);
+		f = fopen(text.buf, "r");
+		if (f && !fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		if (f)
+			fclose(f);
+		line[strcspn(line, "\n")] = '\0';
+		ok(!strcmp(line, limit_value), "%s: %s is %s (%s)", what,
+		   limit_file, limit_value, line);
+		strbuf_release(&text);
+	}
+	strbuf_reset(&err);
+	again = cgroup_create(&spec, &err);
+	ok(!again && strstr(err.buf, "exists already"),
+	   "%s: a second one is refused: %s", what, err.buf);
+	cgroup_remove(again, NULL);
+	pid = sleeper(procs[0]);
+	for (int i = 0; i < 100; i++) {
+		struct timespec ms = {0, 10000000L};
+		FILE *f = fopen(procs[0], "r");
+		char line[32] = "";
+		bool in = f && fgets(line, sizeof(line), f);
+
+		if (f)
+			fclose(f);
+		if (in)
+			break;
+		nanosleep(&ms, NULL);
+	}
+	strbuf_reset(&err);
+	removed = !cgroup_remove(cg, &err);
+	ok(removed, "%s: cgroup_remove %s", what, err.buf);
+	ok(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) &&
+		   WTERMSIG(status) == SIGKILL,
+	   "%s: the process left in it was killed", what);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/%s", root, top.buf);
+	ok(!exists(path.buf), "%s: every level made is gone", what);
+out:
+	spec_release(&spec);
+	strbuf_release(&err);
+	strbuf_release(&path);
+	strbuf_release(&top);
+}
+
+static void test_machine(void)
+{
+	if (writable_cgroup("/sys/fs/cgroup", CGROUP_V2_MAGIC))
+		test_real("v2", "/sys/fs/cgroup", "pids", "pids.max", "64");
+	else
+		skip("/sys/fs/cgroup is not a writable cgroup v2 tree");
+	if (writable_cgroup("/sys/fs/cgroup/unified", CGROUP_V2_MAGIC))
+		test_real("hybrid v2", "/sys/fs/cgroup/unified", "", NULL,
+			  NULL);
+	else
+		skip("/sys/fs/cgroup/unified is not a writable cgroup v2 "
+		     "tree");
+	if (writable_cgroup("/sys/fs/cgroup/memory", CGROUP_V1_MAGIC))
+		test_real("v1 memory", "/sys/fs/cgroup/memory", "memory",
+			  "memory.limit_in_bytes", "268435456");
+	else
+		skip("/sys/fs/cgroup/memory is not a writable cgroup v1 "
+		     "memory hierarchy");
+}
+
+int main(void)
+{
+	test_plan();
+	test_machine();
+	done_testing();
+	return exit_status();
+}

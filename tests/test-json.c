@@ -1,0 +1,482 @@
+/*
+ * Unit tests for the export documents of json.c: the export of a fixture
+ * with every kind of member (golden tests/golden/export.json), that
+ * reading it back and writing it again gives the same bytes, every
+ * validation rule of json_import() with its message (one broken copy of
+ * the golden document each), and the compare document of an mmtests
+ * example (golden tests/golden/wis-improve.welch.json).
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "tap.h"
+#include "test-files.h"
+#include "compare.h"
+#include "csv.h"
+#include "json.h"
+#include "render.h"
+#include "run-data.h"
+#include "sha256.h"
+#include "strbuf.h"
+#include "util.h"
+
+static void add_op(struct run_full *rf, const char *bench, const char *name,
+		   const char *unit, bool higher, int decimals)
+{
+	struct op_samples *op;
+
+	ALLOC_GROW(rf->ops, rf->ops_nr + 1, rf->ops_alloc);
+	op = &rf->ops[rf->ops_nr++];
+	memset(op, 0, sizeof(*op));
+	op->benchmark = xstrdup(bench);
+	op->name = xstrdup(name);
+	op->unit = xstrdup(unit);
+	op->higher_better = higher;
+	op->decimals = decimals;
+}
+
+/* Add an iteration of bench with samples {op, value} ... ({0, NAN} ends). */
+static struct iteration_data *add_iter(struct run_full *rf, const char *bench,
+				       int64_t index, bool warmup,
+				       const struct sample_data *s)
+{
+	struct iteration_data *it;
+
+	ALLOC_GROW(rf->iters, rf->iters_nr + 1, rf->iters_alloc);
+	it = &rf->iters[rf->iters_nr++];
+	memset(it, 0, sizeof(*it));
+	it->benchmark = xstrdup(bench);
+	it->job = xstrdup("v=10");
+	it->index = index;
+	it->warmup = warmup;
+	it->status = xstrdup("ok");
+	it->started_at = xstrdup("2024-05-01T10:00:01Z");
+	it->elapsed_s = 0.25 + (double)index;
+	it->user_s = 0.125;
+	it->sys_s = 1.0 / 3.0;
+	it->maxrss_kb = 2048;
+	it->samples_first = rf->samples_nr;
+	for (; s && !isnan(s->value); s++) {
+		ALLOC_GROW(rf->samples, rf->samples_nr + 1, rf->samples_alloc);
+		rf->samples[rf->samples_nr++] = *s;
+	}
+	it->samples_nr = rf->samples_nr - it->samples_first;
+	return it;
+}
+
+/*
+ * Two runs: "base" with everything known, strings that need escaping and
+ * a stderr tail that is not UTF-8, interleaved samples, a warm-up, a
+ * failed iteration and an operation without samples; "patched" running,
+ * with nothing known about its machine.
+ */
+static void fixture(struct run_full runs[2])
+{
+	static const struct sample_data warm[] = {{0, 99}, {1, 1}, {0, NAN}};
+	static const struct sample_data it0[] = {{0, 100.5},
+						 {0, 101.25},
+						 {1, 0.1},
+						 {0, 0.30000000000000004},
+						 {0, NAN}};
+	static const struct sample_data it1[] = {
+		{0, 1e-7}, {1, -2}, {1, 123456789012.5}, {0, NAN}};
+	static const struct sample_data p0[] = {{0, 110}, {0, 111}, {0, NAN}};
+	struct run_full *rf = &runs[0];
+	struct machine_info *m = &rf->info.machine;
+	struct iteration_data *it;
+	char hash[65];
+
+	memset(runs, 0, 2 * sizeof(*runs));
+	rf->info.uuid = xstrdup("0f1e2d3c-4b5a-4697-8877-665544332211");
+	rf->info.label = xstrdup("base");
+	rf->info.status = xstrdup("complete");
+	rf->info.config_name = xstrdup("demo");
+	rf->info.config_text = xstrdup("name: demo\n# \"quoted\" \\ tab\t\n");
+	sha256_hex(rf->info.config_text, strlen(rf->info.config_text), hash);
+	rf->info.config_hash = xstrdup(hash);
+	rf->info.started_at = xstrdup("2024-05-01T10:00:00Z");
+	rf->info.ended_at = xstrdup("2024-05-01T10:05:00Z");
+	rf->info.mmcmp_version = xstrdup("0.1.0");
+	rf->info.cgroup = xstrdup("/mmcmp.slice");
+	m->hostname = xstrdup("host-a");
+	m->kernel_release = xstrdup("6.9.0");
+	m->kernel_version = xstrdup("#1 SMP PREEMPT_DYNAMIC");
+	m->cmdline = xstrdup("BOOT_IMAGE=/vmlinuz ro quiet");
+	m->cpu_model = xstrdup("Example CPU @ 2.00GHz \xc2\xae");
+	m->nr_cpus = 8;
+	m->mem_bytes = INT64_C(17179869184);
+	m->numa_nodes = 1;
+	m->smt = xstrdup("on");
+	m->thp_enabled = xstrdup("madvise");
+	m->thp_defrag = xstrdup("madvise");
+	m->cpufreq_governor = xstrdup("performance");
+	m->cgroup_mode = xstrdup("v2");
+	m->kernel_config_sha256 = xstrdup(hash);
+	add_op(rf, "fake", "total-10", "ops/s", true, 2);
+	add_op(rf, "fake", "time-10", "s", false, 4);
+	add_op(rf, "other", "x", "", false, 0);
+	add_iter(rf, "fake", 0, true, warm);
+	add_iter(rf, "fake", 1, false, it0);
+	it = add_iter(rf, "fake", 2, false, it1);
+	free(it->build);
+	it->build = xstrdup("thp");
+	it = add_iter(rf, "other", 0, false, NULL);
+	free(it->status);
+	it->status = xstrdup("exit");
+	it->exit_code = 3;
+	it->stderr_tail = xstrdup("cut \xe2\x82 off\n");
+
+	rf = &runs[1];
+	rf->info.uuid = xstrdup("a0a1a2a3-b4b5-4c6c-8d7d-e8e9f0f1f2f3");
+	rf->info.label = xstrdup("patched");
+	rf->info.status = xstrdup("running");
+	rf->info.started_at = xstrdup("2024-05-01T11:00:00Z");
+	add_op(rf, "fake", "total-10", "ops/s", true, 2);
+	add_iter(rf, "fake", 0, false, p0);
+}
+
+static void export_runs(const struct run_full *runs, size_t nr,
+			struct strbuf *out)
+{
+	struct json_export *je = json_export_new();
+
+	for (size_t i = 0; i < nr; i++)
+		json_export_add_run(je, &runs[i]);
+	json_export_finish(je, out);
+	json_export_free(je);
+}
+
+/* The golden export, and reading it back and writing it again. */
+static void test_export(struct strbuf *golden)
+{
+	struct strbuf err = STRBUF_INIT, again = STRBUF_INIT;
+	struct run_full runs[2], *back = NULL;
+	size_t nr = 0;
+
+	fixture(runs);
+	export_runs(runs, 2, golden);
+	check_golden(golden, "export.json");
+	ok(!json_import("t.json", golden->buf, golden->len, &back, &nr, &err),
+	   "the export reads back");
+	if (err.len)
+		diag("%s", err.buf);
+	ok(nr == 2 && back[0].samples_nr == 9 && back[0].iters_nr == 4 &&
+		   back[0].samples[5].value == 0.30000000000000004 &&
+		   back[0].samples[6].value == 1e-7 && back[0].iters[2].build &&
+		   !back[1].info.ended_at && back[0].info.pid == 0,
+	   "what reads back is what was written");
+	export_runs(back, nr, &again);
+	ok(same_bytes(&again, golden), "written again, the same bytes");
+	run_full_release(&runs[0]);
+	run_full_release(&runs[1]);
+	run_full_free_array(back, nr);
+	strbuf_release(&err);
+	strbuf_release(&again);
+}
+
+/*
+ * One broken copy of the golden document per validation rule: `from`,
+ * which must occur exactly once in it, is replaced by `to`.
+ */
+static const struct {
+	const char *what, *from, *to, *want;
+} bad_cases[] = {
+	{"not JSON", "\"version\":\t1,", "\"version\":\t1,,",
+	 "t.json: invalid JSON near line 3, column 16"},
+	{"cut short", "\"version\":\t1,", "\"version\":\t1,\n\"x\": [",
+	 "t.json: the JSON ends early (truncated?) at line 242, column 1"},
+	{"text after the document", "\t\t}]\n}\n", "\t\t}]\n}\n{}",
+	 "t.json: unexpected text after the JSON value at line 241, column 1"},
+	{"a NUL character", "\"label\":\t\"base\"",
+	 "\"label\":\t\"ba\\u0000se\"",
+	 "t.json: line 7, column 16: a string holds \\u0000"},
+	{"missing format", "\t\"format\":\t\"mmcmp-export\",\n", "",
+	 "t.json: top level: missing member 'format'"},
+	{"another format", "\"mmcmp-export\"", "\"mmcmp-compare\"",
+	 "t.json: format: 'mmcmp-compare' is not an mmcmp export (want 'mmcmp-export')"},
+	{"format not a string", "\"mmcmp-export\"", "1",
+	 "t.json: format: expected a string, found a number"},
+	{"unknown version", "\"version\":\t1,", "\"version\":\t2,",
+	 "t.json: version: unsupported version 2 (this mmcmp reads version 1)"},
+	{"version not an integer", "\"version\":\t1,", "\"version\":\t1.5,",
+	 "t.json: version: expected an integer, found 1.5"},
+	{"missing version", "\t\"version\":\t1,\n", "",
+	 "t.json: top level: missing member 'version'"},
+	{"unknown member", "\"generator\":", "\"extra\":\t1,\n\t\"generator\":",
+	 "t.json: top level: unknown member 'extra'"},
+	{"member twice",
+	 "\"generator\":", "\"generator\":\t\"x\",\n\t\"generator\":",
+	 "t.json: top level: duplicate member 'generator'"},
+	{"comparison not an object",
+	 "\"generator\":", "\"comparison\":\t[],\n\t\"generator\":",
+	 "t.json: comparison: expected an object, found an array"},
+	{"missing member of a run", "\t\t\t\"label\":\t\"base\",\n", "",
+	 "t.json: runs[0]: missing member 'label'"},
+	{"unknown member of a run", "\"label\":\t\"base\",",
+	 "\"label\":\t\"base\", \"lable\\n\": 1,",
+	 "t.json: runs[0]: unknown member 'lable\\x0a'"},
+	{"unknown member that is not UTF-8", "\"label\":\t\"base\",",
+	 "\"label\":\t\"base\", \"l\xff\": 1,",
+	 "t.json: runs[0]: unknown member 'l\\xff'"},
+	{"wrong type", "\"label\":\t\"base\"", "\"label\":\t5",
+	 "t.json: runs[0].label: expected a string, found a number"},
+	{"null where not allowed", "\"label\":\t\"base\"", "\"label\":\tnull",
+	 "t.json: runs[0].label: expected a string, found null"},
+	{"empty name", "\"label\":\t\"base\"", "\"label\":\t\"\"",
+	 "t.json: runs[0].label: empty string"},
+	{"not UTF-8", "\"label\":\t\"base\"", "\"label\":\t\"ba\xffse\"",
+	 "t.json: runs[0].label: invalid UTF-8"},
+	{"bad uuid", "0f1e2d3c-4b5a-4697-8877-665544332211",
+	 "0F1E2D3C-4b5a-4697-8877-665544332211",
+	 "t.json: runs[0].uuid: '0F1E2D3C-4b5a-4697-8877-665544332211' is not a lowercase UUID"},
+	{"bad time", "\"2024-05-01T10:00:00Z\"", "\"2024-05-01 10:00:00\"",
+	 "t.json: runs[0].started_at: '2024-05-01 10:00:00' is not a UTC time YYYY-MM-DDTHH:MM:SSZ"},
+	{"month 13", "\"2024-05-01T10:05:00Z\"", "\"2024-13-01T10:05:00Z\"",
+	 "t.json: runs[0].ended_at: '2024-13-01T10:05:00Z' is not a UTC time YYYY-MM-DDTHH:MM:SSZ"},
+	{"unknown status", "\"complete\"", "\"done\"",
+	 "t.json: runs[0].status: unknown value 'done' (expected running, complete, interrupted, failed, aborted)"},
+	{"bad sha256", "\"sha256\":\t\"c58b", "\"sha256\":\t\"C58b",
+	 "t.json: runs[0].config.sha256: 'C58b5f4539f9f8447c2d48ae1f6ea2411925e5a053ef94ea2b5928fc351ff9aa' is not a lowercase hex SHA-256"},
+	{"config text changed", "name: demo\\n#", "name: demo2\\n#",
+	 "t.json: runs[0].config.sha256: not the SHA-256 of config.text"},
+	{"a misspelt member", "\"config\":\t{\n\t\t\t\t\"name\":\t\"demo\"",
+	 "\"configs\":\t{\n\t\t\t\t\"name\":\t\"demo\"",
+	 "t.json: runs[0]: unknown member 'configs'"},
+	{"config not an object",
+	 "\"config\":\t{\n\t\t\t\t\"name\":\tnull,\n\t\t\t\t\"text\":\tnull,\n"
+	 "\t\t\t\t\"sha256\":\tnull\n\t\t\t},",
+	 "\"config\":\tnull,",
+	 "t.json: runs[1].config: expected an object, found null"},
+	{"member of the machine missing", "\t\t\t\t\"smt\":\t\"on\",\n", "",
+	 "t.json: runs[0].machine: missing member 'smt'"},
+	{"integer with a fraction", "\"nr_cpus\":\t8", "\"nr_cpus\":\t8.5",
+	 "t.json: runs[0].machine.nr_cpus: expected an integer, found 8.5"},
+	{"absurd integer", "\"nr_cpus\":\t8", "\"nr_cpus\":\t1e300",
+	 "t.json: runs[0].machine.nr_cpus: expected an integer, found 1e+300"},
+	{"integer out of range", "\"nr_cpus\":\t8", "\"nr_cpus\":\t-8",
+	 "t.json: runs[0].machine.nr_cpus: -8 is out of range (0 to 1048576)"},
+	{"integer not a number", "\"mem_bytes\":\t17179869184",
+	 "\"mem_bytes\":\t\"16G\"",
+	 "t.json: runs[0].machine.mem_bytes: expected an integer, found a string"},
+	{"unknown cgroup mode", "\"cgroup_mode\":\t\"v2\"",
+	 "\"cgroup_mode\":\t\"v3\"",
+	 "t.json: runs[0].machine.cgroup_mode: unknown value 'v3' (expected v1, v2, hybrid)"},
+	{"decimals out of range", "\"decimals\":\t4", "\"decimals\":\t13",
+	 "t.json: runs[0].operations[1].decimals: 13 is out of range (0 to 12)"},
+	{"unknown direction",
+	 "\"better\":\t\"lower\",\n\t\t\t\t\t\"decimals\":\t4",
+	 "\"better\":\t\"down\",\n\t\t\t\t\t\"decimals\":\t4",
+	 "t.json: runs[0].operations[1].better: unknown value 'down' (expected higher, lower)"},
+	{"summary not an object", "\"summary\":\t{\n\t\t\t\t\t\t\"n\":\t3,",
+	 "\"summary\":\t3, \"s\": {\n\t\t\t\t\t\t\"n\":\t3,",
+	 "t.json: runs[0].operations[1]: unknown member 's'"},
+	{"operation twice", "\"name\":\t\"time-10\"", "\"name\":\t\"total-10\"",
+	 "t.json: runs[0].operations[1]: operation 'total-10' of benchmark 'fake' again"},
+	{"warmup not a boolean", "\"warmup\":\ttrue", "\"warmup\":\t1",
+	 "t.json: runs[0].iterations[0].warmup: expected a boolean, found a number"},
+	{"negative time", "\"elapsed_s\":\t2.25", "\"elapsed_s\":\t-2.25",
+	 "t.json: runs[0].iterations[2].elapsed_s: -2.25 is out of range (0 to 1e9 seconds)"},
+	{"absurd time", "\"elapsed_s\":\t2.25", "\"elapsed_s\":\t2.25e10",
+	 "t.json: runs[0].iterations[2].elapsed_s: 22500000000 is out of range (0 to 1e9 seconds)"},
+	{"infinite time", "\"elapsed_s\":\t2.25", "\"elapsed_s\":\t1e999",
+	 "t.json: runs[0].iterations[2].elapsed_s: not a finite number"},
+	{"exit code beyond 32 bits", "\"exit_code\":\t3",
+	 "\"exit_code\":\t4294967296",
+	 "t.json: runs[0].iterations[3].exit_code: 4294967296 is out of range (-2147483648 to 2147483647)"},
+	{"unknown iteration status", "\"status\":\t\"exit\"",
+	 "\"status\":\t\"crashed\"",
+	 "t.json: runs[0].iterations[3].status: unknown value 'crashed' (expected ok, exit, signal, timeout, interrupted, exec, extract)"},
+	{"samples not an array", "\"samples\":\t[]", "\"samples\":\t{}",
+	 "t.json: runs[0].iterations[3].samples: expected an array, found an object"},
+	{"sample not a number", "[100.5, 101.25]", "[100.5, \"101.25\"]",
+	 "t.json: runs[0].iterations[1].samples[0].values[1]: expected a number, found a string"},
+	{"sample not finite", "[100.5, 101.25]", "[100.5, -1e999]",
+	 "t.json: runs[0].iterations[1].samples[0].values[1]: not a finite number"},
+	{"no values", "[100.5, 101.25]", "[]",
+	 "t.json: runs[0].iterations[1].samples[0].values: no values"},
+	{"no such operation",
+	 "\"operation\":\t1,\n\t\t\t\t\t\t\t\"values\":\t[0.1]",
+	 "\"operation\":\t3,\n\t\t\t\t\t\t\t\"values\":\t[0.1]",
+	 "t.json: runs[0].iterations[1].samples[1].operation: no operation 3 (the run has 3)"},
+	{"operation of another benchmark",
+	 "\"operation\":\t1,\n\t\t\t\t\t\t\t\"values\":\t[0.1]",
+	 "\"operation\":\t2,\n\t\t\t\t\t\t\t\"values\":\t[0.1]",
+	 "t.json: runs[0].iterations[1].samples[1].operation: operation 2 is of benchmark 'other', not 'fake'"},
+	{"group member missing", "\"values\":\t[0.1]", "\"value\":\t[0.1]",
+	 "t.json: runs[0].iterations[1].samples[1]: unknown member 'value'"},
+	{"uuid twice", "a0a1a2a3-b4b5-4c6c-8d7d-e8e9f0f1f2f3",
+	 "0f1e2d3c-4b5a-4697-8877-665544332211",
+	 "t.json: runs[1].uuid: the uuid of runs[0] again"},
+};
+
+/* Replace the one occurrence of from in doc by to; false if not once. */
+static bool replace_once(const struct strbuf *doc, const char *from,
+			 const char *to, struct strbuf *out)
+{
+	const char *at = strstr(doc->buf, from);
+
+	if (!at || strstr(at + 1, from))
+		return false;
+	strbuf_reset(out);
+	strbuf_add(out, doc->buf, (size_t)(at - doc->buf));
+	strbuf_addstr(out, to);
+	strbuf_addstr(out, at + strlen(from));
+	return true;
+}
+
+static void expect_failure(const char *what, const struct strbuf *doc,
+			   const char *want)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct run_full *runs = (struct run_full *)&err; /* must be reset */
+	size_t nr = 7;
+	int rc = json_import("t.json", doc->buf, doc->len, &runs, &nr, &err);
+
+	ok(rc == -1 && !runs && !nr, "refused: %s", what);
+	is_str(err.buf, want, "message: %s", what);
+	strbuf_release(&err);
+}
+
+static void test_bad_documents(const struct strbuf *golden)
+{
+	struct strbuf doc = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad_cases); i++) {
+		if (!replace_once(golden, bad_cases[i].from, bad_cases[i].to,
+				  &doc)) {
+			ok(false, "fixture text of '%s' occurs once",
+			   bad_cases[i].what);
+			continue;
+		}
+		expect_failure(bad_cases[i].what, &doc, bad_cases[i].want);
+	}
+	strbuf_reset(&doc);
+	expect_failure("an empty file", &doc, "t.json: empty, not JSON");
+	strbuf_addstr(&doc, "[]");
+	expect_failure("an array", &doc,
+		       "t.json: top level: expected an object, found an array");
+	/* The limits, without building documents that big. */
+	strbuf_reset(&doc);
+	strbuf_addstr(&doc, "{\"format\": \"mmcmp-export\", \"version\": 1,"
+			    " \"generator\": \"\", \"runs\": [{}");
+	for (size_t i = 0; i < JSON_MAX_RUNS; i++)
+		strbuf_addstr(&doc, ",{}");
+	strbuf_addstr(&doc, "]}");
+	expect_failure(
+		"too many runs", &doc,
+		"t.json: runs: too many elements (65537, at most 65536)");
+	strbuf_reset(&doc);
+	strbuf_addstr(&doc, "{\"format\": \"mmcmp-export\", \"version\": 1,"
+			    " \"generator\": \"");
+	strbuf_addchars(&doc, 'g', JSON_MAX_NAME + 1);
+	strbuf_addstr(&doc, "\", \"runs\": []}");
+	expect_failure(
+		"a string too long", &doc,
+		"t.json: generator: string too long (4097 bytes, at most 4096)");
+	{
+		/* Only the length is looked at before it is refused. */
+		struct strbuf huge = {.buf = doc.buf,
+				      .len = JSON_IMPORT_MAX_BYTES + 1};
+
+		expect_failure(
+			"a file too large", &huge,
+			"t.json: too large (1073741825 bytes, at most 1073741824)");
+	}
+	strbuf_reset(&doc);
+	strbuf_addstr(&doc, "{\"format\": \"mmcmp-export\", \"version\": 1,"
+			    " \"generator\": \"\", \"runs\": {}}");
+	expect_failure("runs not an array", &doc,
+		       "t.json: runs: expected an array, found an object");
+	strbuf_reset(&doc);
+	strbuf_addstr(&doc, "{\"format\": \"mmcmp-export\", \"version\": 1,"
+			    " \"generator\": \"\", \"runs\": []}");
+	{
+		struct strbuf err = STRBUF_INIT;
+		struct run_full *runs = NULL;
+		size_t nr = 7;
+
+		ok(!json_import("t.json", doc.buf, doc.len, &runs, &nr, &err) &&
+			   nr == 0,
+		   "no runs is a valid document");
+		run_full_free_array(runs, nr);
+		strbuf_release(&err);
+	}
+	strbuf_release(&doc);
+}
+
+/* The compare document of an mmtests example; golden. */
+static void test_compare(void)
+{
+	struct compare_options opts = COMPARE_OPTIONS_INIT;
+	struct compare_result res = COMPARE_RESULT_INIT;
+	struct render_options ropts = RENDER_OPTIONS_INIT;
+	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf direct = STRBUF_INIT;
+	struct run_data *runs = NULL;
+	size_t nr = 0;
+	bool good;
+
+	good = read_file("data/mmtests/wis-improve.csv", &buf) &&
+	       !csv_parse("wis-improve.csv", buf.buf, buf.len, &runs, &nr,
+			  &err) &&
+	       !compare_runs(runs, nr, &opts, &res, &err) &&
+	       !render(RENDER_JSON, &res, &ropts, &out, &err);
+	if (!ok(good, "compare --format json renders"))
+		diag("%s", err.buf);
+	check_golden(&out, "wis-improve.welch.json");
+	json_render_compare(&res, &direct);
+	ok(same_bytes(&direct, &out), "render() is json_render_compare()");
+	compare_result_release(&res);
+	csv_runs_free(runs, nr);
+	strbuf_release(&buf);
+	strbuf_release(&err);
+	strbuf_release(&out);
+	strbuf_release(&direct);
+}
+
+/* The number format of exports: exact and short. */
+static void test_numbers(void)
+{
+	static const struct {
+		double v;
+		const char *want;
+	} cases[] = {
+		{0, "0"},
+		{-0.0, "-0"},
+		{1012.345, "1012.345"},
+		{1132.89, "1132.89"},
+		{0.1, "0.1"},
+		{0.30000000000000004, "0.30000000000000004"},
+		{1e-5, "0.00001"},
+		{1e-7, "1e-07"},
+		{-2.5, "-2.5"},
+		{123456789012345.6, "123456789012345.6"},
+		{1e15, "1e+15"},
+		{5e-324, "4.94065645841247e-324"},
+		{1.0 / 3.0, "0.3333333333333333"},
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		strbuf_reset(&sb);
+		strbuf_add_double(&sb, cases[i].v);
+		is_str(sb.buf, cases[i].want, "number %s", cases[i].want);
+		ok(strtod(sb.buf, NULL) == cases[i].v &&
+			   signbit(strtod(sb.buf, NULL)) == signbit(cases[i].v),
+		   "number %s reads back exactly", cases[i].want);
+	}
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	struct strbuf golden = STRBUF_INIT;
+
+	test_export(&golden);
+	test_bad_documents(&golden);
+	test_compare();
+	test_numbers();
+	strbuf_release(&golden);
+	done_testing();
+	return exit_status();
+}

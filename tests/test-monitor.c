@@ -1,0 +1,232 @@
+/*
+ * Unit tests for monitor: parsing /proc/vmstat, /proc/meminfo and
+ * /proc/stat from fixtures (tests/data/proc, taken from a 6.18 kernel,
+ * and hand-made bad ones), deltas, and a begin/tick/end cycle on this
+ * machine's /proc when it can be read.
+ */
+#include <stdlib.h>
+#include <time.h>
+
+#include "tap.h"
+#include "test-files.h"
+#include "monitor.h"
+#include "strbuf.h"
+
+#define PROC "data/proc/"
+
+static const struct {
+	const char *file;
+	enum monitor_source source;
+	size_t nr;	  /* values parsed; 0: must fail */
+	const char *name; /* a value to look up, or the error text */
+	int64_t value;
+} parse_cases[] = {
+	{PROC "vmstat", MONITOR_VMSTAT, 192, "pgfault", 157923759},
+	{PROC "vmstat", MONITOR_VMSTAT, 192, "nr_free_pages", 1194266},
+	{PROC "vmstat-after", MONITOR_VMSTAT, 192, "pgmajfault", 4037},
+	{PROC "meminfo", MONITOR_MEMINFO, 54, "MemTotal", 24684092},
+	{PROC "meminfo", MONITOR_MEMINFO, 54, "HugePages_Total", 0},
+	{PROC "meminfo", MONITOR_MEMINFO, 54, "Active(anon)", 1680},
+	{PROC "stat", MONITOR_CPU, 10, "user", 361718},
+	{PROC "stat", MONITOR_CPU, 10, "steal", 7852},
+	{PROC "stat", MONITOR_CPU, 10, "guest_nice", 0},
+	{PROC "stat-old", MONITOR_CPU, 8, "steal", 8},
+	{PROC "vmstat-bad", MONITOR_VMSTAT, 0,
+	 PROC "vmstat-bad:2: expected 'name value'", 0},
+	{PROC "meminfo-bad", MONITOR_MEMINFO, 0,
+	 PROC "meminfo-bad:1: unknown unit 'MB' of 'MemTotal'", 0},
+	{PROC "stat-nocpu", MONITOR_CPU, 0, PROC "stat-nocpu: no 'cpu' line",
+	 0},
+	{PROC "no-such-file", MONITOR_VMSTAT, 0,
+	 "cannot open '" PROC "no-such-file': No such file or directory", 0},
+};
+
+static void test_parse_files(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(parse_cases); i++) {
+		struct monitor_snapshot snap = MONITOR_SNAPSHOT_INIT;
+		struct strbuf err = STRBUF_INIT;
+		int64_t v = -1;
+		int r = monitor_read(&snap, parse_cases[i].source,
+				     parse_cases[i].file, &err);
+
+		if (!parse_cases[i].nr) {
+			ok(r == -1 && !snap.values.nr, "case %zu: %s fails", i,
+			   parse_cases[i].file);
+			is_str(err.buf, parse_cases[i].name,
+			       "case %zu: message", i);
+		} else {
+			if (r)
+				diag("%s", err.buf);
+			ok(!r && snap.values.nr == parse_cases[i].nr,
+			   "case %zu: %s gives %zu values (%zu)", i,
+			   parse_cases[i].file, parse_cases[i].nr,
+			   snap.values.nr);
+			ok(monitor_values_get(&snap.values, parse_cases[i].name,
+					      &v) &&
+				   v == parse_cases[i].value,
+			   "case %zu: %s = %" PRId64 " (%" PRId64 ")", i,
+			   parse_cases[i].name, parse_cases[i].value, v);
+		}
+		monitor_snapshot_release(&snap);
+		strbuf_release(&err);
+	}
+}
+
+static const struct {
+	const char *text;
+	enum monitor_source source;
+	size_t nr;
+	const char *err; /* NULL: parses */
+} text_cases[] = {
+	{"", MONITOR_VMSTAT, 0, NULL},
+	{"a 1\n\nb 2", MONITOR_VMSTAT, 2, NULL},
+	{"a 18446744073709551615\n", MONITOR_VMSTAT, 1, NULL},
+	{"a 18446744073709551616\n", MONITOR_VMSTAT, 0,
+	 "t:1: bad value '18446744073709551616' of 'a'"},
+	{"a -1\n", MONITOR_VMSTAT, 0, "t:1: bad value '-1' of 'a'"},
+	{"a 1 2\n", MONITOR_VMSTAT, 0, "t:1: bad value '1 2' of 'a'"},
+	{" 1\n", MONITOR_VMSTAT, 0, "t:1: expected 'name value'"},
+	{"a\0 1\n", MONITOR_VMSTAT, 0, "t: NUL byte in the file"},
+	{"X: 5\nY:\t7 kB\n", MONITOR_MEMINFO, 2, NULL},
+	{"X 5\n", MONITOR_MEMINFO, 0, "t:1: expected 'Name: value'"},
+	{"X: five kB\n", MONITOR_MEMINFO, 0, "t:1: bad value 'five' of 'X'"},
+	{"cpu  1 2 3 4 5 6 7 8 9 10 11 12\n", MONITOR_CPU, 10, NULL},
+	{"cpu  1 2 x\n", MONITOR_CPU, 0, "t:1: bad value 'x' of 'system'"},
+	{"cpu \n", MONITOR_CPU, 0, "t:1: 'cpu' line without times"},
+	{"cpu 1\ncpu 2\n", MONITOR_CPU, 0, "t:2: a second 'cpu' line"},
+};
+
+static void test_parse_texts(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(text_cases); i++) {
+		struct monitor_snapshot snap = MONITOR_SNAPSHOT_INIT;
+		struct strbuf err = STRBUF_INIT;
+		/* Sizes include a NUL in the middle of one case. */
+		size_t len = strlen(text_cases[i].text);
+		int r;
+
+		if (strstr(text_cases[i].err ? text_cases[i].err : "", "NUL"))
+			len += 1 + strlen(text_cases[i].text + len + 1);
+		r = monitor_parse(&snap, text_cases[i].source, "t",
+				  text_cases[i].text, len, &err);
+		if (text_cases[i].err) {
+			ok(r == -1 && !snap.values.nr, "text %zu fails", i);
+			is_str(err.buf, text_cases[i].err, "text %zu: message",
+			       i);
+		} else {
+			ok(!r && snap.values.nr == text_cases[i].nr,
+			   "text %zu gives %zu values (%zu) %s", i,
+			   text_cases[i].nr, snap.values.nr, err.buf);
+		}
+		monitor_snapshot_release(&snap);
+		strbuf_release(&err);
+	}
+}
+
+static void test_delta(void)
+{
+	struct monitor_snapshot a = MONITOR_SNAPSHOT_INIT;
+	struct monitor_snapshot b = MONITOR_SNAPSHOT_INIT;
+	struct monitor_values d = MONITOR_VALUES_INIT;
+	struct strbuf err = STRBUF_INIT;
+	static const struct {
+		const char *name;
+		int64_t value;
+	} want[] = {
+		{"nr_free_pages", -200}, {"pgalloc_normal", 1500},
+		{"pgfault", 1000},	 {"pgmajfault", 3},
+		{"thp_fault_alloc", 2},
+	};
+	int64_t v;
+
+	if (monitor_read(&a, MONITOR_VMSTAT, PROC "vmstat", &err) ||
+	    monitor_read(&b, MONITOR_VMSTAT, PROC "vmstat-after", &err))
+		diag("%s", err.buf);
+	monitor_delta(&a, &b, true, &d);
+	ok(d.nr == ARRAY_SIZE(want), "non-zero deltas: %zu (%zu)",
+	   ARRAY_SIZE(want), d.nr);
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
+		ok(monitor_values_get(&d, want[i].name, &v) &&
+			   v == want[i].value,
+		   "delta %s = %" PRId64, want[i].name, want[i].value);
+	monitor_delta(&a, &b, false, &d);
+	ok(d.nr == 192 && monitor_values_get(&d, "pgpgin", &v) && !v,
+	   "all deltas, zeros included");
+
+	/* Wrapped counters, other orders, names only one side has. */
+	monitor_parse(&a, MONITOR_VMSTAT, "a", "x 18446744073709551615\ny 5\n",
+		      27, &err);
+	monitor_parse(&b, MONITOR_VMSTAT, "b", "z 1\ny 9\nx 1\n", 12, &err);
+	monitor_delta(&a, &b, true, &d);
+	ok(d.nr == 2 && !strcmp(d.v[0].name, "y") && d.v[0].value == 4 &&
+		   !strcmp(d.v[1].name, "x") && d.v[1].value == 2,
+	   "delta across a wrap and a reordering, new names skipped");
+	monitor_snapshot_release(&a);
+	monitor_snapshot_release(&b);
+	monitor_values_release(&d);
+	strbuf_release(&err);
+}
+
+/* A begin, two samples and an end on this machine's /proc. */
+static void test_cycle(void)
+{
+	struct monitor mon;
+	struct strbuf err = STRBUF_INIT;
+	const struct timespec ms = {0, 2000000};
+	volatile char *p;
+	int64_t v = -1;
+	int r;
+
+	monitor_init(&mon, 0.5);
+	if (monitor_begin(&mon, &err)) {
+		/* Only where /proc is missing, as in some containers. */
+		printf("ok %d - # SKIP /proc cannot be read: %s\n", ++tap_run,
+		       err.buf);
+		monitor_release(&mon);
+		strbuf_release(&err);
+		return;
+	}
+	ok(true, "monitor_begin");
+	/* Fault some pages in, so pgfault changes. */
+	p = malloc(1 << 22);
+	for (size_t i = 0; p && i < (1 << 22); i += 4096)
+		p[i] = 1;
+	free((void *)p);
+	monitor_tick(&mon);
+	nanosleep(&ms, NULL);
+	monitor_tick(&mon);
+	r = monitor_end(&mon, &err);
+	ok(!r, "monitor_end %s", err.buf);
+	ok(monitor_values_get(&mon.rec.vmstat, "pgfault", &v) && v > 0,
+	   "pgfault changed (%" PRId64 ")", v);
+	ok(mon.rec.cpu.nr >= 4, "cpu times (%zu)", mon.rec.cpu.nr);
+	ok(monitor_values_get(&mon.rec.meminfo_start, "MemTotal", &v) &&
+		   v > 0 && mon.rec.meminfo_end.nr,
+	   "meminfo at start and end");
+	ok(mon.rec.samples_nr == 2 && mon.rec.interval_s == 0.5 &&
+		   mon.rec.samples[0].t_s <= mon.rec.samples[1].t_s &&
+		   mon.rec.samples[1].meminfo.nr && mon.rec.samples[1].cpu.nr,
+	   "two periodic samples in time order");
+	/* A second iteration starts afresh. */
+	ok(!monitor_begin(&mon, &err) && !mon.rec.samples_nr &&
+		   !mon.rec.vmstat.nr,
+	   "monitor_begin forgets the last record");
+	ok(!monitor_end(&mon, &err) && mon.rec.cpu.nr, "second end");
+	monitor_release(&mon);
+	monitor_init(&mon, 0);
+	monitor_tick(&mon);
+	ok(!mon.rec.samples_nr, "no interval: monitor_tick does nothing");
+	monitor_release(&mon);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	test_parse_files();
+	test_parse_texts();
+	test_delta();
+	test_cycle();
+	done_testing();
+	return exit_status();
+}
