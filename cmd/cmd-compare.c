@@ -115,74 +115,42 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 }
 
 /*
- * Load label into rd: its runs pooled, or only those named by --run.
- * Returns 0, 2 after a usage message (unknown label or run), or 1.
+ * Load label into rd: its runs pooled, or only those of them named by
+ * --run. Returns 0, 2 after a usage message (unknown label), or 1.
  */
 static int load_label(struct store *st, const struct compare_args *a,
 		      const char *label, struct run_data *rd)
 {
 	struct strbuf err = STRBUF_INIT;
-	int64_t *ids = NULL;
-	size_t nr = 0, picked = 0, loaded = 0;
+	int64_t *only = NULL;
+	size_t only_nr = 0, loaded = 0;
 	int ret = 1;
 
-	if (store_find_runs(st, label, &ids, &nr, &err)) {
+	/* Keep the --run ids of this label; none means all its runs. */
+	only = xcalloc(a->runs_nr + 1, sizeof(*only));
+	for (size_t k = 0; k < a->runs_nr; k++) {
+		struct run_info ri = { 0 };
+
+		if (!store_run_get(st, a->runs[k], &ri, NULL) &&
+		    !strcmp(ri.label, label))
+			only[only_nr++] = a->runs[k];
+		run_info_release(&ri);
+	}
+	if (store_load_label(st, label, only, only_nr, a->opts.benchmark, rd,
+			     &loaded, &err)) {
 		error("%s", err.buf);
 		goto out;
 	}
-	if (!nr) {
+	if (!loaded) {
 		ret = usage_error(&cmd_compare, "no runs with label '%s' in '%s'",
 				  label, mmcmp_db_path());
 		goto out;
 	}
-	for (size_t i = 0; i < nr; i++)
-		for (size_t k = 0; k < a->runs_nr; k++)
-			picked += ids[i] == a->runs[k];
-	for (size_t i = 0; i < nr; i++) {
-		struct run_data one = { 0 };
-		bool want = !picked;
-
-		for (size_t k = 0; k < a->runs_nr && !want; k++)
-			want = ids[i] == a->runs[k];
-		if (!want)
-			continue;
-		if (store_load_run(st, ids[i], a->opts.benchmark,
-				   loaded ? &one : rd, &err)) {
-			error("%s", err.buf);
-			run_data_release(&one);
-			goto out;
-		}
-		if (loaded++) {
-			run_data_merge(rd, &one);
-			run_data_release(&one);
-		}
-	}
 	ret = 0;
 out:
-	free(ids);
+	free(only);
 	strbuf_release(&err);
 	return ret;
-}
-
-/*
- * Samples imported from CSV come without resource use: their iterations
- * record zero times. Drop such durations so no empty Duration table is
- * printed for them.
- */
-static void drop_unmeasured_durations(struct run_data *rd)
-{
-	size_t out = 0;
-
-	for (size_t i = 0; i < rd->durations_nr; i++) {
-		struct bench_duration *d = &rd->durations[i];
-
-		if (d->user_s == 0 && d->sys_s == 0 && d->elapsed_s == 0) {
-			free(d->benchmark);
-			continue;
-		}
-		rd->durations[out++] = *d;
-	}
-	rd->durations_nr = out;
 }
 
 /* Every --run must belong to one of the compared labels. */
@@ -210,26 +178,6 @@ static int check_runs(struct store *st, const struct compare_args *a)
 	}
 	strbuf_release(&err);
 	return ret;
-}
-
-static int write_output(const char *path, const struct strbuf *sb)
-{
-	FILE *f;
-	bool bad;
-
-	if (!path) {
-		fwrite(sb->buf, 1, sb->len, stdout);
-		return 0;
-	}
-	f = fopen(path, "w");
-	if (!f)
-		return error("cannot open '%s': %s", path, strerror(errno));
-	bad = fwrite(sb->buf, 1, sb->len, f) != sb->len;
-	if (fclose(f))
-		bad = true;
-	if (bad)
-		return error("cannot write '%s': %s", path, strerror(errno));
-	return 0;
 }
 
 static int compare_main(int argc, char **argv)
@@ -262,7 +210,6 @@ static int compare_main(int argc, char **argv)
 		ret = load_label(st, &a, a.labels[i], &runs[i]);
 		if (ret)
 			goto out;
-		drop_unmeasured_durations(&runs[i]);
 	}
 	if (compare_runs(runs, a.labels_nr, &a.opts, &res, &err)) {
 		ret = usage_error(&cmd_compare, "%s", err.buf);

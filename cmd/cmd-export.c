@@ -162,49 +162,15 @@ out:
 	return ret;
 }
 
-/* Samples imported from CSV have no times: no Duration for them. */
-static void drop_unmeasured_durations(struct run_data *rd)
-{
-	size_t out = 0;
-
-	for (size_t i = 0; i < rd->durations_nr; i++) {
-		struct bench_duration *d = &rd->durations[i];
-
-		if (d->user_s == 0 && d->sys_s == 0 && d->elapsed_s == 0) {
-			free(d->benchmark);
-			continue;
-		}
-		rd->durations[out++] = *d;
-	}
-	rd->durations_nr = out;
-}
-
 /* Load every run of label, pooled as mmcmp compare pools them. */
 static int load_label(struct store *st, const char *label,
 		      const char *benchmark, struct run_data *rd,
 		      struct strbuf *err)
 {
-	int64_t *ids = NULL;
-	size_t nr = 0;
-	int ret = -1;
+	size_t loaded;
 
-	if (store_find_runs(st, label, &ids, &nr, err))
-		goto out;
-	for (size_t i = 0; i < nr; i++) {
-		struct run_data one = {0};
-
-		if (store_load_run(st, ids[i], benchmark, i ? &one : rd, err))
-			goto out;
-		if (i) {
-			run_data_merge(rd, &one);
-			run_data_release(&one);
-		}
-	}
-	drop_unmeasured_durations(rd);
-	ret = 0;
-out:
-	free(ids);
-	return ret;
+	return store_load_label(st, label, NULL, 0, benchmark, rd, &loaded,
+				err);
 }
 
 /*
@@ -266,26 +232,6 @@ out:
 	free(ids);
 	strbuf_release(&err);
 	return ret;
-}
-
-static int write_output(const char *path, const struct strbuf *sb)
-{
-	FILE *f;
-	bool bad;
-
-	if (!path) {
-		fwrite(sb->buf, 1, sb->len, stdout);
-		return 0;
-	}
-	f = fopen(path, "w");
-	if (!f)
-		return error("cannot open '%s': %s", path, strerror(errno));
-	bad = fwrite(sb->buf, 1, sb->len, f) != sb->len;
-	if (fclose(f))
-		bad = true;
-	if (bad)
-		return error("cannot write '%s': %s", path, strerror(errno));
-	return 0;
 }
 
 /* Add label to labels unless it is there (few labels: a linear scan). */

@@ -29,6 +29,15 @@ extern const struct cmd cmd_run, cmd_list, cmd_show, cmd_compare, cmd_import,
 /* The database path: --db, else $MMCMP_DB, else the default. */
 const char *mmcmp_db_path(void);
 
+struct strbuf;
+
+/*
+ * Write sb to the file at path (created or truncated), or to stdout when
+ * path is NULL (stdout errors are caught at exit). Returns 0, or 1 after
+ * an error message.
+ */
+int write_output(const char *path, const struct strbuf *sb);
+
 /* Print "mmcmp: error: ..." on stderr; returns 1. */
 MMCMP_PRINTF(1, 2) int error(const char *fmt, ...);
 /* Print "mmcmp: warning: ..." on stderr. */

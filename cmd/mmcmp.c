@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "mmcmp-version.h"
+#include "strbuf.h"
 
 #define DEFAULT_DB "mmcmp.db"
 
@@ -105,6 +106,26 @@ const char *opt_value(char **argv, int argc, int *i, const char *name,
 		return NULL;
 	}
 	return argv[++*i];
+}
+
+int write_output(const char *path, const struct strbuf *sb)
+{
+	FILE *f;
+	bool bad;
+
+	if (!path) {
+		fwrite(sb->buf, 1, sb->len, stdout);
+		return 0;
+	}
+	f = fopen(path, "w");
+	if (!f)
+		return error("cannot open '%s': %s", path, strerror(errno));
+	bad = fwrite(sb->buf, 1, sb->len, f) != sb->len;
+	if (fclose(f))
+		bad = true;
+	if (bad)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	return 0;
 }
 
 static const char main_usage_head[] =

@@ -51,42 +51,6 @@ static int prepare_run_query(struct store *st, const char *sql, int64_t run_id,
 	return 0;
 }
 
-static int load_ops(struct store *st, int64_t run_id, const char *benchmark,
-		    struct run_full *rf, struct strbuf *err)
-{
-	static const char sql[] =
-		"SELECT id, benchmark, name, unit, better = 'higher', decimals"
-		" FROM operation"
-		" WHERE run_id = ?1 AND (?2 IS NULL OR benchmark = ?2)"
-		" ORDER BY seq";
-	sqlite3_stmt *stmt = NULL;
-	int rc, ret = -1;
-
-	if (prepare_run_query(st, sql, run_id, benchmark, &stmt, err))
-		goto out;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		struct op_samples *op;
-
-		ALLOC_GROW(rf->ops, rf->ops_nr + 1, rf->ops_alloc);
-		op = &rf->ops[rf->ops_nr++];
-		memset(op, 0, sizeof(*op));
-		op->id = sqlite3_column_int64(stmt, 0);
-		op->benchmark = store_column_strdup(stmt, 1);
-		op->name = store_column_strdup(stmt, 2);
-		op->unit = store_column_strdup(stmt, 3);
-		op->higher_better = sqlite3_column_int(stmt, 4);
-		op->decimals = sqlite3_column_int(stmt, 5);
-	}
-	if (rc != SQLITE_DONE) {
-		store_fail(st, err, "read operations of run %" PRId64, run_id);
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(stmt);
-	return ret;
-}
-
 /* Load the iterations, in the order they were stored. */
 static int load_iters(struct store *st, int64_t run_id, const char *benchmark,
 		      struct run_full *rf, struct strbuf *err)
@@ -261,7 +225,8 @@ int store_run_load_full(struct store *st, int64_t run_id, const char *benchmark,
 	if (store_tx_open(st, false, &tx, err))
 		return -1;
 	if (store_run_get(st, run_id, &rf->info, err) ||
-	    load_ops(st, run_id, benchmark, rf, err) ||
+	    store_load_ops(st, run_id, benchmark, &rf->ops, &rf->ops_nr,
+			   &rf->ops_alloc, err) ||
 	    load_iters(st, run_id, benchmark, rf, err) ||
 	    load_samples(st, run_id, rf, err))
 		goto out;

@@ -2,6 +2,8 @@
 #define MMCMP_STORE_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include <sqlite3.h>
 
@@ -49,6 +51,17 @@ int store_tx_open(struct store *st, bool write, struct store_tx *tx,
 		  struct strbuf *err);
 /* End it: keep its changes when ret is 0, else undo them; returns ret or -1. */
 int store_tx_close(struct store *st, const struct store_tx *tx, int ret,
+		   struct strbuf *err);
+
+struct op_samples;
+
+/*
+ * Append the operations of run run_id (of one benchmark when benchmark is
+ * not NULL), in creation order and without samples, to the growable array
+ * (*ops, *nr, *alloc).
+ */
+int store_load_ops(struct store *st, int64_t run_id, const char *benchmark,
+		   struct op_samples **ops, size_t *nr, size_t *alloc,
 		   struct strbuf *err);
 
 #endif /* MMCMP_STORE_INTERNAL_H */

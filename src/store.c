@@ -1045,8 +1045,9 @@ static int bind_run_bench(sqlite3_stmt *stmt, int64_t run_id,
 	       store_bind_text(stmt, 2, benchmark);
 }
 
-static int load_ops(struct store *st, int64_t run_id, const char *benchmark,
-		    struct run_data *rd, struct strbuf *err)
+int store_load_ops(struct store *st, int64_t run_id, const char *benchmark,
+		   struct op_samples **ops, size_t *nr, size_t *alloc,
+		   struct strbuf *err)
 {
 	sqlite3_stmt *stmt = stmt_get(st, ST_LOAD_OPS, err);
 	int rc, ret = -1;
@@ -1060,8 +1061,8 @@ static int load_ops(struct store *st, int64_t run_id, const char *benchmark,
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		struct op_samples *op;
 
-		ALLOC_GROW(rd->ops, rd->ops_nr + 1, rd->ops_alloc);
-		op = &rd->ops[rd->ops_nr++];
+		ALLOC_GROW(*ops, *nr + 1, *alloc);
+		op = &(*ops)[(*nr)++];
 		memset(op, 0, sizeof(*op));
 		op->id = sqlite3_column_int64(stmt, 0);
 		op->benchmark = store_column_strdup(stmt, 1);
@@ -1164,7 +1165,8 @@ int store_load_run(struct store *st, int64_t run_id, const char *benchmark,
 	if (store_tx_open(st, false, &tx, err))
 		return -1;
 	if (store_run_get(st, run_id, &rd->info, err) ||
-	    load_ops(st, run_id, benchmark, rd, err) ||
+	    store_load_ops(st, run_id, benchmark, &rd->ops, &rd->ops_nr,
+			   &rd->ops_alloc, err) ||
 	    load_samples(st, run_id, benchmark, rd, err) ||
 	    load_durations(st, run_id, benchmark, rd, err) ||
 	    store_load_monitors(st, run_id, benchmark, rd, err))
@@ -1177,6 +1179,58 @@ out:
 	return ret;
 }
 
+
+static void drop_unmeasured_durations(struct run_data *rd)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < rd->durations_nr; i++) {
+		struct bench_duration *d = &rd->durations[i];
+
+		if (d->user_s == 0 && d->sys_s == 0 && d->elapsed_s == 0) {
+			free(d->benchmark);
+			continue;
+		}
+		rd->durations[out++] = *d;
+	}
+	rd->durations_nr = out;
+}
+
+int store_load_label(struct store *st, const char *label, const int64_t *only,
+		     size_t only_nr, const char *benchmark, struct run_data *rd,
+		     size_t *loaded, struct strbuf *err)
+{
+	int64_t *ids = NULL;
+	size_t nr = 0;
+	int ret = -1;
+
+	*loaded = 0;
+	if (store_find_runs(st, label, &ids, &nr, err))
+		goto out;
+	for (size_t i = 0; i < nr; i++) {
+		struct run_data one = { 0 };
+		bool want = !only_nr;
+
+		for (size_t k = 0; k < only_nr && !want; k++)
+			want = ids[i] == only[k];
+		if (!want)
+			continue;
+		if (store_load_run(st, ids[i], benchmark, *loaded ? &one : rd,
+				   err)) {
+			run_data_release(&one);
+			goto out;
+		}
+		if ((*loaded)++) {
+			run_data_merge(rd, &one);
+			run_data_release(&one);
+		}
+	}
+	drop_unmeasured_durations(rd);
+	ret = 0;
+out:
+	free(ids);
+	return ret;
+}
 int store_list_runs(struct store *st, struct run_rows *rows, struct strbuf *err)
 {
 	sqlite3_stmt *stmt = stmt_get(st, ST_LIST_RUNS, err);

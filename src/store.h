@@ -159,6 +159,20 @@ int store_load_run(struct store *st, int64_t run_id, const char *benchmark,
 		   struct run_data *rd, struct strbuf *err);
 
 /*
+ * Load the runs of label pooled into rd (zeroed by the caller), as
+ * `mmcmp compare` and `export --compare` pool a label's runs: each run
+ * loaded with store_load_run() and merged with run_data_merge(), or only
+ * the runs whose ids are in only[0..only_nr) when only_nr > 0. Durations
+ * that are all zero (samples imported without times) are dropped, so no
+ * empty Duration table is printed for them. *loaded counts the runs
+ * pooled: 0 when the label has none (or none of `only`), which is not an
+ * error here.
+ */
+int store_load_label(struct store *st, const char *label, const int64_t *only,
+		     size_t only_nr, const char *benchmark, struct run_data *rd,
+		     size_t *loaded, struct strbuf *err);
+
+/*
  * One line of `mmcmp list`. The strings are never NULL (an unknown config
  * name is ""). The counts cover measured (not warm-up) iterations only:
  * all of them, those whose status is not "ok", and their samples.
