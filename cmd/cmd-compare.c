@@ -55,41 +55,53 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 
 		if ((v = opt_value(argv, argc, &i, "--test", &missing))) {
 			if (!compare_test_parse(v, &a->opts.test))
-				return usage_error(&cmd_compare,
-					"unknown test '%s' (welch, utest or mmtests)", v);
-		} else if (!missing &&
-			   (v = opt_value(argv, argc, &i, "--alpha", &missing))) {
+				return usage_error(
+					&cmd_compare,
+					"unknown test '%s' (welch, utest or mmtests)",
+					v);
+		} else if (!missing && (v = opt_value(argv, argc, &i, "--alpha",
+						      &missing))) {
 			if (!parse_double(v, &a->opts.alpha) ||
 			    !(a->opts.alpha > 0 && a->opts.alpha < 1))
-				return usage_error(&cmd_compare,
-					"--alpha needs a number between 0 and 1, not '%s'", v);
+				return usage_error(
+					&cmd_compare,
+					"--alpha needs a number between 0 and 1, not '%s'",
+					v);
 		} else if (!missing &&
-			   (v = opt_value(argv, argc, &i, "--benchmark", &missing))) {
+			   (v = opt_value(argv, argc, &i, "--benchmark",
+					  &missing))) {
 			a->opts.benchmark = v;
 		} else if (!missing &&
-			   (v = opt_value(argv, argc, &i, "--sub-heading", &missing))) {
+			   (v = opt_value(argv, argc, &i, "--sub-heading",
+					  &missing))) {
 			a->opts.sub_heading = v;
 		} else if (!missing &&
 			   (v = opt_value(argv, argc, &i, "--run", &missing))) {
 			int64_t id;
 
 			if (!parse_int64(v, 1, INT64_MAX, &id))
-				return usage_error(&cmd_compare,
+				return usage_error(
+					&cmd_compare,
 					"--run needs a run id, not '%s'", v);
-			a->runs = xrealloc(a->runs, (a->runs_nr + 1) * sizeof(id));
+			a->runs = xrealloc(a->runs,
+					   (a->runs_nr + 1) * sizeof(id));
 			a->runs[a->runs_nr++] = id;
-		} else if (!missing &&
-			   (v = opt_value(argv, argc, &i, "--format", &missing))) {
+		} else if (!missing && (v = opt_value(argv, argc, &i,
+						      "--format", &missing))) {
 			if (!render_format_parse(v, &a->format))
-				return usage_error(&cmd_compare,
-					"unknown format '%s' (text, markdown, csv, json or html)", v);
+				return usage_error(
+					&cmd_compare,
+					"unknown format '%s' (text, markdown, csv, json or html)",
+					v);
 		} else if (!missing &&
-			   ((v = opt_value(argv, argc, &i, "--output", &missing)) ||
-			    (!missing && (v = opt_value(argv, argc, &i, "-o", &missing))))) {
+			   ((v = opt_value(argv, argc, &i, "--output",
+					   &missing)) ||
+			    (!missing && (v = opt_value(argv, argc, &i, "-o",
+							&missing))))) {
 			a->output = v;
 		} else if (missing) {
-			return usage_error(&cmd_compare, "option '%s' needs a value",
-					   arg);
+			return usage_error(&cmd_compare,
+					   "option '%s' needs a value", arg);
 		} else if (!strcmp(arg, "--no-fdr")) {
 			a->opts.fdr = false;
 		} else if (!strcmp(arg, "--print-ratio")) {
@@ -101,16 +113,19 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 		} else if (!strcmp(arg, "--no-titles")) {
 			a->ropts.titles = false;
 		} else if (arg[0] == '-' && arg[1]) {
-			return usage_error(&cmd_compare, "unknown option '%s'", arg);
+			return usage_error(&cmd_compare, "unknown option '%s'",
+					   arg);
 		} else {
-			a->labels = xrealloc(a->labels, (a->labels_nr + 1) *
-							 sizeof(*a->labels));
+			a->labels =
+				xrealloc(a->labels, (a->labels_nr + 1) *
+							    sizeof(*a->labels));
 			a->labels[a->labels_nr++] = arg;
 		}
 	}
 	if (a->labels_nr < 2)
-		return usage_error(&cmd_compare,
-				   "need a baseline label and at least one more");
+		return usage_error(
+			&cmd_compare,
+			"need a baseline label and at least one more");
 	return 0;
 }
 
@@ -129,7 +144,7 @@ static int load_label(struct store *st, const struct compare_args *a,
 	/* Keep the --run ids of this label; none means all its runs. */
 	only = xcalloc(a->runs_nr + 1, sizeof(*only));
 	for (size_t k = 0; k < a->runs_nr; k++) {
-		struct run_info ri = { 0 };
+		struct run_info ri = {0};
 
 		if (!store_run_get(st, a->runs[k], &ri, NULL) &&
 		    !strcmp(ri.label, label))
@@ -142,8 +157,9 @@ static int load_label(struct store *st, const struct compare_args *a,
 		goto out;
 	}
 	if (!loaded) {
-		ret = usage_error(&cmd_compare, "no runs with label '%s' in '%s'",
-				  label, mmcmp_db_path());
+		ret = usage_error(&cmd_compare,
+				  "no runs with label '%s' in '%s'", label,
+				  mmcmp_db_path());
 		goto out;
 	}
 	ret = 0;
@@ -160,7 +176,7 @@ static int check_runs(struct store *st, const struct compare_args *a)
 	int ret = 0;
 
 	for (size_t k = 0; k < a->runs_nr && !ret; k++) {
-		struct run_info ri = { 0 };
+		struct run_info ri = {0};
 		bool found = false;
 
 		if (store_run_get(st, a->runs[k], &ri, &err)) {
@@ -171,8 +187,10 @@ static int check_runs(struct store *st, const struct compare_args *a)
 		for (size_t i = 0; i < a->labels_nr; i++)
 			found |= !strcmp(ri.label, a->labels[i]);
 		if (!found)
-			ret = usage_error(&cmd_compare,
-				"run %" PRId64 " has label '%s', which is not compared",
+			ret = usage_error(
+				&cmd_compare,
+				"run %" PRId64
+				" has label '%s', which is not compared",
 				a->runs[k], ri.label);
 		run_info_release(&ri);
 	}

@@ -14,7 +14,7 @@ static const char list_usage[] =
 static int list_main(int argc, char **argv)
 {
 	struct strbuf err = STRBUF_INIT;
-	struct run_rows rows = { 0 };
+	struct run_rows rows = {0};
 	struct store *st = NULL;
 	int ret = 1;
 	int lw = 5, cw = 6;
@@ -41,12 +41,14 @@ static int list_main(int argc, char **argv)
 		char iters[48];
 
 		if (r->failed_iterations)
-			snprintf(iters, sizeof(iters), "%" PRId64 " (%" PRId64 ")",
-				 r->iterations, r->failed_iterations);
+			snprintf(iters, sizeof(iters),
+				 "%" PRId64 " (%" PRId64 ")", r->iterations,
+				 r->failed_iterations);
 		else
 			snprintf(iters, sizeof(iters), "%" PRId64,
 				 r->iterations);
-		printf("%4" PRId64 "  %-*s  %-20s  %-*s  %10s  %9" PRId64 "  %s\n",
+		printf("%4" PRId64 "  %-*s  %-20s  %-*s  %10s  %9" PRId64
+		       "  %s\n",
 		       r->id, lw, r->label, r->started_at, cw, r->config_name,
 		       iters, r->samples, r->status);
 	}

@@ -55,7 +55,7 @@ static void on_interrupt(int sig)
 struct run_args {
 	const char *config_path;
 	const char *label;
-	int iterations; /* 0: the config's */
+	int iterations;	      /* 0: the config's */
 	struct strvec params; /* --param overrides */
 	bool check, append, replace, quiet;
 };
@@ -64,7 +64,8 @@ struct run_args {
 struct live_run {
 	char *label;
 	int64_t id;
-	int64_t **op_ids; /* per job of this build (indexed by job), per metric */
+	int64_t **
+		op_ids; /* per job of this build (indexed by job), per metric */
 	size_t iterations, failed, samples;
 	bool setup_done;
 	struct cgroup *cgroup; /* its workloads' cgroup (borrowed), or NULL */
@@ -76,8 +77,9 @@ struct run_state {
 	struct plan plan;
 	struct store *st;
 	struct live_run *runs; /* plan.builds_nr of them */
-	struct extractor ***extractors; /* per job, per metric (NULL: measured) */
-	char *workload_path;	/* PATH for children */
+	struct extractor **
+		*extractors; /* per job, per metric (NULL: measured) */
+	char *workload_path; /* PATH for children */
 	size_t total_iters, done_iters;
 	double elapsed_sum;
 	bool progress;
@@ -103,15 +105,16 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		} else if ((v = opt_value(argv, argc, &i, "--iterations",
 					  &missing))) {
 			if (!parse_int(v, 1, 1000000, &a->iterations))
-				return usage_error(&cmd_run,
+				return usage_error(
+					&cmd_run,
 					"--iterations needs a whole number from 1 to 1000000, not '%s'",
 					v);
-		} else if (!missing &&
-			   (v = opt_value(argv, argc, &i, "--param", &missing))) {
+		} else if (!missing && (v = opt_value(argv, argc, &i, "--param",
+						      &missing))) {
 			strvec_push(&a->params, v);
 		} else if (missing) {
-			return usage_error(&cmd_run, "option '%s' needs a value",
-					   arg);
+			return usage_error(&cmd_run,
+					   "option '%s' needs a value", arg);
 		} else if (!strcmp(arg, "--check")) {
 			a->check = true;
 		} else if (!strcmp(arg, "--append")) {
@@ -128,7 +131,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 						   "unexpected argument '%s'",
 						   argv[i + 1]);
 		} else if (arg[0] == '-' && arg[1]) {
-			return usage_error(&cmd_run, "unknown option '%s'", arg);
+			return usage_error(&cmd_run, "unknown option '%s'",
+					   arg);
 		} else if (!a->config_path) {
 			a->config_path = arg;
 		} else {
@@ -150,11 +154,13 @@ static int check_label(const char *label)
 	if (!*label)
 		return usage_error(&cmd_run, "the label is empty");
 	if (strlen(label) > 200)
-		return usage_error(&cmd_run, "label '%.20s...' is longer than 200 bytes",
+		return usage_error(&cmd_run,
+				   "label '%.20s...' is longer than 200 bytes",
 				   label);
 	for (const char *p = label; *p; p++)
 		if ((unsigned char)*p < 0x21 || *p == 0x7f)
-			return usage_error(&cmd_run,
+			return usage_error(
+				&cmd_run,
 				"label '%s' contains a space or control character",
 				label);
 	return 0;
@@ -179,11 +185,13 @@ static char *workload_path(void)
 		slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			strbuf_addf(&sb, "%s:%s/../workloads:%s/../libexec/mmcmp:",
+			strbuf_addf(&sb,
+				    "%s:%s/../workloads:%s/../libexec/mmcmp:",
 				    exe, exe, exe);
 		}
 	}
-	strbuf_addstr(&sb, path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
+	strbuf_addstr(&sb,
+		      path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -250,13 +258,20 @@ static void print_argv(FILE *f, char *const *argv)
 static const char *source_name(enum metric_source s)
 {
 	switch (s) {
-	case METRIC_REGEX: return "regex";
-	case METRIC_JSON: return "json";
-	case METRIC_PARSER: return "parser";
-	case METRIC_ELAPSED: return "elapsed";
-	case METRIC_USER: return "user";
-	case METRIC_SYSTEM: return "system";
-	case METRIC_MAXRSS: return "maxrss";
+	case METRIC_REGEX:
+		return "regex";
+	case METRIC_JSON:
+		return "json";
+	case METRIC_PARSER:
+		return "parser";
+	case METRIC_ELAPSED:
+		return "elapsed";
+	case METRIC_USER:
+		return "user";
+	case METRIC_SYSTEM:
+		return "system";
+	case METRIC_MAXRSS:
+		return "maxrss";
 	}
 	return "?";
 }
@@ -265,13 +280,13 @@ static const char *source_name(enum metric_source s)
 static const struct {
 	const char *program, *package;
 } known_packages[] = {
-	{ "fio", "fio" },
-	{ "hackbench", "rt-tests" },
-	{ "netperf", "netperf" },
-	{ "perf", "linux-perf" },
-	{ "stress-ng", "stress-ng" },
-	{ "sysbench", "sysbench" },
-	{ "time", "time" },
+	{"fio", "fio"},
+	{"hackbench", "rt-tests"},
+	{"netperf", "netperf"},
+	{"perf", "linux-perf"},
+	{"stress-ng", "stress-ng"},
+	{"sysbench", "sysbench"},
+	{"time", "time"},
 };
 
 /* Whether name is an executable file, directly or through path. */
@@ -314,9 +329,11 @@ static int check_programs(const struct run_state *rs)
 				return error("workload '%s': program '%s' is not installed; install the Debian package '%s' (apt-get install %s)",
 					     job->wl->name, prog,
 					     known_packages[k].package,
-					     known_packages[k].package) + 1;
+					     known_packages[k].package) +
+				       1;
 		return error("workload '%s': program '%s' not found in PATH",
-			     job->wl->name, prog) + 1;
+			     job->wl->name, prog) +
+		       1;
 	}
 	return 0;
 }
@@ -345,13 +362,15 @@ static void print_cgroup(const struct cgroup_spec *cg)
 static int print_plan(const struct run_state *rs)
 {
 	const struct config *cfg = &rs->cfg;
-	int iters = rs->args->iterations ? rs->args->iterations : cfg->iterations;
+	int iters =
+		rs->args->iterations ? rs->args->iterations : cfg->iterations;
 
 	printf("config %s (%s): %zu job%s, %d iteration%s each after %d warm-up, timeout %gs%s\n",
 	       cfg->name, cfg->path, rs->plan.nr, rs->plan.nr == 1 ? "" : "s",
 	       iters, iters == 1 ? "" : "s", cfg->warmup, cfg->timeout_s,
-	       cfg->interleave && rs->plan.builds_nr > 1 ? ", builds interleaved"
-							 : "");
+	       cfg->interleave && rs->plan.builds_nr > 1
+		       ? ", builds interleaved"
+		       : "");
 	for (size_t j = 0; j < rs->plan.nr; j++) {
 		const struct job *job = &rs->plan.jobs[j];
 		size_t b = job->build_index;
@@ -388,7 +407,9 @@ static int run_aux(struct run_state *rs, char *const *argv,
 	struct runner_result res = RUNNER_RESULT_INIT;
 	struct runner_opts o = {
 		.argv = argv,
-		.cwd = wl && wl->cwd ? wl->cwd : b ? b->cwd : NULL,
+		.cwd = wl && wl->cwd ? wl->cwd
+		       : b	     ? b->cwd
+				     : NULL,
 		.timeout_s = rs->cfg.timeout_s,
 		.stop = &interrupted,
 	};
@@ -445,10 +466,12 @@ static void show_progress(struct run_state *rs, const struct job *job,
 		return;
 	fmt_duration(el, sizeof(el), rs->elapsed_sum);
 	if (rs->done_iters)
-		fmt_duration(eta, sizeof(eta),
-			     rs->elapsed_sum / (double)rs->done_iters *
-				     (double)(rs->total_iters - rs->done_iters));
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s %s %s %ld/%ld  elapsed %s  ETA %s",
+		fmt_duration(
+			eta, sizeof(eta),
+			rs->elapsed_sum / (double)rs->done_iters *
+				(double)(rs->total_iters - rs->done_iters));
+	fprintf(stderr,
+		"\r\033[K[%zu/%zu] %s %s %s %ld/%ld  elapsed %s  ETA %s",
 		rs->done_iters + 1, rs->total_iters,
 		rs->runs[job->build_index].label, job->ops[m_op],
 		warmup ? "warm-up" : "iteration", it, nr_it, el, eta);
@@ -465,11 +488,16 @@ static double metric_measure(const struct metric_spec *m,
 			     const struct runner_result *res)
 {
 	switch (m->source) {
-	case METRIC_ELAPSED: return res->elapsed_s;
-	case METRIC_USER: return res->user_s;
-	case METRIC_SYSTEM: return res->sys_s;
-	case METRIC_MAXRSS: return (double)res->maxrss_kb;
-	default: break;
+	case METRIC_ELAPSED:
+		return res->elapsed_s;
+	case METRIC_USER:
+		return res->user_s;
+	case METRIC_SYSTEM:
+		return res->sys_s;
+	case METRIC_MAXRSS:
+		return (double)res->maxrss_kb;
+	default:
+		break;
 	}
 	BUG("metric '%s' is not measured by the runner", m->name);
 }
@@ -544,8 +572,11 @@ static int run_iteration(struct run_state *rs, size_t j, long it,
 	struct runner_result res = RUNNER_RESULT_INIT;
 	struct runner_opts o = {
 		.argv = job->argv.v,
-		.cwd = wl->cwd ? wl->cwd : job->build ? job->build->cwd : NULL,
-		.timeout_s = wl->timeout_s > 0 ? wl->timeout_s : rs->cfg.timeout_s,
+		.cwd = wl->cwd	    ? wl->cwd
+		       : job->build ? job->build->cwd
+				    : NULL,
+		.timeout_s =
+			wl->timeout_s > 0 ? wl->timeout_s : rs->cfg.timeout_s,
 		.stop = &interrupted,
 		.cgroup_procs = lr->cgroup ? cgroup_procs(lr->cgroup) : NULL,
 	};
@@ -597,15 +628,17 @@ static int run_iteration(struct run_state *rs, size_t j, long it,
 			if (!rs->extractors[j][m])
 				push_value(&vals, &vals_nr, &vals_alloc,
 					   metric_measure(ms, &res));
-			else if (extractor_run(rs->extractors[j][m], res.out.buf,
-					       res.out.len, &vals, &vals_nr,
-					       &vals_alloc, &xerr))
+			else if (extractor_run(rs->extractors[j][m],
+					       res.out.buf, res.out.len, &vals,
+					       &vals_nr, &vals_alloc, &xerr))
 				strbuf_addf(&note, "%smetric '%s': %s",
 					    note.len ? "; " : "", ms->name,
 					    xerr.buf);
 			else if (!vals_nr)
-				strbuf_addf(&note, "%smetric '%s': no value found in the output",
-					    note.len ? "; " : "", ms->name);
+				strbuf_addf(
+					&note,
+					"%smetric '%s': no value found in the output",
+					note.len ? "; " : "", ms->name);
 			strbuf_release(&xerr);
 			for (size_t k = 0; k < vals_nr; k++) {
 				ALLOC_GROW(samples, samples_nr + 1,
@@ -653,8 +686,8 @@ static int run_iteration(struct run_state *rs, size_t j, long it,
 		clear_progress(rs);
 		warning("%s: %s %s iteration %ld failed: %s%s%s", lr->label,
 			wl->name, *job->key ? job->key : "",
-			it - rs->cfg.warmup + 1, status,
-			note.len ? ": " : "", note.buf);
+			it - rs->cfg.warmup + 1, status, note.len ? ": " : "",
+			note.buf);
 		if (rs->cfg.on_error == CONFIG_ON_ERROR_ABORT)
 			rs->aborted = true;
 	}
@@ -713,7 +746,8 @@ static int run_schedule(struct run_state *rs, struct strbuf *err)
 			}
 			for (long it = 0; it < total; it++) {
 				for (size_t b = 0; b < (inter ? nb : 1); b++) {
-					size_t j = (inter ? b : outer) * per + k;
+					size_t j =
+						(inter ? b : outer) * per + k;
 
 					if (interrupted || rs->aborted)
 						return 0;
@@ -742,15 +776,15 @@ static int prepare(struct run_state *rs, struct strbuf *err)
 {
 	rs->extractors = xcalloc(rs->plan.nr, sizeof(*rs->extractors));
 	for (size_t b = 0; b < rs->plan.builds_nr; b++)
-		rs->runs[b].op_ids = xcalloc(rs->plan.nr,
-					     sizeof(*rs->runs[b].op_ids));
+		rs->runs[b].op_ids =
+			xcalloc(rs->plan.nr, sizeof(*rs->runs[b].op_ids));
 	for (size_t j = 0; j < rs->plan.nr; j++) {
 		const struct job *job = &rs->plan.jobs[j];
 		const struct workload_spec *wl = job->wl;
 		struct live_run *lr = &rs->runs[job->build_index];
 
-		rs->extractors[j] = xcalloc(wl->metrics_nr,
-					    sizeof(*rs->extractors[j]));
+		rs->extractors[j] =
+			xcalloc(wl->metrics_nr, sizeof(*rs->extractors[j]));
 		lr->op_ids[j] = xcalloc(wl->metrics_nr, sizeof(int64_t));
 		for (size_t m = 0; m < wl->metrics_nr; m++) {
 			const struct metric_spec *ms = &wl->metrics[m];
@@ -759,17 +793,18 @@ static int prepare(struct run_state *rs, struct strbuf *err)
 				struct metric_spec spec = *ms;
 				char *field = NULL;
 
-				/* A parser field may name parameters: "{stressor}". */
+				/* A parser field may name parameters:
+				 * "{stressor}". */
 				if (ms->source == METRIC_PARSER && ms->field) {
-					field = plan_substitute(ms->field,
-								job->names.v,
-								job->values.v,
-								err);
+					field = plan_substitute(
+						ms->field, job->names.v,
+						job->values.v, err);
 					if (!field)
 						return -1;
 					spec.field = field;
 				}
-				rs->extractors[j][m] = extractor_new(&spec, err);
+				rs->extractors[j][m] =
+					extractor_new(&spec, err);
 				free(field);
 				if (!rs->extractors[j][m])
 					return -1;
@@ -868,7 +903,8 @@ static int check_existing(struct run_state *rs, struct strbuf *err)
 			return -1;
 		free(ids);
 		if (nr && !rs->args->append && !rs->args->replace)
-			return usage_error(&cmd_run,
+			return usage_error(
+				&cmd_run,
 				"label '%s' already has results in '%s'; use --append to add a run to it or --replace to replace them",
 				rs->runs[b].label, mmcmp_db_path());
 	}
@@ -877,7 +913,7 @@ static int check_existing(struct run_state *rs, struct strbuf *err)
 
 static int create_runs(struct run_state *rs, struct strbuf *err)
 {
-	struct machine_info mi = { 0 };
+	struct machine_info mi = {0};
 	char hash[65], now[32];
 	int ret = -1;
 
@@ -885,7 +921,7 @@ static int create_runs(struct run_state *rs, struct strbuf *err)
 	sha256_hex(rs->cfg.text, rs->cfg.text_len, hash);
 	machine_utc_now(now);
 	for (size_t b = 0; b < rs->plan.builds_nr; b++) {
-		struct run_info ri = { 0 };
+		struct run_info ri = {0};
 		char uuid[37];
 		int r;
 
@@ -937,10 +973,10 @@ static int finish_runs(struct run_state *rs, const char *status,
 
 static int run_main(int argc, char **argv)
 {
-	struct run_args args = { .params = STRVEC_INIT };
-	struct run_state rs = { .args = &args, .plan = PLAN_INIT };
+	struct run_args args = {.params = STRVEC_INIT};
+	struct run_state rs = {.args = &args, .plan = PLAN_INIT};
 	struct strbuf err = STRBUF_INIT;
-	struct sigaction sa = { .sa_handler = on_interrupt }, old_int, old_term;
+	struct sigaction sa = {.sa_handler = on_interrupt}, old_int, old_term;
 	const char *status = "complete";
 	char *base_label = NULL;
 	size_t failed = 0;
@@ -959,7 +995,7 @@ static int run_main(int argc, char **argv)
 	if (args.label) {
 		base_label = xstrdup(args.label);
 	} else {
-		struct machine_info mi = { 0 };
+		struct machine_info mi = {0};
 
 		machine_info_read(&mi);
 		base_label = xstrdup(mi.kernel_release ? mi.kernel_release
@@ -999,10 +1035,11 @@ static int run_main(int argc, char **argv)
 		goto out;
 	}
 	{
-		long measured = args.iterations ? args.iterations
-						: rs.cfg.iterations;
+		long measured =
+			args.iterations ? args.iterations : rs.cfg.iterations;
 
-		rs.total_iters = rs.plan.nr * (size_t)(rs.cfg.warmup + measured);
+		rs.total_iters =
+			rs.plan.nr * (size_t)(rs.cfg.warmup + measured);
 	}
 	rs.progress = !args.quiet && isatty(STDERR_FILENO);
 	monitor_init(&rs.mon, rs.cfg.monitor_interval_s);
@@ -1035,8 +1072,7 @@ static int run_main(int argc, char **argv)
 			strbuf_reset(&err);
 		}
 	}
-	if (run_commands(&rs, &rs.cfg.teardown, NULL, NULL, "teardown",
-			 &err)) {
+	if (run_commands(&rs, &rs.cfg.teardown, NULL, NULL, "teardown", &err)) {
 		warning("%s", err.buf);
 		strbuf_reset(&err);
 	}
@@ -1056,7 +1092,8 @@ static int run_main(int argc, char **argv)
 	for (size_t b = 0; b < rs.plan.builds_nr; b++) {
 		failed += rs.runs[b].failed;
 		if (!args.quiet && rs.runs[b].id)
-			printf("%s: run %" PRId64 " %s, %zu iterations (%zu failed), %zu samples\n",
+			printf("%s: run %" PRId64
+			       " %s, %zu iterations (%zu failed), %zu samples\n",
 			       rs.runs[b].label, rs.runs[b].id, status,
 			       rs.runs[b].iterations, rs.runs[b].failed,
 			       rs.runs[b].samples);

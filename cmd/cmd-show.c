@@ -54,9 +54,8 @@ static void show_run(const struct run_data *rd, bool with_config)
 		printf("  numa:      -\n");
 	printf("  smt:       %s\n", str_or(m->smt, "-"));
 	printf("  cgroups:   %s\n", str_or(m->cgroup_mode, "-"));
-	printf("  kconfig:   %s\n", m->kernel_config_sha256
-					 ? m->kernel_config_sha256
-					 : "-");
+	printf("  kconfig:   %s\n",
+	       m->kernel_config_sha256 ? m->kernel_config_sha256 : "-");
 	if (ri->cgroup)
 		printf("  cgroup:    %s\n", ri->cgroup);
 	printf("  mmcmp:     %s\n", str_or(ri->mmcmp_version, "-"));
@@ -90,7 +89,8 @@ static void show_run(const struct run_data *rd, bool with_config)
 	if (with_config && ri->config_text)
 		printf("  config text:\n%s%s", ri->config_text,
 		       ri->config_text[0] &&
-				       ri->config_text[strlen(ri->config_text) - 1] != '\n'
+				       ri->config_text[strlen(ri->config_text) -
+						       1] != '\n'
 			       ? "\n"
 			       : "");
 }
@@ -111,10 +111,12 @@ static int show_main(int argc, char **argv)
 
 		if ((v = opt_value(argv, argc, &i, "--run", &missing))) {
 			if (!parse_int64(v, 1, INT64_MAX, &run_id))
-				return usage_error(&cmd_show,
-						   "--run needs a run id, not '%s'", v);
+				return usage_error(
+					&cmd_show,
+					"--run needs a run id, not '%s'", v);
 		} else if (missing) {
-			return usage_error(&cmd_show, "option '%s' needs a value",
+			return usage_error(&cmd_show,
+					   "option '%s' needs a value",
 					   argv[i]);
 		} else if (!strcmp(argv[i], "--config")) {
 			with_config = true;
@@ -124,8 +126,8 @@ static int show_main(int argc, char **argv)
 		} else if (!label) {
 			label = argv[i];
 		} else {
-			return usage_error(&cmd_show, "unexpected argument '%s'",
-					   argv[i]);
+			return usage_error(&cmd_show,
+					   "unexpected argument '%s'", argv[i]);
 		}
 	}
 	if (!label)
@@ -136,7 +138,7 @@ static int show_main(int argc, char **argv)
 		goto out;
 	}
 	for (size_t i = 0; i < nr; i++) {
-		struct run_data rd = { 0 };
+		struct run_data rd = {0};
 
 		if (run_id && ids[i] != run_id)
 			continue;

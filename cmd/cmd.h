@@ -18,8 +18,8 @@
  */
 struct cmd {
 	const char *name;
-	const char *summary;	/* one line for `mmcmp --help` */
-	const char *usage;	/* the full --help text; starts with the synopsis */
+	const char *summary; /* one line for `mmcmp --help` */
+	const char *usage; /* the full --help text; starts with the synopsis */
 	int (*run)(int argc, char **argv);
 };
 

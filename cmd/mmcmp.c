@@ -14,12 +14,7 @@
 #define DEFAULT_DB "mmcmp.db"
 
 static const struct cmd *const commands[] = {
-	&cmd_run,
-	&cmd_list,
-	&cmd_show,
-	&cmd_compare,
-	&cmd_import,
-	&cmd_export,
+	&cmd_run, &cmd_list, &cmd_show, &cmd_compare, &cmd_import, &cmd_export,
 };
 
 static const char *db_path;
@@ -139,7 +134,8 @@ static const char main_usage_head[] =
 static const char main_usage_tail[] =
 	"\n"
 	"Global options (before or after COMMAND):\n"
-	"  --db PATH      the database; default $MMCMP_DB, else ./" DEFAULT_DB "\n"
+	"  --db PATH      the database; default $MMCMP_DB, else ./" DEFAULT_DB
+	"\n"
 	"  -h, --help     this text; 'mmcmp COMMAND --help' for a command\n"
 	"  --version      print the version\n";
 
@@ -182,8 +178,8 @@ static int strip_global_options(int *argc, char **argv)
 			return usage_error(NULL, "option '--db' needs a path");
 		if (v) {
 			if (!*v)
-				return usage_error(NULL,
-						   "option '--db' needs a path");
+				return usage_error(
+					NULL, "option '--db' needs a path");
 			db_path = v;
 			continue;
 		}
@@ -199,7 +195,8 @@ static int finish_stdout(int status)
 {
 	if (fflush(stdout) || ferror(stdout)) {
 		if (errno != EPIPE)
-			fprintf(stderr, "mmcmp: error: cannot write output: %s\n",
+			fprintf(stderr,
+				"mmcmp: error: cannot write output: %s\n",
 				strerror(errno));
 		return status ? status : 1;
 	}

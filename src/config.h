@@ -54,9 +54,10 @@ struct command_list {
 };
 
 enum metric_source {
-	METRIC_REGEX,	/* each match's first capture group in stdout is a sample */
-	METRIC_JSON,	/* the number(s) at a JSON path in stdout */
-	METRIC_PARSER,	/* a named benchmark-output parser (extract.h) */
+	METRIC_REGEX,  /* each match's first capture group in stdout is a sample
+			*/
+	METRIC_JSON,   /* the number(s) at a JSON path in stdout */
+	METRIC_PARSER, /* a named benchmark-output parser (extract.h) */
 	METRIC_ELAPSED, /* wall time of the iteration, seconds */
 	METRIC_USER,	/* user CPU time, seconds */
 	METRIC_SYSTEM,	/* system CPU time, seconds */
@@ -65,13 +66,13 @@ enum metric_source {
 
 struct metric_spec {
 	char *name;
-	char *unit;		   /* display unit; default by source or "" */
-	bool higher_better;	   /* from `better: higher|lower` (default lower) */
-	int decimals;		   /* digits after the point, 0..12, default 2 */
+	char *unit;	    /* display unit; default by source or "" */
+	bool higher_better; /* from `better: higher|lower` (default lower) */
+	int decimals;	    /* digits after the point, 0..12, default 2 */
 	enum metric_source source;
-	char *pattern;		   /* regex, JSON path or parser name */
-	char *field;		   /* parser field, or NULL */
-	int line, col;		   /* where the metric was defined, 1-based */
+	char *pattern; /* regex, JSON path or parser name */
+	char *field;   /* parser field, or NULL */
+	int line, col; /* where the metric was defined, 1-based */
 };
 
 struct param_spec {
@@ -80,20 +81,21 @@ struct param_spec {
 };
 
 struct workload_spec {
-	char *name;		 /* the benchmark: one table in a comparison */
-	struct strvec command;	 /* argv with {param} placeholders left in */
-	bool shell;		 /* command was one string, now stored as
-				    { "/bin/sh", "-c", STRING } */
-	struct param_spec *params; /* swept as a cartesian product, file order */
+	char *name;	       /* the benchmark: one table in a comparison */
+	struct strvec command; /* argv with {param} placeholders left in */
+	bool shell;	       /* command was one string, now stored as
+				  { "/bin/sh", "-c", STRING } */
+	struct param_spec
+		*params; /* swept as a cartesian product, file order */
 	size_t params_nr, params_alloc;
-	char *operation;	 /* row label template; default "{metric}" */
+	char *operation; /* row label template; default "{metric}" */
 	struct metric_spec *metrics;
 	size_t metrics_nr, metrics_alloc;
 	struct kv_list env;
 	struct command_list setup, teardown;
-	double timeout_s;	 /* 0: use the config's */
-	char *cwd;		 /* NULL: inherit */
-	int line, col;		 /* of the workload's mapping, 1-based */
+	double timeout_s; /* 0: use the config's */
+	char *cwd;	  /* NULL: inherit */
+	int line, col;	  /* of the workload's mapping, 1-based */
 };
 
 /*
@@ -111,11 +113,11 @@ struct cgroup_spec {
 struct build_spec {
 	char *name;
 	struct kv_list env;
-	struct strvec prefix;	 /* prepended to every workload argv */
+	struct strvec prefix; /* prepended to every workload argv */
 	char *cwd;
 	struct command_list setup, teardown;
 	struct cgroup_spec cgroup; /* overrides the config's when set */
-	int line, col;		 /* of the build's name, 1-based */
+	int line, col;		   /* of the build's name, 1-based */
 };
 
 enum config_on_error {
@@ -124,17 +126,17 @@ enum config_on_error {
 };
 
 struct config {
-	char *path;		 /* as given to config_load_file() */
-	char *text;		 /* the file's bytes, NUL-terminated */
+	char *path; /* as given to config_load_file() */
+	char *text; /* the file's bytes, NUL-terminated */
 	size_t text_len;
-	char *name;		 /* required */
-	char *description;	 /* may be NULL */
-	int iterations;		 /* measured iterations, default 5, 1..100000 */
-	int warmup;		 /* unmeasured first iterations, default 0 */
-	double timeout_s;	 /* per iteration, default 600, 0 = none */
+	char *name;	   /* required */
+	char *description; /* may be NULL */
+	int iterations;	   /* measured iterations, default 5, 1..100000 */
+	int warmup;	   /* unmeasured first iterations, default 0 */
+	double timeout_s;  /* per iteration, default 600, 0 = none */
 	enum config_on_error on_error;
-	bool interleave;	 /* alternate builds per iteration */
-	bool monitors;		 /* vmstat, meminfo, cpu per iteration */
+	bool interleave;	   /* alternate builds per iteration */
+	bool monitors;		   /* vmstat, meminfo, cpu per iteration */
 	double monitor_interval_s; /* periodic monitor samples; 0: none */
 	struct kv_list env;
 	struct command_list setup, teardown;
@@ -145,7 +147,10 @@ struct config {
 	struct cgroup_spec cgroup; /* of the builds without their own */
 };
 
-#define CONFIG_INIT { 0 }
+#define CONFIG_INIT                                                            \
+	{                                                                      \
+		0                                                              \
+	}
 
 /*
  * Read and parse the file at path. cfg is overwritten, so it must not hold

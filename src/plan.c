@@ -247,9 +247,9 @@ static int apply_override(struct config *cfg, const char *spec,
 	char *name;
 
 	if (!eq || eq == spec || !eq[1])
-		return error_addf(err,
-				  "--param '%s': expected NAME=VALUE[,VALUE...]",
-				  spec);
+		return error_addf(
+			err, "--param '%s': expected NAME=VALUE[,VALUE...]",
+			spec);
 	name = xstrndup(spec, (size_t)(eq - spec));
 	for (const char *p = eq + 1;;) {
 		const char *comma = strchr(p, ',');
@@ -258,7 +258,8 @@ static int apply_override(struct config *cfg, const char *spec,
 		if (!len) {
 			strvec_clear(&values);
 			free(name);
-			return error_addf(err, "--param '%s': empty value", spec);
+			return error_addf(err, "--param '%s': empty value",
+					  spec);
 		}
 		strvec_push_nodup(&values, xstrndup(p, len));
 		if (!comma)
@@ -277,8 +278,10 @@ static int apply_override(struct config *cfg, const char *spec,
 	}
 	strvec_clear(&values);
 	if (!hits) {
-		error_addf(err, "--param '%s': no workload of '%s' has a parameter '%s'",
-			   spec, cfg->name, name);
+		error_addf(
+			err,
+			"--param '%s': no workload of '%s' has a parameter '%s'",
+			spec, cfg->name, name);
 		free(name);
 		return -1;
 	}
@@ -289,8 +292,9 @@ static int apply_override(struct config *cfg, const char *spec,
 /* The number of physical cores: CPUs over the SMT siblings of cpu0. */
 static long nr_cores(long nr_cpus)
 {
-	FILE *f = fopen("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list",
-			"r");
+	FILE *f = fopen(
+		"/sys/devices/system/cpu/cpu0/topology/thread_siblings_list",
+		"r");
 	char buf[256];
 	long siblings = 1;
 
@@ -318,8 +322,7 @@ static long nr_cores(long nr_cpus)
 	return siblings > 0 ? nr_cpus / siblings : nr_cpus;
 }
 
-int plan_prepare(struct config *cfg, char *const *overrides,
-		 struct strbuf *err)
+int plan_prepare(struct config *cfg, char *const *overrides, struct strbuf *err)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct strvec range = STRVEC_INIT;
@@ -334,8 +337,10 @@ int plan_prepare(struct config *cfg, char *const *overrides,
 			bool special = false;
 
 			for (size_t k = 0; k < param->values.nr; k++) {
-				if (strcmp(param->values.v[k], PLAN_CPU_RANGE)) {
-					strvec_push(&values, param->values.v[k]);
+				if (strcmp(param->values.v[k],
+					   PLAN_CPU_RANGE)) {
+					strvec_push(&values,
+						    param->values.v[k]);
 					continue;
 				}
 				special = true;

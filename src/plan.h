@@ -27,9 +27,9 @@ struct job {
 	const struct build_spec *build; /* NULL when the config has no builds */
 	size_t build_index;		/* 0 without builds */
 	struct strvec argv;		/* build prefix + substituted command */
-	char *key;			/* "mode=threads tasks=2", "" without params */
-	struct strvec names, values;	/* the parameters, for plan_substitute() */
-	char **ops;			/* operation name per metric of wl */
+	char *key; /* "mode=threads tasks=2", "" without params */
+	struct strvec names, values; /* the parameters, for plan_substitute() */
+	char **ops;		     /* operation name per metric of wl */
 };
 
 struct plan {
@@ -38,7 +38,10 @@ struct plan {
 	size_t builds_nr; /* 1 without builds */
 };
 
-#define PLAN_INIT { 0 }
+#define PLAN_INIT                                                              \
+	{                                                                      \
+		0                                                              \
+	}
 
 /*
  * Expand cfg into p. Fails (with one line in err) only for a placeholder
@@ -77,7 +80,7 @@ int plan_prepare(struct config *cfg, char *const *overrides,
  * arrays; "{{" and "}}" stand for literal braces. Returns a new string, or
  * NULL after a line in err when a name is unknown or a brace unbalanced.
  */
-char *plan_substitute(const char *tmpl, char *const *names,
-		      char *const *values, struct strbuf *err);
+char *plan_substitute(const char *tmpl, char *const *names, char *const *values,
+		      struct strbuf *err);
 
 #endif /* MMCMP_PLAN_H */

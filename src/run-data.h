@@ -15,9 +15,9 @@
 
 struct machine_info {
 	char *hostname;
-	char *kernel_release;	/* uname -r */
-	char *kernel_version;	/* uname -v */
-	char *cmdline;		/* /proc/cmdline without the newline */
+	char *kernel_release; /* uname -r */
+	char *kernel_version; /* uname -v */
+	char *cmdline;	      /* /proc/cmdline without the newline */
 	char *cpu_model;
 	int64_t nr_cpus;
 	int64_t mem_bytes;
@@ -27,7 +27,7 @@ struct machine_info {
 	 */
 	char *thp_enabled;	/* transparent hugepages: "madvise" */
 	char *thp_defrag;	/* their defrag mode: "madvise" */
-	char *cpufreq_governor;	/* of cpu0: "performance" */
+	char *cpufreq_governor; /* of cpu0: "performance" */
 	int64_t numa_nodes;	/* 0: unknown */
 	char *smt;		/* "on", "off", "forceoff", "notsupported" */
 	char *cgroup_mode;	/* "v2", "v1" or "hybrid" */
@@ -35,31 +35,31 @@ struct machine_info {
 };
 
 struct run_info {
-	int64_t id;		/* store id, 0 before it is stored */
-	char *uuid;		/* 36-character lowercase UUID */
+	int64_t id; /* store id, 0 before it is stored */
+	char *uuid; /* 36-character lowercase UUID */
 	char *label;
-	char *status;		/* running, complete, interrupted, failed, aborted */
+	char *status; /* running, complete, interrupted, failed, aborted */
 	char *config_name;
 	char *config_text;
-	char *config_hash;	/* lowercase hex SHA-256 of config_text */
-	char *started_at;	/* UTC, "YYYY-MM-DDTHH:MM:SSZ" */
-	char *ended_at;		/* NULL while running */
+	char *config_hash; /* lowercase hex SHA-256 of config_text */
+	char *started_at;  /* UTC, "YYYY-MM-DDTHH:MM:SSZ" */
+	char *ended_at;	   /* NULL while running */
 	char *mmcmp_version;
 	struct machine_info machine;
-	int64_t pid;		/* of the mmcmp process that ran it */
-	int64_t pid_start;	/* its start time, clock ticks after boot */
-	char *cgroup;		/* the cgroup its workloads ran in, or NULL */
+	int64_t pid;	   /* of the mmcmp process that ran it */
+	int64_t pid_start; /* its start time, clock ticks after boot */
+	char *cgroup;	   /* the cgroup its workloads ran in, or NULL */
 };
 
 /* One operation (a row label) of one benchmark in one run. */
 struct op_samples {
-	int64_t id;		/* store id */
+	int64_t id; /* store id */
 	char *benchmark;
 	char *name;
 	char *unit;
 	bool higher_better;
 	int decimals;
-	double *v;		/* measured (not warm-up) samples, stored order */
+	double *v; /* measured (not warm-up) samples, stored order */
 	size_t nr, alloc;
 	/*
 	 * csv_parse() only, else NULL: per sample of v, the number in the
@@ -81,8 +81,8 @@ struct bench_duration {
  * the table, in iteration order (0 where it did not change).
  */
 struct monitor_counter {
-	char *name;		/* the /proc/vmstat name: "pgfault" */
-	double *v;		/* table->iterations values */
+	char *name; /* the /proc/vmstat name: "pgfault" */
+	double *v;  /* table->iterations values */
 	size_t nr, alloc;
 };
 
@@ -94,15 +94,15 @@ struct monitor_counter {
  */
 struct monitor_table {
 	char *benchmark;
-	size_t iterations;	/* monitored measured iterations */
-	double elapsed_s;	/* their summed wall time */
+	size_t iterations;		  /* monitored measured iterations */
+	double elapsed_s;		  /* their summed wall time */
 	struct monitor_counter *counters; /* in the order first seen */
 	size_t counters_nr, counters_alloc;
 };
 
 struct run_data {
 	struct run_info info;
-	struct op_samples *ops;		/* in the order they were created */
+	struct op_samples *ops; /* in the order they were created */
 	size_t ops_nr, ops_alloc;
 	struct bench_duration *durations; /* in benchmark order of ops */
 	size_t durations_nr, durations_alloc;
@@ -118,16 +118,16 @@ struct run_data {
  * are not used (nr is 0); a sample names its operation by index.
  */
 struct iteration_data {
-	int64_t id;	   /* store id, 0 before it is stored */
+	int64_t id; /* store id, 0 before it is stored */
 	char *benchmark;
-	char *job;	   /* parameters, e.g. "mode=threads tasks=2" */
-	char *build;	   /* NULL: no build */
-	int64_t index;	   /* 0-based among its job's iterations */
+	char *job;     /* parameters, e.g. "mode=threads tasks=2" */
+	char *build;   /* NULL: no build */
+	int64_t index; /* 0-based among its job's iterations */
 	bool warmup;
-	char *status;	   /* ok, exit, signal, timeout, interrupted, ... */
+	char *status; /* ok, exit, signal, timeout, interrupted, ... */
 	int64_t exit_code;
 	int64_t term_signal;
-	char *started_at;  /* UTC, "YYYY-MM-DDTHH:MM:SSZ" */
+	char *started_at; /* UTC, "YYYY-MM-DDTHH:MM:SSZ" */
 	double elapsed_s, user_s, sys_s;
 	int64_t maxrss_kb;
 	char *stderr_tail; /* NULL: none recorded */
@@ -136,17 +136,17 @@ struct iteration_data {
 };
 
 struct sample_data {
-	size_t op;	/* index in run_full.ops */
+	size_t op; /* index in run_full.ops */
 	double value;
 };
 
 struct run_full {
 	struct run_info info;
-	struct op_samples *ops;		/* in creation order */
+	struct op_samples *ops; /* in creation order */
 	size_t ops_nr, ops_alloc;
-	struct iteration_data *iters;	/* in stored order */
+	struct iteration_data *iters; /* in stored order */
 	size_t iters_nr, iters_alloc;
-	struct sample_data *samples;	/* iteration by iteration */
+	struct sample_data *samples; /* iteration by iteration */
 	size_t samples_nr, samples_alloc;
 };
 

@@ -72,14 +72,14 @@ struct runner_ops {
 };
 
 struct runner_opts {
-	char *const *argv;	 /* argv[0] is looked up in the child's PATH */
-	char *const *env;	 /* whole child environment; NULL inherits */
-	const char *cwd;	 /* NULL: inherit */
-	double timeout_s;	 /* 0: no timeout */
-	double grace_s;		 /* SIGTERM to SIGKILL; 0 means 5 s */
-	size_t stdout_max;	 /* 0 means 64 MiB */
-	size_t stderr_tail;	 /* 0 means 4 KiB */
-	volatile sig_atomic_t *stop; /* may be NULL */
+	char *const *argv;  /* argv[0] is looked up in the child's PATH */
+	char *const *env;   /* whole child environment; NULL inherits */
+	const char *cwd;    /* NULL: inherit */
+	double timeout_s;   /* 0: no timeout */
+	double grace_s;	    /* SIGTERM to SIGKILL; 0 means 5 s */
+	size_t stdout_max;  /* 0 means 64 MiB */
+	size_t stderr_tail; /* 0 means 4 KiB */
+	volatile sig_atomic_t *stop;  /* may be NULL */
 	const struct runner_ops *ops; /* NULL: the real clock */
 	/*
 	 * When tick is not NULL and tick_s > 0, tick(tick_ctx) is called
@@ -119,12 +119,15 @@ struct runner_result {
 	int term_signal; /* valid for RUNNER_SIGNAL */
 	double elapsed_s, user_s, sys_s;
 	int64_t maxrss_kb;
-	struct strbuf out;     /* captured stdout */
+	struct strbuf out; /* captured stdout */
 	bool out_truncated;
 	struct strbuf err_tail; /* last bytes of stderr */
 };
 
-#define RUNNER_RESULT_INIT { .out = STRBUF_INIT, .err_tail = STRBUF_INIT }
+#define RUNNER_RESULT_INIT                                                     \
+	{                                                                      \
+		.out = STRBUF_INIT, .err_tail = STRBUF_INIT                    \
+	}
 
 int runner_run(const struct runner_opts *opts, struct runner_result *result,
 	       struct strbuf *err);

@@ -126,7 +126,7 @@ static double key_double(uint64_t k)
  */
 static void radix_sort(double *x, size_t n)
 {
-	uint32_t count[8][256] = { { 0 } };
+	uint32_t count[8][256] = {{0}};
 	uint64_t *a = xmalloc(n * sizeof(*a)), *b = xmalloc(n * sizeof(*b));
 
 	for (size_t i = 0; i < n; i++) {

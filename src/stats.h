@@ -71,10 +71,10 @@ double stats_norm_quantile(double p);
 
 /* The outcome of a two-sample test. */
 struct stats_test {
-	bool valid;	/* false: not enough data; p is NaN */
+	bool valid;	  /* false: not enough data; p is NaN */
 	double statistic; /* t, or U of the first sample */
-	double df;	/* Welch-Satterthwaite df; NaN for the U test */
-	double p;	/* two-sided p-value */
+	double df;	  /* Welch-Satterthwaite df; NaN for the U test */
+	double p;	  /* two-sided p-value */
 };
 
 /*

@@ -1179,7 +1179,6 @@ out:
 	return ret;
 }
 
-
 static void drop_unmeasured_durations(struct run_data *rd)
 {
 	size_t out = 0;
@@ -1208,7 +1207,7 @@ int store_load_label(struct store *st, const char *label, const int64_t *only,
 	if (store_find_runs(st, label, &ids, &nr, err))
 		goto out;
 	for (size_t i = 0; i < nr; i++) {
-		struct run_data one = { 0 };
+		struct run_data one = {0};
 		bool want = !only_nr;
 
 		for (size_t k = 0; k < only_nr && !want; k++)

@@ -58,7 +58,6 @@ int store_query_int64(struct store *st, const char *sql, int64_t *out,
  */
 int store_schema(struct store *st, struct strbuf *out, struct strbuf *err);
 
-
 /*
  * Open a group (a write transaction; it fails when one is open already)
  * and commit it. A failed commit rolls the group back.
@@ -84,8 +83,7 @@ int store_run_set_status(struct store *st, int64_t run_id, const char *status,
  * Delete every run of label with all that belongs to it; no run of that
  * label is not an error.
  */
-int store_delete_label(struct store *st, const char *label,
-		       struct strbuf *err);
+int store_delete_label(struct store *st, const char *label, struct strbuf *err);
 
 /* Delete every run of label except keep_id (for `mmcmp run --replace`). */
 int store_delete_older_runs(struct store *st, const char *label,
@@ -120,16 +118,16 @@ int store_operation(struct store *st, int64_t run_id, const char *benchmark,
 struct iteration_rec {
 	int64_t run_id;
 	const char *benchmark;
-	const char *job;	  /* parameters, e.g. "mode=threads tasks=2" */
-	const char *build;	  /* build name or NULL */
-	int64_t index;		  /* 0-based among this job's iterations */
+	const char *job;   /* parameters, e.g. "mode=threads tasks=2" */
+	const char *build; /* build name or NULL */
+	int64_t index;	   /* 0-based among this job's iterations */
 	bool warmup;
-	const char *status;	  /* ok, exit, signal, timeout, interrupted, exec */
+	const char *status; /* ok, exit, signal, timeout, interrupted, exec */
 	int64_t exit_code;
 	int64_t term_signal;
 	double elapsed_s, user_s, sys_s;
 	int64_t maxrss_kb;
-	const char *stderr_tail;  /* may be NULL */
+	const char *stderr_tail; /* may be NULL */
 	const char *started_at;
 };
 
@@ -216,9 +214,8 @@ int store_monitor_add(struct store *st, int64_t iter_id,
  * NULL, keeps only that one. store_load_run() calls it. On failure rd's
  * monitors are left as they were.
  */
-int store_load_monitors(struct store *st, int64_t run_id,
-			const char *benchmark, struct run_data *rd,
-			struct strbuf *err);
+int store_load_monitors(struct store *st, int64_t run_id, const char *benchmark,
+			struct run_data *rd, struct strbuf *err);
 
 /*
  * Whole runs (store-export.c), for `mmcmp export` and `mmcmp import`:

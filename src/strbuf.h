@@ -25,7 +25,10 @@ struct strbuf {
 };
 
 extern char strbuf_slopbuf[];
-#define STRBUF_INIT { .alloc = 0, .len = 0, .buf = strbuf_slopbuf }
+#define STRBUF_INIT                                                            \
+	{                                                                      \
+		.alloc = 0, .len = 0, .buf = strbuf_slopbuf                    \
+	}
 
 void strbuf_init(struct strbuf *sb, size_t hint);
 /* Free the memory and reset to STRBUF_INIT. NULL is a no-op. */

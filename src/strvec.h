@@ -15,7 +15,10 @@ struct strvec {
 };
 
 extern char *strvec_empty[];
-#define STRVEC_INIT { .v = strvec_empty, .nr = 0, .alloc = 0 }
+#define STRVEC_INIT                                                            \
+	{                                                                      \
+		.v = strvec_empty, .nr = 0, .alloc = 0                         \
+	}
 
 void strvec_init(struct strvec *sv);
 /* Append a copy of s. */

@@ -28,7 +28,7 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #if defined(__GNUC__)
-#define MMCMP_NORETURN __attribute__((noreturn))
+#define MMCMP_NORETURN	   __attribute__((noreturn))
 #define MMCMP_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define MMCMP_NORETURN
@@ -71,15 +71,15 @@ MMCMP_NORETURN MMCMP_PRINTF(3, 4) void bug_fl(const char *file, int line,
  * Make room for at least nr elements in the array x whose capacity is
  * alloc (git's ALLOC_GROW). x may be NULL with alloc 0.
  */
-#define ALLOC_GROW(x, nr, alloc)                                              \
-	do {                                                                  \
-		if ((nr) > (alloc)) {                                         \
-			if (alloc_nr(alloc) < (nr))                           \
-				(alloc) = (nr);                               \
-			else                                                  \
-				(alloc) = alloc_nr(alloc);                    \
-			(x) = xrealloc((x), (alloc) * sizeof(*(x)));          \
-		}                                                             \
+#define ALLOC_GROW(x, nr, alloc)                                               \
+	do {                                                                   \
+		if ((nr) > (alloc)) {                                          \
+			if (alloc_nr(alloc) < (nr))                            \
+				(alloc) = (nr);                                \
+			else                                                   \
+				(alloc) = alloc_nr(alloc);                     \
+			(x) = xrealloc((x), (alloc) * sizeof(*(x)));           \
+		}                                                              \
 	} while (0)
 
 #include "banned.h"

@@ -50,13 +50,14 @@ static inline void diag(const char *fmt, ...)
 	printf("\n");
 }
 
-/* Pass when got and want are both NaN, or |got - want| <= tol * max(1, |want|). */
+/* Pass when got and want are both NaN, or |got - want| <= tol * max(1, |want|).
+ */
 #define ok_near(got, want, tol, ...)                                           \
-	(tap_near_check((got), (want), (tol)) ? ok(true, __VA_ARGS__)          \
-					     : (diag("got %.17g, want %.17g",  \
-						     (double)(got),            \
-						     (double)(want)),          \
-						ok(false, __VA_ARGS__)))
+	(tap_near_check((got), (want), (tol))                                  \
+		 ? ok(true, __VA_ARGS__)                                       \
+		 : (diag("got %.17g, want %.17g", (double)(got),               \
+			 (double)(want)),                                      \
+		    ok(false, __VA_ARGS__)))
 
 static inline bool tap_near_check(double got, double want, double tol)
 {
@@ -72,11 +73,11 @@ static inline bool tap_near_check(double got, double want, double tol)
 
 /* Pass when the strings are equal (NULL equals only NULL). */
 #define is_str(got, want, ...)                                                 \
-	(tap_str_eq((got), (want)) ? ok(true, __VA_ARGS__)                     \
-				   : (diag("got '%s', want '%s'",              \
-					   tap_str_or_null(got),               \
-					   tap_str_or_null(want)),             \
-				      ok(false, __VA_ARGS__)))
+	(tap_str_eq((got), (want))                                             \
+		 ? ok(true, __VA_ARGS__)                                       \
+		 : (diag("got '%s', want '%s'", tap_str_or_null(got),          \
+			 tap_str_or_null(want)),                               \
+		    ok(false, __VA_ARGS__)))
 
 static inline const char *tap_str_or_null(const char *s)
 {

@@ -780,8 +780,8 @@ static void add_monitors(struct run_data *rd, const char *bench,
 static void test_vmstat_report(void)
 {
 	static const char *const names[] = {
-		"pgfault", "pgmajfault", "pgalloc_normal", "numa_hit",
-		"numa_local",
+		"pgfault",  "pgmajfault", "pgalloc_normal",
+		"numa_hit", "numa_local",
 	};
 	/* Per run: each counter's change in iteration 1, then 2. */
 	static const double values[2][10] = {
@@ -806,8 +806,8 @@ static void test_vmstat_report(void)
 	for (size_t i = 0; i < 2; i++) {
 		add_duration(&runs[i], "wis-pf", dur[i][0], dur[i][1],
 			     dur[i][2]);
-		add_monitors(&runs[i], "wis-pf", dur[i][2], 2, names,
-			     values[i], ARRAY_SIZE(names));
+		add_monitors(&runs[i], "wis-pf", dur[i][2], 2, names, values[i],
+			     ARRAY_SIZE(names));
 	}
 	opts.test = COMPARE_TEST_MMTESTS;
 	ropts.titles = true;
@@ -851,7 +851,10 @@ out:
 static void test_monitor_tables(void)
 {
 	static const char *const names[] = {
-		"pgfault", "pgmajfault", "thp_fault_alloc", "nr_free_pages",
+		"pgfault",
+		"pgmajfault",
+		"thp_fault_alloc",
+		"nr_free_pages",
 	};
 	static const double base[] = {
 		100, 101, 99, 100, 100, /* pgfault */
@@ -860,7 +863,7 @@ static void test_monitor_tables(void)
 		-3,  4,	  1,  -2,  0,	/* nr_free_pages */
 	};
 	static const double patched[] = {
-		200, 201, 199, 200, 200, 0, 0, 0, 0, 0,
+		200, 201, 199, 200, 200, 0, 0, 0, 0,  0,
 		1,   0,	  0,   0,   0,	 2, 1, 0, -1, -2,
 	};
 	struct compare_options opts = COMPARE_OPTIONS_INIT;
@@ -911,7 +914,10 @@ static void test_monitor_tables(void)
 	for (size_t o = 0; res.bench_nr && o < res.bench[0].ops_nr; o++)
 		for (size_t i = 1; i < 3; i++)
 			same &= res.bench[0].ops[o].side[i].significant ==
-				plain.bench[0].ops[o].side[i].significant &&
+					plain.bench[0]
+						.ops[o]
+						.side[i]
+						.significant &&
 				res.bench[0].ops[o].side[i].p ==
 					plain.bench[0].ops[o].side[i].p;
 	ok(same && res.bench[0].has_vmstat,

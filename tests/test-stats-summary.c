@@ -174,7 +174,8 @@ static int cmp_double(const void *pa, const void *pb)
  */
 static void test_sort(void)
 {
-	static const size_t sizes[] = { 0, 1, 2, 3, 15, 16, 17, 33, 100, 1000, 4097 };
+	static const size_t sizes[] = {0,  1,  2,   3,	  15,  16,
+				       17, 33, 100, 1000, 4097};
 	uint64_t seed = 42;
 
 	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
@@ -185,14 +186,28 @@ static void test_sort(void)
 			bool same = true;
 
 			for (size_t i = 0; i < n; i++) {
-				seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+				seed = seed * 6364136223846793005ULL +
+				       1442695040888963407ULL;
 				switch (kind) {
-				case 0: a[i] = (double)(seed >> 11) / 9007199254740992.0; break;
-				case 1: a[i] = (double)((seed >> 33) % 5); break;
-				case 2: a[i] = (double)i; break;
-				case 3: a[i] = (double)(n - i); break;
-				case 4: a[i] = 7.0; break;
-				default: a[i] = (double)(i < n / 2 ? i : n - i); break;
+				case 0:
+					a[i] = (double)(seed >> 11) /
+					       9007199254740992.0;
+					break;
+				case 1:
+					a[i] = (double)((seed >> 33) % 5);
+					break;
+				case 2:
+					a[i] = (double)i;
+					break;
+				case 3:
+					a[i] = (double)(n - i);
+					break;
+				case 4:
+					a[i] = 7.0;
+					break;
+				default:
+					a[i] = (double)(i < n / 2 ? i : n - i);
+					break;
 				}
 			}
 			memcpy(b, a, n * sizeof(*a));
@@ -200,7 +215,8 @@ static void test_sort(void)
 			qsort(b, n, sizeof(*b), cmp_double);
 			for (size_t i = 0; i < n; i++)
 				same = same && a[i] == b[i];
-			ok(same, "stats_sort equals qsort, n=%zu kind %d", n, kind);
+			ok(same, "stats_sort equals qsort, n=%zu kind %d", n,
+			   kind);
 			free(a);
 			free(b);
 		}

@@ -524,8 +524,7 @@ static void test_file(void)
 		     " WHERE journal_mode = 'wal'") == 1,
 	   "file is in WAL mode");
 	start = machine_proc_start(getpid());
-	ok(start > 0,
-	   "own start time: %" PRId64, start);
+	ok(start > 0, "own start time: %" PRId64, start);
 	dead = run_with_pid(st, "dead", host, dead_pid(), start);
 	alive = run_with_pid(st, "alive", host, getpid(), start);
 	reused = run_with_pid(st, "reused", host, getpid(), start + 1);
@@ -666,9 +665,12 @@ static void test_monitors(void)
 	struct monitor_record rec2 = mon_rec(vm2, 2, cpu, 2, mem, 2);
 	struct monitor_record empty = mon_rec(NULL, 0, cpu, 2, mem, 2);
 	struct monitor_sample samples[2] = {
-		{.t_s = 0.5, .vmstat = {.v = vm1, .nr = 1},
-		 .cpu = {.v = cpu, .nr = 2}, .meminfo = {.v = mem, .nr = 2}},
-		{.t_s = 1.0, .cpu = {.v = cpu, .nr = 2},
+		{.t_s = 0.5,
+		 .vmstat = {.v = vm1, .nr = 1},
+		 .cpu = {.v = cpu, .nr = 2},
+		 .meminfo = {.v = mem, .nr = 2}},
+		{.t_s = 1.0,
+		 .cpu = {.v = cpu, .nr = 2},
 		 .meminfo = {.v = mem, .nr = 2}},
 	};
 	struct iteration_rec it;

@@ -11,15 +11,11 @@ static const struct {
 	bool ok;
 	int64_t want;
 } int_cases[] = {
-	{ "0", true, 0 },
-	{ "42", true, 42 },
-	{ "-7", true, -7 },
-	{ "", false, 0 },
-	{ " 1", false, 0 },
-	{ "1 ", false, 0 },
-	{ "12x", false, 0 },
-	{ "99999999999999999999", false, 0 },
-	{ "1001", false, 0 }, /* above the range used below */
+	{"0", true, 0},	    {"42", true, 42},
+	{"-7", true, -7},   {"", false, 0},
+	{" 1", false, 0},   {"1 ", false, 0},
+	{"12x", false, 0},  {"99999999999999999999", false, 0},
+	{"1001", false, 0}, /* above the range used below */
 };
 
 static const struct {
@@ -27,14 +23,9 @@ static const struct {
 	bool ok;
 	double want;
 } double_cases[] = {
-	{ "1.5", true, 1.5 },
-	{ "-2e3", true, -2000.0 },
-	{ "1e-300", true, 1e-300 },
-	{ "nan", false, 0 },
-	{ "inf", false, 0 },
-	{ "1e999", false, 0 },
-	{ "", false, 0 },
-	{ "3.0.1", false, 0 },
+	{"1.5", true, 1.5}, {"-2e3", true, -2000.0}, {"1e-300", true, 1e-300},
+	{"nan", false, 0},  {"inf", false, 0},	     {"1e999", false, 0},
+	{"", false, 0},	    {"3.0.1", false, 0},
 };
 
 int main(void)
