@@ -652,6 +652,17 @@ static int run_iteration(struct run_state *rs, size_t j, long it,
 	} else {
 		strbuf_add(&note, res.err_tail.buf, res.err_tail.len);
 	}
+	if (res.out_truncated) {
+		/* Kept with the iteration, which stays ok when values were found. */
+		struct strbuf tail = STRBUF_INIT;
+
+		strbuf_addf(&tail, "mmcmp: stdout truncated after %zu bytes\n",
+			    res.out.len);
+		strbuf_add(&tail, note.len ? note.buf : res.err_tail.buf,
+			   note.len ? note.len : res.err_tail.len);
+		strbuf_release(&note);
+		note = tail;
+	}
 	{
 		struct iteration_rec rec = {
 			.run_id = lr->id,
@@ -684,10 +695,11 @@ static int run_iteration(struct run_state *rs, size_t j, long it,
 	if (strcmp(status, "ok")) {
 		lr->failed++;
 		clear_progress(rs);
-		warning("%s: %s %s iteration %ld failed: %s%s%s", lr->label,
-			wl->name, *job->key ? job->key : "",
-			it - rs->cfg.warmup + 1, status, note.len ? ": " : "",
-			note.buf);
+		warning("%s: %s %s %s %ld failed: %s%s%s", lr->label, wl->name,
+			*job->key ? job->key : "",
+			warmup ? "warm-up" : "iteration",
+			warmup ? it + 1 : it - rs->cfg.warmup + 1, status,
+			note.len ? ": " : "", note.buf);
 		if (rs->cfg.on_error == CONFIG_ON_ERROR_ABORT)
 			rs->aborted = true;
 	}

@@ -142,6 +142,11 @@ expect_status 0 "show f" "$MMCMP" show f
 grep_file "$TMP/out" "good total \[\] lower is better: n=2 mean=7.00" \
 	"the good workload after the failures is stored"
 
+# A failing warm-up iteration is named as such, counted from 1.
+sed 's/^iterations: 2/iterations: 1\nwarmup: 1/' "$TMP/fail.yaml" >"$TMP/warm.yaml"
+expect_status 1 "failing warm-up iterations" "$MMCMP" run "$TMP/warm.yaml" --label w
+grep_file "$TMP/err" "warm-up 1 failed: exit" "a failed warm-up is reported as warm-up 1"
+
 # on_error: abort stops at the first failure.
 sed 's/^timeout: 1/timeout: 1\non_error: abort/' "$TMP/fail.yaml" >"$TMP/abort.yaml"
 expect_status 1 "on_error: abort" "$MMCMP" run "$TMP/abort.yaml" --label ab
