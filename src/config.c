@@ -2029,6 +2029,15 @@ static int fail_yaml(struct loader *l, const yaml_parser_t *parser,
  * tree (the "billion laughs"). Also rejects several documents and deep
  * nesting, and reports syntax errors with their marks.
  */
+/*
+ * The length of a UTF-8 byte order mark at the start of text, which YAML
+ * allows and libyaml, told the encoding, would take for content.
+ */
+static size_t bom_len(const char *text, size_t len)
+{
+	return len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+}
+
 static int prescan(struct loader *l, const char *text, size_t len)
 {
 	yaml_parser_t parser;
@@ -2038,7 +2047,9 @@ static int prescan(struct loader *l, const char *text, size_t len)
 
 	if (!yaml_parser_initialize(&parser))
 		return fail_at(l, 1, 1, "cannot initialise the YAML parser");
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	yaml_parser_set_input_string(
+		&parser, (const unsigned char *)text + bom_len(text, len),
+		len - bom_len(text, len));
 	yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
 	while (!done) {
 		const yaml_char_t *anchor = NULL;
@@ -2210,8 +2221,10 @@ int config_load_buffer(struct config *cfg, const char *name, const char *buf,
 		goto out;
 	}
 	have_parser = true;
-	yaml_parser_set_input_string(&parser, (const unsigned char *)cfg->text,
-				     len);
+	yaml_parser_set_input_string(&parser,
+				     (const unsigned char *)cfg->text +
+					     bom_len(cfg->text, len),
+				     len - bom_len(cfg->text, len));
 	yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
 	if (!yaml_parser_load(&parser, &l.doc)) {
 		fail_yaml(&l, &parser, cfg->text, len);
