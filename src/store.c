@@ -398,6 +398,29 @@ out:
 	return ret;
 }
 
+/*
+ * Switching a new database to WAL needs the write lock, and SQLite does
+ * not call the busy handler for it: retry while another connection holds
+ * it, up to the busy timeout, so that runs started together on a new file
+ * wait for each other instead of failing.
+ */
+static int setup_connection(struct store *st)
+{
+	static const char sql[] = "PRAGMA journal_mode = WAL;"
+				  " PRAGMA synchronous = NORMAL;"
+				  " PRAGMA foreign_keys = ON;"
+				  " PRAGMA mmap_size = 268435456;";
+	int rc;
+
+	for (int waited_ms = 0;; waited_ms += 10) {
+		rc = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
+		if ((rc & 0xff) != SQLITE_BUSY ||
+		    waited_ms >= STORE_BUSY_TIMEOUT_MS)
+			return rc;
+		sqlite3_sleep(10);
+	}
+}
+
 struct store *store_open(const char *path, struct strbuf *err)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
@@ -421,12 +444,7 @@ struct store *store_open(const char *path, struct strbuf *err)
 	 * machine) after every commit.
 	 */
 	if (sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS) != SQLITE_OK ||
-	    sqlite3_exec(st->db,
-			 "PRAGMA journal_mode = WAL;"
-			 " PRAGMA synchronous = NORMAL;"
-			 " PRAGMA foreign_keys = ON;"
-			 " PRAGMA mmap_size = 268435456;",
-			 NULL, NULL, NULL) != SQLITE_OK) {
+	    setup_connection(st) != SQLITE_OK) {
 		store_fail(st, err, "set up database '%s'", path);
 		goto fail;
 	}
