@@ -98,8 +98,7 @@ else
 		as_user "$MMCMP" --db "$db" run -q "$TMP/small.yaml" --label second
 	grep_file "$TMP/err" "^mmcmp: error: .*readonly" \
 		"read-only file: the error says the database is read-only"
-	check_todo "store: errors after store_open() do not name the database" \
-		"read-only file: the error names the database" \
+	check "read-only file: the error names the database" \
 		grep -q "'$db'" "$TMP/err"
 	check "read-only file: nothing ran" test ! -s "$TMP/ran"
 	check "read-only file: the database is unchanged" \
@@ -142,8 +141,7 @@ db="$TMP/fsize.db"
 ) && st=0 || st=$?
 check "file-size limit: run fails with exit status 1 (got $st)" test "$st" -eq 1
 grep_file "$TMP/err" "^mmcmp: error: " "file-size limit: an error is printed"
-check_todo "store: errors after store_open() do not name the database" \
-	"file-size limit: the error names the database" grep -q "'$db'" "$TMP/err"
+check "file-size limit: the error names the database" grep -q "'$db'" "$TMP/err"
 echo "# file-size limit: $(head -n 1 "$TMP/err"); $(cat "$TMP/out")"
 consistent "$db" "file-size limit: the database is intact, no partial iteration"
 stored=$(q "$db" "SELECT count(*) FROM iteration")
@@ -176,8 +174,7 @@ if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=1M tmpfs "$mnt" 2>"$TMP/mount-
 	db="$mnt/full.db"
 	expect_status 1 "full disk: run fails" "$MMCMP" --db "$db" run "$TMP/big.yaml" --label full
 	grep_file "$TMP/err" "^mmcmp: error: .*full" "full disk: the error says the disk is full"
-	check_todo "store: errors after store_open() do not name the database" \
-		"full disk: the error names the database" grep -q "'$db'" "$TMP/err"
+	check "full disk: the error names the database" grep -q "'$db'" "$TMP/err"
 	echo "# full disk: $(head -n 1 "$TMP/err"); $(cat "$TMP/out")"
 	consistent "$db" "full disk: the database is intact, no partial iteration"
 	stored=$(q "$db" "SELECT count(*) FROM iteration")
