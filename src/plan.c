@@ -135,29 +135,55 @@ out:
 	return ret;
 }
 
-/* Fail when two jobs of the same build give one operation name. */
+/* One operation name of one job, for finding duplicates. */
+struct op_ref {
+	const struct job *job;
+	const char *op;
+};
+
+static int cmp_op_ref(const void *pa, const void *pb)
+{
+	const struct op_ref *a = pa, *b = pb;
+	int c;
+
+	if (a->job->build_index != b->job->build_index)
+		return a->job->build_index < b->job->build_index ? -1 : 1;
+	c = strcmp(a->job->wl->name, b->job->wl->name);
+	return c ? c : strcmp(a->op, b->op);
+}
+
+/*
+ * Fail when two jobs of the same build and workload give one operation
+ * name: sort every (build, workload, operation) and compare neighbours,
+ * O(n log n) in the number of operations.
+ */
 static int check_unique_ops(const struct plan *p, struct strbuf *err)
 {
+	struct op_ref *refs = NULL;
+	size_t nr = 0, alloc = 0;
+	int ret = 0;
+
 	for (size_t i = 0; i < p->nr; i++) {
-		const struct job *a = &p->jobs[i];
-
-		for (size_t j = i + 1; j < p->nr; j++) {
-			const struct job *b = &p->jobs[j];
-
-			if (a->build_index != b->build_index ||
-			    strcmp(a->wl->name, b->wl->name))
-				continue;
-			for (size_t m = 0; m < a->wl->metrics_nr; m++)
-				for (size_t n = 0; n < b->wl->metrics_nr; n++)
-					if (!strcmp(a->ops[m], b->ops[n]))
-						return error_addf(
-							err,
-							"workload '%s': jobs '%s' and '%s' both produce operation '%s'",
-							a->wl->name, a->key,
-							b->key, a->ops[m]);
+		for (size_t m = 0; m < p->jobs[i].wl->metrics_nr; m++) {
+			ALLOC_GROW(refs, nr + 1, alloc);
+			refs[nr].job = &p->jobs[i];
+			refs[nr++].op = p->jobs[i].ops[m];
 		}
 	}
-	return 0;
+	if (nr > 1)
+		qsort(refs, nr, sizeof(*refs), cmp_op_ref);
+	for (size_t i = 1; i < nr; i++) {
+		if (cmp_op_ref(&refs[i - 1], &refs[i]))
+			continue;
+		ret = error_addf(
+			err,
+			"workload '%s': jobs '%s' and '%s' both produce operation '%s'",
+			refs[i].job->wl->name, refs[i - 1].job->key,
+			refs[i].job->key, refs[i].op);
+		break;
+	}
+	free(refs);
+	return ret;
 }
 
 int plan_build(struct plan *p, const struct config *cfg, struct strbuf *err)
