@@ -92,6 +92,7 @@ struct run_state {
 	struct cgroup **cgroups;
 	size_t cgroups_nr, cgroups_alloc;
 	struct cgroup *top_cgroup; /* one of them, or NULL */
+	struct runner_guard guard; /* kills the workload if we die */
 };
 
 static int parse_args(int argc, char **argv, struct run_args *a)
@@ -406,6 +407,7 @@ static int run_aux(struct run_state *rs, char *const *argv,
 	struct strvec env = STRVEC_INIT;
 	struct runner_result res = RUNNER_RESULT_INIT;
 	struct runner_opts o = {
+		.guard = &rs->guard,
 		.argv = argv,
 		.cwd = wl && wl->cwd ? wl->cwd
 		       : b	     ? b->cwd
@@ -571,6 +573,7 @@ static int run_iteration(struct run_state *rs, size_t j, long it,
 	struct strvec env = STRVEC_INIT;
 	struct runner_result res = RUNNER_RESULT_INIT;
 	struct runner_opts o = {
+		.guard = &rs->guard,
 		.argv = job->argv.v,
 		.cwd = wl->cwd	    ? wl->cwd
 		       : job->build ? job->build->cwd
@@ -653,7 +656,8 @@ static int run_iteration(struct run_state *rs, size_t j, long it,
 		strbuf_add(&note, res.err_tail.buf, res.err_tail.len);
 	}
 	if (res.out_truncated) {
-		/* Kept with the iteration, which stays ok when values were found. */
+		/* Kept with the iteration, which stays ok when values were
+		 * found. */
 		struct strbuf tail = STRBUF_INIT;
 
 		strbuf_addf(&tail, "mmcmp: stdout truncated after %zu bytes\n",
@@ -883,6 +887,7 @@ static void remove_cgroups(struct run_state *rs)
 
 static void release_state(struct run_state *rs)
 {
+	runner_guard_stop(&rs->guard);
 	remove_cgroups(rs);
 	for (size_t j = 0; rs->extractors && j < rs->plan.nr; j++) {
 		for (size_t m = 0; m < rs->plan.jobs[j].wl->metrics_nr; m++)
@@ -986,7 +991,11 @@ static int finish_runs(struct run_state *rs, const char *status,
 static int run_main(int argc, char **argv)
 {
 	struct run_args args = {.params = STRVEC_INIT};
-	struct run_state rs = {.args = &args, .plan = PLAN_INIT};
+	struct run_state rs = {
+		.args = &args,
+		.plan = PLAN_INIT,
+		.guard = RUNNER_GUARD_INIT,
+	};
 	struct strbuf err = STRBUF_INIT;
 	struct sigaction sa = {.sa_handler = on_interrupt}, old_int, old_term;
 	const char *status = "complete";
@@ -1052,6 +1061,10 @@ static int run_main(int argc, char **argv)
 
 		rs.total_iters =
 			rs.plan.nr * (size_t)(rs.cfg.warmup + measured);
+	}
+	if (runner_guard_start(&rs.guard, &err)) {
+		ret = error("%s", err.buf);
+		goto out;
 	}
 	rs.progress = !args.quiet && isatty(STDERR_FILENO);
 	monitor_init(&rs.mon, rs.cfg.monitor_interval_s);

@@ -757,6 +757,85 @@ static int wait_failed(struct run_state *st, struct strbuf *err)
 			  strerror(wait_errno));
 }
 
+/* Tell the guard the process group of the running command (0: none). */
+static void guard_tell(const struct runner_guard *g, pid_t pgid)
+{
+	int64_t v = pgid;
+
+	if (!g || g->fd < 0)
+		return;
+	/* 8 bytes to a pipe are written at once; a dead guard is ignored. */
+	while (write(g->fd, &v, sizeof(v)) < 0 && errno == EINTR)
+		;
+}
+
+/* The guard process: never returns. */
+static void guard_loop(int fd)
+{
+	int64_t pgid = 0, v;
+	int devnull = open("/dev/null", O_RDWR);
+
+	/* Ctrl-C and friends are for mmcmp; the guard waits for its end. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	/* Hold no terminal or pipe of mmcmp's open. */
+	if (devnull >= 0) {
+		dup2(devnull, 0);
+		dup2(devnull, 1);
+		dup2(devnull, 2);
+	}
+	for (;;) {
+		ssize_t n = read(fd, &v, sizeof(v));
+
+		if (n == (ssize_t)sizeof(v)) {
+			pgid = v;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		break;
+	}
+	if (pgid > 0)
+		kill(-(pid_t)pgid, SIGKILL);
+	_exit(0);
+}
+
+int runner_guard_start(struct runner_guard *g, struct strbuf *err)
+{
+	int fds[2];
+
+	if (pipe2(fds, O_CLOEXEC))
+		return error_addf(err, "cannot create the guard pipe: %s",
+				  strerror(errno));
+	g->pid = fork();
+	if (g->pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return error_addf(err, "cannot start the guard process: %s",
+				  strerror(errno));
+	}
+	if (!g->pid) {
+		close(fds[1]);
+		guard_loop(fds[0]);
+	}
+	close(fds[0]);
+	g->fd = fds[1];
+	return 0;
+}
+
+void runner_guard_stop(struct runner_guard *g)
+{
+	if (!g || g->fd < 0)
+		return;
+	close(g->fd);
+	g->fd = -1;
+	while (waitpid(g->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	g->pid = -1;
+}
+
 /* Everything after a successful spawn; t0 is the start on opts' clock. */
 static int finish(struct run_state *st, uint64_t t0, struct strbuf *err)
 {
@@ -848,7 +927,9 @@ int runner_run(const struct runner_opts *opts, struct runner_result *result,
 		ret = 0;
 		goto out;
 	}
+	guard_tell(opts->guard, st.pid);
 	ret = finish(&st, t0, err);
+	guard_tell(opts->guard, 0);
 out:
 	for (int k = 0; k < FD_NR; k++)
 		close_fd(&st.fd[k]);

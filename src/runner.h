@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "strbuf.h"
 
@@ -102,7 +103,32 @@ struct runner_opts {
 	 * err_tail.
 	 */
 	const char *const *cgroup_procs;
+	/* When not NULL, the guard is told the child's process group. */
+	const struct runner_guard *guard;
 };
+
+/*
+ * A guard process kills the running command's process group when the
+ * process that runs it dies without cleaning up (SIGKILL, a crash): it
+ * reads the group of each command from a pipe whose write end only the
+ * caller holds, and on end of file kills the last group it was told of,
+ * unless told that the command finished. Without it a killed mmcmp would
+ * leave its workload running, children and all.
+ */
+struct runner_guard {
+	int fd;	   /* write end, close-on-exec; -1 when not started */
+	pid_t pid; /* the guard process */
+};
+
+#define RUNNER_GUARD_INIT                                                      \
+	{                                                                      \
+		.fd = -1, .pid = -1                                            \
+	}
+
+/* Start the guard; -1 with a line in err when pipe or fork fails. */
+int runner_guard_start(struct runner_guard *g, struct strbuf *err);
+/* Close the pipe and reap the guard; a stopped guard is a no-op. */
+void runner_guard_stop(struct runner_guard *g);
 
 enum runner_status {
 	RUNNER_OK,	    /* exited with status 0 */

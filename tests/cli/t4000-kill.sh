@@ -205,8 +205,7 @@ left=$(workload_pids)
 if [ -z "$left" ]; then
 	ok "no workload process outlives mmcmp killed with SIGKILL"
 else
-	not_ok_todo "no workload process outlives mmcmp killed with SIGKILL" \
-		"runner: the workload's process group survives mmcmp's death"
+	not_ok "no workload process outlives mmcmp killed with SIGKILL"
 	echo "# still running 5 s after the kill: $(echo "$left" | tr '\n' ' ')"
 	# shellcheck disable=SC2086
 	kill -KILL $left 2>/dev/null || true
