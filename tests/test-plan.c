@@ -81,6 +81,7 @@ int main(void)
 		struct config cfg = CONFIG_INIT;
 		struct plan p = PLAN_INIT;
 		struct strbuf err = STRBUF_INIT;
+		bool failed;
 		char g[] = "a=1,2,3", d[] = "a=1,1", n[] = "nosuch=1";
 		char *good[] = {g, NULL};
 		char *dup[] = {d, NULL};
@@ -89,9 +90,12 @@ int main(void)
 		ok(!config_load_buffer(&cfg, "t.yaml", config_text,
 				       sizeof(config_text) - 1, &err),
 		   "the test config loads: %s", err.buf);
-		ok(plan_prepare(&cfg, none, &err) == -1 &&
-			   strstr(err.buf, "no workload"),
-		   "an override of an unknown parameter fails: %s", err.buf);
+		/* Compute first: the message argument must see the final err.
+		 */
+		failed = plan_prepare(&cfg, none, &err) == -1 &&
+			 strstr(err.buf, "no workload");
+		ok(failed, "an override of an unknown parameter fails: %s",
+		   err.buf);
 		strbuf_reset(&err);
 		ok(!plan_prepare(&cfg, good, &err) &&
 			   !plan_build(&p, &cfg, &err) && p.nr == 3,
@@ -101,10 +105,11 @@ int main(void)
 		is_str(p.nr == 3 ? p.jobs[2].argv.v[1] : NULL, "3",
 		       "the third job's argument");
 		plan_release(&p);
-		ok(!plan_prepare(&cfg, dup, &err) &&
-			   plan_build(&p, &cfg, &err) == -1 &&
-			   strstr(err.buf, "both produce operation 'op-1'"),
-		   "two jobs with one operation name fail: %s", err.buf);
+		failed = !plan_prepare(&cfg, dup, &err) &&
+			 plan_build(&p, &cfg, &err) == -1 &&
+			 strstr(err.buf, "both produce operation 'op-1'");
+		ok(failed, "two jobs with one operation name fail: %s",
+		   err.buf);
 		plan_release(&p);
 		config_release(&cfg);
 		strbuf_release(&err);
