@@ -139,7 +139,8 @@ int store_fail(struct store *st, struct strbuf *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&what, fmt, ap);
 	va_end(ap);
-	/* Name the database, so that a full disk or a read-only file is clear. */
+	/* Name the database, so that a full disk or a read-only file is clear.
+	 */
 	if (st->path && !strstr(what.buf, st->path))
 		strbuf_addf(&what, " in '%s'", st->path);
 	strbuf_addstr(&what, ": ");
