@@ -824,7 +824,9 @@ static cJSON *operations_array(const struct run_full *rf)
 static cJSON *samples_array(const struct run_full *rf,
 			    const struct iteration_data *it)
 {
-	const struct sample_data *s = rf->samples + it->samples_first;
+	/* No samples at all: rf->samples is NULL, and NULL + 0 is undefined. */
+	const struct sample_data *s =
+		it->samples_nr ? rf->samples + it->samples_first : NULL;
 	cJSON *arr = jcheck(cJSON_CreateArray());
 	struct strbuf values = STRBUF_INIT;
 
