@@ -59,24 +59,21 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 					&cmd_compare,
 					"unknown test '%s' (welch, utest or mmtests)",
 					v);
-		} else if (!missing && (v = opt_value(argv, argc, &i, "--alpha",
-						      &missing))) {
+		} else if ((v = opt_value(argv, argc, &i, "--alpha",
+					  &missing))) {
 			if (!parse_double(v, &a->opts.alpha) ||
 			    !(a->opts.alpha > 0 && a->opts.alpha < 1))
 				return usage_error(
 					&cmd_compare,
 					"--alpha needs a number between 0 and 1, not '%s'",
 					v);
-		} else if (!missing &&
-			   (v = opt_value(argv, argc, &i, "--benchmark",
+		} else if ((v = opt_value(argv, argc, &i, "--benchmark",
 					  &missing))) {
 			a->opts.benchmark = v;
-		} else if (!missing &&
-			   (v = opt_value(argv, argc, &i, "--sub-heading",
+		} else if ((v = opt_value(argv, argc, &i, "--sub-heading",
 					  &missing))) {
 			a->opts.sub_heading = v;
-		} else if (!missing &&
-			   (v = opt_value(argv, argc, &i, "--run", &missing))) {
+		} else if ((v = opt_value(argv, argc, &i, "--run", &missing))) {
 			int64_t id;
 
 			if (!parse_int64(v, 1, INT64_MAX, &id))
@@ -86,18 +83,16 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 			a->runs = xrealloc(a->runs,
 					   (a->runs_nr + 1) * sizeof(id));
 			a->runs[a->runs_nr++] = id;
-		} else if (!missing && (v = opt_value(argv, argc, &i,
-						      "--format", &missing))) {
+		} else if ((v = opt_value(argv, argc, &i, "--format",
+					  &missing))) {
 			if (!render_format_parse(v, &a->format))
 				return usage_error(
 					&cmd_compare,
 					"unknown format '%s' (text, markdown, csv, json or html)",
 					v);
-		} else if (!missing &&
-			   ((v = opt_value(argv, argc, &i, "--output",
-					   &missing)) ||
-			    (!missing && (v = opt_value(argv, argc, &i, "-o",
-							&missing))))) {
+		} else if ((v = opt_value(argv, argc, &i, "--output",
+					  &missing)) ||
+			   (v = opt_value(argv, argc, &i, "-o", &missing))) {
 			a->output = v;
 		} else if (missing) {
 			return usage_error(&cmd_compare,

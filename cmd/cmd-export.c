@@ -53,29 +53,27 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 
 		if ((v = opt_value(argv, argc, &i, "--benchmark", &missing))) {
 			a->benchmark = v;
-		} else if (!missing && (v = opt_value(argv, argc, &i,
-						      "--compare", &missing))) {
+		} else if ((v = opt_value(argv, argc, &i, "--compare",
+					  &missing))) {
 			a->base = v;
-		} else if (!missing && (v = opt_value(argv, argc, &i, "--test",
-						      &missing))) {
+		} else if ((v = opt_value(argv, argc, &i, "--test",
+					  &missing))) {
 			if (!compare_test_parse(v, &a->opts.test))
 				return usage_error(
 					&cmd_export,
 					"unknown test '%s' (welch, utest or mmtests)",
 					v);
-		} else if (!missing && (v = opt_value(argv, argc, &i, "--alpha",
-						      &missing))) {
+		} else if ((v = opt_value(argv, argc, &i, "--alpha",
+					  &missing))) {
 			if (!parse_double(v, &a->opts.alpha) ||
 			    !(a->opts.alpha > 0 && a->opts.alpha < 1))
 				return usage_error(
 					&cmd_export,
 					"--alpha needs a number between 0 and 1, not '%s'",
 					v);
-		} else if (!missing &&
-			   ((v = opt_value(argv, argc, &i, "--output",
-					   &missing)) ||
-			    (!missing && (v = opt_value(argv, argc, &i, "-o",
-							&missing))))) {
+		} else if ((v = opt_value(argv, argc, &i, "--output",
+					  &missing)) ||
+			   (v = opt_value(argv, argc, &i, "-o", &missing))) {
 			a->output = v;
 		} else if (missing) {
 			return usage_error(&cmd_export,

@@ -269,7 +269,7 @@ static int import_main(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		const char *v;
-		bool missing;
+		bool missing = false;
 
 		if ((v = opt_value(argv, argc, &i, "--label-prefix",
 				   &missing))) {

@@ -99,7 +99,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *v;
-		bool missing;
+		bool missing = false;
 
 		if ((v = opt_value(argv, argc, &i, "--label", &missing))) {
 			a->label = v;
@@ -110,8 +110,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 					&cmd_run,
 					"--iterations needs a whole number from 1 to 1000000, not '%s'",
 					v);
-		} else if (!missing && (v = opt_value(argv, argc, &i, "--param",
-						      &missing))) {
+		} else if ((v = opt_value(argv, argc, &i, "--param",
+					  &missing))) {
 			strvec_push(&a->params, v);
 		} else if (missing) {
 			return usage_error(&cmd_run,

@@ -107,7 +107,7 @@ static int show_main(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		const char *v;
-		bool missing;
+		bool missing = false;
 
 		if ((v = opt_value(argv, argc, &i, "--run", &missing))) {
 			if (!parse_int64(v, 1, INT64_MAX, &run_id))

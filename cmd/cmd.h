@@ -54,7 +54,8 @@ int show_help(const struct cmd *cmd);
 /*
  * Return the value of option `name` (e.g. "--label") at argv[*i]: either
  * "--label=X" or "--label X" (then *i advances). NULL when argv[*i] is not
- * that option; *missing is set when the value is absent.
+ * that option, or when the value is absent: then *missing is set to true,
+ * and left alone otherwise, so a chain of calls needs one check of it.
  */
 const char *opt_value(char **argv, int argc, int *i, const char *name,
 		      bool *missing);

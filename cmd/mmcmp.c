@@ -89,7 +89,6 @@ const char *opt_value(char **argv, int argc, int *i, const char *name,
 	size_t len = strlen(name);
 	const char *arg = argv[*i];
 
-	*missing = false;
 	if (strncmp(arg, name, len))
 		return NULL;
 	if (arg[len] == '=')
@@ -165,7 +164,7 @@ static int strip_global_options(int *argc, char **argv)
 	int out = 1;
 
 	for (int i = 1; i < *argc; i++) {
-		bool missing;
+		bool missing = false;
 		const char *v;
 
 		if (!strcmp(argv[i], "--")) {

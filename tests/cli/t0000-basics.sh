@@ -38,4 +38,13 @@ expect_status 0 "list with MMCMP_DB" env MMCMP_DB="$TMP/d.db" "$MMCMP" list
 check "MMCMP_DB names the database" test -f "$TMP/d.db"
 expect_status 2 "--db without a value" "$MMCMP" list --db
 
+# An option without its value is named, in every command.
+for c in "compare --alpha" "compare --run" "compare -o" "compare --output" \
+	"export -o" "run --param" "run --label" "show --run" \
+	"import --label-prefix"; do
+	# shellcheck disable=SC2086
+	expect_status 2 "mmcmp $c without a value" "$MMCMP" $c
+	grep_file "$TMP/err" "option '${c#* }' needs a value" "mmcmp $c names the option"
+done
+
 done_testing
