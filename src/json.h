@@ -9,8 +9,13 @@ struct run_full;
 struct strbuf;
 
 /*
- * json: everything mmcmp reads from or writes as JSON. cJSON is used only
- * in json.c; no cJSON type appears in this header.
+ * json: everything mmcmp reads from or writes as JSON, in three modules
+ * that share only the parse of a document (json-parse.c,
+ * json-internal.h): the path reader of extract (json-path.c), the export
+ * and compare writers (json-export.c) and the import validator
+ * (json-import.c), so that extracting a metric does not link the
+ * comparison code. cJSON is used only in the json*.c files; no cJSON type
+ * appears in this header.
  *
  * Functions returning int give 0 on success and -1 on failure; on failure
  * they append one line (no '\n') to err, which may be NULL, and leave the

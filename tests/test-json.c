@@ -1,10 +1,11 @@
 /*
- * Unit tests for the export documents of json.c: the export of a fixture
- * with every kind of member (golden tests/golden/export.json), that
- * reading it back and writing it again gives the same bytes, every
- * validation rule of json_import() with its message (one broken copy of
- * the golden document each), and the compare document of an mmtests
- * example (golden tests/golden/wis-improve.welch.json).
+ * Unit tests for the export documents of json-export.c and json-import.c:
+ * the export of a fixture with every kind of member (golden
+ * tests/golden/export.json), that reading it back and writing it again
+ * gives the same bytes, every validation rule of json_import() with its
+ * message (one broken copy of the golden document each), and the compare
+ * document of an mmtests example (golden
+ * tests/golden/wis-improve.welch.json).
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,0 +1,409 @@
+/* json-export: export and compare documents written through cJSON. */
+#include "json.h"
+
+#include <math.h>
+
+#include <cjson/cJSON.h>
+
+#include "compare.h"
+#include "mmcmp-version.h"
+#include "run-data.h"
+#include "stats.h"
+#include "strbuf.h"
+#include "util.h"
+
+/* cJSON returns NULL only when malloc() fails: abort as xmalloc() does. */
+static cJSON *jcheck(cJSON *node)
+{
+	if (!node)
+		die_oom(0);
+	return node;
+}
+
+/* Add item to obj under key, a string literal that outlives the tree. */
+static cJSON *jadd(cJSON *obj, const char *key, cJSON *item)
+{
+	if (!cJSON_AddItemToObjectCS(obj, key, jcheck(item)))
+		die_oom(0);
+	return item;
+}
+
+static cJSON *jpush(cJSON *arr, cJSON *item)
+{
+	if (!cJSON_AddItemToArray(arr, jcheck(item)))
+		die_oom(0);
+	return item;
+}
+
+/* A string node of s (NULL: null), bad UTF-8 bytes replaced by U+FFFD. */
+static cJSON *jstr(const char *s)
+{
+	struct strbuf fixed = STRBUF_INIT;
+	const char *p = s;
+	cJSON *node;
+
+	if (!s)
+		return jcheck(cJSON_CreateNull());
+	if (utf8_valid(s))
+		return jcheck(cJSON_CreateString(s));
+	while (*p) {
+		size_t n = utf8_seq(p);
+
+		if (n) {
+			strbuf_add(&fixed, p, n);
+			p += n;
+		} else {
+			strbuf_addstr(&fixed, "\xef\xbf\xbd");
+			p++;
+		}
+	}
+	node = jcheck(cJSON_CreateString(fixed.buf));
+	strbuf_release(&fixed);
+	return node;
+}
+
+static cJSON *jint(int64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	return jcheck(cJSON_CreateRaw(buf));
+}
+
+/* v exactly (strbuf_add_double()), or null when it is NaN or infinite. */
+static cJSON *jnum(double v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	cJSON *node;
+
+	if (!isfinite(v))
+		return jcheck(cJSON_CreateNull());
+	strbuf_add_double(&sb, v);
+	node = jcheck(cJSON_CreateRaw(sb.buf));
+	strbuf_release(&sb);
+	return node;
+}
+
+static cJSON *jbool(bool v)
+{
+	return jcheck(cJSON_CreateBool(v));
+}
+
+/* Print root formatted, then a newline, to out. */
+static void jprint(const cJSON *root, struct strbuf *out)
+{
+	char *text = cJSON_Print(root);
+
+	if (!text)
+		die_oom(0);
+	strbuf_addstr(out, text);
+	strbuf_addch(out, '\n');
+	cJSON_free(text);
+}
+
+struct json_export {
+	cJSON *root;
+	cJSON *runs;
+};
+
+struct json_export *json_export_new(void)
+{
+	struct json_export *je = xcalloc(1, sizeof(*je));
+
+	je->root = jcheck(cJSON_CreateObject());
+	jadd(je->root, "format", cJSON_CreateString(JSON_EXPORT_FORMAT));
+	jadd(je->root, "version", jint(JSON_EXPORT_VERSION));
+	jadd(je->root, "generator", cJSON_CreateString("mmcmp " MMCMP_VERSION));
+	je->runs = jadd(je->root, "runs", cJSON_CreateArray());
+	return je;
+}
+
+void json_export_free(struct json_export *je)
+{
+	if (!je)
+		return;
+	cJSON_Delete(je->root);
+	free(je);
+}
+
+static cJSON *machine_object(const struct machine_info *m)
+{
+	cJSON *o = jcheck(cJSON_CreateObject());
+
+	jadd(o, "hostname", jstr(m->hostname));
+	jadd(o, "kernel_release", jstr(m->kernel_release));
+	jadd(o, "kernel_version", jstr(m->kernel_version));
+	jadd(o, "cmdline", jstr(m->cmdline));
+	jadd(o, "cpu_model", jstr(m->cpu_model));
+	jadd(o, "nr_cpus", jint(m->nr_cpus));
+	jadd(o, "mem_bytes", jint(m->mem_bytes));
+	jadd(o, "numa_nodes", jint(m->numa_nodes));
+	jadd(o, "smt", jstr(m->smt));
+	jadd(o, "thp_enabled", jstr(m->thp_enabled));
+	jadd(o, "thp_defrag", jstr(m->thp_defrag));
+	jadd(o, "cpufreq_governor", jstr(m->cpufreq_governor));
+	jadd(o, "cgroup_mode", jstr(m->cgroup_mode));
+	jadd(o, "kernel_config_sha256", jstr(m->kernel_config_sha256));
+	return o;
+}
+
+/* The summary of n measured samples x (hyperfine's names where it has them). */
+static cJSON *summary_object(const double *x, size_t n)
+{
+	cJSON *o = jcheck(cJSON_CreateObject());
+	double mean = stats_amean(x, n), sd = stats_stddev(x, n);
+	double min = NAN, max = NAN;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!i || x[i] < min)
+			min = x[i];
+		if (!i || x[i] > max)
+			max = x[i];
+	}
+	jadd(o, "n", jint((int64_t)n));
+	jadd(o, "mean", jnum(mean));
+	jadd(o, "stddev", jnum(sd));
+	jadd(o, "median", jnum(stats_median(x, n)));
+	jadd(o, "min", jnum(min));
+	jadd(o, "max", jnum(max));
+	jadd(o, "hmean", jnum(stats_hmean(x, n)));
+	jadd(o, "gmean", jnum(stats_gmean(x, n)));
+	jadd(o, "cv", jnum(mean != 0.0 ? sd * 100.0 / mean : NAN));
+	return o;
+}
+
+/* The operations of rf with the summaries of their measured samples. */
+static cJSON *operations_array(const struct run_full *rf)
+{
+	cJSON *arr = jcheck(cJSON_CreateArray());
+	size_t *first = xcalloc(rf->ops_nr + 1, sizeof(*first));
+	size_t *nr = xcalloc(rf->ops_nr + 1, sizeof(*nr));
+	double *v = xcalloc(rf->samples_nr + 1, sizeof(*v));
+
+	/* Gather each operation's measured samples, in stored order. */
+	for (size_t i = 0; i < rf->iters_nr; i++) {
+		const struct iteration_data *it = &rf->iters[i];
+
+		for (size_t k = 0; !it->warmup && k < it->samples_nr; k++)
+			nr[rf->samples[it->samples_first + k].op]++;
+	}
+	for (size_t o = 0, at = 0; o < rf->ops_nr; o++) {
+		first[o] = at;
+		at += nr[o];
+		nr[o] = 0;
+	}
+	for (size_t i = 0; i < rf->iters_nr; i++) {
+		const struct iteration_data *it = &rf->iters[i];
+
+		for (size_t k = 0; !it->warmup && k < it->samples_nr; k++) {
+			const struct sample_data *s =
+				&rf->samples[it->samples_first + k];
+
+			v[first[s->op] + nr[s->op]++] = s->value;
+		}
+	}
+	for (size_t o = 0; o < rf->ops_nr; o++) {
+		const struct op_samples *op = &rf->ops[o];
+		cJSON *obj = jpush(arr, cJSON_CreateObject());
+
+		jadd(obj, "benchmark", jstr(op->benchmark));
+		jadd(obj, "name", jstr(op->name));
+		jadd(obj, "unit", jstr(op->unit));
+		jadd(obj, "better",
+		     cJSON_CreateString(op->higher_better ? "higher"
+							  : "lower"));
+		jadd(obj, "decimals", jint(op->decimals));
+		jadd(obj, "summary", summary_object(v + first[o], nr[o]));
+	}
+	free(first);
+	free(nr);
+	free(v);
+	return arr;
+}
+
+/*
+ * The samples of it: one {"operation", "values"} group per run of
+ * consecutive samples of one operation, so the order is kept exactly
+ * and a million values cost a million numbers, not objects.
+ */
+static cJSON *samples_array(const struct run_full *rf,
+			    const struct iteration_data *it)
+{
+	/* No samples at all: rf->samples is NULL, and NULL + 0 is undefined. */
+	const struct sample_data *s =
+		it->samples_nr ? rf->samples + it->samples_first : NULL;
+	cJSON *arr = jcheck(cJSON_CreateArray());
+	struct strbuf values = STRBUF_INIT;
+
+	for (size_t k = 0; k < it->samples_nr;) {
+		cJSON *group = jpush(arr, cJSON_CreateObject());
+		size_t op = s[k].op;
+
+		strbuf_reset(&values);
+		strbuf_addch(&values, '[');
+		for (size_t j = k; k < it->samples_nr && s[k].op == op; k++) {
+			if (k != j)
+				strbuf_addstr(&values, ", ");
+			strbuf_add_double(&values, s[k].value);
+		}
+		strbuf_addch(&values, ']');
+		jadd(group, "operation", jint((int64_t)op));
+		jadd(group, "values", cJSON_CreateRaw(values.buf));
+	}
+	strbuf_release(&values);
+	return arr;
+}
+
+static cJSON *iterations_array(const struct run_full *rf)
+{
+	cJSON *arr = jcheck(cJSON_CreateArray());
+
+	for (size_t i = 0; i < rf->iters_nr; i++) {
+		const struct iteration_data *it = &rf->iters[i];
+		cJSON *o = jpush(arr, cJSON_CreateObject());
+
+		jadd(o, "benchmark", jstr(it->benchmark));
+		jadd(o, "job", jstr(it->job));
+		jadd(o, "build", jstr(it->build));
+		jadd(o, "index", jint(it->index));
+		jadd(o, "warmup", jbool(it->warmup));
+		jadd(o, "status", jstr(it->status));
+		jadd(o, "exit_code", jint(it->exit_code));
+		jadd(o, "signal", jint(it->term_signal));
+		jadd(o, "started_at", jstr(it->started_at));
+		jadd(o, "elapsed_s", jnum(it->elapsed_s));
+		jadd(o, "user_s", jnum(it->user_s));
+		jadd(o, "sys_s", jnum(it->sys_s));
+		jadd(o, "maxrss_kb", jint(it->maxrss_kb));
+		jadd(o, "stderr_tail", jstr(it->stderr_tail));
+		jadd(o, "samples", samples_array(rf, it));
+	}
+	return arr;
+}
+
+void json_export_add_run(struct json_export *je, const struct run_full *rf)
+{
+	const struct run_info *ri = &rf->info;
+	cJSON *run = jpush(je->runs, cJSON_CreateObject());
+	cJSON *config;
+
+	jadd(run, "uuid", jstr(ri->uuid));
+	jadd(run, "label", jstr(ri->label));
+	jadd(run, "status", jstr(ri->status));
+	jadd(run, "started_at", jstr(ri->started_at));
+	jadd(run, "ended_at", jstr(ri->ended_at));
+	jadd(run, "mmcmp_version", jstr(ri->mmcmp_version));
+	jadd(run, "cgroup", jstr(ri->cgroup));
+	config = jadd(run, "config", cJSON_CreateObject());
+	jadd(config, "name", jstr(ri->config_name));
+	jadd(config, "text", jstr(ri->config_text));
+	jadd(config, "sha256", jstr(ri->config_hash));
+	jadd(run, "machine", machine_object(&ri->machine));
+	jadd(run, "operations", operations_array(rf));
+	jadd(run, "iterations", iterations_array(rf));
+}
+
+/* One cell of a comparison: the shape export and compare share. */
+static cJSON *cell_object(const struct compare_result *res,
+			  const struct compare_bench *b, size_t row, size_t run)
+{
+	const struct compare_row *r = &b->rows[row];
+	const struct compare_op *op = &b->ops[r->op];
+	const struct compare_cell *c = compare_cell(res, b, row, run);
+	const struct compare_side *side = &op->side[run];
+	bool mean = r->stat == COMPARE_STAT_MEAN;
+	cJSON *o = jcheck(cJSON_CreateObject());
+	double pct = NAN;
+
+	/* compare.h keeps 0 where there is no value; here that is null. */
+	if (!isnan(c->value))
+		pct = run ? c->pct : 0.0;
+	jadd(o, "stat", jstr(r->label));
+	jadd(o, "label", jstr(res->labels[run]));
+	jadd(o, "value", jnum(c->value));
+	jadd(o, "percentage", jnum(pct));
+	jadd(o, "p_value", jnum(mean && run ? side->p : NAN));
+	jadd(o, "significant", jbool(c->significant));
+	jadd(o, "n_base", jint((int64_t)op->side[0].sum.n));
+	jadd(o, "n_other", jint((int64_t)side->sum.n));
+	return o;
+}
+
+static cJSON *bench_object(const struct compare_result *res,
+			   const struct compare_bench *b)
+{
+	cJSON *o = jcheck(cJSON_CreateObject()), *ops, *durations;
+
+	jadd(o, "name", jstr(b->name));
+	ops = jadd(o, "operations", cJSON_CreateArray());
+	for (size_t i = 0; i < b->ops_nr; i++) {
+		const struct compare_op *op = &b->ops[i];
+		cJSON *oo = jpush(ops, cJSON_CreateObject()), *cells;
+
+		jadd(oo, "name", jstr(op->name));
+		jadd(oo, "unit", jstr(op->unit));
+		jadd(oo, "better",
+		     cJSON_CreateString(op->higher_better ? "higher"
+							  : "lower"));
+		jadd(oo, "decimals", jint(op->decimals));
+		cells = jadd(oo, "cells", cJSON_CreateArray());
+		/* Rows are stat-major: this op's are every ops_nr-th. */
+		for (size_t r = 0; r < b->rows_nr; r++) {
+			if (b->rows[r].op != i)
+				continue;
+			for (size_t run = 0; run < res->runs_nr; run++)
+				jpush(cells, cell_object(res, b, r, run));
+		}
+	}
+	durations = jadd(o, "durations", cJSON_CreateArray());
+	for (size_t run = 0; b->has_durations && run < res->runs_nr; run++) {
+		const struct compare_duration *d = &b->durations[run];
+		cJSON *dd = jpush(durations, cJSON_CreateObject());
+
+		jadd(dd, "label", jstr(res->labels[run]));
+		jadd(dd, "user_s", jnum(d->present ? d->user_s : NAN));
+		jadd(dd, "sys_s", jnum(d->present ? d->sys_s : NAN));
+		jadd(dd, "elapsed_s", jnum(d->present ? d->elapsed_s : NAN));
+	}
+	return o;
+}
+
+static cJSON *compare_object(const struct compare_result *res)
+{
+	cJSON *o = jcheck(cJSON_CreateObject()), *labels, *diffs, *benches;
+
+	jadd(o, "format", cJSON_CreateString(JSON_COMPARE_FORMAT));
+	jadd(o, "version", jint(JSON_COMPARE_VERSION));
+	jadd(o, "test", jstr(compare_test_name(res->opts.test)));
+	jadd(o, "alpha", jnum(res->opts.alpha));
+	jadd(o, "fdr", jbool(res->opts.fdr));
+	labels = jadd(o, "labels", cJSON_CreateArray());
+	for (size_t i = 0; i < res->runs_nr; i++)
+		jpush(labels, jstr(res->labels[i]));
+	diffs = jadd(o, "machine_diffs", cJSON_CreateArray());
+	for (size_t i = 0; i < res->machine_diffs.nr; i++)
+		jpush(diffs, jstr(res->machine_diffs.v[i]));
+	benches = jadd(o, "benchmarks", cJSON_CreateArray());
+	for (size_t i = 0; i < res->bench_nr; i++)
+		jpush(benches, bench_object(res, &res->bench[i]));
+	return o;
+}
+
+void json_export_add_compare(struct json_export *je,
+			     const struct compare_result *res)
+{
+	jadd(je->root, "comparison", compare_object(res));
+}
+
+void json_export_finish(struct json_export *je, struct strbuf *out)
+{
+	jprint(je->root, out);
+}
+
+void json_render_compare(const struct compare_result *res, struct strbuf *out)
+{
+	cJSON *root = compare_object(res);
+
+	jprint(root, out);
+	cJSON_Delete(root);
+}
