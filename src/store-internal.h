@@ -53,7 +53,25 @@ int store_tx_open(struct store *st, bool write, struct store_tx *tx,
 int store_tx_close(struct store *st, const struct store_tx *tx, int ret,
 		   struct strbuf *err);
 
+struct iteration_rec;
 struct op_samples;
+
+/*
+ * The one insert of an iteration row, for store_iteration_add() and the
+ * import of whole runs: it (run_id included) becomes a row of iteration,
+ * whose id goes to *iter_id. Runs inside the caller's transaction.
+ */
+int store_insert_iteration(struct store *st, const struct iteration_rec *it,
+			   int64_t *iter_id, struct strbuf *err);
+/*
+ * Bind the four columns of one sample row (iteration, operation, seq,
+ * value) to parameters first .. first + 3 of stmt; SQLite's result.
+ */
+int store_bind_sample(sqlite3_stmt *stmt, int first, int64_t iter_id,
+		      int64_t op_id, size_t seq, double value);
+/* Insert one sample row (value not NaN), inside the caller's transaction. */
+int store_insert_sample(struct store *st, int64_t iter_id, int64_t op_id,
+			size_t seq, double value, struct strbuf *err);
 
 /*
  * Append the operations of run run_id (of one benchmark when benchmark is

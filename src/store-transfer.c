@@ -1,4 +1,4 @@
-/* store-export: whole runs out of and into the store, for export/import. */
+/* store-transfer: whole runs out of and into the store, for export/import. */
 #include "store.h"
 
 #include <math.h>
@@ -247,9 +247,12 @@ out:
 	return store_tx_close(st, &tx, ret, err);
 }
 
-/* The statements of one store_run_insert_full() call. */
+/*
+ * The statements of one store_run_insert_full() call; iterations and the
+ * last samples of each go through store.c's cached single-row inserts.
+ */
 struct insert_stmts {
-	sqlite3_stmt *op, *iter, *sample, *samples;
+	sqlite3_stmt *op, *samples;
 };
 
 static int prepare_inserts(struct store *st, struct insert_stmts *s,
@@ -258,12 +261,6 @@ static int prepare_inserts(struct store *st, struct insert_stmts *s,
 	static const char op_sql[] =
 		"INSERT INTO operation (run_id, benchmark, name, unit, better,"
 		" decimals, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
-	static const char iter_sql[] =
-		"INSERT INTO iteration (run_id, benchmark, job, build, idx,"
-		" warmup, status, exit_code, term_signal, elapsed_s, user_s,"
-		" sys_s, maxrss_kb, stderr_tail, started_at)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-		" ?13, ?14, ?15)";
 	static const char sample_sql[] =
 		"INSERT INTO sample (iteration_id, operation_id, seq, value)"
 		" VALUES ";
@@ -274,12 +271,6 @@ static int prepare_inserts(struct store *st, struct insert_stmts *s,
 	for (int i = 0; i < SAMPLE_ROWS; i++)
 		strbuf_addstr(&many, i ? ", (?, ?, ?, ?)" : "(?, ?, ?, ?)");
 	if (sqlite3_prepare_v2(st->db, op_sql, -1, &s->op, NULL) ||
-	    sqlite3_prepare_v2(st->db, iter_sql, -1, &s->iter, NULL) ||
-	    sqlite3_prepare_v2(st->db,
-			       "INSERT INTO sample (iteration_id,"
-			       " operation_id, seq, value)"
-			       " VALUES (?1, ?2, ?3, ?4)",
-			       -1, &s->sample, NULL) ||
 	    sqlite3_prepare_v2(st->db, many.buf, -1, &s->samples, NULL)) {
 		store_fail(st, err, "prepare run import");
 		goto out;
@@ -293,8 +284,6 @@ out:
 static void finalize_inserts(struct insert_stmts *s)
 {
 	sqlite3_finalize(s->op);
-	sqlite3_finalize(s->iter);
-	sqlite3_finalize(s->sample);
 	sqlite3_finalize(s->samples);
 }
 
@@ -325,45 +314,29 @@ static int insert_ops(struct store *st, const struct insert_stmts *s,
 	return 0;
 }
 
-static int insert_iter(struct store *st, const struct insert_stmts *s,
-		       int64_t run_id, const struct iteration_data *it,
-		       int64_t *iter_id, struct strbuf *err)
+static int insert_iter(struct store *st, int64_t run_id,
+		       const struct iteration_data *it, int64_t *iter_id,
+		       struct strbuf *err)
 {
-	sqlite3_stmt *q = s->iter;
+	const struct iteration_rec rec = {
+		.run_id = run_id,
+		.benchmark = it->benchmark,
+		.job = it->job,
+		.build = it->build,
+		.index = it->index,
+		.warmup = it->warmup,
+		.status = it->status,
+		.exit_code = it->exit_code,
+		.term_signal = it->term_signal,
+		.elapsed_s = it->elapsed_s,
+		.user_s = it->user_s,
+		.sys_s = it->sys_s,
+		.maxrss_kb = it->maxrss_kb,
+		.stderr_tail = it->stderr_tail,
+		.started_at = it->started_at,
+	};
 
-	if (sqlite3_bind_int64(q, 1, run_id) ||
-	    store_bind_text(q, 2, it->benchmark) ||
-	    store_bind_text(q, 3, it->job) ||
-	    store_bind_text(q, 4, it->build) ||
-	    sqlite3_bind_int64(q, 5, it->index) ||
-	    sqlite3_bind_int(q, 6, it->warmup) ||
-	    store_bind_text(q, 7, it->status) ||
-	    sqlite3_bind_int64(q, 8, it->exit_code) ||
-	    sqlite3_bind_int64(q, 9, it->term_signal) ||
-	    sqlite3_bind_double(q, 10, it->elapsed_s) ||
-	    sqlite3_bind_double(q, 11, it->user_s) ||
-	    sqlite3_bind_double(q, 12, it->sys_s) ||
-	    sqlite3_bind_int64(q, 13, it->maxrss_kb) ||
-	    store_bind_text(q, 14, it->stderr_tail) ||
-	    store_bind_text(q, 15, it->started_at) ||
-	    sqlite3_step(q) != SQLITE_DONE)
-		return store_fail(st, err,
-				  "store iteration %" PRId64 " of '%s'",
-				  it->index, it->benchmark);
-	*iter_id = sqlite3_last_insert_rowid(st->db);
-	if (sqlite3_reset(q) != SQLITE_OK)
-		return store_fail(st, err, "store iterations");
-	return 0;
-}
-
-/* Bind sample seq of iteration iter_id at parameter `first` onwards. */
-static int bind_sample(sqlite3_stmt *q, int first, int64_t iter_id,
-		       int64_t op_id, size_t seq, double value)
-{
-	return sqlite3_bind_int64(q, first, iter_id) ||
-	       sqlite3_bind_int64(q, first + 1, op_id) ||
-	       sqlite3_bind_int64(q, first + 2, (sqlite3_int64)seq) ||
-	       sqlite3_bind_double(q, first + 3, value);
+	return store_insert_iteration(st, &rec, iter_id, err);
 }
 
 /*
@@ -393,8 +366,9 @@ static int insert_samples(struct store *st, const struct insert_stmts *s,
 		for (int r = 0; r < SAMPLE_ROWS; r++) {
 			const struct sample_data *x = &v[i + (size_t)r];
 
-			if (bind_sample(s->samples, 4 * r + 1, iter_id,
-					op_ids[x->op], i + (size_t)r, x->value))
+			if (store_bind_sample(s->samples, 4 * r + 1, iter_id,
+					      op_ids[x->op], i + (size_t)r,
+					      x->value))
 				return store_fail(st, err, "store samples");
 		}
 		if (sqlite3_step(s->samples) != SQLITE_DONE ||
@@ -402,11 +376,9 @@ static int insert_samples(struct store *st, const struct insert_stmts *s,
 			return store_fail(st, err, "store samples");
 	}
 	for (; i < nr; i++) {
-		if (bind_sample(s->sample, 1, iter_id, op_ids[v[i].op], i,
-				v[i].value) ||
-		    sqlite3_step(s->sample) != SQLITE_DONE ||
-		    sqlite3_reset(s->sample) != SQLITE_OK)
-			return store_fail(st, err, "store samples");
+		if (store_insert_sample(st, iter_id, op_ids[v[i].op], i,
+					v[i].value, err))
+			return -1;
 	}
 	return 0;
 }
@@ -437,7 +409,7 @@ int store_run_insert_full(struct store *st, struct run_full *rf,
 		const struct iteration_data *it = &rf->iters[i];
 		int64_t iter_id = 0;
 
-		if (insert_iter(st, &s, rf->info.id, it, &iter_id, err) ||
+		if (insert_iter(st, rf->info.id, it, &iter_id, err) ||
 		    insert_samples(st, &s, rf, it, iter_id, op_ids, err))
 			goto out;
 	}

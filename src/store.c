@@ -869,8 +869,8 @@ out:
 	return store_tx_close(st, &tx, ret, err);
 }
 
-static int iteration_insert(struct store *st, const struct iteration_rec *it,
-			    int64_t *iter_id, struct strbuf *err)
+int store_insert_iteration(struct store *st, const struct iteration_rec *it,
+			   int64_t *iter_id, struct strbuf *err)
 {
 	sqlite3_stmt *stmt = stmt_get(st, ST_ITER_INSERT, err);
 	int ret = -1;
@@ -967,44 +967,50 @@ out:
 	return ret;
 }
 
-static int samples_insert(struct store *st, int64_t iter_id,
-			  const struct sample_rec *samples, size_t nr,
-			  struct strbuf *err)
+int store_bind_sample(sqlite3_stmt *stmt, int first, int64_t iter_id,
+		      int64_t op_id, size_t seq, double value)
+{
+	return sqlite3_bind_int64(stmt, first, iter_id) ||
+	       sqlite3_bind_int64(stmt, first + 1, op_id) ||
+	       sqlite3_bind_int64(stmt, first + 2, (sqlite3_int64)seq) ||
+	       sqlite3_bind_double(stmt, first + 3, value);
+}
+
+int store_insert_sample(struct store *st, int64_t iter_id, int64_t op_id,
+			size_t seq, double value, struct strbuf *err)
 {
 	sqlite3_stmt *stmt = stmt_get(st, ST_SAMPLE_INSERT, err);
 	int ret = -1;
 
 	if (!stmt)
 		return -1;
-	if (sqlite3_bind_int64(stmt, 1, iter_id)) {
-		store_fail(st, err, "store samples");
+	if (store_bind_sample(stmt, 1, iter_id, op_id, seq, value) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "store sample %zu (operation %" PRId64 ")",
+			   seq, op_id);
 		goto out;
-	}
-	for (size_t i = 0; i < nr; i++) {
-		/* SQLite would store NaN as NULL. */
-		if (isnan(samples[i].value)) {
-			error_addf(err, "cannot store sample %zu: not a number",
-				   i);
-			goto out;
-		}
-		if (sqlite3_bind_int64(stmt, 2, samples[i].op_id) ||
-		    sqlite3_bind_int64(stmt, 3, (sqlite3_int64)i) ||
-		    sqlite3_bind_double(stmt, 4, samples[i].value) ||
-		    sqlite3_step(stmt) != SQLITE_DONE) {
-			store_fail(st, err,
-				   "store sample %zu (operation %" PRId64 ")",
-				   i, samples[i].op_id);
-			goto out;
-		}
-		if (sqlite3_reset(stmt) != SQLITE_OK) {
-			store_fail(st, err, "store samples");
-			goto out;
-		}
 	}
 	ret = 0;
 out:
 	stmt_done(stmt);
 	return ret;
+}
+
+static int samples_insert(struct store *st, int64_t iter_id,
+			  const struct sample_rec *samples, size_t nr,
+			  struct strbuf *err)
+{
+	for (size_t i = 0; i < nr; i++) {
+		/* SQLite would store NaN as NULL. */
+		if (isnan(samples[i].value))
+			return error_addf(
+				err, "cannot store sample %zu: not a number",
+				i);
+		if (store_insert_sample(st, iter_id, samples[i].op_id, i,
+					samples[i].value, err))
+			return -1;
+	}
+	return 0;
 }
 
 int store_iteration_add(struct store *st, const struct iteration_rec *it,
@@ -1019,7 +1025,7 @@ int store_iteration_add(struct store *st, const struct iteration_rec *it,
 		return -1;
 	ret = check_ops(st, it, samples, nr, err);
 	if (!ret)
-		ret = iteration_insert(st, it, &id, err);
+		ret = store_insert_iteration(st, it, &id, err);
 	if (!ret)
 		ret = samples_insert(st, id, samples, nr, err);
 	ret = store_tx_close(st, &tx, ret, err);

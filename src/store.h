@@ -218,7 +218,7 @@ int store_load_monitors(struct store *st, int64_t run_id, const char *benchmark,
 			struct run_data *rd, struct strbuf *err);
 
 /*
- * Whole runs (store-export.c), for `mmcmp export` and `mmcmp import`:
+ * Whole runs (store-transfer.c), for `mmcmp export` and `mmcmp import`:
  * struct run_full of run-data.h, every iteration and sample as stored.
  */
 struct run_full;

@@ -1,5 +1,5 @@
 /*
- * Unit tests for store-export.c in ":memory:": a run inserted in full
+ * Unit tests for store-transfer.c in ":memory:": a run inserted in full
  * loads back identical (with sample counts around the multi-row INSERT
  * size), the benchmark filter, uuid lookups, and the refusals: a stored
  * uuid, an operation given twice, a NaN sample, a sample whose operation
