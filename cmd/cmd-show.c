@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "machine.h"
 #include "parse-num.h"
 #include "run-data.h"
 #include "stats.h"
@@ -28,7 +29,7 @@ static const char *str_or(const char *s, const char *dflt)
 static void show_run(const struct run_data *rd, bool with_config)
 {
 	const struct run_info *ri = &rd->info;
-	const struct machine_info *m = &ri->machine;
+	struct strbuf facts = STRBUF_INIT;
 
 	printf("run %" PRId64 " %s\n", ri->id, ri->label);
 	printf("  uuid:      %s\n", str_or(ri->uuid, "-"));
@@ -37,25 +38,9 @@ static void show_run(const struct run_data *rd, bool with_config)
 	printf("  ended:     %s\n", str_or(ri->ended_at, "-"));
 	printf("  config:    %s (sha256 %s)\n", str_or(ri->config_name, "-"),
 	       str_or(ri->config_hash, "-"));
-	printf("  host:      %s\n", str_or(m->hostname, "-"));
-	printf("  kernel:    %s %s\n", str_or(m->kernel_release, "-"),
-	       str_or(m->kernel_version, ""));
-	printf("  cmdline:   %s\n", str_or(m->cmdline, "-"));
-	printf("  cpu:       %s, %" PRId64 " CPUs\n", str_or(m->cpu_model, "-"),
-	       m->nr_cpus);
-	printf("  memory:    %" PRId64 " MiB\n", m->mem_bytes >> 20);
-	printf("  thp:       %s, defrag %s\n", str_or(m->thp_enabled, "-"),
-	       str_or(m->thp_defrag, "-"));
-	printf("  cpufreq:   %s\n", str_or(m->cpufreq_governor, "-"));
-	if (m->numa_nodes > 0)
-		printf("  numa:      %" PRId64 " node%s\n", m->numa_nodes,
-		       m->numa_nodes == 1 ? "" : "s");
-	else
-		printf("  numa:      -\n");
-	printf("  smt:       %s\n", str_or(m->smt, "-"));
-	printf("  cgroups:   %s\n", str_or(m->cgroup_mode, "-"));
-	printf("  kconfig:   %s\n",
-	       m->kernel_config_sha256 ? m->kernel_config_sha256 : "-");
+	machine_info_show(&ri->machine, &facts);
+	fputs(facts.buf, stdout);
+	strbuf_release(&facts);
 	if (ri->cgroup)
 		printf("  cgroup:    %s\n", ri->cgroup);
 	printf("  mmcmp:     %s\n", str_or(ri->mmcmp_version, "-"));

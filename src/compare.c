@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "machine.h"
 #include "run-data.h"
 #include "stats.h"
 #include "strbuf.h"
@@ -839,61 +840,37 @@ static void add_monitor_benches(struct compare_result *res,
 	free(mt);
 }
 
-static const char *machine_str(const struct machine_info *m, int field)
-{
-	switch (field) {
-	case 0:
-		return m->hostname;
-	case 1:
-		return m->cpu_model;
-	default:
-		return m->cmdline;
-	}
-}
-
 /* One line per machine property on which two runs disagree. */
 static void machine_diffs(struct compare_result *res,
 			  const struct run_data *runs)
 {
-	static const char *const fields[] = {"hostname", "cpu_model", "cmdline",
-					     "nr_cpus"};
-	struct strbuf line = STRBUF_INIT;
-	const char *v;
-	char num[32];
+	struct strbuf line = STRBUF_INIT, first = STRBUF_INIT, v = STRBUF_INIT;
+	const struct machine_field *f;
 
-	for (int f = 0; f < (int)ARRAY_SIZE(fields); f++) {
-		char *first = NULL;
+	for (unsigned pos = 1; (f = machine_field_compare(pos)); pos++) {
 		bool differ = false, seen = false;
 
 		strbuf_reset(&line);
-		strbuf_addf(&line, "%s:", fields[f]);
+		strbuf_addf(&line, "%s:", f->name);
 		for (size_t i = 0; i < res->runs_nr; i++) {
-			const struct machine_info *m = &runs[i].info.machine;
-
-			if (f == 3) {
-				if (m->nr_cpus <= 0)
-					continue;
-				snprintf(num, sizeof(num), "%" PRId64,
-					 m->nr_cpus);
-				v = num;
-			} else {
-				v = machine_str(m, f);
-				if (!v || !*v)
-					continue;
-			}
+			strbuf_reset(&v);
+			if (!machine_field_text(f, &runs[i].info.machine, &v))
+				continue;
 			if (!seen)
-				first = xstrdup(v);
-			else if (strcmp(first, v) != 0)
+				strbuf_addstr(&first, v.buf);
+			else if (strcmp(first.buf, v.buf) != 0)
 				differ = true;
-			strbuf_addf(&line, "%s '%s' in %s", seen ? "," : "", v,
-				    res->labels[i]);
+			strbuf_addf(&line, "%s '%s' in %s", seen ? "," : "",
+				    v.buf, res->labels[i]);
 			seen = true;
 		}
-		free(first);
+		strbuf_reset(&first);
 		if (differ)
 			strvec_push(&res->machine_diffs, line.buf);
 	}
 	strbuf_release(&line);
+	strbuf_release(&first);
+	strbuf_release(&v);
 }
 
 /* Index of the benchmark called name in res, adding it when new. */

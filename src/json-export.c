@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 
 #include "compare.h"
+#include "machine.h"
 #include "mmcmp-version.h"
 #include "run-data.h"
 #include "stats.h"
@@ -130,20 +131,13 @@ static cJSON *machine_object(const struct machine_info *m)
 {
 	cJSON *o = jcheck(cJSON_CreateObject());
 
-	jadd(o, "hostname", jstr(m->hostname));
-	jadd(o, "kernel_release", jstr(m->kernel_release));
-	jadd(o, "kernel_version", jstr(m->kernel_version));
-	jadd(o, "cmdline", jstr(m->cmdline));
-	jadd(o, "cpu_model", jstr(m->cpu_model));
-	jadd(o, "nr_cpus", jint(m->nr_cpus));
-	jadd(o, "mem_bytes", jint(m->mem_bytes));
-	jadd(o, "numa_nodes", jint(m->numa_nodes));
-	jadd(o, "smt", jstr(m->smt));
-	jadd(o, "thp_enabled", jstr(m->thp_enabled));
-	jadd(o, "thp_defrag", jstr(m->thp_defrag));
-	jadd(o, "cpufreq_governor", jstr(m->cpufreq_governor));
-	jadd(o, "cgroup_mode", jstr(m->cgroup_mode));
-	jadd(o, "kernel_config_sha256", jstr(m->kernel_config_sha256));
+	for (size_t i = 0; i < machine_fields_nr; i++) {
+		const struct machine_field *f = &machine_fields[i];
+
+		jadd(o, f->name,
+		     f->kind == MACHINE_INT ? jint(machine_field_int(f, m))
+					    : jstr(machine_field_str(f, m)));
+	}
 	return o;
 }
 

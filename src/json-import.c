@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "json-internal.h"
+#include "machine.h"
 #include "run-data.h"
 #include "sha256.h"
 #include "strbuf.h"
@@ -64,7 +65,6 @@ static const char *const iteration_statuses[] = {
 	"ok",	       "exit", "signal",  "timeout",
 	"interrupted", "exec", "extract", NULL,
 };
-static const char *const cgroup_modes[] = {"v1", "v2", "hybrid", NULL};
 
 /* The members of the top-level object; generator is checked, not kept. */
 struct jr_top {
@@ -107,35 +107,49 @@ static const struct jfield config_fields[] = {
 	 F_KIND(JF_SHA256, struct run_info, config_hash, true)},
 };
 
-static const struct jfield machine_fields[] = {
-	{.name = "hostname",
-	 F_STR(struct machine_info, hostname, JSON_MAX_NAME, true)},
-	{.name = "kernel_release",
-	 F_STR(struct machine_info, kernel_release, JSON_MAX_NAME, true)},
-	{.name = "kernel_version",
-	 F_STR(struct machine_info, kernel_version, JSON_MAX_NAME, true)},
-	{.name = "cmdline",
-	 F_STR(struct machine_info, cmdline, JSON_MAX_TEXT, true)},
-	{.name = "cpu_model",
-	 F_STR(struct machine_info, cpu_model, JSON_MAX_NAME, true)},
-	{.name = "nr_cpus", F_INT(struct machine_info, nr_cpus, 0, 1 << 20)},
-	{.name = "mem_bytes",
-	 F_INT(struct machine_info, mem_bytes, 0, JR_INT_MAX)},
-	{.name = "numa_nodes",
-	 F_INT(struct machine_info, numa_nodes, 0, 1 << 20)},
-	{.name = "smt", F_STR(struct machine_info, smt, JSON_MAX_NAME, true)},
-	{.name = "thp_enabled",
-	 F_STR(struct machine_info, thp_enabled, JSON_MAX_NAME, true)},
-	{.name = "thp_defrag",
-	 F_STR(struct machine_info, thp_defrag, JSON_MAX_NAME, true)},
-	{.name = "cpufreq_governor",
-	 F_STR(struct machine_info, cpufreq_governor, JSON_MAX_NAME, true)},
-	{.name = "cgroup_mode",
-	 F_KIND(JF_CHOICE, struct machine_info, cgroup_mode, true),
-	 .choices = cgroup_modes},
-	{.name = "kernel_config_sha256",
-	 F_KIND(JF_SHA256, struct machine_info, kernel_config_sha256, true)},
-};
+/*
+ * The members of "machine", from machine.h's table into fields (of
+ * JR_MAX_FIELDS); returns fields.
+ */
+static const struct jfield *machine_jfields(struct jfield *fields)
+{
+	if (machine_fields_nr > JR_MAX_FIELDS)
+		BUG("%zu machine facts", machine_fields_nr);
+	for (size_t i = 0; i < machine_fields_nr; i++) {
+		const struct machine_field *m = &machine_fields[i];
+		struct jfield *f = &fields[i];
+
+		*f = (struct jfield){
+			.name = m->name,
+			.offset = m->offset,
+			.nullable = true,
+			.max = JSON_MAX_NAME,
+		};
+		switch (m->kind) {
+		case MACHINE_STRING:
+			f->kind = JF_STRING;
+			break;
+		case MACHINE_TEXT:
+			f->kind = JF_STRING;
+			f->max = JSON_MAX_TEXT;
+			break;
+		case MACHINE_SHA256:
+			f->kind = JF_SHA256;
+			break;
+		case MACHINE_CHOICE:
+			f->kind = JF_CHOICE;
+			f->choices = m->choices;
+			break;
+		case MACHINE_INT:
+			f->kind = JF_INT;
+			f->nullable = false;
+			f->size = sizeof(int64_t);
+			f->max_int = m->max;
+			break;
+		}
+	}
+	return fields;
+}
 
 /* Decimals as a config allows them. */
 static const struct jfield operation_fields[] = {
@@ -684,6 +698,7 @@ static int jr_iterations(struct jr *jr, const cJSON *run, struct run_full *rf)
 
 static int jr_run(struct jr *jr, const cJSON *run, struct run_full *rf)
 {
+	struct jfield mf[JR_MAX_FIELDS];
 	const cJSON *node;
 	size_t mark;
 
@@ -707,7 +722,7 @@ static int jr_run(struct jr *jr, const cJSON *run, struct run_full *rf)
 	jr_pop(jr, mark);
 	node = cJSON_GetObjectItemCaseSensitive(run, "machine");
 	mark = jr_key(jr, "machine");
-	if (jr_object(jr, node, machine_fields, ARRAY_SIZE(machine_fields),
+	if (jr_object(jr, node, machine_jfields(mf), machine_fields_nr,
 		      &rf->info.machine))
 		return -1;
 	jr_pop(jr, mark);

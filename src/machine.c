@@ -11,6 +11,165 @@
 #include "run-data.h"
 #include "sha256.h"
 #include "strbuf.h"
+#include "util.h"
+
+/* A row: the member, its kind (or maximum), then show's place and label. */
+#define STR(member, k, ...)                                                    \
+	.name = #member, .offset = offsetof(struct machine_info, member),      \
+	.kind = (k), .show = {__VA_ARGS__}
+#define INT(member, hi, ...)                                                   \
+	.name = #member, .offset = offsetof(struct machine_info, member),      \
+	.kind = MACHINE_INT, .max = (hi), .show = {__VA_ARGS__}
+
+static const char *const cgroup_modes[] = {"v1", "v2", "hybrid", NULL};
+
+/* The order is the export format's (docs/export-format.md). */
+const struct machine_field machine_fields[] = {
+	{STR(hostname, MACHINE_STRING, 1, "host", .unknown = "-"),
+	 .compare_pos = 1},
+	{STR(kernel_release, MACHINE_STRING, 2, "kernel", .unknown = "-")},
+	{STR(kernel_version, MACHINE_STRING, 3, .join = " ", .unknown = "")},
+	{STR(cmdline, MACHINE_TEXT, 4, "cmdline", .unknown = "-"),
+	 .compare_pos = 3},
+	{STR(cpu_model, MACHINE_STRING, 5, "cpu", .unknown = "-"),
+	 .compare_pos = 2},
+	{INT(nr_cpus, 1 << 20, 6, .join = ", ", .unit = " CPUs"),
+	 .compare_pos = 4},
+	/* Integers in JSON are exact up to 2^53. */
+	{INT(mem_bytes, INT64_C(1) << 53, 7, "memory", .unit = " MiB",
+	     .shift = 20)},
+	{INT(numa_nodes, 1 << 20, 11, "numa", .unknown = "-", .unit = " node",
+	     .plural = true)},
+	{STR(smt, MACHINE_STRING, 12, "smt", .unknown = "-")},
+	{STR(thp_enabled, MACHINE_STRING, 8, "thp", .unknown = "-")},
+	{STR(thp_defrag, MACHINE_STRING, 9, .join = ", defrag ",
+	     .unknown = "-")},
+	{STR(cpufreq_governor, MACHINE_STRING, 10, "cpufreq", .unknown = "-")},
+	{STR(cgroup_mode, MACHINE_CHOICE, 13, "cgroups", .unknown = "-"),
+	 .choices = cgroup_modes},
+	{STR(kernel_config_sha256, MACHINE_SHA256, 14, "kconfig",
+	     .unknown = "-")},
+};
+const size_t machine_fields_nr = ARRAY_SIZE(machine_fields);
+
+#undef STR
+#undef INT
+
+const char *machine_field_str(const struct machine_field *f,
+			      const struct machine_info *m)
+{
+	if (f->kind == MACHINE_INT)
+		BUG("machine fact '%s' is a number", f->name);
+	return *(char *const *)((const char *)m + f->offset);
+}
+
+int64_t machine_field_int(const struct machine_field *f,
+			  const struct machine_info *m)
+{
+	if (f->kind != MACHINE_INT)
+		BUG("machine fact '%s' is a string", f->name);
+	return *(const int64_t *)((const char *)m + f->offset);
+}
+
+char **machine_field_str_at(const struct machine_field *f,
+			    struct machine_info *m)
+{
+	if (f->kind == MACHINE_INT)
+		BUG("machine fact '%s' is a number", f->name);
+	return (char **)((char *)m + f->offset);
+}
+
+int64_t *machine_field_int_at(const struct machine_field *f,
+			      struct machine_info *m)
+{
+	if (f->kind != MACHINE_INT)
+		BUG("machine fact '%s' is a string", f->name);
+	return (int64_t *)((char *)m + f->offset);
+}
+
+bool machine_field_text(const struct machine_field *f,
+			const struct machine_info *m, struct strbuf *out)
+{
+	const char *s;
+	int64_t n;
+
+	if (f->kind == MACHINE_INT) {
+		n = machine_field_int(f, m);
+		if (n <= 0)
+			return false;
+		strbuf_addf(out, "%" PRId64, n);
+		return true;
+	}
+	s = machine_field_str(f, m);
+	if (!s || !*s)
+		return false;
+	strbuf_addstr(out, s);
+	return true;
+}
+
+const struct machine_field *machine_field_show(unsigned pos)
+{
+	for (size_t i = 0; pos && i < machine_fields_nr; i++) {
+		if (machine_fields[i].show.pos == pos)
+			return &machine_fields[i];
+	}
+	return NULL;
+}
+
+const struct machine_field *machine_field_compare(unsigned pos)
+{
+	for (size_t i = 0; pos && i < machine_fields_nr; i++) {
+		if (machine_fields[i].compare_pos == pos)
+			return &machine_fields[i];
+	}
+	return NULL;
+}
+
+/* One fact as show prints it, after its label or join. */
+static void show_value(const struct machine_field *f,
+		       const struct machine_info *m, struct strbuf *out)
+{
+	const struct machine_show *sh = &f->show;
+	const char *s;
+	int64_t n;
+
+	if (f->kind != MACHINE_INT) {
+		s = machine_field_str(f, m);
+		strbuf_addstr(out, s && *s ? s : sh->unknown);
+		return;
+	}
+	n = machine_field_int(f, m);
+	if (n <= 0 && sh->unknown) {
+		strbuf_addstr(out, sh->unknown);
+		return;
+	}
+	strbuf_addf(out, "%" PRId64 "%s%s", n >> sh->shift,
+		    sh->unit ? sh->unit : "", sh->plural && n != 1 ? "s" : "");
+}
+
+void machine_info_show(const struct machine_info *m, struct strbuf *out)
+{
+	const struct machine_field *f;
+
+	for (unsigned pos = 1; (f = machine_field_show(pos)); pos++) {
+		size_t start;
+
+		if (!f->show.label) {
+			strbuf_addstr(out, f->show.join);
+			show_value(f, m, out);
+			continue;
+		}
+		if (pos > 1)
+			strbuf_addch(out, '\n');
+		start = out->len;
+		strbuf_addf(out, "  %s: ", f->show.label);
+		/* Values start in column 14: "  cmdline:   VALUE". */
+		while (out->len - start < 13)
+			strbuf_addch(out, ' ');
+		show_value(f, m, out);
+	}
+	strbuf_addch(out, '\n');
+}
 
 /* Filesystem types of statfs(2)'s f_type (<linux/magic.h>). */
 #define CGROUP_SUPER_MAGIC  0x27e0eb

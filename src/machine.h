@@ -1,6 +1,7 @@
 #ifndef MMCMP_MACHINE_H
 #define MMCMP_MACHINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -12,7 +13,87 @@ struct machine_info;
  * machine: facts about the machine and process that a run records.
  * Reading is best effort: a fact that cannot be read is left NULL or 0,
  * never an error, since a benchmark must run on any kernel.
+ *
+ * machine_fields[] lists every member of struct machine_info (run-data.h)
+ * once, as data: the JSON export writes and the import reads the members
+ * it names, in its order; `mmcmp show` and compare's list of machine
+ * differences take theirs from it too, so a new fact is added in one row
+ * (and its column in the store). Nothing here fails; the table is
+ * constant.
  */
+
+/* What a member holds; every string is char *, every number int64_t. */
+enum machine_kind {
+	MACHINE_STRING, /* a short one-line value */
+	MACHINE_TEXT,	/* a string that may be long: the kernel cmdline */
+	MACHINE_SHA256, /* 64 lowercase hex digits */
+	MACHINE_CHOICE, /* one of choices */
+	MACHINE_INT,	/* from 0 to max; 0 is unknown */
+};
+
+/*
+ * How `mmcmp show` prints a fact. A fact with a label starts a line
+ * "  LABEL:" padded to 13 columns; one without continues the line before,
+ * after join. An unknown string (NULL or empty) prints as unknown; a
+ * number prints shifted right by shift, then unit and, when plural is
+ * set and it is not 1, an 's'; when unknown is set, a number of 0 or
+ * less prints as unknown instead.
+ */
+struct machine_show {
+	unsigned pos; /* its place in show's order, 1 first */
+	const char *label;
+	const char *join;
+	const char *unknown;
+	const char *unit;
+	unsigned shift;
+	bool plural;
+};
+
+struct machine_field {
+	const char *name; /* the JSON member, and compare's name for it */
+	size_t offset;	  /* of the member in struct machine_info */
+	enum machine_kind kind;
+	int64_t max;		    /* MACHINE_INT: the largest valid value */
+	const char *const *choices; /* MACHINE_CHOICE: NULL-terminated */
+	struct machine_show show;
+	/* Its place in compare's list of differences (1 first), 0: none. */
+	unsigned compare_pos;
+};
+
+/* Every member of struct machine_info, in the export format's order. */
+extern const struct machine_field machine_fields[];
+extern const size_t machine_fields_nr;
+
+/* The string member f of m (f->kind is not MACHINE_INT), maybe NULL. */
+const char *machine_field_str(const struct machine_field *f,
+			      const struct machine_info *m);
+/* The number member f of m (f->kind is MACHINE_INT). */
+int64_t machine_field_int(const struct machine_field *f,
+			  const struct machine_info *m);
+/* The string member f of m, for filling it (the caller owns the string). */
+char **machine_field_str_at(const struct machine_field *f,
+			    struct machine_info *m);
+/* The number member f of m, for filling it. */
+int64_t *machine_field_int_at(const struct machine_field *f,
+			      struct machine_info *m);
+
+/*
+ * Append the value of f in m to out as text (a string as it is, a number
+ * in decimal) and return true; false, appending nothing, when it is
+ * unknown: a NULL or empty string, a number of 0 or less.
+ */
+bool machine_field_text(const struct machine_field *f,
+			const struct machine_info *m, struct strbuf *out);
+
+/*
+ * The field at place pos (1 first) of show's order, or of compare's;
+ * NULL past the last.
+ */
+const struct machine_field *machine_field_show(unsigned pos);
+const struct machine_field *machine_field_compare(unsigned pos);
+
+/* Append the facts of m to out, one line each, as `mmcmp show` lists them. */
+void machine_info_show(const struct machine_info *m, struct strbuf *out);
 
 /*
  * Fill m (zeroed by the caller; release with machine_info_release()):
