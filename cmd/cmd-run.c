@@ -1,6 +1,7 @@
 /* mmcmp run: execute a config's workloads and store every sample. */
 #include "cmd.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
@@ -290,28 +291,6 @@ static const struct {
 	{"time", "time"},
 };
 
-/* Whether name is an executable file, directly or through path. */
-static bool program_exists(const char *name, const char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-	bool found = false;
-
-	if (strchr(name, '/'))
-		return !access(name, X_OK);
-	for (const char *p = path; p && !found;) {
-		const char *colon = strchr(p, ':');
-		size_t len = colon ? (size_t)(colon - p) : strlen(p);
-
-		strbuf_reset(&sb);
-		strbuf_add(&sb, len ? p : ".", len ? len : 1);
-		strbuf_addf(&sb, "/%s", name);
-		found = !access(sb.buf, X_OK);
-		p = colon ? colon + 1 : NULL;
-	}
-	strbuf_release(&sb);
-	return found;
-}
-
 /*
  * Before anything runs: every job's program must exist, else say which
  * Debian package brings it. Returns 0 or 2 after the message.
@@ -321,10 +300,21 @@ static int check_programs(const struct run_state *rs)
 	for (size_t j = 0; j < rs->plan.nr; j++) {
 		const struct job *job = &rs->plan.jobs[j];
 		const char *prog = job->argv.v[0];
-		const char *path = rs->workload_path;
+		const char *cwd = job->wl->cwd ? job->wl->cwd
+				  : job->build ? job->build->cwd
+					       : NULL;
+		struct strbuf file = STRBUF_INIT;
+		int e = prog ? runner_find_program(prog, rs->workload_path, cwd,
+						   &file)
+			     : 0;
 
-		if (!prog || program_exists(prog, path))
+		strbuf_release(&file);
+		if (!e)
 			continue;
+		if (e != ENOENT)
+			return error("workload '%s': cannot execute program '%s': %s",
+				     job->wl->name, prog, strerror(e)) +
+			       1;
 		for (size_t k = 0; k < ARRAY_SIZE(known_packages); k++)
 			if (!strcmp(prog, known_packages[k].program))
 				return error("workload '%s': program '%s' is not installed; install the Debian package '%s' (apt-get install %s)",

@@ -79,6 +79,23 @@ else
 	ok "# SKIP no script(1) to give mmcmp a terminal"
 fi
 
+# The program check before the run searches PATH as the run does: a
+# directory named like the program is not a program.
+mkdir -p "$TMP/bin/mmcmp-no-such-prog"
+cat >"$TMP/dironly.yaml" <<EOF2
+name: dironly
+iterations: 1
+workloads:
+  - name: d
+    command: ["mmcmp-no-such-prog"]
+    metrics:
+      - { name: t, extract: { measure: elapsed } }
+EOF2
+expect_status 2 "a program that is only a directory on PATH is refused before the run" \
+	env PATH="$TMP/bin:$PATH" "$MMCMP" run -q "$TMP/dironly.yaml" --label dironly
+grep_file "$TMP/err" "cannot execute program 'mmcmp-no-such-prog': Permission denied" \
+	"the refusal says why"
+
 # The default label is the kernel release.
 expect_status 0 "run without --label" "$MMCMP" run -q "$TMP/simple.yaml" --iterations 1
 check "the default label is uname -r" \
