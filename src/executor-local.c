@@ -10,6 +10,7 @@ struct executor_local {
 	struct runner_guard guard;
 	struct monitor mon;
 	bool monitors;
+	size_t stdout_max;
 };
 
 /* runner_opts.tick: a periodic monitor sample. */
@@ -30,6 +31,7 @@ static int local_run(struct executor *ex, const struct executor_request *req,
 		.timeout_s = req->timeout_s,
 		.stop = req->stop,
 		.cgroup_procs = req->cgroup_procs,
+		.stdout_max = el->stdout_max,
 	};
 	bool monitored = false;
 
@@ -86,6 +88,7 @@ struct executor *executor_local_new(const struct executor_local_opts *opts,
 	el->base.ops = &local_ops;
 	el->guard = guard;
 	el->monitors = opts->monitors;
+	el->stdout_max = opts->stdout_max;
 	monitor_init(&el->mon, opts->interval_s);
 	if (runner_guard_start(&el->guard, err)) {
 		local_free(&el->base);

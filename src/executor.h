@@ -106,6 +106,7 @@ void executor_free(struct executor *ex);
 struct executor_local_opts {
 	bool monitors;	   /* take monitor snapshots of iterations */
 	double interval_s; /* periodic samples this often; 0: none */
+	size_t stdout_max; /* of each command, as runner_opts; 0: default */
 };
 
 /*
