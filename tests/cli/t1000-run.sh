@@ -66,15 +66,37 @@ grep_file "$TMP/out" "short: run [0-9]* complete, 2 iterations" "--iterations 1 
 expect_status 2 "--iterations 0 is refused" "$MMCMP" run "$TMP/simple.yaml" --iterations 0
 
 # Progress: one updating line on a terminal, nothing when not a terminal.
+# progress_re matches a progress line; the terminal check below shows it
+# does, so its absence from a real run's stderr means something.
+progress_re='\[[0-9]*/[0-9]*\] .*  elapsed .*  ETA'
+cat >"$TMP/warn.yaml" <<EOF2
+name: warn
+iterations: 2
+workloads:
+  - name: quiet
+    command: ["$FAKE_BENCH", "--print", "nothing here"]
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+EOF2
+expect_status 1 "a run whose iterations warn, stderr not a terminal" \
+	"$MMCMP" run "$TMP/warn.yaml" --label notty
+grep_file "$TMP/err" "notty: quiet  iteration 2 failed: extract" \
+	"the run's stderr holds its warnings"
 check "no progress line when stderr is not a terminal" \
-	sh -c "! grep -q 'ETA' '$TMP/err'"
+	sh -c "! grep -q -- '$progress_re' '$TMP/err'"
+check "no carriage return or line erase when stderr is not a terminal" \
+	sh -c "! grep -q \"\$(printf '\\r')\" '$TMP/err'"
 if command -v script >/dev/null; then
 	script -qec "'$MMCMP' run '$TMP/simple.yaml' --label tty --iterations 1" \
 		/dev/null >"$TMP/tty" 2>&1 || true
 	grep_file "$TMP/tty" "\[2/4\] tty total-10 iteration 1/1  elapsed" \
 		"on a terminal a progress line shows operation, iteration and elapsed time"
 	grep_file "$TMP/tty" "ETA" "the progress line has an ETA"
+	grep_file "$TMP/tty" "$progress_re" \
+		"the pattern of the check without a terminal finds a progress line"
 else
+	ok "# SKIP no script(1) to give mmcmp a terminal"
 	ok "# SKIP no script(1) to give mmcmp a terminal"
 	ok "# SKIP no script(1) to give mmcmp a terminal"
 fi
