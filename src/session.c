@@ -655,7 +655,8 @@ static int create_runs(struct session *s, struct strbuf *err)
 static int do_step(struct session *s, const struct plan_step *step,
 		   struct strbuf *err)
 {
-	const struct job *job = &s->plan->jobs[step->job];
+	/* The config's own steps come also for a plan without jobs. */
+	const struct job *job = s->plan->nr ? &s->plan->jobs[step->job] : NULL;
 
 	switch (step->kind) {
 	case PLAN_STEP_SETUP:

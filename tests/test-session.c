@@ -26,6 +26,21 @@ static const char *fake_bench;
 	"    metrics:\n"                                                       \
 	"      - { name: total, extract: { regex: \"total:([0-9]+)\" } }\n"
 
+/* A workload that prints one value, and a config of it alone. */
+#define ONE_VALUE_WORKLOAD                                                     \
+	"workloads:\n  - name: w\n"                                            \
+	"    command: [\"@B\", \"--values\", \"1\"]\n"                         \
+	"    operation: op\n" TOTAL
+#define ONE_VALUE "name: t\niterations: 1\n" ONE_VALUE_WORKLOAD
+
+/* A workload that fails, then one that works. */
+#define BAD_THEN_GOOD                                                          \
+	"workloads:\n  - name: bad\n"                                          \
+	"    command: [\"@B\", \"--exit\", \"3\"]\n"                           \
+	"    operation: bad\n" TOTAL "  - name: good\n"                        \
+	"    command: [\"@B\", \"--values\", \"1\"]\n"                         \
+	"    operation: good\n" TOTAL
+
 #define BUILDS                                                                 \
 	"builds:\n"                                                            \
 	"  a: { env: { X: a } }\n"                                             \
@@ -73,10 +88,9 @@ static const struct {
 	},
 	{
 		.name = "interleaved builds alternate",
-		.config = "name: t\niterations: 2\ninterleave: true\n"
-			  "workloads:\n  - name: w\n"
-			  "    command: [\"@B\", \"--values\", \"1\"]\n"
-			  "    operation: op\n" TOTAL BUILDS,
+		.config =
+			"name: t\niterations: 2\ninterleave: true\n" ONE_VALUE_WORKLOAD
+				BUILDS,
 		.runs = 1,
 		.status = "complete",
 		.progress = "t-a:op:i1 t-b:op:i1 t-a:op:i2 t-b:op:i2",
@@ -86,10 +100,9 @@ static const struct {
 	},
 	{
 		.name = "builds in sequence without interleaving",
-		.config = "name: t\niterations: 2\ninterleave: false\n"
-			  "workloads:\n  - name: w\n"
-			  "    command: [\"@B\", \"--values\", \"1\"]\n"
-			  "    operation: op\n" TOTAL BUILDS,
+		.config =
+			"name: t\niterations: 2\ninterleave: false\n" ONE_VALUE_WORKLOAD
+				BUILDS,
 		.runs = 1,
 		.status = "complete",
 		.progress = "t-a:op:i1 t-a:op:i2 t-b:op:i1 t-b:op:i2",
@@ -99,12 +112,8 @@ static const struct {
 	},
 	{
 		.name = "on_error: abort stops at the first failure",
-		.config = "name: t\niterations: 3\non_error: abort\n"
-			  "workloads:\n  - name: bad\n"
-			  "    command: [\"@B\", \"--exit\", \"3\"]\n"
-			  "    operation: bad\n" TOTAL "  - name: good\n"
-			  "    command: [\"@B\", \"--values\", \"1\"]\n"
-			  "    operation: good\n" TOTAL,
+		.config =
+			"name: t\niterations: 3\non_error: abort\n" BAD_THEN_GOOD,
 		.runs = 1,
 		.status = "failed",
 		.progress = "t:bad:i1",
@@ -115,12 +124,7 @@ static const struct {
 	},
 	{
 		.name = "a failing iteration does not stop the run",
-		.config = "name: t\niterations: 1\n"
-			  "workloads:\n  - name: bad\n"
-			  "    command: [\"@B\", \"--exit\", \"3\"]\n"
-			  "    operation: bad\n" TOTAL "  - name: good\n"
-			  "    command: [\"@B\", \"--values\", \"1\"]\n"
-			  "    operation: good\n" TOTAL,
+		.config = "name: t\niterations: 1\n" BAD_THEN_GOOD,
 		.runs = 1,
 		.status = "complete",
 		.progress = "t:bad:i1 t:good:i1",
@@ -161,20 +165,14 @@ static const struct {
 	},
 	{
 		.name = "a label with runs is refused",
-		.config = "name: t\niterations: 1\n"
-			  "workloads:\n  - name: w\n"
-			  "    command: [\"@B\", \"--values\", \"1\"]\n"
-			  "    operation: op\n" TOTAL,
+		.config = ONE_VALUE,
 		.runs = 2,
 		.label_runs = 1,
 		.taken = true,
 	},
 	{
 		.name = "--append adds a run",
-		.config = "name: t\niterations: 1\n"
-			  "workloads:\n  - name: w\n"
-			  "    command: [\"@B\", \"--values\", \"1\"]\n"
-			  "    operation: op\n" TOTAL,
+		.config = ONE_VALUE,
 		.runs = 2,
 		.append = true,
 		.status = "complete",
@@ -185,10 +183,7 @@ static const struct {
 	},
 	{
 		.name = "--replace leaves only the new run",
-		.config = "name: t\niterations: 1\n"
-			  "workloads:\n  - name: w\n"
-			  "    command: [\"@B\", \"--values\", \"1\"]\n"
-			  "    operation: op\n" TOTAL,
+		.config = ONE_VALUE,
 		.runs = 2,
 		.replace = true,
 		.status = "complete",
@@ -199,11 +194,9 @@ static const struct {
 	},
 	{
 		.name = "a failing setup stops the run before any iteration",
-		.config = "name: t\niterations: 1\n"
-			  "setup: [[\"@B\", \"--exit\", \"4\"]]\n"
-			  "workloads:\n  - name: w\n"
-			  "    command: [\"@B\", \"--values\", \"1\"]\n"
-			  "    operation: op\n" TOTAL,
+		.config =
+			"name: t\niterations: 1\n"
+			"setup: [[\"@B\", \"--exit\", \"4\"]]\n" ONE_VALUE_WORKLOAD,
 		.runs = 1,
 		.error = "setup command '",
 		.status = "failed",
