@@ -2,23 +2,17 @@
 #include "cmd.h"
 
 #include <signal.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "cgroup.h"
 #include "config.h"
-#include "extract.h"
+#include "executor.h"
 #include "machine.h"
-#include "mmcmp-version.h"
-#include "monitor.h"
 #include "parse-num.h"
 #include "plan.h"
 #include "run-data.h"
-#include "runner.h"
-#include "sha256.h"
+#include "session.h"
 #include "store.h"
 #include "strbuf.h"
-#include "uuid.h"
 
 static const char run_usage[] =
 	"usage: mmcmp run [options] CONFIG\n"
@@ -60,39 +54,14 @@ struct run_args {
 	bool check, append, replace, quiet;
 };
 
-/* A run being recorded: one per build. */
-struct live_run {
-	char *label;
-	int64_t id;
-	int64_t **
-		op_ids; /* per job of this build (indexed by job), per metric */
-	size_t iterations, failed, samples;
-	bool setup_done;
-	struct cgroup *cgroup; /* its workloads' cgroup (borrowed), or NULL */
-};
-
+/* What run_main() holds, and the callbacks' context. */
 struct run_state {
 	const struct run_args *args;
 	struct config cfg;
 	struct plan plan;
-	struct store *st;
-	struct live_run *runs; /* plan.builds_nr of them */
-	struct extractor **
-		*extractors; /* per job, per metric (NULL: measured) */
-	char *workload_path; /* PATH for children */
-	size_t total_iters, done_iters;
-	double elapsed_sum;
-	bool progress;
-	bool aborted;
-	bool failed_setup;
-	struct monitor mon;
-	bool monitoring;     /* the config's monitors, while they work */
-	bool monitor_warned; /* a failure was reported */
-	/* The cgroups made, in order; builds may share the top-level one. */
-	struct cgroup **cgroups;
-	size_t cgroups_nr, cgroups_alloc;
-	struct cgroup *top_cgroup; /* one of them, or NULL */
-	struct runner_guard guard; /* kills the workload if we die */
+	struct strvec labels; /* one per build */
+	char *workload_path;  /* PATH for children */
+	bool progress;	      /* a progress line on stderr */
 };
 
 static int parse_args(int argc, char **argv, struct run_args *a)
@@ -196,44 +165,6 @@ static char *workload_path(void)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* Set NAME=VALUE in env, replacing an earlier NAME. */
-static void env_set(struct strvec *env, const char *name, const char *value)
-{
-	size_t len = strlen(name);
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(&sb, "%s=%s", name, value);
-	for (size_t i = 0; i < env->nr; i++) {
-		if (!strncmp(env->v[i], name, len) && env->v[i][len] == '=') {
-			free(env->v[i]);
-			env->v[i] = strbuf_detach(&sb, NULL);
-			return;
-		}
-	}
-	strvec_push_nodup(env, strbuf_detach(&sb, NULL));
-}
-
-static void env_apply(struct strvec *env, const struct kv_list *kv)
-{
-	for (size_t i = 0; i < kv->nr; i++)
-		env_set(env, kv->v[i].key, kv->v[i].value);
-}
-
-/* The child environment: ours, then config, build, workload settings. */
-static void job_env(struct run_state *rs, const struct build_spec *b,
-		    const struct workload_spec *wl, struct strvec *env)
-{
-	extern char **environ;
-
-	strvec_pushv(env, environ);
-	env_set(env, "PATH", rs->workload_path);
-	env_apply(env, &rs->cfg.env);
-	if (b)
-		env_apply(env, &b->env);
-	if (wl)
-		env_apply(env, &wl->env);
-}
-
 static void print_argv(FILE *f, char *const *argv)
 {
 	for (size_t i = 0; argv[i]; i++) {
@@ -256,97 +187,13 @@ static void print_argv(FILE *f, char *const *argv)
 	}
 }
 
-static const char *source_name(enum metric_source s)
-{
-	switch (s) {
-	case METRIC_REGEX:
-		return "regex";
-	case METRIC_JSON:
-		return "json";
-	case METRIC_PARSER:
-		return "parser";
-	case METRIC_ELAPSED:
-		return "elapsed";
-	case METRIC_USER:
-		return "user";
-	case METRIC_SYSTEM:
-		return "system";
-	case METRIC_MAXRSS:
-		return "maxrss";
-	}
-	return "?";
-}
-
-/* Debian packages of the benchmark programs that configs/ uses. */
-static const struct {
-	const char *program, *package;
-} known_packages[] = {
-	{"fio", "fio"},
-	{"hackbench", "rt-tests"},
-	{"netperf", "netperf"},
-	{"perf", "linux-perf"},
-	{"stress-ng", "stress-ng"},
-	{"sysbench", "sysbench"},
-	{"time", "time"},
+/* How --check names where a metric's values come from. */
+static const char *const source_names[] = {
+	[METRIC_REGEX] = "regex",   [METRIC_JSON] = "json",
+	[METRIC_PARSER] = "parser", [METRIC_ELAPSED] = "elapsed",
+	[METRIC_USER] = "user",	    [METRIC_SYSTEM] = "system",
+	[METRIC_MAXRSS] = "maxrss",
 };
-
-/* Whether name is an executable file, directly or through path. */
-static bool program_exists(const char *name, const char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-	bool found = false;
-
-	if (strchr(name, '/'))
-		return !access(name, X_OK);
-	for (const char *p = path; p && !found;) {
-		const char *colon = strchr(p, ':');
-		size_t len = colon ? (size_t)(colon - p) : strlen(p);
-
-		strbuf_reset(&sb);
-		strbuf_add(&sb, len ? p : ".", len ? len : 1);
-		strbuf_addf(&sb, "/%s", name);
-		found = !access(sb.buf, X_OK);
-		p = colon ? colon + 1 : NULL;
-	}
-	strbuf_release(&sb);
-	return found;
-}
-
-/*
- * Before anything runs: every job's program must exist, else say which
- * Debian package brings it. Returns 0 or 2 after the message.
- */
-static int check_programs(const struct run_state *rs)
-{
-	for (size_t j = 0; j < rs->plan.nr; j++) {
-		const struct job *job = &rs->plan.jobs[j];
-		const char *prog = job->argv.v[0];
-		const char *path = rs->workload_path;
-
-		if (!prog || program_exists(prog, path))
-			continue;
-		for (size_t k = 0; k < ARRAY_SIZE(known_packages); k++)
-			if (!strcmp(prog, known_packages[k].program))
-				return error("workload '%s': program '%s' is not installed; install the Debian package '%s' (apt-get install %s)",
-					     job->wl->name, prog,
-					     known_packages[k].package,
-					     known_packages[k].package) +
-				       1;
-		return error("workload '%s': program '%s' not found in PATH",
-			     job->wl->name, prog) +
-		       1;
-	}
-	return 0;
-}
-
-/* The cgroup of build b's workloads, or NULL. */
-static const struct cgroup_spec *build_cgroup(const struct run_state *rs,
-					      size_t b)
-{
-	if (rs->cfg.builds_nr && rs->cfg.builds[b].cgroup.path)
-		return &rs->cfg.builds[b].cgroup;
-	return rs->cfg.cgroup.path ? &rs->cfg.cgroup : NULL;
-}
 
 static void print_cgroup(const struct cgroup_spec *cg)
 {
@@ -377,11 +224,11 @@ static int print_plan(const struct run_state *rs)
 		size_t b = job->build_index;
 
 		if (!j || b != rs->plan.jobs[j - 1].build_index) {
-			printf("label %s%s%s\n", rs->runs[b].label,
+			printf("label %s%s%s\n", rs->labels.v[b],
 			       job->build ? " build " : "",
 			       job->build ? job->build->name : "");
-			if (build_cgroup(rs, b))
-				print_cgroup(build_cgroup(rs, b));
+			if (session_build_cgroup(&rs->cfg, b))
+				print_cgroup(session_build_cgroup(&rs->cfg, b));
 		}
 		printf("  %s%s%s: ", job->wl->name, *job->key ? " " : "",
 		       job->key);
@@ -393,58 +240,9 @@ static int print_plan(const struct run_state *rs)
 			printf("    %s  %s [%s] %s is better, %s, %d+%d iterations\n",
 			       job->ops[m], ms->name, ms->unit,
 			       ms->higher_better ? "higher" : "lower",
-			       source_name(ms->source), cfg->warmup, iters);
+			       source_names[ms->source], cfg->warmup, iters);
 		}
 	}
-	return 0;
-}
-
-/* Run one setup or teardown command; -1 with a line in err on failure. */
-static int run_aux(struct run_state *rs, char *const *argv,
-		   const struct build_spec *b, const struct workload_spec *wl,
-		   const char *what, struct strbuf *err)
-{
-	struct strvec env = STRVEC_INIT;
-	struct runner_result res = RUNNER_RESULT_INIT;
-	struct runner_opts o = {
-		.guard = &rs->guard,
-		.argv = argv,
-		.cwd = wl && wl->cwd ? wl->cwd
-		       : b	     ? b->cwd
-				     : NULL,
-		.timeout_s = rs->cfg.timeout_s,
-		.stop = &interrupted,
-	};
-	int ret = -1;
-
-	job_env(rs, b, wl, &env);
-	o.env = env.v;
-	if (runner_run(&o, &res, err))
-		goto out;
-	if (res.status != RUNNER_OK) {
-		strbuf_rtrim(&res.err_tail);
-		error_addf(err, "%s command '%s' failed (%s %d)%s%s", what,
-			   argv[0], runner_status_name(res.status),
-			   res.status == RUNNER_SIGNAL ? res.term_signal
-						       : res.exit_code,
-			   res.err_tail.len ? ": " : "", res.err_tail.buf);
-		goto out;
-	}
-	ret = 0;
-out:
-	runner_result_release(&res);
-	strvec_clear(&env);
-	return ret;
-}
-
-static int run_commands(struct run_state *rs, const struct command_list *cl,
-			const struct build_spec *b,
-			const struct workload_spec *wl, const char *what,
-			struct strbuf *err)
-{
-	for (size_t i = 0; i < cl->nr; i++)
-		if (run_aux(rs, cl->v[i].v, b, wl, what, err))
-			return -1;
 	return 0;
 }
 
@@ -459,533 +257,160 @@ static void fmt_duration(char *buf, size_t len, double s)
 		snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
 }
 
-static void show_progress(struct run_state *rs, const struct job *job,
-			  size_t m_op, long it, long nr_it, bool warmup)
+/* session_opts.progress: one updating line on a terminal. */
+static void show_progress(void *ctx, const struct session_progress *p)
 {
+	const struct run_state *rs = ctx;
 	char el[32], eta[32] = "?";
 
 	if (!rs->progress)
 		return;
-	fmt_duration(el, sizeof(el), rs->elapsed_sum);
-	if (rs->done_iters)
-		fmt_duration(
-			eta, sizeof(eta),
-			rs->elapsed_sum / (double)rs->done_iters *
-				(double)(rs->total_iters - rs->done_iters));
+	fmt_duration(el, sizeof(el), p->elapsed_s);
+	if (p->done)
+		fmt_duration(eta, sizeof(eta),
+			     p->elapsed_s / (double)p->done *
+				     (double)(p->total - p->done));
 	fprintf(stderr,
 		"\r\033[K[%zu/%zu] %s %s %s %ld/%ld  elapsed %s  ETA %s",
-		rs->done_iters + 1, rs->total_iters,
-		rs->runs[job->build_index].label, job->ops[m_op],
-		warmup ? "warm-up" : "iteration", it, nr_it, el, eta);
+		p->done + 1, p->total, p->label, p->operation,
+		p->warmup ? "warm-up" : "iteration", p->index, p->count, el,
+		eta);
 	fflush(stderr);
 }
 
-static void clear_progress(struct run_state *rs)
+static void clear_progress(const struct run_state *rs)
 {
 	if (rs->progress)
 		fputs("\r\033[K", stderr);
 }
 
-static double metric_measure(const struct metric_spec *m,
-			     const struct runner_result *res)
+/* session_opts.warning: a warning, off the progress line. */
+static void show_warning(void *ctx, const char *msg)
 {
-	switch (m->source) {
-	case METRIC_ELAPSED:
-		return res->elapsed_s;
-	case METRIC_USER:
-		return res->user_s;
-	case METRIC_SYSTEM:
-		return res->sys_s;
-	case METRIC_MAXRSS:
-		return (double)res->maxrss_kb;
-	default:
-		break;
-	}
-	BUG("metric '%s' is not measured by the runner", m->name);
+	clear_progress(ctx);
+	warning("%s", msg);
 }
 
-static void push_value(double **v, size_t *nr, size_t *alloc, double x)
-{
-	ALLOC_GROW(*v, *nr + 1, *alloc);
-	(*v)[(*nr)++] = x;
-}
-
-/* runner_opts.tick: a periodic monitor sample. */
-static void monitor_on_tick(void *ctx)
-{
-	monitor_tick(ctx);
-}
-
-static const char no_monitors[] = "iterations are stored without them";
-static const char no_samples[] =
-	"iterations are stored without some periodic samples";
-
-/*
- * Warn once that the monitors failed and what becomes of them; the
- * workloads are unaffected.
- */
-static void monitor_warn(struct run_state *rs, const struct strbuf *why,
-			 const char *consequence)
-{
-	if (rs->monitor_warned)
-		return;
-	rs->monitor_warned = true;
-	clear_progress(rs);
-	warning("monitors: %s; %s", why->buf, consequence);
-}
-
-/*
- * Store an iteration with its samples and, when mon is not NULL, its
- * monitor record, all in one transaction.
- */
-static int store_iteration(struct run_state *rs,
-			   const struct iteration_rec *rec,
-			   const struct sample_rec *samples, size_t nr,
-			   const struct monitor_record *mon, struct strbuf *err)
-{
-	int64_t id;
-
-	if (!mon)
-		return store_iteration_add(rs->st, rec, samples, nr, NULL, err);
-	if (store_begin(rs->st, err))
-		return -1;
-	if (store_iteration_add(rs->st, rec, samples, nr, &id, err) ||
-	    store_monitor_add(rs->st, id, mon, err)) {
-		store_rollback(rs->st);
-		return -1;
-	}
-	return store_commit(rs->st, err);
-}
-
-/*
- * Run iteration `it` of job j and store it. Returns -1 only when the
- * store fails (the run cannot go on); a failing workload returns 0.
- */
-static int run_iteration(struct run_state *rs, size_t j, long it,
-			 struct strbuf *err)
-{
-	const struct job *job = &rs->plan.jobs[j];
-	const struct workload_spec *wl = job->wl;
-	struct live_run *lr = &rs->runs[job->build_index];
-	bool warmup = it < rs->cfg.warmup;
-	long measured = rs->args->iterations ? rs->args->iterations
-					     : rs->cfg.iterations;
-	struct strvec env = STRVEC_INIT;
-	struct runner_result res = RUNNER_RESULT_INIT;
-	struct runner_opts o = {
-		.guard = &rs->guard,
-		.argv = job->argv.v,
-		.cwd = wl->cwd	    ? wl->cwd
-		       : job->build ? job->build->cwd
-				    : NULL,
-		.timeout_s =
-			wl->timeout_s > 0 ? wl->timeout_s : rs->cfg.timeout_s,
-		.stop = &interrupted,
-		.cgroup_procs = lr->cgroup ? cgroup_procs(lr->cgroup) : NULL,
-	};
-	struct sample_rec *samples = NULL;
-	size_t samples_nr = 0, samples_alloc = 0;
-	double *vals = NULL;
-	size_t vals_nr = 0, vals_alloc = 0;
-	struct strbuf note = STRBUF_INIT, merr = STRBUF_INIT;
-	char started[32];
-	const char *status;
-	bool monitored = false;
-	int ret = -1;
-
-	show_progress(rs, job, 0, warmup ? it + 1 : it - rs->cfg.warmup + 1,
-		      warmup ? rs->cfg.warmup : measured, warmup);
-	job_env(rs, job->build, wl, &env);
-	o.env = env.v;
-	machine_utc_now(started);
-	if (rs->monitoring) {
-		monitored = !monitor_begin(&rs->mon, &merr);
-		if (!monitored)
-			monitor_warn(rs, &merr, no_monitors);
-	}
-	if (monitored && rs->mon.interval_s > 0) {
-		o.tick = monitor_on_tick;
-		o.tick_ctx = &rs->mon;
-		o.tick_s = rs->mon.interval_s;
-	}
-	if (runner_run(&o, &res, err))
-		goto out;
-	if (res.status == RUNNER_INTERRUPTED) {
-		/* Not finished: nothing to keep. */
-		ret = 0;
-		goto out;
-	}
-	if (monitored && monitor_end(&rs->mon, &merr)) {
-		monitored = false;
-		monitor_warn(rs, &merr, no_monitors);
-	}
-	if (monitored && rs->mon.tick_err.len)
-		monitor_warn(rs, &rs->mon.tick_err, no_samples);
-	status = runner_status_name(res.status);
-	if (res.status == RUNNER_OK) {
-		for (size_t m = 0; m < wl->metrics_nr; m++) {
-			const struct metric_spec *ms = &wl->metrics[m];
-			struct strbuf xerr = STRBUF_INIT;
-
-			vals_nr = 0;
-			if (!rs->extractors[j][m])
-				push_value(&vals, &vals_nr, &vals_alloc,
-					   metric_measure(ms, &res));
-			else if (extractor_run(rs->extractors[j][m],
-					       res.out.buf, res.out.len, &vals,
-					       &vals_nr, &vals_alloc, &xerr))
-				strbuf_addf(&note, "%smetric '%s': %s",
-					    note.len ? "; " : "", ms->name,
-					    xerr.buf);
-			else if (!vals_nr)
-				strbuf_addf(
-					&note,
-					"%smetric '%s': no value found in the output",
-					note.len ? "; " : "", ms->name);
-			strbuf_release(&xerr);
-			for (size_t k = 0; k < vals_nr; k++) {
-				ALLOC_GROW(samples, samples_nr + 1,
-					   samples_alloc);
-				samples[samples_nr].op_id = lr->op_ids[j][m];
-				samples[samples_nr++].value = vals[k];
-			}
-		}
-		if (note.len)
-			status = "extract";
-	} else {
-		strbuf_add(&note, res.err_tail.buf, res.err_tail.len);
-	}
-	if (res.out_truncated) {
-		/* Kept with the iteration, which stays ok when values were
-		 * found. */
-		struct strbuf tail = STRBUF_INIT;
-
-		strbuf_addf(&tail, "mmcmp: stdout truncated after %zu bytes\n",
-			    res.out.len);
-		strbuf_add(&tail, note.len ? note.buf : res.err_tail.buf,
-			   note.len ? note.len : res.err_tail.len);
-		strbuf_release(&note);
-		note = tail;
-	}
-	{
-		struct iteration_rec rec = {
-			.run_id = lr->id,
-			.benchmark = wl->name,
-			.job = job->key,
-			.build = job->build ? job->build->name : NULL,
-			.index = it,
-			.warmup = warmup,
-			.status = status,
-			.exit_code = res.exit_code,
-			.term_signal = res.term_signal,
-			.elapsed_s = res.elapsed_s,
-			.user_s = res.user_s,
-			.sys_s = res.sys_s,
-			.maxrss_kb = res.maxrss_kb,
-			.stderr_tail = note.len ? note.buf : res.err_tail.buf,
-			.started_at = started,
-		};
-
-		if (store_iteration(rs, &rec, samples, samples_nr,
-				    monitored ? &rs->mon.rec : NULL, err))
-			goto out;
-	}
-	rs->done_iters++;
-	rs->elapsed_sum += res.elapsed_s;
-	if (!warmup) {
-		lr->iterations++;
-		lr->samples += samples_nr;
-	}
-	if (strcmp(status, "ok")) {
-		lr->failed++;
-		clear_progress(rs);
-		warning("%s: %s %s %s %ld failed: %s%s%s", lr->label, wl->name,
-			*job->key ? job->key : "",
-			warmup ? "warm-up" : "iteration",
-			warmup ? it + 1 : it - rs->cfg.warmup + 1, status,
-			note.len ? ": " : "", note.buf);
-		if (rs->cfg.on_error == CONFIG_ON_ERROR_ABORT)
-			rs->aborted = true;
-	}
-	ret = 0;
-out:
-	free(samples);
-	free(vals);
-	strbuf_release(&note);
-	strbuf_release(&merr);
-	runner_result_release(&res);
-	strvec_clear(&env);
-	return ret;
-}
-
-/* Run the setup of job j's build (once) and of its workload. */
-static int job_setup(struct run_state *rs, size_t j, struct strbuf *err)
-{
-	const struct job *job = &rs->plan.jobs[j];
-	struct live_run *lr = &rs->runs[job->build_index];
-
-	if (!lr->setup_done && job->build) {
-		lr->setup_done = true;
-		if (run_commands(rs, &job->build->setup, job->build, NULL,
-				 "build setup", err))
-			return -1;
-	}
-	return run_commands(rs, &job->wl->setup, job->build, job->wl,
-			    "workload setup", err);
-}
-
-/*
- * The iteration schedule. Without interleaving: build by build, job by
- * job, all iterations of a job in a row. With it, the iterations of the
- * same job under each build alternate (A B A B ...), so slow drift of the
- * machine affects every build alike.
- */
-static int run_schedule(struct run_state *rs, struct strbuf *err)
-{
-	size_t nb = rs->plan.builds_nr, per = rs->plan.nr / nb;
-	long measured = rs->args->iterations ? rs->args->iterations
-					     : rs->cfg.iterations;
-	long total = rs->cfg.warmup + measured;
-	bool inter = rs->cfg.interleave && nb > 1;
-
-	for (size_t outer = 0; outer < (inter ? per : nb); outer++) {
-		for (size_t inner = 0; inner < (inter ? 1 : per); inner++) {
-			size_t k = inter ? outer : inner;
-
-			for (size_t b = 0; b < (inter ? nb : 1); b++) {
-				size_t j = (inter ? b : outer) * per + k;
-
-				if (job_setup(rs, j, err)) {
-					rs->failed_setup = true;
-					return -1;
-				}
-			}
-			for (long it = 0; it < total; it++) {
-				for (size_t b = 0; b < (inter ? nb : 1); b++) {
-					size_t j =
-						(inter ? b : outer) * per + k;
-
-					if (interrupted || rs->aborted)
-						return 0;
-					if (run_iteration(rs, j, it, err))
-						return -1;
-				}
-			}
-			for (size_t b = 0; b < (inter ? nb : 1); b++) {
-				size_t j = (inter ? b : outer) * per + k;
-				const struct job *job = &rs->plan.jobs[j];
-				struct strbuf terr = STRBUF_INIT;
-
-				if (run_commands(rs, &job->wl->teardown,
-						 job->build, job->wl,
-						 "workload teardown", &terr))
-					warning("%s", terr.buf);
-				strbuf_release(&terr);
-			}
-		}
-	}
-	return 0;
-}
-
-/* Prepare extractors and store operations for every job and metric. */
-static int prepare(struct run_state *rs, struct strbuf *err)
-{
-	rs->extractors = xcalloc(rs->plan.nr, sizeof(*rs->extractors));
-	for (size_t b = 0; b < rs->plan.builds_nr; b++)
-		rs->runs[b].op_ids =
-			xcalloc(rs->plan.nr, sizeof(*rs->runs[b].op_ids));
-	for (size_t j = 0; j < rs->plan.nr; j++) {
-		const struct job *job = &rs->plan.jobs[j];
-		const struct workload_spec *wl = job->wl;
-		struct live_run *lr = &rs->runs[job->build_index];
-
-		rs->extractors[j] =
-			xcalloc(wl->metrics_nr, sizeof(*rs->extractors[j]));
-		lr->op_ids[j] = xcalloc(wl->metrics_nr, sizeof(int64_t));
-		for (size_t m = 0; m < wl->metrics_nr; m++) {
-			const struct metric_spec *ms = &wl->metrics[m];
-
-			if (extract_reads_output(ms)) {
-				struct metric_spec spec = *ms;
-				char *field = NULL;
-
-				/* A parser field may name parameters:
-				 * "{stressor}". */
-				if (ms->source == METRIC_PARSER && ms->field) {
-					field = plan_substitute(
-						ms->field, job->names.v,
-						job->values.v, err);
-					if (!field)
-						return -1;
-					spec.field = field;
-				}
-				rs->extractors[j][m] =
-					extractor_new(&spec, err);
-				free(field);
-				if (!rs->extractors[j][m])
-					return -1;
-			}
-			if (store_operation(rs->st, lr->id, wl->name,
-					    job->ops[m], ms->unit,
-					    ms->higher_better, ms->decimals,
-					    &lr->op_ids[j][m], err))
-				return -1;
-		}
-	}
-	return 0;
-}
-
-/*
- * Create the cgroups of the builds: the top-level one once, for all the
- * builds without their own.
- */
-static int create_cgroups(struct run_state *rs, struct strbuf *err)
+/* Give each build its label: base, or base-BUILD with builds. */
+static int make_labels(struct run_state *rs, const char *base)
 {
 	for (size_t b = 0; b < rs->plan.builds_nr; b++) {
-		const struct cgroup_spec *spec = build_cgroup(rs, b);
-		struct cgroup *cg;
+		struct strbuf sb = STRBUF_INIT;
+		int ret;
 
-		if (!spec)
-			continue;
-		if (spec == &rs->cfg.cgroup && rs->top_cgroup) {
-			rs->runs[b].cgroup = rs->top_cgroup;
-			continue;
-		}
-		cg = cgroup_create(spec, err);
-		if (!cg)
-			return -1;
-		ALLOC_GROW(rs->cgroups, rs->cgroups_nr + 1, rs->cgroups_alloc);
-		rs->cgroups[rs->cgroups_nr++] = cg;
-		rs->runs[b].cgroup = cg;
-		if (spec == &rs->cfg.cgroup)
-			rs->top_cgroup = cg;
+		strbuf_addstr(&sb, base);
+		if (rs->cfg.builds_nr)
+			strbuf_addf(&sb, "-%s", rs->cfg.builds[b].name);
+		strvec_push_nodup(&rs->labels, strbuf_detach(&sb, NULL));
+		ret = check_label(rs->labels.v[b]);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
 
-/*
- * Remove the cgroups, the last made first: a later one may sit in levels
- * an earlier one made. What cannot be removed is reported.
- */
-static void remove_cgroups(struct run_state *rs)
-{
-	struct strbuf err = STRBUF_INIT;
-
-	while (rs->cgroups_nr) {
-		if (cgroup_remove(rs->cgroups[--rs->cgroups_nr], &err))
-			warning("%s", err.buf);
-		strbuf_reset(&err);
-	}
-	for (size_t b = 0; rs->runs && b < rs->plan.builds_nr; b++)
-		rs->runs[b].cgroup = NULL;
-	rs->top_cgroup = NULL;
-	free(rs->cgroups);
-	rs->cgroups = NULL;
-	rs->cgroups_alloc = 0;
-	strbuf_release(&err);
-}
-
-static void release_state(struct run_state *rs)
-{
-	runner_guard_stop(&rs->guard);
-	remove_cgroups(rs);
-	for (size_t j = 0; rs->extractors && j < rs->plan.nr; j++) {
-		for (size_t m = 0; m < rs->plan.jobs[j].wl->metrics_nr; m++)
-			extractor_free(rs->extractors[j][m]);
-		free(rs->extractors[j]);
-	}
-	free(rs->extractors);
-	for (size_t b = 0; rs->runs && b < rs->plan.builds_nr; b++) {
-		for (size_t j = 0; rs->runs[b].op_ids && j < rs->plan.nr; j++)
-			free(rs->runs[b].op_ids[j]);
-		free(rs->runs[b].op_ids);
-		free(rs->runs[b].label);
-	}
-	free(rs->runs);
-	free(rs->workload_path);
-	monitor_release(&rs->mon);
-	plan_release(&rs->plan);
-	config_release(&rs->cfg);
-	store_close(rs->st);
-}
-
-/* Refuse labels that have results unless --append or --replace. */
-static int check_existing(struct run_state *rs, struct strbuf *err)
-{
-	for (size_t b = 0; b < rs->plan.builds_nr; b++) {
-		int64_t *ids = NULL;
-		size_t nr = 0;
-
-		if (store_find_runs(rs->st, rs->runs[b].label, &ids, &nr, err))
-			return -1;
-		free(ids);
-		if (nr && !rs->args->append && !rs->args->replace)
-			return usage_error(
-				&cmd_run,
-				"label '%s' already has results in '%s'; use --append to add a run to it or --replace to replace them",
-				rs->runs[b].label, mmcmp_db_path());
-	}
-	return 0;
-}
-
-static int create_runs(struct run_state *rs, struct strbuf *err)
+/* The label without --label: the running kernel's release. */
+static char *default_label(void)
 {
 	struct machine_info mi = {0};
-	char hash[65], now[32];
-	int ret = -1;
+	char *label;
 
 	machine_info_read(&mi);
-	sha256_hex(rs->cfg.text, rs->cfg.text_len, hash);
-	machine_utc_now(now);
-	for (size_t b = 0; b < rs->plan.builds_nr; b++) {
-		struct run_info ri = {0};
-		char uuid[37];
-		int r;
-
-		if (uuid_v4(uuid, err))
-			goto out;
-		ri.uuid = uuid;
-		ri.label = rs->runs[b].label;
-		ri.status = (char *)"running";
-		ri.config_name = rs->cfg.name;
-		ri.config_text = rs->cfg.text;
-		ri.config_hash = hash;
-		ri.started_at = now;
-		ri.mmcmp_version = (char *)MMCMP_VERSION;
-		ri.machine = mi;
-		ri.pid = getpid();
-		ri.pid_start = machine_proc_start(getpid());
-		if (rs->runs[b].cgroup)
-			ri.cgroup = (char *)cgroup_where(rs->runs[b].cgroup);
-		r = store_run_create(rs->st, &ri, err);
-		rs->runs[b].id = ri.id;
-		if (r)
-			goto out;
-	}
-	ret = 0;
-out:
+	label = xstrdup(mi.kernel_release ? mi.kernel_release : "unknown");
 	machine_info_release(&mi);
-	return ret;
+	return label;
 }
 
-static int finish_runs(struct run_state *rs, const char *status,
-		       struct strbuf *err)
+/*
+ * Run the session to its end and print the summary; returns the exit
+ * status.
+ */
+static int run_session(struct run_state *rs, struct store *st)
 {
-	char now[32];
+	const struct run_args *args = rs->args;
+	struct session_opts so = {
+		.labels = rs->labels.v,
+		.iterations = args->iterations,
+		.append = args->append,
+		.replace = args->replace,
+		.stop = &interrupted,
+		.path = rs->workload_path,
+		.progress = show_progress,
+		.warning = show_warning,
+		.ctx = rs,
+	};
+	struct executor_local_opts eo = {
+		.monitors = rs->cfg.monitors,
+		.interval_s = rs->cfg.monitor_interval_s,
+	};
+	struct session *s = session_new(&rs->cfg, &rs->plan, st, &so);
+	struct executor *ex = NULL;
+	struct strbuf err = STRBUF_INIT;
+	struct sigaction sa = {.sa_handler = on_interrupt}, old_int, old_term;
+	const char *taken;
+	const char *status;
+	size_t failed = 0;
+	int ret = 0;
 
-	machine_utc_now(now);
-	for (size_t b = 0; b < rs->plan.builds_nr; b++) {
-		if (!rs->runs[b].id)
-			continue;
-		if (store_run_set_status(rs->st, rs->runs[b].id, status, now,
-					 err))
-			return -1;
-		if (rs->args->replace && !strcmp(status, "complete") &&
-		    store_delete_older_runs(rs->st, rs->runs[b].label,
-					    rs->runs[b].id, err))
-			return -1;
+	if (session_check_labels(s, &taken, &err)) {
+		ret = error("%s", err.buf);
+		goto out;
 	}
-	return 0;
+	if (taken) {
+		ret = usage_error(
+			&cmd_run,
+			"label '%s' already has results in '%s'; use --append to add a run to it or --replace to replace them",
+			taken, mmcmp_db_path());
+		goto out;
+	}
+	ex = executor_local_new(&eo, &err);
+	if (!ex) {
+		ret = error("%s", err.buf);
+		goto out;
+	}
+	rs->progress = !args->quiet && isatty(STDERR_FILENO);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+
+	if (session_run(s, ex, &err)) {
+		clear_progress(rs);
+		error("%s", err.buf);
+		strbuf_reset(&err);
+		ret = 1;
+	}
+	clear_progress(rs);
+	if (session_finish(s, &err)) {
+		error("%s", err.buf);
+		if (!ret)
+			ret = 1;
+	}
+	if (session_status(s) == SESSION_INTERRUPTED)
+		ret = 130;
+	else if (session_status(s) == SESSION_FAILED)
+		ret = 1;
+	status = session_status_name(session_status(s));
+	for (size_t b = 0; b < session_runs_nr(s); b++) {
+		const struct session_summary *sum = session_summary(s, b);
+
+		failed += sum->failed;
+		if (!args->quiet && sum->id)
+			printf("%s: run %" PRId64
+			       " %s, %zu iterations (%zu failed), %zu samples\n",
+			       sum->label, sum->id, status, sum->iterations,
+			       sum->failed, sum->samples);
+	}
+	if (!ret && failed)
+		ret = 1;
+	if (interrupted)
+		error("interrupted; finished iterations are kept");
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+out:
+	session_free(s);
+	executor_free(ex);
+	strbuf_release(&err);
+	return ret;
 }
 
 static int run_main(int argc, char **argv)
@@ -994,13 +419,11 @@ static int run_main(int argc, char **argv)
 	struct run_state rs = {
 		.args = &args,
 		.plan = PLAN_INIT,
-		.guard = RUNNER_GUARD_INIT,
+		.labels = STRVEC_INIT,
 	};
 	struct strbuf err = STRBUF_INIT;
-	struct sigaction sa = {.sa_handler = on_interrupt}, old_int, old_term;
-	const char *status = "complete";
+	struct store *st = NULL;
 	char *base_label = NULL;
-	size_t failed = 0;
 	int ret;
 
 	ret = parse_args(argc, argv, &args);
@@ -1013,130 +436,36 @@ static int run_main(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
-	if (args.label) {
-		base_label = xstrdup(args.label);
-	} else {
-		struct machine_info mi = {0};
-
-		machine_info_read(&mi);
-		base_label = xstrdup(mi.kernel_release ? mi.kernel_release
-						       : "unknown");
-		machine_info_release(&mi);
-	}
-	rs.runs = xcalloc(rs.plan.builds_nr, sizeof(*rs.runs));
-	for (size_t b = 0; b < rs.plan.builds_nr; b++) {
-		struct strbuf sb = STRBUF_INIT;
-
-		strbuf_addstr(&sb, base_label);
-		if (rs.cfg.builds_nr)
-			strbuf_addf(&sb, "-%s", rs.cfg.builds[b].name);
-		rs.runs[b].label = strbuf_detach(&sb, NULL);
-		ret = check_label(rs.runs[b].label);
-		if (ret)
-			goto out;
-	}
-	rs.workload_path = workload_path();
-	ret = check_programs(&rs);
+	base_label = args.label ? xstrdup(args.label) : default_label();
+	ret = make_labels(&rs, base_label);
 	if (ret)
 		goto out;
+	rs.workload_path = workload_path();
+	if (session_check_programs(&rs.cfg, &rs.plan, rs.workload_path, &err)) {
+		ret = error("%s", err.buf) + 1;
+		goto out;
+	}
 	if (args.check) {
 		ret = print_plan(&rs);
 		goto out;
 	}
-
-	rs.st = store_open(mmcmp_db_path(), &err);
-	if (!rs.st) {
+	st = store_open(mmcmp_db_path(), &err);
+	if (!st) {
 		ret = error("%s", err.buf);
 		goto out;
 	}
-	ret = check_existing(&rs, &err);
-	if (ret) {
-		if (ret < 0)
-			ret = error("%s", err.buf);
-		goto out;
-	}
-	{
-		long measured =
-			args.iterations ? args.iterations : rs.cfg.iterations;
-
-		rs.total_iters =
-			rs.plan.nr * (size_t)(rs.cfg.warmup + measured);
-	}
-	if (runner_guard_start(&rs.guard, &err)) {
-		ret = error("%s", err.buf);
-		goto out;
-	}
-	rs.progress = !args.quiet && isatty(STDERR_FILENO);
-	monitor_init(&rs.mon, rs.cfg.monitor_interval_s);
-	rs.monitoring = rs.cfg.monitors;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-
-	if (create_cgroups(&rs, &err) || create_runs(&rs, &err) ||
-	    prepare(&rs, &err) ||
-	    run_commands(&rs, &rs.cfg.setup, NULL, NULL, "setup", &err) ||
-	    run_schedule(&rs, &err)) {
-		clear_progress(&rs);
-		error("%s", err.buf);
-		strbuf_reset(&err);
-		status = "failed";
-		ret = 1;
-	}
-	clear_progress(&rs);
-	for (size_t b = 0; b < rs.plan.builds_nr; b++) {
-		const struct job *job = NULL;
-
-		for (size_t j = 0; j < rs.plan.nr && !job; j++)
-			if (rs.plan.jobs[j].build_index == b)
-				job = &rs.plan.jobs[j];
-		if (rs.runs[b].setup_done && job && job->build &&
-		    run_commands(&rs, &job->build->teardown, job->build, NULL,
-				 "build teardown", &err)) {
-			warning("%s", err.buf);
-			strbuf_reset(&err);
-		}
-	}
-	if (run_commands(&rs, &rs.cfg.teardown, NULL, NULL, "teardown", &err)) {
-		warning("%s", err.buf);
-		strbuf_reset(&err);
-	}
-	remove_cgroups(&rs);
-	if (interrupted) {
-		status = "interrupted";
-		ret = 130;
-	} else if (rs.aborted) {
-		status = "failed";
-		ret = 1;
-	}
-	if (rs.st && finish_runs(&rs, status, &err)) {
-		error("%s", err.buf);
-		if (!ret)
-			ret = 1;
-	}
-	for (size_t b = 0; b < rs.plan.builds_nr; b++) {
-		failed += rs.runs[b].failed;
-		if (!args.quiet && rs.runs[b].id)
-			printf("%s: run %" PRId64
-			       " %s, %zu iterations (%zu failed), %zu samples\n",
-			       rs.runs[b].label, rs.runs[b].id, status,
-			       rs.runs[b].iterations, rs.runs[b].failed,
-			       rs.runs[b].samples);
-	}
-	if (!ret && failed)
-		ret = 1;
-	if (interrupted)
-		error("interrupted; finished iterations are kept");
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	ret = run_session(&rs, st);
 out:
 	free(base_label);
 	strvec_clear(&args.params);
-	release_state(&rs);
+	strvec_clear(&rs.labels);
+	free(rs.workload_path);
+	plan_release(&rs.plan);
+	config_release(&rs.cfg);
+	store_close(st);
 	strbuf_release(&err);
 	return ret;
 }
-
 const struct cmd cmd_run = {
 	.name = "run",
 	.summary = "run a config's workloads and store the samples",

@@ -1694,12 +1694,7 @@ static int check_operation_names(struct loader *l, const yaml_node_t *where,
 			strvec_clear(&names);
 			strvec_clear(&values);
 		}
-		/* Odometer: the last param changes fastest. */
-		for (size_t i = w->params_nr; i-- > 0;) {
-			if (++pick[i] < w->params[i].values.nr)
-				break;
-			pick[i] = 0;
-		}
+		plan_next_combination(w, pick);
 	}
 	qsort(ops, nr, sizeof(*ops), cmp_op_ref);
 	for (size_t i = 1; i < nr; i++) {

@@ -186,6 +186,16 @@ static int check_unique_ops(const struct plan *p, struct strbuf *err)
 	return ret;
 }
 
+bool plan_next_combination(const struct workload_spec *wl, size_t *pick)
+{
+	for (size_t i = wl->params_nr; i-- > 0;) {
+		if (++pick[i] < wl->params[i].values.nr)
+			return true;
+		pick[i] = 0;
+	}
+	return false;
+}
+
 int plan_build(struct plan *p, const struct config *cfg, struct strbuf *err)
 {
 	size_t nb = cfg->builds_nr ? cfg->builds_nr : 1;
@@ -198,25 +208,13 @@ int plan_build(struct plan *p, const struct config *cfg, struct strbuf *err)
 		for (size_t w = 0; w < cfg->workloads_nr; w++) {
 			const struct workload_spec *wl = &cfg->workloads[w];
 			size_t *idx = xcalloc(wl->params_nr + 1, sizeof(*idx));
-			bool done = false;
 
-			while (!done) {
-				size_t k;
-
+			do {
 				if (add_job(p, wl, build, b, idx, err)) {
 					free(idx);
 					return -1;
 				}
-				/* Odometer: the last parameter varies fastest.
-				 */
-				for (k = wl->params_nr; k > 0; k--) {
-					if (++idx[k - 1] <
-					    wl->params[k - 1].values.nr)
-						break;
-					idx[k - 1] = 0;
-				}
-				done = k == 0;
-			}
+			} while (plan_next_combination(wl, idx));
 			free(idx);
 		}
 	}
@@ -382,4 +380,143 @@ int plan_prepare(struct config *cfg, char *const *overrides, struct strbuf *err)
 		if (apply_override(cfg, overrides[i], err))
 			return -1;
 	return 0;
+}
+
+/* The phases of a walk, in order. */
+enum {
+	WALK_SETUP,
+	WALK_GROUP,
+	WALK_JOB_SETUP,
+	WALK_ITERATION,
+	WALK_JOB_TEARDOWN,
+	WALK_BUILD_TEARDOWN,
+	WALK_TEARDOWN,
+	WALK_DONE,
+};
+
+void plan_walk_init(struct plan_walk *w, const struct plan *p, long iterations,
+		    bool interleave)
+{
+	memset(w, 0, sizeof(*w));
+	w->plan = p;
+	w->iterations = iterations;
+	w->interleave = interleave && p->builds_nr > 1;
+	w->phase = WALK_SETUP;
+}
+
+/* Jobs per build; the plan holds builds_nr equal blocks of them. */
+static size_t per_build(const struct plan_walk *w)
+{
+	return w->plan->builds_nr ? w->plan->nr / w->plan->builds_nr : 0;
+}
+
+static size_t groups_nr(const struct plan_walk *w)
+{
+	return w->interleave ? per_build(w) : w->plan->nr;
+}
+
+static size_t group_size(const struct plan_walk *w)
+{
+	return w->interleave ? w->plan->builds_nr : 1;
+}
+
+/* The job of member m of group g. */
+static size_t walk_job(const struct plan_walk *w, size_t g, size_t m)
+{
+	return w->interleave ? m * per_build(w) + g : g;
+}
+
+static bool emit(struct plan_walk *w, struct plan_step *step,
+		 enum plan_step_kind kind, size_t job, long it)
+{
+	step->kind = kind;
+	step->job = job;
+	step->build = w->plan->nr ? w->plan->jobs[job].build_index : 0;
+	step->iteration = it;
+	return true;
+}
+
+bool plan_walk_next(struct plan_walk *w, struct plan_step *step)
+{
+	for (;;) {
+		size_t j = 0;
+
+		switch (w->phase) {
+		case WALK_SETUP:
+			w->phase = WALK_GROUP;
+			emit(w, step, PLAN_STEP_SETUP, 0, 0);
+			step->build = 0;
+			return true;
+		case WALK_GROUP:
+			w->member = 0;
+			w->phase = w->group < groups_nr(w)
+					   ? WALK_JOB_SETUP
+					   : WALK_BUILD_TEARDOWN;
+			continue;
+		case WALK_JOB_SETUP:
+			if (w->member == group_size(w)) {
+				w->member = 0;
+				w->it = 0;
+				w->phase = WALK_ITERATION;
+				continue;
+			}
+			j = walk_job(w, w->group, w->member);
+			/* A build's jobs are visited in order in both modes. */
+			if (!w->build_done && w->plan->jobs[j].build &&
+			    j % per_build(w) == 0) {
+				w->build_done = true;
+				w->builds_set_up++;
+				return emit(w, step, PLAN_STEP_BUILD_SETUP, j,
+					    0);
+			}
+			w->build_done = false;
+			w->member++;
+			return emit(w, step, PLAN_STEP_JOB_SETUP, j, 0);
+		case WALK_ITERATION:
+			if (w->it >= w->iterations) {
+				w->member = 0;
+				w->phase = WALK_JOB_TEARDOWN;
+				continue;
+			}
+			j = walk_job(w, w->group, w->member);
+			emit(w, step, PLAN_STEP_ITERATION, j, w->it);
+			if (++w->member == group_size(w)) {
+				w->member = 0;
+				w->it++;
+			}
+			return true;
+		case WALK_JOB_TEARDOWN:
+			if (w->member == group_size(w)) {
+				w->group++;
+				w->phase = WALK_GROUP;
+				continue;
+			}
+			j = walk_job(w, w->group, w->member++);
+			return emit(w, step, PLAN_STEP_JOB_TEARDOWN, j, 0);
+		case WALK_BUILD_TEARDOWN:
+			/* Builds are set up in build order, so these are the
+			 * first builds_set_up builds. */
+			if (w->member >= w->builds_set_up) {
+				w->phase = WALK_TEARDOWN;
+				continue;
+			}
+			j = w->member++ * per_build(w);
+			return emit(w, step, PLAN_STEP_BUILD_TEARDOWN, j, 0);
+		case WALK_TEARDOWN:
+			w->phase = WALK_DONE;
+			emit(w, step, PLAN_STEP_TEARDOWN, 0, 0);
+			step->build = 0;
+			return true;
+		default:
+			return false;
+		}
+	}
+}
+
+void plan_walk_finish(struct plan_walk *w)
+{
+	if (w->phase >= WALK_BUILD_TEARDOWN)
+		return;
+	w->phase = WALK_BUILD_TEARDOWN;
+	w->member = 0;
 }

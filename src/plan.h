@@ -1,6 +1,7 @@
 #ifndef MMCMP_PLAN_H
 #define MMCMP_PLAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "strvec.h"
@@ -82,5 +83,85 @@ int plan_prepare(struct config *cfg, char *const *overrides,
  */
 char *plan_substitute(const char *tmpl, char *const *names, char *const *values,
 		      struct strbuf *err);
+
+/*
+ * The walk over a workload's parameter combinations, shared by plan_build()
+ * and the config checks: pick[i] indexes wl->params[i].values, and starts
+ * all zero (the first combination). Step pick to the next combination in
+ * odometer order, the last parameter varying fastest; returns false, with
+ * pick back at all zero, after the last one. A workload without
+ * parameters has one combination.
+ */
+bool plan_next_combination(const struct workload_spec *wl, size_t *pick);
+
+/*
+ * The order of work of a run, as a pure iterator over a plan: nothing is
+ * run, and the same plan and settings give the same steps.
+ *
+ *   PLAN_STEP_SETUP           the config's setup, first
+ *   PLAN_STEP_BUILD_SETUP     a build's setup, just before its first job's
+ *   PLAN_STEP_JOB_SETUP       a job's workload setup, before its iterations
+ *   PLAN_STEP_ITERATION       iteration `iteration` (0-based, warm-ups
+ *                             first) of job `job`
+ *   PLAN_STEP_JOB_TEARDOWN    a job's workload teardown, after them
+ *   PLAN_STEP_BUILD_TEARDOWN  after the last job, the teardown of each
+ *                             build whose setup step was handed out, in
+ *                             build order
+ *   PLAN_STEP_TEARDOWN        the config's teardown, last
+ *
+ * Without interleaving, jobs run one after the other, build by build, all
+ * iterations of a job in a row. With it, the k-th jobs of all builds form
+ * a group: their setups, then their iterations alternating build by build
+ * (A B A B ...), so slow drift of the machine affects every build alike,
+ * then their teardowns. Build steps come only for jobs that have a build.
+ *
+ * plan_walk_finish() skips what is left before the build teardowns, for a
+ * run that stops early; the walk still ends with the teardowns of the
+ * builds set up so far and the config's. A walk holds no resources: the
+ * plan must outlive it, and there is nothing to release.
+ */
+enum plan_step_kind {
+	PLAN_STEP_SETUP,
+	PLAN_STEP_BUILD_SETUP,
+	PLAN_STEP_JOB_SETUP,
+	PLAN_STEP_ITERATION,
+	PLAN_STEP_JOB_TEARDOWN,
+	PLAN_STEP_BUILD_TEARDOWN,
+	PLAN_STEP_TEARDOWN,
+};
+
+struct plan_step {
+	enum plan_step_kind kind;
+	/*
+	 * The job (index into plan.jobs) of a job or iteration step; for a
+	 * build step the build's first job, through which its build_spec
+	 * is found; 0 for the config's setup and teardown.
+	 */
+	size_t job;
+	size_t build;	/* build index of job; 0 for the config's steps */
+	long iteration; /* PLAN_STEP_ITERATION only, else 0 */
+};
+
+struct plan_walk {
+	const struct plan *plan;
+	long iterations; /* per job, warm-ups included */
+	bool interleave;
+	/* The position; private to plan.c. */
+	int phase;
+	size_t group, member, builds_set_up;
+	long it;
+	bool build_done; /* the build setup of `member` was handed out */
+};
+
+/*
+ * Start a walk over p with `iterations` iterations per job (warm-ups
+ * included); interleave takes effect only with more than one build.
+ */
+void plan_walk_init(struct plan_walk *w, const struct plan *p, long iterations,
+		    bool interleave);
+/* Set *step to the next step; false when the walk is over. */
+bool plan_walk_next(struct plan_walk *w, struct plan_step *step);
+/* Go on with the build teardowns (a no-op once there or past them). */
+void plan_walk_finish(struct plan_walk *w);
 
 #endif /* MMCMP_PLAN_H */

@@ -206,7 +206,7 @@ static int exec_error(const char *cwd, const char *file, struct strbuf *tmp)
 	return S_ISREG(sb.st_mode) ? 0 : EACCES;
 }
 
-/* The PATH the child will have: that of opts->env, else ours. */
+/* The PATH the child will have: that of opts->env, else ours, or NULL. */
 static const char *child_path(const struct runner_opts *opts)
 {
 	const char *path = NULL;
@@ -214,33 +214,22 @@ static const char *child_path(const struct runner_opts *opts)
 	for (char *const *e = opts->env; e && *e && !path; e++)
 		if (!strncmp(*e, "PATH=", 5))
 			path = *e + 5;
-	if (!path)
-		path = getenv("PATH");
-	/* What glibc's execvp() uses without a PATH. */
-	return path ? path : "/bin:/usr/bin";
+	return path ? path : getenv("PATH");
 }
 
-/*
- * Find the file to execute for argv[0] as execvp() would, but here in the
- * parent, so the child execs once. A name with a slash is used as it is,
- * once checked. Otherwise each directory of the child's PATH is tried in
- * turn, an empty entry meaning the current directory; what is missing,
- * not a regular file or not executable is skipped. Returns 0 with the
- * file in *file, or an errno: EACCES when only unusable files were found,
- * ENOENT when none.
- */
-static int resolve(const struct runner_opts *opts, struct strbuf *file)
+int runner_find_program(const char *name, const char *path, const char *cwd,
+			struct strbuf *file)
 {
-	const char *name = opts->argv[0];
-	const char *path = child_path(opts);
 	struct strbuf tmp = STRBUF_INIT;
 	bool eacces = false;
 	int e;
 
 	strbuf_reset(file);
+	if (!path)
+		path = "/bin:/usr/bin"; /* what glibc's execvp() uses */
 	if (strchr(name, '/')) {
 		strbuf_addstr(file, name);
-		e = exec_error(opts->cwd, name, &tmp);
+		e = exec_error(cwd, name, &tmp);
 		strbuf_release(&tmp);
 		return e;
 	}
@@ -257,7 +246,7 @@ static int resolve(const struct runner_opts *opts, struct strbuf *file)
 		else
 			strbuf_add(file, path, (size_t)(end - path));
 		strbuf_addf(file, "/%s", name);
-		e = exec_error(opts->cwd, file->buf, &tmp);
+		e = exec_error(cwd, file->buf, &tmp);
 		if (e == EACCES)
 			eacces = true;
 		else if (e != ENOENT && e != ENOTDIR && e != ENAMETOOLONG &&
@@ -900,7 +889,8 @@ int runner_run(const struct runner_opts *opts, struct runner_result *result,
 		ret = 0;
 		goto out;
 	}
-	e = resolve(opts, &file);
+	e = runner_find_program(opts->argv[0], child_path(opts), opts->cwd,
+				&file);
 	if (e) {
 		not_started(&st, STAGE_EXEC, e, 0);
 		ret = 0;

@@ -157,6 +157,21 @@ struct runner_result {
 
 int runner_run(const struct runner_opts *opts, struct runner_result *result,
 	       struct strbuf *err);
+
+/*
+ * Find the file runner_run() executes for `name`, as described above: a
+ * name with a slash is taken as it is, relative to cwd when cwd is not
+ * NULL; otherwise each directory of `path` (NULL: "/bin:/usr/bin"; an
+ * empty entry is the current directory, taken relative to cwd) is tried in
+ * turn, skipping what is missing, not a regular file or not executable.
+ * Returns 0 with the file in *file (replacing its contents), or an errno
+ * value: EACCES when only unusable files were found (a directory, a file
+ * without execute permission), ENOENT when none, or the error a name with
+ * a slash gives. runner_run() uses it with the PATH of the child's
+ * environment, so a check before the run agrees with the run itself.
+ */
+int runner_find_program(const char *name, const char *path, const char *cwd,
+			struct strbuf *file);
 /* Free the buffers; the result can be reused. NULL is a no-op. */
 void runner_result_release(struct runner_result *result);
 /* "ok", "exit", "signal", "timeout", "interrupted", "exec". */

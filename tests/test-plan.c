@@ -1,4 +1,7 @@
-/* Unit tests for plan: placeholders, @cpu-range, expansion and overrides. */
+/*
+ * Unit tests for plan: placeholders, @cpu-range, expansion, overrides, the
+ * parameter walk and the order of work.
+ */
 #include "tap.h"
 #include "config.h"
 #include "plan.h"
@@ -40,6 +43,139 @@ static const char config_text[] =
 	"    operation: \"op-{a}\"\n"
 	"    metrics:\n"
 	"      - { name: t, extract: { measure: elapsed } }\n";
+
+/*
+ * The order of work for a plan of `builds` builds (0: none) of `jobs` jobs
+ * each, with `iterations` per job; stop_after > 0 calls plan_walk_finish()
+ * after that many steps. In want, "S"/"T" are the config's setup and
+ * teardown, "B1"/"b1" build 1's setup and teardown, "J3"/"j3" job 3's, and
+ * "3.0" iteration 0 of job 3.
+ */
+static const struct {
+	size_t builds, jobs;
+	long iterations;
+	bool interleave;
+	size_t stop_after;
+	const char *want;
+} walk_cases[] = {
+	{0, 2, 2, false, 0, "S J0 0.0 0.1 j0 J1 1.0 1.1 j1 T"},
+	{0, 2, 2, true, 0, "S J0 0.0 0.1 j0 J1 1.0 1.1 j1 T"},
+	{2, 1, 3, true, 0,
+	 "S B0 J0 B1 J1 0.0 1.0 0.1 1.1 0.2 1.2 j0 j1 b0 b1 T"},
+	{2, 1, 3, false, 0,
+	 "S B0 J0 0.0 0.1 0.2 j0 B1 J1 1.0 1.1 1.2 j1 b0 b1 T"},
+	{2, 2, 1, true, 0,
+	 "S B0 J0 B1 J2 0.0 2.0 j0 j2 J1 J3 1.0 3.0 j1 j3 b0 b1 T"},
+	{2, 2, 1, false, 0,
+	 "S B0 J0 0.0 j0 J1 1.0 j1 B1 J2 2.0 j2 J3 3.0 j3 b0 b1 T"},
+	{3, 1, 2, false, 5, "S B0 J0 0.0 0.1 b0 T"},
+	{3, 1, 2, true, 4, "S B0 J0 B1 b0 b1 T"},
+	{1, 1, 2, false, 1, "S T"},
+	{0, 1, 0, false, 0, "S J0 j0 T"},
+	{0, 0, 3, false, 0, "S T"},
+};
+
+static void walk_string(const struct plan *p, long iterations, bool interleave,
+			size_t stop_after, struct strbuf *sb)
+{
+	static const char *const kinds[] = {
+		[PLAN_STEP_SETUP] = "S",
+		[PLAN_STEP_BUILD_SETUP] = "B",
+		[PLAN_STEP_JOB_SETUP] = "J",
+		[PLAN_STEP_JOB_TEARDOWN] = "j",
+		[PLAN_STEP_BUILD_TEARDOWN] = "b",
+		[PLAN_STEP_TEARDOWN] = "T",
+	};
+	struct plan_walk w;
+	struct plan_step step;
+	size_t n = 0;
+
+	plan_walk_init(&w, p, iterations, interleave);
+	while (plan_walk_next(&w, &step)) {
+		strbuf_addstr(sb, n ? " " : "");
+		if (step.kind == PLAN_STEP_ITERATION)
+			strbuf_addf(sb, "%zu.%ld", step.job, step.iteration);
+		else if (step.kind == PLAN_STEP_BUILD_SETUP ||
+			 step.kind == PLAN_STEP_BUILD_TEARDOWN)
+			strbuf_addf(sb, "%s%zu", kinds[step.kind], step.build);
+		else if (step.kind == PLAN_STEP_SETUP ||
+			 step.kind == PLAN_STEP_TEARDOWN)
+			strbuf_addstr(sb, kinds[step.kind]);
+		else
+			strbuf_addf(sb, "%s%zu", kinds[step.kind], step.job);
+		if (++n == stop_after)
+			plan_walk_finish(&w);
+		if (n > 1000)
+			break; /* a walk that does not end */
+	}
+}
+
+static void test_walk(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(walk_cases); i++) {
+		size_t nb = walk_cases[i].builds ? walk_cases[i].builds : 1;
+		struct build_spec *builds = xcalloc(nb, sizeof(*builds));
+		struct plan p = PLAN_INIT;
+		struct strbuf sb = STRBUF_INIT;
+
+		p.builds_nr = nb;
+		p.nr = nb * walk_cases[i].jobs;
+		p.jobs = xcalloc(p.nr + 1, sizeof(*p.jobs));
+		for (size_t j = 0; j < p.nr; j++) {
+			p.jobs[j].build_index = j / walk_cases[i].jobs;
+			if (walk_cases[i].builds)
+				p.jobs[j].build =
+					&builds[j / walk_cases[i].jobs];
+		}
+		walk_string(&p, walk_cases[i].iterations,
+			    walk_cases[i].interleave, walk_cases[i].stop_after,
+			    &sb);
+		is_str(sb.buf, walk_cases[i].want, "walk case %zu", i);
+		free(p.jobs);
+		free(builds);
+		strbuf_release(&sb);
+	}
+}
+
+/* Parameter value counts, and the combinations in the order walked. */
+static const struct {
+	size_t counts[3];
+	size_t nr;
+	const char *want;
+} combination_cases[] = {
+	{{0}, 0, "()"},
+	{{3}, 1, "(0) (1) (2)"},
+	{{2, 3}, 2, "(0,0) (0,1) (0,2) (1,0) (1,1) (1,2)"},
+	{{1, 2, 1}, 3, "(0,0,0) (0,1,0)"},
+};
+
+static void test_combinations(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(combination_cases); i++) {
+		struct param_spec params[3];
+		struct workload_spec wl = {.params = params};
+		size_t pick[4] = {0};
+		struct strbuf sb = STRBUF_INIT;
+		size_t n = 0;
+
+		memset(params, 0, sizeof(params));
+		wl.params_nr = combination_cases[i].nr;
+		for (size_t k = 0; k < wl.params_nr; k++)
+			params[k].values.nr = combination_cases[i].counts[k];
+		do {
+			strbuf_addstr(&sb, n++ ? " (" : "(");
+			for (size_t k = 0; k < wl.params_nr; k++)
+				strbuf_addf(&sb, "%s%zu", k ? "," : "",
+					    pick[k]);
+			strbuf_addch(&sb, ')');
+		} while (plan_next_combination(&wl, pick) && n < 100);
+		is_str(sb.buf, combination_cases[i].want,
+		       "combinations case %zu", i);
+		ok(!pick[0] && !pick[1] && !pick[2],
+		   "combinations case %zu ends at the first again", i);
+		strbuf_release(&sb);
+	}
+}
 
 int main(void)
 {
@@ -114,6 +250,8 @@ int main(void)
 		config_release(&cfg);
 		strbuf_release(&err);
 	}
+	test_walk();
+	test_combinations();
 	done_testing();
 	return exit_status();
 }

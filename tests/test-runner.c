@@ -466,43 +466,57 @@ static const struct {
 	const char *path;
 	const char *cwd;
 	const char *want;
+	/*
+	 * What runner_find_program() gives for the same PATH and cwd: the
+	 * file, or strerror() of its errno; NULL where runner_run() fails
+	 * before it searches.
+	 */
+	const char *found;
 	bool spawn_errno;
 } path_cases[] = {
 	{.name = "env NULL: our PATH is searched",
 	 .argv0 = "fake-bench",
-	 .want = "found\n"},
+	 .want = "found\n",
+	 .found = "@H/fake-bench"},
 	{.name = "a directory named like the command is skipped",
 	 .argv0 = "fake-bench",
 	 .path = "@T/dir:@H",
-	 .want = "found\n"},
+	 .want = "found\n",
+	 .found = "@H/fake-bench"},
 	{.name = "a file without execute permission is skipped",
 	 .argv0 = "fake-bench",
 	 .path = "@T/noexec:@H",
-	 .want = "found\n"},
+	 .want = "found\n",
+	 .found = "@H/fake-bench"},
 	{.name = "only unusable matches: permission denied",
 	 .argv0 = "fake-bench",
 	 .path = "@T/dir:/nonexistent:@T/noexec",
-	 .want = "exec: cannot execute 'fake-bench'" ACCES},
+	 .want = "exec: cannot execute 'fake-bench'" ACCES,
+	 .found = "Permission denied"},
 	{.name = "an empty PATH entry is the child's cwd",
 	 .argv0 = "fake-bench",
 	 .path = "/nonexistent::/elsewhere",
 	 .cwd = "@H",
-	 .want = "found\n"},
+	 .want = "found\n",
+	 .found = "./fake-bench"},
 	{.name = "a '.' PATH entry is the child's cwd",
 	 .argv0 = "fake-bench",
 	 .path = ".",
 	 .cwd = "@H",
-	 .want = "found\n"},
+	 .want = "found\n",
+	 .found = "./fake-bench"},
 	{.name = "a relative name with a slash is from the child's cwd",
 	 .argv0 = "./fake-bench",
 	 .path = "/nonexistent",
 	 .cwd = "@H",
-	 .want = "found\n"},
+	 .want = "found\n",
+	 .found = "./fake-bench"},
 	{.name = "the first executable found is the one run",
 	 .argv0 = "fake-bench",
 	 .path = "@T/junk:@H",
 	 .want = "exec: cannot execute 'fake-bench': Exec format error",
-	 .spawn_errno = true},
+	 .spawn_errno = true,
+	 .found = "@T/junk/fake-bench"},
 	{.name = "cwd is a file",
 	 .argv0 = "fake-bench",
 	 .path = "@H",
@@ -639,6 +653,22 @@ static void test_path_rules(const char *dir)
 			strbuf_addf(&got, "%s: %s",
 				    runner_status_name(res.status),
 				    res.err_tail.buf);
+		if (path_cases[i].found) {
+			struct strbuf file = STRBUF_INIT;
+			int e = runner_find_program(path_cases[i].argv0,
+						    env[0] ? env[0] + 5
+							   : getenv("PATH"),
+						    opts.cwd, &file);
+
+			strbuf_reset(&want);
+			add_expanded(&want, path_cases[i].found, helpers, dir);
+			is_str(e ? strerror(e) : file.buf, want.buf,
+			       "path case %zu: runner_find_program() agrees",
+			       i);
+			strbuf_reset(&want);
+			add_expanded(&want, path_cases[i].want, helpers, dir);
+			strbuf_release(&file);
+		}
 		if (old_path)
 			setenv("PATH", old_path, 1);
 		else

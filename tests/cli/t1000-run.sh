@@ -66,18 +66,58 @@ grep_file "$TMP/out" "short: run [0-9]* complete, 2 iterations" "--iterations 1 
 expect_status 2 "--iterations 0 is refused" "$MMCMP" run "$TMP/simple.yaml" --iterations 0
 
 # Progress: one updating line on a terminal, nothing when not a terminal.
+# progress_re matches a progress line; the terminal check below shows it
+# does, so its absence from a real run's stderr means something.
+progress_re='\[[0-9]*/[0-9]*\] .*  elapsed .*  ETA'
+# A config whose iterations warn; "output without a value" below uses it too.
+cat >"$TMP/noparse.yaml" <<EOF2
+name: noparse
+iterations: 1
+workloads:
+  - name: quiet
+    command: ["$FAKE_BENCH", "--print", "nothing here"]
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+EOF2
+expect_status 1 "a run whose iterations warn, stderr not a terminal" \
+	"$MMCMP" run "$TMP/noparse.yaml" --label notty
+grep_file "$TMP/err" "notty: quiet  iteration 1 failed: extract" \
+	"the run's stderr holds its warnings"
 check "no progress line when stderr is not a terminal" \
-	sh -c "! grep -q 'ETA' '$TMP/err'"
+	sh -c "! grep -q -- '$progress_re' '$TMP/err'"
+check "no carriage return when stderr is not a terminal" \
+	sh -c "! grep -q \"\$(printf '\\r')\" '$TMP/err'"
 if command -v script >/dev/null; then
 	script -qec "'$MMCMP' run '$TMP/simple.yaml' --label tty --iterations 1" \
 		/dev/null >"$TMP/tty" 2>&1 || true
 	grep_file "$TMP/tty" "\[2/4\] tty total-10 iteration 1/1  elapsed" \
 		"on a terminal a progress line shows operation, iteration and elapsed time"
 	grep_file "$TMP/tty" "ETA" "the progress line has an ETA"
+	grep_file "$TMP/tty" "$progress_re" \
+		"the pattern of the check without a terminal finds a progress line"
 else
 	ok "# SKIP no script(1) to give mmcmp a terminal"
 	ok "# SKIP no script(1) to give mmcmp a terminal"
+	ok "# SKIP no script(1) to give mmcmp a terminal"
 fi
+
+# The program check before the run searches PATH as the run does: a
+# directory named like the program is not a program.
+mkdir -p "$TMP/bin/mmcmp-no-such-prog"
+cat >"$TMP/dironly.yaml" <<EOF2
+name: dironly
+iterations: 1
+workloads:
+  - name: d
+    command: ["mmcmp-no-such-prog"]
+    metrics:
+      - { name: t, extract: { measure: elapsed } }
+EOF2
+expect_status 2 "a program that is only a directory on PATH is refused before the run" \
+	env PATH="$TMP/bin:$PATH" "$MMCMP" run -q "$TMP/dironly.yaml" --label dironly
+grep_file "$TMP/err" "cannot execute program 'mmcmp-no-such-prog': Permission denied" \
+	"the refusal says why"
 
 # The default label is the kernel release.
 expect_status 0 "run without --label" "$MMCMP" run -q "$TMP/simple.yaml" --iterations 1
@@ -154,16 +194,6 @@ grep_file "$TMP/out" "ab: run [0-9]* failed, 1 iterations (1 failed), 0 samples"
 	"the run stops at the first failure and is marked failed"
 
 # Output without the number marks the iteration failed.
-cat >"$TMP/noparse.yaml" <<EOF2
-name: noparse
-iterations: 1
-workloads:
-  - name: quiet
-    command: ["$FAKE_BENCH", "--print", "nothing here"]
-    metrics:
-      - name: total
-        extract: { regex: "total:([0-9]+)" }
-EOF2
 expect_status 1 "output without a value" "$MMCMP" run "$TMP/noparse.yaml" --label np
 grep_file "$TMP/err" "no value found" "the missing value is reported"
 

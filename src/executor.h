@@ -1,0 +1,123 @@
+#ifndef MMCMP_EXECUTOR_H
+#define MMCMP_EXECUTOR_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "runner.h"
+#include "strbuf.h"
+
+struct machine_info;
+struct monitor_record;
+
+/*
+ * executor: where the session (session.h) runs its commands. The session
+ * decides what runs, in which order and with which argv, environment,
+ * cwd and timeout, and what the results mean; the executor runs one
+ * command at a time to completion and reports what happened where it ran:
+ * exit status, captured stdout, the tail of stderr, elapsed time and
+ * resource usage, and, for an iteration, the monitor snapshots
+ * (monitor.h) taken around it. So the session never reads /proc or
+ * forks: the local executor (executor_local_new()) runs commands on this
+ * machine with runner.c and monitor.c; another executor may run them in a
+ * guest and bring the same results back. The machine facts stored with
+ * each run (machine.h) come from the executor too.
+ *
+ * An executor is a table of operations and its state. run() returns 0
+ * when it ran the command, whatever the command's outcome (that is in
+ * result->run.status); -1 with one line in err when it could not try
+ * (the run cannot go on). The result, and the monitor record it points
+ * to, belong to the executor's caller and the executor respectively, as
+ * documented at struct executor_result.
+ */
+
+/* One command to run. Everything is borrowed for the duration of run(). */
+struct executor_request {
+	char *const *argv;
+	char *const *env; /* the whole environment; NULL: the executor's */
+	const char *cwd;  /* NULL: the executor's */
+	double timeout_s; /* 0: none */
+	/* cgroup.procs files to enter before the exec (runner_opts). */
+	const char *const *cgroup_procs;
+	volatile sig_atomic_t *stop; /* set: stop the command (may be NULL) */
+	bool monitor;		     /* take the monitors (an iteration) */
+};
+
+/*
+ * What a command did. `run` is as runner_run() fills it. `monitors` is
+ * NULL unless the request asked for monitors and they worked; it points
+ * into the executor and stays valid until its next run() or free.
+ * monitor_err says why the monitors failed (then monitors is NULL) or why
+ * a periodic sample failed (then monitors holds the rest); empty when all
+ * went well.
+ */
+struct executor_result {
+	struct runner_result run;
+	const struct monitor_record *monitors;
+	struct strbuf monitor_err;
+};
+
+#define EXECUTOR_RESULT_INIT                                                   \
+	{                                                                      \
+		.run = RUNNER_RESULT_INIT, .monitor_err = STRBUF_INIT          \
+	}
+
+/* Free the buffers; the result can be reused. NULL is a no-op. */
+void executor_result_release(struct executor_result *res);
+
+struct executor;
+
+struct executor_ops {
+	const char *name; /* "local" */
+	/*
+	 * Run req to completion into res (reset first). Called for setup
+	 * and teardown commands as well as iterations; only iterations
+	 * ask for monitors.
+	 */
+	int (*run)(struct executor *ex, const struct executor_request *req,
+		   struct executor_result *res, struct strbuf *err);
+	/*
+	 * Fill mi (zeroed by the caller, released with
+	 * machine_info_release()) with the facts of the machine the
+	 * commands run on, for the run records.
+	 */
+	void (*machine)(struct executor *ex, struct machine_info *mi);
+	/* Free ex and what it holds; stop whatever it started. */
+	void (*free)(struct executor *ex);
+};
+
+/*
+ * The common head of every executor; an implementation embeds it first
+ * and casts back in its operations.
+ */
+struct executor {
+	const struct executor_ops *ops;
+};
+
+/* Run req through ex's operations (see struct executor_ops). */
+int executor_run(struct executor *ex, const struct executor_request *req,
+		 struct executor_result *res, struct strbuf *err);
+/* The machine facts of ex (see struct executor_ops). */
+void executor_machine_info(struct executor *ex, struct machine_info *mi);
+/* Free ex; NULL is a no-op. */
+void executor_free(struct executor *ex);
+
+/* How the local executor monitors the iterations it runs. */
+struct executor_local_opts {
+	bool monitors;	   /* take monitor snapshots of iterations */
+	double interval_s; /* periodic samples this often; 0: none */
+	size_t stdout_max; /* of each command, as runner_opts; 0: default */
+};
+
+/*
+ * The local executor: each command through runner_run(), under a guard
+ * process (runner_guard_start()) that kills the running command if mmcmp
+ * dies, and for iterations with the monitors begun before the command
+ * starts, ticked from the runner's wait loop and ended after the reap.
+ * Returns NULL, with a line in err, when the guard cannot be started;
+ * the caller frees the result with executor_free().
+ */
+struct executor *executor_local_new(const struct executor_local_opts *opts,
+				    struct strbuf *err);
+
+#endif /* MMCMP_EXECUTOR_H */

@@ -1,0 +1,135 @@
+#ifndef MMCMP_SESSION_H
+#define MMCMP_SESSION_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct strbuf;
+struct config;
+struct plan;
+struct store;
+struct executor;
+struct cgroup_spec;
+
+/*
+ * session: one `mmcmp run` of a plan (plan.h) into a store: a run record
+ * per build, labelled as the caller says; the cgroups of the builds; the
+ * config's, builds' and workloads' setup and teardown commands; every
+ * iteration in the order plan_walk_next() gives, run through an executor
+ * (executor.h), its metrics extracted (extract.h) and stored at once with
+ * its samples and monitor record; and at the end each run marked
+ * complete, failed or interrupted (and, with `replace`, the label's older
+ * runs deleted once the new one is complete).
+ *
+ * A session prints nothing: what the user should see arrives through the
+ * two callbacks of struct session_opts, a progress event before each
+ * iteration and warnings (a failed iteration, a failed teardown, monitors
+ * that do not work). What stops the run arrives as the error of
+ * session_run() or session_finish().
+ *
+ * A failing iteration does not stop the run (unless the config says
+ * `on_error: abort`); it is stored with its status and counted. The run
+ * stops early when *stop becomes non-zero (the running command is
+ * stopped and not stored), on the first failed iteration with
+ * `on_error: abort`, and when a setup command or the store fails.
+ *
+ * Use: session_new(); optionally session_check_labels(); session_run();
+ * session_finish(), always, also after session_run() failed, as it runs
+ * the teardowns and records how the run ended; then the summaries;
+ * session_free(). Functions returning int give 0, or -1 after appending
+ * one line to err. The session borrows the config, plan, store, executor
+ * and everything in its options; they must outlive it.
+ */
+struct session;
+
+/* Before an iteration starts. Pointers are valid during the call only. */
+struct session_progress {
+	size_t done, total; /* iterations finished, and of the whole run */
+	double elapsed_s;   /* summed elapsed time of the finished ones */
+	const char *label;
+	const char *operation; /* the job's first */
+	bool warmup;
+	long index, count; /* 1-based, among the job's warm-ups or measured */
+};
+
+struct session_opts {
+	char *const *labels; /* the label of each build of the plan */
+	int iterations;	     /* measured per job; 0: the config's */
+	bool append;	     /* a label may already have runs */
+	bool replace;	     /* and they are deleted once this one completes */
+	volatile sig_atomic_t *stop; /* may be NULL */
+	const char *path; /* PATH of the commands; NULL: as inherited */
+	void (*progress)(void *ctx, const struct session_progress *p);
+	void (*warning)(void *ctx, const char *msg); /* one line, no '\n' */
+	void *ctx;				     /* of both callbacks */
+};
+
+/* How a run ended, as its record says. */
+enum session_status {
+	SESSION_COMPLETE,
+	SESSION_FAILED,
+	SESSION_INTERRUPTED,
+};
+
+/* The outcome of one build's run. */
+struct session_summary {
+	const char *label;
+	int64_t id;	   /* the stored run; 0 when none was created */
+	size_t iterations; /* measured iterations stored */
+	size_t failed;	   /* iterations (warm-ups too) that failed */
+	size_t samples;	   /* of the measured iterations */
+};
+
+/* A new session; it copies opts (not what opts points to). */
+struct session *session_new(const struct config *cfg, const struct plan *plan,
+			    struct store *st, const struct session_opts *opts);
+/* Free s; NULL is a no-op. */
+void session_free(struct session *s);
+
+/*
+ * Set *taken to the first label that already has runs in the store when
+ * neither append nor replace is set, else to NULL.
+ */
+int session_check_labels(struct session *s, const char **taken,
+			 struct strbuf *err);
+
+/*
+ * Create the cgroups and run records, then run the setups and iterations
+ * through ex (borrowed until session_free()). Returns -1 when the run
+ * cannot go on: a cgroup, a setup command or the store failed.
+ */
+int session_run(struct session *s, struct executor *ex, struct strbuf *err);
+/*
+ * Run the teardowns still due, remove the cgroups (what fails is a
+ * warning) and record the status of each run. Returns -1 when the
+ * records could not be updated.
+ */
+int session_finish(struct session *s, struct strbuf *err);
+
+/* How the run ended; valid after session_finish(). */
+enum session_status session_status(const struct session *s);
+/* "complete", "failed" or "interrupted". */
+const char *session_status_name(enum session_status status);
+/* The number of builds' runs, and the summary of run b (borrowed). */
+size_t session_runs_nr(const struct session *s);
+const struct session_summary *session_summary(const struct session *s,
+					      size_t b);
+
+/*
+ * Before anything runs: whether the program of every job of plan can be
+ * executed, found as the run will find it (runner_find_program() with
+ * the PATH of the job's environment: `path`, as in struct session_opts,
+ * then the config's, build's and workload's settings). When a program is
+ * missing, err names the Debian package that brings it where one is
+ * known.
+ */
+int session_check_programs(const struct config *cfg, const struct plan *plan,
+			   const char *path, struct strbuf *err);
+
+/* The cgroup spec that build b's workloads run in, or NULL. */
+const struct cgroup_spec *session_build_cgroup(const struct config *cfg,
+					       size_t b);
+
+#endif /* MMCMP_SESSION_H */

@@ -1,0 +1,429 @@
+/*
+ * Unit tests for session: the run engine with a store in a temporary file
+ * and fake-bench as the workload, through the local executor: the order
+ * of iterations with and without interleaving, warm-ups, on_error: abort,
+ * extraction failures, truncated stdout, labels that have runs, --append
+ * and --replace, a failing setup.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "config.h"
+#include "executor.h"
+#include "plan.h"
+#include "run-data.h"
+#include "session.h"
+#include "store.h"
+#include "strbuf.h"
+#include "strvec.h"
+#include "util.h"
+
+static const char *fake_bench;
+
+/* One metric: every "total:N" that fake-bench prints. */
+#define TOTAL                                                                  \
+	"    metrics:\n"                                                       \
+	"      - { name: total, extract: { regex: \"total:([0-9]+)\" } }\n"
+
+/* A workload that prints one value, and a config of it alone. */
+#define ONE_VALUE_WORKLOAD                                                     \
+	"workloads:\n  - name: w\n"                                            \
+	"    command: [\"@B\", \"--values\", \"1\"]\n"                         \
+	"    operation: op\n" TOTAL
+#define ONE_VALUE "name: t\niterations: 1\n" ONE_VALUE_WORKLOAD
+
+/* A workload that fails, then one that works. */
+#define BAD_THEN_GOOD                                                          \
+	"workloads:\n  - name: bad\n"                                          \
+	"    command: [\"@B\", \"--exit\", \"3\"]\n"                           \
+	"    operation: bad\n" TOTAL "  - name: good\n"                        \
+	"    command: [\"@B\", \"--values\", \"1\"]\n"                         \
+	"    operation: good\n" TOTAL
+
+#define BUILDS                                                                 \
+	"builds:\n"                                                            \
+	"  a: { env: { X: a } }\n"                                             \
+	"  b: { env: { X: b } }\n"
+
+/*
+ * Each case runs its config (with "@B" standing for fake-bench) `runs`
+ * times into a new store, under label "t" ("t-a", "t-b" with builds), the
+ * last time with `append` or `replace`. The wants are about the last
+ * run. progress lists its progress events as LABEL:OPERATION:{w,i}INDEX;
+ * iterations its stored iterations, build by build, as
+ * {w,i}:STATUS:SAMPLES; summary each build's LABEL
+ * iterations/failed/samples and the measured samples the store holds.
+ * warning and tail are substrings of the warnings and of a stored
+ * stderr tail (NULL: no warning; no tail looked for). taken: the last
+ * run is refused, as its label has runs.
+ */
+static const struct {
+	const char *name;
+	const char *config;
+	int runs;
+	bool append, replace;
+	const char *error; /* of session_run(), a substring; NULL: none */
+	const char *status;
+	const char *progress;
+	const char *iterations;
+	const char *summary;
+	const char *warning;
+	const char *tail;
+	size_t label_runs; /* runs of the first label in the end */
+	bool taken;
+} cases[] = {
+	{
+		.name = "warm-ups run first and are not counted",
+		.config = "name: t\niterations: 2\nwarmup: 1\n"
+			  "workloads:\n  - name: w\n"
+			  "    command: [\"@B\", \"--values\", \"5,6\"]\n"
+			  "    operation: op\n" TOTAL,
+		.runs = 1,
+		.status = "complete",
+		.progress = "t:op:w1 t:op:i1 t:op:i2",
+		.iterations = "w:ok:2 i:ok:2 i:ok:2",
+		.summary = "t 2/0/4 stored 4",
+		.label_runs = 1,
+	},
+	{
+		.name = "interleaved builds alternate",
+		.config =
+			"name: t\niterations: 2\ninterleave: true\n" ONE_VALUE_WORKLOAD
+				BUILDS,
+		.runs = 1,
+		.status = "complete",
+		.progress = "t-a:op:i1 t-b:op:i1 t-a:op:i2 t-b:op:i2",
+		.iterations = "i:ok:1 i:ok:1 i:ok:1 i:ok:1",
+		.summary = "t-a 2/0/2 stored 2 t-b 2/0/2 stored 2",
+		.label_runs = 1,
+	},
+	{
+		.name = "builds in sequence without interleaving",
+		.config =
+			"name: t\niterations: 2\ninterleave: false\n" ONE_VALUE_WORKLOAD
+				BUILDS,
+		.runs = 1,
+		.status = "complete",
+		.progress = "t-a:op:i1 t-a:op:i2 t-b:op:i1 t-b:op:i2",
+		.iterations = "i:ok:1 i:ok:1 i:ok:1 i:ok:1",
+		.summary = "t-a 2/0/2 stored 2 t-b 2/0/2 stored 2",
+		.label_runs = 1,
+	},
+	{
+		.name = "on_error: abort stops at the first failure",
+		.config =
+			"name: t\niterations: 3\non_error: abort\n" BAD_THEN_GOOD,
+		.runs = 1,
+		.status = "failed",
+		.progress = "t:bad:i1",
+		.iterations = "i:exit:0",
+		.summary = "t 1/1/0 stored 0",
+		.warning = "t: bad  iteration 1 failed: exit",
+		.label_runs = 1,
+	},
+	{
+		.name = "a failing iteration does not stop the run",
+		.config = "name: t\niterations: 1\n" BAD_THEN_GOOD,
+		.runs = 1,
+		.status = "complete",
+		.progress = "t:bad:i1 t:good:i1",
+		.iterations = "i:exit:0 i:ok:1",
+		.summary = "t 2/1/1 stored 1",
+		.warning = "t: bad  iteration 1 failed: exit",
+		.label_runs = 1,
+	},
+	{
+		.name = "output without a value is an extract failure",
+		.config = "name: t\niterations: 1\n"
+			  "workloads:\n  - name: w\n"
+			  "    command: [\"@B\", \"--print\", \"nothing\"]\n"
+			  "    operation: op\n" TOTAL,
+		.runs = 1,
+		.status = "complete",
+		.progress = "t:op:i1",
+		.iterations = "i:extract:0",
+		.summary = "t 1/1/0 stored 0",
+		.warning = "failed: extract: metric 'total': no value found",
+		.tail = "metric 'total': no value found in the output",
+		.label_runs = 1,
+	},
+	{
+		.name = "truncated stdout keeps the values found before",
+		.config = "name: t\niterations: 1\n"
+			  "workloads:\n  - name: w\n"
+			  "    command: [\"@B\", \"--print\", \"total:7\", "
+			  "\"--flood\", \"100000\"]\n"
+			  "    operation: op\n" TOTAL,
+		.runs = 1,
+		.status = "complete",
+		.progress = "t:op:i1",
+		.iterations = "i:ok:1",
+		.summary = "t 1/0/1 stored 1",
+		.tail = "mmcmp: stdout truncated after 64 bytes",
+		.label_runs = 1,
+	},
+	{
+		.name = "a label with runs is refused",
+		.config = ONE_VALUE,
+		.runs = 2,
+		.label_runs = 1,
+		.taken = true,
+	},
+	{
+		.name = "--append adds a run",
+		.config = ONE_VALUE,
+		.runs = 2,
+		.append = true,
+		.status = "complete",
+		.progress = "t:op:i1",
+		.iterations = "i:ok:1",
+		.summary = "t 1/0/1 stored 1",
+		.label_runs = 2,
+	},
+	{
+		.name = "--replace leaves only the new run",
+		.config = ONE_VALUE,
+		.runs = 2,
+		.replace = true,
+		.status = "complete",
+		.progress = "t:op:i1",
+		.iterations = "i:ok:1",
+		.summary = "t 1/0/1 stored 1",
+		.label_runs = 1,
+	},
+	{
+		.name = "a failing setup stops the run before any iteration",
+		.config =
+			"name: t\niterations: 1\n"
+			"setup: [[\"@B\", \"--exit\", \"4\"]]\n" ONE_VALUE_WORKLOAD,
+		.runs = 1,
+		.error = "setup command '",
+		.status = "failed",
+		.progress = "",
+		.iterations = "",
+		.summary = "t 0/0/0 stored 0",
+		.label_runs = 1,
+	},
+};
+
+/* What the callbacks saw. */
+struct seen {
+	struct strbuf progress, warnings;
+};
+
+static void on_progress(void *ctx, const struct session_progress *p)
+{
+	struct seen *seen = ctx;
+
+	strbuf_addf(&seen->progress, "%s%s:%s:%c%ld",
+		    seen->progress.len ? " " : "", p->label, p->operation,
+		    p->warmup ? 'w' : 'i', p->index);
+}
+
+static void on_warning(void *ctx, const char *msg)
+{
+	struct seen *seen = ctx;
+
+	strbuf_addf(&seen->warnings, "%s\n", msg);
+}
+
+/* Append s to sb with every "@B" replaced by fake-bench's path. */
+static void add_config(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (s[0] == '@' && s[1] == 'B') {
+			strbuf_addstr(sb, fake_bench);
+			s++;
+		} else {
+			strbuf_addch(sb, *s);
+		}
+	}
+}
+
+/* The stored iterations and samples of run id, as the wants spell them. */
+static void describe_run(struct store *st, const struct session_summary *sum,
+			 struct strbuf *iters, struct strbuf *summary,
+			 struct strbuf *tails)
+{
+	struct run_full rf = {0};
+	struct run_data rd = {0};
+	struct strbuf err = STRBUF_INIT;
+	size_t stored = 0;
+
+	if (store_run_load_full(st, sum->id, NULL, &rf, &err) ||
+	    store_load_run(st, sum->id, NULL, &rd, &err))
+		diag("cannot load run %" PRId64 ": %s", sum->id, err.buf);
+	for (size_t i = 0; i < rf.iters_nr; i++) {
+		const struct iteration_data *it = &rf.iters[i];
+
+		strbuf_addf(iters, "%s%c:%s:%zu", iters->len ? " " : "",
+			    it->warmup ? 'w' : 'i', it->status, it->samples_nr);
+		if (it->stderr_tail)
+			strbuf_addf(tails, "%s\n", it->stderr_tail);
+	}
+	for (size_t i = 0; i < rd.ops_nr; i++)
+		stored += rd.ops[i].nr;
+	strbuf_addf(summary, "%s%s %zu/%zu/%zu stored %zu",
+		    summary->len ? " " : "", sum->label, sum->iterations,
+		    sum->failed, sum->samples, stored);
+	run_full_release(&rf);
+	run_data_release(&rd);
+	strbuf_release(&err);
+}
+
+/* The number of runs of label in st. */
+static size_t label_runs(struct store *st, const char *label)
+{
+	struct strbuf err = STRBUF_INIT;
+	int64_t *ids = NULL;
+	size_t nr = 0;
+
+	if (store_find_runs(st, label, &ids, &nr, &err))
+		diag("cannot find runs: %s", err.buf);
+	free(ids);
+	strbuf_release(&err);
+	return nr;
+}
+
+/*
+ * Run case i `times` times, the last time with its append/replace
+ * options; check the last one.
+ */
+static void run_case(size_t i, const char *db)
+{
+	struct config cfg = CONFIG_INIT;
+	struct plan plan = PLAN_INIT;
+	struct strvec labels = STRVEC_INIT;
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf iters = STRBUF_INIT, summary = STRBUF_INIT;
+	struct strbuf tails = STRBUF_INIT;
+	struct seen seen = {STRBUF_INIT, STRBUF_INIT};
+	struct store *st = NULL;
+	const char *taken = NULL;
+	const char *name = cases[i].name;
+	int failed = 0;
+
+	add_config(&text, cases[i].config);
+	if (config_load_buffer(&cfg, "t.yaml", text.buf, text.len, &err) ||
+	    plan_prepare(&cfg, NULL, &err) || plan_build(&plan, &cfg, &err) ||
+	    !(st = store_open(db, &err))) {
+		ok(false, "case %zu (%s): set up: %s", i, name, err.buf);
+		goto out;
+	}
+	for (size_t b = 0; b < plan.builds_nr; b++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addstr(&sb, "t");
+		if (cfg.builds_nr)
+			strbuf_addf(&sb, "-%s", cfg.builds[b].name);
+		strvec_push_nodup(&labels, strbuf_detach(&sb, NULL));
+	}
+	for (int r = 0; r < cases[i].runs; r++) {
+		bool last = r + 1 == cases[i].runs;
+		struct session_opts so = {
+			.labels = labels.v,
+			.append = last && cases[i].append,
+			.replace = last && cases[i].replace,
+			.progress = on_progress,
+			.warning = on_warning,
+			.ctx = &seen,
+		};
+		struct executor_local_opts eo = {.stdout_max = 64};
+		struct session *s = session_new(&cfg, &plan, st, &so);
+		struct executor *ex = executor_local_new(&eo, &err);
+
+		strbuf_reset(&seen.progress);
+		strbuf_reset(&seen.warnings);
+		strbuf_reset(&err);
+		if (!ex || session_check_labels(s, &taken, &err))
+			BUG("cannot start a session: %s", err.buf);
+		if (!taken) {
+			failed = session_run(s, ex, &err);
+			if (session_finish(s, &err))
+				diag("session_finish: %s", err.buf);
+		}
+		if (last && !taken) {
+			is_str(session_status_name(session_status(s)),
+			       cases[i].status, "case %zu (%s): status", i,
+			       name);
+			for (size_t b = 0; b < session_runs_nr(s); b++)
+				describe_run(st, session_summary(s, b), &iters,
+					     &summary, &tails);
+		}
+		session_free(s);
+		executor_free(ex);
+	}
+	ok(!taken == !cases[i].taken, "case %zu (%s): label %s", i, name,
+	   taken ? "refused" : "accepted");
+	if (cases[i].error)
+		ok(failed && strstr(err.buf, cases[i].error),
+		   "case %zu (%s): run fails: %s", i, name, err.buf);
+	else
+		ok(!failed, "case %zu (%s): run goes on: %s", i, name, err.buf);
+	if (!cases[i].taken) {
+		is_str(seen.progress.buf, cases[i].progress,
+		       "case %zu (%s): progress", i, name);
+		is_str(iters.buf, cases[i].iterations,
+		       "case %zu (%s): stored iterations", i, name);
+		is_str(summary.buf, cases[i].summary, "case %zu (%s): summary",
+		       i, name);
+	}
+	if (cases[i].warning)
+		ok(strstr(seen.warnings.buf, cases[i].warning) != NULL,
+		   "case %zu (%s): warning: %s", i, name, seen.warnings.buf);
+	else
+		is_str(seen.warnings.buf, "", "case %zu (%s): no warning", i,
+		       name);
+	if (cases[i].tail)
+		ok(strstr(tails.buf, cases[i].tail) != NULL,
+		   "case %zu (%s): stored stderr tail: %s", i, name, tails.buf);
+	ok(label_runs(st, labels.v[0]) == cases[i].label_runs,
+	   "case %zu (%s): %zu run(s) of the label", i, name,
+	   cases[i].label_runs);
+out:
+	store_close(st);
+	unlink(db);
+	plan_release(&plan);
+	config_release(&cfg);
+	strvec_clear(&labels);
+	strbuf_release(&text);
+	strbuf_release(&err);
+	strbuf_release(&iters);
+	strbuf_release(&summary);
+	strbuf_release(&tails);
+	strbuf_release(&seen.progress);
+	strbuf_release(&seen.warnings);
+}
+
+int main(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct strbuf dir = STRBUF_INIT, db = STRBUF_INIT;
+
+	fake_bench = getenv("FAKE_BENCH");
+	if (!fake_bench || !strchr(fake_bench, '/')) {
+		printf("1..0 # SKIP FAKE_BENCH is not set to a path\n");
+		return 0;
+	}
+	strbuf_addf(&dir, "%s/mmcmp-test-session-XXXXXX",
+		    tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir.buf)) {
+		printf("Bail out! cannot create a temporary directory\n");
+		return 1;
+	}
+	strbuf_addf(&db, "%s/test.db", dir.buf);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		run_case(i, db.buf);
+	/* SQLite's WAL and shared-memory files go with the database. */
+	strbuf_addstr(&db, "-wal");
+	unlink(db.buf);
+	strbuf_setlen(&db, db.len - 4);
+	strbuf_addstr(&db, "-shm");
+	unlink(db.buf);
+	rmdir(dir.buf);
+	strbuf_release(&dir);
+	strbuf_release(&db);
+	done_testing();
+	return exit_status();
+}
