@@ -11,6 +11,10 @@ static const char list_usage[] =
 	"config, measured iterations (failed ones in brackets), samples and\n"
 	"status (running, complete, interrupted, failed, aborted).\n";
 
+static const struct cmd_option list_option_table[] = {
+	OPT_END(),
+};
+
 static int list_main(int argc, char **argv)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -19,6 +23,9 @@ static int list_main(int argc, char **argv)
 	int ret = 1;
 	int lw = 5, cw = 6;
 
+	argc = parse_cmd_options(&cmd_list, argc, argv, NULL);
+	if (argc < 0)
+		return 2;
 	if (argc > 1)
 		return usage_error(&cmd_list, "unexpected argument '%s'",
 				   argv[1]);
@@ -64,5 +71,6 @@ const struct cmd cmd_list = {
 	.name = "list",
 	.summary = "list the stored runs",
 	.usage = list_usage,
+	.options = list_option_table,
 	.run = list_main,
 };
