@@ -11,10 +11,6 @@ static const char list_usage[] =
 	"config, measured iterations (failed ones in brackets), samples and\n"
 	"status (running, complete, interrupted, failed, aborted).\n";
 
-static const struct cmd_option list_option_table[] = {
-	OPT_END(),
-};
-
 static int list_main(int argc, char **argv)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -71,6 +67,5 @@ const struct cmd cmd_list = {
 	.name = "list",
 	.summary = "list the stored runs",
 	.usage = list_usage,
-	.options = list_option_table,
 	.run = list_main,
 };

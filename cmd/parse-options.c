@@ -24,7 +24,8 @@ static const struct cmd_option *find_option(const struct cmd_option *opts,
 					    const char *name, size_t len,
 					    char short_name, char **base)
 {
-	for (const struct cmd_option *o = opts; o->type != OPTION_END; o++) {
+	for (const struct cmd_option *o = opts; o && o->type != OPTION_END;
+	     o++) {
 		if (o->type == OPTION_INCLUDE) {
 			char *inner = *base + o->offset;
 			const struct cmd_option *found = find_option(
@@ -315,5 +316,7 @@ static void add_help(struct strbuf *sb, const struct cmd_option *opts,
 
 void options_help(const struct cmd_option *opts, struct strbuf *sb)
 {
+	if (!opts)
+		return;
 	add_help(sb, opts, left_width(opts) + 2);
 }

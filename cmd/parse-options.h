@@ -172,7 +172,8 @@ enum parse_options_flags {
  * not options stay, in order, in argv[1..n), argv[n] becomes NULL, and n
  * is returned. A later value of an option replaces an earlier one, except
  * for the lists. Returns -1 after appending the error to err, with dest
- * and argv partly updated. flags is a set of enum parse_options_flags.
+ * and argv partly updated. flags is a set of enum parse_options_flags;
+ * opts NULL is a command without options.
  */
 int parse_options(int argc, char **argv, const struct cmd_option *opts,
 		  void *dest, unsigned flags, struct strbuf *err);
@@ -181,7 +182,8 @@ int parse_options(int argc, char **argv, const struct cmd_option *opts,
  * Append the options of opts to sb, one per line: "  -o, --output=FILE"
  * then the help, wrapped to 79 columns and aligned in a column; an option
  * too wide for that column has its help on the next line. Choices show
- * their names ("--format=text|csv"), lists end in "(repeatable)".
+ * their names ("--format=text|csv"), lists end in "(repeatable)". NULL
+ * appends nothing.
  */
 void options_help(const struct cmd_option *opts, struct strbuf *sb);
 

@@ -170,6 +170,16 @@ static const struct parse_case {
 	 "option '--verbose' takes no value"},
 };
 
+/* A command without options still takes "--" and "-". */
+static const struct no_options_case {
+	const char *argv[MAX_ARGS];
+	const char *want;
+} no_options_cases[] = {
+	{{"a", "-", "b"}, "args=a,-,b"},
+	{{"--", "-v"}, "args=-v"},
+	{{"-v"}, "unknown option '-v'"},
+};
+
 /* The fields of d that differ from their defaults, then the arguments. */
 static void describe(const struct dest *d, int argc, char **argv,
 		     struct strbuf *sb)
@@ -206,39 +216,56 @@ static void describe(const struct dest *d, int argc, char **argv,
 		memmove(sb->buf, sb->buf + 1, sb->len--);
 }
 
+/*
+ * Parse "cmd" and args (NULL-terminated) with opts and flags; got says
+ * what describe() says, or the error.
+ */
+static void parse(const char *const *args, const struct cmd_option *opts,
+		  unsigned flags, struct strbuf *got)
+{
+	struct dest d = {.plain = true, .tags = STRVEC_INIT};
+	struct strbuf err = STRBUF_INIT;
+	char *argv[MAX_ARGS + 2] = {NULL}, *copies[MAX_ARGS + 1];
+	int argc = 0, n;
+
+	/* Copies, as parse_options() reorders argv. */
+	copies[argc++] = xstrdup("cmd");
+	for (size_t k = 0; args[k]; k++)
+		copies[argc++] = xstrdup(args[k]);
+	memcpy(argv, copies, (size_t)argc * sizeof(*argv));
+	n = parse_options(argc, argv, opts, &d, flags, &err);
+	if (n < 0)
+		strbuf_addstr(got, err.buf);
+	else
+		describe(&d, n, argv, got);
+	if (n >= 0 && err.len)
+		strbuf_addf(got, " (err: %s)", err.buf);
+	for (int k = 0; k < argc; k++)
+		free(copies[k]);
+	strvec_clear(&d.tags);
+	free(d.ids.v);
+	strbuf_release(&err);
+}
+
 static void test_parse(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(parse_cases); i++) {
 		const struct parse_case *c = &parse_cases[i];
-		struct dest d = {.plain = true, .tags = STRVEC_INIT};
-		struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
-		char *argv[MAX_ARGS + 2] = {NULL}, *copies[MAX_ARGS + 1];
-		int argc = 0, n;
+		struct strbuf got = STRBUF_INIT;
 
-		/* Copies, as parse_options() reorders argv. */
-		copies[argc] = xstrdup("cmd");
-		argv[argc] = copies[argc];
-		for (size_t k = 0; c->argv[k]; k++) {
-			argc++;
-			copies[argc] = xstrdup(c->argv[k]);
-			argv[argc] = copies[argc];
-		}
-		argc++;
-		n = parse_options(argc, argv, options, &d, c->flags, &err);
-		if (n < 0)
-			strbuf_addstr(&got, err.buf);
-		else
-			describe(&d, n, argv, &got);
-		if (n >= 0 && err.len)
-			strbuf_addf(&got, " (err: %s)", err.buf);
+		parse(c->argv, options, c->flags, &got);
 		is_str(got.buf, c->want, "parse case %zu: %s%s", i,
 		       c->argv[0] ? c->argv[0] : "(nothing)",
 		       c->argv[0] && c->argv[1] ? " ..." : "");
-		for (int k = 0; k < argc; k++)
-			free(copies[k]);
-		strvec_clear(&d.tags);
-		free(d.ids.v);
-		strbuf_release(&err);
+		strbuf_release(&got);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(no_options_cases); i++) {
+		const struct no_options_case *c = &no_options_cases[i];
+		struct strbuf got = STRBUF_INIT;
+
+		parse(c->argv, NULL, 0, &got);
+		is_str(got.buf, c->want, "no options, case %zu: %s ...", i,
+		       c->argv[0]);
 		strbuf_release(&got);
 	}
 }
@@ -283,6 +310,7 @@ static const struct help_case {
 	const char *want;
 } help_cases[] = {
 	{"no options", no_options, ""},
+	{"no table", NULL, ""},
 	{"wrapped help, a list, a short name", run_like_options,
 	 "  --label=NAME    label of the results (default: the running kernel "
 	 "release, as\n"
