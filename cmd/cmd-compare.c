@@ -2,7 +2,6 @@
 #include "cmd.h"
 
 #include "compare.h"
-#include "parse-num.h"
 #include "render.h"
 #include "run-data.h"
 #include "store.h"
@@ -15,108 +14,64 @@ static const char compare_usage[] =
 	"label: one table per benchmark in mmtests' layout, a Duration table,\n"
 	"the vmstat Ops table of runs recorded with monitors, and markers on\n"
 	"the mean rows whose difference is significant. All runs of a label\n"
-	"are pooled unless --run picks some.\n"
-	"\n"
-	"Options:\n"
-	"  --test=welch|utest|mmtests\n"
-	"                      significance test (default welch): Welch's t-test on\n"
-	"                      the scale of the mean shown (1/x under Hmean),\n"
-	"                      Mann-Whitney U, or mmtests' own CI rule\n"
-	"  --alpha=A           significance level, 0 < A < 1 (default 0.05)\n"
-	"  --no-fdr            no Benjamini-Hochberg false-discovery control\n"
-	"  --print-ratio       ratio rows and the Dmean/Dmin/Dmax/Gmean footer\n"
-	"  --print-significance  the Significant rows of mmtests\n"
-	"  --benchmark=NAME    only this benchmark\n"
-	"  --sub-heading=REGEX only operations whose name matches REGEX at its start\n"
-	"  --run=ID            use run ID for its label (repeatable)\n"
-	"  --monitors          then per benchmark a table of every vmstat\n"
-	"                      counter that changed, one sample per iteration\n"
-	"  --format=FORMAT     text (default), markdown, csv, json or html\n"
-	"  --no-titles         text: no blank line and title before each table, as\n"
-	"                      compare-mmtests.pl prints a single benchmark\n"
-	"  -o, --output=FILE   write to FILE instead of stdout\n";
+	"are pooled unless --run picks some.\n";
 
 struct compare_args {
 	struct compare_options opts;
 	enum render_format format;
 	struct render_options ropts;
 	const char *output;
-	const char **labels;
+	char **labels; /* in argv */
 	size_t labels_nr;
-	int64_t *runs;
-	size_t runs_nr;
+	struct int64_list runs;
+};
+
+const struct cmd_option compare_test_options[] = {
+	OPT_CHOICE("test", 0, struct compare_options, test, compare_test_nth,
+		   "significance test (default welch): Welch's t-test on the "
+		   "scale of the mean shown (1/x under Hmean), mmtests' own CI "
+		   "rule, or Mann-Whitney U"),
+	OPT_NUMBER("alpha", 0, struct compare_options, alpha, "A", 0, 1,
+		   "significance level, 0 < A < 1 (default 0.05)"),
+	OPT_FLAG("no-fdr", 0, struct compare_options, fdr, false,
+		 "no Benjamini-Hochberg false-discovery control"),
+	OPT_END(),
+};
+
+static const struct cmd_option compare_option_table[] = {
+	OPT_INCLUDE(struct compare_args, opts, compare_test_options),
+	OPT_FLAG("print-ratio", 0, struct compare_args, opts.print_ratio, true,
+		 "ratio rows and the Dmean/Dmin/Dmax/Gmean footer"),
+	OPT_FLAG("print-significance", 0, struct compare_args,
+		 opts.print_significance, true,
+		 "the Significant rows of mmtests"),
+	OPT_STRING("benchmark", 0, struct compare_args, opts.benchmark, "NAME",
+		   "only this benchmark"),
+	OPT_STRING("sub-heading", 0, struct compare_args, opts.sub_heading,
+		   "REGEX",
+		   "only operations whose name matches REGEX at its start"),
+	OPT_INT_LIST("run", 0, struct compare_args, runs, "ID", 1, INT64_MAX,
+		     "use run ID for its label"),
+	OPT_FLAG("monitors", 0, struct compare_args, opts.monitors, true,
+		 "then per benchmark a table of every vmstat counter that "
+		 "changed, one sample per iteration"),
+	OPT_CHOICE("format", 0, struct compare_args, format, render_format_nth,
+		   "the output format (default text)"),
+	OPT_FLAG("no-titles", 0, struct compare_args, ropts.titles, false,
+		 "text: no blank line and title before each table, as "
+		 "compare-mmtests.pl prints a single benchmark"),
+	OPT_STRING("output", 'o', struct compare_args, output, "FILE",
+		   "write to FILE instead of stdout"),
+	OPT_END(),
 };
 
 static int parse_args(int argc, char **argv, struct compare_args *a)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *v;
-		bool missing = false;
-
-		if ((v = opt_value(argv, argc, &i, "--test", &missing))) {
-			if (!compare_test_parse(v, &a->opts.test))
-				return usage_error(
-					&cmd_compare,
-					"unknown test '%s' (welch, utest or mmtests)",
-					v);
-		} else if ((v = opt_value(argv, argc, &i, "--alpha",
-					  &missing))) {
-			if (!parse_double(v, &a->opts.alpha) ||
-			    !(a->opts.alpha > 0 && a->opts.alpha < 1))
-				return usage_error(
-					&cmd_compare,
-					"--alpha needs a number between 0 and 1, not '%s'",
-					v);
-		} else if ((v = opt_value(argv, argc, &i, "--benchmark",
-					  &missing))) {
-			a->opts.benchmark = v;
-		} else if ((v = opt_value(argv, argc, &i, "--sub-heading",
-					  &missing))) {
-			a->opts.sub_heading = v;
-		} else if ((v = opt_value(argv, argc, &i, "--run", &missing))) {
-			int64_t id;
-
-			if (!parse_int64(v, 1, INT64_MAX, &id))
-				return usage_error(
-					&cmd_compare,
-					"--run needs a run id, not '%s'", v);
-			a->runs = xrealloc(a->runs,
-					   (a->runs_nr + 1) * sizeof(id));
-			a->runs[a->runs_nr++] = id;
-		} else if ((v = opt_value(argv, argc, &i, "--format",
-					  &missing))) {
-			if (!render_format_parse(v, &a->format))
-				return usage_error(
-					&cmd_compare,
-					"unknown format '%s' (text, markdown, csv, json or html)",
-					v);
-		} else if ((v = opt_value(argv, argc, &i, "--output",
-					  &missing)) ||
-			   (v = opt_value(argv, argc, &i, "-o", &missing))) {
-			a->output = v;
-		} else if (missing) {
-			return usage_error(&cmd_compare,
-					   "option '%s' needs a value", arg);
-		} else if (!strcmp(arg, "--no-fdr")) {
-			a->opts.fdr = false;
-		} else if (!strcmp(arg, "--print-ratio")) {
-			a->opts.print_ratio = true;
-		} else if (!strcmp(arg, "--print-significance")) {
-			a->opts.print_significance = true;
-		} else if (!strcmp(arg, "--monitors")) {
-			a->opts.monitors = true;
-		} else if (!strcmp(arg, "--no-titles")) {
-			a->ropts.titles = false;
-		} else if (arg[0] == '-' && arg[1]) {
-			return usage_error(&cmd_compare, "unknown option '%s'",
-					   arg);
-		} else {
-			a->labels =
-				xrealloc(a->labels, (a->labels_nr + 1) *
-							    sizeof(*a->labels));
-			a->labels[a->labels_nr++] = arg;
-		}
-	}
+	argc = parse_cmd_options(&cmd_compare, argc, argv, a);
+	if (argc < 0)
+		return 2;
+	a->labels = argv + 1;
+	a->labels_nr = (size_t)argc - 1;
 	if (a->labels_nr < 2)
 		return usage_error(
 			&cmd_compare,
@@ -137,13 +92,13 @@ static int load_label(struct store *st, const struct compare_args *a,
 	int ret = 1;
 
 	/* Keep the --run ids of this label; none means all its runs. */
-	only = xcalloc(a->runs_nr + 1, sizeof(*only));
-	for (size_t k = 0; k < a->runs_nr; k++) {
+	only = xcalloc(a->runs.nr + 1, sizeof(*only));
+	for (size_t k = 0; k < a->runs.nr; k++) {
 		struct run_info ri = {0};
 
-		if (!store_run_get(st, a->runs[k], &ri, NULL) &&
+		if (!store_run_get(st, a->runs.v[k], &ri, NULL) &&
 		    !strcmp(ri.label, label))
-			only[only_nr++] = a->runs[k];
+			only[only_nr++] = a->runs.v[k];
 		run_info_release(&ri);
 	}
 	if (store_load_label(st, label, only, only_nr, a->opts.benchmark, rd,
@@ -170,13 +125,13 @@ static int check_runs(struct store *st, const struct compare_args *a)
 	struct strbuf err = STRBUF_INIT;
 	int ret = 0;
 
-	for (size_t k = 0; k < a->runs_nr && !ret; k++) {
+	for (size_t k = 0; k < a->runs.nr && !ret; k++) {
 		struct run_info ri = {0};
 		bool found = false;
 
-		if (store_run_get(st, a->runs[k], &ri, &err)) {
+		if (store_run_get(st, a->runs.v[k], &ri, &err)) {
 			ret = usage_error(&cmd_compare, "--run %" PRId64 ": %s",
-					  a->runs[k], err.buf);
+					  a->runs.v[k], err.buf);
 			break;
 		}
 		for (size_t i = 0; i < a->labels_nr; i++)
@@ -186,7 +141,7 @@ static int check_runs(struct store *st, const struct compare_args *a)
 				&cmd_compare,
 				"run %" PRId64
 				" has label '%s', which is not compared",
-				a->runs[k], ri.label);
+				a->runs.v[k], ri.label);
 		run_info_release(&ri);
 	}
 	strbuf_release(&err);
@@ -238,8 +193,7 @@ out:
 	for (size_t i = 0; runs && i < a.labels_nr; i++)
 		run_data_release(&runs[i]);
 	free(runs);
-	free(a.labels);
-	free(a.runs);
+	free(a.runs.v);
 	store_close(st);
 	strbuf_release(&out);
 	strbuf_release(&err);
@@ -250,5 +204,6 @@ const struct cmd cmd_compare = {
 	.name = "compare",
 	.summary = "print the comparison table of stored labels",
 	.usage = compare_usage,
+	.options = compare_option_table,
 	.run = compare_main,
 };

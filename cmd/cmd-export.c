@@ -4,7 +4,6 @@
 #include "compare.h"
 #include "csv.h"
 #include "json.h"
-#include "parse-num.h"
 #include "run-data.h"
 #include "store.h"
 #include "strbuf.h"
@@ -22,16 +21,7 @@ static const char export_usage[] =
 	"      mmcmp import reads it back, on this machine or another.\n"
 	"csv   one row per sample of a measured iteration, in the columns\n"
 	"      mmcmp import reads: label,benchmark,operation,value,unit,better,\n"
-	"      decimals,iteration. The runs of a label are pooled.\n"
-	"\n"
-	"Options:\n"
-	"  --benchmark=NAME    only this benchmark's operations and iterations\n"
-	"  --compare=BASE      json: add the comparison of each other exported\n"
-	"                      label with BASE, as mmcmp compare --format json\n"
-	"                      prints it\n"
-	"  --test=welch|utest|mmtests, --alpha=A, --no-fdr\n"
-	"                      the test of --compare, as for mmcmp compare\n"
-	"  -o, --output=FILE   write to FILE instead of stdout\n";
+	"      decimals,iteration. The runs of a label are pooled.\n";
 
 struct export_args {
 	bool json;
@@ -39,61 +29,35 @@ struct export_args {
 	const char *base;
 	const char *output;
 	struct compare_options opts;
-	const char **labels;
+	char **labels; /* in argv */
 	size_t labels_nr;
+};
+
+static const struct cmd_option export_option_table[] = {
+	OPT_STRING("benchmark", 0, struct export_args, benchmark, "NAME",
+		   "only this benchmark's operations and iterations"),
+	OPT_STRING("compare", 0, struct export_args, base, "BASE",
+		   "json: add the comparison of each other exported label with "
+		   "BASE, as mmcmp compare --format json prints it, with the "
+		   "test of the next three options"),
+	OPT_INCLUDE(struct export_args, opts, compare_test_options),
+	OPT_STRING("output", 'o', struct export_args, output, "FILE",
+		   "write to FILE instead of stdout"),
+	OPT_END(),
 };
 
 static int parse_args(int argc, char **argv, struct export_args *a)
 {
-	const char *format = NULL;
+	const char *format;
 
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *v;
-		bool missing = false;
-
-		if ((v = opt_value(argv, argc, &i, "--benchmark", &missing))) {
-			a->benchmark = v;
-		} else if ((v = opt_value(argv, argc, &i, "--compare",
-					  &missing))) {
-			a->base = v;
-		} else if ((v = opt_value(argv, argc, &i, "--test",
-					  &missing))) {
-			if (!compare_test_parse(v, &a->opts.test))
-				return usage_error(
-					&cmd_export,
-					"unknown test '%s' (welch, utest or mmtests)",
-					v);
-		} else if ((v = opt_value(argv, argc, &i, "--alpha",
-					  &missing))) {
-			if (!parse_double(v, &a->opts.alpha) ||
-			    !(a->opts.alpha > 0 && a->opts.alpha < 1))
-				return usage_error(
-					&cmd_export,
-					"--alpha needs a number between 0 and 1, not '%s'",
-					v);
-		} else if ((v = opt_value(argv, argc, &i, "--output",
-					  &missing)) ||
-			   (v = opt_value(argv, argc, &i, "-o", &missing))) {
-			a->output = v;
-		} else if (missing) {
-			return usage_error(&cmd_export,
-					   "option '%s' needs a value", arg);
-		} else if (!strcmp(arg, "--no-fdr")) {
-			a->opts.fdr = false;
-		} else if (arg[0] == '-' && arg[1]) {
-			return usage_error(&cmd_export, "unknown option '%s'",
-					   arg);
-		} else if (!format) {
-			format = arg;
-		} else {
-			a->labels =
-				xrealloc(a->labels, (a->labels_nr + 1) *
-							    sizeof(*a->labels));
-			a->labels[a->labels_nr++] = arg;
-		}
-	}
-	if (!format)
+	argc = parse_cmd_options(&cmd_export, argc, argv, a);
+	if (argc < 0)
+		return 2;
+	if (argc < 2)
 		return usage_error(&cmd_export, "missing format: json or csv");
+	format = argv[1];
+	a->labels = argv + 2;
+	a->labels_nr = (size_t)argc - 2;
 	if (strcmp(format, "json") != 0 && strcmp(format, "csv") != 0)
 		return usage_error(&cmd_export,
 				   "unknown format '%s' (json or csv)", format);
@@ -311,7 +275,6 @@ out:
 	run_full_free_array(runs, runs_nr);
 	strvec_clear(&labels);
 	free(ids);
-	free(a.labels);
 	store_close(st);
 	strbuf_release(&out);
 	strbuf_release(&err);
@@ -322,5 +285,6 @@ const struct cmd cmd_export = {
 	.name = "export",
 	.summary = "write runs as JSON or CSV for other tools and machines",
 	.usage = export_usage,
+	.options = export_option_table,
 	.run = export_main,
 };

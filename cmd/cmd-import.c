@@ -32,17 +32,21 @@ static const char import_usage[] =
 	"iteration column groups a benchmark's samples into iterations.\n"
 	"\n"
 	"A new run whose label has other runs in the database already is\n"
-	"refused unless --append or --label-prefix makes way.\n"
-	"\n"
-	"Options:\n"
-	"  --label-prefix PREFIX  prepend PREFIX to every imported label\n"
-	"  --append               add runs to labels that already have results\n";
+	"refused unless --append or --label-prefix makes way.\n";
 
 struct import_args {
 	const char *prefix;
 	bool append;
-	const char **files;
+	char **files; /* in argv */
 	size_t files_nr;
+};
+
+static const struct cmd_option import_option_table[] = {
+	OPT_STRING("label-prefix", 0, struct import_args, prefix, "PREFIX",
+		   "prepend PREFIX to every imported label"),
+	OPT_FLAG("append", 0, struct import_args, append, true,
+		 "add runs to labels that already have results"),
+	OPT_END(),
 };
 
 struct import_state {
@@ -267,29 +271,11 @@ static int import_main(int argc, char **argv)
 	struct import_file *files = NULL;
 	int ret = 1;
 
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		bool missing = false;
-
-		if ((v = opt_value(argv, argc, &i, "--label-prefix",
-				   &missing))) {
-			a.prefix = v;
-		} else if (missing) {
-			ret = usage_error(&cmd_import,
-					  "option '%s' needs a value", argv[i]);
-			goto out;
-		} else if (!strcmp(argv[i], "--append")) {
-			a.append = true;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			ret = usage_error(&cmd_import, "unknown option '%s'",
-					  argv[i]);
-			goto out;
-		} else {
-			a.files = xrealloc(a.files,
-					   (a.files_nr + 1) * sizeof(*a.files));
-			a.files[a.files_nr++] = argv[i];
-		}
-	}
+	argc = parse_cmd_options(&cmd_import, argc, argv, &a);
+	if (argc < 0)
+		return 2;
+	a.files = argv + 1;
+	a.files_nr = (size_t)argc - 1;
 	if (!a.files_nr) {
 		ret = usage_error(&cmd_import, "missing FILE");
 		goto out;
@@ -302,7 +288,6 @@ out:
 	for (size_t i = 0; files && i < a.files_nr; i++)
 		run_full_free_array(files[i].runs, files[i].nr);
 	free(files);
-	free(a.files);
 	store_close(s.st);
 	strvec_clear(&s.skipped);
 	return ret;
@@ -312,5 +297,6 @@ const struct cmd cmd_import = {
 	.name = "import",
 	.summary = "import runs from mmcmp JSON exports and CSV files",
 	.usage = import_usage,
+	.options = import_option_table,
 	.run = import_main,
 };

@@ -19,6 +19,9 @@ static int list_main(int argc, char **argv)
 	int ret = 1;
 	int lw = 5, cw = 6;
 
+	argc = parse_cmd_options(&cmd_list, argc, argv, NULL);
+	if (argc < 0)
+		return 2;
 	if (argc > 1)
 		return usage_error(&cmd_list, "unexpected argument '%s'",
 				   argv[1]);

@@ -4,7 +4,6 @@
 #include <math.h>
 
 #include "machine.h"
-#include "parse-num.h"
 #include "run-data.h"
 #include "stats.h"
 #include "store.h"
@@ -15,11 +14,20 @@ static const char show_usage[] =
 	"\n"
 	"Show every run of LABEL (or only run ID): when and where it ran, its\n"
 	"status, and per operation the unit, direction, sample count, mean,\n"
-	"min and max of the measured samples.\n"
-	"\n"
-	"Options:\n"
-	"  --run ID    only this run of LABEL\n"
-	"  --config    also print the config text the run used\n";
+	"min and max of the measured samples.\n";
+
+struct show_args {
+	int64_t run_id; /* 0: every run of the label */
+	bool with_config;
+};
+
+static const struct cmd_option show_option_table[] = {
+	OPT_INT("run", 0, struct show_args, run_id, "ID", 1, INT64_MAX,
+		"only this run of LABEL"),
+	OPT_FLAG("config", 0, struct show_args, with_config, true,
+		 "also print the config text the run used"),
+	OPT_END(),
+};
 
 static const char *str_or(const char *s, const char *dflt)
 {
@@ -84,39 +92,22 @@ static int show_main(int argc, char **argv)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct store *st = NULL;
-	const char *label = NULL;
-	int64_t run_id = 0, *ids = NULL;
+	struct show_args a = {0};
+	const char *label;
+	int64_t *ids = NULL;
 	size_t nr = 0;
-	bool with_config = false, shown = false;
+	bool shown = false;
 	int ret = 1;
 
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		bool missing = false;
-
-		if ((v = opt_value(argv, argc, &i, "--run", &missing))) {
-			if (!parse_int64(v, 1, INT64_MAX, &run_id))
-				return usage_error(
-					&cmd_show,
-					"--run needs a run id, not '%s'", v);
-		} else if (missing) {
-			return usage_error(&cmd_show,
-					   "option '%s' needs a value",
-					   argv[i]);
-		} else if (!strcmp(argv[i], "--config")) {
-			with_config = true;
-		} else if (argv[i][0] == '-') {
-			return usage_error(&cmd_show, "unknown option '%s'",
-					   argv[i]);
-		} else if (!label) {
-			label = argv[i];
-		} else {
-			return usage_error(&cmd_show,
-					   "unexpected argument '%s'", argv[i]);
-		}
-	}
-	if (!label)
+	argc = parse_cmd_options(&cmd_show, argc, argv, &a);
+	if (argc < 0)
+		return 2;
+	if (argc < 2)
 		return usage_error(&cmd_show, "missing LABEL");
+	if (argc > 2)
+		return usage_error(&cmd_show, "unexpected argument '%s'",
+				   argv[2]);
+	label = argv[1];
 	st = store_open(mmcmp_db_path(), &err);
 	if (!st || store_find_runs(st, label, &ids, &nr, &err)) {
 		error("%s", err.buf);
@@ -125,7 +116,7 @@ static int show_main(int argc, char **argv)
 	for (size_t i = 0; i < nr; i++) {
 		struct run_data rd = {0};
 
-		if (run_id && ids[i] != run_id)
+		if (a.run_id && ids[i] != a.run_id)
 			continue;
 		if (store_load_run(st, ids[i], NULL, &rd, &err)) {
 			error("%s", err.buf);
@@ -134,15 +125,15 @@ static int show_main(int argc, char **argv)
 		}
 		if (shown)
 			putchar('\n');
-		show_run(&rd, with_config);
+		show_run(&rd, a.with_config);
 		shown = true;
 		run_data_release(&rd);
 	}
 	if (!shown) {
-		if (run_id)
+		if (a.run_id)
 			ret = usage_error(&cmd_show,
 					  "label '%s' has no run %" PRId64,
-					  label, run_id);
+					  label, a.run_id);
 		else
 			ret = usage_error(&cmd_show, "no runs with label '%s'",
 					  label);
@@ -160,5 +151,6 @@ const struct cmd cmd_show = {
 	.name = "show",
 	.summary = "show a label's runs and operations",
 	.usage = show_usage,
+	.options = show_option_table,
 	.run = show_main,
 };

@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 
+#include "parse-options.h"
 #include "util.h"
 
 /*
@@ -14,17 +15,25 @@
  * string in README.md (a test compares the two). run() gets argv with the
  * command name in argv[0] and the global options already removed, and
  * returns the exit status: 0 success, 1 failure, 2 usage or bad input,
- * 130 interrupted.
+ * 130 interrupted. Its options are a table (parse-options.h) that run()
+ * hands to parse_cmd_options() and --help lists after the usage text.
  */
 struct cmd {
 	const char *name;
 	const char *summary; /* one line for `mmcmp --help` */
-	const char *usage; /* the full --help text; starts with the synopsis */
+	const char *usage; /* --help up to Options; starts with the synopsis */
+	const struct cmd_option *options; /* ends with OPT_END(); or NULL */
 	int (*run)(int argc, char **argv);
 };
 
 extern const struct cmd cmd_run, cmd_list, cmd_show, cmd_compare, cmd_import,
 	cmd_export;
+
+/*
+ * --test, --alpha and --no-fdr, into a struct compare_options: compare
+ * and export include it in their tables (OPT_INCLUDE).
+ */
+extern const struct cmd_option compare_test_options[];
 
 /* The database path: --db, else $MMCMP_DB, else the default. */
 const char *mmcmp_db_path(void);
@@ -47,11 +56,22 @@ MMCMP_PRINTF(1, 2) void warning(const char *fmt, ...);
  * stderr; returns 2.
  */
 MMCMP_PRINTF(2, 3) int usage_error(const struct cmd *cmd, const char *fmt, ...);
-/* True when argv[i] is -h or --help. */
-bool is_help(const char *arg);
-/* Print cmd->usage on stdout; returns 0. */
+/*
+ * Print the --help of cmd on stdout: cmd->usage, then "Options:" and the
+ * lines options_help() makes of cmd->options, if it has any. Returns 0.
+ */
 int show_help(const struct cmd *cmd);
 /*
+ * Parse the options of cmd->options out of argv into dest, as
+ * parse_options() does. Returns the new argc (argv[0] and the arguments
+ * that are not options), or -1 after printing the usage error: the
+ * command then exits with status 2.
+ */
+int parse_cmd_options(const struct cmd *cmd, int argc, char **argv, void *dest);
+/*
+ * NEEDSWORK: only cmd-run.c still parses its options by hand with this;
+ * it goes once run has an option table.
+ *
  * Return the value of option `name` (e.g. "--label") at argv[*i]: either
  * "--label=X" or "--label X" (then *i advances). NULL when argv[*i] is not
  * that option, or when the value is absent: then *missing is set to true,

@@ -72,15 +72,29 @@ int usage_error(const struct cmd *cmd, const char *fmt, ...)
 	return 2;
 }
 
-bool is_help(const char *arg)
-{
-	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
-}
-
 int show_help(const struct cmd *cmd)
 {
-	fputs(cmd->usage, stdout);
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, cmd->usage);
+	if (cmd->options && cmd->options->type != OPTION_END) {
+		strbuf_addstr(&sb, "\nOptions:\n");
+		options_help(cmd->options, &sb);
+	}
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
 	return 0;
+}
+
+int parse_cmd_options(const struct cmd *cmd, int argc, char **argv, void *dest)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	argc = parse_options(argc, argv, cmd->options, dest, 0, &err);
+	if (argc < 0)
+		usage_error(cmd, "%s", err.buf);
+	strbuf_release(&err);
+	return argc;
 }
 
 const char *opt_value(char **argv, int argc, int *i, const char *name,
@@ -130,21 +144,34 @@ static const char main_usage_head[] =
 	"\n"
 	"Commands:\n";
 
-static const char main_usage_tail[] =
-	"\n"
-	"Global options (before or after COMMAND):\n"
-	"  --db PATH      the database; default $MMCMP_DB, else ./" DEFAULT_DB
-	"\n"
-	"  -h, --help     this text; 'mmcmp COMMAND --help' for a command\n"
-	"  --version      print the version\n";
+/* The global options: before or after the command, not after "--". */
+struct global_args {
+	const char *db;
+	bool help, version;
+};
+
+static const struct cmd_option global_options[] = {
+	OPT_STRING("db", 0, struct global_args, db, "PATH",
+		   "the database; default $MMCMP_DB, else ./" DEFAULT_DB),
+	OPT_FLAG("help", 'h', struct global_args, help, true,
+		 "this text; 'mmcmp COMMAND --help' for a command"),
+	OPT_FLAG("version", 0, struct global_args, version, true,
+		 "print the version"),
+	OPT_END(),
+};
 
 static void print_main_usage(FILE *f)
 {
-	fputs(main_usage_head, f);
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, main_usage_head);
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-14s %s\n", commands[i]->name,
-			commands[i]->summary);
-	fputs(main_usage_tail, f);
+		strbuf_addf(&sb, "  %-14s %s\n", commands[i]->name,
+			    commands[i]->summary);
+	strbuf_addstr(&sb, "\nGlobal options (before or after COMMAND):\n");
+	options_help(global_options, &sb);
+	fputs(sb.buf, f);
+	strbuf_release(&sb);
 }
 
 static const struct cmd *find_command(const char *name)
@@ -156,37 +183,25 @@ static const struct cmd *find_command(const char *name)
 }
 
 /*
- * Take --db out of argv wherever it stands before a "--", so every command
- * accepts it before or after its name. Returns 0, or 2 after a message.
+ * Take the global options out of argv wherever they stand before a "--",
+ * so that every command accepts them before or after its name. Returns
+ * the new argc, or -1 after a message.
  */
-static int strip_global_options(int *argc, char **argv)
+static int strip_global_options(int argc, char **argv, struct global_args *g)
 {
-	int out = 1;
+	struct strbuf err = STRBUF_INIT;
 
-	for (int i = 1; i < *argc; i++) {
-		bool missing = false;
-		const char *v;
-
-		if (!strcmp(argv[i], "--")) {
-			while (i < *argc)
-				argv[out++] = argv[i++];
-			break;
-		}
-		v = opt_value(argv, *argc, &i, "--db", &missing);
-		if (missing)
-			return usage_error(NULL, "option '--db' needs a path");
-		if (v) {
-			if (!*v)
-				return usage_error(
-					NULL, "option '--db' needs a path");
-			db_path = v;
-			continue;
-		}
-		argv[out++] = argv[i];
+	argc = parse_options(argc, argv, global_options, g,
+			     PARSE_OPT_KEEP_UNKNOWN | PARSE_OPT_KEEP_DASHDASH,
+			     &err);
+	if (argc >= 0 && g->db && !*g->db) {
+		error_addf(&err, "option '--db' needs a path");
+		argc = -1;
 	}
-	*argc = out;
-	argv[out] = NULL;
-	return 0;
+	if (argc < 0)
+		usage_error(NULL, "%s", err.buf);
+	strbuf_release(&err);
+	return argc;
 }
 
 /* Flush stdout and report a write error (a full disk, a closed pipe). */
@@ -204,31 +219,36 @@ static int finish_stdout(int status)
 
 int main(int argc, char **argv)
 {
-	const struct cmd *cmd;
-	int ret;
+	struct global_args g = {0};
+	const struct cmd *cmd = NULL;
 
-	ret = strip_global_options(&argc, argv);
-	if (ret)
-		return ret;
-	if (argc < 2) {
-		print_main_usage(stderr);
+	argc = strip_global_options(argc, argv, &g);
+	if (argc < 0)
 		return 2;
+	db_path = g.db;
+	if (argc >= 2) {
+		cmd = find_command(argv[1]);
+		if (!strcmp(argv[1], "help") && argc > 2) {
+			cmd = find_command(argv[2]);
+			g.help = true;
+		}
+		if (!cmd)
+			return usage_error(NULL, "unknown command '%s'",
+					   argv[1]);
 	}
-	if (is_help(argv[1])) {
+	if (g.help) {
+		if (cmd)
+			return finish_stdout(show_help(cmd));
 		print_main_usage(stdout);
 		return finish_stdout(0);
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (g.version) {
 		printf("mmcmp %s\n", MMCMP_VERSION);
 		return finish_stdout(0);
 	}
-	if (!strcmp(argv[1], "help") && argc > 2 && find_command(argv[2]))
-		return finish_stdout(show_help(find_command(argv[2])));
-	cmd = find_command(argv[1]);
-	if (!cmd)
-		return usage_error(NULL, "unknown command '%s'", argv[1]);
-	for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
-		if (is_help(argv[i]))
-			return finish_stdout(show_help(cmd));
+	if (!cmd) {
+		print_main_usage(stderr);
+		return 2;
+	}
 	return finish_stdout(cmd->run(argc - 1, argv + 1));
 }

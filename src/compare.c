@@ -46,6 +46,11 @@ const char *compare_test_name(enum compare_test test)
 	return test_names[test];
 }
 
+const char *compare_test_nth(size_t i)
+{
+	return i < ARRAY_SIZE(test_names) ? test_names[i] : NULL;
+}
+
 const char *compare_stat_label(enum compare_stat stat, bool higher_better)
 {
 	switch (stat) {

@@ -93,6 +93,11 @@ struct compare_options {
 bool compare_test_parse(const char *name, enum compare_test *out);
 /* The name compare_test_parse() accepts for test. */
 const char *compare_test_name(enum compare_test test);
+/*
+ * The name of the test whose enum compare_test value is i, or NULL when i
+ * is past the last: lists the choices (option tables, messages).
+ */
+const char *compare_test_nth(size_t i);
 
 /* The summary rows, in mmtests' order. */
 enum compare_stat {

@@ -27,6 +27,11 @@ bool render_format_parse(const char *name, enum render_format *out)
 	return false;
 }
 
+const char *render_format_nth(size_t i)
+{
+	return i < ARRAY_SIZE(format_names) ? format_names[i] : NULL;
+}
+
 int render(enum render_format format, const struct compare_result *res,
 	   const struct render_options *opts, struct strbuf *out,
 	   struct strbuf *err)

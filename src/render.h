@@ -61,6 +61,11 @@ struct render_options {
 
 /* Map "text", "markdown", "csv", "html", "json"; false when unknown. */
 bool render_format_parse(const char *name, enum render_format *out);
+/*
+ * The name of the format whose enum render_format value is i, or NULL when
+ * i is past the last: lists the choices (option tables, messages).
+ */
+const char *render_format_nth(size_t i);
 
 /*
  * Append res in format to out. Every format is available, so it does not
