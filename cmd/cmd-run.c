@@ -20,21 +20,6 @@ static const char run_usage[] =
 	"Run the workloads of CONFIG (YAML, see configs/README.md) and store\n"
 	"every sample. Each finished iteration is committed at once.\n"
 	"\n"
-	"Options:\n"
-	"  --label NAME       label of the results (default: the running kernel\n"
-	"                     release, as uname -r prints it); with builds, each\n"
-	"                     build is stored as NAME-BUILD\n"
-	"  --iterations N     measured iterations per job (default: the config's)\n"
-	"  --param NAME=V[,V...]\n"
-	"                     give parameter NAME of every workload that has it\n"
-	"                     these values instead (repeatable)\n"
-	"  --check            validate CONFIG and print the expanded plan; runs\n"
-	"                     nothing and leaves the database alone\n"
-	"  --append           add a run to a label that already has results\n"
-	"  --replace          replace a label's results once the new run completes\n"
-	"  -q, --quiet        no progress line and no summary\n"
-	"  --db PATH          the database (default $MMCMP_DB, else ./mmcmp.db)\n"
-	"\n"
 	"Exit status: 0 all iterations succeeded, 1 some failed or the run could\n"
 	"not be stored, 2 bad config or arguments, 130 interrupted.\n";
 
@@ -64,54 +49,38 @@ struct run_state {
 	bool progress;	      /* a progress line on stderr */
 };
 
+static const struct cmd_option run_option_table[] = {
+	OPT_STRING(
+		"label", 0, struct run_args, label, "NAME",
+		"label of the results (default: the running kernel release, as uname -r prints it); with builds, each build is stored as NAME-BUILD"),
+	OPT_INT("iterations", 0, struct run_args, iterations, "N", 1, 1000000,
+		"measured iterations per job (default: the config's)"),
+	OPT_STRING_LIST(
+		"param", 0, struct run_args, params, "NAME=V[,V...]",
+		"give parameter NAME of every workload that has it these values instead"),
+	OPT_FLAG(
+		"check", 0, struct run_args, check, true,
+		"validate CONFIG and print the expanded plan; runs nothing and leaves the database alone"),
+	OPT_FLAG("append", 0, struct run_args, append, true,
+		 "add a run to a label that already has results"),
+	OPT_FLAG("replace", 0, struct run_args, replace, true,
+		 "replace a label's results once the new run completes"),
+	OPT_FLAG("quiet", 'q', struct run_args, quiet, true,
+		 "no progress line and no summary"),
+	OPT_END(),
+};
+
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *v;
-		bool missing = false;
-
-		if ((v = opt_value(argv, argc, &i, "--label", &missing))) {
-			a->label = v;
-		} else if ((v = opt_value(argv, argc, &i, "--iterations",
-					  &missing))) {
-			if (!parse_int(v, 1, 1000000, &a->iterations))
-				return usage_error(
-					&cmd_run,
-					"--iterations needs a whole number from 1 to 1000000, not '%s'",
-					v);
-		} else if ((v = opt_value(argv, argc, &i, "--param",
-					  &missing))) {
-			strvec_push(&a->params, v);
-		} else if (missing) {
-			return usage_error(&cmd_run,
-					   "option '%s' needs a value", arg);
-		} else if (!strcmp(arg, "--check")) {
-			a->check = true;
-		} else if (!strcmp(arg, "--append")) {
-			a->append = true;
-		} else if (!strcmp(arg, "--replace")) {
-			a->replace = true;
-		} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
-			a->quiet = true;
-		} else if (!strcmp(arg, "--")) {
-			if (i + 1 < argc && !a->config_path)
-				a->config_path = argv[++i];
-			if (i + 1 < argc)
-				return usage_error(&cmd_run,
-						   "unexpected argument '%s'",
-						   argv[i + 1]);
-		} else if (arg[0] == '-' && arg[1]) {
-			return usage_error(&cmd_run, "unknown option '%s'",
-					   arg);
-		} else if (!a->config_path) {
-			a->config_path = arg;
-		} else {
-			return usage_error(&cmd_run, "unexpected argument '%s'",
-					   arg);
-		}
-	}
-	if (!a->config_path)
+	argc = parse_cmd_options(&cmd_run, argc, argv, a);
+	if (argc < 0)
+		return 2;
+	if (argc < 2)
 		return usage_error(&cmd_run, "missing CONFIG");
+	if (argc > 2)
+		return usage_error(&cmd_run, "unexpected argument '%s'",
+				   argv[2]);
+	a->config_path = argv[1];
 	if (a->append && a->replace)
 		return usage_error(&cmd_run,
 				   "--append and --replace exclude each other");
@@ -470,5 +439,6 @@ const struct cmd cmd_run = {
 	.name = "run",
 	.summary = "run a config's workloads and store the samples",
 	.usage = run_usage,
+	.options = run_option_table,
 	.run = run_main,
 };

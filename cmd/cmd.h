@@ -68,16 +68,5 @@ int show_help(const struct cmd *cmd);
  * command then exits with status 2.
  */
 int parse_cmd_options(const struct cmd *cmd, int argc, char **argv, void *dest);
-/*
- * NEEDSWORK: only cmd-run.c still parses its options by hand with this;
- * it goes once run has an option table.
- *
- * Return the value of option `name` (e.g. "--label") at argv[*i]: either
- * "--label=X" or "--label X" (then *i advances). NULL when argv[*i] is not
- * that option, or when the value is absent: then *missing is set to true,
- * and left alone otherwise, so a chain of calls needs one check of it.
- */
-const char *opt_value(char **argv, int argc, int *i, const char *name,
-		      bool *missing);
 
 #endif /* MMCMP_CMD_H */

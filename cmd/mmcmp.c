@@ -97,25 +97,6 @@ int parse_cmd_options(const struct cmd *cmd, int argc, char **argv, void *dest)
 	return argc;
 }
 
-const char *opt_value(char **argv, int argc, int *i, const char *name,
-		      bool *missing)
-{
-	size_t len = strlen(name);
-	const char *arg = argv[*i];
-
-	if (strncmp(arg, name, len))
-		return NULL;
-	if (arg[len] == '=')
-		return arg + len + 1;
-	if (arg[len])
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 int write_output(const char *path, const struct strbuf *sb)
 {
 	FILE *f;
