@@ -2,6 +2,7 @@
 #include "cmd.h"
 
 #include "csv.h"
+#include "import-mmtests.h"
 #include "json.h"
 #include "machine.h"
 #include "mmcmp-version.h"
@@ -31,15 +32,22 @@ static const char import_usage[] =
 	"becomes a run; rows in file order define the operation order; the\n"
 	"iteration column groups a benchmark's samples into iterations.\n"
 	"\n"
+	"With --from mmtests each PATH is an mmtests work/log directory or one\n"
+	"run's directory below it (work/log/RUN): each RUN becomes a run with\n"
+	"that label, its iter-N directories its iterations; importing a tree\n"
+	"again finds its runs stored and skips them.\n"
+	"\n"
 	"A new run whose label has other runs in the database already is\n"
 	"refused unless --append or --label-prefix makes way.\n"
 	"\n"
 	"Options:\n"
 	"  --label-prefix PREFIX  prepend PREFIX to every imported label\n"
-	"  --append               add runs to labels that already have results\n";
+	"  --append               add runs to labels that already have results\n"
+	"  --from mmtests         read mmtests result trees (docs/import-mmtests.md)\n";
 
 struct import_args {
 	const char *prefix;
+	const char *from; /* NULL: CSV or JSON files */
 	bool append;
 	const char **files;
 	size_t files_nr;
@@ -195,6 +203,7 @@ out:
 /* The runs of one file, read and checked before the store is opened. */
 struct import_file {
 	const char *path;
+	const char *from;
 	struct run_full *runs;
 	size_t nr;
 };
@@ -204,6 +213,8 @@ static int read_runs(struct import_file *f, struct strbuf *err)
 	struct strbuf buf = STRBUF_INIT;
 	int ret = -1;
 
+	if (f->from) /* "mmtests", the one --from known */
+		return import_mmtests(f->path, &f->runs, &f->nr, err);
 	if (read_file(f->path, &buf, err))
 		goto out;
 	if (is_json(f->path, &buf)
@@ -274,6 +285,15 @@ static int import_main(int argc, char **argv)
 		if ((v = opt_value(argv, argc, &i, "--label-prefix",
 				   &missing))) {
 			a.prefix = v;
+		} else if ((v = opt_value(argv, argc, &i, "--from",
+					  &missing))) {
+			if (strcmp(v, "mmtests") != 0) {
+				ret = usage_error(
+					&cmd_import,
+					"unknown format '%s' (mmtests)", v);
+				goto out;
+			}
+			a.from = v;
 		} else if (missing) {
 			ret = usage_error(&cmd_import,
 					  "option '%s' needs a value", argv[i]);
@@ -295,8 +315,10 @@ static int import_main(int argc, char **argv)
 		goto out;
 	}
 	files = xcalloc(a.files_nr, sizeof(*files));
-	for (size_t i = 0; i < a.files_nr; i++)
+	for (size_t i = 0; i < a.files_nr; i++) {
 		files[i].path = a.files[i];
+		files[i].from = a.from;
+	}
 	ret = import_files(&s, files, a.files_nr);
 out:
 	for (size_t i = 0; files && i < a.files_nr; i++)

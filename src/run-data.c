@@ -94,6 +94,9 @@ void iteration_data_release(struct iteration_data *it)
 	free(it->status);
 	free(it->started_at);
 	free(it->stderr_tail);
+	for (size_t i = 0; i < it->vmstat_nr; i++)
+		free(it->vmstat[i].name);
+	free(it->vmstat);
 	memset(it, 0, sizeof(*it));
 }
 
