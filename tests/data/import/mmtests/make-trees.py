@@ -165,3 +165,32 @@ def trunc_tree():
 
 wis_tree()
 trunc_tree()
+
+
+def expected():
+    """The tables mmtests printed for these samples, cut to what mmcmp
+    prints: the comparison table (compare-mmtests.pl -b BENCH), the ratio
+    table (--print-ratio) and compare-kernels.sh's report up to the end of
+    the vmstat Ops table, or of the Duration table for trunc, whose report
+    titles its sub-tables in a way mmcmp does not."""
+    out = os.path.join(HERE, "expected")
+    os.makedirs(out, exist_ok=True)
+    for name, case in (("wis", "wis-improve"), ("trunc", "trunc-regress")):
+        for ext in ("txt", "ratio.txt"):
+            shutil.copyfile(os.path.join(DATA, f"{case}.{ext}"),
+                            os.path.join(out, f"{name}.{ext}"))
+        with open(os.path.join(DATA, f"{case}.full.txt")) as f:
+            lines = f.readlines()
+        if name == "wis":
+            end = next(i for i, l in enumerate(lines)
+                       if l.startswith("Ops AutoNUMA cost"))
+            text = "".join(lines[:end + 1])
+        else:
+            end = next(i for i, l in enumerate(lines)
+                       if l.startswith("Duration Elapsed"))
+            text = "".join(lines[end - 5:end + 1])
+        with open(os.path.join(out, f"{name}.full.txt"), "w") as f:
+            f.write(text)
+
+
+expected()
