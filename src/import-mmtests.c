@@ -467,7 +467,8 @@ int mmtests_parse_sysstate(const char *name, const char *text, size_t len,
 			   const char *bench, struct mmtests_vmstat *out,
 			   struct strbuf *err)
 {
-	struct snapshot snap[2] = {{.index = STRMAP_INIT}, {.index = STRMAP_INIT}};
+	struct snapshot snap[2] = {{.index = STRMAP_INIT},
+				   {.index = STRMAP_INIT}};
 	bool seen[2] = {false, false};
 	struct lines l;
 	struct fields f = {0};
@@ -505,7 +506,8 @@ int mmtests_parse_sysstate(const char *name, const char *text, size_t len,
 		fields_split(&f, line);
 		if (!f.nr)
 			continue;
-		if (f.nr != 2 || !parse_int64(f.v[1], INT64_MIN, INT64_MAX, &v)) {
+		if (f.nr != 2 ||
+		    !parse_int64(f.v[1], INT64_MIN, INT64_MAX, &v)) {
 			error_addf(err, "%s:%zu: bad /proc/vmstat line '%s'",
 				   name, l.nr, quote(&q, line));
 			goto out;
@@ -717,8 +719,7 @@ static int cmp_time(const void *p, const void *q)
 }
 
 /* The files of names starting with prefix, split at '-'. */
-static struct log_file *log_files(char **names, const char *prefix,
-				  size_t *nr)
+static struct log_file *log_files(char **names, const char *prefix, size_t *nr)
 {
 	struct log_file *v = NULL;
 	size_t alloc = 0;
@@ -773,8 +774,8 @@ static int parse_wis_dir(const char *dir, char **names,
 		strbuf_reset(&op);
 		strbuf_addf(&op, "ops-%s-%s", files[i].a, files[i].b);
 		if (read_required(path.buf, &text, err) ||
-		    mmtests_parse_wis(path.buf, text.buf, text.len, op.buf,
-				      out, err))
+		    mmtests_parse_wis(path.buf, text.buf, text.len, op.buf, out,
+				      err))
 			goto out;
 	}
 	ret = 0;
@@ -891,8 +892,8 @@ static int parse_netperf_dir(const char *dir, char **names,
 			xstrndup(n + prefix.len, len - prefix.len - 2);
 	}
 	for (size_t i = 1; i < sizes_nr; i++) {
-		for (size_t j = i; j > 0 &&
-				   cmp_num_then_str(sizes[j - 1], sizes[j]) > 0;
+		for (size_t j = i;
+		     j > 0 && cmp_num_then_str(sizes[j - 1], sizes[j]) > 0;
 		     j--) {
 			char *t = sizes[j];
 
@@ -921,7 +922,8 @@ static int parse_netperf_dir(const char *dir, char **names,
 			strbuf_addf(&op, "%s-send-%s", pretty.buf, sizes[s]);
 			mmtests_samples_add(out, op.buf, send);
 			if (udp) {
-				/* mmtests reports the sender's rate here too. */
+				/* mmtests reports the sender's rate here too.
+				 */
 				strbuf_reset(&op);
 				strbuf_addf(&op, "%s-recv-%s", pretty.buf,
 					    sizes[s]);

@@ -141,7 +141,7 @@ int mmtests_parse_timestamp(const char *name, const char *text, size_t len,
 
 /* The vmstat changes found for a benchmark. */
 struct mmtests_vmstat {
-	bool found; /* both snapshots were there */
+	bool found;		 /* both snapshots were there */
 	struct vmstat_change *v; /* the counters that changed, file order */
 	size_t nr, alloc;
 };
