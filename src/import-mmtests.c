@@ -47,9 +47,7 @@ void mmtests_vmstat_release(struct mmtests_vmstat *v)
 {
 	if (!v)
 		return;
-	for (size_t i = 0; i < v->nr; i++)
-		free(v->v[i].name);
-	free(v->v);
+	vmstat_changes_free(v->v, v->nr);
 	memset(v, 0, sizeof(*v));
 }
 

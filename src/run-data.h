@@ -171,6 +171,8 @@ void op_samples_release(struct op_samples *op);
 void monitor_table_release(struct monitor_table *mt);
 /* Free all of rd and zero it. */
 void run_data_release(struct run_data *rd);
+/* Free the names of v[0..nr) and the array; NULL is a no-op. */
+void vmstat_changes_free(struct vmstat_change *v, size_t nr);
 void iteration_data_release(struct iteration_data *it);
 /* Free all of rf and zero it. */
 void run_full_release(struct run_full *rf);
