@@ -1474,6 +1474,7 @@ static int read_run(const char *run, const char *label, struct run_full *rf,
 {
 	struct iter_dir *iters = NULL;
 	struct strmap ops = STRMAP_INIT, seen = STRMAP_INIT;
+	struct strbuf path = STRBUF_INIT;
 	char **benches = NULL, hash[65], uuid[37], when[32], now[32];
 	size_t iters_nr = 0, benches_nr = 0, benches_alloc = 0;
 	int64_t start = 0, finish = 0;
@@ -1507,8 +1508,10 @@ static int read_run(const char *run, const char *label, struct run_full *rf,
 	for (size_t i = 0; i < iters_nr; i++) {
 		struct mmtests_timestamp ts = {0};
 
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/tests-timestamp", iters[i].path);
 		if (iters[i].has_timestamp &&
-		    mmtests_parse_timestamp(run, iters[i].timestamp.buf,
+		    mmtests_parse_timestamp(path.buf, iters[i].timestamp.buf,
 					    iters[i].timestamp.len, "", &ts,
 					    err))
 			goto out;
@@ -1544,6 +1547,7 @@ out:
 	free(benches);
 	strmap_clear(&ops);
 	strmap_clear(&seen);
+	strbuf_release(&path);
 	return ret;
 }
 

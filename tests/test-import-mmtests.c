@@ -29,8 +29,7 @@ static const struct text_case wis_cases[] = {
 	 "average:175\n",
 	 "ops-x-2=100,ops-x-2=250"},
 	{"CRLF and no final newline",
-	 "min:1 max:9 total:7\r\nmin:1 max:9 total:8",
-	 "ops-x-2=7,ops-x-2=8"},
+	 "min:1 max:9 total:7\r\nmin:1 max:9 total:8", "ops-x-2=7,ops-x-2=8"},
 	{"a total: field elsewhere than third is what awk's $3 holds",
 	 "total:5 min:1 max:2\n", "error:name:1: bad total 'max:2'"},
 	{"lines of fewer fields print nothing", "total:5\nwarmup\n", ""},
@@ -205,13 +204,16 @@ static void check_timestamps(void)
 
 static const struct text_case sysstate_cases[] = {
 	{"the changes during the benchmark, in file order",
-	 "test begin :: other 1\nfile start :: /proc/vmstat\n" SNAP("0", "0", "0")
-	 "file end :: /proc/vmstat\n" SNAP("9", "9", "9") "test end :: other 2\n"
-	 "test begin :: wis-pf 3\nfile start :: /proc/vmstat\n"
-	 SNAP("100", "7", "500") "file start :: /proc/zoneinfo\n"
-	 "Node 0, zone   Normal\nfile end :: /proc/vmstat\n"
-	 SNAP("250", "7", "400") "numa_hit 5\nfile end :: /proc/zoneinfo\n"
-	 "  pages free 1\ntest end :: wis-pf 4\n",
+	 "test begin :: other 1\nfile start :: /proc/vmstat\n" SNAP("0", "0", "0") "file end :: /proc/vmstat\n" SNAP(
+		 "9", "9",
+		 "9") "test end :: other 2\n"
+		      "test begin :: wis-pf 3\nfile start :: /proc/vmstat\n" SNAP(
+			      "100", "7",
+			      "500") "file start :: /proc/zoneinfo\n"
+				     "Node 0, zone   Normal\nfile end :: /proc/vmstat\n" SNAP(
+					     "250", "7",
+					     "400") "numa_hit 5\nfile end :: /proc/zoneinfo\n"
+						    "  pages free 1\ntest end :: wis-pf 4\n",
 	 "pgfault=150,nr_free_pages=-100"},
 	{"no end snapshot",
 	 "test begin :: wis-pf 3\nfile start :: /proc/vmstat\n" SNAP("1", "2",
@@ -229,8 +231,8 @@ static void check_sysstates(void)
 		struct mmtests_vmstat vm = {0};
 		struct strbuf got = STRBUF_INIT, err = STRBUF_INIT;
 
-		if (mmtests_parse_sysstate("ss", c->in, strlen(c->in),
-					   "wis-pf", &vm, &err))
+		if (mmtests_parse_sysstate("ss", c->in, strlen(c->in), "wis-pf",
+					   &vm, &err))
 			strbuf_addf(&got, "error:%s", err.buf);
 		else if (!vm.found)
 			strbuf_addstr(&got, "not found");
@@ -251,8 +253,8 @@ static void check_tree(void)
 	struct strbuf err = STRBUF_INIT;
 	size_t nr = 0, vmstat_iters = 0;
 
-	if (!ok(!import_mmtests("data/import/mmtests/wis/work/log", &runs,
-				&nr, &err),
+	if (!ok(!import_mmtests("data/import/mmtests/wis/work/log", &runs, &nr,
+				&err),
 		"the wis tree imports")) {
 		diag("%s", err.buf);
 		goto out;
