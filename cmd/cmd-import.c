@@ -2,6 +2,7 @@
 #include "cmd.h"
 
 #include "csv.h"
+#include "import-mmtests.h"
 #include "json.h"
 #include "machine.h"
 #include "mmcmp-version.h"
@@ -31,11 +32,17 @@ static const char import_usage[] =
 	"becomes a run; rows in file order define the operation order; the\n"
 	"iteration column groups a benchmark's samples into iterations.\n"
 	"\n"
+	"With --from mmtests each PATH is an mmtests work/log directory or one\n"
+	"run's directory below it (work/log/RUN): each RUN becomes a run with\n"
+	"that label, its iter-N directories its iterations; importing a tree\n"
+	"again finds its runs stored and skips them.\n"
+	"\n"
 	"A new run whose label has other runs in the database already is\n"
 	"refused unless --append or --label-prefix makes way.\n";
 
 struct import_args {
 	const char *prefix;
+	const char *from; /* NULL: CSV or JSON files */
 	bool append;
 	char **files; /* in argv */
 	size_t files_nr;
@@ -46,6 +53,9 @@ static const struct cmd_option import_option_table[] = {
 		   "prepend PREFIX to every imported label"),
 	OPT_FLAG("append", 0, struct import_args, append, true,
 		 "add runs to labels that already have results"),
+	OPT_STRING(
+		"from", 0, struct import_args, from, "FORMAT",
+		"read FORMAT instead of CSV or mmcmp JSON: mmtests (result trees, see docs/import-mmtests.md)"),
 	OPT_END(),
 };
 
@@ -199,6 +209,7 @@ out:
 /* The runs of one file, read and checked before the store is opened. */
 struct import_file {
 	const char *path;
+	const char *from;
 	struct run_full *runs;
 	size_t nr;
 };
@@ -208,6 +219,8 @@ static int read_runs(struct import_file *f, struct strbuf *err)
 	struct strbuf buf = STRBUF_INIT;
 	int ret = -1;
 
+	if (f->from) /* "mmtests", the one --from known */
+		return import_mmtests(f->path, &f->runs, &f->nr, err);
 	if (read_file(f->path, &buf, err))
 		goto out;
 	if (is_json(f->path, &buf)
@@ -276,13 +289,20 @@ static int import_main(int argc, char **argv)
 		return 2;
 	a.files = argv + 1;
 	a.files_nr = (size_t)argc - 1;
+	if (a.from && strcmp(a.from, "mmtests") != 0) {
+		ret = usage_error(&cmd_import, "unknown format '%s' (mmtests)",
+				  a.from);
+		goto out;
+	}
 	if (!a.files_nr) {
 		ret = usage_error(&cmd_import, "missing FILE");
 		goto out;
 	}
 	files = xcalloc(a.files_nr, sizeof(*files));
-	for (size_t i = 0; i < a.files_nr; i++)
+	for (size_t i = 0; i < a.files_nr; i++) {
 		files[i].path = a.files[i];
+		files[i].from = a.from;
+	}
 	ret = import_files(&s, files, a.files_nr);
 out:
 	for (size_t i = 0; files && i < a.files_nr; i++)

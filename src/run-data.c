@@ -84,6 +84,13 @@ void run_data_release(struct run_data *rd)
 	memset(rd, 0, sizeof(*rd));
 }
 
+void vmstat_changes_free(struct vmstat_change *v, size_t nr)
+{
+	for (size_t i = 0; v && i < nr; i++)
+		free(v[i].name);
+	free(v);
+}
+
 void iteration_data_release(struct iteration_data *it)
 {
 	if (!it)
@@ -94,6 +101,7 @@ void iteration_data_release(struct iteration_data *it)
 	free(it->status);
 	free(it->started_at);
 	free(it->stderr_tail);
+	vmstat_changes_free(it->vmstat, it->vmstat_nr);
 	memset(it, 0, sizeof(*it));
 }
 

@@ -111,6 +111,12 @@ struct run_data {
 	size_t monitors_nr, monitors_alloc;
 };
 
+/* One /proc/vmstat counter's change during an iteration. */
+struct vmstat_change {
+	char *name;
+	int64_t value;
+};
+
 /*
  * A run in full, as export writes it and import reads it back: besides
  * the run's info and operations, every iteration (warm-ups included) with
@@ -133,6 +139,15 @@ struct iteration_data {
 	char *stderr_tail; /* NULL: none recorded */
 	/* Its samples: run_full.samples[samples_first .. + samples_nr). */
 	size_t samples_first, samples_nr;
+	/*
+	 * Imports of other tools' results only (store_run_load_full()
+	 * leaves it empty): when has_vmstat, what /proc/vmstat counted
+	 * during the iteration, the counters that changed, which
+	 * store_run_insert_full() stores as the iteration's monitor record.
+	 */
+	bool has_vmstat;
+	struct vmstat_change *vmstat;
+	size_t vmstat_nr, vmstat_alloc;
 };
 
 struct sample_data {
@@ -156,6 +171,8 @@ void op_samples_release(struct op_samples *op);
 void monitor_table_release(struct monitor_table *mt);
 /* Free all of rd and zero it. */
 void run_data_release(struct run_data *rd);
+/* Free the names of v[0..nr) and the array; NULL is a no-op. */
+void vmstat_changes_free(struct vmstat_change *v, size_t nr);
 void iteration_data_release(struct iteration_data *it);
 /* Free all of rf and zero it. */
 void run_full_release(struct run_full *rf);

@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 
 #include "store-internal.h"
+#include "monitor.h"
 #include "run-data.h"
 #include "strbuf.h"
 #include "util.h"
@@ -383,6 +384,24 @@ static int insert_samples(struct store *st, const struct insert_stmts *s,
 	return 0;
 }
 
+/* The vmstat changes of an imported iteration as its monitor record. */
+static int insert_vmstat(struct store *st, const struct iteration_data *it,
+			 int64_t iter_id, struct strbuf *err)
+{
+	struct monitor_record rec = {0};
+	int ret;
+
+	rec.vmstat.v = xcalloc(it->vmstat_nr + 1, sizeof(*rec.vmstat.v));
+	for (size_t i = 0; i < it->vmstat_nr; i++) {
+		rec.vmstat.v[i].name = it->vmstat[i].name;
+		rec.vmstat.v[i].value = it->vmstat[i].value;
+	}
+	rec.vmstat.nr = it->vmstat_nr;
+	ret = store_monitor_add(st, iter_id, &rec, err);
+	free(rec.vmstat.v);
+	return ret;
+}
+
 int store_run_insert_full(struct store *st, struct run_full *rf,
 			  struct strbuf *err)
 {
@@ -410,7 +429,8 @@ int store_run_insert_full(struct store *st, struct run_full *rf,
 		int64_t iter_id = 0;
 
 		if (insert_iter(st, rf->info.id, it, &iter_id, err) ||
-		    insert_samples(st, &s, rf, it, iter_id, op_ids, err))
+		    insert_samples(st, &s, rf, it, iter_id, op_ids, err) ||
+		    (it->has_vmstat && insert_vmstat(st, it, iter_id, err)))
 			goto out;
 	}
 	ret = 0;

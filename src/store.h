@@ -243,7 +243,8 @@ int store_run_load_full(struct store *st, int64_t run_id, const char *benchmark,
  * Insert rf as a new run, atomically, and set rf->info.id: the run with
  * rf->info.uuid (which must not be stored yet) and its pid fields, its
  * operations in order (a benchmark and name given twice is an error),
- * then its iterations in order with their samples. Every sample's op
+ * then its iterations in order with their samples (and, for those with
+ * has_vmstat, their vmstat changes as monitor records). Every sample's op
  * must index rf->ops and every iteration's samples must lie within
  * rf->samples (BUG() otherwise). Samples go in with multi-row INSERTs:
  * a million take about a second.
