@@ -180,6 +180,9 @@ void stats_change(const struct stats_welch_units *w, bool higher_better,
 	out->theta = m1 / m2;
 	out->kind =
 		fieller(m1, v1, m2, v2, t, &out->theta_low, &out->theta_high);
+	/* No spread: the point theta itself, not the roots' rounding. */
+	if (w->constant && out->kind == STATS_CI_BOUNDED)
+		out->theta_low = out->theta_high = out->theta;
 	/*
 	 * Positive is better. A negative lower-is-better base would turn
 	 * 1 - theta round, so its sign multiplies in: the change is then
