@@ -27,6 +27,8 @@
 #   anova       x-list key-list  p           oneway.test(var.equal = TRUE)
 #   ci_half     u-list alpha  want           t.test(u)$conf.int, % of mean
 #   pct         value base higher  want      100 (v - b) / |b|, +: better
+#   cv          u-list  want                 100 sd(u) / |mean(u)|
+#   mde_row     a-list b-list alpha  want    the MDE of a row, section 6
 # power.t.test() is called with tol = 1e-12: its default tolerance,
 # eps^0.25 (1.2e-4), leaves the root it returns that far from the exact
 # root that mmcmp computes.
@@ -292,6 +294,22 @@ for (u in list(smp(3, 100, 1), smp(5, 1e-3, 1e-5), smp(10, 7, 0.7),
     ci <- t.test(u / max(abs(u)), conf.level = 1 - alpha)$conf.int
     add("ci_half", vec(u), num(alpha),
         num(100 * (ci[2] - ci[1]) / 2 / abs(mean(u / max(abs(u))))))
+  }
+}
+
+# Section 6 for a row: n = 2 / (1 / na + 1 / nb), sd from the two CVs.
+cv <- function(u) 100 * sd(u) / abs(mean(u))
+for (u in list(smp(5, 100, 2), smp(3, -4, 0.1), smp(12, 1e-250, 1e-252)))
+  add("cv", vec(u), num(cv(u / max(abs(u)))))  # scale-free; R underflows
+for (cs in list(list(smp(5, 0.01, 2e-4), smp(5, 0.0101, 1e-4)),
+                list(smp(3, 200, 4), smp(7, 190, 8)),
+                list(smp(10, 1, 0.01), smp(10, 1, 0.012)))) {
+  for (alpha in c(0.05, 0.01)) {
+    na <- length(cs[[1]]); nb <- length(cs[[2]])
+    r <- power.t.test(n = 2 / (1 / na + 1 / nb),
+                      sd = sqrt((cv(cs[[1]])^2 + cv(cs[[2]])^2) / 2),
+                      sig.level = alpha, power = 0.8, tol = 1e-12)
+    add("mde_row", vec(cs[[1]]), vec(cs[[2]]), num(alpha), num(r$delta))
   }
 }
 

@@ -1068,47 +1068,6 @@ void stats_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
 		out->p = 1.0;
 }
 
-/* A p-value and its place in the caller's array, for sorting. */
-struct ranked_p {
-	double p;
-	size_t i;
-};
-
-static int ranked_p_cmp(const void *pa, const void *pb)
-{
-	const struct ranked_p *a = pa, *b = pb;
-
-	if (a->p != b->p)
-		return (a->p > b->p) - (a->p < b->p);
-	return (a->i > b->i) - (a->i < b->i);
-}
-
-/*
- * Benjamini and Hochberg (1995) adjusted p-values in the form of R's
- * p.adjust: with the m non-NaN p-values in ascending order, the running
- * minimum of m / k * p(k) from the largest k down, capped at 1.
- */
-void stats_bh_adjust(const double *p, size_t n, double *adj)
-{
-	struct ranked_p *r = xmalloc((n ? n : 1) * sizeof(*r));
-	double run = INFINITY;
-	size_t m = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		adj[i] = NAN;
-		if (!isnan(p[i]))
-			r[m++] = (struct ranked_p){p[i], i};
-	}
-	qsort(r, m, sizeof(*r), ranked_p_cmp);
-	for (size_t k = m; k >= 1; k--) {
-		double v = (double)m / (double)k * r[k - 1].p;
-
-		run = fmin(run, v);
-		adj[r[k - 1].i] = fmin(run, 1.0);
-	}
-	free(r);
-}
-
 /*
  * Benjamini and Hochberg (1995) step-up: with the m non-NaN p-values in
  * ascending order p(1) <= ... <= p(m), find the largest k with

@@ -17,6 +17,21 @@
 #define ROOT_TOL  1e-14
 #define ROOT_ITER 300
 
+/* A value and its index, for ranking; ties keep the order of i. */
+struct rank_item {
+	double v;
+	size_t i;
+};
+
+static int rank_item_cmp(const void *pa, const void *pb)
+{
+	const struct rank_item *a = pa, *b = pb;
+
+	if (a->v != b->v)
+		return (a->v > b->v) - (a->v < b->v);
+	return (a->i > b->i) - (a->i < b->i);
+}
+
 /* A run of consecutive samples with one key. */
 struct key_run {
 	long long key;
@@ -102,6 +117,30 @@ size_t stats_unit_values(const double *x, const long long *key, size_t n,
 	if (!count)
 		free(cnt);
 	return groups;
+}
+
+/*
+ * Benjamini and Hochberg (1995) adjusted p-values in the form of R's
+ * p.adjust: with the m non-NaN p-values in ascending order, the running
+ * minimum of m / k * p(k) from the largest k down, capped at 1.
+ */
+void stats_bh_adjust(const double *p, size_t n, double *adj)
+{
+	struct rank_item *r = xmalloc((n ? n : 1) * sizeof(*r));
+	double run = INFINITY;
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		adj[i] = NAN;
+		if (!isnan(p[i]))
+			r[m++] = (struct rank_item){p[i], i};
+	}
+	qsort(r, m, sizeof(*r), rank_item_cmp);
+	for (size_t k = m; k >= 1; k--) {
+		run = fmin(run, (double)m / (double)k * r[k - 1].v);
+		adj[r[k - 1].i] = fmin(run, 1.0);
+	}
+	free(r);
 }
 
 const char *stats_untested_reason(enum stats_untested why)
@@ -442,19 +481,6 @@ size_t stats_outliers(const double *u, size_t n, bool *flag)
 	return nr;
 }
 
-/* A value and its index, for ranking. */
-struct rank_item {
-	double v;
-	size_t i;
-};
-
-static int rank_item_cmp(const void *pa, const void *pb)
-{
-	const struct rank_item *a = pa, *b = pb;
-
-	return (a->v > b->v) - (a->v < b->v);
-}
-
 /* The ranks 1 .. n of x, ties given their mean rank. */
 static void midranks(const double *x, size_t n, double *rank)
 {
@@ -564,11 +590,11 @@ out:
 	return p;
 }
 
-double stats_ci_half_pct(const double *u, size_t n, double alpha)
+double stats_cv_pct(const double *u, size_t n)
 {
 	double *s, scale = 0.0, mean, sd;
 
-	if (n < 2 || !(alpha > 0.0 && alpha < 1.0))
+	if (n < 2)
 		return NAN;
 	/* Scaled by max |u|, so that the squares cannot overflow. */
 	for (size_t i = 0; i < n; i++)
@@ -583,8 +609,15 @@ double stats_ci_half_pct(const double *u, size_t n, double alpha)
 	free(s);
 	if (mean == 0.0 || isnan(mean))
 		return NAN;
-	return 100.0 * stats_t_isf(0.5 * alpha, (double)(n - 1)) * sd /
-	       sqrt((double)n) / fabs(mean);
+	return 100.0 * sd / fabs(mean);
+}
+
+double stats_ci_half_pct(const double *u, size_t n, double alpha)
+{
+	if (n < 2 || !(alpha > 0.0 && alpha < 1.0))
+		return NAN;
+	return stats_t_isf(0.5 * alpha, (double)(n - 1)) * stats_cv_pct(u, n) /
+	       sqrt((double)n);
 }
 
 bool stats_precise(const double *u, size_t n, double alpha, double pct)

@@ -339,6 +339,14 @@ bool stats_interleaved(const double *time_a, size_t na, const double *time_b,
 double stats_anova_p(const double *x, const long long *key, size_t n);
 
 /*
+ * The coefficient of variation of u[] in percent, 100 s / |mean| with
+ * the sample standard deviation (n - 1), computed on u / max |u| so that
+ * values near 1e300 or 1e-300 keep it; NaN for n < 2 or a mean of 0. For
+ * `mmcmp power` with one label, the sd of stats_mde()/stats_power_n().
+ */
+double stats_cv_pct(const double *u, size_t n);
+
+/*
  * Section 9: the 1 - alpha confidence half-width of the mean of u[] in
  * percent of |mean|, qt(1 - alpha / 2, n - 1) s / sqrt(n) * 100 / |mean|;
  * NaN for n < 2 or a mean of 0.

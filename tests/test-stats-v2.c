@@ -396,6 +396,44 @@ out:
 	row_release(&r);
 }
 
+static void check_cv(char **f, size_t nf, int line)
+{
+	struct row r = ROW_INIT;
+	double want;
+	char args[32];
+
+	if (nf != 3 || !row_lists(&r, f, 1, 1) || !parse_double(f[2], &want)) {
+		ok(false, "cv: malformed row (line %d)", line);
+		goto out;
+	}
+	snprintf(args, sizeof(args), "n = %zu", r.nr[0]);
+	check_rel_tol("cv", args, stats_cv_pct(r.list[0], r.nr[0]), want,
+		      REL_TOL, line);
+out:
+	row_release(&r);
+}
+
+static void check_mde_row(char **f, size_t nf, int line)
+{
+	struct row r = ROW_INIT;
+	struct stats_welch_units w;
+	double v[2], mde;
+	char args[48];
+
+	if (nf != 5 || !row_lists(&r, f, 1, 2) || !row_nums(f, 3, 2, v)) {
+		ok(false, "mde_row: malformed row (line %d)", line);
+		goto out;
+	}
+	stats_welch_units(r.list[0], r.nr[0], r.list[1], r.nr[1], &w);
+	mde = stats_mde(stats_power_n_harmonic(&w), stats_power_sd_pct(&w),
+			v[0], 0.8);
+	snprintf(args, sizeof(args), "n = %zu, %zu, alpha %g", r.nr[0], r.nr[1],
+		 v[0]);
+	check_rel_tol("mde_row", args, mde, v[1], MDE_TOL, line);
+out:
+	row_release(&r);
+}
+
 /* Rows whose fields are not all plain numbers. */
 /* clang-format off */
 static const struct {
@@ -411,6 +449,8 @@ static const struct {
 	{ "spearman", check_spearman },
 	{ "anova", check_anova },
 	{ "ci_half", check_ci_half },
+	{ "cv", check_cv },
+	{ "mde_row", check_mde_row },
 };
 /* clang-format on */
 
