@@ -32,31 +32,27 @@ static int rank_item_cmp(const void *pa, const void *pb)
 	return (a->i > b->i) - (a->i < b->i);
 }
 
-/* A run of consecutive samples with one key. */
-struct key_run {
-	long long key;
-	size_t run;
-};
-
-static int key_run_cmp(const void *pa, const void *pb)
+/* A finalizer of splitmix64, to spread keys over a hash table. */
+static size_t key_hash(long long key)
 {
-	const struct key_run *a = pa, *b = pb;
+	uint64_t z = (uint64_t)key;
 
-	if (a->key != b->key)
-		return (a->key > b->key) - (a->key < b->key);
-	return (a->run > b->run) - (a->run < b->run);
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return (size_t)(z ^ (z >> 31));
 }
 
 /*
  * Give sample i the group gi[i] of its key, groups numbered in the order
  * of their first sample; returns the number of groups. Samples usually
  * come unit after unit with rising keys, which costs one pass; otherwise
- * the runs of equal keys are sorted by key to join those that share one.
+ * each run of equal keys looks its key up in an open-addressing hash
+ * table (linear probing, at most half full), still O(n).
  */
 static size_t group_index(const long long *key, size_t n, size_t *gi)
 {
-	size_t runs = 0, groups = 0, *leader, *id;
-	struct key_run *kr;
+	size_t runs = 0, groups = 0, size = 2, *slot;
+	long long *slot_key;
 	bool rising = true;
 
 	for (size_t i = 0; i < n; i++) {
@@ -68,27 +64,32 @@ static size_t group_index(const long long *key, size_t n, size_t *gi)
 	}
 	if (!n)
 		return 0;
-	runs++;
 	if (rising)
-		return runs;
-	kr = xmalloc(runs * sizeof(*kr));
-	leader = xmalloc(runs * sizeof(*leader));
-	id = xmalloc(runs * sizeof(*id));
-	for (size_t i = 0; i < n; i++)
-		kr[gi[i]] = (struct key_run){key[i], gi[i]};
-	qsort(kr, runs, sizeof(*kr), key_run_cmp);
-	for (size_t r = 0; r < runs; r++)
-		leader[kr[r].run] = r && kr[r].key == kr[r - 1].key
-					    ? leader[kr[r - 1].run]
-					    : kr[r].run;
-	/* Runs in order; a group's first run is its leader. */
-	for (size_t r = 0; r < runs; r++)
-		id[r] = leader[r] == r ? groups++ : id[leader[r]];
-	for (size_t i = 0; i < n; i++)
-		gi[i] = id[gi[i]];
-	free(kr);
-	free(leader);
-	free(id);
+		return runs + 1;
+	while (size < 2 * (runs + 1))
+		size *= 2;
+	slot = xmalloc(size * sizeof(*slot));
+	slot_key = xmalloc(size * sizeof(*slot_key));
+	for (size_t h = 0; h < size; h++)
+		slot[h] = SIZE_MAX;
+	for (size_t i = 0; i < n; i++) {
+		size_t h;
+
+		if (i && key[i] == key[i - 1]) {
+			gi[i] = gi[i - 1];
+			continue;
+		}
+		h = key_hash(key[i]) & (size - 1);
+		while (slot[h] != SIZE_MAX && slot_key[h] != key[i])
+			h = (h + 1) & (size - 1);
+		if (slot[h] == SIZE_MAX) {
+			slot[h] = groups++;
+			slot_key[h] = key[i];
+		}
+		gi[i] = slot[h];
+	}
+	free(slot);
+	free(slot_key);
 	return groups;
 }
 

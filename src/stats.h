@@ -144,6 +144,9 @@ double stats_nct_sf(double t, double df, double ncp);
  * level with reciprocal false and the coarser keys to average them with
  * equal weight (iterations into runs). u[] and, when not NULL, count[]
  * (samples per unit) have room for n values. Returns the number of units.
+ * Cost O(n): one pass when the keys rise unit after unit (the store's
+ * order), else a hash lookup per run of equal keys. Samples without an
+ * iteration (imported CSV) are each given a key of their own.
  */
 size_t stats_unit_values(const double *x, const long long *key, size_t n,
 			 bool reciprocal, double *u, size_t *count);
