@@ -1,6 +1,7 @@
 /* stats-dist: distribution functions and two-sample significance tests. */
 #include "stats.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -657,11 +658,12 @@ double stats_t_isf(double q, double df)
 #define NCT_ERRMAX 1e-12
 #define NCT_ITRMAX 1000
 #define SQRT_2_PI  0.79788456080286535588 /* sqrt(2 / pi) */
-#define LN_SQRT_PI 0.57236494292470008707
-/* Above these df or ncp^2 AS 243 gives way to a normal approximation. */
-#define NCT_NORMAL_DF 4e5
-#define NCT_NORMAL_DEL                                                         \
-	(2.0 * 0.69314718055994530942 * 1021.0) /* R: DBL_MIN_EXP */
+/*
+ * Above this df, or where e^(-ncp^2 / 2) would underflow (ncp^2 >
+ * 2 log(2) 1021, as in R), AS 243 gives way to a normal approximation.
+ */
+#define NCT_NORMAL_DF  4e5
+#define NCT_NORMAL_DEL (2.0 * 0.69314718055994530942 * 1021.0)
 
 /*
  * P(T <= t) for t >= 0 with noncentrality del: Lenth's algorithm AS 243
@@ -707,7 +709,7 @@ static double nct_lower_pos(double t, double df, double del)
 	xodd = stats_betainc(a, b, x);
 	godd = 2.0 * rxb * exp(a * log(x) - albeta);
 	tnc = b * x;
-	xeven = tnc < 2.220446049250313e-16 ? tnc : 1.0 - rxb;
+	xeven = tnc < DBL_EPSILON ? tnc : 1.0 - rxb;
 	geven = tnc * rxb;
 	tnc = p * xodd + q * xeven;
 	for (int it = 1; it <= NCT_ITRMAX; it++) {

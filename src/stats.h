@@ -205,7 +205,10 @@ enum stats_ci_kind {
  * so the bounds of theta are swapped. low_pct and high_pct are NaN unless
  * kind is STATS_CI_BOUNDED; for STATS_CI_EXCLUSIVE theta_low and
  * theta_high give the excluded gap of theta. Both sides constant gives
- * the point interval [change, change].
+ * the point interval [change, change]. A lower-is-better row whose base
+ * mean is negative takes change = 100 (theta - 1), which is
+ * 100 (other - base) / |base| negated as in section 7: 1 - theta would
+ * call -11 to -6 better.
  */
 struct stats_change {
 	enum stats_ci_kind kind;
