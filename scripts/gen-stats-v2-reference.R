@@ -208,7 +208,9 @@ verdict_cases <- list(
   list(FALSE, smp(5, 100, 1), smp(5, 103, 1)),
   list(TRUE, smp(5, 1, 0.01), smp(5, 1.04, 0.01)),
   list(FALSE, smp(20, 50, 0.1), smp(20, 50.3, 0.1)),
-  list(TRUE, smp(3, 1, 0.05), smp(3, 1, 0.05))
+  list(TRUE, smp(3, 1, 0.05), smp(3, 1, 0.05)),
+  list(TRUE, smp(6, 1, 0.01), smp(6, 0.96, 0.01)),
+  list(FALSE, smp(8, 100, 1), smp(8, 96, 1))
 )
 for (cs in verdict_cases) {
   for (margin in c(0, 0.5, 1, 2)) {

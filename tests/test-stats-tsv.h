@@ -35,9 +35,11 @@ static inline size_t split(char *s, int sep, char **field, size_t max)
 	return nr;
 }
 
-/* Parse one number, "nan" allowed. */
+/* Parse one number, "nan" allowed; a missing field (NULL) is an error. */
 static inline bool parse_num_or_nan(const char *s, double *v)
 {
+	if (!s)
+		return false;
 	if (!strcmp(s, "nan")) {
 		*v = NAN;
 		return true;

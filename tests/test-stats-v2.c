@@ -228,7 +228,7 @@ static const struct scalar_fn scalar_fns[] = {
 static void check_scalar(const struct scalar_fn *fn, char **f, size_t nf,
 			 int line)
 {
-	double arg[MAX_FIELDS], want;
+	double arg[MAX_FIELDS] = {0}, want;
 	char args[128];
 	size_t len = 0;
 
