@@ -130,7 +130,12 @@ double stats_nct_sf(double t, double df, double ncp);
  * sections 1 to 9): pure functions on unit values, one value per unit
  * of replication (an iteration, a run), without any printing or state.
  * Functions that fill a struct never fail; what cannot be computed is
- * NaN or a documented state in the struct.
+ * NaN or a documented state in the struct. A row of a comparison goes:
+ * stats_unit_values() per side, stats_welch_units(), then over the whole
+ * family of rows stats_bh_adjust() on their p, then stats_change() at
+ * alpha (the interval shown) and at 2 alpha (TOST), stats_verdict() with
+ * marked = adjusted p <= alpha, and stats_mde() of
+ * stats_power_n_harmonic() and stats_power_sd_pct().
  */
 
 /*
