@@ -1,6 +1,7 @@
 /* stats-dist: distribution functions and two-sample significance tests. */
 #include "stats.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -598,6 +599,166 @@ double stats_norm_quantile(double p)
 	return q < 0.0 ? -z : z;
 }
 
+/* The density of Student's t: (1 + t^2 / df)^-((df + 1) / 2) / (sqrt(df) B). */
+static double t_pdf(double t, double df)
+{
+	return exp(-0.5 * (df + 1.0) * log1p(t * t / df) - 0.5 * log(df) -
+		   lbeta(0.5 * df, 0.5));
+}
+
+/*
+ * The t with P(T > t) = q for q <= 1/2: Newton's method on
+ * stats_t_sf(t) - q, kept inside a bracket [lo, hi] that every step
+ * narrows; a step that would leave it bisects instead (geometrically
+ * when the bracket spans decades, as far in the tails of small df).
+ */
+static double t_isf_upper(double q, double df)
+{
+	double lo = 0.0, hi = fmax(1.0, -stats_norm_quantile(q)), t;
+
+	if (q == 0.5)
+		return 0.0;
+	while (stats_t_sf(hi, df) > q) {
+		lo = hi;
+		hi *= 4.0;
+		if (isinf(hi))
+			return INFINITY;
+	}
+	t = hi;
+	for (int it = 0; it < 400; it++) {
+		double f = stats_t_sf(t, df) - q, next;
+
+		if (f == 0.0)
+			return t;
+		if (f > 0.0)
+			lo = t;
+		else
+			hi = t;
+		next = t + f / t_pdf(t, df);
+		if (!(next > lo && next < hi))
+			next = lo > 0.0 && hi > 4.0 * lo ? sqrt(lo * hi)
+							 : 0.5 * (lo + hi);
+		if (fabs(next - t) <= 4e-16 * next || next == lo || next == hi)
+			return next;
+		t = next;
+	}
+	return t;
+}
+
+double stats_t_isf(double q, double df)
+{
+	if (isnan(q) || isnan(df) || df <= 0.0 || q <= 0.0 || q >= 1.0)
+		return NAN;
+	if (df > T_NORMAL_DF)
+		return -stats_norm_quantile(q);
+	return q <= 0.5 ? t_isf_upper(q, df) : -t_isf_upper(1.0 - q, df);
+}
+
+/* Lenth's AS 243 stops when its error bound falls below this. */
+#define NCT_ERRMAX 1e-12
+#define NCT_ITRMAX 1000
+#define SQRT_2_PI  0.79788456080286535588 /* sqrt(2 / pi) */
+/*
+ * Above this df, or where e^(-ncp^2 / 2) would underflow (ncp^2 >
+ * 2 log(2) 1021, as in R), AS 243 gives way to a normal approximation.
+ */
+#define NCT_NORMAL_DF  4e5
+#define NCT_NORMAL_DEL (2.0 * 0.69314718055994530942 * 1021.0)
+
+/*
+ * P(T <= t) for t >= 0 with noncentrality del: Lenth's algorithm AS 243
+ * (R. V. Lenth, "Cumulative distribution function of the non-central t
+ * distribution", Applied Statistics 38(1), 1989), the series of
+ * Guenther (1978) that R's pnt() also uses:
+ * P = Phi(-del) + sum_j (p_j I_x(j + 1/2, df/2) + q_j I_x(j + 1, df/2)) / 2
+ * with x = t^2 / (t^2 + df), Poisson weights p_j = e^(-del^2/2)
+ * (del^2/2)^j / j! and q_j = del / sqrt(2) e^(-del^2/2) (del^2/2)^j /
+ * Gamma(j + 3/2), the incomplete betas advanced by recurrence. It stops
+ * when the bound 2 s (I_x - g) on the rest, s the Poisson mass left, is
+ * below 1e-12.
+ */
+static double nct_lower_pos(double t, double df, double del)
+{
+	double x, rxb, lambda, p, q, s, a, b, albeta, xodd, xeven, godd, geven;
+	double tnc;
+
+	if (df > NCT_NORMAL_DF || del * del > NCT_NORMAL_DEL) {
+		/* Abramowitz and Stegun 26.7.10. */
+		double k = 1.0 / (4.0 * df);
+
+		return stats_norm_sf(-(t * (1.0 - k) - del) /
+				     sqrt(1.0 + t * t * 2.0 * k));
+	}
+	x = t * t;
+	rxb = df / (x + df); /* 1 - x below, without cancellation */
+	x = x / (x + df);
+	if (x <= 0.0)
+		return stats_norm_sf(del);
+	lambda = del * del;
+	p = 0.5 * exp(-0.5 * lambda);
+	if (p == 0.0)
+		return 0.0;
+	q = SQRT_2_PI * p * del;
+	s = 0.5 - p;
+	if (s < 1e-7)
+		s = -0.5 * expm1(-0.5 * lambda);
+	a = 0.5;
+	b = 0.5 * df;
+	rxb = pow(rxb, b);
+	albeta = lbeta(a, b); /* log(sqrt(pi) Gamma(b) / Gamma(b + 1/2)) */
+	xodd = stats_betainc(a, b, x);
+	godd = 2.0 * rxb * exp(a * log(x) - albeta);
+	tnc = b * x;
+	xeven = tnc < DBL_EPSILON ? tnc : 1.0 - rxb;
+	geven = tnc * rxb;
+	tnc = p * xodd + q * xeven;
+	for (int it = 1; it <= NCT_ITRMAX; it++) {
+		a += 1.0;
+		xodd -= godd;
+		xeven -= geven;
+		godd *= x * (a + b - 1.0) / a;
+		geven *= x * (a + b - 0.5) / (a + 0.5);
+		p *= lambda / (2.0 * it);
+		q *= lambda / (2.0 * it + 1.0);
+		tnc += p * xodd + q * xeven;
+		s -= p;
+		/* s below 0 is rounding: the Poisson mass is used up. */
+		if (s < -1e-10 || (s <= 0.0 && it > 1))
+			break;
+		if (fabs(2.0 * s * (xodd - godd)) < NCT_ERRMAX)
+			break;
+	}
+	tnc += stats_norm_sf(del);
+	return fmin(tnc, 1.0);
+}
+
+/* P(T <= t) for either sign of t, or its complement when upper. */
+static double nct_tail(double t, double df, double ncp, bool upper)
+{
+	bool neg = t < 0.0;
+	double v;
+
+	if (isnan(t) || isnan(df) || isnan(ncp) || df <= 0.0)
+		return NAN;
+	if (ncp == 0.0)
+		return upper ? stats_t_sf(t, df) : stats_t_cdf(t, df);
+	if (isinf(t))
+		return (t < 0.0) != upper ? 0.0 : 1.0;
+	/* P(T <= t | ncp) = 1 - P(T <= -t | -ncp) for t < 0. */
+	v = neg ? nct_lower_pos(-t, df, -ncp) : nct_lower_pos(t, df, ncp);
+	return upper != neg ? 1.0 - v : v;
+}
+
+double stats_nct_cdf(double t, double df, double ncp)
+{
+	return nct_tail(t, df, ncp, false);
+}
+
+double stats_nct_sf(double t, double df, double ncp)
+{
+	return nct_tail(t, df, ncp, true);
+}
+
 /* Whether all n values are finite; tests reject NaN and infinities. */
 static bool all_finite(const double *x, size_t n)
 {
@@ -641,26 +802,17 @@ static void test_invalid(struct stats_test *out)
 }
 
 /*
- * Welch's t-test: t = (mean_a - mean_b) / sqrt(va / na + vb / nb) with
- * the Welch-Satterthwaite degrees of freedom
+ * Welch's t-test from the means and sample variances: t = (ma - mb) /
+ * sqrt(va / na + vb / nb) with the Welch-Satterthwaite degrees of freedom
  * (va / na + vb / nb)^2 / ((va / na)^2 / (na - 1) + (vb / nb)^2 / (nb - 1)).
  * With both variances 0 the statistic is +-inf (or NaN for equal means)
  * and df is NaN.
  */
-void stats_welch(const double *a, size_t na, const double *b, size_t nb,
-		 struct stats_test *out)
+static void welch_from_moments(double ma, double va, size_t na, double mb,
+			       double vb, size_t nb, struct stats_test *out)
 {
-	double ma, va, mb, vb, sa, sb, se2;
+	double sa = va / (double)na, sb = vb / (double)nb, se2 = sa + sb;
 
-	if (na < 2 || nb < 2 || !all_finite(a, na) || !all_finite(b, nb)) {
-		test_invalid(out);
-		return;
-	}
-	mean_var(a, na, a[0], &ma, &va);
-	mean_var(b, nb, a[0], &mb, &vb);
-	sa = va / (double)na;
-	sb = vb / (double)nb;
-	se2 = sa + sb;
 	out->valid = true;
 	if (se2 == 0.0) {
 		if (ma == mb)
@@ -677,6 +829,112 @@ void stats_welch(const double *a, size_t na, const double *b, size_t nb,
 	out->p = 2.0 * stats_t_sf(fabs(out->statistic), out->df);
 	if (out->p > 1.0)
 		out->p = 1.0;
+}
+
+void stats_welch(const double *a, size_t na, const double *b, size_t nb,
+		 struct stats_test *out)
+{
+	double ma, va, mb, vb;
+
+	if (na < 2 || nb < 2 || !all_finite(a, na) || !all_finite(b, nb)) {
+		test_invalid(out);
+		return;
+	}
+	mean_var(a, na, a[0], &ma, &va);
+	mean_var(b, nb, a[0], &mb, &vb);
+	welch_from_moments(ma, va, na, mb, vb, nb, out);
+}
+
+/* Whether any value is NaN, and whether any is infinite. */
+static void scan_values(const double *x, size_t n, bool *nan, bool *inf)
+{
+	for (size_t i = 0; i < n; i++) {
+		*nan |= isnan(x[i]);
+		*inf |= isinf(x[i]);
+	}
+}
+
+/* max |x| over both arrays, all finite. */
+static double max_abs(const double *a, size_t na, const double *b, size_t nb)
+{
+	double m = 0.0;
+
+	for (size_t i = 0; i < na; i++)
+		m = fmax(m, fabs(a[i]));
+	for (size_t i = 0; i < nb; i++)
+		m = fmax(m, fabs(b[i]));
+	return m;
+}
+
+/* The scaled copy x / scale, which the caller frees. */
+static double *scaled_copy(const double *x, size_t n, double scale)
+{
+	double *y = xmalloc((n ? n : 1) * sizeof(*y));
+
+	for (size_t i = 0; i < n; i++)
+		y[i] = x[i] / scale;
+	return y;
+}
+
+static void welch_units_untested(struct stats_welch_units *out,
+				 enum stats_untested why)
+{
+	out->untested = why;
+	out->scale = out->mean_a = out->mean_b = NAN;
+	out->var_a = out->var_b = out->t = out->df = out->p = NAN;
+	out->constant = false;
+}
+
+void stats_welch_units(const double *a, size_t na, const double *b, size_t nb,
+		       struct stats_welch_units *out)
+{
+	bool nan = false, inf = false;
+	struct stats_test t;
+	double *sa, *sb;
+
+	out->na = na;
+	out->nb = nb;
+	scan_values(a, na, &nan, &inf);
+	scan_values(b, nb, &nan, &inf);
+	if (!na || !nb) {
+		welch_units_untested(out, STATS_UNTESTED_NO_SAMPLES);
+		return;
+	}
+	if (nan || inf) {
+		welch_units_untested(out, nan ? STATS_UNTESTED_UNDEFINED_MEAN
+					      : STATS_UNTESTED_NONFINITE);
+		return;
+	}
+	if (na < 2 || nb < 2) {
+		welch_units_untested(out, STATS_UNTESTED_FEW_UNITS);
+		return;
+	}
+	/* A t-test is scale-free; dividing by max |u| keeps u^2 normal. */
+	out->scale = max_abs(a, na, b, nb);
+	if (out->scale == 0.0)
+		out->scale = 1.0;
+	sa = scaled_copy(a, na, out->scale);
+	sb = scaled_copy(b, nb, out->scale);
+	/*
+	 * The test sees the means shifted by sa[0], which keeps their
+	 * difference exact when they are close; the ratio needs them whole.
+	 */
+	mean_var(sa, na, sa[0], &out->mean_a, &out->var_a);
+	mean_var(sb, nb, sa[0], &out->mean_b, &out->var_b);
+	welch_from_moments(out->mean_a, out->var_a, na, out->mean_b, out->var_b,
+			   nb, &t);
+	out->mean_a += sa[0];
+	out->mean_b += sa[0];
+	free(sa);
+	free(sb);
+	out->untested = STATS_TESTED;
+	out->constant = out->var_a == 0.0 && out->var_b == 0.0;
+	out->t = t.statistic;
+	out->df = t.df;
+	out->p = t.p;
+	if (!out->constant &&
+	    (!isfinite(t.statistic) || !isfinite(t.df) || isnan(t.p)))
+		welch_units_untested(out, STATS_UNTESTED_DEGENERATE);
 }
 
 /* One pooled observation: its value and which sample it came from. */
@@ -812,13 +1070,6 @@ void stats_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
 		out->p = 1.0;
 }
 
-static int double_cmp(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
 /*
  * Benjamini and Hochberg (1995) step-up: with the m non-NaN p-values in
  * ascending order p(1) <= ... <= p(m), find the largest k with
@@ -827,23 +1078,11 @@ static int double_cmp(const void *pa, const void *pb)
  */
 void stats_bh(const double *p, size_t n, double alpha, bool *reject)
 {
-	double *sorted, cut = -INFINITY;
-	size_t m = 0;
+	double *adj = xmalloc((n ? n : 1) * sizeof(*adj));
 
+	/* adj <= alpha exactly when p <= p(k) for the largest such k. */
+	stats_bh_adjust(p, n, adj);
 	for (size_t i = 0; i < n; i++)
-		reject[i] = false;
-	sorted = xmalloc(n * sizeof(*sorted));
-	for (size_t i = 0; i < n; i++)
-		if (!isnan(p[i]))
-			sorted[m++] = p[i];
-	qsort(sorted, m, sizeof(*sorted), double_cmp);
-	for (size_t k = m; k >= 1; k--) {
-		if ((double)m / (double)k * sorted[k - 1] <= alpha) {
-			cut = sorted[k - 1];
-			break;
-		}
-	}
-	free(sorted);
-	for (size_t i = 0; i < n; i++)
-		reject[i] = !isnan(p[i]) && p[i] <= cut;
+		reject[i] = !isnan(adj[i]) && adj[i] <= alpha;
+	free(adj);
 }

@@ -102,4 +102,272 @@ void stats_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
  */
 void stats_bh(const double *p, size_t n, double alpha, bool *reject);
 
+/*
+ * Benjamini-Hochberg adjusted p-values, as R's p.adjust(p, "BH"):
+ * adj(i) = min over p(k) >= p(i) of min(1, m / k * p(k)), with the m
+ * non-NaN p-values ranked k = 1 .. m. A NaN p gives a NaN adjusted p and
+ * is not counted in m. adj[] has room for n values.
+ */
+void stats_bh_adjust(const double *p, size_t n, double *adj);
+
+/*
+ * The upper quantile of Student's t with df > 0: the t with
+ * P(T > t) = q, for 0 < q < 1 (R's qt(q, df, lower.tail = FALSE)).
+ * NaN outside that domain.
+ */
+double stats_t_isf(double q, double df);
+
+/*
+ * The noncentral t distribution with df > 0 degrees of freedom and
+ * noncentrality ncp: P(T <= t) and P(T > t), as R's pt(t, df, ncp),
+ * by Lenth's algorithm AS 243. Absolute accuracy about 1e-12.
+ */
+double stats_nct_cdf(double t, double df, double ncp);
+double stats_nct_sf(double t, double df, double ncp);
+
+/*
+ * Version 2 of compare's statistics (docs: the statistics reference,
+ * sections 1 to 9): pure functions on unit values, one value per unit
+ * of replication (an iteration, a run), without any printing or state.
+ * Functions that fill a struct never fail; what cannot be computed is
+ * NaN or a documented state in the struct. A row of a comparison goes:
+ * stats_unit_values() per side, stats_welch_units(), then over the whole
+ * family of rows stats_bh_adjust() on their p, then stats_change() at
+ * alpha (the interval shown) and at 2 alpha (TOST), stats_verdict() with
+ * marked = adjusted p <= alpha, and stats_mde() of
+ * stats_power_n_harmonic() and stats_power_sd_pct().
+ */
+
+/*
+ * Section 1: the unit values of one operation on one side. Consecutive
+ * samples x[i] with the same key[i] form one unit; a key that comes back
+ * after another one joins its earlier unit, so the order of the samples
+ * does not matter, only that of the units' first samples, which is the
+ * order of u[]. With reciprocal (higher-is-better rows, whose mean is
+ * harmonic) the unit value is mean(1/x), NaN when a sample of the unit is
+ * <= 0 or NaN; otherwise it is mean(x). Pass the unit values of a finer
+ * level with reciprocal false and the coarser keys to average them with
+ * equal weight (iterations into runs). u[] and, when not NULL, count[]
+ * (samples per unit) have room for n values. Returns the number of units.
+ * Cost O(n): one pass when the keys rise unit after unit (the store's
+ * order), else a hash lookup per run of equal keys. Samples without an
+ * iteration (imported CSV) are each given a key of their own.
+ */
+size_t stats_unit_values(const double *x, const long long *key, size_t n,
+			 bool reciprocal, double *u, size_t *count);
+
+/* Why a row was not tested; STATS_TESTED when it was. */
+enum stats_untested {
+	STATS_TESTED = 0,
+	STATS_UNTESTED_NO_SAMPLES,     /* a side has no unit at all */
+	STATS_UNTESTED_UNDEFINED_MEAN, /* a unit value is NaN (x <= 0) */
+	STATS_UNTESTED_NONFINITE,      /* a unit value is infinite */
+	STATS_UNTESTED_FEW_UNITS,      /* fewer than 2 units on a side */
+	STATS_UNTESTED_DEGENERATE,     /* non-finite df or standard error */
+};
+
+/* A short English reason ("fewer than 2 units on a side"); static. */
+const char *stats_untested_reason(enum stats_untested why);
+
+/*
+ * Section 2: Welch's test of the base's unit values a against the other
+ * side's b, on values divided by scale = max |u| over both sides, so
+ * that neither the squares nor the variances overflow or underflow (the
+ * test, the ratio of the means and Fieller's interval are all
+ * scale-free). The means and variances are those of the scaled values.
+ * Both sides constant is tested (constant = true, df NaN): p = 0 when the
+ * means differ, 1 when they are equal. When untested, every number but
+ * na and nb is NaN.
+ */
+struct stats_welch_units {
+	enum stats_untested untested;
+	size_t na, nb;	       /* units per side */
+	double scale;	       /* the divisor, max |u| (1 when all are 0) */
+	double mean_a, mean_b; /* means of the scaled values */
+	double var_a, var_b;   /* their sample variances (n - 1) */
+	double t, df, p;       /* t = (mean_a - mean_b) / se, two-sided p */
+	bool constant;	       /* both variances 0 */
+};
+void stats_welch_units(const double *a, size_t na, const double *b, size_t nb,
+		       struct stats_welch_units *out);
+
+/* The shape of a Fieller confidence set for a ratio of means. */
+enum stats_ci_kind {
+	STATS_CI_NONE = 0,   /* untested: nothing computed */
+	STATS_CI_BOUNDED,    /* [low, high] */
+	STATS_CI_EXCLUSIVE,  /* two rays: everything outside (low, high) */
+	STATS_CI_RAY,	     /* a = 0 exactly: one ray (bounds NaN) */
+	STATS_CI_WHOLE_LINE, /* the denominator may be 0: every ratio */
+};
+
+/*
+ * Section 4: the change of the other side against the base, in percent
+ * with positive = better, and Fieller's interval for it at level
+ * 1 - alpha (t = qt(1 - alpha / 2, df) with Welch's df; for TOST pass
+ * 2 alpha). For higher-is-better rows the unit values are reciprocals
+ * and theta = mean_a / mean_b, change = 100 (theta - 1); for
+ * lower-is-better rows theta = mean_b / mean_a, change = 100 (1 - theta),
+ * so the bounds of theta are swapped. low_pct and high_pct are NaN unless
+ * kind is STATS_CI_BOUNDED; for STATS_CI_EXCLUSIVE theta_low and
+ * theta_high give the excluded gap of theta. Both sides constant gives
+ * the point interval [change, change]. A lower-is-better row whose base
+ * mean is negative takes change = 100 (theta - 1), which is
+ * 100 (other - base) / |base| negated as in section 7: 1 - theta would
+ * call -11 to -6 better.
+ */
+struct stats_change {
+	enum stats_ci_kind kind;
+	double theta;		      /* the ratio of means, num / den */
+	double theta_low, theta_high; /* Fieller's roots, low <= high */
+	double change_pct;	      /* NaN when untested */
+	double low_pct, high_pct;     /* the change's interval */
+};
+void stats_change(const struct stats_welch_units *w, bool higher_better,
+		  double alpha, struct stats_change *out);
+
+/* Section 5: a row's verdict. */
+enum stats_verdict {
+	STATS_VERDICT_UNTESTED = 0,
+	STATS_VERDICT_BETTER,
+	STATS_VERDICT_WORSE,
+	STATS_VERDICT_SAME,
+	STATS_VERDICT_INCONCLUSIVE,
+};
+
+/* "better", "worse", "same", "inconclusive", "untested"; static. */
+const char *stats_verdict_name(enum stats_verdict v);
+
+/*
+ * The verdict of a tested row: marked (its adjusted p <= alpha) with
+ * change_pct >= margin_pct is better, with change_pct <= -margin_pct
+ * worse; else with margin_pct > 0 and the 1 - 2 alpha interval tost
+ * (stats_change() with 2 alpha) bounded inside (-margin, +margin) it is
+ * the same (Schuirmann's two one-sided tests); else inconclusive. A
+ * row whose change is NaN is untested.
+ */
+enum stats_verdict stats_verdict(bool marked, double change_pct,
+				 const struct stats_change *tost,
+				 double margin_pct);
+
+/*
+ * Section 6: the power of a two-sided two-sample t-test at level alpha
+ * with n units per side (n > 1, not necessarily whole) for a change of
+ * delta in units of sd (R's power.t.test(n, delta, sd = 1, sig.level =
+ * alpha)$power: the noncentral t with 2 (n - 1) df and ncp sqrt(n / 2)
+ * delta).
+ */
+double stats_power(double n, double delta, double alpha);
+
+/*
+ * The minimum detectable effect: the delta, in the units of sd, that
+ * the test finds with probability power (R's power.t.test(n = n, sd = sd,
+ * sig.level = alpha, power = power)$delta, solved to 1e-12 relative).
+ * sd = 0 gives 0; NaN when n <= 1 or an argument is out of range.
+ */
+double stats_mde(double n, double sd, double alpha, double power);
+
+/*
+ * The units per side that find a change of delta with probability
+ * power (power.t.test(delta = delta, sd = sd, ...)$n, not rounded: the
+ * units needed are its ceiling). At least 2 (the smallest n the test
+ * can use, returned when even 2 suffice); INFINITY when delta is 0 or
+ * more than 1e7 would be needed; NaN when an argument is out of range.
+ */
+double stats_power_n(double delta, double sd, double alpha, double power);
+
+/*
+ * The harmonic n = 2 / (1 / na + 1 / nb) and the relative spread
+ * sqrt((cv_a^2 + cv_b^2) / 2) in percent of section 6, from a Welch
+ * result (cv is the standard deviation of the unit values over their
+ * mean). NaN when untested or a mean is 0.
+ */
+double stats_power_n_harmonic(const struct stats_welch_units *w);
+double stats_power_sd_pct(const struct stats_welch_units *w);
+
+/* Section 7: whether a percentage has a number. */
+enum stats_pct_state {
+	STATS_PCT_OK = 0, /* *pct holds it */
+	STATS_PCT_NA,	  /* "n/a": base 0 or undefined, value undefined */
+	STATS_PCT_NONE,	  /* "-": a value does not exist */
+};
+
+/*
+ * The table's percentage 100 (value - base) / |base|, negated for
+ * lower-is-better rows so that positive is better. *pct is NaN unless
+ * the result is STATS_PCT_OK. A missing side (has_value or has_base
+ * false: no samples, no such operation) is STATS_PCT_NONE; a base of 0,
+ * a NaN (say an Hmean with a zero sample) or a non-finite result is
+ * STATS_PCT_NA.
+ */
+enum stats_pct_state stats_pct_change(double value, bool has_value, double base,
+				      bool has_base, bool higher_better,
+				      double *pct);
+
+/*
+ * Section 8. The smallest two-sided p the exact U test can reach with
+ * na and nb tie-free samples, 2 / choose(na + nb, na) (at most 1).
+ */
+double stats_utest_floor(size_t na, size_t nb);
+
+/*
+ * The fewest units per side (n = na = nb) with which the U test can
+ * mark a lone change in a family of `family` rows under BH at rate
+ * alpha: the smallest n with stats_utest_floor(n, n) <= alpha / family.
+ */
+size_t stats_utest_min_units(double alpha, size_t family);
+
+/*
+ * Iglewicz and Hoaglin's outliers: flag[i] when
+ * |u[i] - median| / (1.4826 MAD) > 3.5. Nothing is flagged when the MAD
+ * is 0 or n < 3 (the score is undefined). Returns the number flagged.
+ */
+size_t stats_outliers(const double *u, size_t n, bool *flag);
+
+/*
+ * Spearman's rank correlation of x and y (midranks for ties) and its
+ * two-sided p by the t approximation with n - 2 df (R's cor.test(x, y,
+ * method = "spearman", exact = FALSE)). NaN for n < 3 or a constant
+ * side. For drift: x the unit values, y their start times.
+ */
+void stats_spearman(const double *x, const double *y, size_t n, double *rho,
+		    double *p);
+
+/*
+ * Whether the start times of two labels' units interleave: false when
+ * every unit of one ran before every unit of the other (so a drift of
+ * the machine is not cancelled). True when a side is empty.
+ */
+bool stats_interleaved(const double *time_a, size_t na, const double *time_b,
+		       size_t nb);
+
+/*
+ * One-way ANOVA of the values x[] grouped by key[] (equal keys, in any
+ * order, form a group): the p of F = (between / (g - 1)) / (within /
+ * (n - g)) with g - 1 and n - g df (R's oneway.test(var.equal = TRUE)).
+ * NaN with fewer than 2 groups, no df within or no spread at all. For
+ * section 1's note: iteration values grouped by run, p < 0.01.
+ */
+double stats_anova_p(const double *x, const long long *key, size_t n);
+
+/*
+ * The coefficient of variation of u[] in percent, 100 s / |mean| with
+ * the sample standard deviation (n - 1), computed on u / max |u| so that
+ * values near 1e300 or 1e-300 keep it; NaN for n < 2 or a mean of 0. For
+ * `mmcmp power` with one label, the sd of stats_mde()/stats_power_n().
+ */
+double stats_cv_pct(const double *u, size_t n);
+
+/*
+ * Section 9: the 1 - alpha confidence half-width of the mean of u[] in
+ * percent of |mean|, qt(1 - alpha / 2, n - 1) s / sqrt(n) * 100 / |mean|;
+ * NaN for n < 2 or a mean of 0.
+ */
+double stats_ci_half_pct(const double *u, size_t n, double alpha);
+
+/*
+ * Whether u[] is precise enough to stop: at least 3 values and
+ * stats_ci_half_pct(u, n, alpha) <= pct.
+ */
+bool stats_precise(const double *u, size_t n, double alpha, double pct);
+
 #endif /* MMCMP_STATS_H */

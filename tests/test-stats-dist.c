@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "parse-num.h"
+#include "test-stats-tsv.h"
 #include "stats.h"
 #include "util.h"
 
@@ -100,102 +100,10 @@ static const struct sample_fn {
 };
 /* clang-format on */
 
-/* The largest relative error seen per function name, for the report. */
-struct worst {
-	const char *name;
-	double rel_err;
-	int line;
-};
-
-static struct worst worst[ARRAY_SIZE(scalar_fns) + ARRAY_SIZE(sample_fns)];
-static size_t worst_nr;
-
-static void note_error(const char *name, double rel_err, int line)
-{
-	size_t i;
-
-	for (i = 0; i < worst_nr; i++)
-		if (!strcmp(worst[i].name, name))
-			break;
-	if (i == worst_nr) {
-		worst[worst_nr].name = name;
-		worst[worst_nr].rel_err = -1.0;
-		worst_nr++;
-	}
-	if (rel_err > worst[i].rel_err) {
-		worst[i].rel_err = rel_err;
-		worst[i].line = line;
-	}
-}
-
-/* Relative error of got; infinite when got is NaN or want is 0 != got. */
-static double rel_error(double got, double want)
-{
-	if (isnan(got))
-		return INFINITY;
-	if (want == 0.0)
-		return got == 0.0 ? 0.0 : INFINITY;
-	return fabs(got - want) / fabs(want);
-}
-
 static void check_rel(const char *name, const char *args, double got,
 		      double want, int line)
 {
-	double err = rel_error(got, want);
-
-	note_error(name, err, line);
-	if (err > REL_TOL)
-		diag("got %.17g, want %.17g", got, want);
-	ok(err <= REL_TOL, "%s(%s) = %.6g, rel err %.1e <= 1e-10 (line %d)",
-	   name, args, want, err, line);
-}
-
-/* Split s in place at each sep; returns the number of fields. */
-static size_t split(char *s, int sep, char **field, size_t max)
-{
-	size_t nr = 0;
-
-	while (nr < max) {
-		char *end = strchr(s, sep);
-
-		field[nr++] = s;
-		if (!end)
-			break;
-		*end = '\0';
-		s = end + 1;
-	}
-	return nr;
-}
-
-/* Parse a comma-separated list of numbers ("nan" allowed) into *out. */
-static bool parse_list(const char *s, double **out, size_t *nr)
-{
-	char *copy = xstrdup(s), *p = copy;
-	size_t alloc = 0;
-	bool ret = true;
-
-	*out = NULL;
-	*nr = 0;
-	for (;;) {
-		char *end = strchr(p, ',');
-		double v;
-
-		if (end)
-			*end = '\0';
-		if (!strcmp(p, "nan"))
-			v = NAN;
-		else if (!parse_double(p, &v)) {
-			ret = false;
-			break;
-		}
-		ALLOC_GROW(*out, *nr + 1, alloc);
-		(*out)[(*nr)++] = v;
-		if (!end)
-			break;
-		p = end + 1;
-	}
-	free(copy);
-	return ret;
+	check_rel_tol(name, args, got, want, REL_TOL, line);
 }
 
 static void check_scalar(const struct scalar_fn *f, char **field, size_t nfield,
@@ -295,28 +203,12 @@ static void check_row(char *s, int line)
 
 static int check_table(void)
 {
-	FILE *fp = fopen(TABLE_PATH, "r");
-	char *buf = NULL;
-	size_t alloc = 0;
-	ssize_t len;
-	int line = 0, rows = 0;
+	int rows = read_table(TABLE_PATH, check_row);
 
-	if (!fp) {
+	if (rows < 0) {
 		ok(false, "open %s", TABLE_PATH);
 		return 0;
 	}
-	while ((len = getline(&buf, &alloc, fp)) >= 0) {
-		line++;
-		while (len > 0 &&
-		       (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-			buf[--len] = '\0';
-		if (!len || buf[0] == '#')
-			continue;
-		check_row(buf, line);
-		rows++;
-	}
-	free(buf);
-	fclose(fp);
 	return rows;
 }
 
@@ -379,9 +271,7 @@ int main(void)
 	int rows = check_table();
 
 	ok(rows > 0, "reference table has %d rows", rows);
-	for (size_t i = 0; i < worst_nr; i++)
-		diag("worst relative error %-12s %.2e (line %d)", worst[i].name,
-		     worst[i].rel_err, worst[i].line);
+	report_worst();
 	check_contract();
 	done_testing();
 	return exit_status();

@@ -1,0 +1,627 @@
+/* stats-infer: units, change, interval, verdict, power and warnings. */
+#include "stats.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "util.h"
+
+/* Iglewicz and Hoaglin: 1.4826 MAD estimates sigma; cut at 3.5. */
+#define MAD_SIGMA     1.4826
+#define OUTLIER_SCORE 3.5
+/* power.t.test() looks for n in [2, 1e7]. */
+#define POWER_N_MIN 2.0
+#define POWER_N_MAX 1e7
+/* The root finder's relative tolerance and step limit. */
+#define ROOT_TOL  1e-14
+#define ROOT_ITER 300
+
+/* A value and its index, for ranking; ties keep the order of i. */
+struct rank_item {
+	double v;
+	size_t i;
+};
+
+static int rank_item_cmp(const void *pa, const void *pb)
+{
+	const struct rank_item *a = pa, *b = pb;
+
+	if (a->v != b->v)
+		return (a->v > b->v) - (a->v < b->v);
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/* A finalizer of splitmix64, to spread keys over a hash table. */
+static size_t key_hash(long long key)
+{
+	uint64_t z = (uint64_t)key;
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return (size_t)(z ^ (z >> 31));
+}
+
+/*
+ * Give sample i the group gi[i] of its key, groups numbered in the order
+ * of their first sample; returns the number of groups. Samples usually
+ * come unit after unit with rising keys, which costs one pass; otherwise
+ * each run of equal keys looks its key up in an open-addressing hash
+ * table (linear probing, at most half full), still O(n).
+ */
+static size_t group_index(const long long *key, size_t n, size_t *gi)
+{
+	size_t runs = 0, groups = 0, size = 2, *slot;
+	long long *slot_key;
+	bool rising = true;
+
+	for (size_t i = 0; i < n; i++) {
+		if (i && key[i] != key[i - 1]) {
+			rising &= key[i] > key[i - 1];
+			runs++;
+		}
+		gi[i] = runs;
+	}
+	if (!n)
+		return 0;
+	if (rising)
+		return runs + 1;
+	while (size < 2 * (runs + 1))
+		size *= 2;
+	slot = xmalloc(size * sizeof(*slot));
+	slot_key = xmalloc(size * sizeof(*slot_key));
+	for (size_t h = 0; h < size; h++)
+		slot[h] = SIZE_MAX;
+	for (size_t i = 0; i < n; i++) {
+		size_t h;
+
+		if (i && key[i] == key[i - 1]) {
+			gi[i] = gi[i - 1];
+			continue;
+		}
+		h = key_hash(key[i]) & (size - 1);
+		while (slot[h] != SIZE_MAX && slot_key[h] != key[i])
+			h = (h + 1) & (size - 1);
+		if (slot[h] == SIZE_MAX) {
+			slot[h] = groups++;
+			slot_key[h] = key[i];
+		}
+		gi[i] = slot[h];
+	}
+	free(slot);
+	free(slot_key);
+	return groups;
+}
+
+size_t stats_unit_values(const double *x, const long long *key, size_t n,
+			 bool reciprocal, double *u, size_t *count)
+{
+	size_t *gi = xmalloc((n ? n : 1) * sizeof(*gi));
+	size_t *cnt = count ? count : xmalloc((n ? n : 1) * sizeof(*cnt));
+	size_t groups = group_index(key, n, gi);
+
+	for (size_t g = 0; g < groups; g++) {
+		u[g] = 0.0;
+		cnt[g] = 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		/* A sample <= 0 has no reciprocal: the unit's Hmean is NaN. */
+		if (reciprocal)
+			u[gi[i]] += x[i] > 0.0 ? 1.0 / x[i] : NAN;
+		else
+			u[gi[i]] += x[i];
+		cnt[gi[i]]++;
+	}
+	for (size_t g = 0; g < groups; g++)
+		u[g] /= (double)cnt[g];
+	free(gi);
+	if (!count)
+		free(cnt);
+	return groups;
+}
+
+/*
+ * Benjamini and Hochberg (1995) adjusted p-values in the form of R's
+ * p.adjust: with the m non-NaN p-values in ascending order, the running
+ * minimum of m / k * p(k) from the largest k down, capped at 1.
+ */
+void stats_bh_adjust(const double *p, size_t n, double *adj)
+{
+	struct rank_item *r = xmalloc((n ? n : 1) * sizeof(*r));
+	double run = INFINITY;
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		adj[i] = NAN;
+		if (!isnan(p[i]))
+			r[m++] = (struct rank_item){p[i], i};
+	}
+	qsort(r, m, sizeof(*r), rank_item_cmp);
+	for (size_t k = m; k >= 1; k--) {
+		run = fmin(run, (double)m / (double)k * r[k - 1].v);
+		adj[r[k - 1].i] = fmin(run, 1.0);
+	}
+	free(r);
+}
+
+const char *stats_untested_reason(enum stats_untested why)
+{
+	switch (why) {
+	case STATS_TESTED:
+		return "tested";
+	case STATS_UNTESTED_NO_SAMPLES:
+		return "no samples on a side";
+	case STATS_UNTESTED_UNDEFINED_MEAN:
+		return "undefined mean (a sample <= 0)";
+	case STATS_UNTESTED_NONFINITE:
+		return "non-finite values";
+	case STATS_UNTESTED_FEW_UNITS:
+		return "fewer than 2 units on a side";
+	case STATS_UNTESTED_DEGENERATE:
+		return "numerically degenerate";
+	}
+	BUG("unknown untested reason %d", (int)why);
+}
+
+static void change_none(struct stats_change *out)
+{
+	out->kind = STATS_CI_NONE;
+	out->theta = out->theta_low = out->theta_high = NAN;
+	out->change_pct = out->low_pct = out->high_pct = NAN;
+}
+
+/*
+ * Fieller's confidence set for m1 / m2, {theta : (m1 - theta m2)^2 <=
+ * t^2 (v1 + theta^2 v2)}: the roots of a theta^2 - 2 b theta + c with
+ * a = m2^2 - t^2 v2, b = m1 m2, c = m1^2 - t^2 v1, by the stable form
+ * of the quadratic formula (no cancellation of b and the root).
+ */
+static enum stats_ci_kind fieller(double m1, double v1, double m2, double v2,
+				  double t, double *lo, double *hi)
+{
+	double a = m2 * m2 - t * t * v2, b = m1 * m2, c = m1 * m1 - t * t * v1;
+	double disc = b * b - a * c, q, r1, r2;
+
+	*lo = *hi = NAN;
+	if (a == 0.0)
+		return STATS_CI_RAY;
+	if (a < 0.0 && disc < 0.0)
+		return STATS_CI_WHOLE_LINE;
+	/* With a > 0, disc >= 0 in exact arithmetic. */
+	disc = fmax(disc, 0.0);
+	q = b + copysign(sqrt(disc), b);
+	if (q == 0.0) {
+		r1 = r2 = 0.0;
+	} else {
+		r1 = q / a;
+		r2 = c / q;
+	}
+	*lo = fmin(r1, r2);
+	*hi = fmax(r1, r2);
+	return a > 0.0 ? STATS_CI_BOUNDED : STATS_CI_EXCLUSIVE;
+}
+
+void stats_change(const struct stats_welch_units *w, bool higher_better,
+		  double alpha, struct stats_change *out)
+{
+	double m1, v1, m2, v2, t, sign;
+
+	change_none(out);
+	if (w->untested != STATS_TESTED)
+		return;
+	/* higher: theta = base / other on reciprocals; lower: other / base. */
+	m1 = higher_better ? w->mean_a : w->mean_b;
+	v1 = (higher_better ? w->var_a : w->var_b) /
+	     (double)(higher_better ? w->na : w->nb);
+	m2 = higher_better ? w->mean_b : w->mean_a;
+	v2 = (higher_better ? w->var_b : w->var_a) /
+	     (double)(higher_better ? w->nb : w->na);
+	t = w->constant ? 0.0 : stats_t_isf(0.5 * alpha, w->df);
+	out->theta = m1 / m2;
+	out->kind =
+		fieller(m1, v1, m2, v2, t, &out->theta_low, &out->theta_high);
+	/* No spread: the point theta itself, not the roots' rounding. */
+	if (w->constant && out->kind == STATS_CI_BOUNDED)
+		out->theta_low = out->theta_high = out->theta;
+	/*
+	 * Positive is better. A negative lower-is-better base would turn
+	 * 1 - theta round, so its sign multiplies in: the change is then
+	 * (base - other) / |base| as in the table's percentages.
+	 */
+	sign = !higher_better && w->mean_a < 0.0 ? -1.0 : 1.0;
+	if (higher_better || sign < 0.0) {
+		out->change_pct = 100.0 * (out->theta - 1.0);
+		out->low_pct = 100.0 * (out->theta_low - 1.0);
+		out->high_pct = 100.0 * (out->theta_high - 1.0);
+	} else {
+		out->change_pct = 100.0 * (1.0 - out->theta);
+		out->low_pct = 100.0 * (1.0 - out->theta_high);
+		out->high_pct = 100.0 * (1.0 - out->theta_low);
+	}
+	if (out->kind != STATS_CI_BOUNDED)
+		out->low_pct = out->high_pct = NAN;
+}
+
+const char *stats_verdict_name(enum stats_verdict v)
+{
+	switch (v) {
+	case STATS_VERDICT_UNTESTED:
+		return "untested";
+	case STATS_VERDICT_BETTER:
+		return "better";
+	case STATS_VERDICT_WORSE:
+		return "worse";
+	case STATS_VERDICT_SAME:
+		return "same";
+	case STATS_VERDICT_INCONCLUSIVE:
+		return "inconclusive";
+	}
+	BUG("unknown verdict %d", (int)v);
+}
+
+enum stats_verdict stats_verdict(bool marked, double change_pct,
+				 const struct stats_change *tost,
+				 double margin_pct)
+{
+	if (isnan(change_pct))
+		return STATS_VERDICT_UNTESTED;
+	if (marked && change_pct >= margin_pct)
+		return STATS_VERDICT_BETTER;
+	if (marked && change_pct <= -margin_pct)
+		return STATS_VERDICT_WORSE;
+	if (margin_pct > 0.0 && tost && tost->kind == STATS_CI_BOUNDED &&
+	    tost->low_pct > -margin_pct && tost->high_pct < margin_pct)
+		return STATS_VERDICT_SAME;
+	return STATS_VERDICT_INCONCLUSIVE;
+}
+
+typedef double root_fn(double x, const void *ctx);
+
+/*
+ * The root of an increasing f in [lo, hi], f(lo) < 0 < f(hi), by the
+ * Illinois variant of regula falsi (Dowell and Jarratt 1971): it keeps
+ * the bracket and converges superlinearly.
+ */
+static double solve_increasing(root_fn *f, const void *ctx, double lo,
+			       double hi)
+{
+	double flo = f(lo, ctx), fhi = f(hi, ctx);
+	int side = 0;
+
+	for (int it = 0; it < ROOT_ITER; it++) {
+		double x = (lo * fhi - hi * flo) / (fhi - flo), fx;
+
+		if (!(x > lo && x < hi))
+			x = 0.5 * (lo + hi);
+		if (hi - lo <= ROOT_TOL * fabs(x))
+			return x;
+		fx = f(x, ctx);
+		if (fx == 0.0)
+			return x;
+		if (fx < 0.0) {
+			lo = x;
+			flo = fx;
+			if (side == -1)
+				fhi *= 0.5;
+			side = -1;
+		} else {
+			hi = x;
+			fhi = fx;
+			if (side == 1)
+				flo *= 0.5;
+			side = 1;
+		}
+	}
+	return 0.5 * (lo + hi);
+}
+
+double stats_power(double n, double delta, double alpha)
+{
+	double nu = 2.0 * (n - 1.0);
+
+	if (!(n > 1.0) || !(alpha > 0.0 && alpha < 1.0) || isnan(delta))
+		return NAN;
+	/* power.t.test(strict = FALSE): the rejections in the upper tail. */
+	return stats_nct_sf(stats_t_isf(0.5 * alpha, nu), nu,
+			    sqrt(0.5 * n) * delta);
+}
+
+/* The power for a given ncp, less the power wanted. */
+struct mde_ctx {
+	double nu, crit, power;
+};
+
+static double mde_gap(double ncp, const void *ctx)
+{
+	const struct mde_ctx *c = ctx;
+
+	return stats_nct_sf(c->crit, c->nu, ncp) - c->power;
+}
+
+static bool power_args_ok(double alpha, double power)
+{
+	return alpha > 0.0 && alpha < 1.0 && power > 0.0 && power < 1.0;
+}
+
+double stats_mde(double n, double sd, double alpha, double power)
+{
+	struct mde_ctx c;
+	double hi = 1.0;
+
+	if (!(n > 1.0) || !(sd >= 0.0) || isinf(sd) ||
+	    !power_args_ok(alpha, power))
+		return NAN;
+	if (sd == 0.0)
+		return 0.0;
+	c.nu = 2.0 * (n - 1.0);
+	c.crit = stats_t_isf(0.5 * alpha, c.nu);
+	c.power = power;
+	/* At delta = 0 the power is alpha / 2; smaller targets need none. */
+	if (mde_gap(0.0, &c) >= 0.0)
+		return 0.0;
+	while (mde_gap(hi, &c) < 0.0) {
+		hi *= 2.0;
+		if (hi > 1e15)
+			return INFINITY;
+	}
+	return solve_increasing(mde_gap, &c, 0.0, hi) / sqrt(0.5 * n) * sd;
+}
+
+/* The power for n units per side, less the power wanted. */
+struct n_ctx {
+	double delta, alpha, power;
+};
+
+static double n_gap(double n, const void *ctx)
+{
+	const struct n_ctx *c = ctx;
+
+	return stats_power(n, c->delta, c->alpha) - c->power;
+}
+
+double stats_power_n(double delta, double sd, double alpha, double power)
+{
+	struct n_ctx c;
+
+	if (isnan(delta) || !(sd >= 0.0) || !power_args_ok(alpha, power))
+		return NAN;
+	if (delta == 0.0)
+		return INFINITY;
+	if (sd == 0.0)
+		return POWER_N_MIN;
+	c.delta = fabs(delta) / sd;
+	c.alpha = alpha;
+	c.power = power;
+	if (n_gap(POWER_N_MIN, &c) >= 0.0)
+		return POWER_N_MIN;
+	if (n_gap(POWER_N_MAX, &c) < 0.0)
+		return INFINITY;
+	return solve_increasing(n_gap, &c, POWER_N_MIN, POWER_N_MAX);
+}
+
+double stats_power_n_harmonic(const struct stats_welch_units *w)
+{
+	if (w->untested != STATS_TESTED)
+		return NAN;
+	return 2.0 / (1.0 / (double)w->na + 1.0 / (double)w->nb);
+}
+
+double stats_power_sd_pct(const struct stats_welch_units *w)
+{
+	double cva, cvb;
+
+	if (w->untested != STATS_TESTED || w->mean_a == 0.0 || w->mean_b == 0.0)
+		return NAN;
+	cva = 100.0 * sqrt(w->var_a) / fabs(w->mean_a);
+	cvb = 100.0 * sqrt(w->var_b) / fabs(w->mean_b);
+	return sqrt(0.5 * (cva * cva + cvb * cvb));
+}
+
+enum stats_pct_state stats_pct_change(double value, bool has_value, double base,
+				      bool has_base, bool higher_better,
+				      double *pct)
+{
+	double v;
+
+	*pct = NAN;
+	if (!has_value || !has_base)
+		return STATS_PCT_NONE;
+	if (base == 0.0 || isnan(base) || isnan(value))
+		return STATS_PCT_NA;
+	v = 100.0 * (value - base) / fabs(base);
+	if (!higher_better)
+		v = -v;
+	if (!isfinite(v))
+		return STATS_PCT_NA;
+	*pct = v;
+	return STATS_PCT_OK;
+}
+
+double stats_utest_floor(size_t na, size_t nb)
+{
+	size_t lo = na < nb ? na : nb, hi = na < nb ? nb : na;
+	double c = 1.0;
+
+	/* choose(lo + hi, lo) as a product of ratios; inf is fine. */
+	for (size_t i = 1; i <= lo; i++)
+		c *= (double)(hi + i) / (double)i;
+	return fmin(1.0, 2.0 / c);
+}
+
+size_t stats_utest_min_units(double alpha, size_t family)
+{
+	double cut = alpha / (double)(family ? family : 1);
+	size_t n = 1;
+
+	if (!(alpha > 0.0))
+		return SIZE_MAX;
+	while (stats_utest_floor(n, n) > cut)
+		n++;
+	return n;
+}
+
+size_t stats_outliers(const double *u, size_t n, bool *flag)
+{
+	double *dev, med, mad;
+	size_t nr = 0;
+
+	for (size_t i = 0; i < n; i++)
+		flag[i] = false;
+	if (n < 3)
+		return 0;
+	med = stats_median(u, n);
+	dev = xmalloc(n * sizeof(*dev));
+	for (size_t i = 0; i < n; i++)
+		dev[i] = fabs(u[i] - med);
+	mad = stats_median(dev, n);
+	for (size_t i = 0; mad > 0.0 && i < n; i++) {
+		flag[i] = dev[i] / (MAD_SIGMA * mad) > OUTLIER_SCORE;
+		nr += flag[i];
+	}
+	free(dev);
+	return nr;
+}
+
+/* The ranks 1 .. n of x, ties given their mean rank. */
+static void midranks(const double *x, size_t n, double *rank)
+{
+	struct rank_item *it = xmalloc(n * sizeof(*it));
+	size_t i = 0;
+
+	for (size_t k = 0; k < n; k++)
+		it[k] = (struct rank_item){x[k], k};
+	qsort(it, n, sizeof(*it), rank_item_cmp);
+	while (i < n) {
+		size_t j = i + 1;
+
+		while (j < n && it[j].v == it[i].v)
+			j++;
+		for (size_t k = i; k < j; k++)
+			rank[it[k].i] = 0.5 * (double)(i + 1 + j);
+		i = j;
+	}
+	free(it);
+}
+
+void stats_spearman(const double *x, const double *y, size_t n, double *rho,
+		    double *p)
+{
+	double *rx, *ry, sxy = 0.0, sxx = 0.0, syy = 0.0, mean, r, t;
+
+	*rho = *p = NAN;
+	if (n < 3)
+		return;
+	rx = xmalloc(n * sizeof(*rx));
+	ry = xmalloc(n * sizeof(*ry));
+	midranks(x, n, rx);
+	midranks(y, n, ry);
+	/* Pearson's r of the ranks, whose mean is (n + 1) / 2. */
+	mean = 0.5 * (double)(n + 1);
+	for (size_t i = 0; i < n; i++) {
+		sxy += (rx[i] - mean) * (ry[i] - mean);
+		sxx += (rx[i] - mean) * (rx[i] - mean);
+		syy += (ry[i] - mean) * (ry[i] - mean);
+	}
+	free(rx);
+	free(ry);
+	if (sxx == 0.0 || syy == 0.0)
+		return;
+	r = fmax(-1.0, fmin(1.0, sxy / sqrt(sxx * syy)));
+	*rho = r;
+	t = fabs(r) == 1.0 ? INFINITY
+			   : fabs(r) * sqrt((double)(n - 2) / (1.0 - r * r));
+	*p = fmin(1.0, 2.0 * stats_t_sf(t, (double)(n - 2)));
+}
+
+bool stats_interleaved(const double *time_a, size_t na, const double *time_b,
+		       size_t nb)
+{
+	double amin = INFINITY, amax = -INFINITY;
+	double bmin = INFINITY, bmax = -INFINITY;
+
+	if (!na || !nb)
+		return true;
+	for (size_t i = 0; i < na; i++) {
+		amin = fmin(amin, time_a[i]);
+		amax = fmax(amax, time_a[i]);
+	}
+	for (size_t i = 0; i < nb; i++) {
+		bmin = fmin(bmin, time_b[i]);
+		bmax = fmax(bmax, time_b[i]);
+	}
+	return !(amax < bmin || bmax < amin);
+}
+
+double stats_anova_p(const double *x, const long long *key, size_t n)
+{
+	size_t *gi = xmalloc((n ? n : 1) * sizeof(*gi));
+	size_t g = group_index(key, n, gi), *cnt = NULL;
+	double *mean = NULL, grand = 0.0, ssb = 0.0, ssw = 0.0, p = NAN;
+	double df1, df2, f;
+
+	if (g < 2 || n <= g)
+		goto out;
+	mean = xcalloc(g, sizeof(*mean));
+	cnt = xcalloc(g, sizeof(*cnt));
+	for (size_t i = 0; i < n; i++) {
+		mean[gi[i]] += x[i];
+		cnt[gi[i]]++;
+		grand += x[i];
+	}
+	grand /= (double)n;
+	for (size_t k = 0; k < g; k++) {
+		mean[k] /= (double)cnt[k];
+		ssb += (double)cnt[k] * (mean[k] - grand) * (mean[k] - grand);
+	}
+	for (size_t i = 0; i < n; i++)
+		ssw += (x[i] - mean[gi[i]]) * (x[i] - mean[gi[i]]);
+	df1 = (double)(g - 1);
+	df2 = (double)(n - g);
+	if (ssw == 0.0) {
+		p = ssb > 0.0 ? 0.0 : NAN;
+		goto out;
+	}
+	/* P(F > f) = I_{df2 / (df2 + df1 f)}(df2 / 2, df1 / 2). */
+	f = (ssb / df1) / (ssw / df2);
+	p = stats_betainc(0.5 * df2, 0.5 * df1, df2 / (df2 + df1 * f));
+out:
+	free(gi);
+	free(mean);
+	free(cnt);
+	return p;
+}
+
+double stats_cv_pct(const double *u, size_t n)
+{
+	double *s, scale = 0.0, mean, sd;
+
+	if (n < 2)
+		return NAN;
+	/* Scaled by max |u|, so that the squares cannot overflow. */
+	for (size_t i = 0; i < n; i++)
+		scale = fmax(scale, fabs(u[i]));
+	if (!(scale > 0.0) || isinf(scale))
+		return NAN;
+	s = xmalloc(n * sizeof(*s));
+	for (size_t i = 0; i < n; i++)
+		s[i] = u[i] / scale;
+	mean = stats_amean(s, n);
+	sd = stats_stddev(s, n);
+	free(s);
+	if (mean == 0.0 || isnan(mean))
+		return NAN;
+	return 100.0 * sd / fabs(mean);
+}
+
+double stats_ci_half_pct(const double *u, size_t n, double alpha)
+{
+	if (n < 2 || !(alpha > 0.0 && alpha < 1.0))
+		return NAN;
+	return stats_t_isf(0.5 * alpha, (double)(n - 1)) * stats_cv_pct(u, n) /
+	       sqrt((double)n);
+}
+
+bool stats_precise(const double *u, size_t n, double alpha, double pct)
+{
+	return n >= 3 && stats_ci_half_pct(u, n, alpha) <= pct;
+}

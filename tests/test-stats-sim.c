@@ -1,0 +1,294 @@
+/*
+ * Simulation test of the unit of replication (statistics reference,
+ * sections 1 and 2): will-it-scale-like tables of per-second samples
+ * that share their iteration's state. With one value per iteration the
+ * A/A false marks stay near alpha; testing the samples as independent
+ * marks many times more; a real +5% change is found. A fixed seed makes
+ * every run draw the same numbers, so the counts are deterministic.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tap.h"
+#include "stats.h"
+#include "util.h"
+
+#define ALPHA	     0.05
+#define ROWS	     20	 /* operations per table */
+#define AA_TABLES    200 /* A/A tables of ROWS rows */
+#define POWER_TABLES 200
+#define SAMPLES	     15	 /* per-second samples per iteration */
+#define PHI	     0.8 /* AR(1) correlation of successive seconds */
+#define MAX_ITER     10
+
+/* xoshiro256** (Blackman and Vigna 2018), seeded by splitmix64. */
+struct rng {
+	uint64_t s[4];
+	bool have_spare;
+	double spare;
+};
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static void rng_init(struct rng *r, uint64_t seed)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(r->s); i++)
+		r->s[i] = splitmix64(&seed);
+	r->have_spare = false;
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t rng_next(struct rng *r)
+{
+	uint64_t *s = r->s, out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return out;
+}
+
+/* Uniform in (0, 1): the top 53 bits, never 0. */
+static double rng_uniform(struct rng *r)
+{
+	return ((double)(rng_next(r) >> 11) + 0.5) * 0x1.0p-53;
+}
+
+/* Standard normal by the Box-Muller transform, both values used. */
+static double rng_normal(struct rng *r)
+{
+	double rad, ang;
+
+	if (r->have_spare) {
+		r->have_spare = false;
+		return r->spare;
+	}
+	rad = sqrt(-2.0 * log(rng_uniform(r)));
+	ang = 2.0 * M_PI * rng_uniform(r);
+	r->spare = rad * sin(ang);
+	r->have_spare = true;
+	return rad * cos(ang);
+}
+
+/* How one label's samples of one operation are drawn. */
+struct model {
+	double mean;	/* the throughput of the label */
+	double iter_sd; /* relative sd of the iteration means */
+	double noise;	/* relative sd of a second around its iteration */
+	size_t iters;
+};
+
+/*
+ * One label: per iteration a mean drawn around m->mean, then SAMPLES
+ * seconds of AR(1) noise around it (stationary, sd m->noise). x[] gets
+ * iters * SAMPLES samples, key[] their iteration.
+ */
+static size_t draw_label(struct rng *r, const struct model *m, double *x,
+			 long long *key)
+{
+	size_t n = 0;
+
+	for (size_t it = 0; it < m->iters; it++) {
+		double level = m->mean * (1.0 + m->iter_sd * rng_normal(r));
+		double e = m->noise * rng_normal(r);
+
+		for (size_t s = 0; s < SAMPLES; s++) {
+			if (s)
+				e = PHI * e + sqrt(1.0 - PHI * PHI) * m->noise *
+						      rng_normal(r);
+			x[n] = level * (1.0 + e);
+			key[n++] = (long long)it;
+		}
+	}
+	return n;
+}
+
+/* The two p-values of one row: on iteration values and on samples. */
+struct row_p {
+	double units, samples;
+};
+
+static struct row_p test_row(struct rng *r, const struct model *base,
+			     const struct model *other)
+{
+	double xa[MAX_ITER * SAMPLES], xb[MAX_ITER * SAMPLES];
+	double ua[MAX_ITER * SAMPLES], ub[MAX_ITER * SAMPLES];
+	long long ka[MAX_ITER * SAMPLES], kb[MAX_ITER * SAMPLES];
+	size_t na = draw_label(r, base, xa, ka),
+	       nb = draw_label(r, other, xb, kb);
+	size_t ia, ib;
+	struct stats_welch_units w;
+	struct stats_test t;
+	struct row_p p;
+
+	/* Throughput: higher is better, the unit value is mean(1 / x). */
+	ia = stats_unit_values(xa, ka, na, true, ua, NULL);
+	ib = stats_unit_values(xb, kb, nb, true, ub, NULL);
+	stats_welch_units(ua, ia, ub, ib, &w);
+	p.units = w.p;
+	/* Version 1: every sample a unit (reciprocals, as compare did). */
+	for (size_t i = 0; i < na; i++)
+		xa[i] = 1.0 / xa[i];
+	for (size_t i = 0; i < nb; i++)
+		xb[i] = 1.0 / xb[i];
+	stats_welch(xa, na, xb, nb, &t);
+	p.samples = t.p;
+	return p;
+}
+
+/* Whether any p of a table is marked under BH. */
+static bool table_marked(const double *p, size_t n)
+{
+	bool reject[ROWS], any = false;
+
+	stats_bh(p, n, ALPHA, reject);
+	for (size_t i = 0; i < n; i++)
+		any |= reject[i];
+	return any;
+}
+
+static void check_aa(void)
+{
+	const struct model m = {1000.0, 0.02, 0.01, 5};
+	size_t marks_units = 0, marks_samples = 0, tables_units = 0,
+	       tables_samples = 0, rows = AA_TABLES * ROWS;
+	double rate_units, rate_samples;
+	struct rng r;
+
+	rng_init(&r, 20261201);
+	for (size_t tb = 0; tb < AA_TABLES; tb++) {
+		double pu[ROWS], ps[ROWS];
+
+		for (size_t i = 0; i < ROWS; i++) {
+			struct row_p p = test_row(&r, &m, &m);
+
+			pu[i] = p.units;
+			ps[i] = p.samples;
+			marks_units += p.units <= ALPHA;
+			marks_samples += p.samples <= ALPHA;
+		}
+		tables_units += table_marked(pu, ROWS);
+		tables_samples += table_marked(ps, ROWS);
+	}
+	rate_units = (double)marks_units / (double)rows;
+	rate_samples = (double)marks_samples / (double)rows;
+	diag("A/A, 5 iterations x %d samples, iteration sd 2%%, seconds 1%% "
+	     "AR(1) %.1f, %zu rows:",
+	     SAMPLES, PHI, rows);
+	diag("  one value per iteration: %.1f%% of rows marked (p <= %.2f), "
+	     "%.1f%% of %d-row tables marked under BH",
+	     100.0 * rate_units, ALPHA,
+	     100.0 * (double)tables_units / AA_TABLES, ROWS);
+	diag("  75 samples as independent: %.1f%% of rows marked, %.1f%% of "
+	     "tables marked under BH",
+	     100.0 * rate_samples, 100.0 * (double)tables_samples / AA_TABLES);
+	ok(rate_units <= 0.06 && rate_units >= 0.02,
+	   "A/A on iteration values: %.2f%% false marks per row, in [2%%, 6%%]",
+	   100.0 * rate_units);
+	ok((double)tables_units <= 0.08 * AA_TABLES &&
+		   (double)tables_samples >= 0.9 * AA_TABLES,
+	   "A/A tables marked under BH: %zu of %d on iteration values "
+	   "(<= 8%%), %zu on samples (>= 90%%)",
+	   tables_units, AA_TABLES, tables_samples);
+	ok(rate_samples > 3.0 * rate_units && rate_samples > 0.2,
+	   "A/A on samples as independent: %.1f%% false marks, far more",
+	   100.0 * rate_samples);
+}
+
+/*
+ * The reference's point about power: the share of tables in which a
+ * lone 3% regression at 5 iterations and CoV 2% is marked under BH.
+ */
+static double lone_regression_found(struct rng *r)
+{
+	const struct model base = {1000.0, 0.02, 0.01, 5};
+	struct model worse = base;
+	size_t found = 0;
+
+	worse.mean *= 0.97;
+	for (size_t tb = 0; tb < POWER_TABLES; tb++) {
+		double pu[ROWS], adj[ROWS];
+
+		for (size_t i = 0; i < ROWS; i++)
+			pu[i] = test_row(r, &base, i ? &base : &worse).units;
+		stats_bh_adjust(pu, ROWS, adj);
+		found += adj[0] <= ALPHA;
+	}
+	return (double)found / POWER_TABLES;
+}
+
+static void check_power(void)
+{
+	const struct model base = {1000.0, 0.01, 0.005, 10};
+	struct model better = base;
+	size_t found = 0, verdicts = 0;
+	struct rng r;
+
+	better.mean *= 1.05;
+	rng_init(&r, 424242);
+	for (size_t tb = 0; tb < POWER_TABLES; tb++) {
+		double pu[ROWS], adj[ROWS];
+
+		/* Row 0 changed by +5%, the other rows A/A. */
+		for (size_t i = 0; i < ROWS; i++)
+			pu[i] = test_row(&r, &base, i ? &base : &better).units;
+		stats_bh_adjust(pu, ROWS, adj);
+		found += adj[0] <= ALPHA;
+	}
+	ok((double)found >= 0.9 * POWER_TABLES,
+	   "+5%% at CoV 1%%, 10 iterations a side: marked under BH in %zu of "
+	   "%d tables (>= 90%%)",
+	   found, POWER_TABLES);
+
+	/* The verdict of such a row is "better", its interval near +5%. */
+	for (size_t k = 0; k < 20; k++) {
+		double xa[MAX_ITER * SAMPLES], xb[MAX_ITER * SAMPLES];
+		double ua[MAX_ITER * SAMPLES], ub[MAX_ITER * SAMPLES];
+		long long ka[MAX_ITER * SAMPLES], kb[MAX_ITER * SAMPLES];
+		size_t na = draw_label(&r, &base, xa, ka);
+		size_t nb = draw_label(&r, &better, xb, kb);
+		struct stats_welch_units w;
+		struct stats_change c;
+
+		na = stats_unit_values(xa, ka, na, true, ua, NULL);
+		nb = stats_unit_values(xb, kb, nb, true, ub, NULL);
+		stats_welch_units(ua, na, ub, nb, &w);
+		stats_change(&w, true, ALPHA, &c);
+		verdicts += stats_verdict(w.p <= ALPHA, c.change_pct, NULL,
+					  0.0) == STATS_VERDICT_BETTER &&
+			    c.low_pct > 2.0 && c.high_pct < 8.0;
+	}
+	ok(verdicts >= 18,
+	   "+5%%: %zu of 20 rows better with an interval inside (2%%, 8%%)",
+	   verdicts);
+	diag("a lone -3%% at 5 iterations, CoV 2%%: marked under BH in %.0f%% "
+	     "of %d-row tables",
+	     100.0 * lone_regression_found(&r), ROWS);
+	diag("MDE at 5 iterations a side, CoV 2%%: %.2f%%; at 10, CoV 1%%: "
+	     "%.2f%%",
+	     stats_mde(5.0, 2.0, ALPHA, 0.8), stats_mde(10.0, 1.0, ALPHA, 0.8));
+}
+
+int main(void)
+{
+	check_aa();
+	check_power();
+	done_testing();
+	return exit_status();
+}
