@@ -2261,26 +2261,14 @@ out:
 int config_load_file(struct config *cfg, const char *path, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char chunk[8192];
-	FILE *fp = fopen(path, "rb");
-	size_t n;
 	int ret = -1;
 
 	memset(cfg, 0, sizeof(*cfg));
-	if (!fp)
-		return error_addf(err, "cannot open '%s': %s", path,
-				  strerror(errno));
 	/* Read one byte past the limit, so the loader sees it is over. */
-	while (sb.len <= CONFIG_MAX_BYTES &&
-	       (n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-		strbuf_add(&sb, chunk, n);
-	if (ferror(fp)) {
-		error_addf(err, "cannot read '%s': %s", path, strerror(errno));
+	if (strbuf_read_file_max(&sb, path, CONFIG_MAX_BYTES + 1, err))
 		goto out;
-	}
 	ret = config_load_buffer(cfg, path, sb.buf, sb.len, err);
 out:
-	fclose(fp);
 	strbuf_release(&sb);
 	return ret;
 }
