@@ -1,5 +1,5 @@
 /* render-csv: one RFC 4180 record per table cell. */
-#include "render.h"
+#include "render-internal.h"
 
 #include <math.h>
 #include <string.h>

@@ -13,6 +13,7 @@
 #include "compare.h"
 #include "csv.h"
 #include "render.h"
+#include "render-internal.h"
 #include "run-data.h"
 #include "strbuf.h"
 
