@@ -312,6 +312,15 @@ static const struct key cgroup_keys[] = {
 		 "without controllers."},
 };
 
+/* The loader's arrays of found keys hold a level's keys. */
+_Static_assert(ARRAY_SIZE(top_keys) <= MAX_LEVEL_KEYS &&
+		       ARRAY_SIZE(workload_keys) <= MAX_LEVEL_KEYS &&
+		       ARRAY_SIZE(metric_keys) <= MAX_LEVEL_KEYS &&
+		       ARRAY_SIZE(extract_keys) <= MAX_LEVEL_KEYS &&
+		       ARRAY_SIZE(build_keys) <= MAX_LEVEL_KEYS &&
+		       ARRAY_SIZE(cgroup_keys) <= MAX_LEVEL_KEYS,
+	       "raise MAX_LEVEL_KEYS");
+
 const struct level config_top_level = {
 	.title = "Top level",
 	.intro = "The file is one mapping with these keys.",
