@@ -49,8 +49,8 @@ struct strbuf;
  * monitored iterations: Minor Faults = pgfault - pgmajfault, scan and
  * reclaim totals, efficiencies, velocities (pages per second of the
  * iterations' wall time), THP, compaction and NUMA counters, and
- * mmtests' cost models, all as mmtests computes them (compare.c notes
- * its quirks). With the monitors option, every benchmark of the baseline
+ * mmtests' cost models, all as mmtests computes them (compare-ops.c
+ * notes its quirks). With the monitors option, every benchmark of the baseline
  * with a monitor table is followed by one more table, "BENCH vmstat":
  * one lower-is-better operation per vmstat counter that changed in some
  * compared run, one sample per monitored iteration (its change), with

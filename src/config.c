@@ -11,6 +11,7 @@
 
 #include <yaml.h>
 
+#include "config-internal.h"
 #include "extract.h"
 #include "json.h"
 #include "parse-num.h"
@@ -18,432 +19,13 @@
 #include "strbuf.h"
 #include "util.h"
 
-#define MAX_LEVEL_KEYS	       16	/* keys in the largest table below */
-#define MAX_DEPTH	       64	/* nesting of YAML collections */
-#define MAX_TIMEOUT_S	       604800.0 /* one week */
-#define MIN_MONITOR_INTERVAL_S 0.1	/* a sample costs ~100 us */
+#define MAX_DEPTH	       64  /* nesting of YAML collections */
+#define MIN_MONITOR_INTERVAL_S 0.1 /* a sample costs ~100 us */
 #define SHELL		       "/bin/sh"
 
 /* The choice stores write enums through an int-sized copy. */
 _Static_assert(sizeof(enum metric_source) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum config_on_error) == sizeof(int), "enum size");
-
-enum key_type {
-	KEY_STRING,    /* char * */
-	KEY_REGEX,     /* char *, checked with regcomp() */
-	KEY_JSON_PATH, /* char *, checked for a.b[0].c syntax */
-	KEY_INT,       /* int in [min, max] */
-	KEY_NUMBER,    /* double in [min, max] */
-	KEY_BOOL,      /* bool */
-	KEY_CHOICE,    /* one of `choices`, stored in a bool or an enum */
-	KEY_ENV,       /* struct kv_list */
-	KEY_ARGV,      /* struct strvec, non-empty */
-	KEY_COMMANDS,  /* struct command_list, non-empty */
-	KEY_COMMAND,   /* workload_spec.command, which depends on .shell */
-	KEY_PARAMS,    /* workload_spec.params */
-	KEY_METRICS,   /* workload_spec.metrics */
-	KEY_EXTRACT,   /* the extract level, inside a metric_spec */
-	KEY_WORKLOADS, /* config.workloads */
-	KEY_BUILDS,    /* config.builds */
-	KEY_CGROUP,    /* struct cgroup_spec, a level of its own */
-	KEY_NAMES,     /* struct strvec of names, non-empty */
-	KEY_LIMITS,    /* struct kv_list of cgroup interface files */
-};
-
-struct choice {
-	const char *name;
-	int value;
-};
-
-/*
- * One configuration key, as fio's struct fio_option: the parser, the
- * defaults and config_describe() all read these tables.
- */
-struct key {
-	const char *name;
-	const char *help;
-	const char *def;     /* applied when absent (scalar types only) */
-	const char *def_doc; /* shown instead of def in the reference */
-	const char *needs;   /* another key this one requires */
-	const struct choice *choices; /* KEY_CHOICE, ends with { NULL } */
-	size_t offset;		      /* of the member in the level's struct */
-	size_t size;		      /* of that member; 0 for arrays */
-	double min, max;	      /* KEY_INT, KEY_NUMBER */
-	enum key_type type;
-	bool required;
-	bool one_of;	/* exactly one of the level's one_of keys */
-	bool empty_ok;	/* KEY_STRING may be "" */
-	bool free_text; /* KEY_STRING may hold control characters */
-};
-
-struct level {
-	const char *title; /* section heading in the reference */
-	const char *intro; /* paragraph under it */
-	const char *where; /* "in a workload", for messages */
-	const struct key *keys;
-	size_t nr;
-};
-
-#define AT(type, member)                                                       \
-	.offset = offsetof(type, member), .size = sizeof(((type *)NULL)->member)
-/* An array member: the key's parser knows the struct, so no size. */
-#define AT_ARRAY(type, member) .offset = offsetof(type, member)
-
-static const struct choice on_error_choices[] = {
-	{"continue", CONFIG_ON_ERROR_CONTINUE},
-	{"abort", CONFIG_ON_ERROR_ABORT},
-	{NULL, 0},
-};
-
-static const struct choice better_choices[] = {
-	{"lower", 0},
-	{"higher", 1},
-	{NULL, 0},
-};
-
-static const struct choice measure_choices[] = {
-	{"elapsed", METRIC_ELAPSED},
-	{"user", METRIC_USER},
-	{"system", METRIC_SYSTEM},
-	{"maxrss", METRIC_MAXRSS},
-	{NULL, 0},
-};
-
-static const struct key top_keys[] = {
-	{.name = "name",
-	 .type = KEY_STRING,
-	 AT(struct config, name),
-	 .required = true,
-	 .help = "Name of the configuration, stored with every run."},
-	{.name = "description",
-	 .type = KEY_STRING,
-	 AT(struct config, description),
-	 .empty_ok = true,
-	 .free_text = true,
-	 .help = "Free text about what the configuration measures."},
-	{.name = "iterations",
-	 .type = KEY_INT,
-	 AT(struct config, iterations),
-	 .min = 1,
-	 .max = 100000,
-	 .def = "5",
-	 .help = "Measured iterations of every operation, per build."},
-	{.name = "warmup",
-	 .type = KEY_INT,
-	 AT(struct config, warmup),
-	 .min = 0,
-	 .max = 100000,
-	 .def = "0",
-	 .help = "Iterations run before the measured ones and discarded."},
-	{.name = "timeout",
-	 .type = KEY_NUMBER,
-	 AT(struct config, timeout_s),
-	 .min = 0,
-	 .max = MAX_TIMEOUT_S,
-	 .def = "600",
-	 .help = "Time limit of one iteration in seconds; 0 means none."},
-	{.name = "on_error",
-	 .type = KEY_CHOICE,
-	 AT(struct config, on_error),
-	 .choices = on_error_choices,
-	 .def = "continue",
-	 .help = "When an iteration fails: record the failure and go on, "
-		 "or stop the run."},
-	{.name = "interleave",
-	 .type = KEY_BOOL,
-	 AT(struct config, interleave),
-	 .def = "false",
-	 .help = "Alternate the builds at every iteration instead of "
-		 "running all iterations of one build, then the next."},
-	{.name = "monitors",
-	 .type = KEY_BOOL,
-	 AT(struct config, monitors),
-	 .def = "true",
-	 .help = "Record per iteration what /proc/vmstat counted, the CPU "
-		 "time of /proc/stat and /proc/meminfo at start and end; "
-		 "`mmcmp compare` shows them in the Ops table and with "
-		 "`--monitors`. Costs some 100 microseconds per iteration."},
-	{.name = "monitor_interval",
-	 .type = KEY_NUMBER,
-	 AT(struct config, monitor_interval_s),
-	 .min = 0,
-	 .max = 3600,
-	 .def = "0",
-	 .help = "Also sample the monitors every this many seconds while an "
-		 "iteration runs and store the samples as a time series; 0 "
-		 "means never, else at least 0.1. Needs `monitors: true`."},
-	{.name = "env",
-	 .type = KEY_ENV,
-	 AT(struct config, env),
-	 .help = "Environment variables set for every command."},
-	{.name = "setup",
-	 .type = KEY_COMMANDS,
-	 AT(struct config, setup),
-	 .help = "Commands run once before the workloads."},
-	{.name = "teardown",
-	 .type = KEY_COMMANDS,
-	 AT(struct config, teardown),
-	 .help = "Commands run once after the workloads."},
-	{.name = "workloads",
-	 .type = KEY_WORKLOADS,
-	 AT_ARRAY(struct config, workloads),
-	 .required = true,
-	 .help = "The benchmarks to run; see Workload."},
-	{.name = "builds",
-	 .type = KEY_BUILDS,
-	 AT_ARRAY(struct config, builds),
-	 .help = "Variants to compare, by name; see Build."},
-	{.name = "cgroup",
-	 .type = KEY_CGROUP,
-	 AT_ARRAY(struct config, cgroup),
-	 .help = "A cgroup that mmcmp creates for the workload processes of "
-		 "every build without one of its own; see Cgroup."},
-};
-
-static const struct key workload_keys[] = {
-	{.name = "name",
-	 .type = KEY_STRING,
-	 AT(struct workload_spec, name),
-	 .required = true,
-	 .help = "Benchmark name, unique in the file; one table in a "
-		 "comparison."},
-	{.name = "shell",
-	 .type = KEY_BOOL,
-	 AT(struct workload_spec, shell),
-	 .def = "false",
-	 .help = "`command` is one string, run with `/bin/sh -c`."},
-	{.name = "command",
-	 .type = KEY_COMMAND,
-	 AT(struct workload_spec, command),
-	 .required = true,
-	 .help = "Program and arguments (a list), or one string with "
-		 "`shell: true`; may use `{param}` placeholders."},
-	{.name = "params",
-	 .type = KEY_PARAMS,
-	 AT_ARRAY(struct workload_spec, params),
-	 .help = "Parameters swept as a cartesian product in file order: "
-		 "name to a list of values, or to one value."},
-	{.name = "operation",
-	 .type = KEY_STRING,
-	 AT(struct workload_spec, operation),
-	 .def = "{metric}",
-	 .help = "Row label template, unique per metric and parameter "
-		 "combination; may use `{metric}` and `{param}`."},
-	{.name = "metrics",
-	 .type = KEY_METRICS,
-	 AT_ARRAY(struct workload_spec, metrics),
-	 .required = true,
-	 .help = "What to measure; see Metric."},
-	{.name = "env",
-	 .type = KEY_ENV,
-	 AT(struct workload_spec, env),
-	 .help = "Environment variables of this workload's commands."},
-	{.name = "setup",
-	 .type = KEY_COMMANDS,
-	 AT(struct workload_spec, setup),
-	 .help = "Commands run before this workload's iterations."},
-	{.name = "teardown",
-	 .type = KEY_COMMANDS,
-	 AT(struct workload_spec, teardown),
-	 .help = "Commands run after this workload's iterations."},
-	{.name = "timeout",
-	 .type = KEY_NUMBER,
-	 AT(struct workload_spec, timeout_s),
-	 .min = 0,
-	 .max = MAX_TIMEOUT_S,
-	 .def = "0",
-	 .def_doc = "top-level `timeout`",
-	 .help = "Time limit of one iteration in seconds."},
-	{.name = "cwd",
-	 .type = KEY_STRING,
-	 AT(struct workload_spec, cwd),
-	 .help = "Working directory of the command; default: inherited."},
-};
-
-static const struct key metric_keys[] = {
-	{.name = "name",
-	 .type = KEY_STRING,
-	 AT(struct metric_spec, name),
-	 .required = true,
-	 .help = "Metric name, unique in the workload."},
-	{.name = "unit",
-	 .type = KEY_STRING,
-	 AT(struct metric_spec, unit),
-	 .empty_ok = true,
-	 .def_doc = "`s`, `KiB` or empty, by source",
-	 .help = "Unit shown in reports."},
-	{.name = "better",
-	 .type = KEY_CHOICE,
-	 AT(struct metric_spec, higher_better),
-	 .choices = better_choices,
-	 .def = "lower",
-	 .help = "Whether higher or lower values are better."},
-	{.name = "decimals",
-	 .type = KEY_INT,
-	 AT(struct metric_spec, decimals),
-	 .min = 0,
-	 .max = 12,
-	 .def = "2",
-	 .help = "Digits after the decimal point in reports."},
-	{.name = "extract",
-	 .type = KEY_EXTRACT,
-	 AT(struct metric_spec, source),
-	 .required = true,
-	 .help = "Where the samples come from; see Extract."},
-};
-
-static const struct key extract_keys[] = {
-	{.name = "regex",
-	 .type = KEY_REGEX,
-	 AT(struct metric_spec, pattern),
-	 .one_of = true,
-	 .help = "POSIX extended regular expression; the first capture "
-		 "group of each match in stdout is a sample."},
-	{.name = "json",
-	 .type = KEY_JSON_PATH,
-	 AT(struct metric_spec, pattern),
-	 .one_of = true,
-	 .empty_ok = true,
-	 .help = "Path of the numbers to read in the JSON document on "
-		 "stdout, like `jobs[0].read.iops`; syntax in src/json.h."},
-	{.name = "parser",
-	 .type = KEY_STRING,
-	 AT(struct metric_spec, pattern),
-	 .one_of = true,
-	 .help = "Built-in parser of a benchmark's output, like `fio` or "
-		 "`hackbench`; list in src/extract.h."},
-	{.name = "field",
-	 .type = KEY_STRING,
-	 AT(struct metric_spec, field),
-	 .needs = "parser",
-	 .help = "Value of the parser's output to use; default: the "
-		 "parser's main one."},
-	{.name = "measure",
-	 .type = KEY_CHOICE,
-	 AT(struct metric_spec, source),
-	 .choices = measure_choices,
-	 .one_of = true,
-	 .help = "Measured by the runner: wall time, user or system CPU "
-		 "time in seconds, or peak RSS in KiB."},
-};
-
-static const struct key build_keys[] = {
-	{.name = "env",
-	 .type = KEY_ENV,
-	 AT(struct build_spec, env),
-	 .help = "Environment variables of this build's commands."},
-	{.name = "prefix",
-	 .type = KEY_ARGV,
-	 AT(struct build_spec, prefix),
-	 .help = "Arguments put before every workload command, like "
-		 "`[taskset, -c, \"2\"]`."},
-	{.name = "cwd",
-	 .type = KEY_STRING,
-	 AT(struct build_spec, cwd),
-	 .help = "Working directory of this build's commands."},
-	{.name = "setup",
-	 .type = KEY_COMMANDS,
-	 AT(struct build_spec, setup),
-	 .help = "Commands run before this build's iterations."},
-	{.name = "teardown",
-	 .type = KEY_COMMANDS,
-	 AT(struct build_spec, teardown),
-	 .help = "Commands run after this build's iterations."},
-	{.name = "cgroup",
-	 .type = KEY_CGROUP,
-	 AT_ARRAY(struct build_spec, cgroup),
-	 .help = "A cgroup for this build's workload processes, instead of "
-		 "the top-level one; see Cgroup."},
-};
-
-static const struct key cgroup_keys[] = {
-	{.name = "path",
-	 .type = KEY_STRING,
-	 AT(struct cgroup_spec, path),
-	 .required = true,
-	 .help = "Where the cgroup goes under the hierarchy's root, like "
-		 "`mmcmp/a/b`. The levels that do not exist are created "
-		 "before the run and removed after it; the last may not "
-		 "exist already."},
-	{.name = "controllers",
-	 .type = KEY_NAMES,
-	 AT(struct cgroup_spec, controllers),
-	 .help = "Controllers to enable on the way down, like `[memory, "
-		 "cpu]`: in `cgroup.subtree_control` of each level above "
-		 "the last (cgroup v2), or the hierarchies to use (v1)."},
-	{.name = "limits",
-	 .type = KEY_LIMITS,
-	 AT(struct cgroup_spec, limits),
-	 .help = "Interface files of the last level and the values written "
-		 "to them before the run, like `memory.max: 1G`."},
-	{.name = "root",
-	 .type = KEY_STRING,
-	 AT(struct cgroup_spec, root),
-	 .def_doc = "found under `/sys/fs/cgroup`",
-	 .help = "The cgroup hierarchy to use: a cgroup2 or cgroup v1 mount "
-		 "point. By default cgroup v2 at `/sys/fs/cgroup`; on a v1 "
-		 "or hybrid layout, the v1 hierarchy of each controller "
-		 "(`/sys/fs/cgroup/memory`), or `/sys/fs/cgroup/unified` "
-		 "without controllers."},
-};
-
-static const struct level top_level = {
-	.title = "Top level",
-	.intro = "The file is one mapping with these keys.",
-	.where = "at the top level",
-	.keys = top_keys,
-	.nr = ARRAY_SIZE(top_keys),
-};
-
-static const struct level workload_level = {
-	.title = "Workload",
-	.intro = "Each item of `workloads` is a mapping with these keys.",
-	.where = "in a workload",
-	.keys = workload_keys,
-	.nr = ARRAY_SIZE(workload_keys),
-};
-
-static const struct level metric_level = {
-	.title = "Metric",
-	.intro = "Each item of a workload's `metrics` is a mapping with these "
-		 "keys.",
-	.where = "in a metric",
-	.keys = metric_keys,
-	.nr = ARRAY_SIZE(metric_keys),
-};
-
-static const struct level extract_level = {
-	.title = "Extract",
-	.intro = "A metric's `extract` is a mapping with exactly one of "
-		 "`regex`, `json`, `parser` and `measure`.",
-	.where = "in 'extract'",
-	.keys = extract_keys,
-	.nr = ARRAY_SIZE(extract_keys),
-};
-
-static const struct level build_level = {
-	.title = "Build",
-	.intro = "`builds` maps each build name to a mapping with these keys; "
-		 "an empty value is a build with no settings.",
-	.where = "in a build",
-	.keys = build_keys,
-	.nr = ARRAY_SIZE(build_keys),
-};
-
-static const struct level cgroup_level = {
-	.title = "Cgroup",
-	.intro = "`cgroup`, at the top level or in a build (which then "
-		 "overrides the top-level one), is a mapping with these keys; "
-		 "see Cgroups above.",
-	.where = "in 'cgroup'",
-	.keys = cgroup_keys,
-	.nr = ARRAY_SIZE(cgroup_keys),
-};
-
-static const struct level *const levels[] = {
-	&top_level,	&workload_level, &metric_level,
-	&extract_level, &build_level,	 &cgroup_level,
-};
 
 struct loader {
 	const char *name; /* the file, for messages */
@@ -808,16 +390,6 @@ static int check_regex(struct loader *l, const yaml_node_t *node,
 	return 0;
 }
 
-static void add_choices(struct strbuf *sb, const struct choice *c,
-			const char *quote)
-{
-	for (size_t i = 0; c[i].name; i++) {
-		if (i)
-			strbuf_addstr(sb, c[i + 1].name ? ", " : " or ");
-		strbuf_addf(sb, "%s%s%s", quote, c[i].name, quote);
-	}
-}
-
 static bool parse_bool(const char *s, bool *out)
 {
 	static const char *const yes[] = {"true", "True", "TRUE"};
@@ -866,7 +438,7 @@ static int fail_key_type(struct loader *l, const struct key *k,
 		strbuf_addstr(&want, "true or false");
 		break;
 	case KEY_CHOICE:
-		add_choices(&want, k->choices, "'");
+		config_add_choices(&want, k->choices, "'");
 		break;
 	default:
 		strbuf_addstr(&want, "a string");
@@ -1466,19 +1038,20 @@ static int parse_extract(struct loader *l, const struct key *k,
 
 	if (node->type != YAML_MAPPING_NODE)
 		return fail_type(l, node, "a mapping", k->name);
-	if (parse_mapping(l, node, &extract_level, m, found))
+	if (parse_mapping(l, node, &config_extract_level, m, found))
 		return -1;
-	if (found[key_index(&extract_level, "regex")])
+	if (found[key_index(&config_extract_level, "regex")])
 		m->source = METRIC_REGEX;
-	else if (found[key_index(&extract_level, "json")])
+	else if (found[key_index(&config_extract_level, "json")])
 		m->source = METRIC_JSON;
-	else if (found[key_index(&extract_level, "parser")])
+	else if (found[key_index(&config_extract_level, "parser")])
 		m->source = METRIC_PARSER;
 	/* else `measure` has set it */
 	if (m->source != METRIC_PARSER)
 		return 0;
-	return check_parser(l, found[key_index(&extract_level, "parser")],
-			    found[key_index(&extract_level, "field")], m);
+	return check_parser(
+		l, found[key_index(&config_extract_level, "parser")],
+		found[key_index(&config_extract_level, "field")], m);
 }
 
 static const char *default_unit(enum metric_source source)
@@ -1499,8 +1072,8 @@ static int parse_metrics(struct loader *l, const struct key *k,
 			 const yaml_node_t *node, struct workload_spec *w)
 {
 	const yaml_node_item_t *start, *top;
-	size_t name_key = key_index(&metric_level, "name");
-	size_t extract_key = key_index(&metric_level, "extract");
+	size_t name_key = key_index(&config_metric_level, "name");
+	size_t extract_key = key_index(&config_metric_level, "extract");
 	struct name_ref *refs;
 	int ret = -1;
 
@@ -1525,8 +1098,8 @@ static int parse_metrics(struct loader *l, const struct key *k,
 		memset(m, 0, sizeof(*m));
 		m->line = (int)item->start_mark.line + 1;
 		m->col = (int)item->start_mark.column + 1;
-		if (parse_mapping(l, item, &metric_level, m, found) ||
-		    parse_extract(l, &metric_level.keys[extract_key],
+		if (parse_mapping(l, item, &config_metric_level, m, found) ||
+		    parse_extract(l, &config_metric_level.keys[extract_key],
 				  required(found, extract_key), m))
 			goto out;
 		if (!m->unit)
@@ -1721,14 +1294,15 @@ static int check_workload(struct loader *l, const yaml_node_t *node,
 			  const yaml_node_t **found)
 {
 	const yaml_node_t *op_node =
-		found[key_index(&workload_level, "operation")];
+		found[key_index(&config_workload_level, "operation")];
 	const yaml_node_t *where = op_node ? op_node : node;
 	bool *used = xcalloc(w->params_nr + 1, sizeof(*used));
 	size_t combos = 1;
 	int ret = -1;
 
-	if (check_template(l, found[key_index(&workload_level, "command")], w,
-			   false, "command"))
+	if (check_template(l,
+			   found[key_index(&config_workload_level, "command")],
+			   w, false, "command"))
 		goto out;
 	if (op_node && check_template(l, op_node, w, true, "operation"))
 		goto out;
@@ -1772,7 +1346,7 @@ out:
 static int parse_workload_parts(struct loader *l, struct workload_spec *w,
 				const yaml_node_t **found)
 {
-	const struct level *lv = &workload_level;
+	const struct level *lv = &config_workload_level;
 	size_t command = key_index(lv, "command");
 	size_t params = key_index(lv, "params");
 	size_t metrics = key_index(lv, "metrics");
@@ -1791,7 +1365,7 @@ static int parse_workloads(struct loader *l, const struct key *k,
 			   const yaml_node_t *node, struct config *cfg)
 {
 	const yaml_node_item_t *start, *top;
-	size_t name_key = key_index(&workload_level, "name");
+	size_t name_key = key_index(&config_workload_level, "name");
 	struct name_ref *refs;
 	int ret = -1;
 
@@ -1818,7 +1392,7 @@ static int parse_workloads(struct loader *l, const struct key *k,
 		strvec_init(&w->command);
 		w->line = (int)item->start_mark.line + 1;
 		w->col = (int)item->start_mark.column + 1;
-		if (parse_mapping(l, item, &workload_level, w, found) ||
+		if (parse_mapping(l, item, &config_workload_level, w, found) ||
 		    parse_workload_parts(l, w, found) ||
 		    check_workload(l, item, w, found))
 			goto out;
@@ -1862,15 +1436,15 @@ static int parse_cgroup(struct loader *l, const struct key *k,
 		return fail_type(l, node, "a mapping", k->name);
 	cg->line = (int)node->start_mark.line + 1;
 	cg->col = (int)node->start_mark.column + 1;
-	if (parse_mapping(l, node, &cgroup_level, cg, found))
+	if (parse_mapping(l, node, &config_cgroup_level, cg, found))
 		return -1;
 	if (!is_cgroup_path(cg->path))
-		return fail(l, found[key_index(&cgroup_level, "path")],
+		return fail(l, found[key_index(&config_cgroup_level, "path")],
 			    "bad cgroup path '%s': it must be relative, like "
 			    "'mmcmp/a/b', without '.' or '..'",
 			    cg->path);
 	if (cg->root && *cg->root != '/')
-		return fail(l, found[key_index(&cgroup_level, "root")],
+		return fail(l, found[key_index(&config_cgroup_level, "root")],
 			    "cgroup root '%s' must be an absolute path",
 			    cg->root);
 	return 0;
@@ -1906,7 +1480,7 @@ static int check_cgroup_paths(struct loader *l, const struct config *cfg,
 static int parse_builds(struct loader *l, const struct key *k,
 			const yaml_node_t *node, struct config *cfg)
 {
-	size_t cgroup = key_index(&build_level, "cgroup");
+	size_t cgroup = key_index(&config_build_level, "cgroup");
 
 	if (node->type != YAML_MAPPING_NODE)
 		return fail_type(l, node, "a mapping", k->name);
@@ -1933,9 +1507,10 @@ static int parse_builds(struct loader *l, const struct key *k,
 			continue;
 		if (vn->type != YAML_MAPPING_NODE)
 			return fail_type(l, vn, "a mapping", b->name);
-		if (parse_mapping(l, vn, &build_level, b, found) ||
-		    (found[cgroup] && parse_cgroup(l, &build_level.keys[cgroup],
-						   found[cgroup], &b->cgroup)))
+		if (parse_mapping(l, vn, &config_build_level, b, found) ||
+		    (found[cgroup] &&
+		     parse_cgroup(l, &config_build_level.keys[cgroup],
+				  found[cgroup], &b->cgroup)))
 			return -1;
 		if (check_cgroup_paths(l, cfg, found[cgroup]))
 			return -1;
@@ -1947,7 +1522,7 @@ static int parse_top(struct loader *l, const yaml_node_t *root,
 		     struct config *cfg)
 {
 	const yaml_node_t *found[MAX_LEVEL_KEYS] = {NULL};
-	const struct level *lv = &top_level;
+	const struct level *lv = &config_top_level;
 	size_t workloads = key_index(lv, "workloads");
 	size_t builds = key_index(lv, "builds");
 	size_t interval = key_index(lv, "monitor_interval");
@@ -2256,93 +1831,14 @@ out:
 int config_load_file(struct config *cfg, const char *path, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char chunk[8192];
-	FILE *fp = fopen(path, "rb");
-	size_t n;
 	int ret = -1;
 
 	memset(cfg, 0, sizeof(*cfg));
-	if (!fp)
-		return error_addf(err, "cannot open '%s': %s", path,
-				  strerror(errno));
 	/* Read one byte past the limit, so the loader sees it is over. */
-	while (sb.len <= CONFIG_MAX_BYTES &&
-	       (n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-		strbuf_add(&sb, chunk, n);
-	if (ferror(fp)) {
-		error_addf(err, "cannot read '%s': %s", path, strerror(errno));
+	if (strbuf_read_file_max(&sb, path, CONFIG_MAX_BYTES + 1, err))
 		goto out;
-	}
 	ret = config_load_buffer(cfg, path, sb.buf, sb.len, err);
 out:
-	fclose(fp);
 	strbuf_release(&sb);
 	return ret;
-}
-
-static void describe_type(struct strbuf *out, const struct key *k)
-{
-	static const char *const names[] = {
-		[KEY_STRING] = "string",
-		[KEY_REGEX] = "regex",
-		[KEY_JSON_PATH] = "JSON path",
-		[KEY_BOOL] = "boolean",
-		[KEY_ENV] = "map of strings",
-		[KEY_ARGV] = "list of strings",
-		[KEY_COMMANDS] = "list of commands",
-		[KEY_COMMAND] = "list of strings, or string",
-		[KEY_PARAMS] = "map of lists",
-		[KEY_METRICS] = "list of metrics",
-		[KEY_EXTRACT] = "mapping",
-		[KEY_WORKLOADS] = "list of workloads",
-		[KEY_BUILDS] = "map of builds",
-		[KEY_CGROUP] = "mapping",
-		[KEY_NAMES] = "list of strings",
-		[KEY_LIMITS] = "map of strings",
-	};
-
-	switch (k->type) {
-	case KEY_INT:
-		strbuf_addf(out, "integer, %g to %g", k->min, k->max);
-		break;
-	case KEY_NUMBER:
-		strbuf_addf(out, "number, %g to %g", k->min, k->max);
-		break;
-	case KEY_CHOICE:
-		add_choices(out, k->choices, "`");
-		break;
-	default:
-		strbuf_addstr(out, names[k->type]);
-		break;
-	}
-}
-
-void config_describe(struct strbuf *out)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(levels); i++) {
-		const struct level *lv = levels[i];
-
-		strbuf_addf(out, "%s### %s\n\n%s\n\n", i ? "\n" : "", lv->title,
-			    lv->intro);
-		strbuf_addstr(out, "| Key | Type | Default | Description |\n"
-				   "| --- | --- | --- | --- |\n");
-		for (size_t j = 0; j < lv->nr; j++) {
-			const struct key *k = &lv->keys[j];
-
-			strbuf_addf(out, "| `%s` | ", k->name);
-			describe_type(out, k);
-			if (k->required)
-				strbuf_addstr(out, " | required");
-			else if (k->def_doc)
-				strbuf_addf(out, " | %s", k->def_doc);
-			else if (k->def)
-				strbuf_addf(out, " | `%s`", k->def);
-			else
-				strbuf_addstr(out, " | none");
-			strbuf_addf(out, " | %s", k->help);
-			if (k->needs)
-				strbuf_addf(out, " Needs `%s`.", k->needs);
-			strbuf_addstr(out, " |\n");
-		}
-	}
 }

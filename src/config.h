@@ -10,9 +10,9 @@ struct strbuf;
 
 /*
  * config: a run configuration loaded from YAML (libyaml is used only in
- * config.c). All keys live in one table in config.c (name, type, default,
- * help), which drives the parser, config_describe() and so
- * configs/README.md.
+ * config.c, the loader). All keys live in one table per level in
+ * config-keys.c (name, type, default, help), which drives the parser,
+ * config_describe() (config-doc.c) and so configs/README.md.
  *
  * config_load_*() return 0, or -1 after appending one line
  * "FILE:LINE:COL: message" (1-based line and column from libyaml's marks)

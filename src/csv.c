@@ -686,8 +686,7 @@ void csv_run_full(const struct run_data *rd, const char *started_at,
 	free(bench_op);
 }
 
-/* Append s as one CSV field, quoted when it must be. */
-static void csv_add_field(struct strbuf *out, const char *s)
+void csv_quote_field(struct strbuf *out, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
 		strbuf_addstr(out, s);
@@ -810,7 +809,7 @@ static void csv_export_label(const struct run_full *runs, const size_t *pick,
 		/* The fields that are the same on every row of the op. */
 		strbuf_reset(&key);
 		strbuf_addch(&key, ',');
-		csv_add_field(&key, meta->unit);
+		csv_quote_field(&key, meta->unit);
 		strbuf_addf(&key, ",%s,%d,",
 			    meta->higher_better ? "higher" : "lower",
 			    meta->decimals);
@@ -818,11 +817,11 @@ static void csv_export_label(const struct run_full *runs, const size_t *pick,
 			const struct csv_export_sample *x =
 				&samples[ops[m].first + s];
 
-			csv_add_field(out, runs[pick[0]].info.label);
+			csv_quote_field(out, runs[pick[0]].info.label);
 			strbuf_addch(out, ',');
-			csv_add_field(out, meta->benchmark);
+			csv_quote_field(out, meta->benchmark);
 			strbuf_addch(out, ',');
-			csv_add_field(out, meta->name);
+			csv_quote_field(out, meta->name);
 			strbuf_addch(out, ',');
 			strbuf_add_double(out, x->value);
 			strbuf_add(out, key.buf, key.len);

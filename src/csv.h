@@ -75,4 +75,11 @@ void csv_run_full(const struct run_data *rd, const char *started_at,
  */
 void csv_export(const struct run_full *runs, size_t nr, struct strbuf *out);
 
+/*
+ * Append s to out as one RFC 4180 field: as it is, or between double
+ * quotes with each quote doubled when it holds a ',', a '"', a CR or a
+ * LF. Shared by csv_export() and the csv renderer (render.h).
+ */
+void csv_quote_field(struct strbuf *out, const char *s);
+
 #endif /* MMCMP_CSV_H */

@@ -186,18 +186,8 @@ void machine_info_show(const struct machine_info *m, struct strbuf *out)
 static char *read_file_max(const char *path, size_t max, size_t *len)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char buf[4096];
-	size_t n;
-	bool bad;
-	FILE *f = fopen(path, "rb");
 
-	if (!f)
-		return NULL;
-	while (sb.len < max && (n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(&sb, buf, n);
-	bad = ferror(f);
-	fclose(f);
-	if (bad) {
+	if (strbuf_read_file_max(&sb, path, max, NULL)) {
 		strbuf_release(&sb);
 		return NULL;
 	}

@@ -1,28 +1,13 @@
 /* render-csv: one RFC 4180 record per table cell. */
-#include "render.h"
+#include "render-internal.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "compare.h"
+#include "csv.h"
 #include "strbuf.h"
 #include "util.h"
-
-/* Append s, quoted when it holds a separator, a quote or a line break. */
-static void csv_field(struct strbuf *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		strbuf_addstr(out, s);
-		return;
-	}
-	strbuf_addch(out, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			strbuf_addch(out, '"');
-		strbuf_addch(out, *s);
-	}
-	strbuf_addch(out, '"');
-}
 
 /* A number with 15 significant digits; empty when undefined. */
 static void csv_num(struct strbuf *out, double v)
@@ -53,11 +38,11 @@ void render_csv(const struct compare_result *res,
 			for (size_t i = 0; i < res->runs_nr; i++) {
 				c = compare_cell(res, b, r, i);
 				s = &op->side[i];
-				csv_field(out, b->name);
+				csv_quote_field(out, b->name);
 				strbuf_addf(out, ",%s,", row->label);
-				csv_field(out, op->name);
+				csv_quote_field(out, op->name);
 				strbuf_addch(out, ',');
-				csv_field(out, res->labels[i]);
+				csv_quote_field(out, res->labels[i]);
 				strbuf_addch(out, ',');
 				csv_num(out, c->value);
 				strbuf_addch(out, ',');

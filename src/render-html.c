@@ -1,5 +1,5 @@
 /* render-html: mmtests' resultsTable tables on a standalone page. */
-#include "render.h"
+#include "render-internal.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* render-markdown: GitHub-flavoured Markdown tables. */
-#include "render.h"
+#include "render-internal.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* render-text: mmtests' plain-text comparison tables (PrintGeneric). */
-#include "render.h"
+#include "render-internal.h"
 
 #include <math.h>
 #include <string.h>

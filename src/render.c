@@ -7,6 +7,7 @@
 
 #include "compare.h"
 #include "json.h"
+#include "render-internal.h"
 #include "strbuf.h"
 #include "util.h"
 

@@ -75,42 +75,9 @@ int render(enum render_format format, const struct compare_result *res,
 	   const struct render_options *opts, struct strbuf *out,
 	   struct strbuf *err);
 
-void render_text(const struct compare_result *res,
-		 const struct render_options *opts, struct strbuf *out);
-void render_markdown(const struct compare_result *res,
-		     const struct render_options *opts, struct strbuf *out);
-void render_csv(const struct compare_result *res,
-		const struct render_options *opts, struct strbuf *out);
-void render_html(const struct compare_result *res,
-		 const struct render_options *opts, struct strbuf *out);
-
 /*
- * Helpers shared by the renderers.
- *
- * render_split_label(): mmtests' split of a run label over its two header
- * lines: the first *len1 bytes form line 1, line 2 starts at byte
- * *start2. The split is at the first '-', moved 4 bytes right when the
- * rest starts with "rc<digit>" ("6.10-rc1-patched" -> "6.10-rc1" /
- * "patched"); a label without '-' keeps mmtests' quirk ("base" -> "bas" /
- * "base").
+ * The per-format functions behind render() and the helpers they share
+ * are in render-internal.h, for the render*.c files only.
  */
-void render_split_label(const char *label, size_t *len1, size_t *start2);
-
-/*
- * Append v as printf "%*.*f" (with '+' when plus) would, except that NaN
- * and infinities print "NaN", "Inf", "-Inf" as Perl's sprintf does.
- */
-void render_fixed(struct strbuf *sb, int width, int prec, bool plus, double v);
-
-struct compare_side;
-
-/*
- * Append the verdict cell of a "Significant" row, 11 columns like the
- * percentage cells: mmtests' cidiff ratio through " (%7.2f%%)" in mmtests
- * mode and in the baseline column (run 0), otherwise " (p=0.0123)",
- * " (p<0.0001)" or " (untested)".
- */
-void render_verdict(struct strbuf *sb, const struct compare_result *res,
-		    size_t run, const struct compare_side *side);
 
 #endif /* MMCMP_RENDER_H */

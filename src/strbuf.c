@@ -2,6 +2,8 @@
 #include "strbuf.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,6 +190,38 @@ void strbuf_rtrim(struct strbuf *sb)
 		sb->len--;
 	if (sb->alloc)
 		sb->buf[sb->len] = '\0';
+}
+
+int strbuf_read_file_max(struct strbuf *sb, const char *path, size_t max_bytes,
+			 struct strbuf *err)
+{
+	size_t start = sb->len, want, n;
+	FILE *f = fopen(path, "rb");
+	int ret = 0;
+
+	if (!f)
+		return error_addf(err, "cannot open '%s': %s", path,
+				  strerror(errno));
+	do {
+		want = max_bytes - (sb->len - start);
+		if (want > 8192)
+			want = 8192;
+		strbuf_grow(sb, want);
+		n = fread(sb->buf + sb->len, 1, want, f);
+		strbuf_setlen(sb, sb->len + n);
+	} while (n && sb->len - start < max_bytes);
+	if (ferror(f)) {
+		ret = error_addf(err, "cannot read '%s': %s", path,
+				 strerror(errno));
+		strbuf_setlen(sb, start);
+	}
+	fclose(f);
+	return ret;
+}
+
+int strbuf_read_file(struct strbuf *sb, const char *path, struct strbuf *err)
+{
+	return strbuf_read_file_max(sb, path, SIZE_MAX, err);
 }
 
 int error_addf(struct strbuf *err, const char *fmt, ...)

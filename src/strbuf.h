@@ -61,6 +61,19 @@ void strbuf_add_double(struct strbuf *sb, double v);
 void strbuf_rtrim(struct strbuf *sb);
 
 /*
+ * Append the contents of the file at path to sb, at most max_bytes of it
+ * (SIZE_MAX for the whole file; a caller that must refuse a file over a
+ * limit asks for one byte more and checks the length). Returns 0, or -1
+ * with "cannot open 'PATH': why" or "cannot read 'PATH': why" appended to
+ * err; on failure sb holds what it held on entry (its capacity may have
+ * grown).
+ */
+int strbuf_read_file_max(struct strbuf *sb, const char *path, size_t max_bytes,
+			 struct strbuf *err);
+/* strbuf_read_file_max() of the whole file. */
+int strbuf_read_file(struct strbuf *sb, const char *path, struct strbuf *err);
+
+/*
  * Append a formatted error line to err, when err is not NULL. A second
  * message on a non-empty err is joined with ": " so the first stays the
  * context. Returns -1, so `return error_addf(err, ...)` reads naturally.

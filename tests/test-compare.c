@@ -13,6 +13,7 @@
 #include "compare.h"
 #include "csv.h"
 #include "render.h"
+#include "render-internal.h"
 #include "run-data.h"
 #include "strbuf.h"
 
@@ -937,6 +938,221 @@ static void test_monitor_tables(void)
 	strbuf_release(&err);
 }
 
+/*
+ * compare_vmstat_summary() row by row: the counters of one iteration of
+ * 2 s, and each row's value worked out by hand from mmtests'
+ * MonitorMmtestsvmstat formulas.
+ */
+static const struct {
+	const char *name;
+	double value;
+} ops_counters[] = {
+	{"pgfault", 1000},
+	{"pgmajfault", 10},
+	{"pswpin", 3},
+	{"pswpout", 4},
+	{"allocstall_dma", 1},
+	{"allocstall_normal", 2},
+	{"fragment_stall", 5},
+	{"pgalloc_dma", 6},
+	{"pgalloc_dma32", 7},
+	{"pgalloc_normal", 8},
+	{"pgalloc_movable", 9},
+	{"pgscan_kswapd", 100},
+	{"pgscan_kswapd_normal", 100},
+	{"pgscan_direct_normal", 50},
+	{"pgsteal_kswapd_normal", 150},
+	{"pgsteal_direct_normal", 25},
+	{"nr_vmscan_write", 20},
+	{"nr_vmscan_immediate_reclaim", 11},
+	{"pgpgin", 12},
+	{"pgpgout", 13},
+	{"pgrescued", 14},
+	{"slabs_scanned", 15},
+	{"pginodesteal", 16},
+	{"kswapd_inodesteal", 17},
+	{"kswapd_skip_congestion_wait", 18},
+	{"thp_fault_alloc", 19},
+	{"thp_fault_fallback", 21},
+	{"thp_collapse_alloc", 22},
+	{"thp_collapse_alloc_failed", 23},
+	{"thp_split_page", 24},
+	{"thp_split", 1},
+	{"thp_split_page_failed", 26},
+	{"compact_stall", 40},
+	{"compact_success", 10},
+	{"compact_fail", 30},
+	{"pgmigrate_success", 60},
+	{"pgmigrate_fail", 6},
+	{"compact_isolated", 70},
+	{"compact_migrate_scanned", 80},
+	{"compact_free_scanned", 160},
+	{"compact_daemon_wake", 27},
+	{"compact_daemon_migrate_scanned", 28},
+	{"compact_daemon_free_scanned", 29},
+	{"numa_hit", 31},
+	{"numa_miss", 32},
+	{"numa_interleave", 33},
+	{"numa_local", 34},
+	{"numa_pte_updates", 1000},
+	{"numa_huge_pte_updates", 2},
+	{"numa_hint_faults", 200},
+	{"numa_hint_faults_local", 150},
+	{"numa_pages_migrated", 35},
+};
+
+static const struct {
+	const char *label;
+	double want;
+} ops_rows[] = {
+	{"Minor Faults", 990},
+	{"Major Faults", 10},
+	{"Swap Ins", 3},
+	{"Swap Outs", 4},
+	{"Allocation stalls", 3},
+	{"Fragmentation stalls", 5},
+	{"DMA allocs", 6},
+	{"DMA32 allocs", 7},
+	{"Normal allocs", 8},
+	{"Movable allocs", 9},
+	{"Direct pages scanned", 50},
+	{"Kswapd pages scanned", 200},
+	{"Kswapd pages reclaimed", 150},
+	{"Direct pages reclaimed", 25},
+	{"Kswapd efficiency %", 75},
+	{"Kswapd velocity", 100},
+	{"Direct efficiency %", 50},
+	{"Direct velocity", 25},
+	{"Percentage direct scans", 20},
+	{"Page writes by reclaim", 20},
+	{"Page writes file", 16},
+	{"Page writes anon", 4},
+	{"Page reclaim immediate", 11},
+	{"Sector Reads", 12},
+	{"Sector Writes", 13},
+	{"Page rescued immediate", 14},
+	{"Slabs scanned", 15},
+	{"Direct inode steals", 16},
+	{"Kswapd inode steals", 17},
+	{"Kswapd skipped wait", 18},
+	{"THP fault alloc", 19},
+	{"THP fault fallback", 21},
+	{"THP collapse alloc", 22},
+	{"THP collapse fail", 23},
+	{"THP split", 25},
+	{"THP split failed", 26},
+	{"Compaction stalls", 40},
+	{"Compaction success", 10},
+	{"Compaction failures", 30},
+	{"Compaction efficiency", 25},
+	{"Page migrate success", 60},
+	{"Page migrate failure", 6},
+	{"Compaction pages isolated", 70},
+	{"Compaction migrate scanned", 80},
+	{"Compaction free scanned", 160},
+	{"Compact scan efficiency", 50},
+	/* (7 * 80 + 19 * 70 + 1038 * 60 + 14 * 6) / 10^6 */
+	{"Compaction cost", 0.064254},
+	{"Kcompactd wake", 27},
+	{"Kcompactd migrate scanned", 28},
+	{"Kcompactd free scanned", 29},
+	{"NUMA alloc hit", 31},
+	{"NUMA alloc miss", 32},
+	{"NUMA interleave hit", 33},
+	{"NUMA alloc local", 34},
+	{"NUMA base-page range updates", 2024},
+	{"NUMA PTE updates", 1000},
+	{"NUMA PMD updates", 2},
+	{"NUMA hint faults", 200},
+	{"NUMA hint local faults %", 150},
+	{"NUMA hint local percent", 75},
+	{"NUMA pages migrated", 35},
+	/* (7 * 1000 + 5000 * 200 + 19 * 35) / 10^6 */
+	{"AutoNUMA cost", 1.007665},
+};
+
+/*
+ * The quirks: a pre-3.8 kernel's kswapd_steal (also counted in pgsteal),
+ * nothing scanned, no compaction counters, no hint faults, no time.
+ */
+static const struct {
+	const char *name;
+	double value;
+} quirk_counters[] = {
+	{"kswapd_steal", 10},
+	{"pgsteal_normal", 30},
+	{"pgfault", 5},
+};
+
+static const struct {
+	const char *label;
+	double want; /* NAN: undefined */
+} quirk_rows[] = {
+	{"Kswapd pages reclaimed", 10},
+	{"Direct pages reclaimed", 20},
+	{"Kswapd efficiency %", 100},
+	{"Direct efficiency %", 100},
+	{"Percentage direct scans", 0},
+	{"Kswapd velocity", 0},
+	{"Compaction efficiency", NAN},
+	{"Compact scan efficiency", NAN},
+	{"Compaction cost", -1e-6},
+	{"NUMA hint local percent", 100},
+	{"Minor Faults", 5},
+};
+
+/* The row of the vmstat summary called label, or COMPARE_VMSTAT_NR. */
+static size_t ops_row(const char *label)
+{
+	for (size_t r = 0; r < COMPARE_VMSTAT_NR; r++)
+		if (!strcmp(compare_vmstat_label(r), label))
+			return r;
+	return COMPARE_VMSTAT_NR;
+}
+
+static void test_vmstat_rows(void)
+{
+	struct monitor_table mt = {.benchmark = NULL};
+	double got[COMPARE_VMSTAT_NR];
+	bool unique = true;
+
+	ok(ARRAY_SIZE(ops_rows) == COMPARE_VMSTAT_NR,
+	   "every vmstat row has a case");
+	for (size_t r = 0; r < COMPARE_VMSTAT_NR; r++)
+		unique = unique && ops_row(compare_vmstat_label(r)) == r;
+	ok(unique, "vmstat row labels are unique");
+	monitor_table_add_iteration(&mt, 2.0);
+	for (size_t i = 0; i < ARRAY_SIZE(ops_counters); i++)
+		monitor_table_set(&mt, ops_counters[i].name,
+				  ops_counters[i].value);
+	compare_vmstat_summary(&mt, got);
+	for (size_t i = 0; i < ARRAY_SIZE(ops_rows); i++) {
+		size_t r = ops_row(ops_rows[i].label);
+
+		ok(r == i && fabs(got[r] - ops_rows[i].want) < 1e-9,
+		   "vmstat row %zu '%s' = %g", i, ops_rows[i].label,
+		   ops_rows[i].want);
+	}
+	monitor_table_release(&mt);
+
+	mt = (struct monitor_table){.benchmark = NULL};
+	monitor_table_add_iteration(&mt, 0.0);
+	for (size_t i = 0; i < ARRAY_SIZE(quirk_counters); i++)
+		monitor_table_set(&mt, quirk_counters[i].name,
+				  quirk_counters[i].value);
+	compare_vmstat_summary(&mt, got);
+	for (size_t i = 0; i < ARRAY_SIZE(quirk_rows); i++) {
+		size_t r = ops_row(quirk_rows[i].label);
+		double want = quirk_rows[i].want;
+
+		ok(r < COMPARE_VMSTAT_NR &&
+			   (isnan(want) ? isnan(got[r])
+					: fabs(got[r] - want) < 1e-12),
+		   "vmstat quirk %zu: '%s' = %g", i, quirk_rows[i].label, want);
+	}
+	monitor_table_release(&mt);
+}
+
 int main(void)
 {
 	static const double wis_dur[2][3] = {{30.12, 412.50, 160.33},
@@ -948,6 +1164,7 @@ int main(void)
 	test_full_report("wis-improve", wis_dur, true);
 	test_full_report("trunc-regress", trunc_dur, false);
 	test_vmstat_report();
+	test_vmstat_rows();
 	test_monitor_tables();
 	test_sig_cases();
 	test_partial_baseline_ci();

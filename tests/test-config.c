@@ -50,20 +50,6 @@ static void list_yaml(const char *dir, struct strvec *out)
 		qsort(out->v, out->nr, sizeof(*out->v), cmp_str);
 }
 
-static bool read_file(const char *path, struct strbuf *sb)
-{
-	char chunk[4096];
-	FILE *fp = fopen(path, "rb");
-	size_t n;
-
-	if (!fp)
-		return false;
-	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-		strbuf_add(sb, chunk, n);
-	fclose(fp);
-	return true;
-}
-
 static void test_valid_files(const char *dir)
 {
 	struct strvec files = STRVEC_INIT;
@@ -101,7 +87,7 @@ static void test_invalid_files(void)
 		const char *expect, *eol, *p;
 		int ret;
 
-		if (!read_file(files.v[i], &text) ||
+		if (strbuf_read_file(&text, files.v[i], NULL) ||
 		    !starts_with(text.buf, "# expect: ")) {
 			ok(false, "%s opens with '# expect: '", files.v[i]);
 			goto next;
@@ -434,7 +420,7 @@ static void test_readme(void)
 	config_describe(&want);
 	ok(strstr(want.buf, "### Top level\n") && strstr(want.buf, "`regex`"),
 	   "config_describe() has the sections");
-	if (!ok(read_file(README, &readme), "read %s", README))
+	if (!ok(!strbuf_read_file(&readme, README, NULL), "read %s", README))
 		goto out;
 	begin = strstr(readme.buf, KEYS_BEGIN);
 	end = begin ? strstr(begin, KEYS_END) : NULL;

@@ -371,19 +371,12 @@ static const struct {
 static int read_file(const char *file, struct strbuf *sb)
 {
 	struct strbuf path = STRBUF_INIT;
-	char chunk[4096];
-	FILE *f;
-	size_t n;
+	int ret;
 
 	strbuf_addf(&path, "%s%s", DATA, file);
-	f = fopen(path.buf, "rb");
+	ret = strbuf_read_file(sb, path.buf, NULL);
 	strbuf_release(&path);
-	if (!f)
-		return -1;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		strbuf_add(sb, chunk, n);
-	fclose(f);
-	return 0;
+	return ret;
 }
 
 /* An exact-size copy, so that ASan catches a read past len. */

@@ -20,20 +20,13 @@
 /* Append the whole of path to sb; false (with a diagnostic) on error. */
 static inline bool read_file(const char *path, struct strbuf *sb)
 {
-	char chunk[8192];
-	FILE *f = fopen(path, "rb");
-	size_t got;
-	bool ok_read;
+	struct strbuf err = STRBUF_INIT;
+	bool read = !strbuf_read_file(sb, path, &err);
 
-	if (!f) {
-		diag("cannot open '%s'", path);
-		return false;
-	}
-	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		strbuf_add(sb, chunk, got);
-	ok_read = !ferror(f);
-	fclose(f);
-	return ok_read;
+	if (!read)
+		diag("%s", err.buf);
+	strbuf_release(&err);
+	return read;
 }
 
 /* Report where got and want part, one line of each. */

@@ -743,17 +743,8 @@ static void test_child_fds(void)
 /* Set sb to the bytes of path; false when it cannot be read. */
 static bool read_whole(const char *path, struct strbuf *sb)
 {
-	char buf[256];
-	size_t n;
-	FILE *f = fopen(path, "r");
-
 	strbuf_reset(sb);
-	if (!f)
-		return false;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(sb, buf, n);
-	fclose(f);
-	return true;
+	return !strbuf_read_file(sb, path, NULL);
 }
 
 /*

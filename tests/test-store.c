@@ -853,20 +853,6 @@ static size_t sql_statements(const char *sql, char ***out)
 	return nr;
 }
 
-static int read_file(const char *path, struct strbuf *sb)
-{
-	char buf[4096];
-	size_t n;
-	FILE *fp = fopen(path, "r");
-
-	if (!fp)
-		return -1;
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
-		strbuf_add(sb, buf, n);
-	fclose(fp);
-	return 0;
-}
-
 static void test_schema(void)
 {
 	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
@@ -879,7 +865,8 @@ static void test_schema(void)
 	if (!st)
 		BUG("open: %s", err.buf);
 	ok(!store_schema(st, &got, &err) && got.len, "schema read");
-	ok(!read_file("../db/schema.sql", &want), "db/schema.sql read");
+	ok(!strbuf_read_file(&want, "../db/schema.sql", NULL),
+	   "db/schema.sql read");
 	gn = sql_statements(got.buf, &g);
 	wn = sql_statements(want.buf, &w);
 	same = gn == wn;

@@ -1,5 +1,9 @@
 /* Unit tests for strbuf, strvec and parse-num. */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "tap.h"
 #include "parse-num.h"
@@ -27,6 +31,98 @@ static const struct {
 	{"nan", false, 0},  {"inf", false, 0},	     {"1e999", false, 0},
 	{"", false, 0},	    {"3.0.1", false, 0},
 };
+
+/* strbuf_read_file_max(): a file of size bytes, read with a limit. */
+static const struct {
+	size_t size, max, want;
+} read_cases[] = {
+	{0, SIZE_MAX, 0},
+	{3, SIZE_MAX, 3},
+	{8192, SIZE_MAX, 8192},
+	{8193, SIZE_MAX, 8193},
+	{20000, SIZE_MAX, 20000},
+	{20000, 10000, 10000},
+	{20000, 20001, 20000},
+	{20000, 0, 0},
+	{100, 101, 100},
+	{100, 100, 100},
+	{100, 99, 99},
+};
+
+/* The byte at offset i of the test files: every value, NUL included. */
+static char file_byte(size_t i)
+{
+	return (char)(i % 251);
+}
+
+static void test_read_file(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf want = STRBUF_INIT;
+
+	strbuf_addf(&dir, "%s/mmcmp-test-strbuf-XXXXXX",
+		    tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir.buf))
+		BUG("mkdtemp failed");
+	strbuf_addf(&path, "%s/file", dir.buf);
+	for (size_t i = 0; i < ARRAY_SIZE(read_cases); i++) {
+		FILE *f = fopen(path.buf, "wb");
+		int rc;
+
+		strbuf_reset(&want);
+		for (size_t k = 0; k < read_cases[i].size; k++)
+			strbuf_addch(&want, file_byte(k));
+		if (!f || fwrite(want.buf, 1, want.len, f) != want.len ||
+		    fclose(f))
+			BUG("cannot write %s", path.buf);
+		strbuf_reset(&sb);
+		strbuf_reset(&err);
+		strbuf_addstr(&sb, "kept:");
+		rc = strbuf_read_file_max(&sb, path.buf, read_cases[i].max,
+					  &err);
+		ok(!rc && !err.len && sb.len == 5 + read_cases[i].want &&
+			   !memcmp(sb.buf, "kept:", 5) &&
+			   !memcmp(sb.buf + 5, want.buf, read_cases[i].want) &&
+			   !sb.buf[sb.len],
+		   "strbuf_read_file_max case %zu: %zu of %zu bytes appended",
+		   i, read_cases[i].want, read_cases[i].size);
+	}
+	strbuf_reset(&sb);
+	ok(!strbuf_read_file(&sb, path.buf, NULL) && sb.len == 100,
+	   "strbuf_read_file reads the whole file, err NULL");
+
+	/* A missing file and a directory fail and leave sb as it was. */
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "kept");
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/missing", dir.buf);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "cannot open '%s': No such file or directory",
+		    path.buf);
+	ok(strbuf_read_file(&sb, path.buf, &err) == -1 &&
+		   !strcmp(err.buf, want.buf) && !strcmp(sb.buf, "kept"),
+	   "strbuf_read_file of a missing file");
+	strbuf_reset(&err);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "cannot read '%s': Is a directory", dir.buf);
+	ok(strbuf_read_file(&sb, dir.buf, &err) == -1 &&
+		   !strcmp(err.buf, want.buf) && !strcmp(sb.buf, "kept"),
+	   "strbuf_read_file of a directory");
+	ok(strbuf_read_file(&sb, dir.buf, NULL) == -1,
+	   "strbuf_read_file accepts a NULL err");
+
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/file", dir.buf);
+	if (unlink(path.buf) || rmdir(dir.buf))
+		BUG("cannot remove %s", dir.buf);
+	strbuf_release(&dir);
+	strbuf_release(&path);
+	strbuf_release(&sb);
+	strbuf_release(&err);
+	strbuf_release(&want);
+}
 
 int main(void)
 {
@@ -81,6 +177,7 @@ int main(void)
 	}
 	strbuf_release(&sb);
 	strbuf_release(&err);
+	test_read_file();
 	done_testing();
 	return exit_status();
 }

@@ -17,22 +17,6 @@
 
 static int nr_tests;
 
-static int read_all(const char *path, struct strbuf *sb)
-{
-	FILE *f = fopen(path, "rb");
-	char buf[65536];
-	size_t n;
-	int ret;
-
-	if (!f)
-		return -1;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(sb, buf, n);
-	ret = ferror(f) ? -1 : 0;
-	fclose(f);
-	return ret;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -67,7 +51,7 @@ static void replay_file(const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (read_all(path, &sb)) {
+	if (strbuf_read_file(&sb, path, NULL)) {
 		printf("not ok %d - %s: cannot read\n", ++nr_tests, path);
 	} else {
 		/* Flushed first: a crash shows which input it was. */

@@ -1,0 +1,392 @@
+/* config-keys: the keys of a config file, one table per level. */
+#include "config-internal.h"
+
+#include <stddef.h>
+
+#include "config.h"
+#include "strbuf.h"
+#include "util.h"
+
+#define MAX_TIMEOUT_S 604800.0 /* one week */
+
+#define AT(type, member)                                                       \
+	.offset = offsetof(type, member), .size = sizeof(((type *)NULL)->member)
+/* An array member: the key's parser knows the struct, so no size. */
+#define AT_ARRAY(type, member) .offset = offsetof(type, member)
+
+static const struct choice on_error_choices[] = {
+	{"continue", CONFIG_ON_ERROR_CONTINUE},
+	{"abort", CONFIG_ON_ERROR_ABORT},
+	{NULL, 0},
+};
+
+static const struct choice better_choices[] = {
+	{"lower", 0},
+	{"higher", 1},
+	{NULL, 0},
+};
+
+static const struct choice measure_choices[] = {
+	{"elapsed", METRIC_ELAPSED},
+	{"user", METRIC_USER},
+	{"system", METRIC_SYSTEM},
+	{"maxrss", METRIC_MAXRSS},
+	{NULL, 0},
+};
+
+static const struct key top_keys[] = {
+	{.name = "name",
+	 .type = KEY_STRING,
+	 AT(struct config, name),
+	 .required = true,
+	 .help = "Name of the configuration, stored with every run."},
+	{.name = "description",
+	 .type = KEY_STRING,
+	 AT(struct config, description),
+	 .empty_ok = true,
+	 .free_text = true,
+	 .help = "Free text about what the configuration measures."},
+	{.name = "iterations",
+	 .type = KEY_INT,
+	 AT(struct config, iterations),
+	 .min = 1,
+	 .max = 100000,
+	 .def = "5",
+	 .help = "Measured iterations of every operation, per build."},
+	{.name = "warmup",
+	 .type = KEY_INT,
+	 AT(struct config, warmup),
+	 .min = 0,
+	 .max = 100000,
+	 .def = "0",
+	 .help = "Iterations run before the measured ones and discarded."},
+	{.name = "timeout",
+	 .type = KEY_NUMBER,
+	 AT(struct config, timeout_s),
+	 .min = 0,
+	 .max = MAX_TIMEOUT_S,
+	 .def = "600",
+	 .help = "Time limit of one iteration in seconds; 0 means none."},
+	{.name = "on_error",
+	 .type = KEY_CHOICE,
+	 AT(struct config, on_error),
+	 .choices = on_error_choices,
+	 .def = "continue",
+	 .help = "When an iteration fails: record the failure and go on, "
+		 "or stop the run."},
+	{.name = "interleave",
+	 .type = KEY_BOOL,
+	 AT(struct config, interleave),
+	 .def = "false",
+	 .help = "Alternate the builds at every iteration instead of "
+		 "running all iterations of one build, then the next."},
+	{.name = "monitors",
+	 .type = KEY_BOOL,
+	 AT(struct config, monitors),
+	 .def = "true",
+	 .help = "Record per iteration what /proc/vmstat counted, the CPU "
+		 "time of /proc/stat and /proc/meminfo at start and end; "
+		 "`mmcmp compare` shows them in the Ops table and with "
+		 "`--monitors`. Costs some 100 microseconds per iteration."},
+	{.name = "monitor_interval",
+	 .type = KEY_NUMBER,
+	 AT(struct config, monitor_interval_s),
+	 .min = 0,
+	 .max = 3600,
+	 .def = "0",
+	 .help = "Also sample the monitors every this many seconds while an "
+		 "iteration runs and store the samples as a time series; 0 "
+		 "means never, else at least 0.1. Needs `monitors: true`."},
+	{.name = "env",
+	 .type = KEY_ENV,
+	 AT(struct config, env),
+	 .help = "Environment variables set for every command."},
+	{.name = "setup",
+	 .type = KEY_COMMANDS,
+	 AT(struct config, setup),
+	 .help = "Commands run once before the workloads."},
+	{.name = "teardown",
+	 .type = KEY_COMMANDS,
+	 AT(struct config, teardown),
+	 .help = "Commands run once after the workloads."},
+	{.name = "workloads",
+	 .type = KEY_WORKLOADS,
+	 AT_ARRAY(struct config, workloads),
+	 .required = true,
+	 .help = "The benchmarks to run; see Workload."},
+	{.name = "builds",
+	 .type = KEY_BUILDS,
+	 AT_ARRAY(struct config, builds),
+	 .help = "Variants to compare, by name; see Build."},
+	{.name = "cgroup",
+	 .type = KEY_CGROUP,
+	 AT_ARRAY(struct config, cgroup),
+	 .help = "A cgroup that mmcmp creates for the workload processes of "
+		 "every build without one of its own; see Cgroup."},
+};
+
+static const struct key workload_keys[] = {
+	{.name = "name",
+	 .type = KEY_STRING,
+	 AT(struct workload_spec, name),
+	 .required = true,
+	 .help = "Benchmark name, unique in the file; one table in a "
+		 "comparison."},
+	{.name = "shell",
+	 .type = KEY_BOOL,
+	 AT(struct workload_spec, shell),
+	 .def = "false",
+	 .help = "`command` is one string, run with `/bin/sh -c`."},
+	{.name = "command",
+	 .type = KEY_COMMAND,
+	 AT(struct workload_spec, command),
+	 .required = true,
+	 .help = "Program and arguments (a list), or one string with "
+		 "`shell: true`; may use `{param}` placeholders."},
+	{.name = "params",
+	 .type = KEY_PARAMS,
+	 AT_ARRAY(struct workload_spec, params),
+	 .help = "Parameters swept as a cartesian product in file order: "
+		 "name to a list of values, or to one value."},
+	{.name = "operation",
+	 .type = KEY_STRING,
+	 AT(struct workload_spec, operation),
+	 .def = "{metric}",
+	 .help = "Row label template, unique per metric and parameter "
+		 "combination; may use `{metric}` and `{param}`."},
+	{.name = "metrics",
+	 .type = KEY_METRICS,
+	 AT_ARRAY(struct workload_spec, metrics),
+	 .required = true,
+	 .help = "What to measure; see Metric."},
+	{.name = "env",
+	 .type = KEY_ENV,
+	 AT(struct workload_spec, env),
+	 .help = "Environment variables of this workload's commands."},
+	{.name = "setup",
+	 .type = KEY_COMMANDS,
+	 AT(struct workload_spec, setup),
+	 .help = "Commands run before this workload's iterations."},
+	{.name = "teardown",
+	 .type = KEY_COMMANDS,
+	 AT(struct workload_spec, teardown),
+	 .help = "Commands run after this workload's iterations."},
+	{.name = "timeout",
+	 .type = KEY_NUMBER,
+	 AT(struct workload_spec, timeout_s),
+	 .min = 0,
+	 .max = MAX_TIMEOUT_S,
+	 .def = "0",
+	 .def_doc = "top-level `timeout`",
+	 .help = "Time limit of one iteration in seconds."},
+	{.name = "cwd",
+	 .type = KEY_STRING,
+	 AT(struct workload_spec, cwd),
+	 .help = "Working directory of the command; default: inherited."},
+};
+
+static const struct key metric_keys[] = {
+	{.name = "name",
+	 .type = KEY_STRING,
+	 AT(struct metric_spec, name),
+	 .required = true,
+	 .help = "Metric name, unique in the workload."},
+	{.name = "unit",
+	 .type = KEY_STRING,
+	 AT(struct metric_spec, unit),
+	 .empty_ok = true,
+	 .def_doc = "`s`, `KiB` or empty, by source",
+	 .help = "Unit shown in reports."},
+	{.name = "better",
+	 .type = KEY_CHOICE,
+	 AT(struct metric_spec, higher_better),
+	 .choices = better_choices,
+	 .def = "lower",
+	 .help = "Whether higher or lower values are better."},
+	{.name = "decimals",
+	 .type = KEY_INT,
+	 AT(struct metric_spec, decimals),
+	 .min = 0,
+	 .max = 12,
+	 .def = "2",
+	 .help = "Digits after the decimal point in reports."},
+	{.name = "extract",
+	 .type = KEY_EXTRACT,
+	 AT(struct metric_spec, source),
+	 .required = true,
+	 .help = "Where the samples come from; see Extract."},
+};
+
+static const struct key extract_keys[] = {
+	{.name = "regex",
+	 .type = KEY_REGEX,
+	 AT(struct metric_spec, pattern),
+	 .one_of = true,
+	 .help = "POSIX extended regular expression; the first capture "
+		 "group of each match in stdout is a sample."},
+	{.name = "json",
+	 .type = KEY_JSON_PATH,
+	 AT(struct metric_spec, pattern),
+	 .one_of = true,
+	 .empty_ok = true,
+	 .help = "Path of the numbers to read in the JSON document on "
+		 "stdout, like `jobs[0].read.iops`; syntax in src/json.h."},
+	{.name = "parser",
+	 .type = KEY_STRING,
+	 AT(struct metric_spec, pattern),
+	 .one_of = true,
+	 .help = "Built-in parser of a benchmark's output, like `fio` or "
+		 "`hackbench`; list in src/extract.h."},
+	{.name = "field",
+	 .type = KEY_STRING,
+	 AT(struct metric_spec, field),
+	 .needs = "parser",
+	 .help = "Value of the parser's output to use; default: the "
+		 "parser's main one."},
+	{.name = "measure",
+	 .type = KEY_CHOICE,
+	 AT(struct metric_spec, source),
+	 .choices = measure_choices,
+	 .one_of = true,
+	 .help = "Measured by the runner: wall time, user or system CPU "
+		 "time in seconds, or peak RSS in KiB."},
+};
+
+static const struct key build_keys[] = {
+	{.name = "env",
+	 .type = KEY_ENV,
+	 AT(struct build_spec, env),
+	 .help = "Environment variables of this build's commands."},
+	{.name = "prefix",
+	 .type = KEY_ARGV,
+	 AT(struct build_spec, prefix),
+	 .help = "Arguments put before every workload command, like "
+		 "`[taskset, -c, \"2\"]`."},
+	{.name = "cwd",
+	 .type = KEY_STRING,
+	 AT(struct build_spec, cwd),
+	 .help = "Working directory of this build's commands."},
+	{.name = "setup",
+	 .type = KEY_COMMANDS,
+	 AT(struct build_spec, setup),
+	 .help = "Commands run before this build's iterations."},
+	{.name = "teardown",
+	 .type = KEY_COMMANDS,
+	 AT(struct build_spec, teardown),
+	 .help = "Commands run after this build's iterations."},
+	{.name = "cgroup",
+	 .type = KEY_CGROUP,
+	 AT_ARRAY(struct build_spec, cgroup),
+	 .help = "A cgroup for this build's workload processes, instead of "
+		 "the top-level one; see Cgroup."},
+};
+
+static const struct key cgroup_keys[] = {
+	{.name = "path",
+	 .type = KEY_STRING,
+	 AT(struct cgroup_spec, path),
+	 .required = true,
+	 .help = "Where the cgroup goes under the hierarchy's root, like "
+		 "`mmcmp/a/b`. The levels that do not exist are created "
+		 "before the run and removed after it; the last may not "
+		 "exist already."},
+	{.name = "controllers",
+	 .type = KEY_NAMES,
+	 AT(struct cgroup_spec, controllers),
+	 .help = "Controllers to enable on the way down, like `[memory, "
+		 "cpu]`: in `cgroup.subtree_control` of each level above "
+		 "the last (cgroup v2), or the hierarchies to use (v1)."},
+	{.name = "limits",
+	 .type = KEY_LIMITS,
+	 AT(struct cgroup_spec, limits),
+	 .help = "Interface files of the last level and the values written "
+		 "to them before the run, like `memory.max: 1G`."},
+	{.name = "root",
+	 .type = KEY_STRING,
+	 AT(struct cgroup_spec, root),
+	 .def_doc = "found under `/sys/fs/cgroup`",
+	 .help = "The cgroup hierarchy to use: a cgroup2 or cgroup v1 mount "
+		 "point. By default cgroup v2 at `/sys/fs/cgroup`; on a v1 "
+		 "or hybrid layout, the v1 hierarchy of each controller "
+		 "(`/sys/fs/cgroup/memory`), or `/sys/fs/cgroup/unified` "
+		 "without controllers."},
+};
+
+/* The loader's arrays of found keys hold a level's keys. */
+_Static_assert(ARRAY_SIZE(top_keys) <= MAX_LEVEL_KEYS &&
+		       ARRAY_SIZE(workload_keys) <= MAX_LEVEL_KEYS &&
+		       ARRAY_SIZE(metric_keys) <= MAX_LEVEL_KEYS &&
+		       ARRAY_SIZE(extract_keys) <= MAX_LEVEL_KEYS &&
+		       ARRAY_SIZE(build_keys) <= MAX_LEVEL_KEYS &&
+		       ARRAY_SIZE(cgroup_keys) <= MAX_LEVEL_KEYS,
+	       "raise MAX_LEVEL_KEYS");
+
+const struct level config_top_level = {
+	.title = "Top level",
+	.intro = "The file is one mapping with these keys.",
+	.where = "at the top level",
+	.keys = top_keys,
+	.nr = ARRAY_SIZE(top_keys),
+};
+
+const struct level config_workload_level = {
+	.title = "Workload",
+	.intro = "Each item of `workloads` is a mapping with these keys.",
+	.where = "in a workload",
+	.keys = workload_keys,
+	.nr = ARRAY_SIZE(workload_keys),
+};
+
+const struct level config_metric_level = {
+	.title = "Metric",
+	.intro = "Each item of a workload's `metrics` is a mapping with these "
+		 "keys.",
+	.where = "in a metric",
+	.keys = metric_keys,
+	.nr = ARRAY_SIZE(metric_keys),
+};
+
+const struct level config_extract_level = {
+	.title = "Extract",
+	.intro = "A metric's `extract` is a mapping with exactly one of "
+		 "`regex`, `json`, `parser` and `measure`.",
+	.where = "in 'extract'",
+	.keys = extract_keys,
+	.nr = ARRAY_SIZE(extract_keys),
+};
+
+const struct level config_build_level = {
+	.title = "Build",
+	.intro = "`builds` maps each build name to a mapping with these keys; "
+		 "an empty value is a build with no settings.",
+	.where = "in a build",
+	.keys = build_keys,
+	.nr = ARRAY_SIZE(build_keys),
+};
+
+const struct level config_cgroup_level = {
+	.title = "Cgroup",
+	.intro = "`cgroup`, at the top level or in a build (which then "
+		 "overrides the top-level one), is a mapping with these keys; "
+		 "see Cgroups above.",
+	.where = "in 'cgroup'",
+	.keys = cgroup_keys,
+	.nr = ARRAY_SIZE(cgroup_keys),
+};
+
+const struct level *const config_levels[] = {
+	&config_top_level,     &config_workload_level, &config_metric_level,
+	&config_extract_level, &config_build_level,    &config_cgroup_level,
+};
+
+const size_t config_levels_nr = ARRAY_SIZE(config_levels);
+
+void config_add_choices(struct strbuf *sb, const struct choice *c,
+			const char *quote)
+{
+	for (size_t i = 0; c[i].name; i++) {
+		if (i)
+			strbuf_addstr(sb, c[i + 1].name ? ", " : " or ");
+		strbuf_addf(sb, "%s%s%s", quote, c[i].name, quote);
+	}
+}

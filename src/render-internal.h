@@ -1,0 +1,58 @@
+#ifndef MMCMP_RENDER_INTERNAL_H
+#define MMCMP_RENDER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "render.h"
+
+struct compare_result;
+struct compare_side;
+struct strbuf;
+
+/*
+ * render-internal: what render.c and the per-format files (render-text.c,
+ * render-markdown.c, render-csv.c, render-html.c) share, and nothing
+ * outside them uses but their tests; everyone else calls render(). Like
+ * render(), these functions append to out and cannot fail; the result
+ * and the options stay the caller's.
+ */
+
+/* One entry point per format, called by render(). */
+void render_text(const struct compare_result *res,
+		 const struct render_options *opts, struct strbuf *out);
+void render_markdown(const struct compare_result *res,
+		     const struct render_options *opts, struct strbuf *out);
+void render_csv(const struct compare_result *res,
+		const struct render_options *opts, struct strbuf *out);
+void render_html(const struct compare_result *res,
+		 const struct render_options *opts, struct strbuf *out);
+
+/*
+ * Helpers shared by the renderers.
+ *
+ * render_split_label(): mmtests' split of a run label over its two header
+ * lines: the first *len1 bytes form line 1, line 2 starts at byte
+ * *start2. The split is at the first '-', moved 4 bytes right when the
+ * rest starts with "rc<digit>" ("6.10-rc1-patched" -> "6.10-rc1" /
+ * "patched"); a label without '-' keeps mmtests' quirk ("base" -> "bas" /
+ * "base").
+ */
+void render_split_label(const char *label, size_t *len1, size_t *start2);
+
+/*
+ * Append v as printf "%*.*f" (with '+' when plus) would, except that NaN
+ * and infinities print "NaN", "Inf", "-Inf" as Perl's sprintf does.
+ */
+void render_fixed(struct strbuf *sb, int width, int prec, bool plus, double v);
+
+/*
+ * Append the verdict cell of a "Significant" row, 11 columns like the
+ * percentage cells: mmtests' cidiff ratio through " (%7.2f%%)" in mmtests
+ * mode and in the baseline column (run 0), otherwise " (p=0.0123)",
+ * " (p<0.0001)" or " (untested)".
+ */
+void render_verdict(struct strbuf *sb, const struct compare_result *res,
+		    size_t run, const struct compare_side *side);
+
+#endif /* MMCMP_RENDER_INTERNAL_H */
