@@ -943,10 +943,13 @@ static void test_monitor_tables(void)
  * 2 s, and each row's value worked out by hand from mmtests'
  * MonitorMmtestsvmstat formulas.
  */
-static const struct {
+/* A counter and its change, or a row label and its value. */
+struct named_value {
 	const char *name;
-	double value;
-} ops_counters[] = {
+	double value; /* NAN: undefined */
+};
+
+static const struct named_value ops_counters[] = {
 	{"pgfault", 1000},
 	{"pgmajfault", 10},
 	{"pswpin", 3},
@@ -1001,10 +1004,7 @@ static const struct {
 	{"numa_pages_migrated", 35},
 };
 
-static const struct {
-	const char *label;
-	double want;
-} ops_rows[] = {
+static const struct named_value ops_rows[] = {
 	{"Minor Faults", 990},
 	{"Major Faults", 10},
 	{"Swap Ins", 3},
@@ -1075,19 +1075,13 @@ static const struct {
  * The quirks: a pre-3.8 kernel's kswapd_steal (also counted in pgsteal),
  * nothing scanned, no compaction counters, no hint faults, no time.
  */
-static const struct {
-	const char *name;
-	double value;
-} quirk_counters[] = {
+static const struct named_value quirk_counters[] = {
 	{"kswapd_steal", 10},
 	{"pgsteal_normal", 30},
 	{"pgfault", 5},
 };
 
-static const struct {
-	const char *label;
-	double want; /* NAN: undefined */
-} quirk_rows[] = {
+static const struct named_value quirk_rows[] = {
 	{"Kswapd pages reclaimed", 10},
 	{"Direct pages reclaimed", 20},
 	{"Kswapd efficiency %", 100},
@@ -1110,47 +1104,51 @@ static size_t ops_row(const char *label)
 	return COMPARE_VMSTAT_NR;
 }
 
-static void test_vmstat_rows(void)
+/*
+ * The vmstat summary of one iteration of elapsed_s with the counters
+ * given has each of the rows given, within 1e-9.
+ */
+static void check_vmstat(const char *what, double elapsed_s,
+			 const struct named_value *counters, size_t counters_nr,
+			 const struct named_value *rows, size_t rows_nr)
 {
 	struct monitor_table mt = {.benchmark = NULL};
 	double got[COMPARE_VMSTAT_NR];
-	bool unique = true;
 
-	ok(ARRAY_SIZE(ops_rows) == COMPARE_VMSTAT_NR,
-	   "every vmstat row has a case");
-	for (size_t r = 0; r < COMPARE_VMSTAT_NR; r++)
-		unique = unique && ops_row(compare_vmstat_label(r)) == r;
-	ok(unique, "vmstat row labels are unique");
-	monitor_table_add_iteration(&mt, 2.0);
-	for (size_t i = 0; i < ARRAY_SIZE(ops_counters); i++)
-		monitor_table_set(&mt, ops_counters[i].name,
-				  ops_counters[i].value);
+	monitor_table_add_iteration(&mt, elapsed_s);
+	for (size_t i = 0; i < counters_nr; i++)
+		monitor_table_set(&mt, counters[i].name, counters[i].value);
 	compare_vmstat_summary(&mt, got);
-	for (size_t i = 0; i < ARRAY_SIZE(ops_rows); i++) {
-		size_t r = ops_row(ops_rows[i].label);
-
-		ok(r == i && fabs(got[r] - ops_rows[i].want) < 1e-9,
-		   "vmstat row %zu '%s' = %g", i, ops_rows[i].label,
-		   ops_rows[i].want);
-	}
-	monitor_table_release(&mt);
-
-	mt = (struct monitor_table){.benchmark = NULL};
-	monitor_table_add_iteration(&mt, 0.0);
-	for (size_t i = 0; i < ARRAY_SIZE(quirk_counters); i++)
-		monitor_table_set(&mt, quirk_counters[i].name,
-				  quirk_counters[i].value);
-	compare_vmstat_summary(&mt, got);
-	for (size_t i = 0; i < ARRAY_SIZE(quirk_rows); i++) {
-		size_t r = ops_row(quirk_rows[i].label);
-		double want = quirk_rows[i].want;
+	for (size_t i = 0; i < rows_nr; i++) {
+		size_t r = ops_row(rows[i].name);
+		double want = rows[i].value;
 
 		ok(r < COMPARE_VMSTAT_NR &&
 			   (isnan(want) ? isnan(got[r])
-					: fabs(got[r] - want) < 1e-12),
-		   "vmstat quirk %zu: '%s' = %g", i, quirk_rows[i].label, want);
+					: fabs(got[r] - want) < 1e-9),
+		   "%s %zu: '%s' = %g", what, i, rows[i].name, want);
 	}
 	monitor_table_release(&mt);
+}
+
+static void test_vmstat_rows(void)
+{
+	bool unique = true, ordered = true;
+
+	ok(ARRAY_SIZE(ops_rows) == COMPARE_VMSTAT_NR,
+	   "every vmstat row has a case");
+	for (size_t r = 0; r < COMPARE_VMSTAT_NR; r++) {
+		unique = unique && ops_row(compare_vmstat_label(r)) == r;
+		ordered = ordered &&
+			  !strcmp(compare_vmstat_label(r), ops_rows[r].name);
+	}
+	ok(unique, "vmstat row labels are unique");
+	ok(ordered, "vmstat rows in compare-kernels.sh's order");
+	check_vmstat("vmstat row", 2.0, ops_counters, ARRAY_SIZE(ops_counters),
+		     ops_rows, ARRAY_SIZE(ops_rows));
+	check_vmstat("vmstat quirk", 0.0, quirk_counters,
+		     ARRAY_SIZE(quirk_counters), quirk_rows,
+		     ARRAY_SIZE(quirk_rows));
 }
 
 int main(void)
