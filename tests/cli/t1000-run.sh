@@ -204,7 +204,7 @@ iterations: 10
 workloads:
   - name: slow
     shell: true
-    command: "n=\$(cat '$TMP/count' 2>/dev/null || echo 0); echo \$((n+1)) > '$TMP/count'; if [ \$n -ge 2 ]; then touch '$TMP/hanging'; sleep 1000 & sleep 1000; fi; echo total:1"
+    command: "n=\$(cat '$TMP/count' 2>/dev/null || echo 0); echo \$((n+1)) > '$TMP/count'; if [ \$n -ge 2 ]; then touch '$TMP/hanging'; sleep 1000.1013 & sleep 1000.1013; fi; echo total:1"
     metrics:
       - name: total
         extract: { regex: "total:([0-9]+)" }
@@ -225,9 +225,14 @@ check "Ctrl-C exits 130" test "$st" -eq 130
 grep_file "$TMP/out" "intr: run [0-9]* interrupted, 2 iterations" \
 	"finished iterations are kept, the run is interrupted"
 grep_file "$TMP/err" "interrupted" "the interruption is reported"
-sleep 0.2
+# The group is killed as mmcmp exits; give a loaded machine time to reap.
+i=0
+while pgrep -f 'slee[p] 1000.1013' >/dev/null && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 check "no workload process is left" \
-	sh -c "! pgrep -f 'slee[p] 1000' >/dev/null"
+	sh -c "! pgrep -f 'slee[p] 1000.1013' >/dev/null"
 expect_status 0 "list after Ctrl-C" "$MMCMP" list
 grep_file "$TMP/out" " intr .* interrupted" "list shows the run as interrupted"
 

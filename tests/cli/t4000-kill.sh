@@ -117,13 +117,22 @@ while read -r delay; do
 	fk=$(q 'PRAGMA foreign_key_check' 2>&1 || true)
 	[ -z "$fk" ] || why="$why foreign_key_check: $fk;"
 	done_nr=$(wc -l <"$TMP/done")
-	stored=$(q "SELECT count(*) FROM iteration i JOIN run r ON r.id = i.run_id
-		WHERE r.label = '$label' AND i.status = 'ok'" 2>&1 || true)
-	other=$(q "SELECT count(*) FROM iteration i JOIN run r ON r.id = i.run_id
-		WHERE r.label = '$label' AND i.status <> 'ok'" 2>&1 || true)
-	partial=$(q "SELECT count(*) FROM iteration i JOIN run r ON r.id = i.run_id
-		WHERE r.label = '$label' AND
-		(SELECT count(*) FROM sample s WHERE s.iteration_id = i.id) <> $samples" 2>&1 || true)
+	# A kill while the first run creates the database may come before
+	# its migrations commit: then there are no tables yet (the migration
+	# is one transaction), and no workload can have finished.
+	tables=$(q "SELECT count(*) FROM sqlite_master WHERE name = 'iteration'" 2>&1 || true)
+	if [ "$tables" = 0 ]; then
+		[ "$done_nr" -eq 0 ] || why="$why $done_nr iterations finished before the database had its tables;"
+		stored=0 other=0 partial=0
+	else
+		stored=$(q "SELECT count(*) FROM iteration i JOIN run r ON r.id = i.run_id
+			WHERE r.label = '$label' AND i.status = 'ok'" 2>&1 || true)
+		other=$(q "SELECT count(*) FROM iteration i JOIN run r ON r.id = i.run_id
+			WHERE r.label = '$label' AND i.status <> 'ok'" 2>&1 || true)
+		partial=$(q "SELECT count(*) FROM iteration i JOIN run r ON r.id = i.run_id
+			WHERE r.label = '$label' AND
+			(SELECT count(*) FROM sample s WHERE s.iteration_id = i.id) <> $samples" 2>&1 || true)
+	fi
 	case "$stored" in
 	"" | *[!0-9]*)
 		why="$why cannot count the iterations: $stored;"
@@ -137,7 +146,7 @@ while read -r delay; do
 	esac
 	[ "$other" = 0 ] || why="$why $other iterations not ok;"
 	[ "$partial" = 0 ] || why="$why $partial iterations without their $samples samples;"
-	status_before=$(q "SELECT group_concat(status) FROM run WHERE label = '$label'")
+	status_before=$(q "SELECT group_concat(status) FROM run WHERE label = '$label'" 2>/dev/null || true)
 	if ! "$MMCMP" list >"$TMP/list" 2>"$TMP/list-err"; then
 		why="$why mmcmp list failed: $(head -c 200 "$TMP/list-err");"
 	fi
