@@ -3,6 +3,7 @@
 
 #include "compare.h"
 #include "csv.h"
+#include "import.h"
 #include "json.h"
 #include "parse-num.h"
 #include "run-data.h"
@@ -11,7 +12,7 @@
 #include "strvec.h"
 
 static const char export_usage[] =
-	"usage: mmcmp export json|csv [options] [LABEL...]\n"
+	"usage: mmcmp export json|csv|benchstat [options] [LABEL...]\n"
 	"\n"
 	"Write the runs of each LABEL (default: every run in the database).\n"
 	"\n"
@@ -23,6 +24,10 @@ static const char export_usage[] =
 	"csv   one row per sample of a measured iteration, in the columns\n"
 	"      mmcmp import reads: label,benchmark,operation,value,unit,better,\n"
 	"      decimals,iteration. The runs of a label are pooled.\n"
+	"benchstat  the Go benchmark format that benchstat reads: a\n"
+	"      'label: LABEL' configuration line before each label's results,\n"
+	"      one result line per measured iteration and operation name;\n"
+	"      mmcmp import --from gobench --label-by label reads it back.\n"
 	"\n"
 	"Options:\n"
 	"  --benchmark=NAME    only this benchmark's operations and iterations\n"
@@ -35,6 +40,7 @@ static const char export_usage[] =
 
 struct export_args {
 	bool json;
+	bool benchstat;
 	const char *benchmark;
 	const char *base;
 	const char *output;
@@ -93,11 +99,15 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 		}
 	}
 	if (!format)
-		return usage_error(&cmd_export, "missing format: json or csv");
-	if (strcmp(format, "json") != 0 && strcmp(format, "csv") != 0)
 		return usage_error(&cmd_export,
-				   "unknown format '%s' (json or csv)", format);
+				   "missing format: json, csv or benchstat");
+	if (strcmp(format, "json") != 0 && strcmp(format, "csv") != 0 &&
+	    strcmp(format, "benchstat") != 0)
+		return usage_error(
+			&cmd_export,
+			"unknown format '%s' (json, csv or benchstat)", format);
 	a->json = !strcmp(format, "json");
+	a->benchstat = !strcmp(format, "benchstat");
 	if (a->base && !a->json)
 		return usage_error(&cmd_export, "--compare needs json");
 	return 0;
@@ -303,6 +313,8 @@ static int export_main(int argc, char **argv)
 	}
 	if (je)
 		json_export_finish(je, &out);
+	else if (a.benchstat)
+		gobench_export(runs, runs_nr, &out);
 	else
 		csv_export(runs, runs_nr, &out);
 	ret = write_output(a.output, &out);

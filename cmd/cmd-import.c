@@ -2,6 +2,7 @@
 #include "cmd.h"
 
 #include "csv.h"
+#include "import.h"
 #include "json.h"
 #include "machine.h"
 #include "mmcmp-version.h"
@@ -14,7 +15,7 @@
 #include "uuid.h"
 
 static const char import_usage[] =
-	"usage: mmcmp import [--label-prefix PREFIX] [--append] FILE...\n"
+	"usage: mmcmp import [--from FORMAT] [--label-by KEY] [--label-prefix PREFIX] [--append] FILE...\n"
 	"\n"
 	"Import runs into the database, all files in one transaction: an error\n"
 	"anywhere imports nothing.\n"
@@ -31,15 +32,31 @@ static const char import_usage[] =
 	"becomes a run; rows in file order define the operation order; the\n"
 	"iteration column groups a benchmark's samples into iterations.\n"
 	"\n"
+	"Results of other tools (--from names the format; without it, a file\n"
+	"whose content is unmistakably one of them is read as such):\n"
+	"hyperfine  hyperfine --export-json: each command a label\n"
+	"gobench    Go benchmark text (go test -bench, benchstat's input):\n"
+	"           each file a label, named after the file\n"
+	"pyperf     pyperf JSON (also .json.gz): each file a label\n"
+	"--label-by KEY takes the label from the value of parameter KEY\n"
+	"(hyperfine), configuration key KEY (gobench) or metadata KEY (pyperf).\n"
+	"A file imported again is skipped, as a JSON export is. Files\n"
+	"compressed with gzip are read, whatever their format.\n"
+	"\n"
 	"A new run whose label has other runs in the database already is\n"
 	"refused unless --append or --label-prefix makes way.\n"
 	"\n"
 	"Options:\n"
 	"  --label-prefix PREFIX  prepend PREFIX to every imported label\n"
-	"  --append               add runs to labels that already have results\n";
+	"  --append               add runs to labels that already have results\n"
+	"  --from FORMAT          read the files as FORMAT: hyperfine, gobench,\n"
+	"                         pyperf\n"
+	"  --label-by KEY         the label of a result is the value of KEY\n";
 
 struct import_args {
 	const char *prefix;
+	const struct import_format *from; /* --from, or NULL */
+	const char *label_by;
 	bool append;
 	const char **files;
 	size_t files_nr;
@@ -199,21 +216,52 @@ struct import_file {
 	size_t nr;
 };
 
-static int read_runs(struct import_file *f, struct strbuf *err)
+/*
+ * A gzip file is decompressed first; then --from, or else a format that
+ * recognises the content, reads it, and mmcmp's JSON and CSV the rest.
+ */
+static int read_runs(const struct import_args *a, struct import_file *f,
+		     struct strbuf *err)
 {
-	struct strbuf buf = STRBUF_INIT;
+	struct strbuf buf = STRBUF_INIT, raw = STRBUF_INIT;
+	const struct import_format *fmt = a->from;
+	struct import_options o = {.label_by = a->label_by};
+	char now[32];
 	int ret = -1;
 
 	if (read_file(f->path, &buf, err))
 		goto out;
-	if (is_json(f->path, &buf)
-		    ? json_import(f->path, buf.buf, buf.len, &f->runs, &f->nr,
-				  err)
-		    : csv_runs(f->path, &buf, &f->runs, &f->nr, err))
+	if (import_is_gzip(buf.buf, buf.len)) {
+		strbuf_add(&raw, buf.buf, buf.len);
+		strbuf_reset(&buf);
+		if (import_gunzip(f->path, raw.buf, raw.len,
+				  JSON_IMPORT_MAX_BYTES, &buf, err))
+			goto out;
+	}
+	if (!fmt)
+		fmt = import_format_detect(f->path, buf.buf, buf.len);
+	if (fmt) {
+		machine_utc_now(now);
+		o.started_at = now;
+		if (fmt->parse(f->path, buf.buf, buf.len, &o, &f->runs, &f->nr,
+			       err))
+			goto out;
+	} else if (a->label_by) {
+		error_addf(
+			err,
+			"%s: --label-by needs a file of another tool (--from)",
+			f->path);
 		goto out;
+	} else if (is_json(f->path, &buf)
+			   ? json_import(f->path, buf.buf, buf.len, &f->runs,
+					 &f->nr, err)
+			   : csv_runs(f->path, &buf, &f->runs, &f->nr, err)) {
+		goto out;
+	}
 	ret = 0;
 out:
 	strbuf_release(&buf);
+	strbuf_release(&raw);
 	return ret;
 }
 
@@ -228,7 +276,7 @@ static int import_files(struct import_state *s, struct import_file *files,
 	int ret = 2;
 
 	for (size_t i = 0; i < nr; i++) {
-		if (read_runs(&files[i], &err)) {
+		if (read_runs(s->a, &files[i], &err)) {
 			error("%s", err.buf);
 			goto out;
 		}
@@ -274,6 +322,21 @@ static int import_main(int argc, char **argv)
 		if ((v = opt_value(argv, argc, &i, "--label-prefix",
 				   &missing))) {
 			a.prefix = v;
+		} else if ((v = opt_value(argv, argc, &i, "--from",
+					  &missing))) {
+			if (!(a.from = import_format_find(v))) {
+				struct strbuf names = STRBUF_INIT;
+
+				import_format_names(&names);
+				ret = usage_error(&cmd_import,
+						  "unknown format '%s' (%s)", v,
+						  names.buf);
+				strbuf_release(&names);
+				goto out;
+			}
+		} else if ((v = opt_value(argv, argc, &i, "--label-by",
+					  &missing))) {
+			a.label_by = v;
 		} else if (missing) {
 			ret = usage_error(&cmd_import,
 					  "option '%s' needs a value", argv[i]);
