@@ -21,8 +21,10 @@ struct hf_parser {
 };
 
 /*
- * The label and operation of a result: the command (or the value of
- * parameter label_by) and the other parameters as "k=v k=v" (or "time").
+ * The label and operation of a result: the command and "time", or with
+ * label_by the value of that parameter and the other parameters as
+ * "k=v k=v" ("time" when there are none), so that the commands of one
+ * label are told apart and each label has the same operations.
  */
 static int hf_names(struct hf_parser *p, const cJSON *res, const char *command)
 {
@@ -44,7 +46,9 @@ static int hf_names(struct hf_parser *p, const cJSON *res, const char *command)
 		if (json_read_check(&p->jr, v, JSON_READ_SCALAR))
 			return -1;
 		json_read_pop(&p->jr, at);
-		if (by && !strcmp(v->string, by) && !found) {
+		if (!by)
+			continue;
+		if (!strcmp(v->string, by) && !found) {
 			json_read_add_scalar(&p->label, v);
 			found = true;
 			continue;
@@ -128,7 +132,8 @@ static int hf_result(struct hf_parser *p, const cJSON *res)
 		if (json_read_check(&p->jr, t, JSON_READ_NUMBER))
 			return -1;
 		if (t->valuedouble < 0)
-			return json_read_fail(&p->jr, "a time is not negative");
+			return json_read_fail(&p->jr,
+					      "a time cannot be negative");
 		json_read_pop(&p->jr, len);
 		if (hf_exit_code(p, codes, i++, &code, &signalled))
 			return -1;
