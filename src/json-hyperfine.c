@@ -204,20 +204,8 @@ out:
 /* An object whose "results" is an array (mmcmp's own have "format"). */
 static bool hyperfine_detect(const char *path, const char *buf, size_t len)
 {
-	struct json_read jr = {.file = path, .path = STRBUF_INIT};
-	cJSON *root;
-	bool found;
-
-	/* Cheap first: most files do not even hold the word. */
-	if (!strstr(buf, "\"results\""))
-		return false;
-	root = json_read_parse(&jr, buf, len);
-	found = cJSON_IsArray(
-			cJSON_GetObjectItemCaseSensitive(root, "results")) &&
-		!cJSON_GetObjectItemCaseSensitive(root, "format");
-	json_read_free(root);
-	strbuf_release(&jr.path);
-	return found;
+	(void)path;
+	return json_read_detect(buf, len, "results", NULL, "format");
 }
 
 const struct import_format import_hyperfine = {

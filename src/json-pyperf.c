@@ -277,20 +277,8 @@ out:
 /* An object with "benchmarks" (an array) and "version". */
 static bool pyperf_detect(const char *path, const char *buf, size_t len)
 {
-	struct json_read jr = {.file = path, .path = STRBUF_INIT};
-	cJSON *root;
-	bool found;
-
-	/* Cheap first: most files do not even hold the word. */
-	if (!strstr(buf, "\"benchmarks\""))
-		return false;
-	root = json_read_parse(&jr, buf, len);
-	found = cJSON_IsArray(
-			cJSON_GetObjectItemCaseSensitive(root, "benchmarks")) &&
-		cJSON_GetObjectItemCaseSensitive(root, "version");
-	json_read_free(root);
-	strbuf_release(&jr.path);
-	return found;
+	(void)path;
+	return json_read_detect(buf, len, "benchmarks", "version", NULL);
 }
 
 const struct import_format import_pyperf = {

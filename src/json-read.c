@@ -38,6 +38,27 @@ void json_read_free(struct cJSON *root)
 	cJSON_Delete(root);
 }
 
+bool json_read_detect(const char *text, size_t len, const char *array,
+		      const char *with, const char *without)
+{
+	struct json_read jr = {.file = "", .path = STRBUF_INIT};
+	struct strbuf quoted = STRBUF_INIT;
+	cJSON *root = NULL;
+	bool found;
+
+	/* Cheap first: most files do not even hold the word. */
+	strbuf_addf(&quoted, "\"%s\"", array);
+	if (strstr(text, quoted.buf))
+		root = json_read_parse(&jr, text, len);
+	found = cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, array)) &&
+		(!with || cJSON_GetObjectItemCaseSensitive(root, with)) &&
+		(!without || !cJSON_GetObjectItemCaseSensitive(root, without));
+	cJSON_Delete(root);
+	strbuf_release(&quoted);
+	strbuf_release(&jr.path);
+	return found;
+}
+
 size_t json_read_push_key(struct json_read *jr, const char *key)
 {
 	size_t len = jr->path.len;

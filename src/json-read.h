@@ -42,6 +42,13 @@ enum json_read_kind {
 struct cJSON *json_read_parse(struct json_read *jr, const char *text,
 			      size_t len);
 void json_read_free(struct cJSON *root);
+/*
+ * For detection: whether the NUL-terminated text is a JSON object with
+ * an array member `array`, a member `with` unless it is NULL, and no
+ * member `without` unless that is NULL. Never fails, says nothing.
+ */
+bool json_read_detect(const char *text, size_t len, const char *array,
+		      const char *with, const char *without);
 
 /* Append ".key" or "[i]" to the path; return the length to pop back to. */
 size_t json_read_push_key(struct json_read *jr, const char *key);

@@ -70,42 +70,16 @@ static const struct {
 	 "t.txt:1: the operation name is not UTF-8"},
 };
 
-static void test_good(void)
+static void test_cases(void)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(good_cases); i++) {
-		struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
-		struct run_full *runs = NULL;
-		size_t nr = 0;
-		int rc = test_parse(&import_gobench, "dir/t.txt",
-				    good_cases[i].in, good_cases[i].label_by,
-				    &runs, &nr, &err);
-
-		if (!ok(!rc, "%s: parses", good_cases[i].what))
-			diag("%s", err.buf);
-		test_digest(runs, nr, &got);
-		is_str(got.buf, good_cases[i].want, "%s: runs",
-		       good_cases[i].what);
-		run_full_free_array(runs, nr);
-		strbuf_release(&got);
-		strbuf_release(&err);
-	}
-}
-
-static void test_bad(void)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(bad_cases); i++) {
-		struct strbuf err = STRBUF_INIT;
-		struct run_full *runs = NULL;
-		size_t nr = 1;
-		int rc = test_parse(&import_gobench, "t.txt", bad_cases[i].in,
-				    bad_cases[i].label_by, &runs, &nr, &err);
-
-		ok(rc == -1 && !runs && !nr, "%s: fails, nothing returned",
-		   bad_cases[i].what);
-		is_str(err.buf, bad_cases[i].want, "%s: message",
-		       bad_cases[i].what);
-		strbuf_release(&err);
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(good_cases); i++)
+		test_good(&import_gobench, "dir/t.txt", good_cases[i].what,
+			  good_cases[i].in, good_cases[i].label_by,
+			  good_cases[i].want);
+	for (size_t i = 0; i < ARRAY_SIZE(bad_cases); i++)
+		test_bad(&import_gobench, "t.txt", bad_cases[i].what,
+			 bad_cases[i].in, bad_cases[i].label_by,
+			 bad_cases[i].want);
 }
 
 /* Each result line is an iteration, numbered per benchmark name. */
@@ -146,10 +120,8 @@ static const struct {
 static void test_detect(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(detect_cases); i++)
-		ok(import_gobench.detect("t", detect_cases[i].in,
-					 strlen(detect_cases[i].in)) ==
-			   detect_cases[i].want,
-		   "detect: %s", detect_cases[i].what);
+		test_detect_one(&import_gobench, detect_cases[i].what,
+				detect_cases[i].in, detect_cases[i].want);
 }
 
 /*
@@ -223,8 +195,7 @@ static void test_export(void)
 
 int main(void)
 {
-	test_good();
-	test_bad();
+	test_cases();
 	test_iterations_and_facts();
 	test_detect();
 	test_export();

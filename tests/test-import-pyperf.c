@@ -147,34 +147,14 @@ static const struct {
 
 static void test_cases(void)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(good_cases); i++) {
-		struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
-		struct run_full *runs = NULL;
-		size_t nr = 0;
-
-		if (!ok(!test_parse(&import_pyperf, "t.json", good_cases[i].in,
-				    good_cases[i].label_by, &runs, &nr, &err),
-			"%s: parses", good_cases[i].what))
-			diag("%s", err.buf);
-		test_digest(runs, nr, &got);
-		is_str(got.buf, good_cases[i].want, "%s", good_cases[i].what);
-		run_full_free_array(runs, nr);
-		strbuf_release(&got);
-		strbuf_release(&err);
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(bad_cases); i++) {
-		struct strbuf err = STRBUF_INIT;
-		struct run_full *runs = NULL;
-		size_t nr = 1;
-		int rc = test_parse(&import_pyperf, "t.json", bad_cases[i].in,
-				    bad_cases[i].label_by, &runs, &nr, &err);
-
-		ok(rc == -1 && !runs && !nr, "%s: fails, nothing returned",
-		   bad_cases[i].what);
-		is_str(err.buf, bad_cases[i].want, "%s: message",
-		       bad_cases[i].what);
-		strbuf_release(&err);
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(good_cases); i++)
+		test_good(&import_pyperf, "t.json", good_cases[i].what,
+			  good_cases[i].in, good_cases[i].label_by,
+			  good_cases[i].want);
+	for (size_t i = 0; i < ARRAY_SIZE(bad_cases); i++)
+		test_bad(&import_pyperf, "t.json", bad_cases[i].what,
+			 bad_cases[i].in, bad_cases[i].label_by,
+			 bad_cases[i].want);
 }
 
 static const struct {
@@ -216,10 +196,8 @@ static void test_detect(void)
 	static const char pyperf[] = DOC("{\"runs\":[]}");
 	static const char other[] = "{\"benchmarks\":[]}";
 
-	ok(import_pyperf.detect("t", pyperf, strlen(pyperf)),
-	   "detect: version and benchmarks");
-	ok(!import_pyperf.detect("t", other, strlen(other)),
-	   "detect: not without a version");
+	test_detect_one(&import_pyperf, "version and benchmarks", pyperf, true);
+	test_detect_one(&import_pyperf, "not without a version", other, false);
 }
 
 int main(void)

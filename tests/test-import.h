@@ -73,4 +73,45 @@ static inline void test_iterations(const struct run_full *runs, size_t nr,
 	}
 }
 
+/* Two TAP lines: in parses as fmt, to runs whose digest is want. */
+static inline void test_good(const struct import_format *fmt, const char *path,
+			     const char *what, const char *in,
+			     const char *label_by, const char *want)
+{
+	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
+	struct run_full *runs = NULL;
+	size_t nr = 0;
+
+	if (!ok(!test_parse(fmt, path, in, label_by, &runs, &nr, &err),
+		"%s: parses", what))
+		diag("%s", err.buf);
+	test_digest(runs, nr, &got);
+	is_str(got.buf, want, "%s: runs", what);
+	run_full_free_array(runs, nr);
+	strbuf_release(&got);
+	strbuf_release(&err);
+}
+
+/* Two TAP lines: in fails as fmt, returns nothing, with message want. */
+static inline void test_bad(const struct import_format *fmt, const char *path,
+			    const char *what, const char *in,
+			    const char *label_by, const char *want)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct run_full *runs = NULL;
+	size_t nr = 1;
+	int rc = test_parse(fmt, path, in, label_by, &runs, &nr, &err);
+
+	ok(rc == -1 && !runs && !nr, "%s: fails, nothing returned", what);
+	is_str(err.buf, want, "%s: message", what);
+	strbuf_release(&err);
+}
+
+/* One TAP line: whether fmt detects the NUL-terminated in. */
+static inline void test_detect_one(const struct import_format *fmt,
+				   const char *what, const char *in, bool want)
+{
+	ok(fmt->detect("t", in, strlen(in)) == want, "detect: %s", what);
+}
+
 #endif /* MMCMP_TEST_IMPORT_H */

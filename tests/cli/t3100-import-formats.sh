@@ -7,20 +7,10 @@ set -e
 . ./lib.sh
 data=../data/import
 
-# same DESCRIPTION A B: pass when the files are byte-identical.
-same() {
-	if cmp -s "$2" "$3"; then
-		ok "$1"
-	else
-		not_ok "$1"
-		diff "$2" "$3" | sed 's/^/# /' | head -20
-	fi
-}
-
 # unchanged DESCRIPTION: pass when the database lists what it did before.
 unchanged() {
 	"$MMCMP" list >"$TMP/list.now" 2>&1
-	same "$1" "$TMP/list.before" "$TMP/list.now"
+	check "$1" cmp "$TMP/list.before" "$TMP/list.now"
 }
 
 # hyperfine: each command a label, detected without --from.
@@ -111,9 +101,9 @@ grep_file "$TMP/bs.txt" "^Unit MB/s better=higher$" "units say their direction"
 expect_status 0 "import it into another database" env MMCMP_DB="$TMP/rt.db" \
 	"$MMCMP" import --from gobench --label-by label "$TMP/bs.txt"
 MMCMP_DB="$TMP/rt.db" "$MMCMP" compare gobench-base gobench-new >"$TMP/compare.2"
-same "compare prints the same table" "$TMP/compare.1" "$TMP/compare.2"
+check "compare prints the same table" cmp "$TMP/compare.1" "$TMP/compare.2"
 MMCMP_DB="$TMP/rt.db" "$MMCMP" export benchstat >"$TMP/bs2.txt"
-same "and export the same text" "$TMP/bs.txt" "$TMP/bs2.txt"
+check "and export the same text" cmp "$TMP/bs.txt" "$TMP/bs2.txt"
 expect_status 0 "export benchstat of hyperfine runs" "$MMCMP" export benchstat "sleep 0.01"
 grep_file "$TMP/out" "^Benchmarktime 1 0.0[0-9]* s$" "one line per iteration"
 
