@@ -95,8 +95,10 @@ int import_gunzip(const char *path, const char *buf, size_t len,
 			if (!zs.avail_in && !left)
 				break;
 			/* Another member follows (RFC 1952, 2.2). */
-			if (inflateReset(&zs) != Z_OK)
+			if (inflateReset(&zs) != Z_OK) {
+				error_addf(err, "%s: corrupt gzip data", path);
 				goto out;
+			}
 		} else if (!zs.avail_in && !left && zs.avail_out) {
 			error_addf(err,
 				   "%s: the gzip data ends early (truncated?)",

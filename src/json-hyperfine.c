@@ -70,11 +70,13 @@ static int hf_names(struct hf_parser *p, const cJSON *res, const char *command)
 	return 0;
 }
 
-/* The exit code of run i: *code, or *signalled for hyperfine's null. */
-static int hf_exit_code(struct hf_parser *p, const cJSON *codes, size_t i,
+/*
+ * The exit code c of run i (NULL: none recorded): *code, or *signalled
+ * for hyperfine's null.
+ */
+static int hf_exit_code(struct hf_parser *p, const cJSON *c, size_t i,
 			int64_t *code, bool *signalled)
 {
-	const cJSON *c = cJSON_GetArrayItem(codes, (int)i);
 	size_t len;
 	int ret = 0;
 
@@ -88,8 +90,10 @@ static int hf_exit_code(struct hf_parser *p, const cJSON *codes, size_t i,
 		*signalled = true;
 	else if (json_read_check(&p->jr, c, JSON_READ_NUMBER))
 		ret = -1;
-	else if (c->valuedouble != (double)(int64_t)c->valuedouble)
-		ret = json_read_fail(&p->jr, "an exit code is an integer");
+	else if (!(c->valuedouble >= INT32_MIN &&
+		   c->valuedouble <= INT32_MAX) ||
+		 c->valuedouble != (double)(int64_t)c->valuedouble)
+		ret = json_read_fail(&p->jr, "not an integer exit code");
 	else
 		*code = (int64_t)c->valuedouble;
 	json_read_pop(&p->jr, len);
@@ -99,7 +103,8 @@ static int hf_exit_code(struct hf_parser *p, const cJSON *codes, size_t i,
 /* One element of "results": one iteration per time. */
 static int hf_result(struct hf_parser *p, const cJSON *res)
 {
-	const cJSON *command, *times, *codes, *user, *sys, *t;
+	const cJSON *command, *times, *codes, *user, *sys, *t, *code_at;
+	const char *why;
 	size_t run, op, i = 0;
 
 	if (json_read_check(&p->jr, res, JSON_READ_OBJECT) ||
@@ -119,6 +124,9 @@ static int hf_result(struct hf_parser *p, const cJSON *res)
 		return json_read_fail(&p->jr, "%d exit codes for %d times",
 				      cJSON_GetArraySize(codes),
 				      cJSON_GetArraySize(times));
+	if (!import_name_ok(command->valuestring, &why))
+		return json_read_fail(&p->jr, "the command is %s", why);
+	code_at = codes ? codes->child : NULL;
 	run = import_builder_run(&p->b, p->label.buf, NULL);
 	op = import_builder_op(&p->b, run, HF_BENCHMARK, p->op.buf, "s", false);
 	cJSON_ArrayForEach(t, times)
@@ -135,8 +143,9 @@ static int hf_result(struct hf_parser *p, const cJSON *res)
 			return json_read_fail(&p->jr,
 					      "a time cannot be negative");
 		json_read_pop(&p->jr, len);
-		if (hf_exit_code(p, codes, i++, &code, &signalled))
+		if (hf_exit_code(p, code_at, i++, &code, &signalled))
 			return -1;
+		code_at = code_at ? code_at->next : NULL;
 		it = import_builder_iteration(&p->b, run, HF_BENCHMARK,
 					      command->valuestring);
 		it->elapsed_s = t->valuedouble;

@@ -154,7 +154,7 @@ static const struct {
 	 NULL, "t.json: results[0]: 1 exit codes for 2 times"},
 	{"an exit code not an integer",
 	 "{\"results\":[{\"command\":\"c\",\"times\":[1],\"exit_codes\":[1.5]}]}",
-	 NULL, "t.json: results[0].exit_codes[0]: an exit code is an integer"},
+	 NULL, "t.json: results[0].exit_codes[0]: not an integer exit code"},
 	{"user not a number",
 	 "{\"results\":[{\"command\":\"c\",\"times\":[1],\"user\":\"1\"}]}",
 	 NULL, "t.json: results[0].user: expected a number, found a string"},
@@ -169,6 +169,14 @@ static const struct {
 	 "t.json: results[0].parameters.n: expected a string or a number, found an object"},
 	{"an empty command", "{\"results\":[{\"command\":\"\",\"times\":[1]}]}",
 	 NULL, "t.json: results[0]: the label is empty"},
+	{"an exit code out of range",
+	 "{\"results\":[{\"command\":\"c\",\"times\":[1,2],"
+	 "\"exit_codes\":[0,1e30]}]}",
+	 NULL, "t.json: results[0].exit_codes[1]: not an integer exit code"},
+	{"a command not UTF-8 (a label by parameter)",
+	 "{\"results\":[{\"command\":\"\xff\",\"times\":[1],"
+	 "\"parameters\":{\"n\":1}}]}",
+	 "n", "t.json: results[0]: the command is not UTF-8"},
 };
 
 static void test_cases(void)
