@@ -82,15 +82,26 @@ void json_read_pop(struct json_read *jr, size_t len)
 
 int json_read_fail(struct json_read *jr, const char *fmt, ...)
 {
-	struct strbuf msg = STRBUF_INIT;
+	struct strbuf msg = STRBUF_INIT, clean = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
+	strbuf_addf(&msg, "%s: %s: ", jr->file,
+		    jr->path.len ? jr->path.buf : "top level");
 	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	error_addf(jr->err, "%s: %s: %s", jr->file,
-		   jr->path.len ? jr->path.buf : "top level", msg.buf);
+	/* Member names and values may hold anything: keep it one line. */
+	for (size_t i = 0; i < msg.len; i++) {
+		unsigned char c = (unsigned char)msg.buf[i];
+
+		if (c < 0x20 || c == 0x7f)
+			strbuf_addf(&clean, "\\x%02x", c);
+		else
+			strbuf_addch(&clean, (char)c);
+	}
+	error_addf(jr->err, "%s", clean.buf);
 	strbuf_release(&msg);
+	strbuf_release(&clean);
 	return -1;
 }
 

@@ -169,6 +169,11 @@ static const struct {
 	 "t.json: results[0].parameters.n: expected a string or a number, found an object"},
 	{"an empty command", "{\"results\":[{\"command\":\"\",\"times\":[1]}]}",
 	 NULL, "t.json: results[0]: the label is empty"},
+	{"a message stays on one line",
+	 "{\"results\":[{\"command\":\"c\",\"times\":[1],"
+	 "\"parameters\":{\"a\\nb\":[]}}]}",
+	 "n",
+	 "t.json: results[0].parameters.a\\x0ab: expected a string or a number, found an array"},
 	{"an exit code out of range",
 	 "{\"results\":[{\"command\":\"c\",\"times\":[1,2],"
 	 "\"exit_codes\":[0,1e30]}]}",
