@@ -3,6 +3,7 @@
 
 #include "compare.h"
 #include "csv.h"
+#include "import.h"
 #include "json.h"
 #include "run-data.h"
 #include "store.h"
@@ -10,7 +11,7 @@
 #include "strvec.h"
 
 static const char export_usage[] =
-	"usage: mmcmp export json|csv [options] [LABEL...]\n"
+	"usage: mmcmp export json|csv|benchstat [options] [LABEL...]\n"
 	"\n"
 	"Write the runs of each LABEL (default: every run in the database).\n"
 	"\n"
@@ -21,10 +22,15 @@ static const char export_usage[] =
 	"      mmcmp import reads it back, on this machine or another.\n"
 	"csv   one row per sample of a measured iteration, in the columns\n"
 	"      mmcmp import reads: label,benchmark,operation,value,unit,better,\n"
-	"      decimals,iteration. The runs of a label are pooled.\n";
+	"      decimals,iteration. The runs of a label are pooled.\n"
+	"benchstat  the Go benchmark format that benchstat reads: a\n"
+	"      'label: LABEL' configuration line before each label's results,\n"
+	"      one result line per measured iteration and operation name;\n"
+	"      mmcmp import --from gobench --label-by label reads it back.\n";
 
 struct export_args {
 	bool json;
+	bool benchstat;
 	const char *benchmark;
 	const char *base;
 	const char *output;
@@ -54,14 +60,18 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 	if (argc < 0)
 		return 2;
 	if (argc < 2)
-		return usage_error(&cmd_export, "missing format: json or csv");
+		return usage_error(&cmd_export,
+				   "missing format: json, csv or benchstat");
 	format = argv[1];
 	a->labels = argv + 2;
 	a->labels_nr = (size_t)argc - 2;
-	if (strcmp(format, "json") != 0 && strcmp(format, "csv") != 0)
-		return usage_error(&cmd_export,
-				   "unknown format '%s' (json or csv)", format);
+	if (strcmp(format, "json") != 0 && strcmp(format, "csv") != 0 &&
+	    strcmp(format, "benchstat") != 0)
+		return usage_error(
+			&cmd_export,
+			"unknown format '%s' (json, csv or benchstat)", format);
 	a->json = !strcmp(format, "json");
+	a->benchstat = !strcmp(format, "benchstat");
 	if (a->base && !a->json)
 		return usage_error(&cmd_export, "--compare needs json");
 	return 0;
@@ -267,6 +277,8 @@ static int export_main(int argc, char **argv)
 	}
 	if (je)
 		json_export_finish(je, &out);
+	else if (a.benchstat)
+		gobench_export(runs, runs_nr, &out);
 	else
 		csv_export(runs, runs_nr, &out);
 	ret = write_output(a.output, &out);

@@ -2,7 +2,7 @@
 #include "cmd.h"
 
 #include "csv.h"
-#include "import-mmtests.h"
+#include "import.h"
 #include "json.h"
 #include "machine.h"
 #include "mmcmp-version.h"
@@ -15,7 +15,7 @@
 #include "uuid.h"
 
 static const char import_usage[] =
-	"usage: mmcmp import [--label-prefix PREFIX] [--append] FILE...\n"
+	"usage: mmcmp import [--from FORMAT] [--label-by KEY] [--label-prefix PREFIX] [--append] FILE...\n"
 	"\n"
 	"Import runs into the database, all files in one transaction: an error\n"
 	"anywhere imports nothing.\n"
@@ -32,17 +32,31 @@ static const char import_usage[] =
 	"becomes a run; rows in file order define the operation order; the\n"
 	"iteration column groups a benchmark's samples into iterations.\n"
 	"\n"
-	"With --from mmtests each PATH is an mmtests work/log directory or one\n"
-	"run's directory below it (work/log/RUN): each RUN becomes a run with\n"
-	"that label, its iter-N directories its iterations; importing a tree\n"
-	"again finds its runs stored and skips them.\n"
+	"Results of other tools (--from names the format; without it, a file\n"
+	"whose content is unmistakably one of the first three is read as such):\n"
+	"hyperfine  hyperfine --export-json: each command a label\n"
+	"gobench    Go benchmark text (go test -bench, benchstat's input):\n"
+	"           each file a label, named after the file\n"
+	"pyperf     pyperf JSON (also .json.gz): each file a label\n"
+	"mmtests    an mmtests work/log directory or one run's directory below\n"
+	"           it (work/log/RUN): each RUN a label, its iter-N directories\n"
+	"           its iterations (docs/import-mmtests.md)\n"
+	"--label-by KEY takes the label from the value of parameter KEY\n"
+	"(hyperfine), configuration key KEY (gobench) or metadata KEY (pyperf).\n"
+	"A file imported again is skipped, as a JSON export is. Files\n"
+	"compressed with gzip are read, whatever their format.\n"
+	"\n"
+	"A new run whose label has other runs in the database already is\n"
+	"refused unless --append or --label-prefix makes way.\n"
 	"\n"
 	"A new run whose label has other runs in the database already is\n"
 	"refused unless --append or --label-prefix makes way.\n";
 
 struct import_args {
 	const char *prefix;
-	const char *from; /* NULL: CSV or JSON files */
+	const char *from_name;		  /* --from */
+	const struct import_format *from; /* its format, or NULL */
+	const char *label_by;
 	bool append;
 	char **files; /* in argv */
 	size_t files_nr;
@@ -54,8 +68,10 @@ static const struct cmd_option import_option_table[] = {
 	OPT_FLAG("append", 0, struct import_args, append, true,
 		 "add runs to labels that already have results"),
 	OPT_STRING(
-		"from", 0, struct import_args, from, "FORMAT",
-		"read FORMAT instead of CSV or mmcmp JSON: mmtests (result trees, see docs/import-mmtests.md)"),
+		"from", 0, struct import_args, from_name, "FORMAT",
+		"read the files as FORMAT: hyperfine, gobench, pyperf or mmtests"),
+	OPT_STRING("label-by", 0, struct import_args, label_by, "KEY",
+		   "the label of a result is the value of KEY"),
 	OPT_END(),
 };
 
@@ -209,28 +225,58 @@ out:
 /* The runs of one file, read and checked before the store is opened. */
 struct import_file {
 	const char *path;
-	const char *from;
 	struct run_full *runs;
 	size_t nr;
 };
 
-static int read_runs(struct import_file *f, struct strbuf *err)
+/*
+ * A gzip file is decompressed first; then --from, or else a format that
+ * recognises the content, reads it, and mmcmp's JSON and CSV the rest.
+ */
+static int read_runs(const struct import_args *a, struct import_file *f,
+		     struct strbuf *err)
 {
-	struct strbuf buf = STRBUF_INIT;
+	struct strbuf buf = STRBUF_INIT, raw = STRBUF_INIT;
+	const struct import_format *fmt = a->from;
+	struct import_options o = {.label_by = a->label_by};
+	char now[32];
 	int ret = -1;
 
-	if (f->from) /* "mmtests", the one --from known */
-		return import_mmtests(f->path, &f->runs, &f->nr, err);
+	if (fmt && fmt->parse_tree)
+		return fmt->parse_tree(f->path, &f->runs, &f->nr, err);
 	if (read_file(f->path, &buf, err))
 		goto out;
-	if (is_json(f->path, &buf)
-		    ? json_import(f->path, buf.buf, buf.len, &f->runs, &f->nr,
-				  err)
-		    : csv_runs(f->path, &buf, &f->runs, &f->nr, err))
+	if (import_is_gzip(buf.buf, buf.len)) {
+		strbuf_add(&raw, buf.buf, buf.len);
+		strbuf_reset(&buf);
+		if (import_gunzip(f->path, raw.buf, raw.len,
+				  JSON_IMPORT_MAX_BYTES, &buf, err))
+			goto out;
+	}
+	if (!fmt)
+		fmt = import_format_detect(f->path, buf.buf, buf.len);
+	if (fmt) {
+		machine_utc_now(now);
+		o.started_at = now;
+		if (fmt->parse(f->path, buf.buf, buf.len, &o, &f->runs, &f->nr,
+			       err))
+			goto out;
+	} else if (a->label_by) {
+		error_addf(
+			err,
+			"%s: --label-by needs a file of another tool (--from)",
+			f->path);
 		goto out;
+	} else if (is_json(f->path, &buf)
+			   ? json_import(f->path, buf.buf, buf.len, &f->runs,
+					 &f->nr, err)
+			   : csv_runs(f->path, &buf, &f->runs, &f->nr, err)) {
+		goto out;
+	}
 	ret = 0;
 out:
 	strbuf_release(&buf);
+	strbuf_release(&raw);
 	return ret;
 }
 
@@ -245,7 +291,7 @@ static int import_files(struct import_state *s, struct import_file *files,
 	int ret = 2;
 
 	for (size_t i = 0; i < nr; i++) {
-		if (read_runs(&files[i], &err)) {
+		if (read_runs(s->a, &files[i], &err)) {
 			error("%s", err.buf);
 			goto out;
 		}
@@ -289,9 +335,13 @@ static int import_main(int argc, char **argv)
 		return 2;
 	a.files = argv + 1;
 	a.files_nr = (size_t)argc - 1;
-	if (a.from && strcmp(a.from, "mmtests") != 0) {
-		ret = usage_error(&cmd_import, "unknown format '%s' (mmtests)",
-				  a.from);
+	if (a.from_name && !(a.from = import_format_find(a.from_name))) {
+		struct strbuf names = STRBUF_INIT;
+
+		import_format_names(&names);
+		ret = usage_error(&cmd_import, "unknown format '%s' (%s)",
+				  a.from_name, names.buf);
+		strbuf_release(&names);
 		goto out;
 	}
 	if (!a.files_nr) {
@@ -299,10 +349,8 @@ static int import_main(int argc, char **argv)
 		goto out;
 	}
 	files = xcalloc(a.files_nr, sizeof(*files));
-	for (size_t i = 0; i < a.files_nr; i++) {
+	for (size_t i = 0; i < a.files_nr; i++)
 		files[i].path = a.files[i];
-		files[i].from = a.from;
-	}
 	ret = import_files(&s, files, a.files_nr);
 out:
 	for (size_t i = 0; files && i < a.files_nr; i++)

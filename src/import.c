@@ -1,0 +1,345 @@
+/* import: the table of foreign formats, gzip, and the run builder. */
+#include "import.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "import-mmtests.h"
+#include "json.h"
+#include "mmcmp-version.h"
+#include "run-data.h"
+#include "sha256.h"
+#include "strbuf.h"
+#include "strmap.h"
+#include "util.h"
+
+#define IMPORT_MIN_DECIMALS 2
+#define IMPORT_MAX_DECIMALS 12
+
+static const struct import_format *const import_formats[] = {
+	&import_hyperfine,
+	&import_gobench,
+	&import_pyperf,
+	&import_mmtests_tree,
+};
+
+const struct import_format import_mmtests_tree = {
+	.name = "mmtests",
+	.parse_tree = import_mmtests,
+};
+
+const struct import_format *import_format_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(import_formats); i++)
+		if (!strcmp(import_formats[i]->name, name))
+			return import_formats[i];
+	return NULL;
+}
+
+const struct import_format *import_format_detect(const char *path,
+						 const char *buf, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(import_formats); i++)
+		if (import_formats[i]->detect &&
+		    import_formats[i]->detect(path, buf, len))
+			return import_formats[i];
+	return NULL;
+}
+
+void import_format_names(struct strbuf *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(import_formats); i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "",
+			    import_formats[i]->name);
+}
+
+bool import_is_gzip(const char *buf, size_t len)
+{
+	return len >= 2 && (unsigned char)buf[0] == 0x1f &&
+	       (unsigned char)buf[1] == 0x8b;
+}
+
+int import_gunzip(const char *path, const char *buf, size_t len,
+		  size_t max_bytes, struct strbuf *out, struct strbuf *err)
+{
+	unsigned char chunk[65536];
+	z_stream zs;
+	size_t start = out->len, left = len;
+	int rc, ret = -1;
+
+	memset(&zs, 0, sizeof(zs));
+	/* 16 + MAX_WBITS: a gzip header and trailer, not a zlib one. */
+	if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
+		return error_addf(err, "%s: cannot start gzip decompression",
+				  path);
+	zs.next_in = (unsigned char *)(uintptr_t)buf;
+	for (;;) {
+		if (!zs.avail_in && left) {
+			/* avail_in is an unsigned int: feed 1 GiB at most. */
+			size_t in = left < (1u << 30) ? left : (1u << 30);
+
+			zs.avail_in = (unsigned)in;
+			left -= in;
+		}
+		zs.next_out = chunk;
+		zs.avail_out = sizeof(chunk);
+		rc = inflate(&zs, Z_NO_FLUSH);
+		if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
+			error_addf(err, "%s: corrupt gzip data%s%s", path,
+				   zs.msg ? ": " : "", zs.msg ? zs.msg : "");
+			goto out;
+		}
+		strbuf_add(out, chunk, sizeof(chunk) - zs.avail_out);
+		if (out->len - start > max_bytes) {
+			error_addf(
+				err,
+				"%s: too large (more than %zu bytes uncompressed)",
+				path, max_bytes);
+			goto out;
+		}
+		if (rc == Z_STREAM_END) {
+			if (!zs.avail_in && !left)
+				break;
+			/* Another member follows (RFC 1952, 2.2). */
+			if (inflateReset(&zs) != Z_OK) {
+				error_addf(err, "%s: corrupt gzip data", path);
+				goto out;
+			}
+		} else if (!zs.avail_in && !left && zs.avail_out) {
+			error_addf(err,
+				   "%s: the gzip data ends early (truncated?)",
+				   path);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	inflateEnd(&zs);
+	if (ret)
+		strbuf_setlen(out, start);
+	return ret;
+}
+
+void import_builder_init(struct import_builder *b, const char *format,
+			 const char *started_at)
+{
+	memset(b, 0, sizeof(*b));
+	b->format = format;
+	b->started_at = started_at;
+	b->labels = xcalloc(1, sizeof(*b->labels));
+	b->ops = xcalloc(1, sizeof(*b->ops));
+	b->jobs = xcalloc(1, sizeof(*b->jobs));
+}
+
+void import_builder_release(struct import_builder *b)
+{
+	run_full_free_array(b->runs, b->nr);
+	strmap_clear(b->labels);
+	strmap_clear(b->ops);
+	strmap_clear(b->jobs);
+	free(b->labels);
+	free(b->ops);
+	free(b->jobs);
+	memset(b, 0, sizeof(*b));
+}
+
+size_t import_builder_run(struct import_builder *b, const char *label,
+			  bool *created)
+{
+	size_t i;
+	bool found = strmap_get(b->labels, label, strlen(label), &i);
+
+	if (created)
+		*created = !found;
+	if (found)
+		return i;
+	ALLOC_GROW(b->runs, b->nr + 1, b->alloc);
+	memset(&b->runs[b->nr], 0, sizeof(b->runs[b->nr]));
+	b->runs[b->nr].info.label = xstrdup(label);
+	strmap_put(b->labels, label, strlen(label), b->nr);
+	return b->nr++;
+}
+
+/* The key "RUN\0A\0B" of a run's benchmark and name or job. */
+static void builder_key(struct strbuf *key, size_t run, const char *a,
+			const char *b)
+{
+	strbuf_reset(key);
+	strbuf_add(key, &run, sizeof(run));
+	strbuf_addstr(key, a);
+	strbuf_addch(key, '\0');
+	strbuf_addstr(key, b);
+}
+
+size_t import_builder_op(struct import_builder *b, size_t run,
+			 const char *benchmark, const char *name,
+			 const char *unit, bool higher_better)
+{
+	struct strbuf key = STRBUF_INIT;
+	struct run_full *rf = &b->runs[run];
+	struct op_samples *op;
+	size_t i;
+
+	builder_key(&key, run, benchmark, name);
+	if (!strmap_get(b->ops, key.buf, key.len, &i)) {
+		ALLOC_GROW(rf->ops, rf->ops_nr + 1, rf->ops_alloc);
+		op = &rf->ops[rf->ops_nr];
+		memset(op, 0, sizeof(*op));
+		op->benchmark = xstrdup(benchmark);
+		op->name = xstrdup(name);
+		op->unit = xstrdup(unit);
+		op->higher_better = higher_better;
+		op->decimals = IMPORT_MIN_DECIMALS;
+		i = rf->ops_nr++;
+		strmap_put(b->ops, key.buf, key.len, i);
+	}
+	strbuf_release(&key);
+	return i;
+}
+
+struct iteration_data *import_builder_iteration(struct import_builder *b,
+						size_t run,
+						const char *benchmark,
+						const char *job)
+{
+	struct strbuf key = STRBUF_INIT;
+	struct run_full *rf = &b->runs[run];
+	struct iteration_data *it;
+	size_t n = 0;
+
+	builder_key(&key, run, benchmark, job);
+	strmap_get(b->jobs, key.buf, key.len, &n);
+	strmap_put(b->jobs, key.buf, key.len, n + 1);
+	strbuf_release(&key);
+	ALLOC_GROW(rf->iters, rf->iters_nr + 1, rf->iters_alloc);
+	it = &rf->iters[rf->iters_nr++];
+	memset(it, 0, sizeof(*it));
+	it->benchmark = xstrdup(benchmark);
+	it->job = xstrdup(job);
+	it->index = (int64_t)n;
+	it->status = xstrdup("ok");
+	it->started_at = xstrdup(b->started_at);
+	it->samples_first = rf->samples_nr;
+	return it;
+}
+
+void import_builder_sample(struct import_builder *b, size_t run, size_t op,
+			   double value)
+{
+	struct run_full *rf = &b->runs[run];
+
+	if (!rf->iters_nr || op >= rf->ops_nr)
+		BUG("sample of op %zu without an iteration", op);
+	ALLOC_GROW(rf->samples, rf->samples_nr + 1, rf->samples_alloc);
+	rf->samples[rf->samples_nr].op = op;
+	rf->samples[rf->samples_nr++].value = value;
+	rf->iters[rf->iters_nr - 1].samples_nr++;
+}
+
+/* Three significant digits of the smallest non-zero |sample| of each op. */
+static void builder_decimals(struct run_full *rf)
+{
+	double *least = xcalloc(rf->ops_nr + 1, sizeof(*least));
+
+	for (size_t i = 0; i < rf->samples_nr; i++) {
+		double v = fabs(rf->samples[i].value);
+		size_t op = rf->samples[i].op;
+
+		if (v > 0 && (least[op] == 0 || v < least[op]))
+			least[op] = v;
+	}
+	for (size_t o = 0; o < rf->ops_nr; o++) {
+		double d = least[o] > 0 ? 2 - floor(log10(least[o])) : 0;
+
+		if (d < IMPORT_MIN_DECIMALS)
+			d = IMPORT_MIN_DECIMALS;
+		if (d > IMPORT_MAX_DECIMALS)
+			d = IMPORT_MAX_DECIMALS;
+		rf->ops[o].decimals = (int)d;
+	}
+	free(least);
+}
+
+/*
+ * A UUID from the first 16 bytes of the SHA-256 of what identifies the
+ * run, marked as version 8 (RFC 9562: custom) with the RFC variant.
+ */
+static void builder_uuid(const char *format, const char *label, const char *buf,
+			 size_t len, char out[37])
+{
+	struct strbuf id = STRBUF_INIT;
+	char hex[65];
+	size_t o = 0;
+
+	strbuf_addf(&id, "mmcmp-import%c%s%c%s%c", 0, format, 0, label, 0);
+	strbuf_add(&id, buf, len);
+	sha256_hex(id.buf, id.len, hex);
+	strbuf_release(&id);
+	hex[12] = '8';
+	hex[16] = "89ab"[(hex[16] - (hex[16] >= 'a' ? 'a' - 10 : '0')) & 3];
+	for (size_t i = 0; i < 32; i++) {
+		if (i == 8 || i == 12 || i == 16 || i == 20)
+			out[o++] = '-';
+		out[o++] = hex[i];
+	}
+	out[o] = '\0';
+}
+
+void import_builder_finish(struct import_builder *b, const char *path,
+			   const char *buf, size_t len, struct run_full **runs,
+			   size_t *nr)
+{
+	char hash[65], uuid[37];
+
+	sha256_hex("", 0, hash);
+	for (size_t i = 0; i < b->nr; i++) {
+		struct run_info *ri = &b->runs[i].info;
+
+		builder_uuid(b->format, ri->label, buf, len, uuid);
+		ri->uuid = xstrdup(uuid);
+		ri->status = xstrdup("complete");
+		ri->config_name = xstrdup(path);
+		ri->config_text = xstrdup("");
+		ri->config_hash = xstrdup(hash);
+		ri->started_at = xstrdup(b->started_at);
+		ri->ended_at = xstrdup(b->started_at);
+		ri->mmcmp_version = xstrdup(MMCMP_VERSION);
+		builder_decimals(&b->runs[i]);
+	}
+	*runs = b->runs;
+	*nr = b->nr;
+	b->runs = NULL;
+	b->nr = b->alloc = 0;
+}
+
+bool import_name_ok(const char *s, const char **why)
+{
+	if (!*s)
+		*why = "empty";
+	else if (strlen(s) > JSON_MAX_NAME)
+		*why = "longer than 4096 bytes";
+	else if (!utf8_valid(s))
+		*why = "not UTF-8";
+	else
+		return true;
+	return false;
+}
+
+char *import_file_label(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+	const char *dot;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	if (len > 3 && !strcmp(base + len - 3, ".gz"))
+		len -= 3;
+	for (dot = base + len; dot > base && dot[-1] != '.'; dot--)
+		;
+	if (dot > base + 1)
+		len = (size_t)(dot - 1 - base);
+	return xstrndup(base, len);
+}

@@ -1,0 +1,224 @@
+/* json-hyperfine: the documents of `hyperfine --export-json`. */
+#include "import.h"
+
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "json-read.h"
+#include "run-data.h"
+#include "strbuf.h"
+#include "util.h"
+
+#define HF_BENCHMARK "hyperfine"
+#define HF_OPERATION "time" /* when no parameter names it */
+
+struct hf_parser {
+	struct json_read jr;
+	const struct import_options *opts;
+	struct import_builder b;
+	struct strbuf label, op;
+};
+
+/*
+ * The label and operation of a result: the command and "time", or with
+ * label_by the value of that parameter and the other parameters as
+ * "k=v k=v" ("time" when there are none), so that the commands of one
+ * label are told apart and each label has the same operations.
+ */
+static int hf_names(struct hf_parser *p, const cJSON *res, const char *command)
+{
+	const char *by = p->opts->label_by, *why;
+	const cJSON *params, *v;
+	bool found = false;
+	size_t len;
+
+	strbuf_reset(&p->label);
+	strbuf_reset(&p->op);
+	if (json_read_member(&p->jr, res, "parameters", JSON_READ_OBJECT, false,
+			     &params))
+		return -1;
+	len = json_read_push_key(&p->jr, "parameters");
+	cJSON_ArrayForEach(v, params)
+	{
+		size_t at = json_read_push_key(&p->jr, v->string);
+
+		if (json_read_check(&p->jr, v, JSON_READ_SCALAR))
+			return -1;
+		json_read_pop(&p->jr, at);
+		if (!by)
+			continue;
+		if (!strcmp(v->string, by) && !found) {
+			json_read_add_scalar(&p->label, v);
+			found = true;
+			continue;
+		}
+		strbuf_addf(&p->op, "%s%s=", p->op.len ? " " : "", v->string);
+		json_read_add_scalar(&p->op, v);
+	}
+	if (by && !found)
+		return json_read_fail(&p->jr, "no parameter '%s'", by);
+	json_read_pop(&p->jr, len);
+	if (!by)
+		strbuf_addstr(&p->label, command);
+	if (!p->op.len)
+		strbuf_addstr(&p->op, HF_OPERATION);
+	if (!import_name_ok(p->label.buf, &why))
+		return json_read_fail(&p->jr, "the label is %s", why);
+	if (!import_name_ok(p->op.buf, &why))
+		return json_read_fail(&p->jr, "the operation name is %s", why);
+	return 0;
+}
+
+/*
+ * The exit code c of run i (NULL: none recorded): *code, or *signalled
+ * for hyperfine's null.
+ */
+static int hf_exit_code(struct hf_parser *p, const cJSON *c, size_t i,
+			int64_t *code, bool *signalled)
+{
+	size_t len;
+	int ret = 0;
+
+	*code = 0;
+	*signalled = false;
+	if (!c)
+		return 0;
+	len = json_read_push_key(&p->jr, "exit_codes");
+	json_read_push_index(&p->jr, i);
+	if (cJSON_IsNull(c))
+		*signalled = true;
+	else if (json_read_check(&p->jr, c, JSON_READ_NUMBER))
+		ret = -1;
+	else if (!(c->valuedouble >= INT32_MIN &&
+		   c->valuedouble <= INT32_MAX) ||
+		 c->valuedouble != (double)(int64_t)c->valuedouble)
+		ret = json_read_fail(&p->jr, "not an integer exit code");
+	else
+		*code = (int64_t)c->valuedouble;
+	json_read_pop(&p->jr, len);
+	return ret;
+}
+
+/* One element of "results": one iteration per time. */
+static int hf_result(struct hf_parser *p, const cJSON *res)
+{
+	const cJSON *command, *times, *codes, *user, *sys, *t, *code_at;
+	const char *why;
+	size_t run, op, i = 0;
+
+	if (json_read_check(&p->jr, res, JSON_READ_OBJECT) ||
+	    json_read_member(&p->jr, res, "command", JSON_READ_STRING, true,
+			     &command) ||
+	    json_read_member(&p->jr, res, "times", JSON_READ_ARRAY, true,
+			     &times) ||
+	    json_read_member(&p->jr, res, "exit_codes", JSON_READ_ARRAY, false,
+			     &codes) ||
+	    json_read_member(&p->jr, res, "user", JSON_READ_NUMBER, false,
+			     &user) ||
+	    json_read_member(&p->jr, res, "system", JSON_READ_NUMBER, false,
+			     &sys) ||
+	    hf_names(p, res, command->valuestring))
+		return -1;
+	if (codes && cJSON_GetArraySize(codes) != cJSON_GetArraySize(times))
+		return json_read_fail(&p->jr, "%d exit codes for %d times",
+				      cJSON_GetArraySize(codes),
+				      cJSON_GetArraySize(times));
+	if (!import_name_ok(command->valuestring, &why))
+		return json_read_fail(&p->jr, "the command is %s", why);
+	code_at = codes ? codes->child : NULL;
+	run = import_builder_run(&p->b, p->label.buf, NULL);
+	op = import_builder_op(&p->b, run, HF_BENCHMARK, p->op.buf, "s", false);
+	cJSON_ArrayForEach(t, times)
+	{
+		struct iteration_data *it;
+		size_t len = json_read_push_key(&p->jr, "times");
+		int64_t code;
+		bool signalled;
+
+		json_read_push_index(&p->jr, i);
+		if (json_read_check(&p->jr, t, JSON_READ_NUMBER))
+			return -1;
+		if (t->valuedouble < 0)
+			return json_read_fail(&p->jr,
+					      "a time cannot be negative");
+		json_read_pop(&p->jr, len);
+		if (hf_exit_code(p, code_at, i++, &code, &signalled))
+			return -1;
+		code_at = code_at ? code_at->next : NULL;
+		it = import_builder_iteration(&p->b, run, HF_BENCHMARK,
+					      command->valuestring);
+		it->elapsed_s = t->valuedouble;
+		it->user_s = user ? user->valuedouble : 0;
+		it->sys_s = sys ? sys->valuedouble : 0;
+		if (signalled || code) {
+			free(it->status);
+			it->status = xstrdup(signalled ? "signal" : "exit");
+			it->exit_code = code;
+			continue;
+		}
+		import_builder_sample(&p->b, run, op, t->valuedouble);
+	}
+	return 0;
+}
+
+static int hyperfine_parse(const char *path, const char *buf, size_t len,
+			   const struct import_options *opts,
+			   struct run_full **runs, size_t *nr,
+			   struct strbuf *err)
+{
+	struct hf_parser p = {
+		.jr = {.file = path, .path = STRBUF_INIT, .err = err},
+		.opts = opts,
+		.label = STRBUF_INIT,
+		.op = STRBUF_INIT,
+	};
+	cJSON *root = NULL;
+	const cJSON *results, *res;
+	size_t i = 0;
+	int ret = -1;
+
+	*runs = NULL;
+	*nr = 0;
+	import_builder_init(&p.b, "hyperfine", opts->started_at);
+	root = json_read_parse(&p.jr, buf, len);
+	if (!root || json_read_check(&p.jr, root, JSON_READ_OBJECT) ||
+	    json_read_member(&p.jr, root, "results", JSON_READ_ARRAY, true,
+			     &results))
+		goto out;
+	json_read_push_key(&p.jr, "results");
+	if (!cJSON_GetArraySize(results)) {
+		json_read_fail(&p.jr, "no results");
+		goto out;
+	}
+	cJSON_ArrayForEach(res, results)
+	{
+		size_t at = json_read_push_index(&p.jr, i++);
+
+		if (hf_result(&p, res))
+			goto out;
+		json_read_pop(&p.jr, at);
+	}
+	import_builder_finish(&p.b, path, buf, len, runs, nr);
+	ret = 0;
+out:
+	json_read_free(root);
+	import_builder_release(&p.b);
+	strbuf_release(&p.jr.path);
+	strbuf_release(&p.label);
+	strbuf_release(&p.op);
+	return ret;
+}
+
+/* An object whose "results" is an array (mmcmp's own have "format"). */
+static bool hyperfine_detect(const char *path, const char *buf, size_t len)
+{
+	(void)path;
+	return json_read_detect(buf, len, "results", NULL, "format");
+}
+
+const struct import_format import_hyperfine = {
+	.name = "hyperfine",
+	.detect = hyperfine_detect,
+	.parse = hyperfine_parse,
+};

@@ -1,0 +1,110 @@
+#!/bin/sh
+# mmcmp import --from hyperfine|gobench|pyperf and detection: compare
+# shows what was imported, a second import changes nothing, bad input
+# gives exit 2 and leaves the database alone, and export benchstat
+# round-trips through import --from gobench --label-by label.
+set -e
+. ./lib.sh
+data=../data/import
+
+# unchanged DESCRIPTION: pass when the database lists what it did before.
+unchanged() {
+	"$MMCMP" list >"$TMP/list.now" 2>&1
+	check "$1" cmp "$TMP/list.before" "$TMP/list.now"
+}
+
+# hyperfine: each command a label, detected without --from.
+expect_status 0 "import a hyperfine export" \
+	"$MMCMP" import "$data/hyperfine-commands.json"
+expect_status 0 "compare its commands" "$MMCMP" compare "sleep 0.01" "sleep 0.02"
+grep_file "$TMP/out" "^Amean     time " "the times are the operation 'time'"
+grep_file "$TMP/out" "^Duration Elapsed " "with a Duration table"
+"$MMCMP" list >"$TMP/list.before"
+expect_status 0 "import the same file again" \
+	"$MMCMP" import "$data/hyperfine-commands.json"
+grep_file "$TMP/err" "is in the database already; skipped" "is skipped"
+unchanged "and changes nothing"
+
+expect_status 0 "a parameter scan, labelled by the parameter" \
+	"$MMCMP" import --from hyperfine --label-by n "$data/hyperfine-scan.json"
+expect_status 0 "compare the parameter values" "$MMCMP" compare 1 2 3
+grep_file "$TMP/out" "^Min       time " "one operation for every value"
+expect_status 0 "a matrix, labelled by one parameter" \
+	"$MMCMP" import --label-by mode "$data/hyperfine-matrix.json"
+expect_status 0 "compare its labels" "$MMCMP" compare a b
+grep_file "$TMP/out" "^Amean     n=2 " "the other parameters name the operations"
+expect_status 0 "a command that fails every other run (hyperfine -i)" \
+	"$MMCMP" import "$data/hyperfine-failing.json"
+expect_status 0 "list" "$MMCMP" list
+grep_file "$TMP/out" "hyperfine-failing.json  *4 (2)  *2 " \
+	"non-zero exit codes are failed iterations without samples"
+
+# gobench: files as labels; pyperf, also gzip-compressed.
+expect_status 0 "import Go benchmark files" \
+	"$MMCMP" import "$data/gobench-base.txt" "$data/gobench-new.txt"
+expect_status 0 "compare them" "$MMCMP" compare gobench-base gobench-new
+grep_file "$TMP/out" "^compress/flate" "the pkg is the benchmark"
+grep_file "$TMP/out" "^Amean     DecodeDigitsSpeed1e4-8 ns/op " \
+	"operations are name and unit"
+grep_file "$TMP/out" "^Hmean     DecodeDigitsSpeed1e4-8 MB/s " \
+	"better=higher from the Unit line"
+expect_status 0 "a configuration key as the label" \
+	"$MMCMP" import --label-by sort "$data/gobench-keyed.txt"
+expect_status 0 "compare its values" "$MMCMP" compare old new
+grep_file "$TMP/out" "^Amean     Sort/size:1e3-4 ns/op " "from one file"
+expect_status 0 "import pyperf JSON and JSON.gz" \
+	"$MMCMP" import "$data/pyperf-py311.json" "$data/pyperf-py312.json.gz"
+expect_status 0 "compare them" "$MMCMP" compare pyperf-py311 pyperf-py312
+grep_file "$TMP/out" "^Amean     telco " "benchmarks are operations"
+expect_status 0 "show" "$MMCMP" show pyperf-py312
+grep_file "$TMP/out" "host: *selma" "metadata gives the machine facts"
+
+# Bad input: exit 2, where it is, nothing imported.
+"$MMCMP" list >"$TMP/list.before"
+printf '{"results": [{"command": "x", "times": [1, "2"]}]}\n' >"$TMP/bad.json"
+expect_status 2 "a bad hyperfine file" \
+	"$MMCMP" import "$data/gobench-keyed.txt" "$TMP/bad.json"
+grep_file "$TMP/err" "bad.json: results\[0\].times\[1\]: expected a number, found a string" \
+	"names the JSON path"
+unchanged "nothing is imported, not even the good file"
+printf 'BenchmarkX 1 5 ns/op\nBenchmarkX 1 five ns/op\n' >"$TMP/bad.txt"
+expect_status 2 "a bad Go benchmark file" "$MMCMP" import --from gobench "$TMP/bad.txt"
+grep_file "$TMP/err" "bad.txt:2: 'five' is not a finite number" "names the line"
+printf '{"version": "1.0", "benchmarks": [{"runs": []}]}' | gzip >"$TMP/bad.json.gz"
+expect_status 2 "a bad pyperf file" "$MMCMP" import "$TMP/bad.json.gz"
+grep_file "$TMP/err" "bad.json.gz: benchmarks\[0\].metadata: no benchmark name" \
+	"names the JSON path"
+head -c 100 "$data/pyperf-py312.json.gz" >"$TMP/cut.json.gz"
+expect_status 2 "a cut gzip file" "$MMCMP" import "$TMP/cut.json.gz"
+grep_file "$TMP/err" "cut.json.gz: the gzip data ends early" "says so"
+expect_status 2 "--from forces the format" \
+	"$MMCMP" import --from pyperf "$data/hyperfine-commands.json"
+grep_file "$TMP/err" "top level: missing member 'version'" "and reads it as that"
+expect_status 2 "--label-by for a missing parameter" \
+	"$MMCMP" import --label-by nope "$data/hyperfine-commands.json"
+grep_file "$TMP/err" "results\[0\].parameters: no parameter 'nope'" "is named"
+unchanged "bad input leaves the database as it was"
+expect_status 2 "an unknown format" "$MMCMP" import --from nope "$TMP/bad.txt"
+grep_file "$TMP/err" "unknown format 'nope' (hyperfine, gobench, pyperf, mmtests)" \
+	"lists the formats"
+printf 'label,benchmark,operation,value\na,b,o,1\n' >"$TMP/a.csv"
+expect_status 2 "--label-by on mmcmp's own CSV" \
+	"$MMCMP" import --label-by x "$TMP/a.csv"
+expect_status 2 "--from without a value" "$MMCMP" import --from
+
+# export benchstat round-trips through import --from gobench.
+expect_status 0 "export benchstat" "$MMCMP" export benchstat -o "$TMP/bs.txt" \
+	gobench-base gobench-new
+grep_file "$TMP/bs.txt" "^label: gobench-base$" "labels are a configuration key"
+grep_file "$TMP/bs.txt" "^Unit MB/s better=higher$" "units say their direction"
+"$MMCMP" compare gobench-base gobench-new >"$TMP/compare.1"
+expect_status 0 "import it into another database" env MMCMP_DB="$TMP/rt.db" \
+	"$MMCMP" import --from gobench --label-by label "$TMP/bs.txt"
+MMCMP_DB="$TMP/rt.db" "$MMCMP" compare gobench-base gobench-new >"$TMP/compare.2"
+check "compare prints the same table" cmp "$TMP/compare.1" "$TMP/compare.2"
+MMCMP_DB="$TMP/rt.db" "$MMCMP" export benchstat >"$TMP/bs2.txt"
+check "and export the same text" cmp "$TMP/bs.txt" "$TMP/bs2.txt"
+expect_status 0 "export benchstat of hyperfine runs" "$MMCMP" export benchstat "sleep 0.01"
+grep_file "$TMP/out" "^Benchmarktime 1 0.0[0-9]* s$" "one line per iteration"
+
+done_testing
