@@ -16,8 +16,12 @@ void strvec_init(struct strvec *sv)
 
 void strvec_push_nodup(struct strvec *sv, char *s)
 {
-	if (sv->v == strvec_empty)
+	if (sv->v == strvec_empty) {
+		/* As strvec_init(): the shared empty array holds nothing. */
 		sv->v = NULL;
+		sv->nr = 0;
+		sv->alloc = 0;
+	}
 	ALLOC_GROW(sv->v, sv->nr + 2, sv->alloc);
 	sv->v[sv->nr++] = s;
 	sv->v[sv->nr] = NULL;

@@ -6,8 +6,6 @@
  * relative; the mmtests tables are matched to their printed precision.
  */
 #include <math.h>
-#include <stdlib.h>
-
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -137,7 +137,9 @@ static void test_runs(void)
 	struct run_data rd = {0};
 	struct run_info ri = {0};
 	struct run_rows rows = {0};
-	int64_t run, other, op_a, op_b, op_c, again = 0, iter_id = 0;
+	int64_t run, other, again = 0, iter_id = 0;
+	/* Zero, as a failed store_operation() leaves them unset. */
+	int64_t op_a = 0, op_b = 0, op_c = 0;
 	int64_t *ids = NULL;
 	size_t nr = 0;
 

@@ -34,6 +34,7 @@ for cfg in "$MMCMP_SRCDIR"/configs/*.yaml; do
 		continue
 	fi
 	labels=$("$MMCMP" --db "$db" list | awk 'NR > 1 { print $2 }' | sort -u)
+	# shellcheck disable=SC2086 # one argument per label
 	set -- $labels
 	[ $# -ge 2 ] || set -- "$1" "$1"
 	expect_status 0 "$name: the comparison renders" "$MMCMP" --db "$db" compare "$@"
