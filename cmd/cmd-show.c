@@ -117,7 +117,7 @@ static int show_main(int argc, char **argv)
 	}
 	if (!label)
 		return usage_error(&cmd_show, "missing LABEL");
-	st = store_open(mmcmp_db_path(), &err);
+	st = store_open_read(mmcmp_db_path(), &err);
 	if (!st || store_find_runs(st, label, &ids, &nr, &err)) {
 		error("%s", err.buf);
 		goto out;
