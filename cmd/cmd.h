@@ -25,6 +25,7 @@ struct cmd {
 
 extern const struct cmd cmd_run, cmd_list, cmd_show, cmd_compare, cmd_import,
 	cmd_export;
+extern const struct cmd cmd_delete, cmd_relabel;
 
 /* The database path: --db, else $MMCMP_DB, else the default. */
 const char *mmcmp_db_path(void);

@@ -427,6 +427,35 @@ static int migrate(struct store *st, struct strbuf *err)
 	return 0;
 }
 
+/* read_kind() in a read transaction of its own. */
+static int peek_kind(struct store *st, int64_t *version, enum db_kind *kind,
+		     struct strbuf *err)
+{
+	int ret;
+
+	if (store_exec_sql(st, "BEGIN", "begin transaction", err))
+		return -1;
+	ret = read_kind(st, version, kind, err);
+	store_exec_quietly(st, "COMMIT");
+	return ret;
+}
+
+/*
+ * A writer's first look, before it switches the file to WAL: another
+ * application's file and a newer mmcmp's database are left untouched.
+ */
+static int refuse_unknown(struct store *st, struct strbuf *err)
+{
+	enum db_kind kind;
+	int64_t version;
+
+	if (peek_kind(st, &version, &kind, err))
+		return -1;
+	if (kind == DB_FOREIGN || kind == DB_NEWER)
+		return kind_error(st, kind, version, err);
+	return 0;
+}
+
 /*
  * A reader's check, in a read transaction: an mmcmp database of the
  * current schema needs no write. An older one is migrated when the file
@@ -437,13 +466,8 @@ static int check_schema(struct store *st, struct strbuf *err)
 	const int64_t known = (int64_t)ARRAY_SIZE(store_migrations);
 	enum db_kind kind;
 	int64_t version;
-	int ret;
 
-	if (store_exec_sql(st, "BEGIN", "begin transaction", err))
-		return -1;
-	ret = read_kind(st, &version, &kind, err);
-	store_exec_quietly(st, "COMMIT");
-	if (ret)
+	if (peek_kind(st, &version, &kind, err))
 		return -1;
 	if (kind != DB_MMCMP)
 		return kind_error(st, kind, version, err);
@@ -724,8 +748,13 @@ static struct store *open_store(const char *path, bool reader,
 	 * NORMAL still survives a crash of the process (not of the
 	 * machine) after every commit.
 	 */
-	if (sqlite3_busy_timeout(st->db, st->busy_timeout_ms) != SQLITE_OK ||
-	    setup_connection(st, reader) != SQLITE_OK) {
+	if (sqlite3_busy_timeout(st->db, st->busy_timeout_ms) != SQLITE_OK) {
+		store_fail(st, err, "set up database '%s'", path);
+		goto fail;
+	}
+	if (!reader && refuse_unknown(st, err))
+		goto fail;
+	if (setup_connection(st, reader) != SQLITE_OK) {
 		store_fail(st, err, "set up database '%s'", path);
 		goto fail;
 	}

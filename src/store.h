@@ -56,7 +56,9 @@ struct store *store_open(const char *path, struct strbuf *err);
  * or the lock held by a writer for more than 0.1 s) are shown as
  * "aborted" by store_run_get() and store_list_runs() without being
  * written. An older schema in a read-only file is an error. ":memory:"
- * opens as store_open() does. NULL on failure; free with store_close().
+ * opens as store_open() does. Commands that change only what exists
+ * (`delete`, `relabel`) use it too: for them a missing file is an error,
+ * not a new database. NULL on failure; free with store_close().
  */
 struct store *store_open_read(const char *path, struct strbuf *err);
 /* Close; NULL is a no-op. */

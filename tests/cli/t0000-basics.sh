@@ -28,7 +28,7 @@ done
 # --db before and after the command, and MMCMP_DB: list, a reader, names
 # the database it was given and does not create it.
 for how in "--db first" "--db after" "--db=PATH" "MMCMP_DB"; do
-	db="$TMP/$(echo "$how" | tr -dc a-z).db"
+	db="$TMP/$(echo "$how" | tr -dc "[:lower:]").db"
 	case $how in
 	"--db first") set -- "$MMCMP" --db "$db" list ;;
 	"--db after") set -- "$MMCMP" list --db "$db" ;;
