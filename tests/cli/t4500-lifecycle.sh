@@ -3,7 +3,7 @@
 # never touch another application's file, need no write access and do not
 # wait for writers (issues 4, 17, 18); a database deleted under a run
 # fails it (5); --replace keeps live runs and good results (1, 2);
-# delete and relabel (19).
+# delete and relabel (19); the size limit of a JSON import (14).
 set -e
 . ./lib.sh
 : "${FAKE_BENCH:?}"
@@ -246,6 +246,15 @@ grep_file "$TMP/out" "^deleted run $id of 'single'$" "delete --run says what it 
 expect_status 2 "delete without arguments" "$MMCMP" delete
 expect_status 2 "relabel without NEW" "$MMCMP" relabel first
 expect_status 2 "relabel to a label with a space" "$MMCMP" relabel first "a b"
+
+# Issue 14: JSON import holds up to 50 times the file's size in memory
+# (bench/import-memory), so a JSON file is limited to 128 MiB.
+printf '{"format": "mmcmp-export", "version": 1, "generator": "", "runs": []}' >"$TMP/big.json"
+truncate -s $((128 * 1024 * 1024 + 1)) "$TMP/big.json"
+expect_status 2 "a JSON file over 128 MiB is refused" "$MMCMP" import "$TMP/big.json"
+grep_file "$TMP/err" "big.json: too large (134217729 bytes, at most 134217728)" \
+	"it says how large it may be"
+rm -f "$TMP/big.json"
 check "the database is intact" test "$(q 'PRAGMA integrity_check')" = ok
 
 done_testing
