@@ -72,6 +72,17 @@ int store_tx_close(struct store *st, const struct store_tx *tx, int ret,
 const char *store_run_status(const struct store *st, int64_t id,
 			     const char *status);
 
+/* What is known of the process that wrote a running run. */
+enum store_owner {
+	STORE_OWNER_DEAD,    /* gone: the run is aborted */
+	STORE_OWNER_UNKNOWN, /* another host, or no pid recorded */
+	STORE_OWNER_ALIVE,   /* a process of this host, started with the run */
+};
+
+/* What is known of the process pid (started at pid_start) of hostname. */
+enum store_owner store_run_owner(const char *hostname, int64_t pid,
+				 int64_t pid_start);
+
 struct iteration_rec;
 struct op_samples;
 

@@ -128,11 +128,11 @@ int store_run_create_exclusive(struct store *st, struct run_info *ri,
 int store_run_set_status(struct store *st, int64_t run_id, const char *status,
 			 const char *ended_at, struct strbuf *err);
 /*
- * A run is alive while its status is "running" and the process that
- * created it (pid and start time, on this host) still exists. The calls
- * below that delete or move runs refuse, changing nothing, when one of
- * the runs they would touch is alive ("cannot ...: run N is still
- * running (pid P)"); a "running" run of a dead process is not alive.
+ * Lifecycle (store-lifecycle.c). A run is alive while its status is
+ * "running" and the process that created it (pid and start time, on this host)
+ * still exists. The calls below that delete or move runs refuse, changing
+ * nothing, when one of the runs they would touch is alive ("cannot ...: run N
+ * is still running (pid P)"); a "running" run of a dead process is not alive.
  */
 
 /*
