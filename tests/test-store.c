@@ -1476,13 +1476,21 @@ static void test_housekeeping(void)
 		 "a a b c"},
 	};
 	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
+	struct store *st = store_open(":memory:", &err);
+	int64_t ids[4], found = -1, none = -1, except = -1;
 
+	fixture(st, ids);
+	ok(!store_find_running(st, "c", 0, &found, &err) &&
+		   !store_find_running(st, "a", 0, &none, &err) &&
+		   !store_find_running(st, "c", ids[3], &except, &err) &&
+		   found == ids[3] && !none && !except,
+	   "store_find_running() finds the live run, unless excepted");
+	store_close(st);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		const struct house_case *c = &cases[i];
-		struct store *st = store_open(":memory:", &err);
-		int64_t ids[4];
 		int ret;
 
+		st = store_open(":memory:", &err);
 		fixture(st, ids);
 		ret = c->call(st, ids, &err);
 		if (c->want)
