@@ -230,7 +230,7 @@ static int export_main(int argc, char **argv)
 	ret = parse_args(argc, argv, &a);
 	if (ret)
 		goto out;
-	st = store_open(mmcmp_db_path(), &err);
+	st = store_open_read(mmcmp_db_path(), &err);
 	if (!st) {
 		ret = error("%s", err.buf);
 		goto out;

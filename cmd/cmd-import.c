@@ -82,6 +82,9 @@ struct import_state {
 	bool bad_input;	       /* a label clash: exit 2 */
 };
 
+/* The largest file read: CSV's; JSON has a lower limit of its own. */
+#define IMPORT_MAX_BYTES ((size_t)1 << 30)
+
 static int read_file(const char *path, struct strbuf *sb, struct strbuf *err)
 {
 	char buf[65536];
@@ -92,11 +95,11 @@ static int read_file(const char *path, struct strbuf *sb, struct strbuf *err)
 		return error_addf(err, "cannot open '%s': %s", path,
 				  strerror(errno));
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		if (sb->len + n > JSON_IMPORT_MAX_BYTES) {
+		if (sb->len + n > IMPORT_MAX_BYTES) {
 			fclose(f);
 			return error_addf(err,
 					  "%s: too large (more than %zu bytes)",
-					  path, JSON_IMPORT_MAX_BYTES);
+					  path, IMPORT_MAX_BYTES);
 		}
 		strbuf_add(sb, buf, n);
 	}

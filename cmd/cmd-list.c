@@ -25,7 +25,7 @@ static int list_main(int argc, char **argv)
 	if (argc > 1)
 		return usage_error(&cmd_list, "unexpected argument '%s'",
 				   argv[1]);
-	st = store_open(mmcmp_db_path(), &err);
+	st = store_open_read(mmcmp_db_path(), &err);
 	if (!st || store_list_runs(st, &rows, &err)) {
 		error("%s", err.buf);
 		goto out;

@@ -108,7 +108,7 @@ static int show_main(int argc, char **argv)
 		return usage_error(&cmd_show, "unexpected argument '%s'",
 				   argv[2]);
 	label = argv[1];
-	st = store_open(mmcmp_db_path(), &err);
+	st = store_open_read(mmcmp_db_path(), &err);
 	if (!st || store_find_runs(st, label, &ids, &nr, &err)) {
 		error("%s", err.buf);
 		goto out;

@@ -1,6 +1,7 @@
 -- The schema of the mmcmp store as db/migrations/ leave it (PRAGMA
--- user_version = 2), for reading; the store test checks that the two
--- agree. Change the schema by adding a migration, then update this file.
+-- user_version = 3, PRAGMA application_id = 1835885424, 0x6d6d6370,
+-- "mmcp"), for reading; the store test checks that the two agree. Change
+-- the schema by adding a migration, then update this file.
 --
 -- A run is one `mmcmp run` (or one imported run); an operation is a row
 -- label of one benchmark in a run; an iteration is one execution of a

@@ -855,8 +855,10 @@ int json_import(const char *name, const char *text, size_t len,
 	*runs = NULL;
 	*nr = 0;
 	if (len > JSON_IMPORT_MAX_BYTES) {
-		error_addf(err, "%s: too large (%zu bytes, at most %zu)", name,
-			   len, JSON_IMPORT_MAX_BYTES);
+		error_addf(err,
+			   "%s: too large (%zu bytes, at most %zu); export"
+			   " fewer labels per file",
+			   name, len, JSON_IMPORT_MAX_BYTES);
 		goto out;
 	}
 	if (json_skip_space(text, 0, len) == len) {

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <sqlite3.h>
 
@@ -24,6 +25,16 @@ struct store {
 	sqlite3 *db;
 	char *path;
 	sqlite3_stmt *stmt[STORE_STMT_CACHE];
+	/* The file's device and inode at open, checked before each commit. */
+	bool have_ident;
+	dev_t dev;
+	ino_t ino;
+	/* Runs of dead processes a reader could not mark aborted. */
+	int64_t *stale;
+	size_t stale_nr, stale_alloc;
+	/* The last failure was a lock held by another connection. */
+	bool busy;
+	int busy_timeout_ms;
 };
 
 /*
@@ -32,6 +43,7 @@ struct store {
  */
 struct store_tx {
 	bool top;
+	bool write;
 };
 
 /* Append "cannot WHAT: <sqlite message>" to err; returns -1. */
@@ -52,6 +64,24 @@ int store_tx_open(struct store *st, bool write, struct store_tx *tx,
 /* End it: keep its changes when ret is 0, else undo them; returns ret or -1. */
 int store_tx_close(struct store *st, const struct store_tx *tx, int ret,
 		   struct strbuf *err);
+
+/*
+ * The status to show for run id whose stored status is status: "aborted"
+ * for a run of a dead process that a read-only store could not mark.
+ */
+const char *store_run_status(const struct store *st, int64_t id,
+			     const char *status);
+
+/* What is known of the process that wrote a running run. */
+enum store_owner {
+	STORE_OWNER_DEAD,    /* gone: the run is aborted */
+	STORE_OWNER_UNKNOWN, /* another host, or no pid recorded */
+	STORE_OWNER_ALIVE,   /* a process of this host, started with the run */
+};
+
+/* What is known of the process pid (started at pid_start) of hostname. */
+enum store_owner store_run_owner(const char *hostname, int64_t pid,
+				 int64_t pid_start);
 
 struct iteration_rec;
 struct op_samples;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -23,14 +24,19 @@
 
 /* How long a writer waits for another one before giving up. */
 #define STORE_BUSY_TIMEOUT_MS 10000
+/*
+ * How long a reader waits to mark dead runs aborted: it shows them as
+ * aborted anyway, and must not wait for a long import.
+ */
+#define STORE_READER_MARK_MS 100
+/* PRAGMA application_id of an mmcmp database (0003), "mmcp". */
+#define STORE_APPLICATION_ID 1835885424
 
 /* The statements prepared once per store and reused. */
 enum store_stmt {
 	ST_RUN_INSERT,
 	ST_RUN_SET_STATUS,
 	ST_RUN_GET,
-	ST_RUN_DELETE_LABEL,
-	ST_RUN_DELETE_OLDER,
 	ST_RUN_FIND,
 	ST_RUN_ALL,
 	ST_RUN_RUNNING,
@@ -70,8 +76,6 @@ static const char *const stmt_sql[ST_NR] = {
 		" mem_bytes, pid, pid_start, thp_enabled, thp_defrag,"
 		" cpufreq_governor, numa_nodes, smt, cgroup_mode,"
 		" kernel_config_sha256, cgroup FROM run WHERE id = ?1",
-	[ST_RUN_DELETE_LABEL] = "DELETE FROM run WHERE label = ?1",
-	[ST_RUN_DELETE_OLDER] = "DELETE FROM run WHERE label = ?1 AND id <> ?2",
 	[ST_RUN_FIND] =
 		"SELECT id FROM run WHERE label = ?1 ORDER BY started_at, id",
 	[ST_RUN_ALL] = "SELECT id FROM run ORDER BY started_at, id",
@@ -134,8 +138,11 @@ static const char *const stmt_sql[ST_NR] = {
 int store_fail(struct store *st, struct strbuf *err, const char *fmt, ...)
 {
 	struct strbuf what = STRBUF_INIT;
+	int code = sqlite3_errcode(st->db);
 	va_list ap;
 
+	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+		st->busy = true;
 	va_start(ap, fmt);
 	strbuf_vaddf(&what, fmt, ap);
 	va_end(ap);
@@ -209,10 +216,39 @@ char *store_column_strdup(sqlite3_stmt *stmt, int i)
 	return xstrdup((const char *)sqlite3_column_text(stmt, i));
 }
 
+/*
+ * Fail unless path still names the file opened: a run whose database was
+ * deleted or replaced would otherwise write into a file nobody sees.
+ */
+static int check_identity(struct store *st, struct strbuf *err)
+{
+	struct stat sb;
+
+	if (!st->have_ident)
+		return 0;
+	if (stat(st->path, &sb) || sb.st_dev != st->dev || sb.st_ino != st->ino)
+		return error_addf(err,
+				  "database '%s' was deleted or replaced while"
+				  " mmcmp was using it",
+				  st->path);
+	return 0;
+}
+
+/* Commit the open transaction, after checking the file's identity. */
+static int commit(struct store *st, const char *what, struct strbuf *err)
+{
+	if (check_identity(st, err))
+		return -1;
+	return store_exec_sql(st, "COMMIT", what, err);
+}
+
 int store_tx_open(struct store *st, bool write, struct store_tx *tx,
 		  struct strbuf *err)
 {
 	tx->top = sqlite3_get_autocommit(st->db);
+	tx->write = write;
+	if (tx->top)
+		st->busy = false;
 	if (!tx->top)
 		return store_exec_sql(st, "SAVEPOINT store_call",
 				      "open savepoint", err);
@@ -232,7 +268,9 @@ int store_tx_close(struct store *st, const struct store_tx *tx, int ret,
 		   struct strbuf *err)
 {
 	if (!ret) {
-		if (tx->top)
+		if (tx->top && tx->write)
+			ret = commit(st, "commit", err);
+		else if (tx->top)
 			ret = store_exec_sql(st, "COMMIT", "commit", err);
 		else
 			ret = store_exec_sql(st, "RELEASE store_call",
@@ -251,22 +289,71 @@ int store_tx_close(struct store *st, const struct store_tx *tx, int ret,
 	return ret;
 }
 
-static int user_version(struct store *st, int64_t *version, struct strbuf *err)
+/* What a file holds, as far as opening it is concerned. */
+enum db_kind {
+	DB_EMPTY,   /* no schema at all: a new database */
+	DB_MMCMP,   /* an mmcmp database, maybe of an older schema */
+	DB_NEWER,   /* an mmcmp database of a newer mmcmp */
+	DB_FOREIGN, /* another application's SQLite file */
+};
+
+/*
+ * Read the schema version and what kind of file this is, inside the
+ * caller's transaction. Databases of mmcmp before 0003 have no
+ * application_id: they are known by their version and their tables.
+ */
+static int read_kind(struct store *st, int64_t *version, enum db_kind *kind,
+		     struct strbuf *err)
 {
+	static const char sql[] =
+		"SELECT (SELECT user_version FROM pragma_user_version),"
+		" (SELECT application_id FROM pragma_application_id),"
+		" (SELECT count(*) FROM sqlite_schema),"
+		" (SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
+		" AND name IN ('run', 'operation', 'iteration', 'sample'))";
+	const int64_t known = (int64_t)ARRAY_SIZE(store_migrations);
 	sqlite3_stmt *stmt = NULL;
+	int64_t app, objects, tables;
 	int ret = -1;
 
-	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &stmt,
-			       NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
 	    sqlite3_step(stmt) != SQLITE_ROW) {
 		store_fail(st, err, "read schema version of '%s'", st->path);
 		goto out;
 	}
 	*version = sqlite3_column_int64(stmt, 0);
+	app = sqlite3_column_int64(stmt, 1);
+	objects = sqlite3_column_int64(stmt, 2);
+	tables = sqlite3_column_int64(stmt, 3);
+	if (app == STORE_APPLICATION_ID ||
+	    (!app && *version > 0 && tables == 4))
+		*kind = *version > known ? DB_NEWER : DB_MMCMP;
+	else if (!app && !*version && !objects)
+		*kind = DB_EMPTY;
+	else
+		*kind = DB_FOREIGN;
 	ret = 0;
 out:
 	sqlite3_finalize(stmt);
 	return ret;
+}
+
+/* The error for a file that cannot be used, by kind; -1. */
+static int kind_error(struct store *st, enum db_kind kind, int64_t version,
+		      struct strbuf *err)
+{
+	if (kind == DB_NEWER)
+		return error_addf(err,
+				  "database '%s' was written by a newer mmcmp"
+				  " (schema %" PRId64 ")",
+				  st->path, version);
+	if (kind == DB_FOREIGN)
+		return error_addf(err,
+				  "'%s' is not an mmcmp database: it holds"
+				  " tables of another application",
+				  st->path);
+	return error_addf(err, "no mmcmp database in '%s': the file is empty",
+			  st->path);
 }
 
 /*
@@ -277,19 +364,17 @@ out:
 static int migrate_step(struct store *st, bool *done, struct strbuf *err)
 {
 	const int64_t known = (int64_t)ARRAY_SIZE(store_migrations);
+	enum db_kind kind;
 	char sql[64];
 	int64_t version;
 	int ret = -1;
 
 	if (store_exec_sql(st, "BEGIN IMMEDIATE", "begin migration", err))
 		return -1;
-	if (user_version(st, &version, err))
+	if (read_kind(st, &version, &kind, err))
 		goto out;
-	if (version > known) {
-		error_addf(err,
-			   "database '%s' was written by a newer mmcmp"
-			   " (schema %" PRId64 ")",
-			   st->path, version);
+	if (kind == DB_NEWER || kind == DB_FOREIGN) {
+		kind_error(st, kind, version, err);
 		goto out;
 	}
 	*done = version == known;
@@ -304,40 +389,103 @@ static int migrate_step(struct store *st, bool *done, struct strbuf *err)
 			goto out;
 		}
 	}
-	ret = store_exec_sql(st, "COMMIT", "commit migration", err);
+	ret = commit(st, "commit migration", err);
 out:
 	if (ret && !sqlite3_get_autocommit(st->db))
 		store_exec_quietly(st, "ROLLBACK");
 	return ret;
 }
 
+/* Apply every pending migration. */
+static int migrate(struct store *st, struct strbuf *err)
+{
+	for (bool done = false; !done;)
+		if (migrate_step(st, &done, err))
+			return -1;
+	return 0;
+}
+
+/* read_kind() in a read transaction of its own. */
+static int peek_kind(struct store *st, int64_t *version, enum db_kind *kind,
+		     struct strbuf *err)
+{
+	int ret;
+
+	if (store_exec_sql(st, "BEGIN", "begin transaction", err))
+		return -1;
+	ret = read_kind(st, version, kind, err);
+	store_exec_quietly(st, "COMMIT");
+	return ret;
+}
+
 /*
- * Whether the process that wrote a running run may still be running it:
- * only a process on this host that is gone, or whose pid now belongs to a
+ * A writer's first look, before it switches the file to WAL: another
+ * application's file and a newer mmcmp's database are left untouched.
+ */
+static int refuse_unknown(struct store *st, struct strbuf *err)
+{
+	enum db_kind kind;
+	int64_t version;
+
+	if (peek_kind(st, &version, &kind, err))
+		return -1;
+	if (kind == DB_FOREIGN || kind == DB_NEWER)
+		return kind_error(st, kind, version, err);
+	return 0;
+}
+
+/*
+ * A reader's check, in a read transaction: an mmcmp database of the
+ * current schema needs no write. An older one is migrated when the file
+ * is writable; anything else is refused.
+ */
+static int check_schema(struct store *st, struct strbuf *err)
+{
+	const int64_t known = (int64_t)ARRAY_SIZE(store_migrations);
+	enum db_kind kind;
+	int64_t version;
+
+	if (peek_kind(st, &version, &kind, err))
+		return -1;
+	if (kind != DB_MMCMP)
+		return kind_error(st, kind, version, err);
+	if (version == known)
+		return 0;
+	if (sqlite3_db_readonly(st->db, "main") == 1)
+		return error_addf(err,
+				  "database '%s' has schema %" PRId64
+				  " of an older mmcmp and is read-only: open"
+				  " it once with write access to upgrade it",
+				  st->path, version);
+	return migrate(st, err);
+}
+
+/*
+ * Only a process on this host that is gone, or whose pid now belongs to a
  * process started at another time, is known to be dead.
  */
-static bool run_owner_alive(const char *hostname, int64_t pid,
-			    int64_t pid_start)
+enum store_owner store_run_owner(const char *hostname, int64_t pid,
+				 int64_t pid_start)
 {
 	int64_t start;
 
 	if (pid <= 0 || pid > INT_MAX)
-		return true;
+		return STORE_OWNER_UNKNOWN;
 	if (hostname && *hostname) {
 		char here[256];
 
 		if (gethostname(here, sizeof(here)))
-			return true;
+			return STORE_OWNER_UNKNOWN;
 		here[sizeof(here) - 1] = '\0';
 		if (strcmp(here, hostname) != 0)
-			return true;
+			return STORE_OWNER_UNKNOWN;
 	}
 	if (kill((pid_t)pid, 0) && errno == ESRCH)
-		return false;
+		return STORE_OWNER_DEAD;
 	start = machine_proc_start((pid_t)pid);
 	if (pid_start > 0 && start >= 0 && start != pid_start)
-		return false;
-	return true;
+		return STORE_OWNER_DEAD;
+	return STORE_OWNER_ALIVE;
 }
 
 static int abort_runs(struct store *st, const int64_t *ids, size_t nr,
@@ -363,10 +511,25 @@ out:
 	return ret;
 }
 
-static int mark_aborted(struct store *st, struct strbuf *err)
+/* Mark runs ids aborted in a write transaction of their own. */
+static int write_aborted(struct store *st, const int64_t *ids, size_t nr,
+			 struct strbuf *err)
+{
+	struct store_tx tx;
+
+	if (store_tx_open(st, true, &tx, err))
+		return -1;
+	return store_tx_close(st, &tx, abort_runs(st, ids, nr, err), err);
+}
+
+/*
+ * Mark the runs of dead processes aborted. A reader that cannot (a
+ * read-only file, or another process holding the lock) keeps them in
+ * st->stale and shows them as aborted.
+ */
+static int mark_aborted(struct store *st, bool reader, struct strbuf *err)
 {
 	sqlite3_stmt *stmt;
-	struct store_tx tx;
 	int64_t *dead = NULL;
 	size_t nr = 0, alloc = 0;
 	int rc, ret = -1;
@@ -377,8 +540,9 @@ static int mark_aborted(struct store *st, struct strbuf *err)
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		const char *host = (const char *)sqlite3_column_text(stmt, 1);
 
-		if (run_owner_alive(host, sqlite3_column_int64(stmt, 2),
-				    sqlite3_column_int64(stmt, 3)))
+		if (store_run_owner(host, sqlite3_column_int64(stmt, 2),
+				    sqlite3_column_int64(stmt, 3)) !=
+		    STORE_OWNER_DEAD)
 			continue;
 		ALLOC_GROW(dead, nr + 1, alloc);
 		dead[nr++] = sqlite3_column_int64(stmt, 0);
@@ -391,24 +555,49 @@ static int mark_aborted(struct store *st, struct strbuf *err)
 	stmt = NULL;
 	if (!nr) {
 		ret = 0;
-		goto out;
+	} else if (!reader) {
+		ret = write_aborted(st, dead, nr, err);
+	} else {
+		struct strbuf ignored = STRBUF_INIT;
+
+		if (sqlite3_db_readonly(st->db, "main") == 1 ||
+		    sqlite3_busy_timeout(st->db, STORE_READER_MARK_MS) ||
+		    write_aborted(st, dead, nr, &ignored)) {
+			st->stale = dead;
+			st->stale_nr = nr;
+			st->stale_alloc = alloc;
+			dead = NULL;
+		}
+		strbuf_release(&ignored);
+		ret = 0;
+		if (sqlite3_busy_timeout(st->db, st->busy_timeout_ms))
+			ret = store_fail(st, err, "set the busy timeout");
 	}
-	if (store_tx_open(st, true, &tx, err))
-		goto out;
-	ret = store_tx_close(st, &tx, abort_runs(st, dead, nr, err), err);
 out:
 	stmt_done(stmt);
 	free(dead);
 	return ret;
 }
 
+const char *store_run_status(const struct store *st, int64_t id,
+			     const char *status)
+{
+	if (!status || strcmp(status, "running"))
+		return status;
+	for (size_t i = 0; i < st->stale_nr; i++)
+		if (st->stale[i] == id)
+			return "aborted";
+	return status;
+}
+
 /*
  * Switching a new database to WAL needs the write lock, and SQLite does
  * not call the busy handler for it: retry while another connection holds
  * it, up to the busy timeout, so that runs started together on a new file
- * wait for each other instead of failing.
+ * wait for each other instead of failing. A reader leaves the journal
+ * mode as it is.
  */
-static int setup_connection(struct store *st)
+static int setup_connection(struct store *st, bool reader)
 {
 	static const char sql[] = "PRAGMA journal_mode = WAL;"
 				  " PRAGMA synchronous = NORMAL;"
@@ -417,7 +606,10 @@ static int setup_connection(struct store *st)
 	int rc;
 
 	for (int waited_ms = 0;; waited_ms += 10) {
-		rc = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
+		/* The reader's part is the writer's without its first pragma.
+		 */
+		rc = sqlite3_exec(st->db, reader ? strchr(sql, ';') + 1 : sql,
+				  NULL, NULL, NULL);
 		if ((rc & 0xff) != SQLITE_BUSY ||
 		    waited_ms >= STORE_BUSY_TIMEOUT_MS)
 			return rc;
@@ -425,17 +617,98 @@ static int setup_connection(struct store *st)
 	}
 }
 
-struct store *store_open(const char *path, struct strbuf *err)
+/* Whether path is a database of its own connection only. */
+static bool private_path(const char *path)
+{
+	return !*path || !strcmp(path, ":memory:");
+}
+
+/*
+ * The file name of a reader of path and its open flags: no creation, and
+ * read-only when the file or its directory (where the -wal and -shm files
+ * go) cannot be written, so that a read-only file system or another
+ * user's file can still be read. SQLite can read a WAL database read-only
+ * only when it can find or create the -shm file; when it cannot and there
+ * is no -wal file (everything is in the database file, as after the last
+ * writer closed it), the file is opened as immutable. A path that does
+ * not exist is an error. *name is the caller's to free.
+ */
+static int reader_open(const char *path, char **name, int *flags,
+		       struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *slash;
+	struct stat st;
+	bool dir_ok;
+
+	if (stat(path, &st)) {
+		if (errno == ENOENT)
+			return error_addf(err, "no database at '%s'", path);
+		return error_addf(err, "cannot open database '%s': %s", path,
+				  strerror(errno));
+	}
+	strbuf_addstr(&sb, path);
+	slash = strrchr(sb.buf, '/');
+	if (slash)
+		slash[slash == sb.buf] = '\0';
+	dir_ok = !access(slash ? sb.buf : ".", W_OK);
+	*flags = SQLITE_OPEN_READWRITE;
+	if (!dir_ok || access(path, W_OK))
+		*flags = SQLITE_OPEN_READONLY;
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s-wal", path);
+	if (dir_ok || !access(sb.buf, F_OK)) {
+		strbuf_release(&sb);
+		*name = xstrdup(path);
+		return 0;
+	}
+	/* A URI: "file:" and the path, %-escaped where URIs need it. */
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, path[0] == '/' ? "file://" : "file:");
+	for (const char *p = path; *p; p++) {
+		if (strchr("?#%", *p) || (unsigned char)*p <= ' ' ||
+		    (unsigned char)*p >= 0x7f)
+			strbuf_addf(&sb, "%%%02X", (unsigned char)*p);
+		else
+			strbuf_addch(&sb, *p);
+	}
+	strbuf_addstr(&sb, "?immutable=1");
+	*flags |= SQLITE_OPEN_URI;
+	*name = strbuf_detach(&sb, NULL);
+	return 0;
+}
+
+/* Remember which file path names now, for check_identity(). */
+static void record_identity(struct store *st)
+{
+	struct stat sb;
+
+	if (private_path(st->path) || stat(st->path, &sb))
+		return;
+	st->have_ident = true;
+	st->dev = sb.st_dev;
+	st->ino = sb.st_ino;
+}
+
+static struct store *open_store(const char *path, bool reader,
+				struct strbuf *err)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	char *name = NULL;
 	int rc;
 
 	st->path = xstrdup(path);
+	st->busy_timeout_ms = STORE_BUSY_TIMEOUT_MS;
+	/* A private database has nobody else to protect: open it fully. */
+	if (private_path(path))
+		reader = false;
+	if (reader && reader_open(path, &name, &flags, err))
+		goto fail;
 	/* One thread at a time uses a store: no locking per call. */
-	rc = sqlite3_open_v2(path, &st->db,
-			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-				     SQLITE_OPEN_NOMUTEX,
-			     NULL);
+	rc = sqlite3_open_v2(name ? name : path, &st->db,
+			     flags | SQLITE_OPEN_NOMUTEX, NULL);
+	free(name);
 	if (rc != SQLITE_OK) {
 		error_addf(err, "cannot open database '%s': %s", path,
 			   st->db ? sqlite3_errmsg(st->db)
@@ -447,20 +720,48 @@ struct store *store_open(const char *path, struct strbuf *err)
 	 * NORMAL still survives a crash of the process (not of the
 	 * machine) after every commit.
 	 */
-	if (sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS) != SQLITE_OK ||
-	    setup_connection(st) != SQLITE_OK) {
+	if (sqlite3_busy_timeout(st->db, st->busy_timeout_ms) != SQLITE_OK) {
 		store_fail(st, err, "set up database '%s'", path);
 		goto fail;
 	}
-	for (bool done = false; !done;)
-		if (migrate_step(st, &done, err))
-			goto fail;
-	if (mark_aborted(st, err))
+	if (!reader && refuse_unknown(st, err))
+		goto fail;
+	if (setup_connection(st, reader) != SQLITE_OK) {
+		store_fail(st, err, "set up database '%s'", path);
+		goto fail;
+	}
+	record_identity(st);
+	if (reader ? check_schema(st, err) : migrate(st, err))
+		goto fail;
+	if (mark_aborted(st, reader, err))
 		goto fail;
 	return st;
 fail:
 	store_close(st);
 	return NULL;
+}
+
+struct store *store_open(const char *path, struct strbuf *err)
+{
+	return open_store(path, false, err);
+}
+
+struct store *store_open_read(const char *path, struct strbuf *err)
+{
+	return open_store(path, true, err);
+}
+
+int store_set_busy_timeout(struct store *st, int timeout_ms, struct strbuf *err)
+{
+	if (sqlite3_busy_timeout(st->db, timeout_ms) != SQLITE_OK)
+		return store_fail(st, err, "set the busy timeout");
+	st->busy_timeout_ms = timeout_ms;
+	return 0;
+}
+
+bool store_busy(const struct store *st)
+{
+	return st->busy;
 }
 
 void store_close(struct store *st)
@@ -472,6 +773,7 @@ void store_close(struct store *st)
 	/* Every statement is finalized, so the close cannot be deferred. */
 	if (sqlite3_close_v2(st->db) != SQLITE_OK)
 		BUG("cannot close database '%s'", st->path);
+	free(st->stale);
 	free(st->path);
 	free(st);
 }
@@ -541,6 +843,7 @@ int store_begin(struct store *st, struct strbuf *err)
 {
 	if (!sqlite3_get_autocommit(st->db))
 		return error_addf(err, "cannot begin: a transaction is open");
+	st->busy = false;
 	return store_exec_sql(st, "BEGIN IMMEDIATE", "begin transaction", err);
 }
 
@@ -548,7 +851,7 @@ int store_commit(struct store *st, struct strbuf *err)
 {
 	if (sqlite3_get_autocommit(st->db))
 		return error_addf(err, "cannot commit: no transaction is open");
-	if (!store_exec_sql(st, "COMMIT", "commit", err))
+	if (!commit(st, "commit", err))
 		return 0;
 	store_rollback(st);
 	return -1;
@@ -640,52 +943,6 @@ out:
 	return store_tx_close(st, &tx, ret, err);
 }
 
-int store_delete_label(struct store *st, const char *label, struct strbuf *err)
-{
-	sqlite3_stmt *stmt = NULL;
-	struct store_tx tx;
-	int ret = -1;
-
-	if (store_tx_open(st, true, &tx, err))
-		return -1;
-	stmt = stmt_get(st, ST_RUN_DELETE_LABEL, err);
-	if (!stmt)
-		goto out;
-	if (store_bind_text(stmt, 1, label) ||
-	    sqlite3_step(stmt) != SQLITE_DONE) {
-		store_fail(st, err, "delete runs of '%s'", label);
-		goto out;
-	}
-	ret = 0;
-out:
-	stmt_done(stmt);
-	return store_tx_close(st, &tx, ret, err);
-}
-
-int store_delete_older_runs(struct store *st, const char *label,
-			    int64_t keep_id, struct strbuf *err)
-{
-	sqlite3_stmt *stmt = NULL;
-	struct store_tx tx;
-	int ret = -1;
-
-	if (store_tx_open(st, true, &tx, err))
-		return -1;
-	stmt = stmt_get(st, ST_RUN_DELETE_OLDER, err);
-	if (!stmt)
-		goto out;
-	if (store_bind_text(stmt, 1, label) ||
-	    sqlite3_bind_int64(stmt, 2, keep_id) ||
-	    sqlite3_step(stmt) != SQLITE_DONE) {
-		store_fail(st, err, "delete older runs of '%s'", label);
-		goto out;
-	}
-	ret = 0;
-out:
-	stmt_done(stmt);
-	return store_tx_close(st, &tx, ret, err);
-}
-
 /* Collect the ids of the first column of stmt, bound and ready to step. */
 static int collect_ids(struct store *st, sqlite3_stmt *stmt, int64_t **ids,
 		       size_t *nr, struct strbuf *err)
@@ -766,7 +1023,8 @@ int store_run_get(struct store *st, int64_t run_id, struct run_info *ri,
 	ri->id = run_id;
 	ri->uuid = store_column_strdup(stmt, 0);
 	ri->label = store_column_strdup(stmt, 1);
-	ri->status = store_column_strdup(stmt, 2);
+	ri->status = xstrdup(store_run_status(
+		st, run_id, (const char *)sqlite3_column_text(stmt, 2)));
 	ri->config_name = store_column_strdup(stmt, 3);
 	ri->config_text = store_column_strdup(stmt, 4);
 	ri->config_hash = store_column_strdup(stmt, 5);
@@ -1013,24 +1271,47 @@ static int samples_insert(struct store *st, int64_t iter_id,
 	return 0;
 }
 
-int store_iteration_add(struct store *st, const struct iteration_rec *it,
-			const struct sample_rec *samples, size_t nr,
-			int64_t *iter_id, struct strbuf *err)
+static int iteration_add_once(struct store *st, const struct iteration_rec *it,
+			      const struct sample_rec *samples, size_t nr,
+			      int64_t *iter_id, struct strbuf *err)
 {
 	struct store_tx tx;
-	int64_t id = 0;
 	int ret;
 
 	if (store_tx_open(st, true, &tx, err))
 		return -1;
 	ret = check_ops(st, it, samples, nr, err);
 	if (!ret)
-		ret = store_insert_iteration(st, it, &id, err);
+		ret = store_insert_iteration(st, it, iter_id, err);
 	if (!ret)
-		ret = samples_insert(st, id, samples, nr, err);
-	ret = store_tx_close(st, &tx, ret, err);
-	if (!ret && iter_id)
+		ret = samples_insert(st, *iter_id, samples, nr, err);
+	return store_tx_close(st, &tx, ret, err);
+}
+
+int store_iteration_add(struct store *st, const struct iteration_rec *it,
+			const struct sample_rec *samples, size_t nr,
+			int64_t *iter_id, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	bool top = sqlite3_get_autocommit(st->db);
+	int64_t id = 0;
+	int ret;
+
+	/*
+	 * A lock held longer than the busy timeout (a long import) is waited
+	 * out a few more times; inside a group the lock is held already.
+	 */
+	for (int tries = 1;; tries++) {
+		strbuf_reset(&why);
+		ret = iteration_add_once(st, it, samples, nr, &id, &why);
+		if (!ret || !top || !st->busy || tries >= STORE_ITERATION_TRIES)
+			break;
+	}
+	if (ret)
+		error_addf(err, "%s", why.buf);
+	else if (iter_id)
 		*iter_id = id;
+	strbuf_release(&why);
 	return ret;
 }
 
@@ -1275,7 +1556,8 @@ int store_list_runs(struct store *st, struct run_rows *rows, struct strbuf *err)
 		r->label = store_column_strdup(stmt, 1);
 		r->started_at = store_column_strdup(stmt, 2);
 		r->config_name = store_column_strdup(stmt, 3);
-		r->status = store_column_strdup(stmt, 4);
+		r->status = xstrdup(store_run_status(
+			st, r->id, (const char *)sqlite3_column_text(stmt, 4)));
 		r->iterations = sqlite3_column_int64(stmt, 5);
 		r->failed_iterations = sqlite3_column_int64(stmt, 6);
 		r->samples = sqlite3_column_int64(stmt, 7);

@@ -22,20 +22,60 @@ struct monitor_record;
  * only its own part, and store_rollback() undoes the whole group.
  *
  * Several processes may use one database at once: a writer waits up to
- * 10 s for another. A struct store must be used by one thread at a time.
+ * 10 s for another (store_iteration_add() longer), readers never wait for
+ * writers. A struct store must be used by one thread at a time.
+ *
+ * An mmcmp database carries PRAGMA application_id "mmcp" (0x6d6d6370,
+ * from migration 0003; older ones are known by their schema version and
+ * tables). Any other SQLite file that holds tables is refused, by name,
+ * and left untouched. Every commit first checks that the path still names
+ * the file opened (device and inode): a database deleted or replaced
+ * while in use fails the commit with "database 'X' was deleted or
+ * replaced while mmcmp was using it" rather than writing where nobody
+ * will read.
  */
 struct store;
 
 /*
- * Open or create the database at path (":memory:" works), set WAL mode
- * and a busy timeout, and apply pending migrations. A database written by
- * a newer mmcmp is refused. Runs left "running" by a process that no
- * longer exists are marked "aborted". NULL on failure; free the result
- * with store_close().
+ * Open the database at path for writing (`run`, `import`, ...), creating
+ * it when it does not exist or is an empty file (":memory:" works): set
+ * WAL mode and a busy timeout, and apply pending migrations. A database
+ * written by a newer mmcmp, or a file of another application, is refused.
+ * Runs left "running" by a process that no longer exists are marked
+ * "aborted". NULL on failure; free the result with store_close().
  */
 struct store *store_open(const char *path, struct strbuf *err);
+/*
+ * Open the database at path for reading (`list`, `show`, `compare`,
+ * `export`): it never creates a file ("no database at 'X'" when path does
+ * not exist) and checks the schema in a read transaction, so it does not
+ * wait for a writer. It writes only to upgrade an older mmcmp database
+ * and to mark the runs of dead processes aborted, and only when it can:
+ * a file or directory it cannot write (a read-only file system, another
+ * user's file) is opened read-only, and runs it cannot mark (read-only,
+ * or the lock held by a writer for more than 0.1 s) are shown as
+ * "aborted" by store_run_get() and store_list_runs() without being
+ * written. An older schema in a read-only file is an error. ":memory:"
+ * opens as store_open() does. Commands that change only what exists
+ * (`delete`, `relabel`) use it too: for them a missing file is an error,
+ * not a new database. NULL on failure; free with store_close().
+ */
+struct store *store_open_read(const char *path, struct strbuf *err);
 /* Close; NULL is a no-op. */
 void store_close(struct store *st);
+
+/*
+ * Set how long a call waits for a lock held by another connection before
+ * it fails: 10000 ms after opening (tests shorten it).
+ */
+int store_set_busy_timeout(struct store *st, int timeout_ms,
+			   struct strbuf *err);
+/*
+ * Whether the last failed call failed because another connection held
+ * the lock (SQLITE_BUSY or SQLITE_LOCKED) past the busy timeout. Nothing
+ * of that call was stored: the caller may keep its data and try again.
+ */
+bool store_busy(const struct store *st);
 
 /*
  * Run one or more SQL statements that return no rows (test fixtures,
@@ -74,20 +114,65 @@ void store_rollback(struct store *st);
  */
 int store_run_create(struct store *st, struct run_info *ri, struct strbuf *err);
 /*
+ * As store_run_create(), but fail with "label 'L' already has results in
+ * 'DB'" when ri->label has runs: the check and the insert are one write
+ * transaction, so of two processes creating a new label at once exactly
+ * one succeeds (`mmcmp run` without --append or --replace).
+ */
+int store_run_create_exclusive(struct store *st, struct run_info *ri,
+			       struct strbuf *err);
+/*
  * Set a run's status and, when ended_at is not NULL, its end time. An
  * unknown run_id is an error.
  */
 int store_run_set_status(struct store *st, int64_t run_id, const char *status,
 			 const char *ended_at, struct strbuf *err);
 /*
+ * Lifecycle (store-lifecycle.c). A run is alive while its status is
+ * "running" and the process that created it (pid and start time, on this host)
+ * still exists. The calls below that delete or move runs refuse, changing
+ * nothing, when one of the runs they would touch is alive ("cannot ...: run N
+ * is still running (pid P)"); a "running" run of a dead process is not alive.
+ */
+
+/*
+ * Set *run_id to a live run of label other than except_id (0: none
+ * excepted), or to 0 when there is none: `mmcmp run --replace` refuses to
+ * start while another run of its label is alive.
+ */
+int store_find_running(struct store *st, const char *label, int64_t except_id,
+		       int64_t *run_id, struct strbuf *err);
+
+/*
  * Delete every run of label with all that belongs to it; no run of that
- * label is not an error.
+ * label is not an error. A live run refuses it.
  */
 int store_delete_label(struct store *st, const char *label, struct strbuf *err);
+/* Delete run run_id with all that belongs to it; unknown or alive fails. */
+int store_delete_run(struct store *st, int64_t run_id, struct strbuf *err);
 
-/* Delete every run of label except keep_id (for `mmcmp run --replace`). */
+/*
+ * Replace the runs of label by run keep_id (`mmcmp run --replace`, called
+ * once the new run is finished): delete every other run of label, in one
+ * transaction, only when keep_id is a run of label with status
+ * "complete" and at least one measured (not warm-up) iteration with
+ * status "ok", and no other run of label is alive. Otherwise nothing is
+ * deleted and the error says why ("...; the older runs are kept").
+ */
 int store_delete_older_runs(struct store *st, const char *label,
 			    int64_t keep_id, struct strbuf *err);
+
+/*
+ * Give the runs of old_label (only run run_id, when not 0, which must be
+ * one of them) the label new_label, in one transaction; *moved (when not
+ * NULL) counts them. Fails when old_label has no such run, when one of
+ * them is alive, when the labels are equal, and, unless append, when
+ * new_label has runs already (its runs and the moved ones would be
+ * pooled).
+ */
+int store_relabel(struct store *st, const char *old_label,
+		  const char *new_label, int64_t run_id, bool append,
+		  size_t *moved, struct strbuf *err);
 
 /*
  * The ids of the runs of label, oldest first (by started_at, then id),
@@ -136,9 +221,17 @@ struct sample_rec {
 	double value;
 };
 
+/* How many busy timeouts store_iteration_add() waits out, at most. */
+#define STORE_ITERATION_TRIES 6
+
 /*
  * Store one iteration and its samples atomically (committed at once when
- * no store_begin() group is open). *iter_id may be NULL.
+ * no store_begin() group is open). *iter_id may be NULL. Outside a group,
+ * a lock held by another process (a long import) is waited for up to
+ * STORE_ITERATION_TRIES busy timeouts (a minute); when it still fails,
+ * store_busy() is true, nothing was stored, and the caller, which still
+ * has it and the samples, should keep them and call again later rather
+ * than drop a finished iteration.
  */
 int store_iteration_add(struct store *st, const struct iteration_rec *it,
 			const struct sample_rec *samples, size_t nr,

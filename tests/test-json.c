@@ -381,7 +381,7 @@ static void test_bad_documents(const struct strbuf *golden)
 
 		expect_failure(
 			"a file too large", &huge,
-			"t.json: too large (1073741825 bytes, at most 1073741824)");
+			"t.json: too large (134217729 bytes, at most 134217728); export fewer labels per file");
 	}
 	strbuf_reset(&doc);
 	strbuf_addstr(&doc, "{\"format\": \"mmcmp-export\", \"version\": 1,"

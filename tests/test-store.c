@@ -5,11 +5,13 @@
  * and the migrations against db/schema.sql.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -147,7 +149,9 @@ static void test_runs(void)
 		diag("%s", err.buf);
 	if (!st)
 		return;
-	ok(query(st, "PRAGMA user_version") == 2, "schema version is 2");
+	ok(query(st, "PRAGMA user_version") == 3, "schema version is 3");
+	ok(query(st, "PRAGMA application_id") == 0x6d6d6370,
+	   "application_id is \"mmcp\"");
 	ok(query(st, "PRAGMA foreign_keys") == 1, "foreign keys are on");
 
 	run = run_add(st, "base", "2024-01-02T00:00:00Z", "running");
@@ -327,6 +331,7 @@ static void test_find_order(void)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct store *st = store_open(":memory:", &err);
+	struct iteration_rec it;
 	int64_t a, b, c, d, *ids = NULL;
 	size_t nr = 0;
 
@@ -342,6 +347,10 @@ static void test_find_order(void)
 	free(ids);
 	ids = NULL;
 	ok(c > 0, "other label present");
+	/* Only a run with a successful measured iteration replaces. */
+	it = iter(d, "b", 0, false, "ok", 1.0);
+	ok(!store_iteration_add(st, &it, NULL, 0, NULL, &err),
+	   "the kept run has a measured iteration");
 	ok(!store_delete_older_runs(st, "x", d, &err), "older runs deleted");
 	ok(!store_find_runs(st, "x", &ids, &nr, &err) && nr == 1 && ids[0] == d,
 	   "only the kept run is left");
@@ -893,6 +902,609 @@ static void test_schema(void)
 	strbuf_release(&err);
 }
 
+/* A temporary directory with a database path in it; see tmp_db_free(). */
+struct tmp_db {
+	char *dir;
+	struct strbuf path;
+};
+
+static void tmp_db_init(struct tmp_db *t)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	strbuf_init(&t->path, 0);
+	strbuf_addf(&t->path, "%s/mmcmp-test-store-XXXXXX",
+		    tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(t->path.buf))
+		BUG("mkdtemp failed");
+	t->dir = xstrdup(t->path.buf);
+	strbuf_addstr(&t->path, "/store.db");
+}
+
+/* Remove the database, its -wal and -shm and other, then the directory. */
+static void tmp_db_free(struct tmp_db *t, const char *other)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < 3; i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s%s", t->path.buf,
+			    (const char *[]){"", "-wal", "-shm"}[i]);
+		unlink(sb.buf);
+	}
+	if (other) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/%s", t->dir, other);
+		unlink(sb.buf);
+	}
+	rmdir(t->dir);
+	free(t->dir);
+	strbuf_release(&sb);
+	strbuf_release(&t->path);
+}
+
+/* The bytes of the file at path, for "left untouched" checks. */
+static void file_bytes(const char *path, struct strbuf *sb)
+{
+	FILE *fp = fopen(path, "rb");
+	char buf[4096];
+	size_t n;
+
+	strbuf_reset(sb);
+	if (!fp)
+		return;
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+		strbuf_add(sb, buf, n);
+	fclose(fp);
+}
+
+static bool same_bytes(const struct strbuf *a, const struct strbuf *b)
+{
+	return a->len == b->len && !memcmp(a->buf, b->buf, a->len);
+}
+
+/*
+ * Issue 18: readers never create a database, and nobody adds mmcmp's
+ * tables to another application's SQLite file; an mmcmp database of an
+ * older schema (no application_id) still opens and is upgraded.
+ */
+static void test_open_kinds(void)
+{
+	struct strbuf err = STRBUF_INIT, before = STRBUF_INIT;
+	struct strbuf after = STRBUF_INIT;
+	struct tmp_db t;
+	struct store *st;
+
+	tmp_db_init(&t);
+	st = store_open_read(t.path.buf, &err);
+	ok(!st, "a reader of a missing file fails");
+	fails(-1, &err, "no database at '", "and says there is none");
+	ok(access(t.path.buf, F_OK) && errno == ENOENT, "and creates no file");
+
+	/* Another application's file: mmcmp's tables dropped, one other. */
+	st = store_open(t.path.buf, &err);
+	if (!st ||
+	    store_exec(st,
+		       "PRAGMA foreign_keys = OFF;"
+		       " DROP TABLE monitor_sample;"
+		       " DROP TABLE iteration_monitor; DROP TABLE sample;"
+		       " DROP TABLE iteration; DROP TABLE operation;"
+		       " DROP TABLE run; CREATE TABLE notes (x);"
+		       " PRAGMA user_version = 0;"
+		       " PRAGMA application_id = 0",
+		       &err))
+		BUG("cannot make a foreign file: %s", err.buf);
+	store_close(st);
+	file_bytes(t.path.buf, &before);
+	st = store_open_read(t.path.buf, &err);
+	ok(!st, "a reader refuses another application's file");
+	fails(-1, &err, "is not an mmcmp database", "and names it");
+	st = store_open(t.path.buf, &err);
+	ok(!st, "a writer refuses it too");
+	fails(-1, &err, "is not an mmcmp database", "and names it");
+	file_bytes(t.path.buf, &after);
+	ok(before.len && same_bytes(&before, &after),
+	   "the file is left as it was");
+	tmp_db_free(&t, NULL);
+
+	/* An mmcmp database from before 0003. */
+	tmp_db_init(&t);
+	st = store_open(t.path.buf, &err);
+	if (!st ||
+	    run_add(st, "old", "2024-01-01T00:00:00Z", "complete") <= 0 ||
+	    store_exec(st, "PRAGMA application_id = 0; PRAGMA user_version = 2",
+		       &err))
+		BUG("cannot make an old database: %s", err.buf);
+	store_close(st);
+	st = store_open_read(t.path.buf, &err);
+	if (!ok(st != NULL, "a reader opens a database of schema 2"))
+		diag("%s", err.buf);
+	if (st) {
+		ok(query(st, "PRAGMA user_version") == 3 &&
+			   query(st, "PRAGMA application_id") == 0x6d6d6370,
+		   "and upgrades it, as it can write");
+		ok(query(st, "SELECT count(*) FROM run") == 1,
+		   "its run is kept");
+	}
+	store_close(st);
+	tmp_db_free(&t, NULL);
+
+	/* An empty file: a writer makes it a database, a reader refuses. */
+	tmp_db_init(&t);
+	fclose(fopen(t.path.buf, "w"));
+	st = store_open_read(t.path.buf, &err);
+	ok(!st, "a reader refuses an empty file");
+	fails(-1, &err, "the file is empty", "and says so");
+	st = store_open(t.path.buf, &err);
+	ok(st && query(st, "PRAGMA user_version") == 3,
+	   "a writer makes an empty file a database");
+	store_close(st);
+	tmp_db_free(&t, NULL);
+	strbuf_release(&before);
+	strbuf_release(&after);
+	strbuf_release(&err);
+}
+
+/*
+ * Issue 5: a database deleted or replaced while in use fails the next
+ * commit, loudly, instead of writing into a file nobody will see.
+ */
+static void test_identity(void)
+{
+	static const char *const how[] = {"deleted", "replaced"};
+	struct strbuf err = STRBUF_INIT, other = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(how); i++) {
+		struct iteration_rec it;
+		struct tmp_db t;
+		struct store *st;
+		int64_t run;
+
+		tmp_db_init(&t);
+		st = store_open(t.path.buf, &err);
+		run = st ? run_add(st, "x", "2024-01-01T00:00:00Z", "running")
+			 : 0;
+		if (!run)
+			BUG("cannot create a run: %s", err.buf);
+		strbuf_reset(&other);
+		strbuf_addf(&other, "%s/other", t.dir);
+		if (i == 0) {
+			unlink(t.path.buf);
+		} else {
+			fclose(fopen(other.buf, "w"));
+			if (rename(other.buf, t.path.buf))
+				BUG("rename failed");
+		}
+		it = iter(run, "b", 0, false, "ok", 1.0);
+		fails(store_iteration_add(st, &it, NULL, 0, NULL, &err), &err,
+		      "was deleted or replaced while mmcmp was using it",
+		      how[i]);
+		fails(store_run_set_status(st, run, "complete", NULL, &err),
+		      &err, "was deleted or replaced", "every commit fails");
+		ok(!store_begin(st, &err), "a group begins");
+		fails(store_commit(st, &err), &err, "was deleted or replaced",
+		      "but does not commit");
+		store_close(st);
+		tmp_db_free(&t, NULL);
+	}
+	strbuf_release(&other);
+	strbuf_release(&err);
+}
+
+/*
+ * A child process holding the write lock of path for hold_ms: returns
+ * once the lock is taken. Wait for it with waitpid().
+ */
+static pid_t hold_lock(const char *path, int hold_ms)
+{
+	int fd[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(fd))
+		BUG("pipe failed");
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		BUG("fork failed");
+	if (!pid) {
+		struct strbuf err = STRBUF_INIT;
+		struct store *st = store_open(path, &err);
+
+		if (!st || store_begin(st, &err))
+			_exit(1);
+		if (write(fd[1], "x", 1) != 1)
+			_exit(1);
+		usleep((useconds_t)hold_ms * 1000);
+		store_rollback(st);
+		store_close(st);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (read(fd[0], &c, 1) != 1)
+		BUG("the lock holder failed");
+	close(fd[0]);
+	return pid;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Issue 4: readers do not wait for a writer (they took the write lock at
+ * open), and a writer that cannot get the lock retries an iteration and
+ * keeps it when it cannot.
+ */
+static void test_busy(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct run_rows rows = {0};
+	struct iteration_rec it;
+	struct tmp_db t;
+	struct store *st, *rd;
+	int64_t run, dead, op = 0;
+	struct sample_rec s;
+	double t0;
+	pid_t holder;
+	char host[256] = "";
+
+	tmp_db_init(&t);
+	gethostname(host, sizeof(host) - 1);
+	st = store_open(t.path.buf, &err);
+	run = st ? run_add(st, "x", "2024-01-01T00:00:00Z", "running") : 0;
+	if (!run ||
+	    store_operation(st, run, "b", "op", "s", false, 2, &op, &err))
+		BUG("cannot create a run: %s", err.buf);
+	dead = run_with_pid(st, "dead", host, dead_pid(), 1);
+
+	/* A writer holds the lock: a reader opens and reads at once. */
+	holder = hold_lock(t.path.buf, 2000);
+	t0 = now_s();
+	rd = store_open_read(t.path.buf, &err);
+	if (!ok(rd != NULL, "a reader opens while a writer holds the lock"))
+		diag("%s", err.buf);
+	ok(rd && !store_list_runs(rd, &rows, &err) && rows.nr == 2,
+	   "and lists the runs");
+	ok(now_s() - t0 < 1.5, "without waiting for the writer (%.2f s)",
+	   now_s() - t0);
+	is_str(rows.nr == 2 && rows.v[1].id == dead ? rows.v[1].status : NULL,
+	       "aborted",
+	       "a run of a dead process it cannot mark shows as aborted");
+	run_rows_release(&rows);
+	store_close(rd);
+	waitpid(holder, NULL, 0);
+	rd = store_open_read(t.path.buf, &err);
+	ok(rd && query(rd,
+		       "SELECT count(*) FROM run WHERE status = 'aborted'") ==
+			   1,
+	   "once the lock is free, a reader marks it");
+	store_close(rd);
+
+	/* A lock held longer than one busy timeout, shorter than six. */
+	if (store_set_busy_timeout(st, 100, &err))
+		BUG("%s", err.buf);
+	s.op_id = op;
+	s.value = 1.5;
+	it = iter(run, "b", 0, false, "ok", 1.0);
+	holder = hold_lock(t.path.buf, 300);
+	ok(!store_iteration_add(st, &it, &s, 1, NULL, &err),
+	   "an iteration waits out a lock held for 3 busy timeouts");
+	if (err.len)
+		diag("%s", err.buf);
+	strbuf_reset(&err);
+	waitpid(holder, NULL, 0);
+
+	/* Held for longer: the call fails, says so, and can be repeated. */
+	it.index = 1;
+	holder = hold_lock(t.path.buf, 1500);
+	fails(store_iteration_add(st, &it, &s, 1, NULL, &err), &err, "locked",
+	      "a lock held past 6 busy timeouts fails the iteration");
+	ok(store_busy(st), "store_busy() says why");
+	waitpid(holder, NULL, 0);
+	ok(!store_iteration_add(st, &it, &s, 1, NULL, &err) && !store_busy(st),
+	   "the same iteration is stored once the lock is free");
+	ok(query(st, "SELECT count(*) FROM iteration") == 2 &&
+		   query(st, "SELECT count(*) FROM sample") == 2,
+	   "each iteration once, with its sample");
+	store_close(st);
+	tmp_db_free(&t, NULL);
+	strbuf_release(&err);
+}
+
+/*
+ * Issue 3: the label check and the run's creation are one transaction,
+ * so two processes (two handles here) creating a new label cannot both
+ * succeed.
+ */
+static void test_exclusive(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct run_info ri;
+	struct tmp_db t;
+	struct store *a, *b;
+	int64_t *ids = NULL;
+	size_t nr = 1;
+
+	tmp_db_init(&t);
+	a = store_open(t.path.buf, &err);
+	b = store_open(t.path.buf, &err);
+	if (!a || !b)
+		BUG("open: %s", err.buf);
+	/* Both check first, as `mmcmp run` does; the label is new. */
+	ok(!store_find_runs(a, "new", &ids, &nr, &err) && !nr,
+	   "a finds no run of the label");
+	free(ids);
+	run_init(&ri, "new", "2024-01-01T00:00:00Z", "running");
+	ok(!store_run_create_exclusive(b, &ri, &err), "b creates the label");
+	run_info_release(&ri);
+	run_init(&ri, "new", "2024-01-01T00:00:00Z", "running");
+	fails(store_run_create_exclusive(a, &ri, &err), &err,
+	      "label 'new' already has results in '", "a cannot");
+	ok(!store_begin(a, &err), "in a group");
+	fails(store_run_create_exclusive(a, &ri, &err), &err,
+	      "already has results", "a cannot either");
+	store_rollback(a);
+	ok(!store_run_create(a, &ri, &err), "appending is still possible");
+	run_info_release(&ri);
+	ok(query(a, "SELECT count(*) FROM run WHERE label = 'new'") == 2,
+	   "two runs, no more");
+	store_close(a);
+	store_close(b);
+	tmp_db_free(&t, NULL);
+	strbuf_release(&err);
+}
+
+/* One case of store_delete_older_runs(): the kept run and the others. */
+struct replace_case {
+	const char *what;
+	const char *kept_status;
+	const char *kept_iter; /* status of its measured iteration, or NULL */
+	bool warmup_only;      /* the iteration is a warm-up */
+	bool other_alive;      /* another run of the label is running */
+	const char *want;      /* error, or NULL for success */
+};
+
+/* Issues 1 and 2: --replace deletes only finished runs, for a good run. */
+static void test_replace(void)
+{
+	static const struct replace_case cases[] = {
+		{"complete with a measured iteration", "complete", "ok", false,
+		 false, NULL},
+		{"every iteration failed", "complete", "exit", false, false,
+		 "has no successful measured iteration; the older runs are "
+		 "kept"},
+		{"no iteration at all", "complete", NULL, false, false,
+		 "has no successful measured iteration"},
+		{"only a warm-up succeeded", "complete", "ok", true, false,
+		 "has no successful measured iteration"},
+		{"the new run failed", "failed", "ok", false, false,
+		 "is failed, not complete"},
+		{"another run of the label is alive", "complete", "ok", false,
+		 true, "is still running (pid "},
+	};
+	struct strbuf err = STRBUF_INIT;
+	char host[256] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct replace_case *c = &cases[i];
+		struct store *st = store_open(":memory:", &err);
+		int64_t old, dead, alive = 0, keep, left;
+		struct iteration_rec it;
+		int ret;
+
+		old = run_add(st, "x", "2024-01-01T00:00:00Z", "complete");
+		dead = run_with_pid(st, "x", host, dead_pid(), 1);
+		if (c->other_alive)
+			alive = run_with_pid(st, "x", host, getpid(),
+					     machine_proc_start(getpid()));
+		keep = run_add(st, "x", "2024-02-01T00:00:00Z", c->kept_status);
+		run_add(st, "y", "2024-01-01T00:00:00Z", "complete");
+		it = iter(keep, "b", 0, c->warmup_only,
+			  c->kept_iter ? c->kept_iter : "ok", 1);
+		if (c->kept_iter &&
+		    store_iteration_add(st, &it, NULL, 0, NULL, &err))
+			BUG("%s", err.buf);
+		ret = store_delete_older_runs(st, "x", keep, &err);
+		left = query(st, "SELECT count(*) FROM run WHERE label = 'x'");
+		if (!c->want) {
+			ok(!ret && left == 1 && old && dead,
+			   "replace, %s: older runs deleted, a dead running one"
+			   " too",
+			   c->what);
+		} else {
+			fails(ret, &err, c->want, c->what);
+			ok(left == (alive ? 4 : 3), "%s: nothing deleted",
+			   c->what);
+		}
+		ok(query(st, "SELECT count(*) FROM run WHERE label = 'y'") == 1,
+		   "%s: other labels untouched", c->what);
+		store_close(st);
+	}
+	strbuf_release(&err);
+}
+
+/* One call of store_delete_run/label() or store_relabel() on fixture(). */
+struct house_case {
+	const char *what;
+	int (*call)(struct store *st, const int64_t *ids, struct strbuf *err);
+	const char *want;   /* error, or NULL */
+	const char *labels; /* the labels of runs 1..4 afterwards, or "-" */
+};
+
+/* Runs 1, 2: "a"; 3: "b"; 4: "c", alive (this process). */
+static void fixture(struct store *st, int64_t *ids)
+{
+	char host[256] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	ids[0] = run_add(st, "a", "2024-01-01T00:00:00Z", "complete");
+	ids[1] = run_add(st, "a", "2024-01-02T00:00:00Z", "complete");
+	ids[2] = run_add(st, "b", "2024-01-01T00:00:00Z", "aborted");
+	ids[3] = run_with_pid(st, "c", host, getpid(),
+			      machine_proc_start(getpid()));
+}
+
+static int del_label_a(struct store *st, const int64_t *ids, struct strbuf *err)
+{
+	(void)ids;
+	return store_delete_label(st, "a", err);
+}
+
+static int del_label_c(struct store *st, const int64_t *ids, struct strbuf *err)
+{
+	(void)ids;
+	return store_delete_label(st, "c", err);
+}
+
+static int del_run_2(struct store *st, const int64_t *ids, struct strbuf *err)
+{
+	return store_delete_run(st, ids[1], err);
+}
+
+static int del_run_4(struct store *st, const int64_t *ids, struct strbuf *err)
+{
+	return store_delete_run(st, ids[3], err);
+}
+
+static int del_run_99(struct store *st, const int64_t *ids, struct strbuf *err)
+{
+	(void)ids;
+	return store_delete_run(st, 99, err);
+}
+
+static int relabel_a_d(struct store *st, const int64_t *ids, struct strbuf *err)
+{
+	size_t moved = 0;
+
+	(void)ids;
+	if (store_relabel(st, "a", "d", 0, false, &moved, err))
+		return -1;
+	return moved == 2 ? 0 : error_addf(err, "moved %zu", moved);
+}
+
+static int relabel_run_2(struct store *st, const int64_t *ids,
+			 struct strbuf *err)
+{
+	size_t moved = 0;
+
+	if (store_relabel(st, "a", "d", ids[1], false, &moved, err))
+		return -1;
+	return moved == 1 ? 0 : error_addf(err, "moved %zu", moved);
+}
+
+static int relabel_a_b(struct store *st, const int64_t *ids, struct strbuf *err)
+{
+	(void)ids;
+	return store_relabel(st, "a", "b", 0, false, NULL, err);
+}
+
+static int relabel_a_b_append(struct store *st, const int64_t *ids,
+			      struct strbuf *err)
+{
+	(void)ids;
+	return store_relabel(st, "a", "b", 0, true, NULL, err);
+}
+
+static int relabel_c(struct store *st, const int64_t *ids, struct strbuf *err)
+{
+	(void)ids;
+	return store_relabel(st, "c", "d", 0, false, NULL, err);
+}
+
+static int relabel_wrong_run(struct store *st, const int64_t *ids,
+			     struct strbuf *err)
+{
+	return store_relabel(st, "a", "d", ids[2], false, NULL, err);
+}
+
+static int relabel_none(struct store *st, const int64_t *ids,
+			struct strbuf *err)
+{
+	(void)ids;
+	return store_relabel(st, "zz", "d", 0, false, NULL, err);
+}
+
+static int relabel_same(struct store *st, const int64_t *ids,
+			struct strbuf *err)
+{
+	(void)ids;
+	return store_relabel(st, "a", "a", 0, false, NULL, err);
+}
+
+/* Issue 19: delete and relabel, transactional, refusing a live run. */
+static void test_housekeeping(void)
+{
+	static const struct house_case cases[] = {
+		{"delete label a", del_label_a, NULL, "- - b c"},
+		{"delete label c, alive", del_label_c, "is still running",
+		 "a a b c"},
+		{"delete run 2", del_run_2, NULL, "a - b c"},
+		{"delete run 4, alive", del_run_4,
+		 "cannot delete it: run 4 is"
+		 " still running",
+		 "a a b c"},
+		{"delete run 99", del_run_99, "no run 99", "a a b c"},
+		{"relabel a d", relabel_a_d, NULL, "d d b c"},
+		{"relabel --run 2 a d", relabel_run_2, NULL, "a d b c"},
+		{"relabel a b", relabel_a_b, "label 'b' already has results",
+		 "a a b c"},
+		{"relabel --append a b", relabel_a_b_append, NULL, "b b b c"},
+		{"relabel c d, alive", relabel_c, "is still running",
+		 "a a b c"},
+		{"relabel --run 3 a d", relabel_wrong_run,
+		 "label 'a' has no run 3", "a a b c"},
+		{"relabel zz d", relabel_none, "no runs with label 'zz'",
+		 "a a b c"},
+		{"relabel a a", relabel_same, "the new label is the old one",
+		 "a a b c"},
+	};
+	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
+	struct store *st = store_open(":memory:", &err);
+	int64_t ids[4], found = -1, none = -1, except = -1;
+
+	fixture(st, ids);
+	ok(!store_find_running(st, "c", 0, &found, &err) &&
+		   !store_find_running(st, "a", 0, &none, &err) &&
+		   !store_find_running(st, "c", ids[3], &except, &err) &&
+		   found == ids[3] && !none && !except,
+	   "store_find_running() finds the live run, unless excepted");
+	store_close(st);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct house_case *c = &cases[i];
+		int ret;
+
+		st = store_open(":memory:", &err);
+		fixture(st, ids);
+		ret = c->call(st, ids, &err);
+		if (c->want)
+			fails(ret, &err, c->want, c->what);
+		else if (!ok(!ret, "%s", c->what))
+			diag("%s", err.buf);
+		strbuf_reset(&err);
+		strbuf_reset(&got);
+		for (int64_t id = 1; id <= 4; id++) {
+			struct run_info ri;
+
+			strbuf_addstr(&got, id > 1 ? " " : "");
+			if (store_run_get(st, id, &ri, NULL))
+				strbuf_addch(&got, '-');
+			else
+				strbuf_addstr(&got, ri.label);
+			run_info_release(&ri);
+		}
+		is_str(got.buf, c->labels, "%s: the runs afterwards", c->what);
+		store_close(st);
+	}
+	strbuf_release(&got);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	test_uuid();
@@ -902,6 +1514,12 @@ int main(void)
 	test_file();
 	test_monitors();
 	test_schema();
+	test_open_kinds();
+	test_identity();
+	test_busy();
+	test_exclusive();
+	test_replace();
+	test_housekeeping();
 	done_testing();
 	return exit_status();
 }

@@ -38,17 +38,21 @@ for c in $cmds; do
 	grep_file "$TMP/err" "unknown option '--no-such-option'" "$c names the unknown option"
 done
 
-# --db before and after the command, and MMCMP_DB.
-expect_status 0 "list on an empty database (--db first)" \
-	"$MMCMP" --db "$TMP/a.db" list
-check "--db before the command creates that database" test -f "$TMP/a.db"
-expect_status 0 "list with --db after the command" \
-	"$MMCMP" list --db "$TMP/b.db"
-check "--db after the command creates that database" test -f "$TMP/b.db"
-expect_status 0 "list with --db=PATH" "$MMCMP" list --db="$TMP/c.db"
-check "--db=PATH creates that database" test -f "$TMP/c.db"
-expect_status 0 "list with MMCMP_DB" env MMCMP_DB="$TMP/d.db" "$MMCMP" list
-check "MMCMP_DB names the database" test -f "$TMP/d.db"
+# --db before and after the command, and MMCMP_DB: list, a reader, names
+# the database it was given and does not create it.
+for how in "--db first" "--db after" "--db=PATH" "MMCMP_DB"; do
+	db="$TMP/$(echo "$how" | tr -dc "[:lower:]").db"
+	case $how in
+	"--db first") set -- "$MMCMP" --db "$db" list ;;
+	"--db after") set -- "$MMCMP" list --db "$db" ;;
+	"--db=PATH") set -- "$MMCMP" list --db="$db" ;;
+	*) set -- env MMCMP_DB="$db" "$MMCMP" list ;;
+	esac
+	expect_status 1 "list on a missing database ($how)" "$@"
+	grep_file "$TMP/err" "^mmcmp: error: no database at '$db'$" \
+		"$how names that database"
+	check "$how: list does not create it" test ! -e "$db"
+done
 expect_status 2 "--db without a value" "$MMCMP" list --db
 
 # An option without its value is named, in every command.

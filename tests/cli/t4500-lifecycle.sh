@@ -1,0 +1,260 @@
+#!/bin/sh
+# The life of a database and its runs: readers never create a database,
+# never touch another application's file, need no write access and do not
+# wait for writers (issues 4, 17, 18); a database deleted under a run
+# fails it (5); --replace keeps live runs and good results (1, 2);
+# delete and relabel (19); the size limit of a JSON import (14).
+set -e
+. ./lib.sh
+: "${FAKE_BENCH:?}"
+
+if ! command -v sqlite3 >/dev/null; then
+	echo "1..0 # SKIP no sqlite3 command (Debian package sqlite3)"
+	exit 0
+fi
+
+q() {
+	sqlite3 "$MMCMP_DB" "$1"
+}
+
+cat >"$TMP/good.yaml" <<EOF2
+name: good
+iterations: 2
+workloads:
+  - name: g
+    command: ["$FAKE_BENCH", "--values", "1,2,3"]
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+EOF2
+cat >"$TMP/bad.yaml" <<EOF2
+name: bad
+iterations: 2
+workloads:
+  - name: g
+    command: ["$FAKE_BENCH", "--exit", "3"]
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+EOF2
+cat >"$TMP/slow.yaml" <<EOF2
+name: slow
+iterations: 40
+workloads:
+  - name: s
+    command: ["$FAKE_BENCH", "--sleep", "0.1", "--values", "1"]
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+EOF2
+printf 'label,benchmark,operation,value\nx,b,op,1\n' >"$TMP/one.csv"
+
+# A process that stays alive until killed, to stand for a live mmcmp.
+sleep 1000 &
+live=$!
+trap 'kill $live 2>/dev/null || true; rm -rf "$TMP"' EXIT
+
+# live_run LABEL: a run of LABEL whose process ($live) is alive.
+live_run() {
+	q "INSERT INTO run (uuid, label, status, started_at, pid)
+		VALUES ('live-$1', '$1', 'running', '2024-01-01T00:00:00Z', $live)"
+}
+
+# Issue 18: on a path that does not exist, readers create nothing.
+none="$TMP/none.db"
+for c in list "show x" "compare x y" "export json" "delete x" "relabel x y"; do
+	# shellcheck disable=SC2086
+	expect_status 1 "$c on a missing database fails" "$MMCMP" --db "$none" $c
+	grep_file "$TMP/err" "^mmcmp: error: no database at '$none'$" "$c: says there is none"
+	check "$c: creates no file" test ! -e "$none"
+done
+
+# Issue 18: another application's SQLite file is refused by name, by
+# readers and writers, and left as it was.
+other="$TMP/other.db"
+sqlite3 "$other" "CREATE TABLE notes (x); INSERT INTO notes VALUES ('mine')"
+before=$(cksum <"$other")
+for c in list "show x" "compare x y" "export json" "delete x" "relabel x y" \
+	"run -q $TMP/good.yaml --label x" "import $TMP/one.csv"; do
+	# shellcheck disable=SC2086
+	expect_status 1 "${c%% *} on another application's file fails" "$MMCMP" --db "$other" $c
+	grep_file "$TMP/err" "^mmcmp: error: '$other' is not an mmcmp database" \
+		"${c%% *}: says it is not an mmcmp database"
+done
+check "the other file is unchanged" test "$(cksum <"$other")" = "$before"
+check "and holds only its own table" test "$(sqlite3 "$other" .tables)" = notes
+
+# Issue 4: a reader does not wait for a writer holding the lock.
+expect_status 0 "a first run" "$MMCMP" run -q "$TMP/good.yaml" --label first
+mkfifo "$TMP/fifo"
+sqlite3 "$MMCMP_DB" <"$TMP/fifo" >/dev/null 2>&1 &
+holder=$!
+exec 3>"$TMP/fifo"
+echo "BEGIN IMMEDIATE;" >&3
+i=0
+while sqlite3 "$MMCMP_DB" "BEGIN IMMEDIATE; ROLLBACK;" 2>/dev/null && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+start=$(date +%s)
+expect_status 0 "list while a writer holds the lock" "$MMCMP" list
+grep_file "$TMP/out" " first .* complete$" "list shows the run"
+expect_status 0 "show while a writer holds the lock" "$MMCMP" show first
+expect_status 0 "export while a writer holds the lock" "$MMCMP" export json first
+check "the readers did not wait for the lock ($(($(date +%s) - start)) s)" \
+	test $(($(date +%s) - start)) -lt 5
+echo "COMMIT;" >&3
+exec 3>&-
+wait "$holder" || true
+
+# Issue 17: a file, a directory, a file system that cannot be written.
+# Root writes whatever the modes say, so as root mmcmp runs as nobody.
+dead=$(sh -c 'echo $$')
+crash() {
+	sqlite3 "$1" "UPDATE run SET status = 'running', ended_at = NULL,
+		pid = $dead, pid_start = 1 WHERE label = 'first'"
+}
+# readable DB DESC AS...: every reader works on DB, shows the crashed
+# run as aborted and changes nothing in it.
+readable() {
+	db=$1
+	what=$2
+	shift 2
+	before=$(cksum <"$db")
+	expect_status 0 "$what: list" "$@" "$MMCMP" --db "$db" list
+	grep_file "$TMP/out" " first .* aborted$" "$what: list shows the crashed run aborted"
+	expect_status 0 "$what: show" "$@" "$MMCMP" --db "$db" show first
+	grep_file "$TMP/out" "status: *aborted" "$what: show says aborted"
+	expect_status 0 "$what: export" "$@" "$MMCMP" --db "$db" export csv
+	expect_status 0 "$what: compare" "$@" "$MMCMP" --db "$db" compare first first
+	check "$what: the database is unchanged" test "$(cksum <"$db")" = "$before"
+	check "$what: the run is not marked in the file" \
+		test "$(sqlite3 "file:$db?immutable=1" "SELECT status FROM run WHERE label = 'first'")" = running
+}
+if [ "$(id -u)" -ne 0 ]; then
+	as_user=""
+	ro_skip=""
+elif command -v setpriv >/dev/null &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$MMCMP" --version >/dev/null 2>&1; then
+	as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	ro_skip=""
+	chmod 755 "$TMP"
+else
+	ro_skip="root, and cannot run mmcmp as nobody with setpriv"
+fi
+if [ -n "$ro_skip" ]; then
+	for _ in $(seq 20); do
+		ok "# SKIP $ro_skip"
+	done
+else
+	mkdir "$TMP/ro"
+	cp "$MMCMP_DB" "$TMP/ro/r.db"
+	crash "$TMP/ro/r.db"
+	chmod 777 "$TMP/ro"
+	chmod 444 "$TMP/ro/r.db"
+	# shellcheck disable=SC2086
+	readable "$TMP/ro/r.db" "read-only file" $as_user
+	chmod 555 "$TMP/ro"
+	# shellcheck disable=SC2086
+	readable "$TMP/ro/r.db" "read-only directory" $as_user
+	chmod 755 "$TMP/ro"
+fi
+mnt="$TMP/mnt"
+mkdir "$mnt"
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=4M tmpfs "$mnt" 2>/dev/null; then
+	trap 'umount "$mnt" 2>/dev/null || true; kill $live 2>/dev/null || true; rm -rf "$TMP"' EXIT
+	cp "$MMCMP_DB" "$mnt/r.db"
+	crash "$mnt/r.db"
+	mount -o remount,ro "$mnt"
+	readable "$mnt/r.db" "read-only file system"
+	umount "$mnt"
+	trap 'kill $live 2>/dev/null || true; rm -rf "$TMP"' EXIT
+else
+	for _ in $(seq 10); do
+		ok "# SKIP cannot mount a tmpfs (needs root)"
+	done
+fi
+
+# Issue 5: the database deleted during a run fails the run.
+db="$TMP/gone.db"
+"$MMCMP" --db "$db" run -q "$TMP/slow.yaml" --label gone >"$TMP/gone.out" 2>"$TMP/gone.err" &
+runner=$!
+i=0
+while [ "$(sqlite3 "$db" "SELECT count(*) FROM iteration" 2>/dev/null || echo 0)" -lt 2 ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+rm -f "$db" "$db-wal" "$db-shm"
+if wait "$runner"; then st=0; else st=$?; fi
+check "a run whose database was deleted fails (exit $st)" test "$st" -ne 0
+grep_file "$TMP/gone.err" "database '$db' was deleted or replaced while mmcmp was using it" \
+	"and says why"
+
+# Issues 1 and 2: --replace replaces only with a good run, and never a
+# live one.
+expect_status 0 "a good run of keep" "$MMCMP" run -q "$TMP/good.yaml" --label keep
+expect_status 1 "--replace with a run whose iterations all fail" \
+	"$MMCMP" run -q "$TMP/bad.yaml" --label keep --replace
+grep_file "$TMP/err" "has no successful measured iteration; the older runs are kept" \
+	"it says the older runs are kept"
+check "the good run is still there" \
+	test "$(q "SELECT count(*) FROM run WHERE label = 'keep' AND status = 'complete'
+		AND id IN (SELECT run_id FROM iteration WHERE status = 'ok')")" = 1
+live_run keep
+expect_status 1 "--replace while another run of the label is alive" \
+	"$MMCMP" run -q "$TMP/good.yaml" --label keep --replace
+grep_file "$TMP/err" "cannot replace the runs of 'keep': run [0-9]* is still running (pid $live)" \
+	"it names the live run"
+check "the live run is kept" test "$(q "SELECT status FROM run WHERE uuid = 'live-keep'")" = running
+check "and so are the others (4 runs)" test "$(q "SELECT count(*) FROM run WHERE label = 'keep'")" = 4
+expect_status 0 "with no live run, --replace replaces" \
+	sh -c "$MMCMP run -q '$TMP/good.yaml' --label keep2 && $MMCMP run -q '$TMP/good.yaml' --label keep2 --replace"
+check "one run of keep2 is left" test "$(q "SELECT count(*) FROM run WHERE label = 'keep2'")" = 1
+
+# Issue 19: delete and relabel.
+expect_status 0 "relabel keep2 moved" "$MMCMP" relabel keep2 moved
+grep_file "$TMP/out" "^moved 1 run from 'keep2' to 'moved'$" "relabel says what it moved"
+check "the run has its new label" test "$(q "SELECT count(*) FROM run WHERE label = 'moved'")" = 1
+expect_status 1 "relabel onto a label with results" "$MMCMP" relabel moved first
+grep_file "$TMP/err" "label 'first' already has results" "relabel names the taken label"
+expect_status 0 "relabel --append onto it" "$MMCMP" relabel --append moved first
+check "first has two runs" test "$(q "SELECT count(*) FROM run WHERE label = 'first'")" = 2
+id=$(q "SELECT max(id) FROM run WHERE label = 'first'")
+expect_status 0 "relabel --run moves one run" "$MMCMP" relabel --run "$id" first single
+check "first has one run left" test "$(q "SELECT count(*) FROM run WHERE label = 'first'")" = 1
+expect_status 1 "relabel of a live run" "$MMCMP" relabel keep other
+grep_file "$TMP/err" "cannot relabel: run [0-9]* is still running" "relabel refuses a live run"
+check "nothing was relabelled" test "$(q "SELECT count(*) FROM run WHERE label = 'keep'")" = 4
+expect_status 1 "delete of a label with a live run" "$MMCMP" delete keep
+grep_file "$TMP/err" "is still running (pid $live)" "delete refuses a live run"
+check "nothing was deleted" test "$(q "SELECT count(*) FROM run WHERE label = 'keep'")" = 4
+lid=$(q "SELECT id FROM run WHERE uuid = 'live-keep'")
+expect_status 1 "delete --run of a live run" "$MMCMP" delete --run "$lid"
+kill "$live"
+wait "$live" 2>/dev/null || true
+expect_status 0 "once its process is gone, the label can be deleted" "$MMCMP" delete keep
+grep_file "$TMP/out" "^deleted 4 runs of 'keep'$" "delete says what it deleted"
+check "keep has no runs, its samples are gone" \
+	test "$(q "SELECT count(*) FROM run WHERE label = 'keep'")$(q "SELECT count(*) FROM sample s
+		WHERE NOT EXISTS (SELECT 1 FROM iteration i WHERE i.id = s.iteration_id)")" = 00
+expect_status 1 "delete of a label without runs" "$MMCMP" delete keep
+grep_file "$TMP/err" "no runs with label 'keep'" "says so"
+expect_status 1 "delete --run of another label's run" "$MMCMP" delete --run "$id" first
+grep_file "$TMP/err" "label 'first' has no run $id" "says so"
+expect_status 0 "delete --run" "$MMCMP" delete --run "$id"
+grep_file "$TMP/out" "^deleted run $id of 'single'$" "delete --run says what it deleted"
+expect_status 2 "delete without arguments" "$MMCMP" delete
+expect_status 2 "relabel without NEW" "$MMCMP" relabel first
+expect_status 2 "relabel to a label with a space" "$MMCMP" relabel first "a b"
+
+# Issue 14: JSON import holds up to 50 times the file's size in memory
+# (bench/import-memory), so a JSON file is limited to 128 MiB.
+printf '{"format": "mmcmp-export", "version": 1, "generator": "", "runs": []}' >"$TMP/big.json"
+truncate -s $((128 * 1024 * 1024 + 1)) "$TMP/big.json"
+expect_status 2 "a JSON file over 128 MiB is refused" "$MMCMP" import "$TMP/big.json"
+grep_file "$TMP/err" "big.json: too large (134217729 bytes, at most 134217728)" \
+	"it says how large it may be"
+rm -f "$TMP/big.json"
+check "the database is intact" test "$(q 'PRAGMA integrity_check')" = ok
+
+done_testing
