@@ -111,6 +111,26 @@ int session_check_labels(struct session *s, const char **taken,
 			*taken = s->runs[b].sum.label;
 			break;
 		}
+		if (s->opts.replace) {
+			int64_t alive = 0;
+
+			if (store_find_running(s->st, s->runs[b].sum.label, 0,
+					       &alive, err))
+				return -1;
+			if (alive) {
+				struct run_info ri = {0};
+
+				if (store_run_get(s->st, alive, &ri, err))
+					return -1;
+				error_addf(
+					err,
+					"cannot replace the runs of '%s': run %" PRId64
+					" is still running (pid %" PRId64 ")",
+					s->runs[b].sum.label, alive, ri.pid);
+				run_info_release(&ri);
+				return -1;
+			}
+		}
 	}
 	return 0;
 }
@@ -642,7 +662,15 @@ static int create_runs(struct session *s, struct strbuf *err)
 		ri.pid_start = machine_proc_start(getpid());
 		if (s->runs[b].cgroup)
 			ri.cgroup = xstrdup(cgroup_where(s->runs[b].cgroup));
-		r = store_run_create(s->st, &ri, err);
+		/*
+		 * Without append or replace, check that the label is free and
+		 * claim it in one transaction: of two runs starting with one
+		 * new label, one gets it (session_check_labels() only says
+		 * early what this decides).
+		 */
+		r = s->opts.append || s->opts.replace
+			    ? store_run_create(s->st, &ri, err)
+			    : store_run_create_exclusive(s->st, &ri, err);
 		s->runs[b].sum.id = ri.id;
 		run_info_release(&ri);
 		if (r)
@@ -717,6 +745,7 @@ static int finish_runs(struct session *s, struct strbuf *err)
 {
 	const char *status = session_status_name(s->status);
 	char now[32];
+	int ret = 0;
 
 	machine_utc_now(now);
 	for (size_t b = 0; b < s->plan->builds_nr; b++) {
@@ -725,12 +754,18 @@ static int finish_runs(struct session *s, struct strbuf *err)
 		if (!sum->id)
 			continue;
 		if (store_run_set_status(s->st, sum->id, status, now, err))
-			return -1;
-		if (s->opts.replace && s->status == SESSION_COMPLETE &&
-		    store_delete_older_runs(s->st, sum->label, sum->id, err))
-			return -1;
+			ret = -1;
 	}
-	return 0;
+	/* Only once every build's run is marked does --replace delete. */
+	for (size_t b = 0; !ret && b < s->plan->builds_nr; b++) {
+		const struct session_summary *sum = &s->runs[b].sum;
+
+		if (sum->id && s->opts.replace &&
+		    s->status == SESSION_COMPLETE &&
+		    store_delete_older_runs(s->st, sum->label, sum->id, err))
+			ret = -1;
+	}
+	return ret;
 }
 
 int session_finish(struct session *s, struct strbuf *err)

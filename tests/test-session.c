@@ -396,6 +396,79 @@ out:
 	strbuf_release(&seen.warnings);
 }
 
+/*
+ * A label that another mmcmp claims after session_check_labels() found it
+ * free: creating the run checks again in the same transaction, so the
+ * second run of a new label fails instead of pooling into it.
+ */
+static void test_label_claimed_meanwhile(const char *db)
+{
+	struct config cfg = CONFIG_INIT;
+	struct plan plan = PLAN_INIT;
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	struct store *st = NULL, *other = NULL;
+	char claimed[] = "claimed";
+	char *labels[] = {claimed, NULL};
+	const char *taken = NULL;
+	struct run_info ri = {0};
+	struct session *s = NULL;
+	struct executor *ex = NULL;
+	struct executor_local_opts eo = {.stdout_max = 64};
+	struct seen seen = {STRBUF_INIT, STRBUF_INIT};
+	struct session_opts so = {
+		.labels = labels,
+		.progress = on_progress,
+		.warning = on_warning,
+		.ctx = &seen,
+	};
+	int failed;
+
+	add_config(&text, ONE_VALUE);
+	if (config_load_buffer(&cfg, "t.yaml", text.buf, text.len, &err) ||
+	    plan_prepare(&cfg, NULL, &err) || plan_build(&plan, &cfg, &err) ||
+	    !(st = store_open(db, &err)) || !(other = store_open(db, &err)) ||
+	    !(ex = executor_local_new(&eo, &err))) {
+		ok(false, "claimed label: set up: %s", err.buf);
+		goto out;
+	}
+	s = session_new(&cfg, &plan, st, &so);
+	if (session_check_labels(s, &taken, &err) || taken) {
+		ok(false, "claimed label: the label is free at first: %s",
+		   err.buf);
+		goto out;
+	}
+	ri.uuid = xstrdup("00000000-0000-4000-8000-000000000001");
+	ri.label = xstrdup("claimed");
+	ri.status = xstrdup("complete");
+	ri.config_name = xstrdup("t");
+	ri.config_text = xstrdup("");
+	ri.config_hash = xstrdup("");
+	ri.started_at = xstrdup("2026-01-01T00:00:00Z");
+	ri.mmcmp_version = xstrdup("0");
+	if (store_run_create(other, &ri, &err)) {
+		ok(false, "claimed label: the other mmcmp's run: %s", err.buf);
+		goto out;
+	}
+	failed = session_run(s, ex, &err);
+	ok(failed && strstr(err.buf, "already has results"),
+	   "claimed label: the run fails: %s", err.buf);
+	ok(label_runs(other, "claimed") == 1,
+	   "claimed label: only the other run has the label");
+out:
+	run_info_release(&ri);
+	session_free(s);
+	executor_free(ex);
+	store_close(other);
+	store_close(st);
+	unlink(db);
+	plan_release(&plan);
+	config_release(&cfg);
+	strbuf_release(&text);
+	strbuf_release(&err);
+	strbuf_release(&seen.progress);
+	strbuf_release(&seen.warnings);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -415,6 +488,7 @@ int main(void)
 	strbuf_addf(&db, "%s/test.db", dir.buf);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
 		run_case(i, db.buf);
+	test_label_claimed_meanwhile(db.buf);
 	/* SQLite's WAL and shared-memory files go with the database. */
 	strbuf_addstr(&db, "-wal");
 	unlink(db.buf);
