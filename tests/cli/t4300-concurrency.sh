@@ -1,7 +1,8 @@
 #!/bin/sh
-# Several mmcmp processes on one database: four `mmcmp run` writing while
-# `mmcmp compare`, `mmcmp list` and `mmcmp export json` read in loops. Every command succeeds, none reports
-# a locked or busy database, and every run holds exactly its samples.
+# Several mmcmp processes on one database: four `mmcmp run` and a long
+# `mmcmp import` writing while `mmcmp compare`, `mmcmp list` and `mmcmp
+# export json` read in loops. Every command succeeds, none reports a
+# locked or busy database, and every run holds exactly its samples.
 set -e
 . ./lib.sh
 : "${FAKE_BENCH:?}"
@@ -167,7 +168,30 @@ if $have_export; then
 	readers="$readers $!"
 	names="$names export"
 fi
+# A long import as well: two large CSV files one after the other, each
+# one write transaction of some seconds, while the runs store their
+# iterations and the readers read.
+if $have_python; then
+	for n in 1 2; do
+		python3 -c "
+print('label,benchmark,operation,value,iteration')
+for i in range(600000):
+    print('imp$n,b,op%d,%d,%d' % (i % 50, i % 97 + 1, i // 1000))
+" >"$TMP/imp$n.csv"
+	done
+	(
+		ist=0
+		for n in 1 2; do
+			"$MMCMP" import "$TMP/imp$n.csv" >"$TMP/imp$n.out" 2>"$TMP/imp$n.err" || ist=1
+		done
+		exit $ist
+	) &
+	importer=$!
+fi
 if writers w 150 "&"; then wst=0; else wst=1; fi
+if $have_python; then
+	if wait "$importer"; then ist=0; else ist=1; fi
+fi
 touch "$TMP/writers-done"
 for p in $readers; do
 	wait "$p" || true
@@ -177,6 +201,17 @@ check "four runs writing while others read all succeed" test "$wst" -eq 0
 for n in 1 2 3 4; do
 	check "w$n: complete with exactly 450 samples" test "$(stored "w$n")" = "complete 450"
 done
+if $have_python; then
+	check "two long imports during the runs succeed" test "$ist" -eq 0
+	for n in 1 2; do
+		check "imp$n: complete with exactly 600000 samples" \
+			test "$(stored "imp$n")" = "complete 600000"
+	done
+else
+	ok "# SKIP no python3 to write the import files"
+	ok "# SKIP no python3 to write the import files"
+	ok "# SKIP no python3 to write the import files"
+fi
 for name in $names; do
 	read -r rounds failed <"$TMP/r-$name.count" || rounds="?" failed="?"
 	check "$name: $rounds rounds during the writes, $failed failed" test "$failed" = 0
