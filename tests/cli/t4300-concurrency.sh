@@ -175,7 +175,7 @@ if $have_python; then
 	for n in 1 2; do
 		python3 -c "
 print('label,benchmark,operation,value,iteration')
-for i in range(600000):
+for i in range(250000):
     print('imp$n,b,op%d,%d,%d' % (i % 50, i % 97 + 1, i // 1000))
 " >"$TMP/imp$n.csv"
 	done
@@ -204,8 +204,8 @@ done
 if $have_python; then
 	check "two long imports during the runs succeed" test "$ist" -eq 0
 	for n in 1 2; do
-		check "imp$n: complete with exactly 600000 samples" \
-			test "$(stored "imp$n")" = "complete 600000"
+		check "imp$n: complete with exactly 250000 samples" \
+			test "$(stored "imp$n")" = "complete 250000"
 	done
 else
 	ok "# SKIP no python3 to write the import files"
