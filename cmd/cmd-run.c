@@ -84,6 +84,11 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	if (a->append && a->replace)
 		return usage_error(&cmd_run,
 				   "--append and --replace exclude each other");
+	/* SQLite's in-memory database is gone when mmcmp exits. */
+	if (!a->check && !strcmp(mmcmp_db_path(), ":memory:"))
+		return usage_error(
+			&cmd_run,
+			"--db :memory: would throw the results away at exit; give a database file");
 	return 0;
 }
 

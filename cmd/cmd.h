@@ -41,11 +41,19 @@ const char *mmcmp_db_path(void);
 struct strbuf;
 
 /*
- * Write sb to the file at path (created or truncated), or to stdout when
- * path is NULL (stdout errors are caught at exit). Returns 0, or 1 after
- * an error message.
+ * Write sb to the file at path, or to stdout when path is NULL (stdout
+ * errors are caught at exit). A regular file is replaced whole: sb goes
+ * to a temporary file in the same directory, which is then renamed over
+ * path, so a failure leaves the old file as it was. A path that is the
+ * database or its -wal or -shm file (is_database_file()) is refused.
+ * Returns 0, 1 after an error message, or 2 after refusing the path.
  */
 int write_output(const char *path, const struct strbuf *sb);
+/*
+ * Whether path is the database of mmcmp_db_path() or its -wal or -shm
+ * file: the same device and inode when both exist, else the same path.
+ */
+bool is_database_file(const char *path);
 
 /* Print "mmcmp: error: ..." on stderr; returns 1. */
 MMCMP_PRINTF(1, 2) int error(const char *fmt, ...);

