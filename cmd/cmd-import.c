@@ -37,8 +37,9 @@ static const char import_usage[] =
 	"that label, its iter-N directories its iterations; importing a tree\n"
 	"again finds its runs stored and skips them.\n"
 	"\n"
-	"A new run whose label has other runs in the database already is\n"
-	"refused unless --append or --label-prefix makes way.\n";
+	"A new run whose label has results for one of its benchmarks in the\n"
+	"database already is refused unless --append or --label-prefix makes\n"
+	"way; runs of other benchmarks merge under the same label.\n";
 
 struct import_args {
 	const char *prefix;
@@ -148,8 +149,10 @@ out:
 
 /*
  * Store the runs of one file: skip those already stored, refuse a label
- * that other runs have (but not one that an earlier run of this file
- * brought), prefix the labels.
+ * whose other runs have results for a benchmark of the new run (but not
+ * one that an earlier run of this file brought), prefix the labels. A
+ * label's runs of other benchmarks are no clash: the results of two
+ * benchmarks on one kernel merge under one label.
  */
 static int store_runs(struct import_state *s, const char *path,
 		      struct run_full *runs, size_t nr, struct strbuf *err)
@@ -181,15 +184,38 @@ static int store_runs(struct import_state *s, const char *path,
 		strbuf_addf(&label, "%s%s", s->a->prefix ? s->a->prefix : "",
 			    ri->label);
 		if (!strmap_get(&mine, label.buf, label.len, NULL)) {
+			const struct op_samples *ops = runs[i].ops;
+			const char *clash = NULL;
+
 			if (store_find_runs(s->st, label.buf, &ids, &n, err))
 				goto out;
+			for (size_t k = 0; k < n && !s->a->append && !clash;
+			     k++) {
+				for (size_t o = 0; o < runs[i].ops_nr && !clash;
+				     o++) {
+					struct run_data rd = {0};
+
+					if (o && !strcmp(ops[o].benchmark,
+							 ops[o - 1].benchmark))
+						continue;
+					if (store_load_run(s->st, ids[k],
+							   ops[o].benchmark,
+							   &rd, err)) {
+						free(ids);
+						goto out;
+					}
+					if (rd.ops_nr)
+						clash = ops[o].benchmark;
+					run_data_release(&rd);
+				}
+			}
 			free(ids);
-			if (n && !s->a->append) {
+			if (clash) {
 				s->bad_input = true;
 				error_addf(
 					err,
-					"%s: label '%s' already has results; use --append or --label-prefix",
-					path, label.buf);
+					"%s: label '%s' already has results; use --append or --label-prefix (both have benchmark '%s')",
+					path, label.buf, clash);
 				goto out;
 			}
 			strmap_put(&mine, label.buf, label.len, 0);

@@ -93,4 +93,29 @@ expect_status 0 "export -o /dev/null writes in place" \
 	"$MMCMP" export csv -o /dev/null
 check "/dev/null is still a device" test -c /dev/null
 
+# import: the same labels for different benchmarks merge without
+# --append; a label that has results for the same benchmark is refused.
+I="$TMP/import.db"
+printf 'label,benchmark,operation,value\nk1,alpha,op,1\nk1,alpha,op,2\nk2,alpha,op,3\nk2,alpha,op,4\n' >"$TMP/a.csv"
+printf 'label,benchmark,operation,value\nk1,beta,op,5\nk1,beta,op,6\nk2,beta,op,7\nk2,beta,op,8\n' >"$TMP/b.csv"
+printf 'label,benchmark,operation,value\nk1,gamma,op,9\nk2,gamma,op,9\n' >"$TMP/c.csv"
+expect_status 0 "import of two benchmarks of the same labels" \
+	"$MMCMP" --db "$I" import "$TMP/a.csv" "$TMP/b.csv"
+expect_status 0 "a third benchmark in a later import" \
+	"$MMCMP" --db "$I" import "$TMP/c.csv"
+expect_status 0 "compare the merged labels" "$MMCMP" --db "$I" compare k1 k2
+grep_file "$TMP/out" "alpha" "the table has the first benchmark"
+grep_file "$TMP/out" "beta" "the table has the second benchmark"
+grep_file "$TMP/out" "gamma" "the table has the third benchmark"
+sum_i=$(cksum <"$I")
+expect_status 2 "the same benchmark of a label again is refused" \
+	"$MMCMP" --db "$I" import "$TMP/c.csv"
+grep_file "$TMP/err" "c.csv: label 'k1' already has results; use --append or --label-prefix (both have benchmark 'gamma')" \
+	"the refusal names file, label and benchmark"
+check "the refused import changes nothing" test "$(cksum <"$I")" = "$sum_i"
+expect_status 2 "two files with the same benchmark of a label are refused" \
+	"$MMCMP" --db "$TMP/import2.db" import "$TMP/a.csv" "$TMP/a.csv"
+expect_status 0 "--append still adds a run of the same benchmark" \
+	"$MMCMP" --db "$I" import --append "$TMP/c.csv"
+
 done_testing
