@@ -1,6 +1,7 @@
 /* mmcmp list: the stored runs, one line each. */
 #include "cmd.h"
 
+#include "run-data.h"
 #include "store.h"
 #include "strbuf.h"
 
@@ -8,16 +9,32 @@ static const char list_usage[] =
 	"usage: mmcmp list [--db PATH]\n"
 	"\n"
 	"List the stored runs, oldest first: id, label, start time (UTC),\n"
-	"config, measured iterations (failed ones in brackets), samples and\n"
-	"status (running, complete, interrupted, failed, aborted).\n";
+	"kernel release and host it ran on, config, measured iterations\n"
+	"(failed ones in brackets), samples and status (running, complete,\n"
+	"interrupted, failed, aborted).\n";
+
+static const char *or_dash(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+/* Widen *w to the length of s. */
+static void widen(int *w, const char *s)
+{
+	int len = (int)strlen(s);
+
+	if (len > *w)
+		*w = len;
+}
 
 static int list_main(int argc, char **argv)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct run_rows rows = {0};
+	struct run_info *info = NULL;
 	struct store *st = NULL;
 	int ret = 1;
-	int lw = 5, cw = 6;
+	int lw = 5, kw = 6, hw = 4, cw = 6;
 
 	argc = parse_cmd_options(&cmd_list, argc, argv, NULL);
 	if (argc < 0)
@@ -30,15 +47,20 @@ static int list_main(int argc, char **argv)
 		error("%s", err.buf);
 		goto out;
 	}
+	info = xcalloc(rows.nr + 1, sizeof(*info));
 	for (size_t i = 0; i < rows.nr; i++) {
-		int l = (int)strlen(rows.v[i].label);
-		int c = (int)strlen(rows.v[i].config_name);
-
-		lw = l > lw ? l : lw;
-		cw = c > cw ? c : cw;
+		if (store_run_get(st, rows.v[i].id, &info[i], &err)) {
+			error("%s", err.buf);
+			goto out;
+		}
+		widen(&lw, rows.v[i].label);
+		widen(&kw, or_dash(info[i].machine.kernel_release));
+		widen(&hw, or_dash(info[i].machine.hostname));
+		widen(&cw, rows.v[i].config_name);
 	}
-	printf("%4s  %-*s  %-20s  %-*s  %10s  %9s  %s\n", "id", lw, "label",
-	       "started", cw, "config", "iterations", "samples", "status");
+	printf("%4s  %-*s  %-20s  %-*s  %-*s  %-*s  %10s  %9s  %s\n", "id", lw,
+	       "label", "started", kw, "kernel", hw, "host", cw, "config",
+	       "iterations", "samples", "status");
 	for (size_t i = 0; i < rows.nr; i++) {
 		const struct run_row *r = &rows.v[i];
 		char iters[48];
@@ -50,13 +72,19 @@ static int list_main(int argc, char **argv)
 		else
 			snprintf(iters, sizeof(iters), "%" PRId64,
 				 r->iterations);
-		printf("%4" PRId64 "  %-*s  %-20s  %-*s  %10s  %9" PRId64
+		printf("%4" PRId64
+		       "  %-*s  %-20s  %-*s  %-*s  %-*s  %10s  %9" PRId64
 		       "  %s\n",
-		       r->id, lw, r->label, r->started_at, cw, r->config_name,
+		       r->id, lw, r->label, r->started_at, kw,
+		       or_dash(info[i].machine.kernel_release), hw,
+		       or_dash(info[i].machine.hostname), cw, r->config_name,
 		       iters, r->samples, r->status);
 	}
 	ret = 0;
 out:
+	for (size_t i = 0; info && i < rows.nr; i++)
+		run_info_release(&info[i]);
+	free(info);
 	run_rows_release(&rows);
 	store_close(st);
 	strbuf_release(&err);

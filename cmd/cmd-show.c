@@ -13,8 +13,9 @@ static const char show_usage[] =
 	"usage: mmcmp show [--run ID] [--config] LABEL\n"
 	"\n"
 	"Show every run of LABEL (or only run ID): when and where it ran, its\n"
-	"status, and per operation the unit, direction, sample count, mean,\n"
-	"min and max of the measured samples.\n";
+	"status, per operation the unit, direction, sample count, mean, min\n"
+	"and max of the measured samples, and the iterations that failed with\n"
+	"their exit status or signal and the tail of their stderr.\n";
 
 struct show_args {
 	int64_t run_id; /* 0: every run of the label */
@@ -34,7 +35,65 @@ static const char *str_or(const char *s, const char *dflt)
 	return s && *s ? s : dflt;
 }
 
-static void show_run(const struct run_data *rd, bool with_config)
+/* What ended a failed iteration: "exit status 3", "signal 9", "timeout". */
+static void describe_outcome(const struct iteration_data *it, struct strbuf *sb)
+{
+	if (!strcmp(it->status, "exit"))
+		strbuf_addf(sb, "exit status %" PRId64, it->exit_code);
+	else if (!strcmp(it->status, "signal"))
+		strbuf_addf(sb, "signal %" PRId64, it->term_signal);
+	else
+		strbuf_addstr(sb, it->status);
+}
+
+/*
+ * The iterations of rf that did not succeed, each with what ended it and
+ * its stderr tail, indented; nothing when all succeeded.
+ */
+static void show_failures(const struct run_full *rf)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int64_t warmups = 0;
+	bool any = false;
+
+	/* Every job has the config's warm-ups first, numbered from 0. */
+	for (size_t i = 0; i < rf->iters_nr; i++)
+		if (rf->iters[i].warmup && rf->iters[i].index >= warmups)
+			warmups = rf->iters[i].index + 1;
+	for (size_t i = 0; i < rf->iters_nr; i++) {
+		const struct iteration_data *it = &rf->iters[i];
+		const char *tail = it->stderr_tail;
+
+		if (!strcmp(it->status, "ok"))
+			continue;
+		if (!any)
+			printf("  failed iterations:\n");
+		any = true;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "    %s", it->benchmark);
+		if (*it->job)
+			strbuf_addf(&sb, " %s", it->job);
+		if (it->build)
+			strbuf_addf(&sb, " build %s", it->build);
+		strbuf_addf(&sb, " %s %" PRId64 ": ",
+			    it->warmup ? "warm-up" : "iteration",
+			    it->warmup ? it->index + 1
+				       : it->index - warmups + 1);
+		describe_outcome(it, &sb);
+		printf("%s\n", sb.buf);
+		while (tail && *tail) {
+			size_t len = strcspn(tail, "\n");
+
+			if (len)
+				printf("      %.*s\n", (int)len, tail);
+			tail += len + (tail[len] == '\n');
+		}
+	}
+	strbuf_release(&sb);
+}
+
+static void show_run(const struct run_data *rd, const struct run_full *rf,
+		     bool with_config)
 {
 	const struct run_info *ri = &rd->info;
 	struct strbuf facts = STRBUF_INIT;
@@ -79,6 +138,7 @@ static void show_run(const struct run_data *rd, bool with_config)
 		       op->decimals, stats_amean(op->v, op->nr), op->decimals,
 		       mn, op->decimals, mx);
 	}
+	show_failures(rf);
 	if (with_config && ri->config_text)
 		printf("  config text:\n%s%s", ri->config_text,
 		       ri->config_text[0] &&
@@ -115,19 +175,23 @@ static int show_main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < nr; i++) {
 		struct run_data rd = {0};
+		struct run_full rf = {0};
 
 		if (a.run_id && ids[i] != a.run_id)
 			continue;
-		if (store_load_run(st, ids[i], NULL, &rd, &err)) {
+		if (store_load_run(st, ids[i], NULL, &rd, &err) ||
+		    store_run_load_full(st, ids[i], NULL, &rf, &err)) {
 			error("%s", err.buf);
 			run_data_release(&rd);
+			run_full_release(&rf);
 			goto out;
 		}
 		if (shown)
 			putchar('\n');
-		show_run(&rd, a.with_config);
+		show_run(&rd, &rf, a.with_config);
 		shown = true;
 		run_data_release(&rd);
+		run_full_release(&rf);
 	}
 	if (!shown) {
 		if (a.run_id)

@@ -118,4 +118,43 @@ expect_status 2 "two files with the same benchmark of a label are refused" \
 expect_status 0 "--append still adds a run of the same benchmark" \
 	"$MMCMP" --db "$I" import --append "$TMP/c.csv"
 
+# list shows kernel and host; show lists the failed iterations; run's
+# warning gives the exit status.
+L="$TMP/list.db"
+cat >"$TMP/fail.yaml" <<EOF2
+name: fail
+iterations: 2
+workloads:
+  - name: bad
+    command: ["$FAKE_BENCH", "--stderr", "disk on fire", "--stderr", "giving up", "--exit", "3"]
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+  - name: killed
+    command: ["$FAKE_BENCH", "--signal", "KILL"]
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+EOF2
+expect_status 1 "a run with failing iterations" \
+	"$MMCMP" --db "$L" run "$TMP/fail.yaml" --label f
+grep_file "$TMP/err" "f: bad  iteration 1 failed: exit status 3: disk on fire" \
+	"the warning gives the exit status"
+grep_file "$TMP/err" "f: killed  iteration 2 failed: signal 9" \
+	"the warning gives the signal"
+expect_status 0 "list" "$MMCMP" --db "$L" list
+grep_file "$TMP/out" "^  id  label  started  *kernel  *host  *config" \
+	"list has kernel and host columns"
+grep_file "$TMP/out" "^   1  f  .* $(uname -r)  *$(uname -n)  *fail " \
+	"list shows the kernel release and host of the run"
+expect_status 0 "show f" "$MMCMP" --db "$L" show f
+grep_file "$TMP/out" "^  failed iterations:" "show lists the failed iterations"
+grep_file "$TMP/out" "^    bad iteration 2: exit status 3$" "show gives the exit status"
+grep_file "$TMP/out" "^      disk on fire$" "show gives the stderr tail"
+grep_file "$TMP/out" "^      giving up$" "show gives all of the stderr tail"
+grep_file "$TMP/out" "^    killed iteration 1: signal 9$" "show gives the signal"
+expect_status 0 "show of a run without failures" "$MMCMP" show base
+check "no failed iterations listed when none failed" \
+	sh -c "! grep -q 'failed iterations' '$TMP/out'"
+
 done_testing
