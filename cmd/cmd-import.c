@@ -6,6 +6,7 @@
 #include "json.h"
 #include "machine.h"
 #include "mmcmp-version.h"
+#include "names.h"
 #include "run-data.h"
 #include "sha256.h"
 #include "store.h"
@@ -183,6 +184,33 @@ static int store_runs(struct import_state *s, const char *path,
 		strbuf_reset(&label);
 		strbuf_addf(&label, "%s%s", s->a->prefix ? s->a->prefix : "",
 			    ri->label);
+		/* Every importer's names, prefixed, obey names.h's limits. */
+		{
+			const struct run_full *rf = &runs[i];
+			struct strbuf why = STRBUF_INIT;
+			bool bad = names_check(NAME_LABEL, label.buf, &why);
+
+			for (size_t o = 0; !bad && o < rf->ops_nr; o++)
+				bad = names_check(NAME_BENCHMARK,
+						  rf->ops[o].benchmark, &why) ||
+				      names_check(NAME_OPERATION,
+						  rf->ops[o].name, &why) ||
+				      names_check(NAME_UNIT,
+						  rf->ops[o].unit
+							  ? rf->ops[o].unit
+							  : "",
+						  &why);
+			for (size_t k = 0; !bad && k < rf->iters_nr; k++)
+				bad = names_check(NAME_BENCHMARK,
+						  rf->iters[k].benchmark, &why);
+			if (bad) {
+				s->bad_input = true;
+				error_addf(err, "%s: %s", path, why.buf);
+			}
+			strbuf_release(&why);
+			if (bad)
+				goto out;
+		}
 		if (!strmap_get(&mine, label.buf, label.len, NULL)) {
 			const struct op_samples *ops = runs[i].ops;
 			const char *clash = NULL;

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "executor.h"
 #include "machine.h"
+#include "names.h"
 #include "parse-num.h"
 #include "plan.h"
 #include "run-data.h"
@@ -92,11 +93,21 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
-/* Labels are printed in table headers and file names: keep them tame. */
+/*
+ * Labels are printed in table headers and file names: keep them tame,
+ * stricter than the names.h limits that every label obeys.
+ */
 static int check_label(const char *label)
 {
+	struct strbuf err = STRBUF_INIT;
+
 	if (!*label)
 		return usage_error(&cmd_run, "the label is empty");
+	if (names_check(NAME_LABEL, label, &err)) {
+		usage_error(&cmd_run, "%s", err.buf);
+		strbuf_release(&err);
+		return 2;
+	}
 	if (strlen(label) > 200)
 		return usage_error(&cmd_run,
 				   "label '%.20s...' is longer than 200 bytes",

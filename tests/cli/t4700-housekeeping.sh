@@ -157,4 +157,68 @@ expect_status 0 "show of a run without failures" "$MMCMP" show base
 check "no failed iterations listed when none failed" \
 	sh -c "! grep -q 'failed iterations' '$TMP/out'"
 
+# Names: run and import store only what their export can hold.
+N="$TMP/names.db"
+cat >"$TMP/param.yaml" <<EOF2
+name: param
+iterations: 1
+setup:
+  - ["touch", "$TMP/ran"]
+workloads:
+  - name: w
+    command: ["$FAKE_BENCH", "--values", "5", "--print", "{v}"]
+    params:
+      v: [a]
+    operation: "{metric}-{v}"
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+EOF2
+long=$(awk 'BEGIN { while (i++ < 5000) printf "x" }')
+rm -f "$TMP/ran"
+expect_status 2 "a 5000-byte operation name is refused" \
+	"$MMCMP" --db "$N" run "$TMP/param.yaml" --param "v=$long"
+grep_file "$TMP/err" "workload 'w' (v=xxx.*): operation too long (5006 bytes, at most 4096)" \
+	"the refusal names workload, parameters and limit"
+check "nothing ran for the long operation name" test ! -e "$TMP/ran"
+check "no database for the long operation name" test ! -e "$N"
+expect_status 2 "--check refuses the long operation name too" \
+	"$MMCMP" --db "$N" run --check "$TMP/param.yaml" --param "v=$long"
+expect_status 2 "an escape character in an operation name is refused" \
+	"$MMCMP" --db "$N" run "$TMP/param.yaml" --param "v=$(printf 'a\033[2J')"
+grep_file "$TMP/err" "operation 'total-a\\\\x1b\[2J' contains a control character" \
+	"the refusal shows the escape escaped"
+expect_status 2 "a label that is not UTF-8 is refused" \
+	"$MMCMP" --db "$N" run "$TMP/param.yaml" --label "$(printf 'k\377')"
+grep_file "$TMP/err" "label 'k\\\\xff' is not UTF-8" "the refusal says why"
+check "nothing ran for the bad label" test ! -e "$TMP/ran"
+check "no database for the bad names" test ! -e "$N"
+
+printf 'label,benchmark,operation,value\nok,b,o,1\n"k\033[31m",b,o,2\n' >"$TMP/esc.csv"
+expect_status 2 "import of a label with an escape character is refused" \
+	"$MMCMP" --db "$N" import "$TMP/esc.csv"
+grep_file "$TMP/err" "esc.csv:3: label 'k\\\\x1b\[31m' contains a control character" \
+	"the refusal names FILE:LINE"
+printf 'label,benchmark,operation,value\n"k\377",b,o,2\n' >"$TMP/utf.csv"
+expect_status 2 "import of a label that is not UTF-8 is refused" \
+	"$MMCMP" --db "$N" import "$TMP/utf.csv"
+grep_file "$TMP/err" "utf.csv:2: label 'k\\\\xff' is not UTF-8" "the refusal names FILE:LINE"
+printf 'label,benchmark,operation,value\nk,b,%s,2\n' "$long" >"$TMP/long.csv"
+expect_status 2 "import of a 5000-byte operation name is refused" \
+	"$MMCMP" --db "$N" import "$TMP/long.csv"
+grep_file "$TMP/err" "long.csv:2: operation too long (5000 bytes, at most 4096)" \
+	"the refusal names FILE:LINE"
+expect_status 2 "a --label-prefix that makes a label too long is refused" \
+	"$MMCMP" --db "$N" import --label-prefix "$long" "$TMP/a.csv"
+grep_file "$TMP/err" "a.csv: label too long (5002 bytes, at most 4096)" \
+	"the refusal names the file"
+"$MMCMP" --db "$I" export json >"$TMP/all.json"
+sed 's/"label":\t"k1"/"label":\t"k1\\u001b[31m"/' "$TMP/all.json" >"$TMP/esc.json"
+expect_status 2 "import of JSON with an escape in a label is refused" \
+	"$MMCMP" --db "$N" import "$TMP/esc.json"
+grep_file "$TMP/err" "esc.json: runs\[0\].label: 'k1\\\\x1b\[31m' contains a control character" \
+	"the refusal says where"
+check "the refused imports stored nothing" \
+	test "$("$MMCMP" --db "$N" list | wc -l)" -eq 1
+
 done_testing
