@@ -198,9 +198,12 @@ static int show_main(int argc, char **argv)
 			ret = usage_error(&cmd_show,
 					  "label '%s' has no run %" PRId64,
 					  label, a.run_id);
-		else
-			ret = usage_error(&cmd_show, "no runs with label '%s'",
-					  label);
+		else {
+			label_hint(st, label, &err);
+			ret = usage_error(&cmd_show,
+					  "no runs with label '%s'%s", label,
+					  err.buf);
+		}
 		goto out;
 	}
 	ret = 0;

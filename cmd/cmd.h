@@ -55,6 +55,15 @@ int write_output(const char *path, const struct strbuf *sb);
  */
 bool is_database_file(const char *path);
 
+struct store;
+
+/*
+ * When a label of st is close to label (names_closest()), append
+ * "; did you mean 'CLOSE'?" to hint, for the error about an unknown
+ * label; otherwise, or when the labels cannot be read, nothing.
+ */
+void label_hint(struct store *st, const char *label, struct strbuf *hint);
+
 /* Print "mmcmp: error: ..." on stderr; returns 1. */
 MMCMP_PRINTF(1, 2) int error(const char *fmt, ...);
 /* Print "mmcmp: warning: ..." on stderr. */

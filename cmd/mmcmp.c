@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 
 #include "mmcmp-version.h"
+#include "names.h"
+#include "store.h"
 #include "strbuf.h"
 
 #define DEFAULT_DB "mmcmp.db"
@@ -228,6 +230,28 @@ int write_output(const char *path, const struct strbuf *sb)
 	return 0;
 }
 
+void label_hint(struct store *st, const char *label, struct strbuf *hint)
+{
+	struct run_rows rows = {0};
+	const char **labels = NULL;
+	const char *best;
+
+	if (store_list_runs(st, &rows, NULL))
+		goto out;
+	labels = xcalloc(rows.nr + 1, sizeof(*labels));
+	for (size_t i = 0; i < rows.nr; i++)
+		labels[i] = rows.v[i].label;
+	best = names_closest(label, labels, rows.nr);
+	if (best) {
+		strbuf_addstr(hint, "; did you mean '");
+		names_escape(hint, best, strlen(best));
+		strbuf_addstr(hint, "'?");
+	}
+out:
+	free(labels);
+	run_rows_release(&rows);
+}
+
 static const char main_usage_head[] =
 	"usage: mmcmp [--db PATH] COMMAND [ARGS...]\n"
 	"\n"
@@ -260,7 +284,9 @@ static void print_main_usage(FILE *f)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		strbuf_addf(&sb, "  %-14s %s\n", commands[i]->name,
 			    commands[i]->summary);
-	strbuf_addstr(&sb, "\nGlobal options (before or after COMMAND):\n");
+	strbuf_addstr(&sb,
+		      "\n'mmcmp help COMMAND' prints the help of COMMAND.\n"
+		      "\nGlobal options (before or after COMMAND):\n");
 	options_help(global_options, &sb);
 	fputs(sb.buf, f);
 	strbuf_release(&sb);
@@ -272,6 +298,23 @@ static const struct cmd *find_command(const char *name)
 		if (!strcmp(commands[i]->name, name))
 			return commands[i];
 	return NULL;
+}
+
+/* "unknown command 'NAME'", with the closest command as a hint. */
+static int unknown_command(const char *name)
+{
+	const char *names[ARRAY_SIZE(commands) + 1];
+	const char *best;
+
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		names[i] = commands[i]->name;
+	names[ARRAY_SIZE(commands)] = "help";
+	best = names_closest(name, names, ARRAY_SIZE(names));
+	if (best)
+		return usage_error(NULL,
+				   "unknown command '%s'; did you mean '%s'?",
+				   name, best);
+	return usage_error(NULL, "unknown command '%s'", name);
 }
 
 /*
@@ -318,15 +361,21 @@ int main(int argc, char **argv)
 	if (argc < 0)
 		return 2;
 	db_path = g.db;
-	if (argc >= 2) {
-		cmd = find_command(argv[1]);
-		if (!strcmp(argv[1], "help") && argc > 2) {
+	if (argc >= 2 && !strcmp(argv[1], "help")) {
+		/* "mmcmp help [COMMAND]": the help of COMMAND, or mmcmp's. */
+		if (argc > 3)
+			return usage_error(NULL, "unexpected argument '%s'",
+					   argv[3]);
+		g.help = true;
+		if (argc == 3) {
 			cmd = find_command(argv[2]);
-			g.help = true;
+			if (!cmd)
+				return unknown_command(argv[2]);
 		}
+	} else if (argc >= 2) {
+		cmd = find_command(argv[1]);
 		if (!cmd)
-			return usage_error(NULL, "unknown command '%s'",
-					   argv[1]);
+			return unknown_command(argv[1]);
 	}
 	if (g.help) {
 		if (cmd)

@@ -221,4 +221,54 @@ grep_file "$TMP/err" "esc.json: runs\[0\].label: 'k1\\\\x1b\[31m' contains a con
 check "the refused imports stored nothing" \
 	test "$("$MMCMP" --db "$N" list | wc -l)" -eq 1
 
+# run --quick, run -, did-you-mean, mmcmp help CMD.
+Q="$TMP/quick.db"
+{ echo "# quick: --iterations 3 --label fromquick"; cat "$TMP/one.yaml"; } >"$TMP/quick.yaml"
+expect_status 0 "run --quick" "$MMCMP" --db "$Q" run -q --quick "$TMP/quick.yaml"
+expect_status 0 "list" "$MMCMP" --db "$Q" list
+grep_file "$TMP/out" " fromquick .* 3  *3  complete$" "--quick applies the quick line"
+expect_status 0 "run --quick with options that override it" \
+	"$MMCMP" --db "$Q" run -q --quick "$TMP/quick.yaml" --iterations 1 --label mine
+expect_status 0 "list" "$MMCMP" --db "$Q" list
+grep_file "$TMP/out" " mine .* 1  *1  complete$" "the command line overrides the quick line"
+expect_status 2 "run --quick of a config without a quick line" \
+	"$MMCMP" --db "$Q" run --quick "$TMP/one.yaml"
+grep_file "$TMP/err" "has no '# quick:' line" "the refusal says why"
+expect_status 0 "run --quick --check of a shipped config" \
+	"$MMCMP" run --quick --check "$MMCMP_SRCDIR/configs/pagefault.yaml"
+grep_file "$TMP/out" "2 iterations each after 0 warm-up" "the shipped quick line is applied"
+expect_status 0 "run - reads the config from stdin" \
+	sh -c '"$1" --db "$2" run -q - --label piped <"$3"' sh "$MMCMP" "$Q" "$TMP/one.yaml"
+expect_status 0 "list" "$MMCMP" --db "$Q" list
+grep_file "$TMP/out" " piped .* one .* 2  *2  complete$" "the piped config ran"
+expect_status 2 "a bad config on stdin" \
+	sh -c 'echo "name: [" | "$1" --db "$2" run -' sh "$MMCMP" "$Q"
+grep_file "$TMP/err" "^mmcmp: error: <stdin>:" "errors name <stdin>"
+expect_status 0 "run --quick - reads the quick line from stdin" \
+	sh -c '"$1" --db "$2" run -q --quick - --label pq <"$3"' sh "$MMCMP" "$Q" "$TMP/quick.yaml"
+expect_status 0 "list" "$MMCMP" --db "$Q" list
+grep_file "$TMP/out" " pq .* 3  *3  complete$" "the quick line of stdin is applied"
+
+expect_status 2 "an unknown command" "$MMCMP" compre
+grep_file "$TMP/err" "unknown command 'compre'; did you mean 'compare'?" \
+	"did you mean for a command"
+expect_status 2 "an unknown command far from all" "$MMCMP" frobnicate
+check "no hint when nothing is close" sh -c "! grep -q 'did you mean' '$TMP/err'"
+expect_status 2 "compare of an unknown label" "$MMCMP" --db "$Q" compare fromquick mnie
+grep_file "$TMP/err" "no runs with label 'mnie' in .*; did you mean 'mine'?" \
+	"did you mean for a label in compare"
+expect_status 2 "show of an unknown label" "$MMCMP" --db "$Q" show fromquik
+grep_file "$TMP/err" "no runs with label 'fromquik'; did you mean 'fromquick'?" \
+	"did you mean for a label in show"
+expect_status 0 "mmcmp help show" "$MMCMP" help show
+grep_file "$TMP/out" "^usage: mmcmp show" "help CMD prints CMD's help"
+"$MMCMP" show --help >"$TMP/show-help"
+check "help CMD is CMD --help" cmp -s "$TMP/out" "$TMP/show-help"
+expect_status 0 "mmcmp help" "$MMCMP" help
+grep_file "$TMP/out" "^usage: mmcmp \[--db PATH\] COMMAND" "help alone prints mmcmp's usage"
+grep_file "$TMP/out" "mmcmp help COMMAND" "mmcmp's usage mentions help"
+expect_status 2 "mmcmp help of an unknown command" "$MMCMP" help shw
+grep_file "$TMP/err" "unknown command 'shw'; did you mean 'show'?" \
+	"help names the unknown command"
+
 done_testing
