@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "machine.h"
+#include "names.h"
 #include "run-data.h"
 #include "stats.h"
 #include "store.h"
@@ -33,6 +34,18 @@ static const struct cmd_option show_option_table[] = {
 static const char *str_or(const char *s, const char *dflt)
 {
 	return s && *s ? s : dflt;
+}
+
+/*
+ * s (NULL: "") escaped for the terminal (names_escape()) in sb, which
+ * the result lives in until sb changes.
+ */
+static const char *esc(struct strbuf *sb, const char *s)
+{
+	strbuf_reset(sb);
+	if (s)
+		names_escape(sb, s, strlen(s));
+	return sb->buf;
 }
 
 /* What ended a failed iteration: "exit status 3", "signal 9", "timeout". */
@@ -70,11 +83,16 @@ static void show_failures(const struct run_full *rf)
 			printf("  failed iterations:\n");
 		any = true;
 		strbuf_reset(&sb);
-		strbuf_addf(&sb, "    %s", it->benchmark);
-		if (*it->job)
-			strbuf_addf(&sb, " %s", it->job);
-		if (it->build)
-			strbuf_addf(&sb, " build %s", it->build);
+		strbuf_addstr(&sb, "    ");
+		names_escape(&sb, it->benchmark, strlen(it->benchmark));
+		if (*it->job) {
+			strbuf_addch(&sb, ' ');
+			names_escape(&sb, it->job, strlen(it->job));
+		}
+		if (it->build) {
+			strbuf_addstr(&sb, " build ");
+			names_escape(&sb, it->build, strlen(it->build));
+		}
 		strbuf_addf(&sb, " %s %" PRId64 ": ",
 			    it->warmup ? "warm-up" : "iteration",
 			    it->warmup ? it->index + 1
@@ -84,8 +102,11 @@ static void show_failures(const struct run_full *rf)
 		while (tail && *tail) {
 			size_t len = strcspn(tail, "\n");
 
-			if (len)
-				printf("      %.*s\n", (int)len, tail);
+			if (len) {
+				strbuf_reset(&sb);
+				names_escape(&sb, tail, len);
+				printf("      %s\n", sb.buf);
+			}
 			tail += len + (tail[len] == '\n');
 		}
 	}
@@ -96,31 +117,33 @@ static void show_run(const struct run_data *rd, const struct run_full *rf,
 		     bool with_config)
 {
 	const struct run_info *ri = &rd->info;
-	struct strbuf facts = STRBUF_INIT;
+	struct strbuf facts = STRBUF_INIT,
+		      e[3] = {STRBUF_INIT, STRBUF_INIT, STRBUF_INIT};
 
-	printf("run %" PRId64 " %s\n", ri->id, ri->label);
+	printf("run %" PRId64 " %s\n", ri->id, esc(&e[0], ri->label));
 	printf("  uuid:      %s\n", str_or(ri->uuid, "-"));
 	printf("  status:    %s\n", str_or(ri->status, "-"));
 	printf("  started:   %s\n", str_or(ri->started_at, "-"));
 	printf("  ended:     %s\n", str_or(ri->ended_at, "-"));
-	printf("  config:    %s (sha256 %s)\n", str_or(ri->config_name, "-"),
+	printf("  config:    %s (sha256 %s)\n",
+	       esc(&e[0], str_or(ri->config_name, "-")),
 	       str_or(ri->config_hash, "-"));
 	machine_info_show(&ri->machine, &facts);
 	fputs(facts.buf, stdout);
 	strbuf_release(&facts);
 	if (ri->cgroup)
-		printf("  cgroup:    %s\n", ri->cgroup);
+		printf("  cgroup:    %s\n", esc(&e[0], ri->cgroup));
 	printf("  mmcmp:     %s\n", str_or(ri->mmcmp_version, "-"));
 	for (size_t i = 0; i < rd->durations_nr; i++)
 		printf("  duration:  %s user %.2fs system %.2fs elapsed %.2fs (%zu iterations)\n",
-		       rd->durations[i].benchmark, rd->durations[i].user_s,
-		       rd->durations[i].sys_s, rd->durations[i].elapsed_s,
-		       rd->durations[i].iterations);
+		       esc(&e[0], rd->durations[i].benchmark),
+		       rd->durations[i].user_s, rd->durations[i].sys_s,
+		       rd->durations[i].elapsed_s, rd->durations[i].iterations);
 	for (size_t i = 0; i < rd->monitors_nr; i++)
 		printf("  monitors:  %s %zu iterations, "
 		       "%zu vmstat counters changed\n",
-		       rd->monitors[i].benchmark, rd->monitors[i].iterations,
-		       rd->monitors[i].counters_nr);
+		       esc(&e[0], rd->monitors[i].benchmark),
+		       rd->monitors[i].iterations, rd->monitors[i].counters_nr);
 	printf("  operations:\n");
 	for (size_t i = 0; i < rd->ops_nr; i++) {
 		const struct op_samples *op = &rd->ops[i];
@@ -133,12 +156,15 @@ static void show_run(const struct run_data *rd, const struct run_full *rf,
 				mx = op->v[k];
 		}
 		printf("    %s %s [%s] %s is better: n=%zu mean=%.*f min=%.*f max=%.*f\n",
-		       op->benchmark, op->name, op->unit,
+		       esc(&e[0], op->benchmark), esc(&e[1], op->name),
+		       esc(&e[2], op->unit),
 		       op->higher_better ? "higher" : "lower", op->nr,
 		       op->decimals, stats_amean(op->v, op->nr), op->decimals,
 		       mn, op->decimals, mx);
 	}
 	show_failures(rf);
+	for (size_t i = 0; i < ARRAY_SIZE(e); i++)
+		strbuf_release(&e[i]);
 	if (with_config && ri->config_text)
 		printf("  config text:\n%s%s", ri->config_text,
 		       ri->config_text[0] &&

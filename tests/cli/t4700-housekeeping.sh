@@ -271,4 +271,37 @@ expect_status 2 "mmcmp help of an unknown command" "$MMCMP" help shw
 grep_file "$TMP/err" "unknown command 'shw'; did you mean 'show'?" \
 	"help names the unknown command"
 
+# Names stored before the limits, with escapes and line breaks, reach
+# the terminal escaped; headers cut labels on character boundaries.
+E="$TMP/escape.db"
+"$MMCMP" --db "$E" run -q "$TMP/one.yaml" --label plain
+"$MMCMP" --db "$E" run -q "$TMP/one.yaml" --label other
+"$MMCMP" --db "$E" run -q "$TMP/one.yaml" --label utf
+if command -v sqlite3 >/dev/null; then
+	sqlite3 "$E" "UPDATE run SET label = 'ev' || char(27) || '[2Jil' WHERE label = 'other';
+		UPDATE run SET label = 'caf' || char(233) WHERE label = 'utf';
+		UPDATE operation SET name = 'to' || char(10) || 'tal'"
+	for c in list "show caf$(printf '\303\251')" "compare plain caf$(printf '\303\251')"; do
+		# shellcheck disable=SC2086
+		"$MMCMP" --db "$E" $c >"$TMP/esc-out" 2>&1 || true
+		check "$c: no raw escape character" \
+			sh -c "! grep -q \"\$(printf '\\033')\" '$TMP/esc-out'"
+	done
+	"$MMCMP" --db "$E" list >"$TMP/out"
+	grep_file "$TMP/out" ' ev\\x1b\[2Jil ' "list shows the escape as backslash x1b"
+	"$MMCMP" --db "$E" show plain >"$TMP/out"
+	grep_file "$TMP/out" '^    w to\\ntal \[\]' "show shows a line break as backslash n"
+	"$MMCMP" --db "$E" compare plain "$(printf 'ev\033[2Jil')" >"$TMP/out"
+	grep_file "$TMP/out" 'ev\\x1b\[2Jil' "compare shows the escaped label"
+	check "compare keeps one line per row" \
+		sh -c "! grep -q '^tal' '$TMP/out'"
+	"$MMCMP" --db "$E" compare plain "caf$(printf '\303\251')" >"$TMP/out"
+	check "the header cuts a two-byte last character whole" \
+		sh -c "iconv -f UTF-8 -t UTF-8 '$TMP/out' >/dev/null && grep -q ' caf\$' '$TMP/out'"
+	"$MMCMP" --db "$E" compare --format html plain "caf$(printf '\303\251')" >"$TMP/out"
+	check "the HTML header is valid UTF-8" iconv -f UTF-8 -t UTF-8 "$TMP/out" -o /dev/null
+else
+	for i in 1 2 3 4 5 6 7 8 9; do ok "escapes # SKIP no sqlite3"; done
+fi
+
 done_testing
