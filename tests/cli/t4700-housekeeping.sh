@@ -21,18 +21,12 @@ workloads:
 EOF2
 
 # --db :memory: for run: refused before anything runs.
-cat >"$TMP/marker.yaml" <<EOF2
-name: marker
-iterations: 1
-setup:
-  - ["touch", "$TMP/ran"]
-workloads:
-  - name: w
-    command: ["$FAKE_BENCH", "--values", "5"]
-    metrics:
-      - name: total
-        extract: { regex: "total:([0-9]+)" }
-EOF2
+# The config of one.yaml, with a setup command that leaves a marker.
+{
+	sed -n '1,2p' "$TMP/one.yaml"
+	printf 'setup:\n  - ["touch", "%s"]\n' "$TMP/ran"
+	sed -n '3,$p' "$TMP/one.yaml"
+} >"$TMP/marker.yaml"
 expect_status 2 "run --db :memory: is refused" \
 	"$MMCMP" --db :memory: run "$TMP/marker.yaml"
 grep_file "$TMP/err" "memory.*throw the results away" "the refusal says why"
