@@ -237,7 +237,10 @@ int plan_build(struct plan *p, const struct config *cfg, struct strbuf *err)
 				return -1;
 			for (size_t m = 0; m < wl->metrics_nr; m++)
 				if (check_name(wl, "", NAME_UNIT,
-					       wl->metrics[m].unit, err))
+					       wl->metrics[m].unit
+						       ? wl->metrics[m].unit
+						       : "",
+					       err))
 					return -1;
 			idx = xcalloc(wl->params_nr + 1, sizeof(*idx));
 
