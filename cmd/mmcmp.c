@@ -216,8 +216,14 @@ int write_output(const char *path, const struct strbuf *sb)
 	}
 	if (stat(path, &st))
 		return replace_file(path, NULL, sb);
-	if (S_ISREG(st.st_mode))
-		return replace_file(path, &st, sb);
+	if (S_ISREG(st.st_mode)) {
+		/* Through a symbolic link: replace the file it points to. */
+		char *real = realpath(path, NULL);
+		int ret = replace_file(real ? real : path, &st, sb);
+
+		free(real);
+		return ret;
+	}
 	/* A device or a pipe (/dev/stdout): written to in place. */
 	f = fopen(path, "w");
 	if (!f)

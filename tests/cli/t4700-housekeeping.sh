@@ -71,6 +71,11 @@ expect_status 0 "export -o replaces the file" "$MMCMP" export csv -o "$TMP/out.c
 grep_file "$TMP/out.csv" "^base,w,total,5" "the file holds the export"
 check "the replaced file keeps its mode" \
 	test "$(stat -c %a "$TMP/out.csv")" = 640
+ln -s out.csv "$TMP/link.csv"
+expect_status 0 "export -o a symbolic link" "$MMCMP" export csv base -o "$TMP/link.csv"
+check "the link is kept" test -L "$TMP/link.csv"
+check "the file it points to is replaced" \
+	sh -c "! grep -q '^big,' '$TMP/out.csv' && grep -q '^base,' '$TMP/out.csv'"
 mkdir "$TMP/ro"
 echo "old contents" >"$TMP/ro/out.csv"
 chmod 0555 "$TMP/ro"
