@@ -107,9 +107,10 @@ static int load_label(struct store *st, const struct compare_args *a,
 		goto out;
 	}
 	if (!loaded) {
+		label_hint(st, label, &err);
 		ret = usage_error(&cmd_compare,
-				  "no runs with label '%s' in '%s'", label,
-				  mmcmp_db_path());
+				  "no runs with label '%s' in '%s'%s", label,
+				  mmcmp_db_path(), err.buf);
 		goto out;
 	}
 	ret = 0;

@@ -6,6 +6,7 @@
 #include "json.h"
 #include "machine.h"
 #include "mmcmp-version.h"
+#include "names.h"
 #include "run-data.h"
 #include "sha256.h"
 #include "store.h"
@@ -49,8 +50,9 @@ static const char import_usage[] =
 	"A new run whose label has other runs in the database already is\n"
 	"refused unless --append or --label-prefix makes way.\n"
 	"\n"
-	"A new run whose label has other runs in the database already is\n"
-	"refused unless --append or --label-prefix makes way.\n";
+	"A new run whose label has results for one of its benchmarks in the\n"
+	"database already is refused unless --append or --label-prefix makes\n"
+	"way; runs of other benchmarks merge under the same label.\n";
 
 struct import_args {
 	const char *prefix;
@@ -167,8 +169,10 @@ out:
 
 /*
  * Store the runs of one file: skip those already stored, refuse a label
- * that other runs have (but not one that an earlier run of this file
- * brought), prefix the labels.
+ * whose other runs have results for a benchmark of the new run (but not
+ * one that an earlier run of this file brought), prefix the labels. A
+ * label's runs of other benchmarks are no clash: the results of two
+ * benchmarks on one kernel merge under one label.
  */
 static int store_runs(struct import_state *s, const char *path,
 		      struct run_full *runs, size_t nr, struct strbuf *err)
@@ -199,16 +203,66 @@ static int store_runs(struct import_state *s, const char *path,
 		strbuf_reset(&label);
 		strbuf_addf(&label, "%s%s", s->a->prefix ? s->a->prefix : "",
 			    ri->label);
+		/* Every importer's names, prefixed, obey names.h's limits. */
+		{
+			const struct run_full *rf = &runs[i];
+			struct strbuf why = STRBUF_INIT;
+			bool bad = names_check(NAME_LABEL, label.buf, &why);
+
+			for (size_t o = 0; !bad && o < rf->ops_nr; o++)
+				bad = names_check(NAME_BENCHMARK,
+						  rf->ops[o].benchmark, &why) ||
+				      names_check(NAME_OPERATION,
+						  rf->ops[o].name, &why) ||
+				      names_check(NAME_UNIT,
+						  rf->ops[o].unit
+							  ? rf->ops[o].unit
+							  : "",
+						  &why);
+			for (size_t k = 0; !bad && k < rf->iters_nr; k++)
+				bad = names_check(NAME_BENCHMARK,
+						  rf->iters[k].benchmark, &why);
+			if (bad) {
+				s->bad_input = true;
+				error_addf(err, "%s: %s", path, why.buf);
+			}
+			strbuf_release(&why);
+			if (bad)
+				goto out;
+		}
 		if (!strmap_get(&mine, label.buf, label.len, NULL)) {
+			const struct op_samples *ops = runs[i].ops;
+			const char *clash = NULL;
+
 			if (store_find_runs(s->st, label.buf, &ids, &n, err))
 				goto out;
+			for (size_t k = 0; k < n && !s->a->append && !clash;
+			     k++) {
+				for (size_t o = 0; o < runs[i].ops_nr && !clash;
+				     o++) {
+					struct run_data rd = {0};
+
+					if (o && !strcmp(ops[o].benchmark,
+							 ops[o - 1].benchmark))
+						continue;
+					if (store_load_run(s->st, ids[k],
+							   ops[o].benchmark,
+							   &rd, err)) {
+						free(ids);
+						goto out;
+					}
+					if (rd.ops_nr)
+						clash = ops[o].benchmark;
+					run_data_release(&rd);
+				}
+			}
 			free(ids);
-			if (n && !s->a->append) {
+			if (clash) {
 				s->bad_input = true;
 				error_addf(
 					err,
-					"%s: label '%s' already has results; use --append or --label-prefix",
-					path, label.buf);
+					"%s: label '%s' already has results; use --append or --label-prefix (both have benchmark '%s')",
+					path, label.buf, clash);
 				goto out;
 			}
 			strmap_put(&mine, label.buf, label.len, 0);

@@ -1,6 +1,8 @@
 /* mmcmp list: the stored runs, one line each. */
 #include "cmd.h"
 
+#include "names.h"
+#include "run-data.h"
 #include "store.h"
 #include "strbuf.h"
 
@@ -8,16 +10,32 @@ static const char list_usage[] =
 	"usage: mmcmp list [--db PATH]\n"
 	"\n"
 	"List the stored runs, oldest first: id, label, start time (UTC),\n"
-	"config, measured iterations (failed ones in brackets), samples and\n"
-	"status (running, complete, interrupted, failed, aborted).\n";
+	"kernel release and host it ran on, config, measured iterations\n"
+	"(failed ones in brackets), samples and status (running, complete,\n"
+	"interrupted, failed, aborted).\n";
+
+/* The columns that come from the runs, escaped for the terminal. */
+enum list_column { COL_LABEL, COL_KERNEL, COL_HOST, COL_CONFIG, COL_NR };
+
+/* s escaped (names_escape()), "-" when NULL or empty; caller frees. */
+static char *escaped(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!s || !*s)
+		return xstrdup("-");
+	names_escape(&sb, s, strlen(s));
+	return strbuf_detach(&sb, NULL);
+}
 
 static int list_main(int argc, char **argv)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct run_rows rows = {0};
+	char *(*col)[COL_NR] = NULL;
 	struct store *st = NULL;
 	int ret = 1;
-	int lw = 5, cw = 6;
+	int w[COL_NR] = {5, 6, 4, 6};
 
 	argc = parse_cmd_options(&cmd_list, argc, argv, NULL);
 	if (argc < 0)
@@ -30,15 +48,28 @@ static int list_main(int argc, char **argv)
 		error("%s", err.buf);
 		goto out;
 	}
+	col = xcalloc(rows.nr + 1, sizeof(*col));
 	for (size_t i = 0; i < rows.nr; i++) {
-		int l = (int)strlen(rows.v[i].label);
-		int c = (int)strlen(rows.v[i].config_name);
+		struct run_info ri = {0};
 
-		lw = l > lw ? l : lw;
-		cw = c > cw ? c : cw;
+		if (store_run_get(st, rows.v[i].id, &ri, &err)) {
+			error("%s", err.buf);
+			run_info_release(&ri);
+			goto out;
+		}
+		col[i][COL_LABEL] = escaped(rows.v[i].label);
+		col[i][COL_KERNEL] = escaped(ri.machine.kernel_release);
+		col[i][COL_HOST] = escaped(ri.machine.hostname);
+		col[i][COL_CONFIG] = escaped(rows.v[i].config_name);
+		run_info_release(&ri);
+		for (int c = 0; c < COL_NR; c++)
+			if ((int)strlen(col[i][c]) > w[c])
+				w[c] = (int)strlen(col[i][c]);
 	}
-	printf("%4s  %-*s  %-20s  %-*s  %10s  %9s  %s\n", "id", lw, "label",
-	       "started", cw, "config", "iterations", "samples", "status");
+	printf("%4s  %-*s  %-20s  %-*s  %-*s  %-*s  %10s  %9s  %s\n", "id",
+	       w[COL_LABEL], "label", "started", w[COL_KERNEL], "kernel",
+	       w[COL_HOST], "host", w[COL_CONFIG], "config", "iterations",
+	       "samples", "status");
 	for (size_t i = 0; i < rows.nr; i++) {
 		const struct run_row *r = &rows.v[i];
 		char iters[48];
@@ -50,13 +81,20 @@ static int list_main(int argc, char **argv)
 		else
 			snprintf(iters, sizeof(iters), "%" PRId64,
 				 r->iterations);
-		printf("%4" PRId64 "  %-*s  %-20s  %-*s  %10s  %9" PRId64
+		printf("%4" PRId64
+		       "  %-*s  %-20s  %-*s  %-*s  %-*s  %10s  %9" PRId64
 		       "  %s\n",
-		       r->id, lw, r->label, r->started_at, cw, r->config_name,
+		       r->id, w[COL_LABEL], col[i][COL_LABEL], r->started_at,
+		       w[COL_KERNEL], col[i][COL_KERNEL], w[COL_HOST],
+		       col[i][COL_HOST], w[COL_CONFIG], col[i][COL_CONFIG],
 		       iters, r->samples, r->status);
 	}
 	ret = 0;
 out:
+	for (size_t i = 0; col && i < rows.nr; i++)
+		for (int c = 0; c < COL_NR; c++)
+			free(col[i][c]);
+	free(col);
 	run_rows_release(&rows);
 	store_close(st);
 	strbuf_release(&err);

@@ -18,28 +18,6 @@ struct relabel_args {
 	bool append;
 };
 
-/*
- * The rule of `mmcmp run --label`: 1 to 200 bytes, none a space or a
- * control character.
- */
-static int check_label(const char *label)
-{
-	size_t len = strlen(label);
-
-	if (!len || len > 200)
-		return usage_error(&cmd_relabel,
-				   "label '%.40s' is empty or longer than 200"
-				   " bytes",
-				   label);
-	for (size_t i = 0; i < len; i++)
-		if ((unsigned char)label[i] <= ' ' || label[i] == 0x7f)
-			return usage_error(&cmd_relabel,
-					   "label '%s' contains a space or a"
-					   " control character",
-					   label);
-	return 0;
-}
-
 static const struct cmd_option relabel_option_table[] = {
 	OPT_INT("run", 0, struct relabel_args, run_id, "ID", 1, INT64_MAX,
 		"move only run ID (see mmcmp list)"),
@@ -61,7 +39,7 @@ static int parse_args(int argc, char **argv, struct relabel_args *a)
 				   argv[3]);
 	a->old_label = argv[1];
 	a->new_label = argv[2];
-	return check_label(a->new_label);
+	return check_new_label(&cmd_relabel, a->new_label);
 }
 
 static int relabel_main(int argc, char **argv)

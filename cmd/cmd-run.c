@@ -7,6 +7,7 @@
 #include "config.h"
 #include "executor.h"
 #include "machine.h"
+#include "names.h"
 #include "parse-num.h"
 #include "plan.h"
 #include "run-data.h"
@@ -17,8 +18,9 @@
 static const char run_usage[] =
 	"usage: mmcmp run [options] CONFIG\n"
 	"\n"
-	"Run the workloads of CONFIG (YAML, see configs/README.md) and store\n"
-	"every sample. Each finished iteration is committed at once.\n"
+	"Run the workloads of CONFIG (YAML, see configs/README.md; - reads it\n"
+	"from stdin) and store every sample. Each finished iteration is\n"
+	"committed at once.\n"
 	"\n"
 	"Exit status: 0 all iterations succeeded, 1 some failed or the run could\n"
 	"not be stored, 2 bad config or arguments, 130 interrupted.\n";
@@ -36,7 +38,7 @@ struct run_args {
 	const char *label;
 	int iterations;	      /* 0: the config's */
 	struct strvec params; /* --param overrides */
-	bool check, append, replace, quiet;
+	bool check, append, replace, quiet, quick;
 };
 
 /* What run_main() holds, and the callbacks' context. */
@@ -67,6 +69,9 @@ static const struct cmd_option run_option_table[] = {
 		 "replace a label's results once the new run completes"),
 	OPT_FLAG("quiet", 'q', struct run_args, quiet, true,
 		 "no progress line and no summary"),
+	OPT_FLAG(
+		"quick", 0, struct run_args, quick, true,
+		"first apply the options of CONFIG's '# quick:' line, a short run to try it out; the other options given override them"),
 	OPT_END(),
 };
 
@@ -84,24 +89,11 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	if (a->append && a->replace)
 		return usage_error(&cmd_run,
 				   "--append and --replace exclude each other");
-	return 0;
-}
-
-/* Labels are printed in table headers and file names: keep them tame. */
-static int check_label(const char *label)
-{
-	if (!*label)
-		return usage_error(&cmd_run, "the label is empty");
-	if (strlen(label) > 200)
-		return usage_error(&cmd_run,
-				   "label '%.20s...' is longer than 200 bytes",
-				   label);
-	for (const char *p = label; *p; p++)
-		if ((unsigned char)*p < 0x21 || *p == 0x7f)
-			return usage_error(
-				&cmd_run,
-				"label '%s' contains a space or control character",
-				label);
+	/* SQLite's in-memory database is gone when mmcmp exits. */
+	if (!a->check && !strcmp(mmcmp_db_path(), ":memory:"))
+		return usage_error(
+			&cmd_run,
+			"--db :memory: would throw the results away at exit; give a database file");
 	return 0;
 }
 
@@ -271,11 +263,69 @@ static int make_labels(struct run_state *rs, const char *base)
 		if (rs->cfg.builds_nr)
 			strbuf_addf(&sb, "-%s", rs->cfg.builds[b].name);
 		strvec_push_nodup(&rs->labels, strbuf_detach(&sb, NULL));
-		ret = check_label(rs->labels.v[b]);
+		ret = check_new_label(&cmd_run, rs->labels.v[b]);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+/* What a config read from stdin ("-") is called in messages. */
+#define STDIN_NAME "<stdin>"
+
+/* Read the text of config path, or of stdin for "-", into text. */
+static int read_config(const char *path, struct strbuf *text,
+		       struct strbuf *err)
+{
+	/* One byte past the limit, so that the loader sees it is over. */
+	return strbuf_read_file_max(text,
+				    strcmp(path, "-") ? path : "/dev/stdin",
+				    CONFIG_MAX_BYTES + 1, err);
+}
+
+/*
+ * --quick: parse the command line again with the words of the config's
+ * "# quick:" line put first, so that the options given override them.
+ * argv is the command line as run_main() got it; words receives the new
+ * one, which a then points into (the caller clears words after a).
+ * Returns 0 or the exit status.
+ */
+static int apply_quick(char *const *argv, const struct strbuf *text,
+		       struct run_args *a, struct strvec *words)
+{
+	const char *line = text->buf, *end;
+	char **av;
+	int ret;
+
+	while (line && strncmp(line, "# quick:", 8)) {
+		line = strchr(line, '\n');
+		line = line ? line + 1 : NULL;
+	}
+	if (!line)
+		return usage_error(&cmd_run,
+				   "--quick: '%s' has no '# quick:' line",
+				   a->config_path);
+	line += 8;
+	end = line + strcspn(line, "\n");
+	strvec_push(words, argv[0]);
+	while (line < end) {
+		size_t n;
+
+		line += strspn(line, " \t\r");
+		n = strcspn(line, " \t\r\n");
+		if (n)
+			strvec_push_nodup(words, xstrndup(line, n));
+		line += n;
+	}
+	strvec_pushv(words, argv + 1);
+	/* parse_options() rearranges its argv: give it a copy. */
+	av = xcalloc(words->nr + 1, sizeof(*av));
+	memcpy(av, words->v, words->nr * sizeof(*av));
+	strvec_clear(&a->params);
+	*a = (struct run_args){.params = STRVEC_INIT};
+	ret = parse_args((int)words->nr, av, a);
+	free(av);
+	return ret;
 }
 
 /* The label without --label: the running kernel's release. */
@@ -390,15 +440,30 @@ static int run_main(int argc, char **argv)
 		.plan = PLAN_INIT,
 		.labels = STRVEC_INIT,
 	};
-	struct strbuf err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	struct strvec orig = STRVEC_INIT, quick_argv = STRVEC_INIT;
 	struct store *st = NULL;
 	char *base_label = NULL;
 	int ret;
 
+	for (int i = 0; i < argc; i++)
+		strvec_push(&orig, argv[i]);
 	ret = parse_args(argc, argv, &args);
 	if (ret)
 		goto out;
-	if (config_load_file(&rs.cfg, args.config_path, &err) ||
+	if (read_config(args.config_path, &text, &err)) {
+		ret = error("%s", err.buf) + 1;
+		goto out;
+	}
+	if (args.quick) {
+		ret = apply_quick(orig.v, &text, &args, &quick_argv);
+		if (ret)
+			goto out;
+	}
+	if (config_load_buffer(&rs.cfg,
+			       strcmp(args.config_path, "-") ? args.config_path
+							     : STDIN_NAME,
+			       text.buf, text.len, &err) ||
 	    plan_prepare(&rs.cfg, args.params.v, &err) ||
 	    plan_build(&rs.plan, &rs.cfg, &err)) {
 		error("%s", err.buf);
@@ -427,6 +492,9 @@ static int run_main(int argc, char **argv)
 out:
 	free(base_label);
 	strvec_clear(&args.params);
+	strvec_clear(&orig);
+	strvec_clear(&quick_argv);
+	strbuf_release(&text);
 	strvec_clear(&rs.labels);
 	free(rs.workload_path);
 	plan_release(&rs.plan);

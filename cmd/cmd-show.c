@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "machine.h"
+#include "names.h"
 #include "run-data.h"
 #include "stats.h"
 #include "store.h"
@@ -13,8 +14,9 @@ static const char show_usage[] =
 	"usage: mmcmp show [--run ID] [--config] LABEL\n"
 	"\n"
 	"Show every run of LABEL (or only run ID): when and where it ran, its\n"
-	"status, and per operation the unit, direction, sample count, mean,\n"
-	"min and max of the measured samples.\n";
+	"status, per operation the unit, direction, sample count, mean, min\n"
+	"and max of the measured samples, and the iterations that failed with\n"
+	"their exit status or signal and the tail of their stderr.\n";
 
 struct show_args {
 	int64_t run_id; /* 0: every run of the label */
@@ -34,34 +36,114 @@ static const char *str_or(const char *s, const char *dflt)
 	return s && *s ? s : dflt;
 }
 
-static void show_run(const struct run_data *rd, bool with_config)
+/*
+ * s (NULL: "") escaped for the terminal (names_escape()) in sb, which
+ * the result lives in until sb changes.
+ */
+static const char *esc(struct strbuf *sb, const char *s)
+{
+	strbuf_reset(sb);
+	if (s)
+		names_escape(sb, s, strlen(s));
+	return sb->buf;
+}
+
+/* What ended a failed iteration: "exit status 3", "signal 9", "timeout". */
+static void describe_outcome(const struct iteration_data *it, struct strbuf *sb)
+{
+	if (!strcmp(it->status, "exit"))
+		strbuf_addf(sb, "exit status %" PRId64, it->exit_code);
+	else if (!strcmp(it->status, "signal"))
+		strbuf_addf(sb, "signal %" PRId64, it->term_signal);
+	else
+		strbuf_addstr(sb, it->status);
+}
+
+/*
+ * The iterations of rf that did not succeed, each with what ended it and
+ * its stderr tail, indented; nothing when all succeeded.
+ */
+static void show_failures(const struct run_full *rf)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int64_t warmups = 0;
+	bool any = false;
+
+	/* Every job has the config's warm-ups first, numbered from 0. */
+	for (size_t i = 0; i < rf->iters_nr; i++)
+		if (rf->iters[i].warmup && rf->iters[i].index >= warmups)
+			warmups = rf->iters[i].index + 1;
+	for (size_t i = 0; i < rf->iters_nr; i++) {
+		const struct iteration_data *it = &rf->iters[i];
+		const char *tail = it->stderr_tail;
+
+		if (!strcmp(it->status, "ok"))
+			continue;
+		if (!any)
+			printf("  failed iterations:\n");
+		any = true;
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "    ");
+		names_escape(&sb, it->benchmark, strlen(it->benchmark));
+		if (*it->job) {
+			strbuf_addch(&sb, ' ');
+			names_escape(&sb, it->job, strlen(it->job));
+		}
+		if (it->build) {
+			strbuf_addstr(&sb, " build ");
+			names_escape(&sb, it->build, strlen(it->build));
+		}
+		strbuf_addf(&sb, " %s %" PRId64 ": ",
+			    it->warmup ? "warm-up" : "iteration",
+			    it->warmup ? it->index + 1
+				       : it->index - warmups + 1);
+		describe_outcome(it, &sb);
+		printf("%s\n", sb.buf);
+		while (tail && *tail) {
+			size_t len = strcspn(tail, "\n");
+
+			if (len) {
+				strbuf_reset(&sb);
+				names_escape(&sb, tail, len);
+				printf("      %s\n", sb.buf);
+			}
+			tail += len + (tail[len] == '\n');
+		}
+	}
+	strbuf_release(&sb);
+}
+
+static void show_run(const struct run_data *rd, const struct run_full *rf,
+		     bool with_config)
 {
 	const struct run_info *ri = &rd->info;
-	struct strbuf facts = STRBUF_INIT;
+	struct strbuf facts = STRBUF_INIT,
+		      e[3] = {STRBUF_INIT, STRBUF_INIT, STRBUF_INIT};
 
-	printf("run %" PRId64 " %s\n", ri->id, ri->label);
+	printf("run %" PRId64 " %s\n", ri->id, esc(&e[0], ri->label));
 	printf("  uuid:      %s\n", str_or(ri->uuid, "-"));
 	printf("  status:    %s\n", str_or(ri->status, "-"));
 	printf("  started:   %s\n", str_or(ri->started_at, "-"));
 	printf("  ended:     %s\n", str_or(ri->ended_at, "-"));
-	printf("  config:    %s (sha256 %s)\n", str_or(ri->config_name, "-"),
+	printf("  config:    %s (sha256 %s)\n",
+	       esc(&e[0], str_or(ri->config_name, "-")),
 	       str_or(ri->config_hash, "-"));
 	machine_info_show(&ri->machine, &facts);
 	fputs(facts.buf, stdout);
 	strbuf_release(&facts);
 	if (ri->cgroup)
-		printf("  cgroup:    %s\n", ri->cgroup);
+		printf("  cgroup:    %s\n", esc(&e[0], ri->cgroup));
 	printf("  mmcmp:     %s\n", str_or(ri->mmcmp_version, "-"));
 	for (size_t i = 0; i < rd->durations_nr; i++)
 		printf("  duration:  %s user %.2fs system %.2fs elapsed %.2fs (%zu iterations)\n",
-		       rd->durations[i].benchmark, rd->durations[i].user_s,
-		       rd->durations[i].sys_s, rd->durations[i].elapsed_s,
-		       rd->durations[i].iterations);
+		       esc(&e[0], rd->durations[i].benchmark),
+		       rd->durations[i].user_s, rd->durations[i].sys_s,
+		       rd->durations[i].elapsed_s, rd->durations[i].iterations);
 	for (size_t i = 0; i < rd->monitors_nr; i++)
 		printf("  monitors:  %s %zu iterations, "
 		       "%zu vmstat counters changed\n",
-		       rd->monitors[i].benchmark, rd->monitors[i].iterations,
-		       rd->monitors[i].counters_nr);
+		       esc(&e[0], rd->monitors[i].benchmark),
+		       rd->monitors[i].iterations, rd->monitors[i].counters_nr);
 	printf("  operations:\n");
 	for (size_t i = 0; i < rd->ops_nr; i++) {
 		const struct op_samples *op = &rd->ops[i];
@@ -74,11 +156,15 @@ static void show_run(const struct run_data *rd, bool with_config)
 				mx = op->v[k];
 		}
 		printf("    %s %s [%s] %s is better: n=%zu mean=%.*f min=%.*f max=%.*f\n",
-		       op->benchmark, op->name, op->unit,
+		       esc(&e[0], op->benchmark), esc(&e[1], op->name),
+		       esc(&e[2], op->unit),
 		       op->higher_better ? "higher" : "lower", op->nr,
 		       op->decimals, stats_amean(op->v, op->nr), op->decimals,
 		       mn, op->decimals, mx);
 	}
+	show_failures(rf);
+	for (size_t i = 0; i < ARRAY_SIZE(e); i++)
+		strbuf_release(&e[i]);
 	if (with_config && ri->config_text)
 		printf("  config text:\n%s%s", ri->config_text,
 		       ri->config_text[0] &&
@@ -115,28 +201,35 @@ static int show_main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < nr; i++) {
 		struct run_data rd = {0};
+		struct run_full rf = {0};
 
 		if (a.run_id && ids[i] != a.run_id)
 			continue;
-		if (store_load_run(st, ids[i], NULL, &rd, &err)) {
+		if (store_load_run(st, ids[i], NULL, &rd, &err) ||
+		    store_run_load_full(st, ids[i], NULL, &rf, &err)) {
 			error("%s", err.buf);
 			run_data_release(&rd);
+			run_full_release(&rf);
 			goto out;
 		}
 		if (shown)
 			putchar('\n');
-		show_run(&rd, a.with_config);
+		show_run(&rd, &rf, a.with_config);
 		shown = true;
 		run_data_release(&rd);
+		run_full_release(&rf);
 	}
 	if (!shown) {
 		if (a.run_id)
 			ret = usage_error(&cmd_show,
 					  "label '%s' has no run %" PRId64,
 					  label, a.run_id);
-		else
-			ret = usage_error(&cmd_show, "no runs with label '%s'",
-					  label);
+		else {
+			label_hint(st, label, &err);
+			ret = usage_error(&cmd_show,
+					  "no runs with label '%s'%s", label,
+					  err.buf);
+		}
 		goto out;
 	}
 	ret = 0;

@@ -42,11 +42,28 @@ const char *mmcmp_db_path(void);
 struct strbuf;
 
 /*
- * Write sb to the file at path (created or truncated), or to stdout when
- * path is NULL (stdout errors are caught at exit). Returns 0, or 1 after
- * an error message.
+ * Write sb to the file at path, or to stdout when path is NULL (stdout
+ * errors are caught at exit). A regular file is replaced whole: sb goes
+ * to a temporary file in the same directory, which is then renamed over
+ * path, so a failure leaves the old file as it was. A path that is the
+ * database or its -wal or -shm file (is_database_file()) is refused.
+ * Returns 0, 1 after an error message, or 2 after refusing the path.
  */
 int write_output(const char *path, const struct strbuf *sb);
+/*
+ * Whether path is the database of mmcmp_db_path() or its -wal or -shm
+ * file: the same device and inode when both exist, else the same path.
+ */
+bool is_database_file(const char *path);
+
+struct store;
+
+/*
+ * When a label of st is close to label (names_closest()), append
+ * "; did you mean 'CLOSE'?" to hint, for the error about an unknown
+ * label; otherwise, or when the labels cannot be read, nothing.
+ */
+void label_hint(struct store *st, const char *label, struct strbuf *hint);
 
 /* Print "mmcmp: error: ..." on stderr; returns 1. */
 MMCMP_PRINTF(1, 2) int error(const char *fmt, ...);
@@ -57,6 +74,12 @@ MMCMP_PRINTF(1, 2) void warning(const char *fmt, ...);
  * stderr; returns 2.
  */
 MMCMP_PRINTF(2, 3) int usage_error(const struct cmd *cmd, const char *fmt, ...);
+/*
+ * The rule for a label that run or relabel gives: what names_check()
+ * allows, and 1 to 200 bytes without a space, as labels head table
+ * columns and name files. Returns 0, or 2 after a usage error of cmd.
+ */
+int check_new_label(const struct cmd *cmd, const char *label);
 /*
  * Print the --help of cmd on stdout: cmd->usage, then "Options:" and the
  * lines options_help() makes of cmd->options, if it has any. Returns 0.

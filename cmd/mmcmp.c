@@ -7,8 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "mmcmp-version.h"
+#include "names.h"
+#include "store.h"
 #include "strbuf.h"
 
 #define DEFAULT_DB "mmcmp.db"
@@ -87,6 +90,30 @@ int show_help(const struct cmd *cmd)
 	return 0;
 }
 
+int check_new_label(const struct cmd *cmd, const char *label)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	if (!*label)
+		return usage_error(cmd, "the label is empty");
+	if (names_check(NAME_LABEL, label, &err)) {
+		usage_error(cmd, "%s", err.buf);
+		strbuf_release(&err);
+		return 2;
+	}
+	if (strlen(label) > 200)
+		return usage_error(cmd,
+				   "label '%.20s...' is longer than 200 bytes",
+				   label);
+	for (const char *p = label; *p; p++)
+		if ((unsigned char)*p < 0x21 || *p == 0x7f)
+			return usage_error(
+				cmd,
+				"label '%s' contains a space or control character",
+				label);
+	return 0;
+}
+
 int parse_cmd_options(const struct cmd *cmd, int argc, char **argv, void *dest)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -98,8 +125,106 @@ int parse_cmd_options(const struct cmd *cmd, int argc, char **argv, void *dest)
 	return argc;
 }
 
+/*
+ * Whether path names the same file as other: by device and inode when
+ * both exist, else by the path as written.
+ */
+static bool same_file(const char *path, const char *other)
+{
+	struct stat a, b;
+
+	if (!stat(path, &a) && !stat(other, &b))
+		return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	return !strcmp(path, other);
+}
+
+bool is_database_file(const char *path)
+{
+	const char *db = mmcmp_db_path();
+	struct strbuf side = STRBUF_INIT;
+	bool same = same_file(path, db);
+
+	for (int i = 0; i < 2 && !same; i++) {
+		strbuf_reset(&side);
+		strbuf_addf(&side, "%s%s", db, i ? "-shm" : "-wal");
+		same = same_file(path, side.buf);
+	}
+	strbuf_release(&side);
+	return same;
+}
+
+/* Write all of sb to fd; false after a short write. */
+static bool write_all(int fd, const struct strbuf *sb)
+{
+	size_t done = 0;
+
+	while (done < sb->len) {
+		ssize_t n = write(fd, sb->buf + done, sb->len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		done += (size_t)n;
+	}
+	return true;
+}
+
+/*
+ * Write sb to a new file next to path and rename it over path, so that
+ * path holds the old contents or the new, never a part. The new file
+ * gets the mode of the file it replaces, else 0666 less the umask.
+ */
+static int replace_file(const char *path, const struct stat *old,
+			const struct strbuf *sb)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	const char *slash = strrchr(path, '/');
+	mode_t mode;
+	int fd, ret = 1;
+
+	if (old) {
+		mode = old->st_mode & 07777;
+	} else {
+		mode = umask(022);
+		umask(mode);
+		mode = 0666 & ~mode;
+	}
+	if (slash)
+		strbuf_add(&tmp, path, (size_t)(slash - path) + 1);
+	strbuf_addf(&tmp, ".%s.XXXXXX", slash ? slash + 1 : path);
+	fd = mkstemp(tmp.buf);
+	if (fd < 0) {
+		error("cannot create a file next to '%s': %s", path,
+		      strerror(errno));
+		goto out;
+	}
+	if (fchmod(fd, mode) || !write_all(fd, sb) || fsync(fd)) {
+		error("cannot write '%s': %s", tmp.buf, strerror(errno));
+		close(fd);
+		unlink(tmp.buf);
+		goto out;
+	}
+	if (close(fd)) {
+		error("cannot write '%s': %s", tmp.buf, strerror(errno));
+		unlink(tmp.buf);
+		goto out;
+	}
+	if (rename(tmp.buf, path)) {
+		error("cannot rename '%s' to '%s': %s", tmp.buf, path,
+		      strerror(errno));
+		unlink(tmp.buf);
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&tmp);
+	return ret;
+}
+
 int write_output(const char *path, const struct strbuf *sb)
 {
+	struct stat st;
 	FILE *f;
 	bool bad;
 
@@ -107,6 +232,24 @@ int write_output(const char *path, const struct strbuf *sb)
 		fwrite(sb->buf, 1, sb->len, stdout);
 		return 0;
 	}
+	if (is_database_file(path)) {
+		fflush(stdout);
+		fprintf(stderr,
+			"mmcmp: error: refusing to write to '%s': it is the database '%s' or one of its files\n",
+			path, mmcmp_db_path());
+		return 2;
+	}
+	if (stat(path, &st))
+		return replace_file(path, NULL, sb);
+	if (S_ISREG(st.st_mode)) {
+		/* Through a symbolic link: replace the file it points to. */
+		char *real = realpath(path, NULL);
+		int ret = replace_file(real ? real : path, &st, sb);
+
+		free(real);
+		return ret;
+	}
+	/* A device or a pipe (/dev/stdout): written to in place. */
 	f = fopen(path, "w");
 	if (!f)
 		return error("cannot open '%s': %s", path, strerror(errno));
@@ -116,6 +259,28 @@ int write_output(const char *path, const struct strbuf *sb)
 	if (bad)
 		return error("cannot write '%s': %s", path, strerror(errno));
 	return 0;
+}
+
+void label_hint(struct store *st, const char *label, struct strbuf *hint)
+{
+	struct run_rows rows = {0};
+	const char **labels = NULL;
+	const char *best;
+
+	if (store_list_runs(st, &rows, NULL))
+		goto out;
+	labels = xcalloc(rows.nr + 1, sizeof(*labels));
+	for (size_t i = 0; i < rows.nr; i++)
+		labels[i] = rows.v[i].label;
+	best = names_closest(label, labels, rows.nr);
+	if (best) {
+		strbuf_addstr(hint, "; did you mean '");
+		names_escape(hint, best, strlen(best));
+		strbuf_addstr(hint, "'?");
+	}
+out:
+	free(labels);
+	run_rows_release(&rows);
 }
 
 static const char main_usage_head[] =
@@ -150,7 +315,9 @@ static void print_main_usage(FILE *f)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		strbuf_addf(&sb, "  %-14s %s\n", commands[i]->name,
 			    commands[i]->summary);
-	strbuf_addstr(&sb, "\nGlobal options (before or after COMMAND):\n");
+	strbuf_addstr(&sb,
+		      "\n'mmcmp help COMMAND' prints the help of COMMAND.\n"
+		      "\nGlobal options (before or after COMMAND):\n");
 	options_help(global_options, &sb);
 	fputs(sb.buf, f);
 	strbuf_release(&sb);
@@ -162,6 +329,23 @@ static const struct cmd *find_command(const char *name)
 		if (!strcmp(commands[i]->name, name))
 			return commands[i];
 	return NULL;
+}
+
+/* "unknown command 'NAME'", with the closest command as a hint. */
+static int unknown_command(const char *name)
+{
+	const char *names[ARRAY_SIZE(commands) + 1];
+	const char *best;
+
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		names[i] = commands[i]->name;
+	names[ARRAY_SIZE(commands)] = "help";
+	best = names_closest(name, names, ARRAY_SIZE(names));
+	if (best)
+		return usage_error(NULL,
+				   "unknown command '%s'; did you mean '%s'?",
+				   name, best);
+	return usage_error(NULL, "unknown command '%s'", name);
 }
 
 /*
@@ -208,15 +392,21 @@ int main(int argc, char **argv)
 	if (argc < 0)
 		return 2;
 	db_path = g.db;
-	if (argc >= 2) {
-		cmd = find_command(argv[1]);
-		if (!strcmp(argv[1], "help") && argc > 2) {
+	if (argc >= 2 && !strcmp(argv[1], "help")) {
+		/* "mmcmp help [COMMAND]": the help of COMMAND, or mmcmp's. */
+		if (argc > 3)
+			return usage_error(NULL, "unexpected argument '%s'",
+					   argv[3]);
+		g.help = true;
+		if (argc == 3) {
 			cmd = find_command(argv[2]);
-			g.help = true;
+			if (!cmd)
+				return unknown_command(argv[2]);
 		}
+	} else if (argc >= 2) {
+		cmd = find_command(argv[1]);
 		if (!cmd)
-			return usage_error(NULL, "unknown command '%s'",
-					   argv[1]);
+			return unknown_command(argv[1]);
 	}
 	if (g.help) {
 		if (cmd)

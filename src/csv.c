@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "parse-num.h"
 #include "run-data.h"
 #include "strbuf.h"
@@ -11,8 +12,6 @@
 #include "util.h"
 
 #define CSV_MAX_DECIMALS 12
-/* Bytes of a label, name or unit: JSON_MAX_NAME, so exports import. */
-#define CSV_MAX_NAME 4096
 /* Iteration numbers stay exact in a double, as JSON exports hold them. */
 #define CSV_MAX_ITERATION (INT64_C(1) << 53)
 
@@ -114,20 +113,17 @@ static const char *csv_q(struct csv_state *st, int slot, const char *s)
 	return sb->buf;
 }
 
-/* A label, name or unit must be UTF-8 of at most CSV_MAX_NAME bytes. */
-static int csv_check_name(struct csv_state *st, const char *what, const char *s,
-			  size_t line, struct strbuf *err)
+/* A label, name or unit must obey the limits of names.h. */
+static int csv_check_name(struct csv_state *st, enum name_kind kind,
+			  const char *s, size_t line, struct strbuf *err)
 {
-	size_t len = strlen(s);
+	struct strbuf why = STRBUF_INIT;
+	int ret = names_check(kind, s, &why);
 
-	if (len > CSV_MAX_NAME)
-		return error_addf(err,
-				  "%s:%zu: %s too long (%zu bytes, at most %d)",
-				  st->name, line, what, len, CSV_MAX_NAME);
-	if (!utf8_valid(s))
-		return error_addf(err, "%s:%zu: %s '%s' is not UTF-8", st->name,
-				  line, what, csv_q(st, 0, s));
-	return 0;
+	if (ret)
+		error_addf(err, "%s:%zu: %s", st->name, line, why.buf);
+	strbuf_release(&why);
+	return ret;
 }
 
 static bool csv_record_eol(const char *p, const char *end)
@@ -431,10 +427,10 @@ static int csv_row(struct csv_state *st, const struct csv_record *rec,
 		meta = st->last_meta;
 		opi = st->last_opi;
 	} else {
-		if (csv_check_name(st, "label", label, rec->line, err) ||
-		    csv_check_name(st, "benchmark", bench, rec->line, err) ||
-		    csv_check_name(st, "operation", name, rec->line, err) ||
-		    csv_check_name(st, "unit", props.unit, rec->line, err))
+		if (csv_check_name(st, NAME_LABEL, label, rec->line, err) ||
+		    csv_check_name(st, NAME_BENCHMARK, bench, rec->line, err) ||
+		    csv_check_name(st, NAME_OPERATION, name, rec->line, err) ||
+		    csv_check_name(st, NAME_UNIT, props.unit, rec->line, err))
 			return -1;
 		run = csv_get_run(st, label);
 		meta = csv_get_meta(st, bench, name, &props, rec->line);

@@ -23,8 +23,9 @@ struct strbuf;
  * a label and benchmark into iterations (csv_run_full()). Every row of
  * one benchmark and operation must agree on unit, better and decimals,
  * whichever label it belongs to. Labels, benchmark and operation names
- * and units must be UTF-8 of at most 4096 bytes, what a JSON export may
- * hold, so every import can be exported and imported again.
+ * and units must obey the limits of names.h (UTF-8 of at most 4096
+ * bytes, what a JSON export may hold, without control characters), so
+ * every import can be exported and imported again.
  *
  * Errors append one line "NAME:LINE: message" to `err` (LINE is where the
  * offending record starts; a field quoted in it is cut to 64 bytes, its

@@ -343,6 +343,9 @@ static int jr_string(struct jr *jr, const cJSON *node, const struct jfield *f,
 	case JF_NAME:
 		if (!len)
 			return jr_fail(jr, "empty string");
+		if (names_has_control(s))
+			return jr_fail(jr, "'%s' contains a control character",
+				       jr_q(jr, 0, s));
 		break;
 	case JF_TIME:
 		if (!is_time(s))

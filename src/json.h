@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "names.h"
+
 struct compare_result;
 struct run_full;
 struct strbuf;
@@ -99,7 +101,7 @@ int json_extract_numbers(const char *text, size_t len, const char *path,
 #define JSON_MAX_OPERATIONS   ((size_t)1 << 20)	 /* per run */
 #define JSON_MAX_ITERATIONS   ((size_t)1 << 24)	 /* per run */
 #define JSON_MAX_SAMPLES      ((size_t)1 << 28)	 /* per run */
-#define JSON_MAX_NAME	      ((size_t)4096)	 /* bytes: names, ... */
+#define JSON_MAX_NAME	      NAMES_MAX_BYTES	 /* bytes: names, ... */
 #define JSON_MAX_TEXT	      ((size_t)16 << 20) /* config text, ... */
 
 /*

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "names.h"
 #include "strbuf.h"
 
 char *plan_substitute(const char *tmpl, char *const *names, char *const *values,
@@ -76,6 +77,27 @@ void plan_release(struct plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/*
+ * Check name, of kind, against the limits of names.h: every name of a
+ * run must be one its export can hold. The message names workload wl
+ * and the job's parameters (key, "" for none).
+ */
+static int check_name(const struct workload_spec *wl, const char *key,
+		      enum name_kind kind, const char *name, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT, q = STRBUF_INIT;
+	int ret = names_check(kind, name, &why);
+
+	if (ret) {
+		names_quote(&q, key);
+		error_addf(err, "workload '%s'%s%s%s: %s", wl->name,
+			   *key ? " (" : "", q.buf, *key ? ")" : "", why.buf);
+	}
+	strbuf_release(&why);
+	strbuf_release(&q);
+	return ret;
+}
+
 /* Add the job of wl for parameter combination idx[] under build b. */
 static int add_job(struct plan *p, const struct workload_spec *wl,
 		   const struct build_spec *b, size_t build_index,
@@ -125,6 +147,8 @@ static int add_job(struct plan *p, const struct workload_spec *wl,
 		free(values.v[--values.nr]);
 		values.v[values.nr] = NULL;
 		if (!job->ops[m])
+			goto out;
+		if (check_name(wl, job->key, NAME_OPERATION, job->ops[m], err))
 			goto out;
 	}
 	ret = 0;
@@ -207,7 +231,18 @@ int plan_build(struct plan *p, const struct config *cfg, struct strbuf *err)
 
 		for (size_t w = 0; w < cfg->workloads_nr; w++) {
 			const struct workload_spec *wl = &cfg->workloads[w];
-			size_t *idx = xcalloc(wl->params_nr + 1, sizeof(*idx));
+			size_t *idx;
+
+			if (check_name(wl, "", NAME_BENCHMARK, wl->name, err))
+				return -1;
+			for (size_t m = 0; m < wl->metrics_nr; m++)
+				if (check_name(wl, "", NAME_UNIT,
+					       wl->metrics[m].unit
+						       ? wl->metrics[m].unit
+						       : "",
+					       err))
+					return -1;
+			idx = xcalloc(wl->params_nr + 1, sizeof(*idx));
 
 			do {
 				if (add_job(p, wl, build, b, idx, err)) {

@@ -46,7 +46,9 @@ struct plan {
 
 /*
  * Expand cfg into p. Fails (with one line in err) only for a placeholder
- * that names no parameter or two jobs that produce the same operation.
+ * that names no parameter, two jobs that produce the same operation, or
+ * a benchmark, unit or expanded operation name outside the limits of
+ * names.h (too long, not UTF-8, a control character).
  */
 int plan_build(struct plan *p, const struct config *cfg, struct strbuf *err);
 void plan_release(struct plan *p);

@@ -41,6 +41,14 @@ void render_html(const struct compare_result *res,
 void render_split_label(const char *label, size_t *len1, size_t *start2);
 
 /*
+ * Append len bytes of s for a terminal, control characters escaped
+ * (names_escape()), padded with spaces to |width| characters (not
+ * bytes): on the left for width > 0, as "%*s" pads, on the right for
+ * width < 0, as "%-*s"; 0 pads nothing.
+ */
+void render_text_cell(struct strbuf *out, int width, const char *s, size_t len);
+
+/*
  * Append v as printf "%*.*f" (with '+' when plus) would, except that NaN
  * and infinities print "NaN", "Inf", "-Inf" as Perl's sprintf does.
  */

@@ -25,13 +25,14 @@ static void text_header(const struct compare_result *res, size_t lead,
 	strbuf_addchars(out, ' ', lead);
 	for (size_t i = 0; i < res->runs_nr; i++) {
 		render_split_label(res->labels[i], &len1, &start2);
-		strbuf_addf(out, "%*.*s", width, (int)len1, res->labels[i]);
+		render_text_cell(out, width, res->labels[i], len1);
 	}
 	strbuf_addch(out, '\n');
 	strbuf_addchars(out, ' ', lead);
 	for (size_t i = 0; i < res->runs_nr; i++) {
 		render_split_label(res->labels[i], &len1, &start2);
-		strbuf_addf(out, "%*s", width, res->labels[i] + start2);
+		render_text_cell(out, width, res->labels[i] + start2,
+				 strlen(res->labels[i] + start2));
 	}
 	strbuf_addch(out, '\n');
 }
@@ -62,7 +63,8 @@ static void text_table(const struct compare_result *res,
 		const struct compare_row *row = &b->rows[r];
 
 		op = &b->ops[row->op];
-		strbuf_addf(out, "%-*s %-*s", sl, row->label, ol, op->name);
+		strbuf_addf(out, "%-*s ", sl, row->label);
+		render_text_cell(out, -ol, op->name, strlen(op->name));
 		for (size_t i = 0; i < res->runs_nr; i++) {
 			c = compare_cell(res, b, r, i);
 			text_value(out, op->decimals, c->value);
@@ -74,7 +76,8 @@ static void text_table(const struct compare_result *res,
 		return;
 	for (size_t o = 0; o < b->ops_nr; o++) {
 		op = &b->ops[o];
-		strbuf_addf(out, "Significant %-*s", ol, op->name);
+		strbuf_addstr(out, "Significant ");
+		render_text_cell(out, -ol, op->name, strlen(op->name));
 		for (size_t i = 0; i < res->runs_nr; i++) {
 			text_value(out, op->decimals,
 				   op->side[i].significant ? 1.0 : 0.0);
@@ -114,7 +117,9 @@ static void text_ratio_table(const struct compare_result *res,
 	text_header(res, 5 + b->op_width + 1, FIELD_WIDTH + PCT_WIDTH, out);
 	for (size_t o = 0; o < b->ops_nr; o++) {
 		op = &b->ops[o];
-		strbuf_addf(out, "Ratio %-*s", (int)b->op_width, op->name);
+		strbuf_addstr(out, "Ratio ");
+		render_text_cell(out, -(int)b->op_width, op->name,
+				 strlen(op->name));
 		for (size_t i = 0; i < res->runs_nr; i++) {
 			s = &op->side[i];
 			render_fixed(out, FIELD_WIDTH, op->decimals, false,
@@ -197,16 +202,23 @@ void render_text(const struct compare_result *res,
 		strbuf_addstr(
 			out,
 			"Warning: the runs were made on different machines or set-ups\n");
-		for (size_t i = 0; i < res->machine_diffs.nr; i++)
-			strbuf_addf(out, "  %s\n", res->machine_diffs.v[i]);
+		for (size_t i = 0; i < res->machine_diffs.nr; i++) {
+			strbuf_addstr(out, "  ");
+			render_text_cell(out, 0, res->machine_diffs.v[i],
+					 strlen(res->machine_diffs.v[i]));
+			strbuf_addch(out, '\n');
+		}
 		if (!titles)
 			strbuf_addch(out, '\n');
 	}
 	for (size_t bi = 0; bi < res->bench_nr; bi++) {
 		const struct compare_bench *b = &res->bench[bi];
 
-		if (titles)
-			strbuf_addf(out, "\n%s\n", b->title);
+		if (titles) {
+			strbuf_addch(out, '\n');
+			render_text_cell(out, 0, b->title, strlen(b->title));
+			strbuf_addch(out, '\n');
+		}
 		if (res->opts.print_ratio)
 			text_ratio_table(res, b, out);
 		else

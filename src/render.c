@@ -7,6 +7,7 @@
 
 #include "compare.h"
 #include "json.h"
+#include "names.h"
 #include "render-internal.h"
 #include "strbuf.h"
 #include "util.h"
@@ -65,8 +66,11 @@ void render_split_label(const char *label, size_t *len1, size_t *start2)
 	size_t idx;
 
 	if (!dash) {
-		/* mmtests' substr($name, 0, -1) for an index of -1. */
-		*len1 = len ? len - 1 : 0;
+		/*
+		 * mmtests' substr($name, 0, -1) for an index of -1, which
+		 * drops the last character, not a byte of it.
+		 */
+		*len1 = len ? names_cut(label, len, len - 1) : 0;
 		*start2 = 0;
 		return;
 	}
@@ -75,6 +79,26 @@ void render_split_label(const char *label, size_t *len1, size_t *start2)
 		idx += 4;
 	*len1 = idx < len ? idx : len;
 	*start2 = idx + 1 < len ? idx + 1 : len;
+}
+
+void render_text_cell(struct strbuf *out, int width, const char *s, size_t len)
+{
+	size_t start = out->len, chars = 0;
+	size_t want = (size_t)(width < 0 ? -width : width);
+
+	names_escape(out, s, len);
+	for (size_t i = start; i < out->len; i++)
+		chars += ((unsigned char)out->buf[i] & 0xc0) != 0x80;
+	if (chars >= want)
+		return;
+	if (width < 0) {
+		strbuf_addchars(out, ' ', want - chars);
+		return;
+	}
+	strbuf_addchars(out, ' ', want - chars);
+	memmove(out->buf + start + (want - chars), out->buf + start,
+		out->len - start - (want - chars));
+	memset(out->buf + start, ' ', want - chars);
 }
 
 void render_fixed(struct strbuf *sb, int width, int prec, bool plus, double v)

@@ -513,11 +513,18 @@ static int run_iteration(struct session *s, size_t j, long it,
 		lr->sum.samples += x.samples_nr;
 	}
 	if (strcmp(status, "ok")) {
+		char code[32] = "";
+
+		if (r->status == RUNNER_EXIT || r->status == RUNNER_SIGNAL)
+			snprintf(code, sizeof(code), "%s %d",
+				 r->status == RUNNER_EXIT ? " status" : "",
+				 r->status == RUNNER_EXIT ? r->exit_code
+							  : r->term_signal);
 		lr->sum.failed++;
-		notify(s, "%s: %s %s %s %ld failed: %s%s%s", lr->sum.label,
+		notify(s, "%s: %s %s %s %ld failed: %s%s%s%s", lr->sum.label,
 		       wl->name, *job->key ? job->key : "",
 		       warmup ? "warm-up" : "iteration",
-		       warmup ? it + 1 : it - s->cfg->warmup + 1, status,
+		       warmup ? it + 1 : it - s->cfg->warmup + 1, status, code,
 		       x.note.len ? ": " : "", x.note.buf);
 		if (s->cfg->on_error == CONFIG_ON_ERROR_ABORT)
 			s->aborted = true;

@@ -637,6 +637,22 @@ static void test_helpers(void)
 		{"x-rcy", "x", "rcy"},
 		{"-x", "", "x"},
 		{"", "", ""},
+		/* The last character goes, not the last byte of it. */
+		{"caf\xc3\xa9", "caf", "caf\xc3\xa9"},
+		{"\xe2\x82\xac", "", "\xe2\x82\xac"},
+	};
+	/* render_text_cell(): escaped, padded in characters. */
+	static const struct {
+		int width;
+		const char *s, *want;
+	} cells[] = {
+		{6, "abc", "   abc"},
+		{-6, "abc", "abc   "},
+		{2, "abc", "abc"},
+		{0, "a\x1b[2Jb", "a\\x1b[2Jb"},
+		{-8, "a\nb", "a\\nb    "},
+		{5, "caf\xc3\xa9", " caf\xc3\xa9"},
+		{-5, "\xe2\x82\xac", "\xe2\x82\xac    "},
 	};
 	static const struct {
 		int width, prec;
@@ -665,6 +681,12 @@ static void test_helpers(void)
 		ok(len1 == strlen(splits[i].line1) &&
 			   !strcmp(splits[i].label + start2, splits[i].line2),
 		   "split '%s' -> '%s'", splits[i].label, sb.buf);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(cells); i++) {
+		strbuf_reset(&sb);
+		render_text_cell(&sb, cells[i].width, cells[i].s,
+				 strlen(cells[i].s));
+		is_str(sb.buf, cells[i].want, "render_text_cell case %zu", i);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++) {
 		strbuf_reset(&sb);

@@ -25,8 +25,11 @@ static const struct {
 	 "a{b/o[ms,H,4]=1.5;}"},
 	{"CRLF", "label,benchmark,operation,value\r\na,b,o,1\r\na,b,o,2\r\n",
 	 "a{b/o[,L,2]=1,2;}"},
-	{"quoted fields", HDR "\"a,\"\"x\"\"\",b,\"o\nq\",\"3\"\n",
-	 "a,\"x\"{b/o\nq[,L,2]=3;}"},
+	/* A line break only in the note: names hold no control characters. */
+	{"quoted fields",
+	 "label,benchmark,operation,value,note\n"
+	 "\"a,\"\"x\"\"\",b,\"o q\",\"3\",\"n\nq\"\n",
+	 "a,\"x\"{b/o q[,L,2]=3;}"},
 	{"BOM and blank lines", "\xef\xbb\xbf" HDR "\na,b,o,1\n\r\n\n",
 	 "a{b/o[,L,2]=1;}"},
 	{"labels and ops in order of first appearance",
@@ -117,7 +120,13 @@ static const struct {
 	{"text after a quote", HDR "a,\"b\"c,o,1\n",
 	 "t.csv:2: text after a closing quote"},
 	{"line numbers count quoted line breaks",
-	 HDR "a,b,\"o\n\nx\",1\r\na,b,o,z\n", "t.csv:5: bad number 'z'"},
+	 "label,benchmark,operation,value,note\n"
+	 "a,b,o,1,\"n\n\nx\"\r\na,b,o,z,\n",
+	 "t.csv:5: bad number 'z'"},
+	{"label with a control character", HDR "\"a\x1b[31m\",b,o,1\n",
+	 "t.csv:2: label 'a\\x1b[31m' contains a control character"},
+	{"operation with a line break", HDR "a,b,\"o\nq\",1\n",
+	 "t.csv:2: operation 'o\\nq' contains a control character"},
 };
 
 /* Describe runs in the digest format of good_cases. */
@@ -398,6 +407,12 @@ static void test_quote_field(void)
 		if (!*quote_cases[i].in) {
 			ok(csv_parse("t.csv", in.buf, in.len, &runs, &nr, NULL),
 			   "quote case %zu: an empty label is refused", i);
+			continue;
+		}
+		if (strpbrk(quote_cases[i].in, "\t\n\r")) {
+			ok(csv_parse("t.csv", in.buf, in.len, &runs, &nr, NULL),
+			   "quote case %zu: a label with a control character is refused",
+			   i);
 			continue;
 		}
 		ok(!csv_parse("t.csv", in.buf, in.len, &runs, &nr, NULL) &&
