@@ -36,28 +36,33 @@ static cJSON *jpush(cJSON *arr, cJSON *item)
 	return item;
 }
 
+/* Append s to sb with each byte that is not UTF-8 replaced by U+FFFD. */
+static void add_utf8(struct strbuf *sb, const char *s)
+{
+	while (*s) {
+		size_t n = utf8_seq(s);
+
+		if (n) {
+			strbuf_add(sb, s, n);
+			s += n;
+		} else {
+			strbuf_addstr(sb, "\xef\xbf\xbd");
+			s++;
+		}
+	}
+}
+
 /* A string node of s (NULL: null), bad UTF-8 bytes replaced by U+FFFD. */
 static cJSON *jstr(const char *s)
 {
 	struct strbuf fixed = STRBUF_INIT;
-	const char *p = s;
 	cJSON *node;
 
 	if (!s)
 		return jcheck(cJSON_CreateNull());
 	if (utf8_valid(s))
 		return jcheck(cJSON_CreateString(s));
-	while (*p) {
-		size_t n = utf8_seq(p);
-
-		if (n) {
-			strbuf_add(&fixed, p, n);
-			p += n;
-		} else {
-			strbuf_addstr(&fixed, "\xef\xbf\xbd");
-			p++;
-		}
-	}
+	add_utf8(&fixed, s);
 	node = jcheck(cJSON_CreateString(fixed.buf));
 	strbuf_release(&fixed);
 	return node;
@@ -248,6 +253,64 @@ static cJSON *samples_array(const struct run_full *rf,
 	return arr;
 }
 
+/*
+ * The named values of mc as one object on one line, {"pgfault":12, ...}:
+ * a monitor record holds hundreds of them, which would otherwise take a
+ * line each.
+ */
+static cJSON *counts_object(const struct monitor_counts *mc)
+{
+	cJSON *o = jcheck(cJSON_CreateObject()), *raw;
+	struct strbuf key = STRBUF_INIT;
+	char *text;
+
+	for (size_t i = 0; i < mc->nr; i++) {
+		const char *name = mc->v[i].name;
+
+		if (!utf8_valid(name)) {
+			strbuf_reset(&key);
+			add_utf8(&key, name);
+			name = key.buf;
+		}
+		if (!cJSON_AddItemToObject(o, name, jint(mc->v[i].value)))
+			die_oom(0);
+	}
+	text = cJSON_PrintUnformatted(o);
+	if (!text)
+		die_oom(0);
+	raw = jcheck(cJSON_CreateRaw(text));
+	cJSON_free(text);
+	cJSON_Delete(o);
+	strbuf_release(&key);
+	return raw;
+}
+
+/* The monitor record m, or null. */
+static cJSON *monitor_object(const struct iteration_monitor *m)
+{
+	cJSON *o, *samples;
+
+	if (!m)
+		return jcheck(cJSON_CreateNull());
+	o = jcheck(cJSON_CreateObject());
+	jadd(o, "interval_s", jnum(m->interval_s));
+	jadd(o, "vmstat", counts_object(&m->vmstat));
+	jadd(o, "cpu", counts_object(&m->cpu));
+	jadd(o, "meminfo_start", counts_object(&m->meminfo_start));
+	jadd(o, "meminfo_end", counts_object(&m->meminfo_end));
+	samples = jadd(o, "samples", cJSON_CreateArray());
+	for (size_t i = 0; i < m->samples_nr; i++) {
+		const struct iteration_monitor_sample *ms = &m->samples[i];
+		cJSON *so = jpush(samples, cJSON_CreateObject());
+
+		jadd(so, "t_s", jnum(ms->t_s));
+		jadd(so, "vmstat", counts_object(&ms->vmstat));
+		jadd(so, "cpu", counts_object(&ms->cpu));
+		jadd(so, "meminfo", counts_object(&ms->meminfo));
+	}
+	return o;
+}
+
 static cJSON *iterations_array(const struct run_full *rf)
 {
 	cJSON *arr = jcheck(cJSON_CreateArray());
@@ -271,6 +334,7 @@ static cJSON *iterations_array(const struct run_full *rf)
 		jadd(o, "maxrss_kb", jint(it->maxrss_kb));
 		jadd(o, "stderr_tail", jstr(it->stderr_tail));
 		jadd(o, "samples", samples_array(rf, it));
+		jadd(o, "monitor", monitor_object(it->monitor));
 	}
 	return arr;
 }

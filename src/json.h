@@ -81,7 +81,7 @@ int json_extract_numbers(const char *text, size_t len, const char *path,
  * bytes.
  */
 #define JSON_EXPORT_FORMAT   "mmcmp-export"
-#define JSON_EXPORT_VERSION  1
+#define JSON_EXPORT_VERSION  2
 #define JSON_COMPARE_FORMAT  "mmcmp-compare"
 #define JSON_COMPARE_VERSION 1
 
@@ -90,13 +90,15 @@ int json_extract_numbers(const char *text, size_t len, const char *path,
  * or lengths, is refused as absurd. Nesting is limited by cJSON (1000
  * levels; the format needs 7).
  */
-#define JSON_IMPORT_MAX_BYTES ((size_t)1 << 30)	 /* the file */
-#define JSON_MAX_RUNS	      ((size_t)1 << 16)	 /* per document */
-#define JSON_MAX_OPERATIONS   ((size_t)1 << 20)	 /* per run */
-#define JSON_MAX_ITERATIONS   ((size_t)1 << 24)	 /* per run */
-#define JSON_MAX_SAMPLES      ((size_t)1 << 28)	 /* per run */
-#define JSON_MAX_NAME	      ((size_t)4096)	 /* bytes: names, ... */
-#define JSON_MAX_TEXT	      ((size_t)16 << 20) /* config text, ... */
+#define JSON_IMPORT_MAX_BYTES	 ((size_t)1 << 30)  /* the file */
+#define JSON_MAX_RUNS		 ((size_t)1 << 16)  /* per document */
+#define JSON_MAX_OPERATIONS	 ((size_t)1 << 20)  /* per run */
+#define JSON_MAX_ITERATIONS	 ((size_t)1 << 24)  /* per run */
+#define JSON_MAX_SAMPLES	 ((size_t)1 << 28)  /* per run */
+#define JSON_MAX_NAME		 ((size_t)4096)	    /* bytes: names, ... */
+#define JSON_MAX_TEXT		 ((size_t)16 << 20) /* config text, ... */
+#define JSON_MAX_MONITOR_NAMES	 ((size_t)1 << 16)  /* per object */
+#define JSON_MAX_MONITOR_SAMPLES ((size_t)1 << 20)  /* per iteration */
 
 /*
  * An export document being written: json_export_new(), then

@@ -84,11 +84,42 @@ void run_data_release(struct run_data *rd)
 	memset(rd, 0, sizeof(*rd));
 }
 
-void vmstat_changes_free(struct vmstat_change *v, size_t nr)
+void monitor_count_free(struct monitor_count *v, size_t nr)
 {
 	for (size_t i = 0; v && i < nr; i++)
 		free(v[i].name);
 	free(v);
+}
+
+void monitor_counts_add(struct monitor_counts *mc, const char *name,
+			int64_t value)
+{
+	ALLOC_GROW(mc->v, mc->nr + 1, mc->alloc);
+	mc->v[mc->nr].name = xstrdup(name);
+	mc->v[mc->nr++].value = value;
+}
+
+static void monitor_counts_release(struct monitor_counts *mc)
+{
+	monitor_count_free(mc->v, mc->nr);
+	memset(mc, 0, sizeof(*mc));
+}
+
+void iteration_monitor_free(struct iteration_monitor *m)
+{
+	if (!m)
+		return;
+	monitor_counts_release(&m->vmstat);
+	monitor_counts_release(&m->cpu);
+	monitor_counts_release(&m->meminfo_start);
+	monitor_counts_release(&m->meminfo_end);
+	for (size_t i = 0; i < m->samples_nr; i++) {
+		monitor_counts_release(&m->samples[i].vmstat);
+		monitor_counts_release(&m->samples[i].cpu);
+		monitor_counts_release(&m->samples[i].meminfo);
+	}
+	free(m->samples);
+	free(m);
 }
 
 void iteration_data_release(struct iteration_data *it)
@@ -101,7 +132,7 @@ void iteration_data_release(struct iteration_data *it)
 	free(it->status);
 	free(it->started_at);
 	free(it->stderr_tail);
-	vmstat_changes_free(it->vmstat, it->vmstat_nr);
+	iteration_monitor_free(it->monitor);
 	memset(it, 0, sizeof(*it));
 }
 

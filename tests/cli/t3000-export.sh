@@ -100,6 +100,46 @@ MA compare --format csv base patched >"$TMP/cmp-a.txt" 2>&1 || true
 MB compare --format csv base patched >"$TMP/cmp-b.txt" 2>&1 || true
 same "the imported runs compare as the originals" "$TMP/cmp-a.txt" "$TMP/cmp-b.txt"
 
+# Monitors travel: the records of every iteration, compared alike.
+if [ -r /proc/vmstat ] && [ -r /proc/stat ] && [ -r /proc/meminfo ]; then
+	check "every iteration's monitor record is exported" \
+		test "$(json 'sum(i["monitor"] is not None and "pgfault" in i["monitor"]["vmstat"] and "idle" in i["monitor"]["cpu"] and "MemTotal" in i["monitor"]["meminfo_end"] for r in d["runs"] for i in r["iterations"])' "$TMP/a.json")" = \
+		"$(json 'sum(len(r["iterations"]) for r in d["runs"])' "$TMP/a.json")"
+	check "the imported monitor records are stored" \
+		test "$(sqlite3 "$B" 'SELECT count(*) FROM iteration_monitor')" = \
+		"$(sqlite3 "$A" 'SELECT count(*) FROM iteration_monitor')"
+	for opt in "" --monitors; do
+		# shellcheck disable=SC2086 # $opt is one word or none
+		MA compare $opt base patched >"$TMP/mon-a.txt" 2>&1 || true
+		# shellcheck disable=SC2086
+		MB compare $opt base patched >"$TMP/mon-b.txt" 2>&1 || true
+		same "compare ${opt:-(default)}: the same tables after import" \
+			"$TMP/mon-a.txt" "$TMP/mon-b.txt"
+	done
+	grep_file "$TMP/mon-b.txt" "^Ops Minor Faults " "the imported runs have the Ops table"
+	grep_file "$TMP/mon-b.txt" "^fake vmstat$" "and, with --monitors, the counter tables"
+else
+	ok "# SKIP /proc/vmstat, /proc/stat or /proc/meminfo cannot be read"
+fi
+
+# A version 1 document (no monitor records) still imports.
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["version"] = 1
+for r in d["runs"]:
+	for i in r["iterations"]:
+		del i["monitor"]
+json.dump(d, open(sys.argv[2], "w"), indent="\t")
+' "$TMP/a.json" "$TMP/v1.json"
+V="$TMP/v1.db"
+expect_status 0 "a version 1 document imports" "$MMCMP" --db "$V" import "$TMP/v1.json"
+check "without monitor records" \
+	test "$(sqlite3 "$V" 'SELECT count(*) FROM iteration_monitor')" = 0
+"$MMCMP" --db "$V" export json >"$TMP/v1-again.json"
+check "and exports as version 2 with null records" \
+	test "$(json '(d["version"], set(i["monitor"] for r in d["runs"] for i in r["iterations"]))' "$TMP/v1-again.json")" = "(2, {None})"
+
 # CSV round trip.
 expect_status 0 "export csv" MA export csv
 cp "$TMP/out" "$TMP/a.csv"
@@ -185,8 +225,8 @@ bad not-finite '0,/"values":\t\[/s//"values":\t[1e999, /' \
 	'runs\[0\]\.iterations\[0\]\.samples\[0\]\.values\[0\]: not a finite number'
 bad not-a-number '0,/"values":\t\[/s//"values":\t["1", /' \
 	'runs\[0\]\.iterations\[0\]\.samples\[0\]\.values\[0\]: expected a number, found a string'
-bad version 's/"version":\t1,/"version":\t2,/' \
-	'version: unsupported version 2 (this mmcmp reads version 1)'
+bad version 's/"version":\t2,/"version":\t3,/' \
+	'version: unsupported version 3 (this mmcmp reads versions 1 to 2)'
 bad absurd '0,/"nr_cpus":\t[0-9]*/s//"nr_cpus":\t99999999/' \
 	'runs\[0\]\.machine\.nr_cpus: 99999999 is out of range (0 to 1048576)'
 # shellcheck disable=SC2016 # a sed script, not a shell expansion
@@ -215,7 +255,7 @@ for f in s1 s2 s3 version; do
 		ok "the schema check rejects $f.json"
 	fi
 done
-grep_file "$TMP/schema.out" "version: expected 1" "and names the place"
+grep_file "$TMP/schema.out" "version: expected 2" "and names the place"
 
 # Filters and -o.
 expect_status 0 "export json LABEL" MA export json patched
