@@ -339,6 +339,52 @@ static cJSON *iterations_array(const struct run_full *rf)
 	return arr;
 }
 
+static cJSON *setup_tree(const struct run_setup *setup)
+{
+	cJSON *o = jcheck(cJSON_CreateObject()), *params;
+
+	jadd(o, "iterations", jint(setup->iterations));
+	jadd(o, "warmup", jint(setup->warmup));
+	jadd(o, "until", cJSON_CreateNull());
+	params = jadd(o, "params", cJSON_CreateArray());
+	for (size_t i = 0; i < setup->params_nr; i++) {
+		const struct setup_param *p = &setup->params[i];
+		cJSON *po = jpush(params, cJSON_CreateObject()), *values;
+
+		jadd(po, "workload", jstr(p->workload));
+		jadd(po, "name", jstr(p->name));
+		values = jadd(po, "values", cJSON_CreateArray());
+		for (size_t k = 0; k < p->values_nr; k++)
+			jpush(values, jstr(p->values[k]));
+	}
+	return o;
+}
+
+char *json_setup_text(const struct run_setup *setup)
+{
+	cJSON *o = setup_tree(setup);
+	char *text = cJSON_PrintUnformatted(o), *copy;
+
+	if (!text)
+		die_oom(0);
+	copy = xstrdup(text);
+	cJSON_free(text);
+	cJSON_Delete(o);
+	return copy;
+}
+
+/*
+ * The stored setup text as a member: what the database holds (which
+ * json_setup_text() wrote, and SQLite checked is JSON); null when none
+ * was recorded.
+ */
+static cJSON *setup_object(const char *text)
+{
+	cJSON *o = text ? cJSON_Parse(text) : NULL;
+
+	return o ? o : jcheck(cJSON_CreateNull());
+}
+
 void json_export_add_run(struct json_export *je, const struct run_full *rf)
 {
 	const struct run_info *ri = &rf->info;
@@ -356,6 +402,7 @@ void json_export_add_run(struct json_export *je, const struct run_full *rf)
 	jadd(config, "name", jstr(ri->config_name));
 	jadd(config, "text", jstr(ri->config_text));
 	jadd(config, "sha256", jstr(ri->config_hash));
+	jadd(run, "setup", setup_object(ri->setup));
 	jadd(run, "machine", machine_object(&ri->machine));
 	jadd(run, "operations", operations_array(rf));
 	jadd(run, "iterations", iterations_array(rf));

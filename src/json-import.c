@@ -95,6 +95,7 @@ static const struct jfield run_fields[] = {
 	 F_STR(struct run_info, mmcmp_version, JSON_MAX_NAME, true)},
 	{.name = "cgroup", F_STR(struct run_info, cgroup, JSON_MAX_NAME, true)},
 	{.name = "config", .kind = JF_OTHER},
+	{.name = "setup", .kind = JF_OTHER, .since = 2},
 	{.name = "machine", .kind = JF_OTHER},
 	{.name = "operations", .kind = JF_OTHER},
 	{.name = "iterations", .kind = JF_OTHER},
@@ -196,6 +197,21 @@ static const struct jfield iteration_fields[] = {
 	 F_STR(struct iteration_data, stderr_tail, JSON_MAX_TEXT, true)},
 	{.name = "samples", .kind = JF_OTHER},
 	{.name = "monitor", .kind = JF_OTHER, .since = 2},
+};
+
+static const struct jfield setup_fields[] = {
+	{.name = "iterations",
+	 F_INT(struct run_setup, iterations, 0, JR_INT_MAX)},
+	{.name = "warmup", F_INT(struct run_setup, warmup, 0, JR_INT_MAX)},
+	{.name = "until", .kind = JF_OTHER},
+	{.name = "params", .kind = JF_OTHER},
+};
+
+static const struct jfield setup_param_fields[] = {
+	{.name = "workload",
+	 F_KIND(JF_NAME, struct setup_param, workload, false)},
+	{.name = "name", F_KIND(JF_NAME, struct setup_param, name, false)},
+	{.name = "values", .kind = JF_OTHER},
 };
 
 /* The members of a monitor record; the named values are read apart. */
@@ -840,6 +856,95 @@ static int jr_iterations(struct jr *jr, const cJSON *run, struct run_full *rf)
 	return 0;
 }
 
+/* The values of a setup parameter: strings, at least one. */
+static int jr_setup_values(struct jr *jr, const cJSON *obj,
+			   struct setup_param *p)
+{
+	const struct jfield f = {
+		.name = "values", .kind = JF_STRING, .max = JSON_MAX_NAME};
+	const cJSON *arr, *el;
+	size_t mark, i = 0;
+
+	arr = jr_array(jr, obj, "values", JSON_MAX_OPERATIONS, &mark);
+	if (!arr)
+		return -1;
+	if (!arr->child)
+		return jr_fail(jr, "no values");
+	cJSON_ArrayForEach(el, arr)
+	{
+		size_t m = jr_index(jr, i++);
+		char *v = NULL;
+
+		if (jr_string(jr, el, &f, &v))
+			return -1;
+		ALLOC_GROW(p->values, p->values_nr + 1, p->values_alloc);
+		p->values[p->values_nr++] = v;
+		jr_pop(jr, m);
+	}
+	jr_pop(jr, mark);
+	return 0;
+}
+
+/* An effective setup (the "setup" member of a run) into setup. */
+static int jr_setup(struct jr *jr, const cJSON *node, struct run_setup *setup)
+{
+	const cJSON *arr, *el, *until;
+	size_t mark, i = 0;
+
+	if (jr_object(jr, node, setup_fields, ARRAY_SIZE(setup_fields), setup))
+		return -1;
+	until = cJSON_GetObjectItemCaseSensitive(node, "until");
+	if (!cJSON_IsNull(until)) {
+		jr_key(jr, "until");
+		return jr_type(jr, until, "null (reserved for --until)");
+	}
+	arr = jr_array(jr, node, "params", JSON_MAX_OPERATIONS, &mark);
+	if (!arr)
+		return -1;
+	cJSON_ArrayForEach(el, arr)
+	{
+		size_t m = jr_index(jr, i++);
+		struct setup_param *p;
+
+		ALLOC_GROW(setup->params, setup->params_nr + 1,
+			   setup->params_alloc);
+		p = &setup->params[setup->params_nr++];
+		memset(p, 0, sizeof(*p));
+		if (jr_object(jr, el, setup_param_fields,
+			      ARRAY_SIZE(setup_param_fields), p) ||
+		    jr_setup_values(jr, el, p))
+			return -1;
+		jr_pop(jr, m);
+	}
+	jr_pop(jr, mark);
+	return 0;
+}
+
+/* A run's setup member, when the version has it, as canonical text. */
+static int jr_run_setup(struct jr *jr, const cJSON *run, struct run_info *ri)
+{
+	const cJSON *node = cJSON_GetObjectItemCaseSensitive(run, "setup");
+	struct run_setup setup = {0};
+	size_t mark;
+	int ret = -1;
+
+	if (!node || cJSON_IsNull(node))
+		return 0;
+	mark = jr_key(jr, "setup");
+	if (!cJSON_IsObject(node)) {
+		jr_type(jr, node, "an object or null");
+		goto out;
+	}
+	if (jr_setup(jr, node, &setup))
+		goto out;
+	ri->setup = json_setup_text(&setup);
+	jr_pop(jr, mark);
+	ret = 0;
+out:
+	run_setup_release(&setup);
+	return ret;
+}
+
 static int jr_run(struct jr *jr, const cJSON *run, struct run_full *rf)
 {
 	struct jfield mf[JR_MAX_FIELDS];
@@ -864,6 +969,8 @@ static int jr_run(struct jr *jr, const cJSON *run, struct run_full *rf)
 		}
 	}
 	jr_pop(jr, mark);
+	if (jr_run_setup(jr, run, &rf->info))
+		return -1;
 	node = cJSON_GetObjectItemCaseSensitive(run, "machine");
 	mark = jr_key(jr, "machine");
 	if (jr_object(jr, node, machine_jfields(mf), machine_fields_nr,
@@ -982,6 +1089,34 @@ static int check_nul_escapes(const char *name, const char *text, size_t len,
 		i++;
 	}
 	return 0;
+}
+
+int json_setup_parse(const char *text, struct run_setup *setup,
+		     struct strbuf *err)
+{
+	struct jr jr = {
+		.file = "setup",
+		.path = STRBUF_INIT,
+		.scratch = {STRBUF_INIT, STRBUF_INIT},
+		.err = err,
+		.version = JSON_EXPORT_VERSION,
+	};
+	struct strbuf msg = STRBUF_INIT;
+	cJSON *root = json_parse(text, strlen(text), &msg);
+	int ret = -1;
+
+	if (!root) {
+		error_addf(err, "setup: %s", msg.buf);
+		goto out;
+	}
+	ret = jr_setup(&jr, root, setup);
+out:
+	cJSON_Delete(root);
+	strbuf_release(&jr.path);
+	strbuf_release(&jr.scratch[0]);
+	strbuf_release(&jr.scratch[1]);
+	strbuf_release(&msg);
+	return ret;
 }
 
 int json_import(const char *name, const char *text, size_t len,

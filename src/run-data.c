@@ -24,6 +24,42 @@ void machine_info_release(struct machine_info *m)
 	memset(m, 0, sizeof(*m));
 }
 
+void run_setup_release(struct run_setup *setup)
+{
+	if (!setup)
+		return;
+	for (size_t i = 0; i < setup->params_nr; i++) {
+		struct setup_param *p = &setup->params[i];
+
+		free(p->workload);
+		free(p->name);
+		for (size_t k = 0; k < p->values_nr; k++)
+			free(p->values[k]);
+		free(p->values);
+	}
+	free(setup->params);
+	memset(setup, 0, sizeof(*setup));
+}
+
+struct setup_param *run_setup_add_param(struct run_setup *setup,
+					const char *workload, const char *name)
+{
+	struct setup_param *p;
+
+	ALLOC_GROW(setup->params, setup->params_nr + 1, setup->params_alloc);
+	p = &setup->params[setup->params_nr++];
+	memset(p, 0, sizeof(*p));
+	p->workload = xstrdup(workload);
+	p->name = xstrdup(name);
+	return p;
+}
+
+void setup_param_add_value(struct setup_param *p, const char *value)
+{
+	ALLOC_GROW(p->values, p->values_nr + 1, p->values_alloc);
+	p->values[p->values_nr++] = xstrdup(value);
+}
+
 void run_info_release(struct run_info *ri)
 {
 	if (!ri)
@@ -38,6 +74,7 @@ void run_info_release(struct run_info *ri)
 	free(ri->ended_at);
 	free(ri->mmcmp_version);
 	free(ri->cgroup);
+	free(ri->setup);
 	machine_info_release(&ri->machine);
 	memset(ri, 0, sizeof(*ri));
 }

@@ -49,6 +49,32 @@ struct run_info {
 	int64_t pid;	   /* of the mmcmp process that ran it */
 	int64_t pid_start; /* its start time, clock ticks after boot */
 	char *cgroup;	   /* the cgroup its workloads ran in, or NULL */
+	/*
+	 * What the run actually ran, after --iterations and --param: the
+	 * canonical JSON text of a struct run_setup (json_setup_text(),
+	 * json_setup_parse()), NULL where it was not recorded.
+	 */
+	char *setup;
+};
+
+/* One workload parameter of an effective setup, with its values. */
+struct setup_param {
+	char *workload; /* the benchmark */
+	char *name;
+	char **values; /* in the order they ran, at least one */
+	size_t values_nr, values_alloc;
+};
+
+/*
+ * The effective setup of a run: the iteration counts and parameter values
+ * after the command line's overrides. `--until` (to come) will add its
+ * condition here; the JSON form keeps a place for it, "until": null.
+ */
+struct run_setup {
+	int64_t iterations;	    /* measured, per job */
+	int64_t warmup;		    /* warm-ups, per job */
+	struct setup_param *params; /* workload by workload, in file order */
+	size_t params_nr, params_alloc;
 };
 
 /* One operation (a row label) of one benchmark in one run. */
@@ -192,6 +218,13 @@ struct run_full {
 };
 
 void machine_info_release(struct machine_info *m);
+/* Free everything setup holds and zero it; NULL is a no-op. */
+void run_setup_release(struct run_setup *setup);
+/* Append parameter name of workload, without values yet, to setup. */
+struct setup_param *run_setup_add_param(struct run_setup *setup,
+					const char *workload, const char *name);
+/* Append a copy of value to p's values. */
+void setup_param_add_value(struct setup_param *p, const char *value);
 void run_info_release(struct run_info *ri);
 void op_samples_release(struct op_samples *op);
 void monitor_table_release(struct monitor_table *mt);

@@ -121,6 +121,11 @@ static void fixture(struct run_full runs[2])
 	rf->info.config_text = xstrdup("name: demo\n# \"quoted\" \\ tab\t\n");
 	sha256_hex(rf->info.config_text, strlen(rf->info.config_text), hash);
 	rf->info.config_hash = xstrdup(hash);
+	rf->info.setup = xstrdup(
+		"{\"iterations\":2,\"warmup\":1,\"until\":null,\"params\":"
+		"[{\"workload\":\"fake\",\"name\":\"v\",\"values\":[\"10\"]},"
+		"{\"workload\":\"fake\",\"name\":\"mode\",\"values\":"
+		"[\"a \\\"b\\\"\",\"c\"]}]}");
 	rf->info.started_at = xstrdup("2024-05-01T10:00:00Z");
 	rf->info.ended_at = xstrdup("2024-05-01T10:05:00Z");
 	rf->info.mmcmp_version = xstrdup("0.1.0");
@@ -193,6 +198,9 @@ static void test_export(struct strbuf *golden)
 		   back[0].samples[6].value == 1e-7 && back[0].iters[2].build &&
 		   !back[1].info.ended_at && back[0].info.pid == 0,
 	   "what reads back is what was written");
+	is_str(nr ? back[0].info.setup : NULL, runs[0].info.setup,
+	       "the setup reads back as its canonical text");
+	ok(nr == 2 && !back[1].info.setup, "a null setup reads back as NULL");
 	ok(nr == 2 && !back[0].iters[0].monitor && back[0].iters[1].monitor &&
 		   back[0].iters[1].monitor->vmstat.nr == 3 &&
 		   back[0].iters[1].monitor->vmstat.v[1].value == -56 &&
@@ -223,9 +231,9 @@ static const struct {
 	{"not JSON", "\"version\":\t2,", "\"version\":\t2,,",
 	 "t.json: invalid JSON near line 3, column 16"},
 	{"cut short", "\"version\":\t2,", "\"version\":\t2,\n\"x\": [",
-	 "t.json: the JSON ends early (truncated?) at line 271, column 1"},
+	 "t.json: the JSON ends early (truncated?) at line 286, column 1"},
 	{"text after the document", "\t\t}]\n}\n", "\t\t}]\n}\n{}",
-	 "t.json: unexpected text after the JSON value at line 270, column 1"},
+	 "t.json: unexpected text after the JSON value at line 285, column 1"},
 	{"a NUL character", "\"label\":\t\"base\"",
 	 "\"label\":\t\"ba\\u0000se\"",
 	 "t.json: line 7, column 16: a string holds \\u0000"},
@@ -239,9 +247,27 @@ static const struct {
 	 "t.json: version: unsupported version 3 (this mmcmp reads versions 1 to 2)"},
 	{"version 0", "\"version\":\t2,", "\"version\":\t0,",
 	 "t.json: version: unsupported version 0 (this mmcmp reads versions 1 to 2)"},
-	{"a version 1 document with a monitor record", "\"version\":\t2,",
-	 "\"version\":\t1,",
-	 "t.json: runs[0].iterations[0]: unknown member 'monitor'"},
+	{"a version 1 document with a setup",
+	 "\"version\":\t2,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
+	 "\"version\":\t1,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
+	 "t.json: runs[0]: unknown member 'setup'"},
+	{"setup not an object", "\"setup\":\tnull", "\"setup\":\t2",
+	 "t.json: runs[1].setup: expected an object or null, found a number"},
+	{"until given", "\"until\":\tnull", "\"until\":\t\"ci<2%\"",
+	 "t.json: runs[0].setup.until: expected null (reserved for --until), found a string"},
+	{"setup iterations negative", "\"iterations\":\t2,",
+	 "\"iterations\":\t-2,",
+	 "t.json: runs[0].setup.iterations: -2 is out of range (0 to 9007199254740992)"},
+	{"a setup member missing", "\"warmup\":\t1,\n", "",
+	 "t.json: runs[0].setup: missing member 'warmup'"},
+	{"a parameter without values", "\"values\":\t[\"10\"]",
+	 "\"values\":\t[]",
+	 "t.json: runs[0].setup.params[0].values: no values"},
+	{"a parameter value not a string", "\"values\":\t[\"10\"]",
+	 "\"values\":\t[10]",
+	 "t.json: runs[0].setup.params[0].values[0]: expected a string, found a number"},
+	{"a parameter without a name", "\"name\":\t\"v\"", "\"name\":\t\"\"",
+	 "t.json: runs[0].setup.params[0].name: empty string"},
 	{"monitor not an object",
 	 "\"values\":\t[1]\n\t\t\t\t\t\t}],\n\t\t\t\t\t\"monitor\":\tnull",
 	 "\"values\":\t[1]\n\t\t\t\t\t\t}],\n\t\t\t\t\t\"monitor\":\t[]",
@@ -490,7 +516,10 @@ static void remove_all(struct strbuf *sb, const char *from)
 	}
 }
 
-/* Version 1 documents, which have no monitor records, still read. */
+/*
+ * Version 1 documents, which have no setup and monitor records, still
+ * read; in version 2 those members must be there.
+ */
 static void test_version1(void)
 {
 	struct strbuf doc = STRBUF_INIT, err = STRBUF_INIT, v1 = STRBUF_INIT;
@@ -499,21 +528,22 @@ static void test_version1(void)
 
 	fixture(runs);
 	export_runs(&runs[1], 1, &doc);
-	remove_all(&doc, ",\n\t\t\t\t\t\"monitor\":\tnull");
+	remove_all(&doc, "\t\t\t\"setup\":\tnull,\n");
 	ok(replace_once(&doc, "\"version\":\t2,", "\"version\":\t1,", &v1),
 	   "version 1: the fixture has one version");
+	expect_failure(
+		"a version 1 document with a monitor member", &v1,
+		"t.json: runs[0].iterations[0]: unknown member 'monitor'");
+	remove_all(&v1, ",\n\t\t\t\t\t\"monitor\":\tnull");
 	ok(!json_import("t.json", v1.buf, v1.len, &back, &nr, &err) &&
 		   nr == 1 && back[0].iters_nr == 1 &&
-		   !back[0].iters[0].monitor,
-	   "a version 1 document reads, without monitor records");
+		   !back[0].iters[0].monitor && !back[0].info.setup,
+	   "a version 1 document reads, without setup and monitor records");
 	if (err.len)
 		diag("%s", err.buf);
 	run_full_free_array(back, nr);
-	back = NULL;
-	nr = 0;
-	expect_failure(
-		"a version 2 document without monitor members", &doc,
-		"t.json: runs[0].iterations[0]: missing member 'monitor'");
+	expect_failure("a version 2 document without setup", &doc,
+		       "t.json: runs[0]: missing member 'setup'");
 	run_full_release(&runs[0]);
 	run_full_release(&runs[1]);
 	strbuf_release(&doc);

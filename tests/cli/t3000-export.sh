@@ -128,6 +128,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 d["version"] = 1
 for r in d["runs"]:
+	del r["setup"]
 	for i in r["iterations"]:
 		del i["monitor"]
 json.dump(d, open(sys.argv[2], "w"), indent="\t")
@@ -138,7 +139,31 @@ check "without monitor records" \
 	test "$(sqlite3 "$V" 'SELECT count(*) FROM iteration_monitor')" = 0
 "$MMCMP" --db "$V" export json >"$TMP/v1-again.json"
 check "and exports as version 2 with null records" \
-	test "$(json '(d["version"], set(i["monitor"] for r in d["runs"] for i in r["iterations"]))' "$TMP/v1-again.json")" = "(2, {None})"
+	test "$(json '(d["version"], set(i["monitor"] for r in d["runs"] for i in r["iterations"]), set(r["setup"] for r in d["runs"]))' "$TMP/v1-again.json")" = "(2, {None}, {None})"
+expect_status 0 "show --config of a run without a recorded setup" \
+	"$MMCMP" --db "$V" show --config patched
+grep_file "$TMP/out" "^  setup:     not recorded$" "says so"
+
+# The effective setup: what ran after --iterations and --param.
+check "the export has the setup of each run" \
+	test "$(json '[(r["setup"]["iterations"], r["setup"]["warmup"], r["setup"]["until"], r["setup"]["params"]) for r in d["runs"]][0]' "$TMP/a.json")" = \
+	"(3, 1, None, [{'workload': 'fake', 'name': 'v', 'values': ['10', '20']}])"
+MA show --config patched >"$TMP/show-a.txt"
+MB show --config patched >"$TMP/show-b.txt"
+grep_file "$TMP/show-a.txt" "^  setup:     3 iterations, 1 warm-up per job$" \
+	"show --config prints the iteration counts"
+grep_file "$TMP/show-a.txt" "^  params:    fake v=10,20$" "and the parameters"
+grep_file "$TMP/show-a.txt" "^  config text:$" "next to the config text"
+grep '^  setup:\|^  params:' "$TMP/show-a.txt" >"$TMP/setup-a.txt"
+grep '^  setup:\|^  params:' "$TMP/show-b.txt" >"$TMP/setup-b.txt"
+same "the imported run shows the same setup" "$TMP/setup-a.txt" "$TMP/setup-b.txt"
+P="$TMP/param.db"
+expect_status 1 "a run with --param and --iterations" "$MMCMP" --db "$P" run -q "$TMP/run.yaml" \
+	--label p --param v=30 --iterations 2
+expect_status 0 "show --config" "$MMCMP" --db "$P" show --config p
+grep_file "$TMP/out" "^  setup:     2 iterations, 1 warm-up per job$" "records the --iterations used"
+grep_file "$TMP/out" "^  params:    fake v=30$" "and the --param values used"
+grep_file "$TMP/out" "^      v: \[10, 20\]$" "beside the config's own values"
 
 # CSV round trip.
 expect_status 0 "export csv" MA export csv
@@ -221,9 +246,9 @@ bad missing-member '0,/\t"maxrss_kb":.*/{//d}' \
 	'runs\[0\]\.iterations\[0\]: missing member .maxrss_kb.'
 bad unknown-member '0,/"status":\t"ok"/s//"status":\t"ok", "stat": 1/' \
 	'runs\[0\]\.iterations\[0\]: unknown member .stat.'
-bad not-finite '0,/"values":\t\[/s//"values":\t[1e999, /' \
+bad not-finite '0,/"values":\t\[\([0-9-]\)/s//"values":\t[1e999, \1/' \
 	'runs\[0\]\.iterations\[0\]\.samples\[0\]\.values\[0\]: not a finite number'
-bad not-a-number '0,/"values":\t\[/s//"values":\t["1", /' \
+bad not-a-number '0,/"values":\t\[\([0-9-]\)/s//"values":\t["1", \1/' \
 	'runs\[0\]\.iterations\[0\]\.samples\[0\]\.values\[0\]: expected a number, found a string'
 bad version 's/"version":\t2,/"version":\t3,/' \
 	'version: unsupported version 3 (this mmcmp reads versions 1 to 2)'
