@@ -108,7 +108,7 @@ if [ -r /proc/vmstat ] && [ -r /proc/stat ] && [ -r /proc/meminfo ]; then
 	check "the imported monitor records are stored" \
 		test "$(sqlite3 "$B" 'SELECT count(*) FROM iteration_monitor')" = \
 		"$(sqlite3 "$A" 'SELECT count(*) FROM iteration_monitor')"
-	for opt in "" --monitors; do
+	for opt in "" --monitors --monitors=all; do
 		# shellcheck disable=SC2086 # $opt is one word or none
 		MA compare $opt base patched >"$TMP/mon-a.txt" 2>&1 || true
 		# shellcheck disable=SC2086
