@@ -89,7 +89,7 @@ int json_extract_numbers(const char *text, size_t len, const char *path,
 /*
  * Import limits: a bigger file, or a document beyond one of the counts
  * or lengths, is refused as absurd. Nesting is limited by cJSON (1000
- * levels; the format needs 7).
+ * levels; the format needs 8).
  */
 #define JSON_IMPORT_MAX_BYTES	 ((size_t)1 << 30)  /* the file */
 #define JSON_MAX_RUNS		 ((size_t)1 << 16)  /* per document */

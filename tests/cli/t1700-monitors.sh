@@ -1,8 +1,10 @@
 #!/bin/sh
 # Monitors: mmcmp run stores each iteration's vmstat, cpu and meminfo
 # figures, compare prints mmtests' Ops table and, with --monitors, a
-# table of the vmstat counters; monitors: false stores none; CSV imports
-# print no Ops table; show prints the machine's set-up facts.
+# table of the vmstat counters (mean rows, or all with --monitors=all);
+# monitors: false stores none and compare says so; CSV imports print no
+# Ops table; periodic samples survive export and import; show prints the
+# machine's set-up facts.
 set -e
 . ./lib.sh
 
@@ -117,6 +119,14 @@ check "numbered from 1, in time order, with meminfo and cpu times" \
 check "the iteration records the interval" \
 	test "$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM iteration_monitor
 		WHERE interval_s = 0.1")" -eq 1
+expect_status 0 "export the run with periodic samples" "$MMCMP" export json tick
+cp "$TMP/out" "$TMP/tick.json"
+expect_status 0 "import it into an empty database" \
+	"$MMCMP" --db "$TMP/tick.db" import "$TMP/tick.json"
+check "its periodic samples are imported" \
+	test "$(sqlite3 "$TMP/tick.db" 'SELECT count(*) FROM monitor_sample')" -eq "$n"
+expect_status 0 "export the import" "$MMCMP" --db "$TMP/tick.db" export json
+check "the same document again" cmp -s "$TMP/out" "$TMP/tick.json"
 
 # monitors: false
 sed 's/^iterations: 3$/iterations: 2\nmonitors: false/' "$TMP/mon.yaml" >"$TMP/off.yaml"
