@@ -253,37 +253,13 @@ static const char full_samples_sql[] =
 	" WHERE i.run_id = ?1 AND (?2 IS NULL OR i.benchmark = ?2)"
 	" ORDER BY s.iteration_id, s.seq";
 
-static int load_full_records(struct store *st, sqlite3_stmt *stmt,
-			     sqlite3_stmt *each, struct run_full *rf,
-			     struct strbuf *err)
-{
-	size_t k = 0;
-	int rc;
-
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(stmt, 0);
-		struct iteration_data *it = iter_by_id(rf, &k, id);
-		struct iteration_monitor *m;
-
-		if (!it)
-			continue;
-		m = it->monitor = xcalloc(1, sizeof(*m));
-		m->interval_s = sqlite3_column_double(stmt, 1);
-		if (load_counts(st, each, stmt, 2, &m->vmstat, id, err) ||
-		    load_counts(st, each, stmt, 3, &m->cpu, id, err) ||
-		    load_counts(st, each, stmt, 4, &m->meminfo_start, id,
-				err) ||
-		    load_counts(st, each, stmt, 5, &m->meminfo_end, id, err))
-			return -1;
-	}
-	if (rc != SQLITE_DONE)
-		return store_fail(st, err, "read monitors");
-	return 0;
-}
-
-static int load_full_samples(struct store *st, sqlite3_stmt *stmt,
-			     sqlite3_stmt *each, struct run_full *rf,
-			     struct strbuf *err)
+/*
+ * Read the rows of full_sql (samples false) or full_samples_sql into the
+ * iterations of rf they belong to.
+ */
+static int load_full_rows(struct store *st, sqlite3_stmt *stmt,
+			  sqlite3_stmt *each, struct run_full *rf, bool samples,
+			  struct strbuf *err)
 {
 	size_t k = 0;
 	int rc;
@@ -294,8 +270,21 @@ static int load_full_samples(struct store *st, sqlite3_stmt *stmt,
 		struct iteration_monitor_sample *s;
 		struct iteration_monitor *m;
 
-		if (!it || !it->monitor)
+		if (!it || (samples && !it->monitor))
 			continue;
+		if (!samples) {
+			m = it->monitor = xcalloc(1, sizeof(*m));
+			m->interval_s = sqlite3_column_double(stmt, 1);
+			if (load_counts(st, each, stmt, 2, &m->vmstat, id,
+					err) ||
+			    load_counts(st, each, stmt, 3, &m->cpu, id, err) ||
+			    load_counts(st, each, stmt, 4, &m->meminfo_start,
+					id, err) ||
+			    load_counts(st, each, stmt, 5, &m->meminfo_end, id,
+					err))
+				return -1;
+			continue;
+		}
 		m = it->monitor;
 		ALLOC_GROW(m->samples, m->samples_nr + 1, m->samples_alloc);
 		s = &m->samples[m->samples_nr++];
@@ -307,7 +296,7 @@ static int load_full_samples(struct store *st, sqlite3_stmt *stmt,
 			return -1;
 	}
 	if (rc != SQLITE_DONE)
-		return store_fail(st, err, "read monitor samples");
+		return store_fail(st, err, "read monitors");
 	return 0;
 }
 
@@ -330,8 +319,8 @@ int store_monitor_load_full(struct store *st, int64_t run_id,
 		store_fail(st, err, "load monitors of run %" PRId64, run_id);
 		goto out;
 	}
-	ret = load_full_records(st, stmt, each, rf, err) ||
-			      load_full_samples(st, samples, each, rf, err)
+	ret = load_full_rows(st, stmt, each, rf, false, err) ||
+			      load_full_rows(st, samples, each, rf, true, err)
 		      ? -1
 		      : 0;
 out:
