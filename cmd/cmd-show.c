@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "json.h"
 #include "machine.h"
 #include "names.h"
 #include "run-data.h"
@@ -27,7 +28,9 @@ static const struct cmd_option show_option_table[] = {
 	OPT_INT("run", 0, struct show_args, run_id, "ID", 1, INT64_MAX,
 		"only this run of LABEL"),
 	OPT_FLAG("config", 0, struct show_args, with_config, true,
-		 "also print the config text the run used"),
+		 "also print the effective setup (iterations and parameters "
+		 "after --iterations and --param) and the config text the "
+		 "run used"),
 	OPT_END(),
 };
 
@@ -113,6 +116,38 @@ static void show_failures(const struct run_full *rf)
 	strbuf_release(&sb);
 }
 
+/*
+ * The effective setup beside the config text: the iteration counts and
+ * parameter values the run used, after --iterations and --param.
+ */
+static void show_setup(const struct run_info *ri)
+{
+	struct run_setup setup = {0};
+	struct strbuf err = STRBUF_INIT;
+
+	if (!ri->setup) {
+		printf("  setup:     not recorded\n");
+	} else if (json_setup_parse(ri->setup, &setup, &err)) {
+		printf("  setup:     unreadable (%s)\n", err.buf);
+	} else {
+		printf("  setup:     %" PRId64 " iteration%s, %" PRId64
+		       " warm-up%s per job\n",
+		       setup.iterations, setup.iterations == 1 ? "" : "s",
+		       setup.warmup, setup.warmup == 1 ? "" : "s");
+		for (size_t i = 0; i < setup.params_nr; i++) {
+			const struct setup_param *p = &setup.params[i];
+
+			printf("  %s %s %s=", i ? "          " : "params:   ",
+			       p->workload, p->name);
+			for (size_t k = 0; k < p->values_nr; k++)
+				printf("%s%s", k ? "," : "", p->values[k]);
+			putchar('\n');
+		}
+	}
+	run_setup_release(&setup);
+	strbuf_release(&err);
+}
+
 static void show_run(const struct run_data *rd, const struct run_full *rf,
 		     bool with_config)
 {
@@ -163,6 +198,8 @@ static void show_run(const struct run_data *rd, const struct run_full *rf,
 		       mn, op->decimals, mx);
 	}
 	show_failures(rf);
+	if (with_config)
+		show_setup(ri);
 	for (size_t i = 0; i < ARRAY_SIZE(e); i++)
 		strbuf_release(&e[i]);
 	if (with_config && ri->config_text)

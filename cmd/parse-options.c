@@ -204,6 +204,10 @@ int parse_options(int argc, char **argv, const struct cmd_option *opts,
 			v = NULL;
 		} else if (eq) {
 			v = eq + 1;
+		} else if (o->optional_value) {
+			memcpy(base + o->offset, &o->choice_default,
+			       sizeof(o->choice_default));
+			continue;
 		} else if (i + 1 < argc) {
 			v = argv[++i];
 		} else {
@@ -228,11 +232,15 @@ static void add_left(struct strbuf *sb, const struct cmd_option *o)
 		strbuf_addf(sb, "--%s", o->long_name);
 	if (o->type == OPTION_FLAG)
 		return;
+	if (o->optional_value)
+		strbuf_addch(sb, '[');
 	strbuf_addch(sb, o->long_name ? '=' : ' ');
 	if (o->type == OPTION_CHOICE)
 		add_choices(sb, o, "|", "|");
 	else
 		strbuf_addstr(sb, o->argname ? o->argname : "VALUE");
+	if (o->optional_value)
+		strbuf_addch(sb, ']');
 }
 
 /* The widest left column of opts that is at most LEFT_MAX wide. */

@@ -66,6 +66,13 @@ struct cmd_option {
 	double lo, hi;	       /* OPTION_NUMBER: exclusive, may be infinite */
 	/* OPTION_CHOICE: the name of value i, NULL past the last. */
 	const char *(*choice)(size_t i);
+	/*
+	 * OPTION_CHOICE: the value may be left out ("--name" alone stores
+	 * choice_default); it is then given only as "--name=V", never as
+	 * the next argument.
+	 */
+	bool optional_value;
+	int choice_default;
 	const struct cmd_option *include; /* OPTION_INCLUDE */
 };
 
@@ -132,6 +139,18 @@ struct cmd_option {
 		.type = OPTION_CHOICE, .long_name = (LONG),                    \
 		.short_name = (SHORT), .offset = OPT_ENUM_AT_(T, M),           \
 		.choice = (CHOICE), .help = (HELP),                            \
+	}
+/*
+ * As OPT_CHOICE, but --LONG alone sets M to DEFAULT and a value is only
+ * taken as --LONG=V (git's optional arguments): "--LONG X" leaves X an
+ * argument.
+ */
+#define OPT_CHOICE_OPTARG(LONG, SHORT, T, M, CHOICE, DEFAULT, HELP)            \
+	{                                                                      \
+		.type = OPTION_CHOICE, .long_name = (LONG),                    \
+		.short_name = (SHORT), .offset = OPT_ENUM_AT_(T, M),           \
+		.choice = (CHOICE), .optional_value = true,                    \
+		.choice_default = (int)(DEFAULT), .help = (HELP),              \
 	}
 /* Each --LONG=V appends a copy of V to struct strvec M. */
 #define OPT_STRING_LIST(LONG, SHORT, T, M, ARG, HELP)                          \

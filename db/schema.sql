@@ -1,5 +1,5 @@
 -- The schema of the mmcmp store as db/migrations/ leave it (PRAGMA
--- user_version = 3, PRAGMA application_id = 1835885424, 0x6d6d6370,
+-- user_version = 4, PRAGMA application_id = 1835885424, 0x6d6d6370,
 -- "mmcp"), for reading; the store test checks that the two agree. Change
 -- the schema by adding a migration, then update this file.
 --
@@ -39,7 +39,11 @@ CREATE TABLE run (
 	cgroup_mode TEXT CONSTRAINT run_cgroup_mode
 		CHECK (cgroup_mode IN ('v1', 'v2', 'hybrid')),
 	kernel_config_sha256 TEXT,	-- of /proc/config.gz or /boot/config-*
-	cgroup TEXT			-- the cgroup the workloads ran in
+	cgroup TEXT,			-- the cgroup the workloads ran in
+	-- 0004: the effective setup, JSON: {"iterations": 5, "warmup": 1,
+	-- "until": null, "params": [{"workload", "name", "values"}, ...]};
+	-- NULL where not recorded.
+	setup TEXT CONSTRAINT run_setup CHECK (setup IS NULL OR json_valid(setup))
 ) STRICT;
 
 -- store_find_runs(), store_all_runs() and store_list_runs(): oldest first.

@@ -315,3 +315,64 @@ void compare_vmstat_summary(const struct monitor_table *mt, double *out)
 		out[i] = rows[i].counter ? vm(mt, rows[i].counter)
 					 : rows[i].fn(&c);
 }
+
+const char *compare_monitors_nth(size_t i)
+{
+	static const char *const names[] = {
+		[COMPARE_MONITORS_OFF] = "off",
+		[COMPARE_MONITORS_MEAN] = "mean",
+		[COMPARE_MONITORS_ALL] = "all",
+	};
+
+	return i < ARRAY_SIZE(names) ? names[i] : NULL;
+}
+
+/* Whether run i has monitor data in b: a counter row is never NaN then. */
+static bool run_has_vmstat(const struct compare_result *res,
+			   const struct compare_bench *b, size_t i)
+{
+	for (size_t r = 0; r < COMPARE_VMSTAT_NR; r++)
+		if (!isnan(b->vmstat[r * res->runs_nr + i]))
+			return true;
+	return false;
+}
+
+char *compare_vmstat_note(const struct compare_result *res,
+			  const struct compare_bench *b,
+			  const struct run_data *runs)
+{
+	struct strbuf sb = STRBUF_INIT, names = STRBUF_INIT;
+	size_t named = 0;
+
+	if (b->monitor || !b->vmstat)
+		return NULL;
+	for (size_t i = 0; i < res->runs_nr; i++) {
+		if (run_has_vmstat(res, b, i))
+			continue;
+		/*
+		 * Without any monitor data and without the option, only runs
+		 * that mmcmp ran (they have a config text) are worth a word:
+		 * CSV imports never have monitors.
+		 */
+		if (!b->has_vmstat &&
+		    res->opts.monitors == COMPARE_MONITORS_OFF &&
+		    !(runs[i].info.config_text && *runs[i].info.config_text))
+			continue;
+		strbuf_addf(&names, "%s'%s'", named++ ? ", " : "",
+			    res->labels[i]);
+	}
+	if (!named) {
+		strbuf_release(&names);
+		return NULL;
+	}
+	strbuf_addf(&sb, "no monitor records for %s", names.buf);
+	strbuf_release(&names);
+	if (b->has_vmstat)
+		strbuf_addf(&sb, ": %s Ops column reads 0",
+			    named == 1 ? "its" : "their");
+	else if (res->opts.monitors != COMPARE_MONITORS_OFF)
+		strbuf_addstr(&sb, ": no Ops table and no counter table");
+	else
+		strbuf_addstr(&sb, ": no Ops table");
+	return strbuf_detach(&sb, NULL);
+}

@@ -355,15 +355,20 @@ static void bench_rows(const struct compare_result *res,
 		       struct compare_bench *b)
 {
 	size_t runs_nr = res->runs_nr, r = 0, len;
+	/* --monitors (not =all): the counter tables show the mean rows. */
+	bool mean_only =
+		b->monitor && res->opts.monitors == COMPARE_MONITORS_MEAN;
 	const struct compare_op *op;
 	struct compare_cell *c;
 	double base;
 	bool lower;
 
-	b->rows_nr = COMPARE_STAT_NR * b->ops_nr;
+	b->rows_nr = (mean_only ? 1 : COMPARE_STAT_NR) * b->ops_nr;
 	b->rows = xcalloc(b->rows_nr, sizeof(*b->rows));
 	b->cells = xcalloc(b->rows_nr * runs_nr, sizeof(*b->cells));
 	for (int stat = 0; stat < COMPARE_STAT_NR; stat++) {
+		if (mean_only && stat != COMPARE_STAT_MEAN)
+			continue;
 		for (size_t o = 0; o < b->ops_nr; o++, r++) {
 			op = &b->ops[o];
 			b->rows[r].stat = (enum compare_stat)stat;
@@ -493,6 +498,7 @@ static void bench_vmstat(const struct compare_result *res,
 			b->vmstat[r * runs_nr + i] =
 				mt && mt->iterations ? row[r] : NAN;
 	}
+	b->vmstat_note = compare_vmstat_note(res, b, runs);
 }
 
 static void bench_finish(const struct compare_result *res,
@@ -565,12 +571,13 @@ static void monitor_add_op(struct compare_bench *b, size_t nr,
 /*
  * The monitors option: after the workload tables, a "BENCH vmstat" table
  * for each benchmark of the baseline that has monitor data and passes
- * the benchmark filter, of every counter that changed in some run.
+ * the benchmark filter, of every counter that changed in some run and
+ * matches the sub-heading regex re (when not NULL).
  */
 static void add_monitor_benches(struct compare_result *res,
 				const struct run_data *runs, size_t nr,
 				const struct compare_options *opts,
-				size_t *bench_alloc)
+				const regex_t *re, size_t *bench_alloc)
 {
 	const struct monitor_table **mt =
 		xcalloc(nr, sizeof(const struct monitor_table *));
@@ -603,7 +610,8 @@ static void add_monitor_benches(struct compare_result *res,
 				size_t len = strlen(name);
 
 				if (strmap_get(&seen, name, len, NULL) ||
-				    !counter_changed(mt[i], name))
+				    !counter_changed(mt[i], name) ||
+				    (re && regexec(re, name, 0, NULL, 0)))
 					continue;
 				strmap_put(&seen, name, len, 0);
 				monitor_add_op(b, nr, mt, name, opts);
@@ -747,6 +755,10 @@ int compare_runs(const struct run_data *runs, size_t nr,
 		b = get_bench(res, &benches, op->benchmark, &bench_alloc);
 		bench_add_op(b, nr, src, opts);
 	}
+	/* The sub-heading may match only counters of the monitor tables. */
+	if (opts->monitors)
+		add_monitor_benches(res, runs, nr, opts, have_re ? &re : NULL,
+				    &bench_alloc);
 	if (!res->bench_nr) {
 		if (opts->benchmark && !opts->sub_heading)
 			error_addf(err, "benchmark '%s' not in baseline '%s'",
@@ -761,8 +773,6 @@ int compare_runs(const struct run_data *runs, size_t nr,
 				   res->labels[0]);
 		goto out;
 	}
-	if (opts->monitors)
-		add_monitor_benches(res, runs, nr, opts, &bench_alloc);
 	for (size_t bi = 0; bi < res->bench_nr; bi++)
 		bench_cidiff(&res->bench[bi], nr, opts->test);
 	apply_tests(res);
@@ -804,6 +814,7 @@ void compare_result_release(struct compare_result *res)
 		free(b->durations);
 		free(b->ratio_footer);
 		free(b->vmstat);
+		free(b->vmstat_note);
 	}
 	free(res->bench);
 	for (size_t i = 0; res->labels && i < res->runs_nr; i++)
@@ -866,5 +877,7 @@ void compare_footer(const struct compare_result *res,
 		footer_names(res, bench, (enum compare_untested)why, &sb);
 		strvec_push(lines, sb.buf);
 	}
+	if (bench->vmstat_note)
+		strvec_push(lines, bench->vmstat_note);
 	strbuf_release(&sb);
 }

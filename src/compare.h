@@ -53,14 +53,30 @@ struct strbuf;
  * notes its quirks). With the monitors option, every benchmark of the baseline
  * with a monitor table is followed by one more table, "BENCH vmstat":
  * one lower-is-better operation per vmstat counter that changed in some
- * compared run, one sample per monitored iteration (its change), with
- * the same statistics and test as workload rows. Their p-values form a
- * family of their own for Benjamini-Hochberg, so asking for them does
- * not change the verdicts of the workload rows.
+ * compared run (and matches the sub-heading), one sample per monitored
+ * iteration (its change), tested as workload rows; its rows are the mean
+ * rows only with COMPARE_MONITORS_MEAN, every statistic with
+ * COMPARE_MONITORS_ALL. A benchmark of which some compared run has no
+ * monitor data gets a footer line naming those runs (compare_footer()),
+ * so that an Ops table never goes missing without a word; runs without a
+ * config text (CSV imports, which never have monitors) are named only
+ * when another run has monitor data or the monitors option asks for it. Their
+ * p-values form a family of their own for Benjamini-Hochberg, so asking for
+ * them does not change the verdicts of the workload rows.
  *
  * compare_runs() only reads its runs; the result owns all its memory and
  * does not point into them.
  */
+
+/* The monitors option: which "BENCH vmstat" tables and rows to add. */
+enum compare_monitors {
+	COMPARE_MONITORS_OFF,  /* none */
+	COMPARE_MONITORS_MEAN, /* the mean rows only */
+	COMPARE_MONITORS_ALL,  /* every statistic, as the workload tables */
+};
+
+/* "off", "mean", "all" for monitors value i; NULL past the last. */
+const char *compare_monitors_nth(size_t i);
 
 enum compare_test {
 	COMPARE_TEST_WELCH,
@@ -81,7 +97,8 @@ struct compare_options {
 	 * NULL: all.
 	 */
 	const char *sub_heading;
-	bool monitors; /* a "BENCH vmstat" table per monitored benchmark */
+	/* A "BENCH vmstat" table per monitored benchmark, of these rows. */
+	enum compare_monitors monitors;
 };
 
 #define COMPARE_OPTIONS_INIT                                                   \
@@ -224,6 +241,8 @@ struct compare_bench {
 	double *vmstat;
 	bool has_vmstat;
 	bool monitor; /* a "BENCH vmstat" table of the monitors option */
+	/* A footer line on runs without monitor data, or NULL. */
+	char *vmstat_note;
 };
 
 struct compare_result {
@@ -268,12 +287,23 @@ compare_cell(const struct compare_result *res, const struct compare_bench *b,
 }
 
 /*
+ * The footer line of workload table b on the runs that have no monitor
+ * data for it (b->vmstat and the runs' configs say which), e.g.
+ *   "No monitor records for patched: its Ops column reads 0"
+ * or NULL when there is nothing to say. The caller frees it.
+ */
+char *compare_vmstat_note(const struct compare_result *res,
+			  const struct compare_bench *b,
+			  const struct run_data *runs);
+
+/*
  * Append the footer lines of bench (without '\n') to lines: in welch and
  * utest mode with at least two runs, first the summary, e.g.
  *   "2 of 4 mean rows significant (welch, alpha 0.05, BH FDR)"
  * ("mean comparisons" with more than two runs; no ", BH FDR" without
  * fdr), then one line per reason some mean cells were not tested, e.g.
  *   "1 mean row not tested, fewer than 2 samples on a side: op-a (patched)"
+ * and last the line on runs without monitor data (compare_vmstat_note()).
  * Nothing in mmtests mode, whose text output must stay mmtests' own.
  */
 void compare_footer(const struct compare_result *res,

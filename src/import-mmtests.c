@@ -47,7 +47,7 @@ void mmtests_vmstat_release(struct mmtests_vmstat *v)
 {
 	if (!v)
 		return;
-	vmstat_changes_free(v->v, v->nr);
+	monitor_count_free(v->v, v->nr);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -1298,10 +1298,10 @@ static int add_iteration(struct run_full *rf, struct strmap *ops,
 	}
 	iter->samples_nr = rf->samples_nr - iter->samples_first;
 	if (vm.found) {
-		iter->has_vmstat = true;
-		iter->vmstat = vm.v;
-		iter->vmstat_nr = vm.nr;
-		iter->vmstat_alloc = vm.alloc;
+		iter->monitor = xcalloc(1, sizeof(*iter->monitor));
+		iter->monitor->vmstat.v = vm.v;
+		iter->monitor->vmstat.nr = vm.nr;
+		iter->monitor->vmstat.alloc = vm.alloc;
 		memset(&vm, 0, sizeof(vm));
 	}
 	ret = 0;
@@ -1452,9 +1452,11 @@ static void run_uuid(const struct run_full *rf, char out[37])
 
 			strbuf_addf(&sb, "%zu %.17g\n", d->op, d->value);
 		}
-		for (size_t v = 0; v < it->vmstat_nr; v++)
+		for (size_t v = 0; it->monitor && v < it->monitor->vmstat.nr;
+		     v++)
 			strbuf_addf(&sb, "vm %s %" PRId64 "\n",
-				    it->vmstat[v].name, it->vmstat[v].value);
+				    it->monitor->vmstat.v[v].name,
+				    it->monitor->vmstat.v[v].value);
 	}
 	sha256_hex(sb.buf, sb.len, hex);
 	hex[12] = '8';

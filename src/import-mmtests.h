@@ -7,7 +7,7 @@
 
 struct run_full;
 struct strbuf;
-struct vmstat_change;
+struct monitor_count;
 
 /*
  * import-mmtests: the results of mmtests (run-mmtests.sh) as mmcmp runs.
@@ -142,7 +142,7 @@ int mmtests_parse_timestamp(const char *name, const char *text, size_t len,
 /* The vmstat changes found for a benchmark. */
 struct mmtests_vmstat {
 	bool found;		 /* both snapshots were there */
-	struct vmstat_change *v; /* the counters that changed, file order */
+	struct monitor_count *v; /* the counters that changed, file order */
 	size_t nr, alloc;
 };
 

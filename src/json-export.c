@@ -36,28 +36,33 @@ static cJSON *jpush(cJSON *arr, cJSON *item)
 	return item;
 }
 
+/* Append s to sb with each byte that is not UTF-8 replaced by U+FFFD. */
+static void add_utf8(struct strbuf *sb, const char *s)
+{
+	while (*s) {
+		size_t n = utf8_seq(s);
+
+		if (n) {
+			strbuf_add(sb, s, n);
+			s += n;
+		} else {
+			strbuf_addstr(sb, "\xef\xbf\xbd");
+			s++;
+		}
+	}
+}
+
 /* A string node of s (NULL: null), bad UTF-8 bytes replaced by U+FFFD. */
 static cJSON *jstr(const char *s)
 {
 	struct strbuf fixed = STRBUF_INIT;
-	const char *p = s;
 	cJSON *node;
 
 	if (!s)
 		return jcheck(cJSON_CreateNull());
 	if (utf8_valid(s))
 		return jcheck(cJSON_CreateString(s));
-	while (*p) {
-		size_t n = utf8_seq(p);
-
-		if (n) {
-			strbuf_add(&fixed, p, n);
-			p += n;
-		} else {
-			strbuf_addstr(&fixed, "\xef\xbf\xbd");
-			p++;
-		}
-	}
+	add_utf8(&fixed, s);
 	node = jcheck(cJSON_CreateString(fixed.buf));
 	strbuf_release(&fixed);
 	return node;
@@ -248,6 +253,64 @@ static cJSON *samples_array(const struct run_full *rf,
 	return arr;
 }
 
+/*
+ * The named values of mc as one object on one line, {"pgfault":12, ...}:
+ * a monitor record holds hundreds of them, which would otherwise take a
+ * line each.
+ */
+static cJSON *counts_object(const struct monitor_counts *mc)
+{
+	cJSON *o = jcheck(cJSON_CreateObject()), *raw;
+	struct strbuf key = STRBUF_INIT;
+	char *text;
+
+	for (size_t i = 0; i < mc->nr; i++) {
+		const char *name = mc->v[i].name;
+
+		if (!utf8_valid(name)) {
+			strbuf_reset(&key);
+			add_utf8(&key, name);
+			name = key.buf;
+		}
+		if (!cJSON_AddItemToObject(o, name, jint(mc->v[i].value)))
+			die_oom(0);
+	}
+	text = cJSON_PrintUnformatted(o);
+	if (!text)
+		die_oom(0);
+	raw = jcheck(cJSON_CreateRaw(text));
+	cJSON_free(text);
+	cJSON_Delete(o);
+	strbuf_release(&key);
+	return raw;
+}
+
+/* The monitor record m, or null. */
+static cJSON *monitor_object(const struct iteration_monitor *m)
+{
+	cJSON *o, *samples;
+
+	if (!m)
+		return jcheck(cJSON_CreateNull());
+	o = jcheck(cJSON_CreateObject());
+	jadd(o, "interval_s", jnum(m->interval_s));
+	jadd(o, "vmstat", counts_object(&m->vmstat));
+	jadd(o, "cpu", counts_object(&m->cpu));
+	jadd(o, "meminfo_start", counts_object(&m->meminfo_start));
+	jadd(o, "meminfo_end", counts_object(&m->meminfo_end));
+	samples = jadd(o, "samples", cJSON_CreateArray());
+	for (size_t i = 0; i < m->samples_nr; i++) {
+		const struct iteration_monitor_sample *ms = &m->samples[i];
+		cJSON *so = jpush(samples, cJSON_CreateObject());
+
+		jadd(so, "t_s", jnum(ms->t_s));
+		jadd(so, "vmstat", counts_object(&ms->vmstat));
+		jadd(so, "cpu", counts_object(&ms->cpu));
+		jadd(so, "meminfo", counts_object(&ms->meminfo));
+	}
+	return o;
+}
+
 static cJSON *iterations_array(const struct run_full *rf)
 {
 	cJSON *arr = jcheck(cJSON_CreateArray());
@@ -271,8 +334,55 @@ static cJSON *iterations_array(const struct run_full *rf)
 		jadd(o, "maxrss_kb", jint(it->maxrss_kb));
 		jadd(o, "stderr_tail", jstr(it->stderr_tail));
 		jadd(o, "samples", samples_array(rf, it));
+		jadd(o, "monitor", monitor_object(it->monitor));
 	}
 	return arr;
+}
+
+static cJSON *setup_tree(const struct run_setup *setup)
+{
+	cJSON *o = jcheck(cJSON_CreateObject()), *params;
+
+	jadd(o, "iterations", jint(setup->iterations));
+	jadd(o, "warmup", jint(setup->warmup));
+	jadd(o, "until", cJSON_CreateNull());
+	params = jadd(o, "params", cJSON_CreateArray());
+	for (size_t i = 0; i < setup->params_nr; i++) {
+		const struct setup_param *p = &setup->params[i];
+		cJSON *po = jpush(params, cJSON_CreateObject()), *values;
+
+		jadd(po, "workload", jstr(p->workload));
+		jadd(po, "name", jstr(p->name));
+		values = jadd(po, "values", cJSON_CreateArray());
+		for (size_t k = 0; k < p->values_nr; k++)
+			jpush(values, jstr(p->values[k]));
+	}
+	return o;
+}
+
+char *json_setup_text(const struct run_setup *setup)
+{
+	cJSON *o = setup_tree(setup);
+	char *text = cJSON_PrintUnformatted(o), *copy;
+
+	if (!text)
+		die_oom(0);
+	copy = xstrdup(text);
+	cJSON_free(text);
+	cJSON_Delete(o);
+	return copy;
+}
+
+/*
+ * The stored setup text as a member: what the database holds (which
+ * json_setup_text() wrote, and SQLite checked is JSON); null when none
+ * was recorded.
+ */
+static cJSON *setup_object(const char *text)
+{
+	cJSON *o = text ? cJSON_Parse(text) : NULL;
+
+	return o ? o : jcheck(cJSON_CreateNull());
 }
 
 void json_export_add_run(struct json_export *je, const struct run_full *rf)
@@ -292,6 +402,7 @@ void json_export_add_run(struct json_export *je, const struct run_full *rf)
 	jadd(config, "name", jstr(ri->config_name));
 	jadd(config, "text", jstr(ri->config_text));
 	jadd(config, "sha256", jstr(ri->config_hash));
+	jadd(run, "setup", setup_object(ri->setup));
 	jadd(run, "machine", machine_object(&ri->machine));
 	jadd(run, "operations", operations_array(rf));
 	jadd(run, "iterations", iterations_array(rf));

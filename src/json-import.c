@@ -41,6 +41,8 @@ struct jfield {
 	size_t max;    /* string kinds: bytes */
 	int64_t min_int, max_int;
 	const char *const *choices; /* JF_CHOICE, NULL-terminated */
+	/* The first version of the format with the member; 0: every one. */
+	int64_t since;
 };
 
 /* The most members an object of the format has. */
@@ -93,6 +95,7 @@ static const struct jfield run_fields[] = {
 	 F_STR(struct run_info, mmcmp_version, JSON_MAX_NAME, true)},
 	{.name = "cgroup", F_STR(struct run_info, cgroup, JSON_MAX_NAME, true)},
 	{.name = "config", .kind = JF_OTHER},
+	{.name = "setup", .kind = JF_OTHER, .since = 2},
 	{.name = "machine", .kind = JF_OTHER},
 	{.name = "operations", .kind = JF_OTHER},
 	{.name = "iterations", .kind = JF_OTHER},
@@ -193,6 +196,41 @@ static const struct jfield iteration_fields[] = {
 	{.name = "stderr_tail",
 	 F_STR(struct iteration_data, stderr_tail, JSON_MAX_TEXT, true)},
 	{.name = "samples", .kind = JF_OTHER},
+	{.name = "monitor", .kind = JF_OTHER, .since = 2},
+};
+
+static const struct jfield setup_fields[] = {
+	{.name = "iterations",
+	 F_INT(struct run_setup, iterations, 0, JR_INT_MAX)},
+	{.name = "warmup", F_INT(struct run_setup, warmup, 0, JR_INT_MAX)},
+	{.name = "until", .kind = JF_OTHER},
+	{.name = "params", .kind = JF_OTHER},
+};
+
+static const struct jfield setup_param_fields[] = {
+	{.name = "workload",
+	 F_KIND(JF_NAME, struct setup_param, workload, false)},
+	{.name = "name", F_KIND(JF_NAME, struct setup_param, name, false)},
+	{.name = "values", .kind = JF_OTHER},
+};
+
+/* The members of a monitor record; the named values are read apart. */
+static const struct jfield monitor_fields[] = {
+	{.name = "interval_s",
+	 F_KIND(JF_SECONDS, struct iteration_monitor, interval_s, false)},
+	{.name = "vmstat", .kind = JF_OTHER},
+	{.name = "cpu", .kind = JF_OTHER},
+	{.name = "meminfo_start", .kind = JF_OTHER},
+	{.name = "meminfo_end", .kind = JF_OTHER},
+	{.name = "samples", .kind = JF_OTHER},
+};
+
+static const struct jfield monitor_sample_fields[] = {
+	{.name = "t_s",
+	 F_KIND(JF_SECONDS, struct iteration_monitor_sample, t_s, false)},
+	{.name = "vmstat", .kind = JF_OTHER},
+	{.name = "cpu", .kind = JF_OTHER},
+	{.name = "meminfo", .kind = JF_OTHER},
 };
 
 /* A group of samples; values are read by the caller. */
@@ -212,6 +250,7 @@ struct jr {
 	struct strbuf path;	  /* "runs[3].iterations[0]" */
 	struct strbuf scratch[2]; /* jr_q() */
 	struct strbuf *err;
+	int64_t version; /* of the document */
 };
 
 /* Append "FILE: PATH: message" to err; returns -1. */
@@ -498,8 +537,11 @@ static int jr_object(struct jr *jr, const cJSON *obj,
 	{
 		size_t k;
 
+		/* A member of a later version is unknown to this one. */
 		for (k = 0;
-		     k < nr && strcmp(fields[k].name, child->string) != 0; k++)
+		     k < nr && (fields[k].since > jr->version ||
+				strcmp(fields[k].name, child->string) != 0);
+		     k++)
 			;
 		if (k == nr)
 			return jr_fail(jr, "unknown member '%s'",
@@ -510,7 +552,8 @@ static int jr_object(struct jr *jr, const cJSON *obj,
 		seen[k] = true;
 	}
 	for (size_t k = 0; k < nr; k++) {
-		if (!seen[k] && fields[k].kind != JF_IGNORED)
+		if (!seen[k] && fields[k].kind != JF_IGNORED &&
+		    fields[k].since <= jr->version)
 			return jr_fail(jr, "missing member '%s'",
 				       fields[k].name);
 	}
@@ -673,6 +716,123 @@ static int jr_samples(struct jr *jr, const cJSON *iter, struct run_full *rf,
 	return 0;
 }
 
+/*
+ * The object member key of obj, of name -> integer, appended to mc: names
+ * not empty, UTF-8 and each once, integers exact (up to 2^53).
+ */
+static int jr_counts(struct jr *jr, const cJSON *obj, const char *key,
+		     struct monitor_counts *mc)
+{
+	const cJSON *node = cJSON_GetObjectItemCaseSensitive(obj, key);
+	const struct jfield f = {.name = key,
+				 .kind = JF_INT,
+				 .size = sizeof(int64_t),
+				 .min_int = -JR_INT_MAX,
+				 .max_int = JR_INT_MAX};
+	struct strmap names = STRMAP_INIT;
+	size_t mark = jr_key(jr, key);
+	const cJSON *el;
+	int ret = -1;
+
+	if (!cJSON_IsObject(node)) {
+		jr_type(jr, node, "an object");
+		goto out;
+	}
+	cJSON_ArrayForEach(el, node)
+	{
+		const char *name = el->string;
+		size_t len = strlen(name), m;
+		int64_t v = 0;
+
+		if (mc->nr >= JSON_MAX_MONITOR_NAMES) {
+			jr_fail(jr, "more than %zu values",
+				JSON_MAX_MONITOR_NAMES);
+			goto out;
+		}
+		if (!len || len > JSON_MAX_NAME || !utf8_valid(name)) {
+			jr_fail(jr,
+				"'%s' is not a name (1 to %zu bytes of UTF-8)",
+				jr_q(jr, 0, name), JSON_MAX_NAME);
+			goto out;
+		}
+		if (strmap_get(&names, name, len, NULL)) {
+			jr_fail(jr, "duplicate member '%s'", jr_q(jr, 0, name));
+			goto out;
+		}
+		strmap_put(&names, name, len, 0);
+		m = jr_key(jr, name);
+		if (jr_int(jr, el, &f, &v))
+			goto out;
+		jr_pop(jr, m);
+		monitor_counts_add(mc, name, v);
+	}
+	jr_pop(jr, mark);
+	ret = 0;
+out:
+	strmap_clear(&names);
+	return ret;
+}
+
+static int jr_monitor_samples(struct jr *jr, const cJSON *obj,
+			      struct iteration_monitor *m)
+{
+	const cJSON *arr, *el;
+	size_t mark, i = 0;
+
+	arr = jr_array(jr, obj, "samples", JSON_MAX_MONITOR_SAMPLES, &mark);
+	if (!arr)
+		return -1;
+	cJSON_ArrayForEach(el, arr)
+	{
+		size_t k = jr_index(jr, i++);
+		struct iteration_monitor_sample *s;
+
+		ALLOC_GROW(m->samples, m->samples_nr + 1, m->samples_alloc);
+		s = &m->samples[m->samples_nr++];
+		memset(s, 0, sizeof(*s));
+		if (jr_object(jr, el, monitor_sample_fields,
+			      ARRAY_SIZE(monitor_sample_fields), s) ||
+		    jr_counts(jr, el, "vmstat", &s->vmstat) ||
+		    jr_counts(jr, el, "cpu", &s->cpu) ||
+		    jr_counts(jr, el, "meminfo", &s->meminfo))
+			return -1;
+		jr_pop(jr, k);
+	}
+	jr_pop(jr, mark);
+	return 0;
+}
+
+/* The monitor record of an iteration (version 2 on), or null. */
+static int jr_monitor(struct jr *jr, const cJSON *iter,
+		      struct iteration_data *it)
+{
+	const cJSON *node = cJSON_GetObjectItemCaseSensitive(iter, "monitor");
+	size_t mark;
+	struct iteration_monitor *m;
+
+	if (!node || cJSON_IsNull(node))
+		return 0;
+	mark = jr_key(jr, "monitor");
+	m = it->monitor = xcalloc(1, sizeof(*m));
+	if (!cJSON_IsObject(node))
+		return jr_type(jr, node, "an object or null");
+	if (jr_object(jr, node, monitor_fields, ARRAY_SIZE(monitor_fields),
+		      m) ||
+	    jr_counts(jr, node, "vmstat", &m->vmstat) ||
+	    jr_counts(jr, node, "cpu", &m->cpu) ||
+	    jr_counts(jr, node, "meminfo_start", &m->meminfo_start) ||
+	    jr_counts(jr, node, "meminfo_end", &m->meminfo_end) ||
+	    jr_monitor_samples(jr, node, m))
+		return -1;
+	/* The store keeps no interval for a record without samples. */
+	if (!m->samples_nr && m->interval_s != 0) {
+		jr_key(jr, "interval_s");
+		return jr_fail(jr, "not 0, but the record has no samples");
+	}
+	jr_pop(jr, mark);
+	return 0;
+}
+
 static int jr_iterations(struct jr *jr, const cJSON *run, struct run_full *rf)
 {
 	const cJSON *arr, *el;
@@ -691,12 +851,101 @@ static int jr_iterations(struct jr *jr, const cJSON *run, struct run_full *rf)
 		memset(it, 0, sizeof(*it));
 		if (jr_object(jr, el, iteration_fields,
 			      ARRAY_SIZE(iteration_fields), it) ||
-		    jr_samples(jr, el, rf, it))
+		    jr_samples(jr, el, rf, it) || jr_monitor(jr, el, it))
 			return -1;
 		jr_pop(jr, m);
 	}
 	jr_pop(jr, mark);
 	return 0;
+}
+
+/* The values of a setup parameter: strings, at least one. */
+static int jr_setup_values(struct jr *jr, const cJSON *obj,
+			   struct setup_param *p)
+{
+	const struct jfield f = {
+		.name = "values", .kind = JF_STRING, .max = JSON_MAX_NAME};
+	const cJSON *arr, *el;
+	size_t mark, i = 0;
+
+	arr = jr_array(jr, obj, "values", JSON_MAX_OPERATIONS, &mark);
+	if (!arr)
+		return -1;
+	if (!arr->child)
+		return jr_fail(jr, "no values");
+	cJSON_ArrayForEach(el, arr)
+	{
+		size_t m = jr_index(jr, i++);
+		char *v = NULL;
+
+		if (jr_string(jr, el, &f, &v))
+			return -1;
+		ALLOC_GROW(p->values, p->values_nr + 1, p->values_alloc);
+		p->values[p->values_nr++] = v;
+		jr_pop(jr, m);
+	}
+	jr_pop(jr, mark);
+	return 0;
+}
+
+/* An effective setup (the "setup" member of a run) into setup. */
+static int jr_setup(struct jr *jr, const cJSON *node, struct run_setup *setup)
+{
+	const cJSON *arr, *el, *until;
+	size_t mark, i = 0;
+
+	if (jr_object(jr, node, setup_fields, ARRAY_SIZE(setup_fields), setup))
+		return -1;
+	until = cJSON_GetObjectItemCaseSensitive(node, "until");
+	if (!cJSON_IsNull(until)) {
+		jr_key(jr, "until");
+		return jr_type(jr, until, "null (reserved for --until)");
+	}
+	arr = jr_array(jr, node, "params", JSON_MAX_OPERATIONS, &mark);
+	if (!arr)
+		return -1;
+	cJSON_ArrayForEach(el, arr)
+	{
+		size_t m = jr_index(jr, i++);
+		struct setup_param *p;
+
+		ALLOC_GROW(setup->params, setup->params_nr + 1,
+			   setup->params_alloc);
+		p = &setup->params[setup->params_nr++];
+		memset(p, 0, sizeof(*p));
+		if (jr_object(jr, el, setup_param_fields,
+			      ARRAY_SIZE(setup_param_fields), p) ||
+		    jr_setup_values(jr, el, p))
+			return -1;
+		jr_pop(jr, m);
+	}
+	jr_pop(jr, mark);
+	return 0;
+}
+
+/* A run's setup member, when the version has it, as canonical text. */
+static int jr_run_setup(struct jr *jr, const cJSON *run, struct run_info *ri)
+{
+	const cJSON *node = cJSON_GetObjectItemCaseSensitive(run, "setup");
+	struct run_setup setup = {0};
+	size_t mark;
+	int ret = -1;
+
+	if (!node || cJSON_IsNull(node))
+		return 0;
+	mark = jr_key(jr, "setup");
+	if (!cJSON_IsObject(node)) {
+		jr_type(jr, node, "an object or null");
+		goto out;
+	}
+	if (jr_setup(jr, node, &setup))
+		goto out;
+	ri->setup = json_setup_text(&setup);
+	jr_pop(jr, mark);
+	ret = 0;
+out:
+	run_setup_release(&setup);
+	return ret;
 }
 
 static int jr_run(struct jr *jr, const cJSON *run, struct run_full *rf)
@@ -723,6 +972,8 @@ static int jr_run(struct jr *jr, const cJSON *run, struct run_full *rf)
 		}
 	}
 	jr_pop(jr, mark);
+	if (jr_run_setup(jr, run, &rf->info))
+		return -1;
 	node = cJSON_GetObjectItemCaseSensitive(run, "machine");
 	mark = jr_key(jr, "machine");
 	if (jr_object(jr, node, machine_jfields(mf), machine_fields_nr,
@@ -765,11 +1016,12 @@ static int jr_header(struct jr *jr, const cJSON *root)
 	jr_key(jr, "version");
 	if (jr_int(jr, version, &vf, &v))
 		return -1;
-	if (v != JSON_EXPORT_VERSION)
+	if (v < 1 || v > JSON_EXPORT_VERSION)
 		return jr_fail(jr,
 			       "unsupported version %" PRId64
-			       " (this mmcmp reads version %d)",
+			       " (this mmcmp reads versions 1 to %d)",
 			       v, JSON_EXPORT_VERSION);
+	jr->version = v;
 	jr_pop(jr, 0);
 	return 0;
 }
@@ -840,6 +1092,34 @@ static int check_nul_escapes(const char *name, const char *text, size_t len,
 		i++;
 	}
 	return 0;
+}
+
+int json_setup_parse(const char *text, struct run_setup *setup,
+		     struct strbuf *err)
+{
+	struct jr jr = {
+		.file = "setup",
+		.path = STRBUF_INIT,
+		.scratch = {STRBUF_INIT, STRBUF_INIT},
+		.err = err,
+		.version = JSON_EXPORT_VERSION,
+	};
+	struct strbuf msg = STRBUF_INIT;
+	cJSON *root = json_parse(text, strlen(text), &msg);
+	int ret = -1;
+
+	if (!root) {
+		error_addf(err, "setup: %s", msg.buf);
+		goto out;
+	}
+	ret = jr_setup(&jr, root, setup);
+out:
+	cJSON_Delete(root);
+	strbuf_release(&jr.path);
+	strbuf_release(&jr.scratch[0]);
+	strbuf_release(&jr.scratch[1]);
+	strbuf_release(&msg);
+	return ret;
 }
 
 int json_import(const char *name, const char *text, size_t len,

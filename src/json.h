@@ -8,6 +8,7 @@
 
 struct compare_result;
 struct run_full;
+struct run_setup;
 struct strbuf;
 
 /*
@@ -83,26 +84,28 @@ int json_extract_numbers(const char *text, size_t len, const char *path,
  * bytes.
  */
 #define JSON_EXPORT_FORMAT   "mmcmp-export"
-#define JSON_EXPORT_VERSION  1
+#define JSON_EXPORT_VERSION  2
 #define JSON_COMPARE_FORMAT  "mmcmp-compare"
 #define JSON_COMPARE_VERSION 1
 
 /*
  * Import limits: a bigger file, or a document beyond one of the counts
  * or lengths, is refused as absurd. Nesting is limited by cJSON (1000
- * levels; the format needs 7). The file limit bounds memory: the import
+ * levels; the format needs 8). The file limit bounds memory: the import
  * holds the whole document as a cJSON tree (64 bytes per number) and
  * the runs made of it, measured (bench/import-memory) at up to 50 times
  * the file's size for a compact document of small integers, 11 times for
  * mmcmp's own export of typical samples: 128 MiB is at most 6.4 GiB.
  */
-#define JSON_IMPORT_MAX_BYTES ((size_t)1 << 27)	 /* the file: 128 MiB */
-#define JSON_MAX_RUNS	      ((size_t)1 << 16)	 /* per document */
-#define JSON_MAX_OPERATIONS   ((size_t)1 << 20)	 /* per run */
-#define JSON_MAX_ITERATIONS   ((size_t)1 << 24)	 /* per run */
-#define JSON_MAX_SAMPLES      ((size_t)1 << 28)	 /* per run */
-#define JSON_MAX_NAME	      NAMES_MAX_BYTES	 /* bytes: names, ... */
-#define JSON_MAX_TEXT	      ((size_t)16 << 20) /* config text, ... */
+#define JSON_IMPORT_MAX_BYTES	 ((size_t)1 << 27)  /* the file: 128 MiB */
+#define JSON_MAX_RUNS		 ((size_t)1 << 16)  /* per document */
+#define JSON_MAX_OPERATIONS	 ((size_t)1 << 20)  /* per run */
+#define JSON_MAX_ITERATIONS	 ((size_t)1 << 24)  /* per run */
+#define JSON_MAX_SAMPLES	 ((size_t)1 << 28)  /* per run */
+#define JSON_MAX_NAME		 NAMES_MAX_BYTES    /* bytes: names, ... */
+#define JSON_MAX_TEXT		 ((size_t)16 << 20) /* config text, ... */
+#define JSON_MAX_MONITOR_NAMES	 ((size_t)1 << 16)  /* per object */
+#define JSON_MAX_MONITOR_SAMPLES ((size_t)1 << 20)  /* per iteration */
 
 /*
  * An export document being written: json_export_new(), then
@@ -136,6 +139,22 @@ void json_export_free(struct json_export *je);
  * for RENDER_JSON.
  */
 void json_render_compare(const struct compare_result *res, struct strbuf *out);
+
+/*
+ * The effective setup of a run as the store keeps it (run_info.setup):
+ * compact JSON, {"iterations":5,"warmup":1,"until":null,"params":
+ * [{"workload":"w","name":"p","values":["1","2"]}]}, the same text for
+ * the same setup. The caller frees it.
+ */
+char *json_setup_text(const struct run_setup *setup);
+
+/*
+ * Read text, as json_setup_text() writes it, into setup (zeroed by the
+ * caller; run_setup_release() it, also on failure). Every member must be
+ * there, of its type, and no other: the rules of an export's `setup`.
+ */
+int json_setup_parse(const char *text, struct run_setup *setup,
+		     struct strbuf *err);
 
 /*
  * Read an "mmcmp-export" document: the len bytes at text, which must be

@@ -24,6 +24,42 @@ void machine_info_release(struct machine_info *m)
 	memset(m, 0, sizeof(*m));
 }
 
+void run_setup_release(struct run_setup *setup)
+{
+	if (!setup)
+		return;
+	for (size_t i = 0; i < setup->params_nr; i++) {
+		struct setup_param *p = &setup->params[i];
+
+		free(p->workload);
+		free(p->name);
+		for (size_t k = 0; k < p->values_nr; k++)
+			free(p->values[k]);
+		free(p->values);
+	}
+	free(setup->params);
+	memset(setup, 0, sizeof(*setup));
+}
+
+struct setup_param *run_setup_add_param(struct run_setup *setup,
+					const char *workload, const char *name)
+{
+	struct setup_param *p;
+
+	ALLOC_GROW(setup->params, setup->params_nr + 1, setup->params_alloc);
+	p = &setup->params[setup->params_nr++];
+	memset(p, 0, sizeof(*p));
+	p->workload = xstrdup(workload);
+	p->name = xstrdup(name);
+	return p;
+}
+
+void setup_param_add_value(struct setup_param *p, const char *value)
+{
+	ALLOC_GROW(p->values, p->values_nr + 1, p->values_alloc);
+	p->values[p->values_nr++] = xstrdup(value);
+}
+
 void run_info_release(struct run_info *ri)
 {
 	if (!ri)
@@ -38,6 +74,7 @@ void run_info_release(struct run_info *ri)
 	free(ri->ended_at);
 	free(ri->mmcmp_version);
 	free(ri->cgroup);
+	free(ri->setup);
 	machine_info_release(&ri->machine);
 	memset(ri, 0, sizeof(*ri));
 }
@@ -84,11 +121,42 @@ void run_data_release(struct run_data *rd)
 	memset(rd, 0, sizeof(*rd));
 }
 
-void vmstat_changes_free(struct vmstat_change *v, size_t nr)
+void monitor_count_free(struct monitor_count *v, size_t nr)
 {
 	for (size_t i = 0; v && i < nr; i++)
 		free(v[i].name);
 	free(v);
+}
+
+void monitor_counts_add(struct monitor_counts *mc, const char *name,
+			int64_t value)
+{
+	ALLOC_GROW(mc->v, mc->nr + 1, mc->alloc);
+	mc->v[mc->nr].name = xstrdup(name);
+	mc->v[mc->nr++].value = value;
+}
+
+static void monitor_counts_release(struct monitor_counts *mc)
+{
+	monitor_count_free(mc->v, mc->nr);
+	memset(mc, 0, sizeof(*mc));
+}
+
+void iteration_monitor_free(struct iteration_monitor *m)
+{
+	if (!m)
+		return;
+	monitor_counts_release(&m->vmstat);
+	monitor_counts_release(&m->cpu);
+	monitor_counts_release(&m->meminfo_start);
+	monitor_counts_release(&m->meminfo_end);
+	for (size_t i = 0; i < m->samples_nr; i++) {
+		monitor_counts_release(&m->samples[i].vmstat);
+		monitor_counts_release(&m->samples[i].cpu);
+		monitor_counts_release(&m->samples[i].meminfo);
+	}
+	free(m->samples);
+	free(m);
 }
 
 void iteration_data_release(struct iteration_data *it)
@@ -101,7 +169,7 @@ void iteration_data_release(struct iteration_data *it)
 	free(it->status);
 	free(it->started_at);
 	free(it->stderr_tail);
-	vmstat_changes_free(it->vmstat, it->vmstat_nr);
+	iteration_monitor_free(it->monitor);
 	memset(it, 0, sizeof(*it));
 }
 

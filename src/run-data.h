@@ -49,6 +49,32 @@ struct run_info {
 	int64_t pid;	   /* of the mmcmp process that ran it */
 	int64_t pid_start; /* its start time, clock ticks after boot */
 	char *cgroup;	   /* the cgroup its workloads ran in, or NULL */
+	/*
+	 * What the run actually ran, after --iterations and --param: the
+	 * canonical JSON text of a struct run_setup (json_setup_text(),
+	 * json_setup_parse()), NULL where it was not recorded.
+	 */
+	char *setup;
+};
+
+/* One workload parameter of an effective setup, with its values. */
+struct setup_param {
+	char *workload; /* the benchmark */
+	char *name;
+	char **values; /* in the order they ran, at least one */
+	size_t values_nr, values_alloc;
+};
+
+/*
+ * The effective setup of a run: the iteration counts and parameter values
+ * after the command line's overrides. `--until` (to come) will add its
+ * condition here; the JSON form keeps a place for it, "until": null.
+ */
+struct run_setup {
+	int64_t iterations;	    /* measured, per job */
+	int64_t warmup;		    /* warm-ups, per job */
+	struct setup_param *params; /* workload by workload, in file order */
+	size_t params_nr, params_alloc;
 };
 
 /* One operation (a row label) of one benchmark in one run. */
@@ -111,10 +137,43 @@ struct run_data {
 	size_t monitors_nr, monitors_alloc;
 };
 
-/* One /proc/vmstat counter's change during an iteration. */
-struct vmstat_change {
+/*
+ * One named value of a monitor record, owning its name: a counter's
+ * change during an iteration ("pgfault"), a CPU time ("idle") or a
+ * /proc/meminfo line ("MemFree").
+ */
+struct monitor_count {
 	char *name;
 	int64_t value;
+};
+
+/* Named values in the order their /proc file lists them. */
+struct monitor_counts {
+	struct monitor_count *v;
+	size_t nr, alloc;
+};
+
+/* One periodic sample of an iteration's monitors (monitor.h). */
+struct iteration_monitor_sample {
+	double t_s;		       /* seconds after the iteration started */
+	struct monitor_counts vmstat;  /* changed since the last, != 0 */
+	struct monitor_counts cpu;     /* changed since the last */
+	struct monitor_counts meminfo; /* as it was */
+};
+
+/*
+ * What an iteration's monitors recorded, as the store keeps it (the
+ * tables iteration_monitor and monitor_sample of db/schema.sql): the
+ * owned counterpart of monitor.h's struct monitor_record. Imports of
+ * other tools' results may fill only vmstat.
+ */
+struct iteration_monitor {
+	double interval_s;	      /* of the periodic samples; 0 when none */
+	struct monitor_counts vmstat; /* end - start, non-zero ones only */
+	struct monitor_counts cpu;    /* end - start */
+	struct monitor_counts meminfo_start, meminfo_end;
+	struct iteration_monitor_sample *samples; /* in time order */
+	size_t samples_nr, samples_alloc;
 };
 
 /*
@@ -139,15 +198,8 @@ struct iteration_data {
 	char *stderr_tail; /* NULL: none recorded */
 	/* Its samples: run_full.samples[samples_first .. + samples_nr). */
 	size_t samples_first, samples_nr;
-	/*
-	 * Imports of other tools' results only (store_run_load_full()
-	 * leaves it empty): when has_vmstat, what /proc/vmstat counted
-	 * during the iteration, the counters that changed, which
-	 * store_run_insert_full() stores as the iteration's monitor record.
-	 */
-	bool has_vmstat;
-	struct vmstat_change *vmstat;
-	size_t vmstat_nr, vmstat_alloc;
+	/* What its monitors recorded, or NULL when it ran without them. */
+	struct iteration_monitor *monitor;
 };
 
 struct sample_data {
@@ -166,13 +218,25 @@ struct run_full {
 };
 
 void machine_info_release(struct machine_info *m);
+/* Free everything setup holds and zero it; NULL is a no-op. */
+void run_setup_release(struct run_setup *setup);
+/* Append parameter name of workload, without values yet, to setup. */
+struct setup_param *run_setup_add_param(struct run_setup *setup,
+					const char *workload, const char *name);
+/* Append a copy of value to p's values. */
+void setup_param_add_value(struct setup_param *p, const char *value);
 void run_info_release(struct run_info *ri);
 void op_samples_release(struct op_samples *op);
 void monitor_table_release(struct monitor_table *mt);
 /* Free all of rd and zero it. */
 void run_data_release(struct run_data *rd);
 /* Free the names of v[0..nr) and the array; NULL is a no-op. */
-void vmstat_changes_free(struct vmstat_change *v, size_t nr);
+void monitor_count_free(struct monitor_count *v, size_t nr);
+/* Append a copy of name with value to mc. */
+void monitor_counts_add(struct monitor_counts *mc, const char *name,
+			int64_t value);
+/* Free everything m holds and m itself; NULL is a no-op. */
+void iteration_monitor_free(struct iteration_monitor *m);
 void iteration_data_release(struct iteration_data *it);
 /* Free all of rf and zero it. */
 void run_full_release(struct run_full *rf);

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "executor.h"
 #include "extract.h"
+#include "json.h"
 #include "machine.h"
 #include "mmcmp-version.h"
 #include "plan.h"
@@ -642,6 +643,35 @@ static void remove_cgroups(struct session *s)
 	strbuf_release(&err);
 }
 
+/*
+ * The effective setup of the run: the iteration counts it uses and every
+ * workload parameter's values after plan_prepare() applied --param.
+ */
+static char *effective_setup(const struct session *s)
+{
+	struct run_setup setup = {
+		.iterations = s->measured,
+		.warmup = s->cfg->warmup,
+	};
+	char *text;
+
+	for (size_t w = 0; w < s->cfg->workloads_nr; w++) {
+		const struct workload_spec *wl = &s->cfg->workloads[w];
+
+		for (size_t i = 0; i < wl->params_nr; i++) {
+			struct setup_param *p = run_setup_add_param(
+				&setup, wl->name, wl->params[i].name);
+
+			for (size_t k = 0; k < wl->params[i].values.nr; k++)
+				setup_param_add_value(
+					p, wl->params[i].values.v[k]);
+		}
+	}
+	text = json_setup_text(&setup);
+	run_setup_release(&setup);
+	return text;
+}
+
 /* A run record per build, each with its own copies of the strings. */
 static int create_runs(struct session *s, struct strbuf *err)
 {
@@ -662,6 +692,7 @@ static int create_runs(struct session *s, struct strbuf *err)
 		ri.config_name = xstrdup(s->cfg->name);
 		ri.config_text = xstrdup(s->cfg->text);
 		ri.config_hash = xstrdup(hash);
+		ri.setup = effective_setup(s);
 		ri.started_at = xstrdup(now);
 		ri.mmcmp_version = xstrdup(MMCMP_VERSION);
 		executor_machine_info(s->ex, &ri.machine);

@@ -112,4 +112,24 @@ int store_load_ops(struct store *st, int64_t run_id, const char *benchmark,
 		   struct op_samples **ops, size_t *nr, size_t *alloc,
 		   struct strbuf *err);
 
+struct iteration_monitor;
+struct run_full;
+
+/*
+ * Store m as the monitor record of iteration iter_id, periodic samples
+ * included, inside the caller's transaction (store-monitor.c).
+ */
+int store_monitor_add_full(struct store *st, int64_t iter_id,
+			   const struct iteration_monitor *m,
+			   struct strbuf *err);
+/*
+ * Give the iterations of rf that ran with monitors (rf->iters loaded from
+ * run run_id, of benchmark when not NULL, in id order) their monitor
+ * records in full, as store_monitor_add() stored them. A value that is
+ * not an integer (a hand-edited database) is an error.
+ */
+int store_monitor_load_full(struct store *st, int64_t run_id,
+			    const char *benchmark, struct run_full *rf,
+			    struct strbuf *err);
+
 #endif /* MMCMP_STORE_INTERNAL_H */

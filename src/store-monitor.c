@@ -151,6 +151,185 @@ int store_monitor_add(struct store *st, int64_t iter_id,
 	return store_tx_close(st, &tx, add_record(st, iter_id, rec, err), err);
 }
 
+/* A view of mc as monitor values (names borrowed); release with free(). */
+static void counts_view(const struct monitor_counts *mc,
+			struct monitor_values *out)
+{
+	out->v = xcalloc(mc->nr + 1, sizeof(*out->v));
+	out->nr = mc->nr;
+	out->alloc = mc->nr + 1;
+	for (size_t i = 0; i < mc->nr; i++) {
+		out->v[i].name = mc->v[i].name;
+		out->v[i].value = mc->v[i].value;
+	}
+}
+
+int store_monitor_add_full(struct store *st, int64_t iter_id,
+			   const struct iteration_monitor *m,
+			   struct strbuf *err)
+{
+	struct monitor_record rec = {.interval_s = m->interval_s};
+	int ret;
+
+	counts_view(&m->vmstat, &rec.vmstat);
+	counts_view(&m->cpu, &rec.cpu);
+	counts_view(&m->meminfo_start, &rec.meminfo_start);
+	counts_view(&m->meminfo_end, &rec.meminfo_end);
+	rec.samples = xcalloc(m->samples_nr + 1, sizeof(*rec.samples));
+	rec.samples_nr = m->samples_nr;
+	for (size_t i = 0; i < m->samples_nr; i++) {
+		rec.samples[i].t_s = m->samples[i].t_s;
+		counts_view(&m->samples[i].vmstat, &rec.samples[i].vmstat);
+		counts_view(&m->samples[i].cpu, &rec.samples[i].cpu);
+		counts_view(&m->samples[i].meminfo, &rec.samples[i].meminfo);
+	}
+	ret = add_record(st, iter_id, &rec, err);
+	monitor_values_release(&rec.vmstat);
+	monitor_values_release(&rec.cpu);
+	monitor_values_release(&rec.meminfo_start);
+	monitor_values_release(&rec.meminfo_end);
+	for (size_t i = 0; i < m->samples_nr; i++) {
+		monitor_values_release(&rec.samples[i].vmstat);
+		monitor_values_release(&rec.samples[i].cpu);
+		monitor_values_release(&rec.samples[i].meminfo);
+	}
+	free(rec.samples);
+	return ret;
+}
+
+/*
+ * Append the members of the JSON object in column col of row to mc, in
+ * their order, through each (SELECT over json_each(?1)).
+ */
+static int load_counts(struct store *st, sqlite3_stmt *each, sqlite3_stmt *row,
+		       int col, struct monitor_counts *mc, int64_t iter_id,
+		       struct strbuf *err)
+{
+	int rc;
+
+	if (sqlite3_bind_value(each, 1, sqlite3_column_value(row, col)))
+		return store_fail(st, err,
+				  "read monitors of iteration %" PRId64,
+				  iter_id);
+	while ((rc = sqlite3_step(each)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(each, 0);
+
+		if (!name || sqlite3_column_type(each, 1) != SQLITE_INTEGER) {
+			sqlite3_reset(each);
+			return error_addf(
+				err,
+				"iteration %" PRId64
+				": a monitor value that is not an integer",
+				iter_id);
+		}
+		monitor_counts_add(mc, name, sqlite3_column_int64(each, 1));
+	}
+	if (rc != SQLITE_DONE || sqlite3_reset(each) != SQLITE_OK)
+		return store_fail(st, err,
+				  "read monitors of iteration %" PRId64,
+				  iter_id);
+	return 0;
+}
+
+/* The iteration of rf with store id id, at or after *k (ids ascend). */
+static struct iteration_data *iter_by_id(struct run_full *rf, size_t *k,
+					 int64_t id)
+{
+	while (*k < rf->iters_nr && rf->iters[*k].id < id)
+		(*k)++;
+	return *k < rf->iters_nr && rf->iters[*k].id == id ? &rf->iters[*k]
+							   : NULL;
+}
+
+static const char full_sql[] =
+	"SELECT m.iteration_id, m.interval_s, m.vmstat, m.cpu,"
+	" m.meminfo_start, m.meminfo_end"
+	" FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id"
+	" WHERE i.run_id = ?1 AND (?2 IS NULL OR i.benchmark = ?2)"
+	" ORDER BY m.iteration_id";
+static const char full_samples_sql[] =
+	"SELECT s.iteration_id, s.t_s, s.vmstat, s.cpu, s.meminfo"
+	" FROM monitor_sample s JOIN iteration i ON i.id = s.iteration_id"
+	" WHERE i.run_id = ?1 AND (?2 IS NULL OR i.benchmark = ?2)"
+	" ORDER BY s.iteration_id, s.seq";
+
+/*
+ * Read the rows of full_sql (samples false) or full_samples_sql into the
+ * iterations of rf they belong to.
+ */
+static int load_full_rows(struct store *st, sqlite3_stmt *stmt,
+			  sqlite3_stmt *each, struct run_full *rf, bool samples,
+			  struct strbuf *err)
+{
+	size_t k = 0;
+	int rc;
+
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(stmt, 0);
+		struct iteration_data *it = iter_by_id(rf, &k, id);
+		struct iteration_monitor_sample *s;
+		struct iteration_monitor *m;
+
+		if (!it || (samples && !it->monitor))
+			continue;
+		if (!samples) {
+			m = it->monitor = xcalloc(1, sizeof(*m));
+			m->interval_s = sqlite3_column_double(stmt, 1);
+			if (load_counts(st, each, stmt, 2, &m->vmstat, id,
+					err) ||
+			    load_counts(st, each, stmt, 3, &m->cpu, id, err) ||
+			    load_counts(st, each, stmt, 4, &m->meminfo_start,
+					id, err) ||
+			    load_counts(st, each, stmt, 5, &m->meminfo_end, id,
+					err))
+				return -1;
+			continue;
+		}
+		m = it->monitor;
+		ALLOC_GROW(m->samples, m->samples_nr + 1, m->samples_alloc);
+		s = &m->samples[m->samples_nr++];
+		memset(s, 0, sizeof(*s));
+		s->t_s = sqlite3_column_double(stmt, 1);
+		if (load_counts(st, each, stmt, 2, &s->vmstat, id, err) ||
+		    load_counts(st, each, stmt, 3, &s->cpu, id, err) ||
+		    load_counts(st, each, stmt, 4, &s->meminfo, id, err))
+			return -1;
+	}
+	if (rc != SQLITE_DONE)
+		return store_fail(st, err, "read monitors");
+	return 0;
+}
+
+int store_monitor_load_full(struct store *st, int64_t run_id,
+			    const char *benchmark, struct run_full *rf,
+			    struct strbuf *err)
+{
+	sqlite3_stmt *stmt = NULL, *samples = NULL, *each = NULL;
+	int ret = -1;
+
+	if (prepare(st, full_sql, &stmt, "monitor query", err) ||
+	    prepare(st, full_samples_sql, &samples, "monitor query", err) ||
+	    prepare(st, "SELECT key, value FROM json_each(?1) ORDER BY id",
+		    &each, "monitor query", err))
+		goto out;
+	if (sqlite3_bind_int64(stmt, 1, run_id) ||
+	    store_bind_text(stmt, 2, benchmark) ||
+	    sqlite3_bind_int64(samples, 1, run_id) ||
+	    store_bind_text(samples, 2, benchmark)) {
+		store_fail(st, err, "load monitors of run %" PRId64, run_id);
+		goto out;
+	}
+	ret = load_full_rows(st, stmt, each, rf, false, err) ||
+			      load_full_rows(st, samples, each, rf, true, err)
+		      ? -1
+		      : 0;
+out:
+	sqlite3_finalize(stmt);
+	sqlite3_finalize(samples);
+	sqlite3_finalize(each);
+	return ret;
+}
+
 /*
  * The vmstat changes of the measured iterations of a run that succeeded
  * with monitors, one row per counter, in iteration order; an iteration in

@@ -229,7 +229,8 @@ int store_run_load_full(struct store *st, int64_t run_id, const char *benchmark,
 	    store_load_ops(st, run_id, benchmark, &rf->ops, &rf->ops_nr,
 			   &rf->ops_alloc, err) ||
 	    load_iters(st, run_id, benchmark, rf, err) ||
-	    load_samples(st, run_id, rf, err))
+	    load_samples(st, run_id, rf, err) ||
+	    store_monitor_load_full(st, run_id, benchmark, rf, err))
 		goto out;
 	for (size_t i = 0; i < rf->iters_nr; i++) {
 		const struct iteration_data *it = &rf->iters[i];
@@ -384,24 +385,6 @@ static int insert_samples(struct store *st, const struct insert_stmts *s,
 	return 0;
 }
 
-/* The vmstat changes of an imported iteration as its monitor record. */
-static int insert_vmstat(struct store *st, const struct iteration_data *it,
-			 int64_t iter_id, struct strbuf *err)
-{
-	struct monitor_record rec = {0};
-	int ret;
-
-	rec.vmstat.v = xcalloc(it->vmstat_nr + 1, sizeof(*rec.vmstat.v));
-	for (size_t i = 0; i < it->vmstat_nr; i++) {
-		rec.vmstat.v[i].name = it->vmstat[i].name;
-		rec.vmstat.v[i].value = it->vmstat[i].value;
-	}
-	rec.vmstat.nr = it->vmstat_nr;
-	ret = store_monitor_add(st, iter_id, &rec, err);
-	free(rec.vmstat.v);
-	return ret;
-}
-
 int store_run_insert_full(struct store *st, struct run_full *rf,
 			  struct strbuf *err)
 {
@@ -430,7 +413,8 @@ int store_run_insert_full(struct store *st, struct run_full *rf,
 
 		if (insert_iter(st, rf->info.id, it, &iter_id, err) ||
 		    insert_samples(st, &s, rf, it, iter_id, op_ids, err) ||
-		    (it->has_vmstat && insert_vmstat(st, it, iter_id, err)))
+		    (it->monitor &&
+		     store_monitor_add_full(st, iter_id, it->monitor, err)))
 			goto out;
 	}
 	ret = 0;

@@ -62,10 +62,10 @@ static const char *const stmt_sql[ST_NR] = {
 		" mmcmp_version, hostname, kernel_release, kernel_version,"
 		" cmdline, cpu_model, nr_cpus, mem_bytes, pid, pid_start,"
 		" thp_enabled, thp_defrag, cpufreq_governor, numa_nodes, smt,"
-		" cgroup_mode, kernel_config_sha256, cgroup)"
+		" cgroup_mode, kernel_config_sha256, cgroup, setup)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
 		" ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24,"
-		" ?25, ?26)",
+		" ?25, ?26, ?27)",
 	[ST_RUN_SET_STATUS] =
 		"UPDATE run SET status = ?2, ended_at = coalesce(?3, ended_at)"
 		" WHERE id = ?1",
@@ -75,7 +75,7 @@ static const char *const stmt_sql[ST_NR] = {
 		" kernel_release, kernel_version, cmdline, cpu_model, nr_cpus,"
 		" mem_bytes, pid, pid_start, thp_enabled, thp_defrag,"
 		" cpufreq_governor, numa_nodes, smt, cgroup_mode,"
-		" kernel_config_sha256, cgroup FROM run WHERE id = ?1",
+		" kernel_config_sha256, cgroup, setup FROM run WHERE id = ?1",
 	[ST_RUN_FIND] =
 		"SELECT id FROM run WHERE label = ?1 ORDER BY started_at, id",
 	[ST_RUN_ALL] = "SELECT id FROM run ORDER BY started_at, id",
@@ -902,6 +902,7 @@ int store_run_create(struct store *st, struct run_info *ri, struct strbuf *err)
 	    store_bind_text(stmt, 24, m->cgroup_mode) ||
 	    store_bind_text(stmt, 25, m->kernel_config_sha256) ||
 	    store_bind_text(stmt, 26, ri->cgroup) ||
+	    store_bind_text(stmt, 27, ri->setup) ||
 	    sqlite3_step(stmt) != SQLITE_DONE) {
 		store_fail(st, err, "create run '%s'",
 			   ri->uuid ? ri->uuid : "(null)");
@@ -1048,6 +1049,7 @@ int store_run_get(struct store *st, int64_t run_id, struct run_info *ri,
 	m->cgroup_mode = store_column_strdup(stmt, 23);
 	m->kernel_config_sha256 = store_column_strdup(stmt, 24);
 	ri->cgroup = store_column_strdup(stmt, 25);
+	ri->setup = store_column_strdup(stmt, 26);
 	ret = 0;
 out:
 	stmt_done(stmt);

@@ -324,7 +324,8 @@ int store_uuid_exists(struct store *st, const char *uuid, bool *exists,
  * Load run run_id in full into rf (zeroed by the caller; release it with
  * run_full_release(), also on failure): its info, its operations in
  * creation order, its iterations (warm-ups too) in insertion order, each
- * with its samples in insertion order. benchmark, when not NULL, keeps
+ * with its samples in insertion order and its monitor record (periodic
+ * samples included) when it has one. benchmark, when not NULL, keeps
  * that benchmark's operations and iterations only. A sample that is not
  * a finite number, or whose operation belongs to another benchmark than
  * its iteration, is an error: an export could not hold it.
@@ -336,8 +337,8 @@ int store_run_load_full(struct store *st, int64_t run_id, const char *benchmark,
  * Insert rf as a new run, atomically, and set rf->info.id: the run with
  * rf->info.uuid (which must not be stored yet) and its pid fields, its
  * operations in order (a benchmark and name given twice is an error),
- * then its iterations in order with their samples (and, for those with
- * has_vmstat, their vmstat changes as monitor records). Every sample's op
+ * then its iterations in order with their samples and monitor records.
+ * Every sample's op
  * must index rf->ops and every iteration's samples must lie within
  * rf->samples (BUG() otherwise). Samples go in with multi-row INSERTs:
  * a million take about a second.

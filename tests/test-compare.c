@@ -917,7 +917,7 @@ static void test_monitor_tables(void)
 	r = compare_runs(runs, 3, &opts, &plain, &err);
 	ok(!r && plain.bench_nr == 1, "without --monitors: one table %s",
 	   err.buf);
-	opts.monitors = true;
+	opts.monitors = COMPARE_MONITORS_ALL;
 	r = compare_runs(runs, 3, &opts, &res, &err);
 	ok(!r && res.bench_nr == 2, "with --monitors: a second table %s",
 	   err.buf);
@@ -954,9 +954,99 @@ static void test_monitor_tables(void)
 	   "--benchmark filters the monitor tables too");
 	strbuf_reset(&err);
 	compare_result_release(&res);
+	opts.benchmark = NULL;
+	opts.monitors = COMPARE_MONITORS_MEAN;
+	r = compare_runs(runs, 3, &opts, &res, &err);
+	b = !r && res.bench_nr == 2 ? &res.bench[1] : NULL;
+	same = b && b->rows_nr == b->ops_nr && b->ops_nr == 3;
+	for (size_t i = 0; b && i < b->rows_nr; i++)
+		same &= b->rows[i].stat == COMPARE_STAT_MEAN;
+	ok(same, "--monitors alone: the counter table has the mean rows only");
+	ok(!r && res.bench[0].rows_nr == COMPARE_STAT_NR,
+	   "and the workload table all of its rows");
+	compare_result_release(&res);
+	opts.sub_heading = "time|pg|nr_";
+	r = compare_runs(runs, 3, &opts, &res, &err);
+	b = !r && res.bench_nr == 2 ? &res.bench[1] : NULL;
+	ok(b && b->ops_nr == 2 && !strcmp(b->ops[0].name, "pgfault") &&
+		   !strcmp(b->ops[1].name, "nr_free_pages"),
+	   "--sub-heading filters the counters");
+	compare_result_release(&res);
+	opts.sub_heading = "pgf";
+	r = compare_runs(runs, 3, &opts, &res, &err);
+	ok(!r && res.bench_nr == 1 && res.bench[0].monitor &&
+		   res.bench[0].ops_nr == 1,
+	   "a sub-heading only counters match leaves the counter table %s",
+	   err.buf);
+	compare_result_release(&res);
+	opts.sub_heading = NULL;
+	opts.monitors = COMPARE_MONITORS_OFF;
 	for (size_t i = 0; i < 3; i++)
 		run_data_release(&runs[i]);
 	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+/* The footer line on runs without monitor data. */
+static void test_monitor_note(void)
+{
+	static const char *const names[] = {"pgfault"};
+	static const double v[] = {10, 11};
+	static const double time_v[] = {1, 2, 3};
+	struct compare_options opts = COMPARE_OPTIONS_INIT;
+	struct compare_result res = COMPARE_RESULT_INIT;
+	struct strbuf err = STRBUF_INIT;
+	struct strvec lines = STRVEC_INIT;
+	struct run_data runs[2];
+	const char *note;
+
+	run_init(&runs[0], "base");
+	run_init(&runs[1], "other");
+	for (size_t i = 0; i < 2; i++)
+		add_op(&runs[i], "bench", "time", false, time_v, 3);
+	ok(!compare_runs(runs, 2, &opts, &res, &err) &&
+		   !res.bench[0].vmstat_note,
+	   "no monitors anywhere, runs not made by mmcmp run: no note");
+	compare_result_release(&res);
+	opts.monitors = COMPARE_MONITORS_MEAN;
+	ok(!compare_runs(runs, 2, &opts, &res, &err), "with --monitors");
+	note = res.bench_nr ? res.bench[0].vmstat_note : NULL;
+	is_str(note,
+	       "no monitor records for 'base', 'other': no Ops table and no counter table",
+	       "--monitors without monitor data says so");
+	compare_result_release(&res);
+	opts.monitors = COMPARE_MONITORS_OFF;
+	runs[1].info.config_text = xstrdup("name: x\n");
+	ok(!compare_runs(runs, 2, &opts, &res, &err), "a run of a config");
+	note = res.bench_nr ? res.bench[0].vmstat_note : NULL;
+	is_str(note, "no monitor records for 'other': no Ops table",
+	       "a run of mmcmp run without monitors is named");
+	compare_result_release(&res);
+	add_monitors(&runs[0], "bench", 2, 2, names, v, 1);
+	ok(!compare_runs(runs, 2, &opts, &res, &err), "one run with monitors");
+	note = res.bench_nr ? res.bench[0].vmstat_note : NULL;
+	is_str(note, "no monitor records for 'other': its Ops column reads 0",
+	       "the run without them is named");
+	compare_footer(&res, &res.bench[0], &lines);
+	ok(lines.nr && !strcmp(lines.v[lines.nr - 1], note ? note : ""),
+	   "the note ends the footer");
+	strvec_clear(&lines);
+	compare_result_release(&res);
+	opts.test = COMPARE_TEST_MMTESTS;
+	ok(!compare_runs(runs, 2, &opts, &res, &err), "mmtests mode");
+	compare_footer(&res, &res.bench[0], &lines);
+	ok(lines.nr == 0,
+	   "mmtests mode prints no note: its output is mmtests'");
+	strvec_clear(&lines);
+	compare_result_release(&res);
+	add_monitors(&runs[1], "bench", 2, 2, names, v, 1);
+	opts.test = COMPARE_TEST_WELCH;
+	ok(!compare_runs(runs, 2, &opts, &res, &err) &&
+		   !res.bench[0].vmstat_note,
+	   "every run with monitors: no note");
+	compare_result_release(&res);
+	for (size_t i = 0; i < 2; i++)
+		run_data_release(&runs[i]);
 	strbuf_release(&err);
 }
 
@@ -1185,6 +1275,7 @@ int main(void)
 	test_full_report("trunc-regress", trunc_dur, false);
 	test_vmstat_report();
 	test_vmstat_rows();
+	test_monitor_note();
 	test_monitor_tables();
 	test_sig_cases();
 	test_partial_baseline_ci();

@@ -272,7 +272,7 @@ static void check_tree(void)
 	ok(runs[1].ops[0].higher_better && runs[1].ops[0].decimals == 2,
 	   "will-it-scale: higher is better, 2 decimals");
 	for (size_t i = 0; i < runs[1].iters_nr; i++)
-		vmstat_iters += runs[1].iters[i].has_vmstat;
+		vmstat_iters += runs[1].iters[i].monitor != NULL;
 	ok(vmstat_iters == 2, "both iterations have vmstat changes");
 	ok(runs[1].iters[1].index == 1 && runs[1].iters[1].elapsed_s == 80.16,
 	   "iteration index and time from iter-1/tests-timestamp");

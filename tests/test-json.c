@@ -65,10 +65,36 @@ static struct iteration_data *add_iter(struct run_full *rf, const char *bench,
 	return it;
 }
 
+/* Give it a monitor record: counters, CPU times, meminfo, two samples. */
+static void add_monitor(struct iteration_data *it)
+{
+	struct iteration_monitor *m = xcalloc(1, sizeof(*m));
+
+	monitor_counts_add(&m->vmstat, "pgfault", 1234);
+	monitor_counts_add(&m->vmstat, "nr_free_pages", -56);
+	monitor_counts_add(&m->vmstat, "big", INT64_C(9007199254740992));
+	monitor_counts_add(&m->cpu, "user", 25);
+	monitor_counts_add(&m->cpu, "idle", 0);
+	monitor_counts_add(&m->meminfo_start, "MemTotal", 16384000);
+	monitor_counts_add(&m->meminfo_end, "MemTotal", 16384000);
+	monitor_counts_add(&m->meminfo_end, "Odd \"name\"", 1);
+	m->interval_s = 0.1;
+	m->samples = xcalloc(2, sizeof(*m->samples));
+	m->samples_nr = m->samples_alloc = 2;
+	m->samples[0].t_s = 0.1;
+	monitor_counts_add(&m->samples[0].vmstat, "pgfault", 1000);
+	monitor_counts_add(&m->samples[0].cpu, "user", 20);
+	monitor_counts_add(&m->samples[0].meminfo, "MemFree", 100);
+	m->samples[1].t_s = 0.2000000000000001;
+	monitor_counts_add(&m->samples[1].cpu, "user", 5);
+	it->monitor = m;
+}
+
 /*
  * Two runs: "base" with everything known, strings that need escaping and
  * a stderr tail that is not UTF-8, interleaved samples, a warm-up, a
- * failed iteration and an operation without samples; "patched" running,
+ * failed iteration, an operation without samples, a monitor record with
+ * periodic samples and an empty one; "patched" running,
  * with nothing known about its machine.
  */
 static void fixture(struct run_full runs[2])
@@ -95,6 +121,11 @@ static void fixture(struct run_full runs[2])
 	rf->info.config_text = xstrdup("name: demo\n# \"quoted\" \\ tab\t\n");
 	sha256_hex(rf->info.config_text, strlen(rf->info.config_text), hash);
 	rf->info.config_hash = xstrdup(hash);
+	rf->info.setup = xstrdup(
+		"{\"iterations\":2,\"warmup\":1,\"until\":null,\"params\":"
+		"[{\"workload\":\"fake\",\"name\":\"v\",\"values\":[\"10\"]},"
+		"{\"workload\":\"fake\",\"name\":\"mode\",\"values\":"
+		"[\"a \\\"b\\\"\",\"c\"]}]}");
 	rf->info.started_at = xstrdup("2024-05-01T10:00:00Z");
 	rf->info.ended_at = xstrdup("2024-05-01T10:05:00Z");
 	rf->info.mmcmp_version = xstrdup("0.1.0");
@@ -117,8 +148,9 @@ static void fixture(struct run_full runs[2])
 	add_op(rf, "fake", "time-10", "s", false, 4);
 	add_op(rf, "other", "x", "", false, 0);
 	add_iter(rf, "fake", 0, true, warm);
-	add_iter(rf, "fake", 1, false, it0);
+	add_monitor(add_iter(rf, "fake", 1, false, it0));
 	it = add_iter(rf, "fake", 2, false, it1);
+	it->monitor = xcalloc(1, sizeof(*it->monitor));
 	free(it->build);
 	it->build = xstrdup("thp");
 	it = add_iter(rf, "other", 0, false, NULL);
@@ -166,6 +198,20 @@ static void test_export(struct strbuf *golden)
 		   back[0].samples[6].value == 1e-7 && back[0].iters[2].build &&
 		   !back[1].info.ended_at && back[0].info.pid == 0,
 	   "what reads back is what was written");
+	is_str(nr ? back[0].info.setup : NULL, runs[0].info.setup,
+	       "the setup reads back as its canonical text");
+	ok(nr == 2 && !back[1].info.setup, "a null setup reads back as NULL");
+	ok(nr == 2 && !back[0].iters[0].monitor && back[0].iters[1].monitor &&
+		   back[0].iters[1].monitor->vmstat.nr == 3 &&
+		   back[0].iters[1].monitor->vmstat.v[1].value == -56 &&
+		   back[0].iters[1].monitor->vmstat.v[2].value ==
+			   INT64_C(9007199254740992) &&
+		   back[0].iters[1].monitor->samples_nr == 2 &&
+		   back[0].iters[1].monitor->samples[1].t_s ==
+			   0.2000000000000001 &&
+		   back[0].iters[2].monitor &&
+		   !back[0].iters[2].monitor->vmstat.nr,
+	   "monitor records read back, in order, exactly");
 	export_runs(back, nr, &again);
 	ok(same_bytes(&again, golden), "written again, the same bytes");
 	run_full_release(&runs[0]);
@@ -182,12 +228,12 @@ static void test_export(struct strbuf *golden)
 static const struct {
 	const char *what, *from, *to, *want;
 } bad_cases[] = {
-	{"not JSON", "\"version\":\t1,", "\"version\":\t1,,",
+	{"not JSON", "\"version\":\t2,", "\"version\":\t2,,",
 	 "t.json: invalid JSON near line 3, column 16"},
-	{"cut short", "\"version\":\t1,", "\"version\":\t1,\n\"x\": [",
-	 "t.json: the JSON ends early (truncated?) at line 242, column 1"},
+	{"cut short", "\"version\":\t2,", "\"version\":\t2,\n\"x\": [",
+	 "t.json: the JSON ends early (truncated?) at line 286, column 1"},
 	{"text after the document", "\t\t}]\n}\n", "\t\t}]\n}\n{}",
-	 "t.json: unexpected text after the JSON value at line 241, column 1"},
+	 "t.json: unexpected text after the JSON value at line 285, column 1"},
 	{"a NUL character", "\"label\":\t\"base\"",
 	 "\"label\":\t\"ba\\u0000se\"",
 	 "t.json: line 7, column 16: a string holds \\u0000"},
@@ -197,11 +243,63 @@ static const struct {
 	 "t.json: format: 'mmcmp-compare' is not an mmcmp export (want 'mmcmp-export')"},
 	{"format not a string", "\"mmcmp-export\"", "1",
 	 "t.json: format: expected a string, found a number"},
-	{"unknown version", "\"version\":\t1,", "\"version\":\t2,",
-	 "t.json: version: unsupported version 2 (this mmcmp reads version 1)"},
-	{"version not an integer", "\"version\":\t1,", "\"version\":\t1.5,",
+	{"unknown version", "\"version\":\t2,", "\"version\":\t3,",
+	 "t.json: version: unsupported version 3 (this mmcmp reads versions 1 to 2)"},
+	{"version 0", "\"version\":\t2,", "\"version\":\t0,",
+	 "t.json: version: unsupported version 0 (this mmcmp reads versions 1 to 2)"},
+	{"a version 1 document with a setup",
+	 "\"version\":\t2,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
+	 "\"version\":\t1,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
+	 "t.json: runs[0]: unknown member 'setup'"},
+	{"setup not an object", "\"setup\":\tnull", "\"setup\":\t2",
+	 "t.json: runs[1].setup: expected an object or null, found a number"},
+	{"until given", "\"until\":\tnull", "\"until\":\t\"ci<2%\"",
+	 "t.json: runs[0].setup.until: expected null (reserved for --until), found a string"},
+	{"setup iterations negative", "\"iterations\":\t2,",
+	 "\"iterations\":\t-2,",
+	 "t.json: runs[0].setup.iterations: -2 is out of range (0 to 9007199254740992)"},
+	{"a setup member missing", "\"warmup\":\t1,\n", "",
+	 "t.json: runs[0].setup: missing member 'warmup'"},
+	{"a parameter without values", "\"values\":\t[\"10\"]",
+	 "\"values\":\t[]",
+	 "t.json: runs[0].setup.params[0].values: no values"},
+	{"a parameter value not a string", "\"values\":\t[\"10\"]",
+	 "\"values\":\t[10]",
+	 "t.json: runs[0].setup.params[0].values[0]: expected a string, found a number"},
+	{"a parameter without a name", "\"name\":\t\"v\"", "\"name\":\t\"\"",
+	 "t.json: runs[0].setup.params[0].name: empty string"},
+	{"monitor not an object",
+	 "\"values\":\t[1]\n\t\t\t\t\t\t}],\n\t\t\t\t\t\"monitor\":\tnull",
+	 "\"values\":\t[1]\n\t\t\t\t\t\t}],\n\t\t\t\t\t\"monitor\":\t[]",
+	 "t.json: runs[0].iterations[0].monitor: expected an object or null, found an array"},
+	{"a monitor value that is not an integer", "\"pgfault\":1234",
+	 "\"pgfault\":12.5",
+	 "t.json: runs[0].iterations[1].monitor.vmstat.pgfault: expected an integer, found 12.5"},
+	{"a monitor value beyond 2^53", "\"big\":9007199254740992",
+	 "\"big\":9007199254740994",
+	 "t.json: runs[0].iterations[1].monitor.vmstat.big: expected an integer, found 9.0072e+15"},
+	{"a monitor name twice", "\"user\":25,", "\"user\":25,\"user\":1,",
+	 "t.json: runs[0].iterations[1].monitor.cpu: duplicate member 'user'"},
+	{"an empty monitor name", "\"idle\":0", "\"\":0",
+	 "t.json: runs[0].iterations[1].monitor.cpu: '' is not a name (1 to 4096 bytes of UTF-8)"},
+	{"monitor values not an object",
+	 "\"meminfo_start\":\t{\"MemTotal\":16384000}",
+	 "\"meminfo_start\":\t[]",
+	 "t.json: runs[0].iterations[1].monitor.meminfo_start: expected an object, found an array"},
+	{"a monitor member missing",
+	 "\"meminfo_start\":\t{\"MemTotal\":16384000},", "",
+	 "t.json: runs[0].iterations[1].monitor: missing member 'meminfo_start'"},
+	{"a negative sample time", "\"t_s\":\t0.1,", "\"t_s\":\t-0.5,",
+	 "t.json: runs[0].iterations[1].monitor.samples[0].t_s: -0.5 is out of range (0 to 1e9 seconds)"},
+	{"an unknown member of a sample", "\"t_s\":\t0.1,",
+	 "\"t_s\":\t0.1, \"x\": 1,",
+	 "t.json: runs[0].iterations[1].monitor.samples[0]: unknown member 'x'"},
+	{"an interval without samples", "\"interval_s\":\t0,",
+	 "\"interval_s\":\t1,",
+	 "t.json: runs[0].iterations[2].monitor.interval_s: not 0, but the record has no samples"},
+	{"version not an integer", "\"version\":\t2,", "\"version\":\t1.5,",
 	 "t.json: version: expected an integer, found 1.5"},
-	{"missing version", "\t\"version\":\t1,\n", "",
+	{"missing version", "\t\"version\":\t2,\n", "",
 	 "t.json: top level: missing member 'version'"},
 	{"unknown member", "\"generator\":", "\"extra\":\t1,\n\t\"generator\":",
 	 "t.json: top level: unknown member 'extra'"},
@@ -287,7 +385,7 @@ static const struct {
 	{"unknown iteration status", "\"status\":\t\"exit\"",
 	 "\"status\":\t\"crashed\"",
 	 "t.json: runs[0].iterations[3].status: unknown value 'crashed' (expected ok, exit, signal, timeout, interrupted, exec, extract)"},
-	{"samples not an array", "\"samples\":\t[]", "\"samples\":\t{}",
+	{"samples not an array", "\"samples\":\t[],", "\"samples\":\t{},",
 	 "t.json: runs[0].iterations[3].samples: expected an array, found an object"},
 	{"sample not a number", "[100.5, 101.25]", "[100.5, \"101.25\"]",
 	 "t.json: runs[0].iterations[1].samples[0].values[1]: expected a number, found a string"},
@@ -405,6 +503,54 @@ static void test_bad_documents(const struct strbuf *golden)
 	strbuf_release(&doc);
 }
 
+/* Remove every occurrence of from in sb. */
+static void remove_all(struct strbuf *sb, const char *from)
+{
+	char *at;
+
+	while ((at = strstr(sb->buf, from))) {
+		size_t pos = (size_t)(at - sb->buf), n = strlen(from);
+
+		memmove(at, at + n, sb->len - pos - n + 1);
+		strbuf_setlen(sb, sb->len - n);
+	}
+}
+
+/*
+ * Version 1 documents, which have no setup and monitor records, still
+ * read; in version 2 those members must be there.
+ */
+static void test_version1(void)
+{
+	struct strbuf doc = STRBUF_INIT, err = STRBUF_INIT, v1 = STRBUF_INIT;
+	struct run_full runs[2], *back = NULL;
+	size_t nr = 0;
+
+	fixture(runs);
+	export_runs(&runs[1], 1, &doc);
+	remove_all(&doc, "\t\t\t\"setup\":\tnull,\n");
+	ok(replace_once(&doc, "\"version\":\t2,", "\"version\":\t1,", &v1),
+	   "version 1: the fixture has one version");
+	expect_failure(
+		"a version 1 document with a monitor member", &v1,
+		"t.json: runs[0].iterations[0]: unknown member 'monitor'");
+	remove_all(&v1, ",\n\t\t\t\t\t\"monitor\":\tnull");
+	ok(!json_import("t.json", v1.buf, v1.len, &back, &nr, &err) &&
+		   nr == 1 && back[0].iters_nr == 1 &&
+		   !back[0].iters[0].monitor && !back[0].info.setup,
+	   "a version 1 document reads, without setup and monitor records");
+	if (err.len)
+		diag("%s", err.buf);
+	run_full_free_array(back, nr);
+	expect_failure("a version 2 document without setup", &doc,
+		       "t.json: runs[0]: missing member 'setup'");
+	run_full_release(&runs[0]);
+	run_full_release(&runs[1]);
+	strbuf_release(&doc);
+	strbuf_release(&err);
+	strbuf_release(&v1);
+}
+
 /* The compare document of an mmtests example; golden. */
 static void test_compare(void)
 {
@@ -475,6 +621,7 @@ int main(void)
 
 	test_export(&golden);
 	test_bad_documents(&golden);
+	test_version1();
 	test_compare();
 	test_numbers();
 	strbuf_release(&golden);

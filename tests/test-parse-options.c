@@ -37,6 +37,7 @@ struct dest {
 	int64_t big;
 	double ratio;
 	enum color color;
+	enum color shade;
 	struct strvec tags;
 	struct int64_list ids;
 	struct inner in;
@@ -59,6 +60,8 @@ static const struct cmd_option options[] = {
 		"an int64_t"),
 	OPT_NUMBER("ratio", 0, struct dest, ratio, "R", 0, 1, "a double"),
 	OPT_CHOICE("color", 'c', struct dest, color, color_nth, "a color"),
+	OPT_CHOICE_OPTARG("shade", 0, struct dest, shade, color_nth, GREEN,
+			  "a shade"),
 	OPT_STRING_LIST("tag", 't', struct dest, tags, "TAG", "a tag"),
 	OPT_INT_LIST("id", 0, struct dest, ids, "ID", 1, 99, "an id"),
 	OPT_INCLUDE(struct dest, in, inner_options),
@@ -143,6 +146,14 @@ static const struct parse_case {
 	{{"-c", "Red"},
 	 0,
 	 "option '-c' needs one of red, green or blue, not 'Red'"},
+	/* A choice whose value may be left out: only "=V" gives one. */
+	{{"--shade"}, 0, "shade=green"},
+	{{"--shade=blue"}, 0, "shade=blue"},
+	{{"--shade", "blue"}, 0, "shade=green args=blue"},
+	{{"--shade=blue", "--shade"}, 0, "shade=green"},
+	{{"--shade="},
+	 0,
+	 "option '--shade' needs one of red, green or blue, not ''"},
 	/* Repeatable options keep every value, in order. */
 	{{"-t", "a", "--tag=b", "--tag", "c"}, 0, "tags=a,b,c"},
 	{{"--id", "3", "--id=5", "--id=3"}, 0, "ids=3,5,3"},
@@ -200,6 +211,8 @@ static void describe(const struct dest *d, int argc, char **argv,
 		strbuf_addf(sb, " ratio=%g", d->ratio);
 	if (d->color != RED)
 		strbuf_addf(sb, " color=%s", color_nth(d->color));
+	if (d->shade != RED)
+		strbuf_addf(sb, " shade=%s", color_nth(d->shade));
 	for (size_t i = 0; i < d->tags.nr; i++)
 		strbuf_addf(sb, "%s%s", i ? "," : " tags=", d->tags.v[i]);
 	for (size_t i = 0; i < d->ids.nr; i++)

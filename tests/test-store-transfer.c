@@ -61,6 +61,31 @@ static void add_iter(struct run_full *rf, const char *bench, bool warmup,
 	}
 }
 
+/* A monitor record for the last iteration of rf; with_samples adds two. */
+static void add_monitor(struct run_full *rf, bool with_samples)
+{
+	struct iteration_monitor *m = xcalloc(1, sizeof(*m));
+
+	monitor_counts_add(&m->vmstat, "pgfault", 100 + (int64_t)rf->iters_nr);
+	monitor_counts_add(&m->vmstat, "nr_free_pages", -3);
+	monitor_counts_add(&m->vmstat, "wrapped", INT64_MAX);
+	if (with_samples) {
+		monitor_counts_add(&m->cpu, "user", 7);
+		monitor_counts_add(&m->cpu, "idle", 0);
+		monitor_counts_add(&m->meminfo_start, "MemFree", 1000);
+		monitor_counts_add(&m->meminfo_end, "MemFree", 900);
+		m->interval_s = 0.25;
+		m->samples = xcalloc(2, sizeof(*m->samples));
+		m->samples_nr = m->samples_alloc = 2;
+		m->samples[0].t_s = 0.25;
+		monitor_counts_add(&m->samples[0].vmstat, "pgfault", 60);
+		monitor_counts_add(&m->samples[0].meminfo, "MemFree", 950);
+		m->samples[1].t_s = 0.5;
+		monitor_counts_add(&m->samples[1].cpu, "user", 3);
+	}
+	rf->iters[rf->iters_nr - 1].monitor = m;
+}
+
 static void make_run(struct run_full *rf, const char *uuid, const char *label)
 {
 	memset(rf, 0, sizeof(*rf));
@@ -77,8 +102,11 @@ static void make_run(struct run_full *rf, const char *uuid, const char *label)
 	/* 0, 1, 63, 64, 65 and 129 samples: around the INSERT batches. */
 	add_iter(rf, "a", false, 0, 0, 1);
 	add_iter(rf, "a", false, 1, 0, 0);
+	add_monitor(rf, false);
 	add_iter(rf, "b", false, 63, 2, 2);
+	add_monitor(rf, false);
 	add_iter(rf, "a", false, 64, 0, 1);
+	add_monitor(rf, true);
 	add_iter(rf, "a", false, 65, 1, 1);
 	add_iter(rf, "b", false, 129, 2, 2);
 }
@@ -86,6 +114,40 @@ static void make_run(struct run_full *rf, const char *uuid, const char *label)
 static bool same_str(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+static bool same_counts(const struct monitor_counts *a,
+			const struct monitor_counts *b)
+{
+	bool same = a->nr == b->nr;
+
+	for (size_t i = 0; same && i < a->nr; i++)
+		same = same_str(a->v[i].name, b->v[i].name) &&
+		       a->v[i].value == b->v[i].value;
+	return same;
+}
+
+static bool same_monitor(const struct iteration_monitor *a,
+			 const struct iteration_monitor *b)
+{
+	bool same;
+
+	if (!a || !b)
+		return !a && !b;
+	same = a->interval_s == b->interval_s &&
+	       same_counts(&a->vmstat, &b->vmstat) &&
+	       same_counts(&a->cpu, &b->cpu) &&
+	       same_counts(&a->meminfo_start, &b->meminfo_start) &&
+	       same_counts(&a->meminfo_end, &b->meminfo_end) &&
+	       a->samples_nr == b->samples_nr;
+	for (size_t i = 0; same && i < a->samples_nr; i++)
+		same = a->samples[i].t_s == b->samples[i].t_s &&
+		       same_counts(&a->samples[i].vmstat,
+				   &b->samples[i].vmstat) &&
+		       same_counts(&a->samples[i].cpu, &b->samples[i].cpu) &&
+		       same_counts(&a->samples[i].meminfo,
+				   &b->samples[i].meminfo);
+	return same;
 }
 
 /* Whether b holds what a holds, for the benchmark (or all). */
@@ -133,7 +195,8 @@ static bool same_run(const struct run_full *a, const struct run_full *b,
 		       x->sys_s == y->sys_s && x->maxrss_kb == y->maxrss_kb &&
 		       same_str(x->stderr_tail, y->stderr_tail) &&
 		       same_str(x->started_at, y->started_at) &&
-		       x->samples_nr == y->samples_nr;
+		       x->samples_nr == y->samples_nr &&
+		       same_monitor(x->monitor, y->monitor);
 		for (size_t k = 0; same && k < x->samples_nr; k++) {
 			const struct sample_data *s =
 				&a->samples[x->samples_first + k];
@@ -179,6 +242,13 @@ static void test_round_trip(struct store *st)
 		measured += rd.ops[i].nr;
 	ok(measured == rf.samples_nr - 3,
 	   "compare sees the measured samples, warm-up left out");
+	ok(rd.monitors_nr == 2 && !strcmp(rd.monitors[0].benchmark, "b") &&
+		   rd.monitors[0].iterations == 1 &&
+		   rd.monitors[0].counters_nr == 3 &&
+		   rd.monitors[0].counters[0].v[0] == 104 &&
+		   rd.monitors[1].iterations == 1,
+	   "its Ops tables see the monitor records of measured iterations "
+	   "that succeeded");
 	run_data_release(&rd);
 	run_full_release(&back);
 	run_full_release(&some);

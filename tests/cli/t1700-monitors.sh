@@ -1,8 +1,10 @@
 #!/bin/sh
 # Monitors: mmcmp run stores each iteration's vmstat, cpu and meminfo
 # figures, compare prints mmtests' Ops table and, with --monitors, a
-# table of the vmstat counters; monitors: false stores none; CSV imports
-# print no Ops table; show prints the machine's set-up facts.
+# table of the vmstat counters (mean rows, or all with --monitors=all);
+# monitors: false stores none and compare says so; CSV imports print no
+# Ops table; periodic samples survive export and import; show prints the
+# machine's set-up facts.
 set -e
 . ./lib.sh
 
@@ -52,9 +54,26 @@ check "without --monitors, no counter table" \
 	sh -c "! grep -q '^faults vmstat$' '$TMP/out'"
 expect_status 0 "compare --monitors" "$MMCMP" compare --monitors m-small m-big
 grep_file "$TMP/out" "^faults vmstat$" "a table of vmstat counters follows"
-grep_file "$TMP/out" "^Amean     pgfault " "with the page faults per iteration"
+grep_file "$TMP/out" "^Amean pgfault " "with the mean page faults per iteration"
+check "only the mean rows of the counters" \
+	sh -c "! grep -q -e '^Min  *pgfault ' -e '^Stddev  *pgfault ' '$TMP/out'"
 check "each of the two tables has the footer of its test" \
 	test "$(grep -c '^[0-9]* of [0-9]* mean rows\{0,1\} significant (welch' "$TMP/out")" -eq 2
+expect_status 0 "compare --monitors=all" "$MMCMP" compare --monitors=all m-small m-big
+grep_file "$TMP/out" "^Min       pgfault " "every statistic of the counters"
+grep_file "$TMP/out" "^BAmean.95 pgfault " "down to BAmean.95"
+expect_status 0 "compare --monitors=off" "$MMCMP" compare --monitors=off m-small m-big
+check "no counter table" sh -c "! grep -q '^faults vmstat$' '$TMP/out'"
+expect_status 0 "compare --monitors --sub-heading pgf" \
+	"$MMCMP" compare --monitors --sub-heading pgf m-small m-big
+check "the sub-heading keeps the counters it matches" \
+	test "$(grep -c '^Amean pgf' "$TMP/out")" -eq "$(grep -c '^Amean ' "$TMP/out")"
+grep_file "$TMP/out" "^Amean pgfault " "pgfault among them"
+check "and drops the workload rows it does not match" \
+	sh -c "! grep -q '^Amean  *elapsed' '$TMP/out'"
+expect_status 2 "compare --monitors=some" "$MMCMP" compare --monitors=some m-small m-big
+grep_file "$TMP/err" "option '--monitors' needs one of off, mean or all, not 'some'" \
+	"names the choices"
 expect_status 0 "compare --monitors --format=markdown" \
 	"$MMCMP" compare --monitors --format=markdown m-small m-big
 expect_status 0 "show lists the monitors" "$MMCMP" show m-small
@@ -100,6 +119,14 @@ check "numbered from 1, in time order, with meminfo and cpu times" \
 check "the iteration records the interval" \
 	test "$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM iteration_monitor
 		WHERE interval_s = 0.1")" -eq 1
+expect_status 0 "export the run with periodic samples" "$MMCMP" export json tick
+cp "$TMP/out" "$TMP/tick.json"
+expect_status 0 "import it into an empty database" \
+	"$MMCMP" --db "$TMP/tick.db" import "$TMP/tick.json"
+check "its periodic samples are imported" \
+	test "$(sqlite3 "$TMP/tick.db" 'SELECT count(*) FROM monitor_sample')" -eq "$n"
+expect_status 0 "export the import" "$MMCMP" --db "$TMP/tick.db" export json
+check "the same document again" cmp -s "$TMP/out" "$TMP/tick.json"
 
 # monitors: false
 sed 's/^iterations: 3$/iterations: 2\nmonitors: false/' "$TMP/mon.yaml" >"$TMP/off.yaml"
@@ -115,6 +142,12 @@ expect_status 0 "compare a monitored run with one without" \
 	"$MMCMP" compare m-small off-big
 grep_file "$TMP/out" "^Ops Minor Faults  *[0-9.]*  *0\.00$" \
 	"the run without monitors has zeros"
+grep_file "$TMP/out" "^no monitor records for 'off-big': its Ops column reads 0$" \
+	"and a footer line says why"
+expect_status 0 "compare runs of a config with monitors: false" \
+	"$MMCMP" compare off-small off-big
+grep_file "$TMP/out" "^no monitor records for 'off-small', 'off-big': no Ops table$" \
+	"says there is no Ops table instead of dropping it silently"
 
 # Imported samples carry no monitors.
 printf 'label,benchmark,operation,value\nc1,b,op,1\nc1,b,op,2\nc2,b,op,3\nc2,b,op,4\n' \
@@ -124,5 +157,10 @@ expect_status 0 "compare --monitors imported labels" \
 	"$MMCMP" compare --monitors c1 c2
 check "no Ops table and no vmstat table" \
 	sh -c "! grep -q -e '^Ops ' -e 'vmstat' '$TMP/out'"
+grep_file "$TMP/out" "^no monitor records for 'c1', 'c2': no Ops table and no counter table$" \
+	"--monitors says why"
+expect_status 0 "compare imported labels" "$MMCMP" compare c1 c2
+check "without --monitors CSV imports, which never have monitors, get no note" \
+	sh -c "! grep -q 'no monitor records' '$TMP/out'"
 
 done_testing

@@ -100,6 +100,71 @@ MA compare --format csv base patched >"$TMP/cmp-a.txt" 2>&1 || true
 MB compare --format csv base patched >"$TMP/cmp-b.txt" 2>&1 || true
 same "the imported runs compare as the originals" "$TMP/cmp-a.txt" "$TMP/cmp-b.txt"
 
+# Monitors travel: the records of every iteration, compared alike.
+if [ -r /proc/vmstat ] && [ -r /proc/stat ] && [ -r /proc/meminfo ]; then
+	check "every iteration's monitor record is exported" \
+		test "$(json 'sum(i["monitor"] is not None and "pgfault" in i["monitor"]["vmstat"] and "idle" in i["monitor"]["cpu"] and "MemTotal" in i["monitor"]["meminfo_end"] for r in d["runs"] for i in r["iterations"])' "$TMP/a.json")" = \
+		"$(json 'sum(len(r["iterations"]) for r in d["runs"])' "$TMP/a.json")"
+	check "the imported monitor records are stored" \
+		test "$(sqlite3 "$B" 'SELECT count(*) FROM iteration_monitor')" = \
+		"$(sqlite3 "$A" 'SELECT count(*) FROM iteration_monitor')"
+	for opt in "" --monitors --monitors=all; do
+		# shellcheck disable=SC2086 # $opt is one word or none
+		MA compare $opt base patched >"$TMP/mon-a.txt" 2>&1 || true
+		# shellcheck disable=SC2086
+		MB compare $opt base patched >"$TMP/mon-b.txt" 2>&1 || true
+		same "compare ${opt:-(default)}: the same tables after import" \
+			"$TMP/mon-a.txt" "$TMP/mon-b.txt"
+	done
+	grep_file "$TMP/mon-b.txt" "^Ops Minor Faults " "the imported runs have the Ops table"
+	grep_file "$TMP/mon-b.txt" "^fake vmstat$" "and, with --monitors, the counter tables"
+else
+	ok "# SKIP /proc/vmstat, /proc/stat or /proc/meminfo cannot be read"
+fi
+
+# A version 1 document (no monitor records) still imports.
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["version"] = 1
+for r in d["runs"]:
+	del r["setup"]
+	for i in r["iterations"]:
+		del i["monitor"]
+json.dump(d, open(sys.argv[2], "w"), indent="\t")
+' "$TMP/a.json" "$TMP/v1.json"
+V="$TMP/v1.db"
+expect_status 0 "a version 1 document imports" "$MMCMP" --db "$V" import "$TMP/v1.json"
+check "without monitor records" \
+	test "$(sqlite3 "$V" 'SELECT count(*) FROM iteration_monitor')" = 0
+"$MMCMP" --db "$V" export json >"$TMP/v1-again.json"
+check "and exports as version 2 with null records" \
+	test "$(json '(d["version"], set(i["monitor"] for r in d["runs"] for i in r["iterations"]), set(r["setup"] for r in d["runs"]))' "$TMP/v1-again.json")" = "(2, {None}, {None})"
+expect_status 0 "show --config of a run without a recorded setup" \
+	"$MMCMP" --db "$V" show --config patched
+grep_file "$TMP/out" "^  setup:     not recorded$" "says so"
+
+# The effective setup: what ran after --iterations and --param.
+check "the export has the setup of each run" \
+	test "$(json '[(r["setup"]["iterations"], r["setup"]["warmup"], r["setup"]["until"], r["setup"]["params"]) for r in d["runs"]][0]' "$TMP/a.json")" = \
+	"(3, 1, None, [{'workload': 'fake', 'name': 'v', 'values': ['10', '20']}])"
+MA show --config patched >"$TMP/show-a.txt"
+MB show --config patched >"$TMP/show-b.txt"
+grep_file "$TMP/show-a.txt" "^  setup:     3 iterations, 1 warm-up per job$" \
+	"show --config prints the iteration counts"
+grep_file "$TMP/show-a.txt" "^  params:    fake v=10,20$" "and the parameters"
+grep_file "$TMP/show-a.txt" "^  config text:$" "next to the config text"
+grep '^  setup:\|^  params:' "$TMP/show-a.txt" >"$TMP/setup-a.txt"
+grep '^  setup:\|^  params:' "$TMP/show-b.txt" >"$TMP/setup-b.txt"
+same "the imported run shows the same setup" "$TMP/setup-a.txt" "$TMP/setup-b.txt"
+P="$TMP/param.db"
+expect_status 1 "a run with --param and --iterations" "$MMCMP" --db "$P" run -q "$TMP/run.yaml" \
+	--label p --param v=30 --iterations 2
+expect_status 0 "show --config" "$MMCMP" --db "$P" show --config p
+grep_file "$TMP/out" "^  setup:     2 iterations, 1 warm-up per job$" "records the --iterations used"
+grep_file "$TMP/out" "^  params:    fake v=30$" "and the --param values used"
+grep_file "$TMP/out" "^      v: \[10, 20\]$" "beside the config's own values"
+
 # CSV round trip.
 expect_status 0 "export csv" MA export csv
 cp "$TMP/out" "$TMP/a.csv"
@@ -181,12 +246,12 @@ bad missing-member '0,/\t"maxrss_kb":.*/{//d}' \
 	'runs\[0\]\.iterations\[0\]: missing member .maxrss_kb.'
 bad unknown-member '0,/"status":\t"ok"/s//"status":\t"ok", "stat": 1/' \
 	'runs\[0\]\.iterations\[0\]: unknown member .stat.'
-bad not-finite '0,/"values":\t\[/s//"values":\t[1e999, /' \
+bad not-finite '0,/"values":\t\[\([0-9-]\)/s//"values":\t[1e999, \1/' \
 	'runs\[0\]\.iterations\[0\]\.samples\[0\]\.values\[0\]: not a finite number'
-bad not-a-number '0,/"values":\t\[/s//"values":\t["1", /' \
+bad not-a-number '0,/"values":\t\[\([0-9-]\)/s//"values":\t["1", \1/' \
 	'runs\[0\]\.iterations\[0\]\.samples\[0\]\.values\[0\]: expected a number, found a string'
-bad version 's/"version":\t1,/"version":\t2,/' \
-	'version: unsupported version 2 (this mmcmp reads version 1)'
+bad version 's/"version":\t2,/"version":\t3,/' \
+	'version: unsupported version 3 (this mmcmp reads versions 1 to 2)'
 bad absurd '0,/"nr_cpus":\t[0-9]*/s//"nr_cpus":\t99999999/' \
 	'runs\[0\]\.machine\.nr_cpus: 99999999 is out of range (0 to 1048576)'
 # shellcheck disable=SC2016 # a sed script, not a shell expansion
@@ -215,7 +280,7 @@ for f in s1 s2 s3 version; do
 		ok "the schema check rejects $f.json"
 	fi
 done
-grep_file "$TMP/schema.out" "version: expected 1" "and names the place"
+grep_file "$TMP/schema.out" "version: expected 2" "and names the place"
 
 # Filters and -o.
 expect_status 0 "export json LABEL" MA export json patched
