@@ -449,7 +449,8 @@ bool plan_walk_next(struct plan_walk *w, struct plan_step *step)
 			return true;
 		case WALK_GROUP:
 			w->member = 0;
-			w->phase = w->group < groups_nr(w)
+			w->jobs_set_up = 0;
+			w->phase = w->group < groups_nr(w) && !w->finishing
 					   ? WALK_JOB_SETUP
 					   : WALK_BUILD_TEARDOWN;
 			continue;
@@ -470,7 +471,7 @@ bool plan_walk_next(struct plan_walk *w, struct plan_step *step)
 					    0);
 			}
 			w->build_done = false;
-			w->member++;
+			w->jobs_set_up = ++w->member;
 			return emit(w, step, PLAN_STEP_JOB_SETUP, j, 0);
 		case WALK_ITERATION:
 			if (w->it >= w->iterations) {
@@ -486,7 +487,7 @@ bool plan_walk_next(struct plan_walk *w, struct plan_step *step)
 			}
 			return true;
 		case WALK_JOB_TEARDOWN:
-			if (w->member == group_size(w)) {
+			if (w->member >= w->jobs_set_up) {
 				w->group++;
 				w->phase = WALK_GROUP;
 				continue;
@@ -515,8 +516,15 @@ bool plan_walk_next(struct plan_walk *w, struct plan_step *step)
 
 void plan_walk_finish(struct plan_walk *w)
 {
-	if (w->phase >= WALK_BUILD_TEARDOWN)
+	if (w->phase >= WALK_BUILD_TEARDOWN || w->finishing)
 		return;
-	w->phase = WALK_BUILD_TEARDOWN;
-	w->member = 0;
+	w->finishing = true;
+	if (w->phase == WALK_JOB_SETUP || w->phase == WALK_ITERATION) {
+		/* The jobs set up so far are torn down, in order. */
+		w->phase = WALK_JOB_TEARDOWN;
+		w->member = 0;
+	} else if (w->phase != WALK_JOB_TEARDOWN) {
+		w->phase = WALK_BUILD_TEARDOWN;
+		w->member = 0;
+	}
 }

@@ -113,7 +113,18 @@ struct runner_opts {
  * reads the group of each command from a pipe whose write end only the
  * caller holds, and on end of file kills the last group it was told of,
  * unless told that the command finished. Without it a killed mmcmp would
- * leave its workload running, children and all.
+ * leave its workload running, children and all. The guard runs in its own
+ * session, so a signal to the caller's whole process group (SIGKILL or
+ * SIGQUIT to -PGID) does not kill it too.
+ *
+ * runner_guard_start() also makes the calling process a child subreaper
+ * (PR_SET_CHILD_SUBREAPER, for good): what a command's processes leave
+ * behind when they die becomes the caller's child. After each command,
+ * runner_run() kills and reaps every child of the caller that started
+ * after the command, but the guard, and counts in result->strays those
+ * that had left the command's process group, such as a `setsid` daemon.
+ * So the caller must not start children of its own while runner_run()
+ * runs (mmcmp has one thread).
  */
 struct runner_guard {
 	int fd;	   /* write end, close-on-exec; -1 when not started */
@@ -148,6 +159,11 @@ struct runner_result {
 	struct strbuf out; /* captured stdout */
 	bool out_truncated;
 	struct strbuf err_tail; /* last bytes of stderr */
+	/*
+	 * Processes of the command that had left its process group (setsid)
+	 * and were killed after it; found only with a guard (see there).
+	 */
+	size_t strays;
 };
 
 #define RUNNER_RESULT_INIT                                                     \
