@@ -217,7 +217,10 @@ static const struct key workload_keys[] = {
 	 AT(struct workload_spec, command),
 	 .required = true,
 	 .help = "Program and arguments (a list), or one string with "
-		 "`shell: true`; may use `{param}` placeholders."},
+		 "`shell: true`; may use `{param}` placeholders. With "
+		 "`shell: true` each value goes in single-quoted for sh "
+		 "(`'` as `'\\''`), so it is one word whatever it holds: "
+		 "do not quote placeholders yourself."},
 	{.name = "params",
 	 .type = KEY_PARAMS,
 	 AT_ARRAY(struct workload_spec, params),
@@ -934,6 +937,12 @@ static int set_scalar(struct loader *l, const struct key *k,
 			break;
 		if (d < k->min || d > k->max)
 			return fail_range(l, k, node, s);
+		/* The runner counts whole nanoseconds: less would be none. */
+		if (node && !strcmp(k->name, "timeout") && d > 0 && d < 1e-9)
+			return fail(
+				l, node,
+				"'timeout' must be 0 (none) or at least 1e-9 seconds, got %s",
+				s);
 		*(double *)p = d;
 		return 0;
 	case KEY_BOOL:

@@ -6,8 +6,22 @@
 #include "config.h"
 #include "strbuf.h"
 
-char *plan_substitute(const char *tmpl, char *const *names, char *const *values,
-		      struct strbuf *err)
+/* Append v to sb as one sh word: single-quoted, each ' as '\''. */
+static void add_sh_quoted(struct strbuf *sb, const char *v)
+{
+	strbuf_addch(sb, '\'');
+	for (; *v; v++) {
+		if (*v == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *v);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+/* plan_substitute(), with each value quoted for sh when `quote` is set. */
+static char *substitute(const char *tmpl, char *const *names,
+			char *const *values, bool quote, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *p = tmpl;
@@ -45,13 +59,22 @@ char *plan_substitute(const char *tmpl, char *const *names, char *const *values,
 				   (int)len, p + 1, tmpl);
 			goto fail;
 		}
-		strbuf_addstr(&sb, values[i]);
+		if (quote)
+			add_sh_quoted(&sb, values[i]);
+		else
+			strbuf_addstr(&sb, values[i]);
 		p = close + 1;
 	}
 	return strbuf_detach(&sb, NULL);
 fail:
 	strbuf_release(&sb);
 	return NULL;
+}
+
+char *plan_substitute(const char *tmpl, char *const *names, char *const *values,
+		      struct strbuf *err)
+{
+	return substitute(tmpl, names, values, false, err);
 }
 
 static void job_release(struct job *job, size_t nr_ops)
@@ -110,8 +133,10 @@ static int add_job(struct plan *p, const struct workload_spec *wl,
 	if (b)
 		strvec_pushv(&job->argv, b->prefix.v);
 	for (size_t i = 0; i < wl->command.nr; i++) {
-		char *arg = plan_substitute(wl->command.v[i], names.v, values.v,
-					    err);
+		/* With shell: true the last argument is the script. */
+		bool script = wl->shell && i + 1 == wl->command.nr;
+		char *arg = substitute(wl->command.v[i], names.v, values.v,
+				       script, err);
 
 		if (!arg)
 			goto out;

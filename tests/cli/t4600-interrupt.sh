@@ -206,14 +206,14 @@ else
 fi
 
 # A workload that leaves its process group is killed after it, and a
-# warning says so.
+# warning says so. The workload waits until its child has left.
 cat >"$TMP/escape.yaml" <<EOF2
 name: escape
 iterations: 1
 workloads:
   - name: esc
     shell: true
-    command: "setsid sleep $slow </dev/null >/dev/null 2>&1 & echo total:1"
+    command: "setsid sh -c \"touch '$TMP/left'; exec sleep $slow\" </dev/null >/dev/null 2>&1 & while [ ! -e '$TMP/left' ]; do sleep 0.01; done; echo total:1"
     metrics:
       - name: total
         extract: { regex: "total:([0-9]+)" }
@@ -228,5 +228,39 @@ if command -v setsid >/dev/null; then
 else
 	ok "# SKIP no setsid command (Debian package util-linux)"
 fi
+
+# A timeout that rounds to 0 ns would mean none: refused where it is.
+cat >"$TMP/tiny.yaml" <<EOF2
+name: tiny
+timeout: 1e-10
+workloads:
+  - name: w
+    command: [true]
+    metrics:
+      - name: t
+        extract: { measure: elapsed }
+EOF2
+expect_status 2 "a timeout below 1 ns is refused" \
+	"$MMCMP" run --check "$TMP/tiny.yaml"
+grep_file "$TMP/err" "tiny.yaml:2:10: 'timeout' must be 0 (none) or at least 1e-9 seconds, got 1e-10" \
+	"the error names the file, line and column"
+
+# Parameter values are one word in a shell command, whatever they hold.
+cat >"$TMP/quote.yaml" <<EOF2
+name: quote
+iterations: 1
+workloads:
+  - name: q
+    shell: true
+    command: "printf 'total:%s\\\\n' {v} | tr -d ' ;'"
+    params:
+      v: ["1; touch '$TMP/pwned'"]
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)touch" }
+EOF2
+expect_status 0 "shell mode: a value with metacharacters runs" \
+	"$MMCMP" run -q "$TMP/quote.yaml" --label quote
+check "shell mode: the value is not run as a command" test ! -e "$TMP/pwned"
 
 done_testing
