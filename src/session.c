@@ -611,12 +611,87 @@ static int prepare(struct session *s, struct strbuf *err)
 	return 0;
 }
 
+/* The path of the config's cgroup spec whose leaf `where` names, or NULL. */
+static const char *stale_spec_path(const struct session *s, const char *where)
+{
+	size_t len = strcspn(where, ",");
+
+	for (size_t b = 0; b < s->plan->builds_nr; b++) {
+		const struct cgroup_spec *spec =
+			session_build_cgroup(s->cfg, b);
+		size_t n = spec ? strlen(spec->path) : 0;
+
+		if (spec && len > n && where[len - n - 1] == '/' &&
+		    !strncmp(where + len - n, spec->path, n))
+			return spec->path;
+	}
+	return NULL;
+}
+
+/*
+ * Remove what runs marked aborted (their mmcmp died) left of their
+ * cgroups, which would be in the way of this run's: the leaves they
+ * recorded and, for a leaf of one of this config's paths, the empty
+ * levels of the path above it. A cgroup that a running run records as
+ * well stays. What cannot be removed is a warning; cgroup_create() then
+ * names every directory in the way.
+ */
+static int remove_stale_cgroups(struct session *s, struct strbuf *err)
+{
+	struct run_rows rows = {0};
+	struct strvec live = STRVEC_INIT, stale = STRVEC_INIT;
+	struct strbuf werr = STRBUF_INIT;
+	int ret = -1;
+
+	if (store_list_runs(s->st, &rows, err))
+		goto out;
+	for (size_t i = 0; i < rows.nr; i++) {
+		const char *status = rows.v[i].status;
+		struct run_info ri = {0};
+
+		if (!status ||
+		    (strcmp(status, "aborted") && strcmp(status, "running")))
+			continue;
+		if (store_run_get(s->st, rows.v[i].id, &ri, err))
+			goto out;
+		if (ri.cgroup)
+			strvec_push(strcmp(status, "running") ? &stale : &live,
+				    ri.cgroup);
+		run_info_release(&ri);
+	}
+	for (size_t i = 0; i < stale.nr; i++) {
+		bool in_use = false;
+
+		for (size_t k = 0; k < live.nr && !in_use; k++)
+			in_use = !strcmp(live.v[k], stale.v[i]);
+		if (in_use)
+			continue;
+		if (cgroup_remove_stale(stale.v[i],
+					stale_spec_path(s, stale.v[i]), &werr))
+			notify(s, "%s", werr.buf);
+		strbuf_reset(&werr);
+	}
+	ret = 0;
+out:
+	run_rows_release(&rows);
+	strvec_clear(&live);
+	strvec_clear(&stale);
+	strbuf_release(&werr);
+	return ret;
+}
+
 /*
  * Create the cgroups of the builds: the top-level one once, for all the
- * builds without their own.
+ * builds without their own; first, what killed runs left in the way.
  */
 static int create_cgroups(struct session *s, struct strbuf *err)
 {
+	bool any = false;
+
+	for (size_t b = 0; b < s->plan->builds_nr && !any; b++)
+		any = session_build_cgroup(s->cfg, b) != NULL;
+	if (any && remove_stale_cgroups(s, err))
+		return -1;
 	for (size_t b = 0; b < s->plan->builds_nr; b++) {
 		const struct cgroup_spec *spec =
 			session_build_cgroup(s->cfg, b);

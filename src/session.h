@@ -40,6 +40,10 @@ struct cgroup_spec;
  * stopped, the rest skipped, each with a warning). So a caller sets
  * *stop on the first interrupt and *cut on the second.
  *
+ * Before it makes its cgroups, session_run() removes those that runs
+ * marked aborted recorded and left (cgroup_remove_stale()), unless a run
+ * still running records the same; what it cannot remove is a warning.
+ *
  * Use: session_new(); optionally session_check_labels(); session_run();
  * session_finish(), always, also after session_run() failed, as it runs
  * the teardowns and records how the run ended; then the summaries;

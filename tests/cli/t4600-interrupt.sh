@@ -229,6 +229,91 @@ else
 	ok "# SKIP no setsid command (Debian package util-linux)"
 fi
 
+# Cgroups that a killed run left are removed by the next run, where this
+# machine lets us create cgroups (see t1800-cgroup.sh).
+top="mmcmp-t4600-$$"
+cg_cleanup() {
+	for d in /sys/fs/cgroup /sys/fs/cgroup/unified /sys/fs/cgroup/memory \
+		/sys/fs/cgroup/pids; do
+		for c in "$d/$top/a/leaf" "$d/$top/a" "$d/$top"; do
+			[ -d "$c" ] && rmdir "$c" 2>/dev/null
+		done
+	done
+	return 0
+}
+trap 'cg_cleanup; cleanup' EXIT
+writable() {
+	[ "$(stat -f -c %T "$1" 2>/dev/null)" = "$2" ] &&
+		mkdir "$1/$top-probe" 2>/dev/null && rmdir "$1/$top-probe"
+}
+cg_root="" cg_extra=""
+if writable /sys/fs/cgroup cgroup2fs; then
+	cg_root=/sys/fs/cgroup
+elif writable /sys/fs/cgroup/unified cgroup2fs; then
+	cg_root=/sys/fs/cgroup/unified
+elif writable /sys/fs/cgroup/memory cgroupfs; then
+	cg_root=/sys/fs/cgroup/memory cg_extra="  controllers: [memory]"
+fi
+if [ -n "$cg_root" ]; then
+	cat >"$TMP/cg.yaml" <<EOF2
+name: cg
+iterations: 1
+workloads:
+  - name: w
+    shell: true
+    command: "if [ -e '$TMP/cg-hang' ]; then touch '$TMP/cg-started'; exec sleep $slow; fi; echo total:1"
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+cgroup:
+  path: $top/a/leaf
+  root: $cg_root
+$cg_extra
+EOF2
+	touch "$TMP/cg-hang"
+	"$MMCMP" run -q "$TMP/cg.yaml" --label cg-killed >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	check "cgroup: the workload hangs in its cgroup" wait_for "$TMP/cg-started"
+	kill -KILL "$pid"
+	finish "$pid"
+	check "cgroup: the guard killed the workload" gone "slee[p] $slow"
+	check "cgroup: the killed run left its cgroup" test -d "$cg_root/$top/a/leaf"
+	rm -f "$TMP/cg-hang"
+	expect_status 0 "cgroup: the next run removes it and runs" \
+		"$MMCMP" run -q "$TMP/cg.yaml" --label cg-next
+	check "cgroup: the killed run is aborted" \
+		test "$(q "SELECT status FROM run WHERE label = 'cg-killed'")" = aborted
+	check "cgroup: nothing is left of either run's cgroup" \
+		test ! -e "$cg_root/$top"
+else
+	ok "# SKIP no writable cgroup hierarchy"
+fi
+
+# A leaf in the way in several hierarchies: the error names each.
+if writable /sys/fs/cgroup/memory cgroupfs && writable /sys/fs/cgroup/pids cgroupfs; then
+	cat >"$TMP/cg2.yaml" <<EOF2
+name: cg2
+iterations: 1
+workloads:
+  - name: w
+    command: [true]
+    metrics:
+      - name: t
+        extract: { measure: elapsed }
+cgroup:
+  path: $top/a/leaf
+  controllers: [memory, pids]
+EOF2
+	mkdir -p "/sys/fs/cgroup/memory/$top/a/leaf" "/sys/fs/cgroup/pids/$top/a/leaf"
+	expect_status 1 "cgroups in the way: the run fails" \
+		"$MMCMP" run -q "$TMP/cg2.yaml" --label cg2
+	grep_file "$TMP/err" "cgroups '/sys/fs/cgroup/memory/$top/a/leaf', '/sys/fs/cgroup/pids/$top/a/leaf' exist already" \
+		"cgroups in the way: the error names every one"
+	cg_cleanup
+else
+	ok "# SKIP no writable cgroup v1 memory and pids hierarchies"
+fi
+
 # A timeout that rounds to 0 ns would mean none: refused where it is.
 cat >"$TMP/tiny.yaml" <<EOF2
 name: tiny
