@@ -21,7 +21,7 @@ slower="4601.1$$"
 cleanup() {
 	pkill -KILL -f "slee[p] $slow" 2>/dev/null || true
 	pkill -KILL -f "slee[p] $slower" 2>/dev/null || true
-	pkill -KILL -f "marker-46$$" 2>/dev/null || true
+	pkill -KILL -f "t4600-hang-$$" 2>/dev/null || true
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -182,7 +182,7 @@ name: hang
 iterations: 1
 workloads:
   - name: h
-    command: ["$FAKE_BENCH", "--stderr", "marker-46$$", "--pidfile", "$TMP/hang-$sig.pid", "--fork-orphan", "--hang"]
+    command: ["$FAKE_BENCH", "--stderr", "t4600-hang-$$", "--pidfile", "$TMP/hang-$sig.pid", "--fork-orphan", "--hang"]
     metrics:
       - name: total
         extract: { regex: "total:([0-9]+)" }
@@ -199,7 +199,7 @@ EOF2
 		fi
 		finish "$pid"
 		check "group SIG$sig: no workload process outlives the group" \
-			gone "marker-4[6]$$"
+			gone "t4600-han[g]-$$"
 	done
 else
 	ok "# SKIP no setsid command (Debian package util-linux)"
