@@ -52,7 +52,7 @@ static void on_interrupt(int sig)
 	interrupted = 1;
 }
 
-/* The signals of a run and what they did before it. */
+/* The signals that catch_signals() sets for a run. */
 static const int run_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
 /*
