@@ -22,12 +22,13 @@
  * and the rest is read and dropped (out_truncated); stderr keeps only its
  * last `stderr_tail` bytes. On timeout, or when *stop becomes non-zero,
  * the whole group gets SIGTERM and, after `grace_s`, SIGKILL. When the
- * child exits, whatever is left of its process group is killed, so no
- * process outlives an iteration. Elapsed time is CLOCK_MONOTONIC (or the
- * clock of `ops`); user, system and max RSS come from wait4(). As the
- * child starts in our address space, the kernel counts our peak RSS into
- * its max RSS (with fork() it was our anonymous RSS): a few MiB for mmcmp,
- * which only shows for commands smaller than that.
+ * child exits, whatever is left of its process group is killed, and so
+ * is what the caller, as a child subreaper, adopted from it meanwhile
+ * (see struct runner_guard), so no process outlives an iteration. Elapsed time
+ * is CLOCK_MONOTONIC (or the clock of `ops`); user, system and max RSS come
+ * from wait4(). As the child starts in our address space, the kernel counts our
+ * peak RSS into its max RSS (with fork() it was our anonymous RSS): a few MiB
+ * for mmcmp, which only shows for commands smaller than that.
  *
  * runner_run() returns 0 when the command was started and waited for, even
  * if it failed: the outcome is in result->status. It returns -1, with one
