@@ -869,6 +869,8 @@ static bool sweep_child(struct run_state *st, pid_t pid)
 	/* Older than the command: not its descendant but our caller's. */
 	if (machine_proc_start(pid) < st->start_ticks)
 		return false;
+	if (pgid >= 0 && pgid != st->pid && st->opts->keep_daemons)
+		return false;
 	if (pgid >= 0 && pgid != st->pid) {
 		bool known = false;
 

@@ -106,6 +106,12 @@ struct runner_opts {
 	const char *const *cgroup_procs;
 	/* When not NULL, the guard is told the child's process group. */
 	const struct runner_guard *guard;
+	/*
+	 * Leave running, and do not count in strays, the processes that
+	 * left the command's process group: a setup command that starts a
+	 * service (a daemon in its own session) for the iterations.
+	 */
+	bool keep_daemons;
 };
 
 /*

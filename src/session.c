@@ -254,6 +254,8 @@ static int run_aux(struct session *s, char *const *argv,
 		.cwd = job_cwd(b, wl),
 		.timeout_s = s->cfg->timeout_s,
 		.stop = teardown ? s->opts.cut : s->opts.stop,
+		/* A setup may start a service that the iterations use. */
+		.keep_daemons = !teardown,
 	};
 	const struct runner_result *r = &res.run;
 	int ret = -1;

@@ -350,10 +350,13 @@ static void test_strays(const char *dir)
 {
 	static const struct {
 		const char *name, *start;
+		bool keep_daemons;
 		size_t strays;
 	} rows[] = {
-		{"a child in the group", "", 0},
-		{"a child in its own session", "setsid ", 1},
+		{"a child in the group", "", false, 0},
+		{"a child in its own session", "setsid ", false, 1},
+		{"a child in the group, daemons kept", "", true, 0},
+		{"a daemon kept", "setsid ", true, 0},
 	};
 
 	if (access("/usr/bin/setsid", X_OK) && access("/bin/setsid", X_OK)) {
@@ -366,7 +369,12 @@ static void test_strays(const char *dir)
 		struct strbuf err = STRBUF_INIT;
 		char sh[] = "/bin/sh", c[] = "-c";
 		char *argv[] = {sh, c, NULL, NULL};
-		struct runner_opts opts = {.argv = argv, .timeout_s = 10};
+		struct runner_opts opts = {
+			.argv = argv,
+			.timeout_s = 10,
+			.keep_daemons = rows[i].keep_daemons,
+		};
+		bool kept = rows[i].keep_daemons && *rows[i].start;
 		pid_t pid;
 
 		strbuf_addf(&pidfile, "%s/stray-%zu.pid", dir, i);
@@ -381,8 +389,17 @@ static void test_strays(const char *dir)
 		   "%s: the command runs (%s): %s", rows[i].name,
 		   runner_status_name(res.status), err.buf);
 		pid = read_pidfile(pidfile.buf);
-		ok(pid > 0 && wait_gone(pid), "%s: process %ld is gone",
-		   rows[i].name, (long)pid);
+		if (kept) {
+			ok(pid > 0 && !pid_gone(pid), "%s: process %ld runs on",
+			   rows[i].name, (long)pid);
+			if (pid > 0) {
+				kill(pid, SIGKILL);
+				waitpid(pid, NULL, 0); /* ours: subreaper */
+			}
+		} else {
+			ok(pid > 0 && wait_gone(pid), "%s: process %ld is gone",
+			   rows[i].name, (long)pid);
+		}
 		ok(res.strays == rows[i].strays, "%s: %zu strays (want %zu)",
 		   rows[i].name, res.strays, rows[i].strays);
 		unlink(pidfile.buf);

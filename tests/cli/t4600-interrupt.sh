@@ -21,6 +21,7 @@ slower="4601.1$$"
 cleanup() {
 	pkill -KILL -f "slee[p] $slow" 2>/dev/null || true
 	pkill -KILL -f "slee[p] $slower" 2>/dev/null || true
+	pkill -KILL -f "slee[p] 4602.1$$" 2>/dev/null || true
 	pkill -KILL -f "t4600-hang-$$" 2>/dev/null || true
 	rm -rf "$TMP"
 }
@@ -313,6 +314,34 @@ EOF2
 	cg_cleanup
 else
 	ok "# SKIP no writable cgroup v1 memory and pids hierarchies"
+fi
+
+# A setup may start a service in its own session for the iterations: it
+# is left running, and the teardown stops it.
+daemon="4602.1$$"
+cat >"$TMP/daemon.yaml" <<EOF2
+name: daemon
+iterations: 2
+setup:
+  - "setsid sh -c \": >'$TMP/daemon-up'; exec sleep $daemon\" </dev/null >/dev/null 2>&1 & while [ ! -e '$TMP/daemon-up' ]; do sleep 0.01; done"
+teardown:
+  - "pkill -f 'slee[p] $daemon'"
+workloads:
+  - name: d
+    shell: true
+    command: "pgrep -f 'slee[p] $daemon' >/dev/null && echo total:1"
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+EOF2
+if command -v setsid >/dev/null; then
+	expect_status 0 "a service a setup started runs during the iterations" \
+		"$MMCMP" run -q "$TMP/daemon.yaml" --label daemon
+	check "the setup's service is not reported as left behind" \
+		sh -c "! grep -q 'outside its process group' '$TMP/err'"
+	check "the teardown stopped it" gone "slee[p] $daemon"
+else
+	ok "# SKIP no setsid command (Debian package util-linux)"
 fi
 
 # A timeout that rounds to 0 ns would mean none: refused where it is.
