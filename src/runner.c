@@ -889,16 +889,38 @@ static bool sweep_child(struct run_state *st, pid_t pid)
 	return true;
 }
 
+/*
+ * Without /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN), only the
+ * adopted processes that died can be found: reap those, so that they do
+ * not pile up as zombies over a long run.
+ */
+static bool reap_zombies(struct run_state *st)
+{
+	bool any = false;
+
+	/* Bounded: a zombie that cannot be reaped must not spin us. */
+	for (int i = 0; i < 1024; i++) {
+		siginfo_t si;
+
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) ||
+		    !si.si_pid || !sweep_child(st, si.si_pid))
+			break;
+		any = true;
+	}
+	return any;
+}
+
 /* One pass over our children (of every thread); whether any was swept. */
 static bool sweep_once(struct run_state *st)
 {
 	DIR *tasks = opendir("/proc/self/task");
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 	struct dirent *de;
-	bool any = false;
+	bool any = false, listed = false;
 
 	if (!tasks)
-		return false;
+		return reap_zombies(st);
 	while ((de = readdir(tasks))) {
 		int fd;
 		char buf[4096];
@@ -911,6 +933,7 @@ static bool sweep_once(struct run_state *st)
 		fd = open(path.buf, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			continue;
+		listed = true;
 		strbuf_reset(&text);
 		while ((n = read(fd, buf, sizeof(buf))) > 0)
 			strbuf_add(&text, buf, (size_t)n);
@@ -927,7 +950,7 @@ static bool sweep_once(struct run_state *st)
 	closedir(tasks);
 	strbuf_release(&path);
 	strbuf_release(&text);
-	return any;
+	return listed ? any : reap_zombies(st);
 }
 
 /*
