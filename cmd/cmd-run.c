@@ -25,12 +25,44 @@ static const char run_usage[] =
 	"Exit status: 0 all iterations succeeded, 1 some failed or the run could\n"
 	"not be stored, 2 bad config or arguments, 130 interrupted.\n";
 
-static volatile sig_atomic_t interrupted;
+/*
+ * The first SIGINT, SIGTERM or SIGHUP stops the measurement; the
+ * teardowns still run. The second cuts them short.
+ */
+static volatile sig_atomic_t interrupted, cut_short;
 
 static void on_interrupt(int sig)
 {
 	(void)sig;
+	if (interrupted)
+		cut_short = 1;
 	interrupted = 1;
+}
+
+/* The signals that catch_signals() sets for a run. */
+static const int run_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+
+/*
+ * Catch the signals that should end a run cleanly; ignore SIGPIPE, so
+ * that a closed stdout or stderr (mmcmp run | head) cannot kill a long
+ * run: the write fails and the exit status says so.
+ */
+static void catch_signals(struct sigaction *old)
+{
+	struct sigaction sa = {.sa_handler = on_interrupt};
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(run_signals); i++) {
+		sa.sa_handler =
+			run_signals[i] == SIGPIPE ? SIG_IGN : on_interrupt;
+		sigaction(run_signals[i], &sa, &old[i]);
+	}
+}
+
+static void restore_signals(const struct sigaction *old)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(run_signals); i++)
+		sigaction(run_signals[i], &old[i], NULL);
 }
 
 struct run_args {
@@ -353,6 +385,7 @@ static int run_session(struct run_state *rs, struct store *st)
 		.append = args->append,
 		.replace = args->replace,
 		.stop = &interrupted,
+		.cut = &cut_short,
 		.path = rs->workload_path,
 		.progress = show_progress,
 		.warning = show_warning,
@@ -365,7 +398,7 @@ static int run_session(struct run_state *rs, struct store *st)
 	struct session *s = session_new(&rs->cfg, &rs->plan, st, &so);
 	struct executor *ex = NULL;
 	struct strbuf err = STRBUF_INIT;
-	struct sigaction sa = {.sa_handler = on_interrupt}, old_int, old_term;
+	struct sigaction old_sigs[ARRAY_SIZE(run_signals)];
 	const char *taken;
 	const char *status;
 	size_t failed = 0;
@@ -388,9 +421,7 @@ static int run_session(struct run_state *rs, struct store *st)
 		goto out;
 	}
 	rs->progress = !args->quiet && isatty(STDERR_FILENO);
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	catch_signals(old_sigs);
 
 	if (session_run(s, ex, &err)) {
 		clear_progress(rs);
@@ -421,10 +452,11 @@ static int run_session(struct run_state *rs, struct store *st)
 	}
 	if (!ret && failed)
 		ret = 1;
-	if (interrupted)
-		error("interrupted; finished iterations are kept");
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	if (cut_short)
+		error("interrupted twice: the teardowns were cut short; finished iterations are kept");
+	else if (interrupted)
+		error("interrupted; the teardowns ran; finished iterations are kept");
+	restore_signals(old_sigs);
 out:
 	session_free(s);
 	executor_free(ex);

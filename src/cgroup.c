@@ -362,6 +362,44 @@ static bool same_root(const char *a, const char *b)
 	return !strcmp(ra, rb);
 }
 
+/*
+ * Fail, naming every one, when the last level of spec's path exists in
+ * any of the hierarchies: removing only the first named would meet the
+ * next on the following try.
+ */
+static int check_leaves(const struct cgroup_spec *spec,
+			const struct cgroup_place *places, size_t nr,
+			struct strbuf *err)
+{
+	struct strbuf leaf = STRBUF_INIT, found = STRBUF_INIT;
+	size_t found_nr = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		bool dup = false;
+
+		for (size_t k = 0; k < i && !dup; k++)
+			dup = same_root(places[k].root, places[i].root);
+		strbuf_reset(&leaf);
+		strbuf_addf(&leaf, "%s/%s", places[i].root, spec->path);
+		if (dup || access(leaf.buf, F_OK))
+			continue;
+		strbuf_addf(&found, "%s'%s'", found_nr++ ? ", " : "", leaf.buf);
+	}
+	if (found_nr == 1)
+		error_addf(err,
+			   "cgroup %s exists already; remove it (rmdir) or "
+			   "choose another path",
+			   found.buf);
+	else if (found_nr)
+		error_addf(err,
+			   "cgroups %s exist already; remove them (rmdir) or "
+			   "choose another path",
+			   found.buf);
+	strbuf_release(&leaf);
+	strbuf_release(&found);
+	return found_nr ? -1 : 0;
+}
+
 struct cgroup *cgroup_create(const struct cgroup_spec *spec, struct strbuf *err)
 {
 	struct cgroup *cg = xcalloc(1, sizeof(*cg));
@@ -371,7 +409,8 @@ struct cgroup *cgroup_create(const struct cgroup_spec *spec, struct strbuf *err)
 
 	strvec_init(&cg->procs);
 	strbuf_init(&cg->where, 0);
-	if (cgroup_plan(spec, NULL, &places, &nr, err))
+	if (cgroup_plan(spec, NULL, &places, &nr, err) ||
+	    check_leaves(spec, places, nr, err))
 		goto fail;
 	for (size_t i = 0; i < nr; i++) {
 		struct tree *t;
@@ -463,15 +502,15 @@ out:
  * what forks meanwhile on the next round. Killed processes take a moment
  * to leave, and a cgroup with processes cannot be removed.
  */
-static void empty_leaf(const struct tree *t)
+static void empty_leaf(const char *leaf, bool v2)
 {
 	struct strbuf path = STRBUF_INIT;
 
-	strbuf_addf(&path, "%s/cgroup.kill", t->leaf);
-	if (t->place.v2 && !access(path.buf, F_OK))
+	strbuf_addf(&path, "%s/cgroup.kill", leaf);
+	if (v2 && !access(path.buf, F_OK))
 		(void)write_text(path.buf, "1"); /* else SIGKILL below */
 	for (int waited = 0; waited < KILL_WAIT_MS; waited += KILL_POLL_MS) {
-		if (kill_procs(t->leaf))
+		if (kill_procs(leaf))
 			break;
 		sleep_ms(KILL_POLL_MS);
 	}
@@ -488,7 +527,7 @@ int cgroup_remove(struct cgroup *cg, struct strbuf *err)
 		struct tree *t = &cg->trees[i];
 
 		if (t->leaf && t->created.nr)
-			empty_leaf(t);
+			empty_leaf(t->leaf, t->place.v2);
 		for (size_t k = t->created.nr; k-- > 0;) {
 			if (!rmdir(t->created.v[k]) || errno == ENOENT)
 				continue;
@@ -519,5 +558,69 @@ int cgroup_remove(struct cgroup *cg, struct strbuf *err)
 	strvec_clear(&cg->procs);
 	strbuf_release(&cg->where);
 	free(cg);
+	return ret;
+}
+
+/*
+ * After the leaf is gone: the levels of path above it, deepest first,
+ * while they are empty (rmdir fails on a cgroup with children or
+ * processes, and then the rest above is in use too).
+ */
+static void remove_levels_above(const char *leaf, const char *path)
+{
+	size_t leaf_len = strlen(leaf), path_len = path ? strlen(path) : 0;
+	struct strbuf dir = STRBUF_INIT;
+	size_t levels = 1;
+
+	if (!path_len || leaf_len <= path_len ||
+	    strcmp(leaf + leaf_len - path_len, path) ||
+	    leaf[leaf_len - path_len - 1] != '/')
+		return; /* not spec's path: only the leaf is known to be ours */
+	for (const char *p = path; *p; p++)
+		levels += *p == '/';
+	strbuf_addstr(&dir, leaf);
+	while (--levels) {
+		char *slash = strrchr(dir.buf, '/');
+
+		strbuf_setlen(&dir, (size_t)(slash - dir.buf));
+		if (rmdir(dir.buf))
+			break;
+	}
+	strbuf_release(&dir);
+}
+
+int cgroup_remove_stale(const char *where, const char *path, struct strbuf *err)
+{
+	struct strbuf leaf = STRBUF_INIT, failed = STRBUF_INIT;
+	const char *p = where;
+	int ret = 0;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		strbuf_reset(&leaf);
+		strbuf_add(&leaf, p, len);
+		p += len;
+		p += strspn(p, ", ");
+		if (access(leaf.buf, F_OK))
+			continue; /* removed already */
+		empty_leaf(leaf.buf,
+			   statfs_type(leaf.buf, NULL) == CGROUP_V2_MAGIC);
+		if (rmdir(leaf.buf) && errno != ENOENT) {
+			strbuf_addf(&failed, "%s'%s' (%s)",
+				    failed.len ? ", " : "", leaf.buf,
+				    strerror(errno));
+			continue;
+		}
+		remove_levels_above(leaf.buf, path);
+	}
+	if (failed.len) {
+		error_addf(err,
+			   "cannot remove the cgroup a killed run left: %s",
+			   failed.buf);
+		ret = -1;
+	}
+	strbuf_release(&leaf);
+	strbuf_release(&failed);
 	return ret;
 }

@@ -142,7 +142,10 @@ static const struct key workload_keys[] = {
 	 AT(struct workload_spec, command),
 	 .required = true,
 	 .help = "Program and arguments (a list), or one string with "
-		 "`shell: true`; may use `{param}` placeholders."},
+		 "`shell: true`; may use `{param}` placeholders. With "
+		 "`shell: true` each value goes in single-quoted for sh "
+		 "(`'` as `'\\''`), so it is one word whatever it holds: "
+		 "do not quote placeholders yourself."},
 	{.name = "params",
 	 .type = KEY_PARAMS,
 	 AT_ARRAY(struct workload_spec, params),

@@ -506,6 +506,12 @@ static int set_scalar(struct loader *l, const struct key *k,
 			break;
 		if (d < k->min || d > k->max)
 			return fail_range(l, k, node, s);
+		/* The runner counts whole nanoseconds: less would be none. */
+		if (node && !strcmp(k->name, "timeout") && d > 0 && d < 1e-9)
+			return fail(
+				l, node,
+				"'timeout' must be 0 (none) or at least 1e-9 seconds, got %s",
+				s);
 		*(double *)p = d;
 		return 0;
 	case KEY_BOOL:

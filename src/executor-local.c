@@ -32,6 +32,7 @@ static int local_run(struct executor *ex, const struct executor_request *req,
 		.stop = req->stop,
 		.cgroup_procs = req->cgroup_procs,
 		.stdout_max = el->stdout_max,
+		.keep_daemons = req->keep_daemons,
 	};
 	bool monitored = false;
 

@@ -41,6 +41,7 @@ struct executor_request {
 	const char *const *cgroup_procs;
 	volatile sig_atomic_t *stop; /* set: stop the command (may be NULL) */
 	bool monitor;		     /* take the monitors (an iteration) */
+	bool keep_daemons;	     /* as runner_opts (a setup command) */
 };
 
 /*

@@ -7,8 +7,22 @@
 #include "names.h"
 #include "strbuf.h"
 
-char *plan_substitute(const char *tmpl, char *const *names, char *const *values,
-		      struct strbuf *err)
+/* Append v to sb as one sh word: single-quoted, each ' as '\''. */
+static void add_sh_quoted(struct strbuf *sb, const char *v)
+{
+	strbuf_addch(sb, '\'');
+	for (; *v; v++) {
+		if (*v == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *v);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+/* plan_substitute(), with each value quoted for sh when `quote` is set. */
+static char *substitute(const char *tmpl, char *const *names,
+			char *const *values, bool quote, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *p = tmpl;
@@ -46,13 +60,22 @@ char *plan_substitute(const char *tmpl, char *const *names, char *const *values,
 				   (int)len, p + 1, tmpl);
 			goto fail;
 		}
-		strbuf_addstr(&sb, values[i]);
+		if (quote)
+			add_sh_quoted(&sb, values[i]);
+		else
+			strbuf_addstr(&sb, values[i]);
 		p = close + 1;
 	}
 	return strbuf_detach(&sb, NULL);
 fail:
 	strbuf_release(&sb);
 	return NULL;
+}
+
+char *plan_substitute(const char *tmpl, char *const *names, char *const *values,
+		      struct strbuf *err)
+{
+	return substitute(tmpl, names, values, false, err);
 }
 
 static void job_release(struct job *job, size_t nr_ops)
@@ -132,8 +155,10 @@ static int add_job(struct plan *p, const struct workload_spec *wl,
 	if (b)
 		strvec_pushv(&job->argv, b->prefix.v);
 	for (size_t i = 0; i < wl->command.nr; i++) {
-		char *arg = plan_substitute(wl->command.v[i], names.v, values.v,
-					    err);
+		/* With shell: true the last argument is the script. */
+		bool script = wl->shell && i + 1 == wl->command.nr;
+		char *arg = substitute(wl->command.v[i], names.v, values.v,
+				       script, err);
 
 		if (!arg)
 			goto out;
@@ -484,7 +509,8 @@ bool plan_walk_next(struct plan_walk *w, struct plan_step *step)
 			return true;
 		case WALK_GROUP:
 			w->member = 0;
-			w->phase = w->group < groups_nr(w)
+			w->jobs_set_up = 0;
+			w->phase = w->group < groups_nr(w) && !w->finishing
 					   ? WALK_JOB_SETUP
 					   : WALK_BUILD_TEARDOWN;
 			continue;
@@ -505,7 +531,7 @@ bool plan_walk_next(struct plan_walk *w, struct plan_step *step)
 					    0);
 			}
 			w->build_done = false;
-			w->member++;
+			w->jobs_set_up = ++w->member;
 			return emit(w, step, PLAN_STEP_JOB_SETUP, j, 0);
 		case WALK_ITERATION:
 			if (w->it >= w->iterations) {
@@ -521,7 +547,7 @@ bool plan_walk_next(struct plan_walk *w, struct plan_step *step)
 			}
 			return true;
 		case WALK_JOB_TEARDOWN:
-			if (w->member == group_size(w)) {
+			if (w->member >= w->jobs_set_up) {
 				w->group++;
 				w->phase = WALK_GROUP;
 				continue;
@@ -550,8 +576,15 @@ bool plan_walk_next(struct plan_walk *w, struct plan_step *step)
 
 void plan_walk_finish(struct plan_walk *w)
 {
-	if (w->phase >= WALK_BUILD_TEARDOWN)
+	if (w->phase >= WALK_BUILD_TEARDOWN || w->finishing)
 		return;
-	w->phase = WALK_BUILD_TEARDOWN;
-	w->member = 0;
+	w->finishing = true;
+	if (w->phase == WALK_JOB_SETUP || w->phase == WALK_ITERATION) {
+		/* The jobs set up so far are torn down, in order. */
+		w->phase = WALK_JOB_TEARDOWN;
+		w->member = 0;
+	} else if (w->phase != WALK_JOB_TEARDOWN) {
+		w->phase = WALK_BUILD_TEARDOWN;
+		w->member = 0;
+	}
 }

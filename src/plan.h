@@ -117,10 +117,11 @@ bool plan_next_combination(const struct workload_spec *wl, size_t *pick);
  * (A B A B ...), so slow drift of the machine affects every build alike,
  * then their teardowns. Build steps come only for jobs that have a build.
  *
- * plan_walk_finish() skips what is left before the build teardowns, for a
- * run that stops early; the walk still ends with the teardowns of the
- * builds set up so far and the config's. A walk holds no resources: the
- * plan must outlive it, and there is nothing to release.
+ * plan_walk_finish() skips what is left before the teardowns, for a run
+ * that stops early: the walk goes on with the workload teardowns of the
+ * current group's jobs whose setup was handed out, then ends with the
+ * teardowns of the builds set up so far and the config's. A walk holds no
+ * resources: the plan must outlive it, and there is nothing to release.
  */
 enum plan_step_kind {
 	PLAN_STEP_SETUP,
@@ -151,8 +152,10 @@ struct plan_walk {
 	/* The position; private to plan.c. */
 	int phase;
 	size_t group, member, builds_set_up;
+	size_t jobs_set_up; /* of the current group, setups handed out */
 	long it;
 	bool build_done; /* the build setup of `member` was handed out */
+	bool finishing;	 /* plan_walk_finish(): no group after this one */
 };
 
 /*
@@ -163,7 +166,10 @@ void plan_walk_init(struct plan_walk *w, const struct plan *p, long iterations,
 		    bool interleave);
 /* Set *step to the next step; false when the walk is over. */
 bool plan_walk_next(struct plan_walk *w, struct plan_step *step);
-/* Go on with the build teardowns (a no-op once there or past them). */
+/*
+ * Go on with the teardowns (see above); a no-op once at or past the build
+ * teardowns, and when called again.
+ */
 void plan_walk_finish(struct plan_walk *w);
 
 #endif /* MMCMP_PLAN_H */

@@ -5,10 +5,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -18,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "machine.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -33,6 +36,9 @@
 #define IDLE_MAX_MS 64
 /* How long the pipes are still read after the child has been reaped. */
 #define DRAIN_NS (100 * NS_PER_MS)
+/* How long the killed group's processes are waited for after the reap. */
+#define SWEEP_NS       (1000 * NS_PER_MS)
+#define SWEEP_PAUSE_NS (2 * NS_PER_MS)
 
 /* The parent's ends of the pipes, and the pidfd when the kernel has one. */
 enum { FD_OUT, FD_ERR, FD_PID, FD_NR };
@@ -58,6 +64,9 @@ struct run_state {
 	int idle_ms;
 	int wstatus;
 	struct rusage ru;
+	int64_t start_ticks; /* the child's start (machine_proc_start()) */
+	pid_t *strays;	     /* killed processes that had left the group */
+	size_t strays_nr, strays_alloc;
 };
 
 const char *runner_status_name(enum runner_status status)
@@ -764,6 +773,12 @@ static void guard_loop(int fd)
 	int64_t pgid = 0, v;
 	int devnull = open("/dev/null", O_RDWR);
 
+	/*
+	 * Its own session and process group: a signal to mmcmp's whole
+	 * group (kill -KILL -- -PGID, Ctrl-\ at the terminal) must leave
+	 * the guard alive to kill the command's group.
+	 */
+	setsid();
 	/* Ctrl-C and friends are for mmcmp; the guard waits for its end. */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
@@ -798,6 +813,13 @@ int runner_guard_start(struct runner_guard *g, struct strbuf *err)
 	if (pipe2(fds, O_CLOEXEC))
 		return error_addf(err, "cannot create the guard pipe: %s",
 				  strerror(errno));
+	/*
+	 * Orphans of the commands' processes become ours rather than
+	 * init's, so that runner_run() finds and kills those that left the
+	 * command's process group (setsid). Linux >= 3.4; without it they
+	 * go on as before.
+	 */
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L);
 	g->pid = fork();
 	if (g->pid < 0) {
 		close(fds[0]);
@@ -825,6 +847,132 @@ void runner_guard_stop(struct runner_guard *g)
 	g->pid = -1;
 }
 
+static void pause_ns(uint64_t ns)
+{
+	struct timespec ts = {(time_t)(ns / NS_PER_S), (long)(ns % NS_PER_S)};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * Kill and reap child pid of ours, which the command left behind (its
+ * parent died and the subreaper made it ours); remember it when it had
+ * left the command's process group. Whether it was one of those.
+ */
+static bool sweep_child(struct run_state *st, pid_t pid)
+{
+	pid_t pgid = getpgid(pid);
+
+	if (st->opts->guard && pid == st->opts->guard->pid)
+		return false;
+	/* Older than the command: not its descendant but our caller's. */
+	if (machine_proc_start(pid) < st->start_ticks)
+		return false;
+	if (pgid >= 0 && pgid != st->pid && st->opts->keep_daemons)
+		return false;
+	if (pgid >= 0 && pgid != st->pid) {
+		bool known = false;
+
+		for (size_t i = 0; i < st->strays_nr && !known; i++)
+			known = st->strays[i] == pid;
+		if (!known) {
+			ALLOC_GROW(st->strays, st->strays_nr + 1,
+				   st->strays_alloc);
+			st->strays[st->strays_nr++] = pid;
+		}
+	}
+	kill(pid, SIGKILL);
+	/* A process that cannot die at once is reaped on a later round. */
+	while (waitpid(pid, NULL, WNOHANG) < 0 && errno == EINTR)
+		;
+	return true;
+}
+
+/*
+ * Without /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN), only the
+ * adopted processes that died can be found: reap those, so that they do
+ * not pile up as zombies over a long run.
+ */
+static bool reap_zombies(struct run_state *st)
+{
+	bool any = false;
+
+	/* Bounded: a zombie that cannot be reaped must not spin us. */
+	for (int i = 0; i < 1024; i++) {
+		siginfo_t si;
+
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) ||
+		    !si.si_pid || !sweep_child(st, si.si_pid))
+			break;
+		any = true;
+	}
+	return any;
+}
+
+/* One pass over our children (of every thread); whether any was swept. */
+static bool sweep_once(struct run_state *st)
+{
+	DIR *tasks = opendir("/proc/self/task");
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct dirent *de;
+	bool any = false, listed = false;
+
+	if (!tasks)
+		return reap_zombies(st);
+	while ((de = readdir(tasks))) {
+		int fd;
+		char buf[4096];
+		ssize_t n;
+
+		if (de->d_name[0] == '.')
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "/proc/self/task/%s/children", de->d_name);
+		fd = open(path.buf, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		listed = true;
+		strbuf_reset(&text);
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			strbuf_add(&text, buf, (size_t)n);
+		close(fd);
+		for (char *p = text.buf, *end; *p; p = end) {
+			long pid = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (pid > 0 && sweep_child(st, (pid_t)pid))
+				any = true;
+		}
+	}
+	closedir(tasks);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return listed ? any : reap_zombies(st);
+}
+
+/*
+ * After the reap: the killed group's processes take a moment to die, and
+ * what they leave (and what had left the group) becomes ours through the
+ * subreaper (runner_guard_start()). Kill and reap all of it, for at most
+ * SWEEP_NS.
+ */
+static void sweep(struct run_state *st)
+{
+	uint64_t end = mono_ns() + SWEEP_NS;
+
+	for (;;) {
+		bool any = sweep_once(st);
+
+		if ((!any && kill(-st->pid, 0)) || mono_ns() >= end)
+			break;
+		pause_ns(SWEEP_PAUSE_NS);
+	}
+	st->res->strays = st->strays_nr;
+}
+
 /* Everything after a successful spawn; t0 is the start on opts' clock. */
 static int finish(struct run_state *st, uint64_t t0, struct strbuf *err)
 {
@@ -835,6 +983,7 @@ static int finish(struct run_state *st, uint64_t t0, struct strbuf *err)
 	if (reap(st))
 		return wait_failed(st, err);
 	st->res->elapsed_s = (double)(clock_now(st->opts) - t0) / 1e9;
+	sweep(st);
 	drain(st);
 	decode(st);
 	return 0;
@@ -850,6 +999,7 @@ static void result_reset(struct runner_result *res)
 	res->elapsed_s = res->user_s = res->sys_s = 0.0;
 	res->maxrss_kb = 0;
 	res->out_truncated = false;
+	res->strays = 0;
 }
 
 int runner_run(const struct runner_opts *opts, struct runner_result *result,
@@ -917,6 +1067,7 @@ int runner_run(const struct runner_opts *opts, struct runner_result *result,
 		ret = 0;
 		goto out;
 	}
+	st.start_ticks = machine_proc_start(st.pid);
 	guard_tell(opts->guard, st.pid);
 	ret = finish(&st, t0, err);
 	guard_tell(opts->guard, 0);
@@ -925,5 +1076,6 @@ out:
 		close_fd(&st.fd[k]);
 	close_child_fds(&st);
 	strbuf_release(&file);
+	free(st.strays);
 	return ret;
 }

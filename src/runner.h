@@ -22,12 +22,13 @@
  * and the rest is read and dropped (out_truncated); stderr keeps only its
  * last `stderr_tail` bytes. On timeout, or when *stop becomes non-zero,
  * the whole group gets SIGTERM and, after `grace_s`, SIGKILL. When the
- * child exits, whatever is left of its process group is killed, so no
- * process outlives an iteration. Elapsed time is CLOCK_MONOTONIC (or the
- * clock of `ops`); user, system and max RSS come from wait4(). As the
- * child starts in our address space, the kernel counts our peak RSS into
- * its max RSS (with fork() it was our anonymous RSS): a few MiB for mmcmp,
- * which only shows for commands smaller than that.
+ * child exits, whatever is left of its process group is killed, and so
+ * is what the caller, as a child subreaper, adopted from it meanwhile
+ * (see struct runner_guard), so no process outlives an iteration. Elapsed time
+ * is CLOCK_MONOTONIC (or the clock of `ops`); user, system and max RSS come
+ * from wait4(). As the child starts in our address space, the kernel counts our
+ * peak RSS into its max RSS (with fork() it was our anonymous RSS): a few MiB
+ * for mmcmp, which only shows for commands smaller than that.
  *
  * runner_run() returns 0 when the command was started and waited for, even
  * if it failed: the outcome is in result->status. It returns -1, with one
@@ -105,6 +106,12 @@ struct runner_opts {
 	const char *const *cgroup_procs;
 	/* When not NULL, the guard is told the child's process group. */
 	const struct runner_guard *guard;
+	/*
+	 * Leave running, and do not count in strays, the processes that
+	 * left the command's process group: a setup command that starts a
+	 * service (a daemon in its own session) for the iterations.
+	 */
+	bool keep_daemons;
 };
 
 /*
@@ -113,7 +120,18 @@ struct runner_opts {
  * reads the group of each command from a pipe whose write end only the
  * caller holds, and on end of file kills the last group it was told of,
  * unless told that the command finished. Without it a killed mmcmp would
- * leave its workload running, children and all.
+ * leave its workload running, children and all. The guard runs in its own
+ * session, so a signal to the caller's whole process group (SIGKILL or
+ * SIGQUIT to -PGID) does not kill it too.
+ *
+ * runner_guard_start() also makes the calling process a child subreaper
+ * (PR_SET_CHILD_SUBREAPER, for good): what a command's processes leave
+ * behind when they die becomes the caller's child. After each command,
+ * runner_run() kills and reaps every child of the caller that started
+ * after the command, but the guard, and counts in result->strays those
+ * that had left the command's process group, such as a `setsid` daemon.
+ * So the caller must not start children of its own while runner_run()
+ * runs (mmcmp has one thread).
  */
 struct runner_guard {
 	int fd;	   /* write end, close-on-exec; -1 when not started */
@@ -148,6 +166,11 @@ struct runner_result {
 	struct strbuf out; /* captured stdout */
 	bool out_truncated;
 	struct strbuf err_tail; /* last bytes of stderr */
+	/*
+	 * Processes of the command that had left its process group (setsid)
+	 * and were killed after it; found only with a guard (see there).
+	 */
+	size_t strays;
 };
 
 #define RUNNER_RESULT_INIT                                                     \

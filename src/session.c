@@ -42,6 +42,7 @@ struct session {
 	bool failed;	     /* session_run() failed */
 	bool aborted;	     /* on_error: abort met a failure */
 	bool monitor_warned; /* a monitor failure was reported */
+	bool stop_warned;    /* the teardowns after a stop were announced */
 	struct plan_walk walk;
 	struct plan_step pending; /* a teardown step for session_finish() */
 	bool has_pending;
@@ -244,10 +245,28 @@ int session_check_programs(const struct config *cfg, const struct plan *plan,
 	return 0;
 }
 
-/* Run one setup or teardown command; -1 with a line in err on failure. */
+static bool flag_set(volatile sig_atomic_t *flag)
+{
+	return flag && *flag;
+}
+
+/* Warn that the command of `what` left processes outside its group. */
+static void strays_warn(struct session *s, const struct runner_result *r,
+			const char *what, const char *name)
+{
+	if (r->strays)
+		notify(s,
+		       "%s '%s' left %zu process%s outside its process group (setsid?); killed",
+		       what, name, r->strays, r->strays == 1 ? "" : "es");
+}
+
+/*
+ * Run one setup or teardown command; -1 with a line in err on failure.
+ * Setups stop with *stop, teardowns with *cut.
+ */
 static int run_aux(struct session *s, char *const *argv,
 		   const struct build_spec *b, const struct workload_spec *wl,
-		   const char *what, struct strbuf *err)
+		   const char *what, bool teardown, struct strbuf *err)
 {
 	struct strvec env = STRVEC_INIT;
 	struct executor_result res = EXECUTOR_RESULT_INIT;
@@ -255,7 +274,9 @@ static int run_aux(struct session *s, char *const *argv,
 		.argv = argv,
 		.cwd = job_cwd(b, wl),
 		.timeout_s = s->cfg->timeout_s,
-		.stop = s->opts.stop,
+		.stop = teardown ? s->opts.cut : s->opts.stop,
+		/* A setup may start a service that the iterations use. */
+		.keep_daemons = !teardown,
 	};
 	const struct runner_result *r = &res.run;
 	int ret = -1;
@@ -264,6 +285,13 @@ static int run_aux(struct session *s, char *const *argv,
 	req.env = env.v;
 	if (executor_run(s->ex, &req, &res, err))
 		goto out;
+	strays_warn(s, r, what, argv[0]);
+	if (r->status == RUNNER_INTERRUPTED) {
+		error_addf(err, "%s command '%s' %s", what, argv[0],
+			   teardown ? "cut short by a second interrupt"
+				    : "stopped by the interrupt");
+		goto out;
+	}
 	if (r->status != RUNNER_OK) {
 		strbuf_rtrim(&res.run.err_tail);
 		error_addf(err, "%s command '%s' failed (%s %d)%s%s", what,
@@ -286,20 +314,40 @@ static int run_commands(struct session *s, const struct command_list *cl,
 			struct strbuf *err)
 {
 	for (size_t i = 0; i < cl->nr; i++)
-		if (run_aux(s, cl->v[i].v, b, wl, what, err))
+		if (run_aux(s, cl->v[i].v, b, wl, what, false, err))
 			return -1;
 	return 0;
 }
 
-/* As run_commands(), but a failure is a warning. */
+/*
+ * The teardown commands of cl, each to its end even after a stop; a
+ * failure is a warning, and the commands after it still run. After *cut,
+ * each command left is skipped with a warning.
+ */
 static void run_teardown(struct session *s, const struct command_list *cl,
 			 const struct build_spec *b,
 			 const struct workload_spec *wl, const char *what)
 {
 	struct strbuf err = STRBUF_INIT;
 
-	if (run_commands(s, cl, b, wl, what, &err))
-		notify(s, "%s", err.buf);
+	for (size_t i = 0; i < cl->nr; i++) {
+		char *const *argv = cl->v[i].v;
+
+		if (flag_set(s->opts.cut)) {
+			notify(s,
+			       "%s command '%s' skipped after a second interrupt",
+			       what, argv[0]);
+			continue;
+		}
+		if (flag_set(s->opts.stop) && !s->stop_warned) {
+			s->stop_warned = true;
+			notify(s,
+			       "interrupted: running the teardowns; interrupt again to cut them short");
+		}
+		if (run_aux(s, argv, b, wl, what, true, &err))
+			notify(s, "%s", err.buf);
+		strbuf_reset(&err);
+	}
 	strbuf_release(&err);
 }
 
@@ -458,6 +506,7 @@ static int run_iteration(struct session *s, size_t j, long it,
 	machine_utc_now(started);
 	if (executor_run(s->ex, &req, &res, err))
 		goto out;
+	strays_warn(s, r, "workload", wl->name);
 	if (res.monitor_err.len)
 		monitor_warn(s, &res.monitor_err,
 			     res.monitors ? no_samples : no_monitors);
@@ -592,12 +641,87 @@ static int prepare(struct session *s, struct strbuf *err)
 	return 0;
 }
 
+/* The path of the config's cgroup spec whose leaf `where` names, or NULL. */
+static const char *stale_spec_path(const struct session *s, const char *where)
+{
+	size_t len = strcspn(where, ",");
+
+	for (size_t b = 0; b < s->plan->builds_nr; b++) {
+		const struct cgroup_spec *spec =
+			session_build_cgroup(s->cfg, b);
+		size_t n = spec ? strlen(spec->path) : 0;
+
+		if (spec && len > n && where[len - n - 1] == '/' &&
+		    !strncmp(where + len - n, spec->path, n))
+			return spec->path;
+	}
+	return NULL;
+}
+
+/*
+ * Remove what runs marked aborted (their mmcmp died) left of their
+ * cgroups, which would be in the way of this run's: the leaves they
+ * recorded and, for a leaf of one of this config's paths, the empty
+ * levels of the path above it. A cgroup that a running run records as
+ * well stays. What cannot be removed is a warning; cgroup_create() then
+ * names every directory in the way.
+ */
+static int remove_stale_cgroups(struct session *s, struct strbuf *err)
+{
+	struct run_rows rows = {0};
+	struct strvec live = STRVEC_INIT, stale = STRVEC_INIT;
+	struct strbuf werr = STRBUF_INIT;
+	int ret = -1;
+
+	if (store_list_runs(s->st, &rows, err))
+		goto out;
+	for (size_t i = 0; i < rows.nr; i++) {
+		const char *status = rows.v[i].status;
+		struct run_info ri = {0};
+
+		if (!status ||
+		    (strcmp(status, "aborted") && strcmp(status, "running")))
+			continue;
+		if (store_run_get(s->st, rows.v[i].id, &ri, err))
+			goto out;
+		if (ri.cgroup)
+			strvec_push(strcmp(status, "running") ? &stale : &live,
+				    ri.cgroup);
+		run_info_release(&ri);
+	}
+	for (size_t i = 0; i < stale.nr; i++) {
+		bool in_use = false;
+
+		for (size_t k = 0; k < live.nr && !in_use; k++)
+			in_use = !strcmp(live.v[k], stale.v[i]);
+		if (in_use)
+			continue;
+		if (cgroup_remove_stale(stale.v[i],
+					stale_spec_path(s, stale.v[i]), &werr))
+			notify(s, "%s", werr.buf);
+		strbuf_reset(&werr);
+	}
+	ret = 0;
+out:
+	run_rows_release(&rows);
+	strvec_clear(&live);
+	strvec_clear(&stale);
+	strbuf_release(&werr);
+	return ret;
+}
+
 /*
  * Create the cgroups of the builds: the top-level one once, for all the
- * builds without their own.
+ * builds without their own; first, what killed runs left in the way.
  */
 static int create_cgroups(struct session *s, struct strbuf *err)
 {
+	bool any = false;
+
+	for (size_t b = 0; b < s->plan->builds_nr && !any; b++)
+		any = session_build_cgroup(s->cfg, b) != NULL;
+	if (any && remove_stale_cgroups(s, err))
+		return -1;
 	for (size_t b = 0; b < s->plan->builds_nr; b++) {
 		const struct cgroup_spec *spec =
 			session_build_cgroup(s->cfg, b);
@@ -735,10 +859,6 @@ static int do_step(struct session *s, const struct plan_step *step,
 		return run_commands(s, &job->wl->setup, job->build, job->wl,
 				    "workload setup", err);
 	case PLAN_STEP_ITERATION:
-		if ((s->opts.stop && *s->opts.stop) || s->aborted) {
-			plan_walk_finish(&s->walk);
-			return 0;
-		}
 		return run_iteration(s, step->job, step->iteration, err);
 	case PLAN_STEP_JOB_TEARDOWN:
 		run_teardown(s, &job->wl->teardown, job->build, job->wl,
@@ -762,7 +882,12 @@ int session_run(struct session *s, struct executor *ex, struct strbuf *err)
 	s->ex = ex;
 	if (create_cgroups(s, err) || create_runs(s, err) || prepare(s, err))
 		goto fail;
-	while (plan_walk_next(&s->walk, &step)) {
+	for (;;) {
+		/* Before the next step, so that what ran is torn down. */
+		if (flag_set(s->opts.stop) || s->aborted)
+			plan_walk_finish(&s->walk);
+		if (!plan_walk_next(&s->walk, &step))
+			break;
 		/* The teardowns at the end are session_finish()'s. */
 		if (step.kind == PLAN_STEP_BUILD_TEARDOWN ||
 		    step.kind == PLAN_STEP_TEARDOWN) {
@@ -818,7 +943,7 @@ int session_finish(struct session *s, struct strbuf *err)
 	while (plan_walk_next(&s->walk, &step))
 		do_step(s, &step, err); /* only teardowns: they only warn */
 	remove_cgroups(s);
-	if (s->opts.stop && *s->opts.stop)
+	if (flag_set(s->opts.stop))
 		s->status = SESSION_INTERRUPTED;
 	else if (s->failed || s->aborted)
 		s->status = SESSION_FAILED;

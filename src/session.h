@@ -31,9 +31,18 @@ struct cgroup_spec;
  *
  * A failing iteration does not stop the run (unless the config says
  * `on_error: abort`); it is stored with its status and counted. The run
- * stops early when *stop becomes non-zero (the running command is
- * stopped and not stored), on the first failed iteration with
- * `on_error: abort`, and when a setup command or the store fails.
+ * stops early when *stop becomes non-zero (the running iteration or
+ * setup command is stopped and not stored), on the first failed
+ * iteration with `on_error: abort`, and when a setup command or the
+ * store fails. However it stops, the teardowns of what was set up run
+ * to completion, each command under the config's timeout, and not under
+ * *stop: only *cut cuts them short (the running teardown command is
+ * stopped, the rest skipped, each with a warning). So a caller sets
+ * *stop on the first interrupt and *cut on the second.
+ *
+ * Before it makes its cgroups, session_run() removes those that runs
+ * marked aborted recorded and left (cgroup_remove_stale()), unless a run
+ * still running records the same; what it cannot remove is a warning.
  *
  * Use: session_new(); optionally session_check_labels(); session_run();
  * session_finish(), always, also after session_run() failed, as it runs
@@ -59,7 +68,8 @@ struct session_opts {
 	int iterations;	     /* measured per job; 0: the config's */
 	bool append;	     /* a label may already have runs */
 	bool replace;	     /* and they are deleted once this one completes */
-	volatile sig_atomic_t *stop; /* may be NULL */
+	volatile sig_atomic_t *stop; /* stop the measurement; may be NULL */
+	volatile sig_atomic_t *cut;  /* cut the teardowns short; may be NULL */
 	const char *path; /* PATH of the commands; NULL: as inherited */
 	void (*progress)(void *ctx, const struct session_progress *p);
 	void (*warning)(void *ctx, const char *msg); /* one line, no '\n' */

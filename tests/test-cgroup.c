@@ -294,10 +294,80 @@ static void test_machine(void)
 		     "memory hierarchy");
 }
 
+/*
+ * cgroup_remove_stale() on plain directories, which behave as empty
+ * cgroups for it: make and make2 (may be NULL) are created under a
+ * temporary root, then the stale leaf x/a/leaf is removed with `path`;
+ * `gone` must not exist afterwards, `left` (may be NULL) must.
+ */
+static const struct {
+	const char *make, *make2, *path, *gone, *left;
+} stale_cases[] = {
+	{"x/a/leaf", NULL, "x/a/leaf", "x", NULL},	   /* its whole path */
+	{"x/a/leaf", NULL, "a/leaf", "x/a", "x"},	   /* levels of path */
+	{"x/a/leaf", NULL, NULL, "x/a/leaf", "x/a"},	   /* only the leaf */
+	{"x/a/leaf", NULL, "y/a/leaf", "x/a/leaf", "x/a"}, /* another path */
+	{"x/a/leaf", "x/a/other", "x/a/leaf", "x/a/leaf", "x/a/other"},
+	{"x", NULL, "x/a/leaf", "x/a", "x"}, /* gone already */
+};
+
+/* Run "VERB 'ROOT/REL'" with system(); BUG when it fails. */
+static void shell(const char *verb, const char *root, const char *rel)
+{
+	struct strbuf cmd = STRBUF_INIT;
+
+	strbuf_addf(&cmd, "%s '%s/%s'", verb, root, rel);
+	if (system(cmd.buf))
+		BUG("'%s' failed", cmd.buf);
+	strbuf_release(&cmd);
+}
+
+static bool exists_under(const char *root, const char *rel)
+{
+	struct strbuf path = STRBUF_INIT;
+	bool e;
+
+	strbuf_addf(&path, "%s/%s", root, rel);
+	e = exists(path.buf);
+	strbuf_release(&path);
+	return e;
+}
+
+static void test_stale(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct strbuf root = STRBUF_INIT;
+
+	strbuf_addf(&root, "%s/test-cgroup-XXXXXX", tmp ? tmp : "/tmp");
+	if (!mkdtemp(root.buf))
+		BUG("mkdtemp failed");
+	for (size_t i = 0; i < ARRAY_SIZE(stale_cases); i++) {
+		struct strbuf leaf = STRBUF_INIT, err = STRBUF_INIT;
+		int ret;
+
+		shell("mkdir -p", root.buf, stale_cases[i].make);
+		if (stale_cases[i].make2)
+			shell("mkdir -p", root.buf, stale_cases[i].make2);
+		strbuf_addf(&leaf, "%s/x/a/leaf", root.buf);
+		ret = cgroup_remove_stale(leaf.buf, stale_cases[i].path, &err);
+		ok(!ret && !exists_under(root.buf, stale_cases[i].gone) &&
+			   (!stale_cases[i].left ||
+			    exists_under(root.buf, stale_cases[i].left)),
+		   "stale case %zu: '%s' is removed%s%s", i,
+		   stale_cases[i].gone, err.len ? ": " : "", err.buf);
+		shell("rm -rf", root.buf, "x");
+		strbuf_release(&leaf);
+		strbuf_release(&err);
+	}
+	rmdir(root.buf);
+	strbuf_release(&root);
+}
+
 int main(void)
 {
 	test_plan();
 	test_machine();
+	test_stale();
 	done_testing();
 	return exit_status();
 }

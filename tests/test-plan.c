@@ -68,8 +68,14 @@ static const struct {
 	 "S B0 J0 B1 J2 0.0 2.0 j0 j2 J1 J3 1.0 3.0 j1 j3 b0 b1 T"},
 	{2, 2, 1, false, 0,
 	 "S B0 J0 0.0 j0 J1 1.0 j1 B1 J2 2.0 j2 J3 3.0 j3 b0 b1 T"},
-	{3, 1, 2, false, 5, "S B0 J0 0.0 0.1 b0 T"},
-	{3, 1, 2, true, 4, "S B0 J0 B1 b0 b1 T"},
+	/* A stop tears down the jobs set up so far (issue 11, item 8). */
+	{3, 1, 2, false, 5, "S B0 J0 0.0 0.1 j0 b0 T"},
+	{3, 1, 2, true, 4, "S B0 J0 B1 j0 b0 b1 T"},
+	{0, 2, 3, false, 4, "S J0 0.0 0.1 j0 T"},
+	{2, 2, 1, true, 7, "S B0 J0 B1 J2 0.0 2.0 j0 j2 b0 b1 T"},
+	{2, 2, 1, true, 8, "S B0 J0 B1 J2 0.0 2.0 j0 j2 b0 b1 T"},
+	{2, 2, 1, true, 9, "S B0 J0 B1 J2 0.0 2.0 j0 j2 b0 b1 T"},
+	{2, 2, 1, false, 3, "S B0 J0 j0 b0 T"},
 	{1, 1, 2, false, 1, "S T"},
 	{0, 1, 0, false, 0, "S J0 j0 T"},
 	{0, 0, 3, false, 0, "S T"},
@@ -148,6 +154,56 @@ static const struct {
 	{{2, 3}, 2, "(0,0) (0,1) (0,2) (1,0) (1,1) (1,2)"},
 	{{1, 2, 1}, 3, "(0,0,0) (0,1,0)"},
 };
+
+/*
+ * With shell: true, values go into the script single-quoted (issue 11,
+ * item 16): `value` is a parameter's value in a YAML flow sequence, want
+ * the script of its job.
+ */
+static const struct {
+	const char *value, *want;
+} shell_cases[] = {
+	{"plain", "echo 'plain' >/dev/null"},
+	{"'a b'", "echo 'a b' >/dev/null"},
+	{"'$(touch x); `id`'", "echo '$(touch x); `id`' >/dev/null"},
+	{"\"it's\"", "echo 'it'\\''s' >/dev/null"},
+	{"\"''\"", "echo ''\\'''\\''' >/dev/null"},
+	{"\"\"", "echo '' >/dev/null"},
+};
+
+static void test_shell_quoting(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(shell_cases); i++) {
+		struct config cfg = CONFIG_INIT;
+		struct plan p = PLAN_INIT;
+		struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+
+		strbuf_addf(
+			&text,
+			"name: t\n"
+			"workloads:\n"
+			"  - name: w\n"
+			"    shell: true\n"
+			"    command: \"echo {v} >/dev/null\"\n"
+			"    params: { v: [%s] }\n"
+			"    operation: op\n"
+			"    metrics:\n"
+			"      - { name: t, extract: { measure: elapsed } }\n",
+			shell_cases[i].value);
+		if (config_load_buffer(&cfg, "t.yaml", text.buf, text.len,
+				       &err) ||
+		    plan_prepare(&cfg, NULL, &err) ||
+		    plan_build(&p, &cfg, &err) || p.nr != 1)
+			ok(false, "shell case %zu builds: %s", i, err.buf);
+		else
+			is_str(p.jobs[0].argv.v[2], shell_cases[i].want,
+			       "shell case %zu: the value is one sh word", i);
+		plan_release(&p);
+		config_release(&cfg);
+		strbuf_release(&err);
+		strbuf_release(&text);
+	}
+}
 
 static void test_combinations(void)
 {
@@ -252,6 +308,7 @@ int main(void)
 	}
 	test_walk();
 	test_combinations();
+	test_shell_quoting();
 	done_testing();
 	return exit_status();
 }

@@ -340,6 +340,76 @@ static void test_orphans(const char *dir)
 	}
 }
 
+/*
+ * A process that leaves the command's process group (setsid) is killed
+ * after the command and counted in strays; one that stays in the group
+ * is killed and not counted (issue 11, item 9). The command waits until
+ * its child has written its pid, so the child has left by then.
+ */
+static void test_strays(const char *dir)
+{
+	static const struct {
+		const char *name, *start;
+		bool keep_daemons;
+		size_t strays;
+	} rows[] = {
+		{"a child in the group", "", false, 0},
+		{"a child in its own session", "setsid ", false, 1},
+		{"a child in the group, daemons kept", "", true, 0},
+		{"a daemon kept", "setsid ", true, 0},
+	};
+
+	if (access("/usr/bin/setsid", X_OK) && access("/bin/setsid", X_OK)) {
+		ok(true, "# SKIP no setsid command");
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct strbuf pidfile = STRBUF_INIT, script = STRBUF_INIT;
+		struct runner_result res = RUNNER_RESULT_INIT;
+		struct strbuf err = STRBUF_INIT;
+		char sh[] = "/bin/sh", c[] = "-c";
+		char *argv[] = {sh, c, NULL, NULL};
+		struct runner_opts opts = {
+			.argv = argv,
+			.timeout_s = 10,
+			.keep_daemons = rows[i].keep_daemons,
+		};
+		bool kept = rows[i].keep_daemons && *rows[i].start;
+		pid_t pid;
+
+		strbuf_addf(&pidfile, "%s/stray-%zu.pid", dir, i);
+		/* echo is built in: no process of the child's to count. */
+		strbuf_addf(&script,
+			    "%ssh -c 'echo $$ >%s; exec sleep 4600.%zu' "
+			    "</dev/null >/dev/null 2>&1 & "
+			    "while [ ! -s %s ]; do sleep 0.01; done",
+			    rows[i].start, pidfile.buf, i, pidfile.buf);
+		argv[2] = script.buf;
+		ok(!runner_run(&opts, &res, &err) && res.status == RUNNER_OK,
+		   "%s: the command runs (%s): %s", rows[i].name,
+		   runner_status_name(res.status), err.buf);
+		pid = read_pidfile(pidfile.buf);
+		if (kept) {
+			ok(pid > 0 && !pid_gone(pid), "%s: process %ld runs on",
+			   rows[i].name, (long)pid);
+			if (pid > 0) {
+				kill(pid, SIGKILL);
+				waitpid(pid, NULL, 0); /* ours: subreaper */
+			}
+		} else {
+			ok(pid > 0 && wait_gone(pid), "%s: process %ld is gone",
+			   rows[i].name, (long)pid);
+		}
+		ok(res.strays == rows[i].strays, "%s: %zu strays (want %zu)",
+		   rows[i].name, res.strays, rows[i].strays);
+		unlink(pidfile.buf);
+		strbuf_release(&pidfile);
+		strbuf_release(&script);
+		strbuf_release(&err);
+		runner_result_release(&res);
+	}
+}
+
 static void test_timeouts(void)
 {
 	struct runner_opts opts = {.timeout_s = 0.3, .grace_s = 0.3};
@@ -1009,6 +1079,7 @@ int main(void)
 	test_sigchld_ignored();
 	test_timeouts();
 	test_orphans(dir);
+	test_strays(dir);
 	test_stop();
 	test_env_and_cwd(dir);
 	test_path_search();

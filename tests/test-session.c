@@ -72,6 +72,7 @@ static const struct {
 	const char *tail;
 	size_t label_runs; /* runs of the first label in the end */
 	bool taken;
+	bool stop, cut; /* *stop and *cut are set before session_run() */
 } cases[] = {
 	{
 		.name = "warm-ups run first and are not counted",
@@ -205,6 +206,36 @@ static const struct {
 		.summary = "t 0/0/0 stored 0",
 		.label_runs = 1,
 	},
+	{
+		/* It exits 3 after its sleep: the warning shows it ran. */
+		.name = "after a stop the teardowns run to their end",
+		.config = "name: t\niterations: 1\n"
+			  "teardown: [[\"@B\", \"--sleep\", \"0.3\", "
+			  "\"--exit\", \"3\"]]\n" ONE_VALUE_WORKLOAD,
+		.runs = 1,
+		.status = "interrupted",
+		.progress = "",
+		.iterations = "",
+		.summary = "t 0/0/0 stored 0",
+		.warning = "fake-bench' failed (exit 3)",
+		.label_runs = 1,
+		.stop = true,
+	},
+	{
+		.name = "after a second interrupt the teardowns are skipped",
+		.config =
+			"name: t\niterations: 1\n"
+			"teardown: [[\"@B\", \"--exit\", \"3\"]]\n" ONE_VALUE_WORKLOAD,
+		.runs = 1,
+		.status = "interrupted",
+		.progress = "",
+		.iterations = "",
+		.summary = "t 0/0/0 stored 0",
+		.warning = "fake-bench' skipped after a second interrupt",
+		.label_runs = 1,
+		.stop = true,
+		.cut = true,
+	},
 };
 
 /* What the callbacks saw. */
@@ -321,8 +352,12 @@ static void run_case(size_t i, const char *db)
 	}
 	for (int r = 0; r < cases[i].runs; r++) {
 		bool last = r + 1 == cases[i].runs;
+		volatile sig_atomic_t stop = last && cases[i].stop;
+		volatile sig_atomic_t cut = last && cases[i].cut;
 		struct session_opts so = {
 			.labels = labels.v,
+			.stop = &stop,
+			.cut = &cut,
 			.append = last && cases[i].append,
 			.replace = last && cases[i].replace,
 			.progress = on_progress,
