@@ -31,6 +31,8 @@ struct loader {
 	const char *name; /* the file, for messages */
 	yaml_document_t doc;
 	struct strbuf *err;
+	size_t builds_nr; /* in the file, at least 1 */
+	size_t ops_nr;	  /* of the workloads so far, times builds_nr */
 };
 
 /* A name and where it was written, for finding duplicates. */
@@ -1336,6 +1338,17 @@ static int check_workload(struct loader *l, const yaml_node_t *node,
 		     w->name, CONFIG_MAX_OPERATIONS);
 		goto out;
 	}
+	/* Builds multiply the operations: bound the run before expanding. */
+	if (combos * w->metrics_nr >
+	    (CONFIG_MAX_OPERATIONS - l->ops_nr) / l->builds_nr) {
+		fail(l, node,
+		     "the run would have more than %d operations (builds "
+		     "times workloads' metrics and parameter combinations) "
+		     "with workload '%s'",
+		     CONFIG_MAX_OPERATIONS, w->name);
+		goto out;
+	}
+	l->ops_nr += combos * w->metrics_nr * l->builds_nr;
 	ret = check_operation_names(l, where, w, combos);
 out:
 	free(used);
@@ -1528,8 +1541,17 @@ static int parse_top(struct loader *l, const yaml_node_t *root,
 	size_t interval = key_index(lv, "monitor_interval");
 	size_t cgroup = key_index(lv, "cgroup");
 
-	if (parse_mapping(l, root, lv, cfg, found) ||
-	    parse_workloads(l, &lv->keys[workloads], required(found, workloads),
+	if (parse_mapping(l, root, lv, cfg, found))
+		return -1;
+	/* Counted before the workloads, which check the run's size. */
+	l->builds_nr = 1;
+	if (found[builds] && found[builds]->type == YAML_MAPPING_NODE &&
+	    found[builds]->data.mapping.pairs.top >
+		    found[builds]->data.mapping.pairs.start)
+		l->builds_nr =
+			(size_t)(found[builds]->data.mapping.pairs.top -
+				 found[builds]->data.mapping.pairs.start);
+	if (parse_workloads(l, &lv->keys[workloads], required(found, workloads),
 			    cfg))
 		return -1;
 	if (found[interval] && cfg->monitor_interval_s > 0 &&

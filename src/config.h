@@ -32,7 +32,12 @@ struct strbuf;
 
 /* Larger files are refused, before any parsing. */
 #define CONFIG_MAX_BYTES ((size_t)1024 * 1024)
-/* Limit of metrics times parameter combinations, per workload. */
+/*
+ * Limit of the operations of a run: per workload, metrics times parameter
+ * combinations, summed over the workloads, times the builds (a workload
+ * alone is held to it too). The loader checks it before expanding any
+ * name, and plan.c again after --param overrides.
+ */
 #define CONFIG_MAX_OPERATIONS 10000
 
 /* KEY=VALUE pairs in file order. */
