@@ -16,6 +16,7 @@
 #include "json.h"
 #include "parse-num.h"
 #include "plan.h"
+#include "settings.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -717,6 +718,38 @@ static int parse_limits(struct loader *l, const struct key *k,
 	return 0;
 }
 
+static int parse_settings(struct loader *l, const struct key *k,
+			  const yaml_node_t *node, struct kv_list *settings)
+{
+	if (node->type != YAML_MAPPING_NODE)
+		return fail_type(l, node, "a mapping", k->name);
+	if (check_mapping(l, node, "setting"))
+		return -1;
+	for (const yaml_node_pair_t *p = node->data.mapping.pairs.start;
+	     p < node->data.mapping.pairs.top; p++) {
+		const yaml_node_t *kn = node_at(l, p->key);
+		const yaml_node_t *vn = node_at(l, p->value);
+		const char *path = scalar(kn), *value;
+
+		if (!settings_path_ok(path))
+			return fail(l, kn,
+				    "setting '%s' is not a file under "
+				    "/proc/sys or /sys; write a sysctl such as "
+				    "vm.swappiness as /proc/sys/vm/swappiness",
+				    path);
+		value = get_scalar(l, vn, path);
+		if (!value)
+			return -1;
+		if (!*value || has_control(value))
+			return fail(l, vn, "bad value for setting '%s'", path);
+		ALLOC_GROW(settings->v, settings->nr + 1, settings->alloc);
+		settings->v[settings->nr].key = xstrdup(path);
+		settings->v[settings->nr].value = xstrdup(value);
+		settings->nr++;
+	}
+	return 0;
+}
+
 static void push_shell(struct strvec *argv, const char *script)
 {
 	strvec_push(argv, SHELL);
@@ -788,6 +821,8 @@ static int parse_value(struct loader *l, const struct key *k,
 		return parse_names(l, k, node, member(base, k));
 	case KEY_LIMITS:
 		return parse_limits(l, k, node, member(base, k));
+	case KEY_SETTINGS:
+		return parse_settings(l, k, node, member(base, k));
 	case KEY_COMMANDS:
 		return parse_commands(l, k, node, member(base, k));
 	case KEY_COMMAND:
@@ -1742,6 +1777,8 @@ static void workload_release(struct workload_spec *w)
 	kv_list_clear(&w->env);
 	command_list_clear(&w->setup);
 	command_list_clear(&w->teardown);
+	command_list_clear(&w->prepare);
+	command_list_clear(&w->conclude);
 	free(w->cwd);
 }
 
@@ -1762,6 +1799,9 @@ static void build_release(struct build_spec *b)
 	free(b->cwd);
 	command_list_clear(&b->setup);
 	command_list_clear(&b->teardown);
+	command_list_clear(&b->prepare);
+	command_list_clear(&b->conclude);
+	kv_list_clear(&b->settings);
 }
 
 void config_release(struct config *cfg)
@@ -1775,6 +1815,9 @@ void config_release(struct config *cfg)
 	kv_list_clear(&cfg->env);
 	command_list_clear(&cfg->setup);
 	command_list_clear(&cfg->teardown);
+	command_list_clear(&cfg->prepare);
+	command_list_clear(&cfg->conclude);
+	kv_list_clear(&cfg->settings);
 	for (size_t i = 0; i < cfg->workloads_nr; i++)
 		workload_release(&cfg->workloads[i]);
 	free(cfg->workloads);

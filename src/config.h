@@ -98,6 +98,8 @@ struct workload_spec {
 	size_t metrics_nr, metrics_alloc;
 	struct kv_list env;
 	struct command_list setup, teardown;
+	/* Run around each iteration, after the config's and build's. */
+	struct command_list prepare, conclude;
 	double timeout_s; /* 0: use the config's */
 	char *cwd;	  /* NULL: inherit */
 	int line, col;	  /* of the workload's mapping, 1-based */
@@ -121,6 +123,9 @@ struct build_spec {
 	struct strvec prefix; /* prepended to every workload argv */
 	char *cwd;
 	struct command_list setup, teardown;
+	/* Run around each iteration, after the config's; settings too. */
+	struct command_list prepare, conclude;
+	struct kv_list settings;   /* file -> value, as the config's */
 	struct cgroup_spec cgroup; /* overrides the config's when set */
 	int line, col;		   /* of the build's name, 1-based */
 };
@@ -145,6 +150,10 @@ struct config {
 	double monitor_interval_s; /* periodic monitor samples; 0: none */
 	struct kv_list env;
 	struct command_list setup, teardown;
+	/* Run before and after every iteration; see config-keys.c. */
+	struct command_list prepare, conclude;
+	/* Absolute paths under /proc/sys or /sys -> value (settings.h). */
+	struct kv_list settings;
 	struct workload_spec *workloads; /* at least one */
 	size_t workloads_nr, workloads_alloc;
 	struct build_spec *builds; /* may be empty */

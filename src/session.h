@@ -61,6 +61,8 @@ struct session_opts {
 	bool replace;	     /* and they are deleted once this one completes */
 	volatile sig_atomic_t *stop; /* may be NULL */
 	const char *path; /* PATH of the commands; NULL: as inherited */
+	/* Where the files of `settings:` are; NULL: "/" (tests: a tree). */
+	const char *settings_root;
 	void (*progress)(void *ctx, const struct session_progress *p);
 	void (*warning)(void *ctx, const char *msg); /* one line, no '\n' */
 	void *ctx;				     /* of both callbacks */
