@@ -330,14 +330,15 @@ static int run_hooks(struct session *s, const struct job *job, bool prepare,
 		     struct cmd_outcome *out, struct strbuf *err)
 {
 	const struct build_spec *b = job->build;
-	const struct command_list *lists[] = {
-		prepare ? &s->cfg->prepare : &job->wl->conclude,
-		!b	  ? NULL
-		: prepare ? &b->prepare
-			  : &b->conclude,
-		prepare ? &job->wl->prepare : &s->cfg->conclude,
-	};
+	const struct command_list *of_build = NULL;
+	const struct command_list *lists[3];
 	const char *what = prepare ? "prepare" : "conclude";
+
+	if (b)
+		of_build = prepare ? &b->prepare : &b->conclude;
+	lists[0] = prepare ? &s->cfg->prepare : &job->wl->conclude;
+	lists[1] = of_build;
+	lists[2] = prepare ? &job->wl->prepare : &s->cfg->conclude;
 
 	out->status = RUNNER_OK;
 	for (size_t l = 0; l < ARRAY_SIZE(lists); l++) {

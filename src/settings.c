@@ -117,20 +117,22 @@ int settings_read(const struct settings *st, const char *path, char **value,
 	struct strbuf file = STRBUF_INIT;
 	char buf[MAX_VALUE_BYTES + 1];
 	ssize_t n = -1;
-	int fd;
+	int fd, e;
 
 	full_path(st, path, &file);
 	fd = open(file.buf, O_RDONLY | O_CLOEXEC);
+	e = errno;
 	if (fd >= 0) {
 		do
 			n = read(fd, buf, MAX_VALUE_BYTES);
 		while (n < 0 && errno == EINTR);
+		e = errno;
 		close(fd);
 	}
 	strbuf_release(&file);
 	if (n < 0)
 		return error_addf(err, "cannot read setting '%s': %s", path,
-				  strerror(errno));
+				  strerror(e));
 	buf[n] = '\0';
 	if (strlen(buf) != (size_t)n)
 		return error_addf(err, "setting '%s' holds a NUL byte", path);
