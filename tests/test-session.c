@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "test-files.h"
 #include "config.h"
 #include "executor.h"
 #include "plan.h"
@@ -411,25 +412,6 @@ static void add_config(struct strbuf *sb, const char *s)
 	}
 }
 
-/* Write text to root + path, making the directories on the way. */
-static void put_setting(const char *path, const char *text)
-{
-	struct strbuf sb = STRBUF_INIT;
-	FILE *f;
-
-	strbuf_addf(&sb, "%s%s", settings_root, path);
-	for (char *p = sb.buf + strlen(settings_root) + 1; (p = strchr(p, '/'));
-	     p++) {
-		*p = '\0';
-		mkdir(sb.buf, 0700);
-		*p = '/';
-	}
-	f = fopen(sb.buf, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f))
-		BUG("cannot write %s", sb.buf);
-	strbuf_release(&sb);
-}
-
 /* The text of file, "" when there is none; with join, lines joined. */
 static void read_text(struct strbuf *sb, const char *file, bool join)
 {
@@ -524,7 +506,7 @@ static void run_case(size_t i, const char *db)
 	const char *name = cases[i].name;
 	int failed = 0;
 
-	put_setting(THP, THP_TEXT);
+	put_tree_file(settings_root, THP, THP_TEXT);
 	unlink(hook_log);
 	strbuf_addf(&thp, "%s%s", settings_root, THP);
 	add_config(&text, cases[i].config);
@@ -675,14 +657,7 @@ int main(void)
 			"",
 		};
 
-		for (size_t i = 0; i < ARRAY_SIZE(tree); i++) {
-			struct strbuf sb = STRBUF_INIT;
-
-			strbuf_addf(&sb, "%s%s", root.buf, tree[i]);
-			if (remove(sb.buf))
-				diag("cannot remove %s", sb.buf);
-			strbuf_release(&sb);
-		}
+		remove_tree(root.buf, tree, ARRAY_SIZE(tree));
 	}
 	/* SQLite's WAL and shared-memory files go with the database. */
 	strbuf_addstr(&db, "-wal");

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "test-files.h"
 #include "settings.h"
 #include "strbuf.h"
 #include "util.h"
@@ -56,24 +57,6 @@ static const struct {
 
 static char *root;
 
-/* Write text to root + path, making the directories on the way. */
-static void put(const char *path, const char *text)
-{
-	struct strbuf sb = STRBUF_INIT;
-	FILE *f;
-
-	strbuf_addf(&sb, "%s%s", root, path);
-	for (char *p = sb.buf + strlen(root) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		mkdir(sb.buf, 0700);
-		*p = '/';
-	}
-	f = fopen(sb.buf, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f))
-		BUG("cannot write %s", sb.buf);
-	strbuf_release(&sb);
-}
-
 /* The text of root + path, "(none)" when it cannot be read. */
 static const char *get(struct strbuf *sb, const char *path)
 {
@@ -94,9 +77,10 @@ static void test_apply_restore(void)
 	const struct setting_change *c;
 	char *value = NULL;
 
-	put(THP, "always [madvise] never\n");
-	put(DEFRAG, "always defer defer+madvise [madvise] never\n");
-	put(STAT, "1\n");
+	put_tree_file(root, THP, "always [madvise] never\n");
+	put_tree_file(root, DEFRAG,
+		      "always defer defer+madvise [madvise] never\n");
+	put_tree_file(root, STAT, "1\n");
 	ok(!settings_read(st, THP, &value, &err) && !strcmp(value, "madvise"),
 	   "read: the bracketed word (%s)", value ? value : err.buf);
 	free(value);
@@ -202,14 +186,7 @@ int main(void)
 			"/proc",
 		};
 
-		for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
-			struct strbuf sb = STRBUF_INIT;
-
-			strbuf_addf(&sb, "%s%s", root, paths[i]);
-			if (remove(sb.buf))
-				diag("cannot remove %s", sb.buf);
-			strbuf_release(&sb);
-		}
+		remove_tree(root, paths, ARRAY_SIZE(paths));
 	}
 	rmdir(dir.buf);
 	strbuf_release(&dir);
