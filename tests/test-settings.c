@@ -76,65 +76,68 @@ static void test_apply_restore(void)
 	struct strbuf err = STRBUF_INIT, sb = STRBUF_INIT, link = STRBUF_INIT;
 	const struct setting_change *c;
 	char *value = NULL;
+	bool good; /* computed first: a message may print err.buf */
 
 	put_tree_file(root, THP, "always [madvise] never\n");
 	put_tree_file(root, DEFRAG,
 		      "always defer defer+madvise [madvise] never\n");
 	put_tree_file(root, STAT, "1\n");
-	ok(!settings_read(st, THP, &value, &err) && !strcmp(value, "madvise"),
-	   "read: the bracketed word (%s)", value ? value : err.buf);
+	good = !settings_read(st, THP, &value, &err) &&
+	       !strcmp(value, "madvise");
+	ok(good, "read: the bracketed word (%s)", value ? value : err.buf);
 	free(value);
 
-	ok(!settings_apply(st, THP, "never", &err), "apply THP: %s", err.buf);
+	good = !settings_apply(st, THP, "never", &err);
+	ok(good, "apply THP: %s", err.buf);
 	is_str(get(&sb, THP), "never\n", "the file holds the new value");
 	c = settings_nr(st) == 1 ? settings_change(st, 0) : NULL;
 	ok(c && !strcmp(c->path, THP) && !strcmp(c->old_value, "madvise") &&
 		   !strcmp(c->new_value, "never"),
 	   "the change: path, old and new value");
-	ok(!settings_apply(st, STAT, "3", &err) &&
-		   !settings_apply(st, THP, "always", &err),
-	   "apply two more, THP twice: %s", err.buf);
+	good = !settings_apply(st, STAT, "3", &err) &&
+	       !settings_apply(st, THP, "always", &err);
+	ok(good, "apply two more, THP twice: %s", err.buf);
 	ok(settings_nr(st) == 3 &&
 		   !strcmp(settings_change(st, 2)->old_value, "never"),
 	   "the second THP change's old value is the first's new one");
 
-	ok(settings_apply(st, "/sys/kernel/none", "1", &err) == -1 &&
-		   strstr(err.buf, "cannot read setting '/sys/kernel/none'") &&
-		   settings_nr(st) == 3,
-	   "a missing file fails, nothing pushed: %s", err.buf);
+	good = settings_apply(st, "/sys/kernel/none", "1", &err) == -1 &&
+	       strstr(err.buf, "cannot read setting '/sys/kernel/none'") &&
+	       settings_nr(st) == 3;
+	ok(good, "a missing file fails, nothing pushed: %s", err.buf);
 	strbuf_reset(&err);
 	/* A file that does not keep what is written: read back differs. */
 	strbuf_addf(&link, "%s%s", root, NULL_FILE);
 	if (symlink("/dev/null", link.buf))
 		BUG("cannot link %s", link.buf);
-	ok(settings_apply(st, NULL_FILE, "1", &err) == -1 &&
-		   strstr(err.buf, "reads '' after writing '1'") &&
-		   settings_nr(st) == 4,
-	   "a value that does not take fails, pushed: %s", err.buf);
+	good = settings_apply(st, NULL_FILE, "1", &err) == -1 &&
+	       strstr(err.buf, "reads '' after writing '1'") &&
+	       settings_nr(st) == 4;
+	ok(good, "a value that does not take fails, pushed: %s", err.buf);
 	strbuf_reset(&err);
 
-	ok(!settings_restore(st, 1, &err) && settings_nr(st) == 1,
-	   "restore down to one: %s", err.buf);
+	good = !settings_restore(st, 1, &err) && settings_nr(st) == 1;
+	ok(good, "restore down to one: %s", err.buf);
 	is_str(get(&sb, THP), "never\n", "THP back to the first new value");
 	is_str(get(&sb, STAT), "1\n", "stat_interval restored");
-	ok(!settings_restore(st, 0, &err) && !settings_nr(st),
-	   "restore all: %s", err.buf);
+	good = !settings_restore(st, 0, &err) && !settings_nr(st);
+	ok(good, "restore all: %s", err.buf);
 	is_str(get(&sb, THP), "madvise\n", "THP restored");
 
 	/* A file that cannot be written back does not stop the others. */
-	ok(!settings_apply(st, THP, "never", &err) &&
-		   !settings_apply(st, DEFRAG, "never", &err) &&
-		   !settings_apply(st, STAT, "2", &err),
-	   "apply three: %s", err.buf);
+	good = !settings_apply(st, THP, "never", &err) &&
+	       !settings_apply(st, DEFRAG, "never", &err) &&
+	       !settings_apply(st, STAT, "2", &err);
+	ok(good, "apply three: %s", err.buf);
 	strbuf_reset(&link);
 	strbuf_addf(&link, "%s%s", root, DEFRAG);
 	if (unlink(link.buf) || mkdir(link.buf, 0700))
 		BUG("cannot replace %s", link.buf);
-	ok(settings_restore(st, 0, &err) == -1 &&
-		   strstr(err.buf,
-			  "cannot write 'madvise' to setting '" DEFRAG "'") &&
-		   !settings_nr(st),
-	   "a failed restore is reported: %s", err.buf);
+	good = settings_restore(st, 0, &err) == -1 &&
+	       strstr(err.buf,
+		      "cannot write 'madvise' to setting '" DEFRAG "'") &&
+	       !settings_nr(st);
+	ok(good, "a failed restore is reported: %s", err.buf);
 	is_str(get(&sb, STAT), "1\n", "the newer one was restored");
 	is_str(get(&sb, THP), "madvise\n", "and the older one too");
 	strbuf_reset(&link);
