@@ -996,6 +996,26 @@ static int check_param_values(struct loader *l, const yaml_node_t *node,
 	return ret;
 }
 
+/*
+ * Values go into operation names, which tables and terminals print:
+ * refuse control characters, as for --param overrides (plan.c).
+ */
+static int check_param_text(struct loader *l, const yaml_node_t *node,
+			    const struct param_spec *param)
+{
+	for (size_t i = 0; i < param->values.nr; i++) {
+		const yaml_node_t *at = node;
+
+		if (!has_control(param->values.v[i]))
+			continue;
+		if (node->type == YAML_SEQUENCE_NODE)
+			at = node_at(l, node->data.sequence.items.start[i]);
+		return fail(l, at, "control character in a value of param '%s'",
+			    param->name);
+	}
+	return 0;
+}
+
 static int parse_params(struct loader *l, const struct key *k,
 			const yaml_node_t *node, struct workload_spec *w)
 {
@@ -1037,7 +1057,8 @@ static int parse_params(struct loader *l, const struct key *k,
 				strvec_push(&param->values, value);
 		}
 		strbuf_release(&what);
-		if (bad || check_param_values(l, vn, param))
+		if (bad || check_param_values(l, vn, param) ||
+		    check_param_text(l, vn, param))
 			return -1;
 	}
 	return 0;
