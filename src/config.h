@@ -19,7 +19,9 @@ struct strbuf;
  * to err; only a file that cannot be read gives "cannot open 'FILE': ..."
  * instead. Unknown keys, wrong types, missing required keys, empty lists,
  * duplicate names and keys, out-of-range values, placeholders naming no
- * param, operation names that would repeat, YAML anchors and aliases,
+ * param, operation names that would repeat, runs of more than
+ * CONFIG_MAX_OPERATIONS operations, control characters in param values,
+ * settings outside /proc/sys and /sys, YAML anchors and aliases,
  * several documents, invalid UTF-8 and files over CONFIG_MAX_BYTES are all
  * errors. A struct config owns every string and array reachable from it;
  * config_release() frees them all.

@@ -130,12 +130,16 @@ int settings_read(const struct settings *st, const char *path, char **value,
 		close(fd);
 	}
 	strbuf_release(&file);
-	if (n < 0)
-		return error_addf(err, "cannot read setting '%s': %s", path,
-				  strerror(e));
+	if (n < 0) {
+		error_addf(err, "cannot read setting '%s': %s", path,
+			   strerror(e));
+		return -1;
+	}
 	buf[n] = '\0';
-	if (strlen(buf) != (size_t)n)
-		return error_addf(err, "setting '%s' holds a NUL byte", path);
+	if (strlen(buf) != (size_t)n) {
+		error_addf(err, "setting '%s' holds a NUL byte", path);
+		return -1;
+	}
 	*value = settings_value(buf);
 	return 0;
 }
