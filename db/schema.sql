@@ -1,5 +1,5 @@
 -- The schema of the mmcmp store as db/migrations/ leave it (PRAGMA
--- user_version = 4, PRAGMA application_id = 1835885424, 0x6d6d6370,
+-- user_version = 5, PRAGMA application_id = 1835885424, 0x6d6d6370,
 -- "mmcp"), for reading; the store test checks that the two agree. Change
 -- the schema by adding a migration, then update this file.
 --
@@ -140,3 +140,17 @@ CREATE TABLE monitor_sample (
 	meminfo TEXT NOT NULL,
 	PRIMARY KEY (iteration_id, seq)
 ) STRICT;
+
+-- Settings (0005): the /proc/sys and /sys files a run wrote, the value
+-- each held before and the value written, in writing order; all were put
+-- back after the run.
+CREATE TABLE run_setting (
+	id INTEGER PRIMARY KEY,
+	run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+	path TEXT NOT NULL,
+	old_value TEXT NOT NULL,
+	new_value TEXT NOT NULL
+) STRICT;
+
+-- store_run_settings(): a run's settings in writing order.
+CREATE INDEX run_setting_run ON run_setting (run_id, id);

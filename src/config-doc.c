@@ -23,6 +23,7 @@ static void describe_type(struct strbuf *out, const struct key *k)
 		[KEY_CGROUP] = "mapping",
 		[KEY_NAMES] = "list of strings",
 		[KEY_LIMITS] = "map of strings",
+		[KEY_SETTINGS] = "map of strings",
 	};
 
 	switch (k->type) {

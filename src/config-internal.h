@@ -15,7 +15,7 @@ struct strbuf;
  */
 
 /* Keys in the largest level of config-keys.c, for the loader's arrays. */
-#define MAX_LEVEL_KEYS 16
+#define MAX_LEVEL_KEYS 20
 
 enum key_type {
 	KEY_STRING,    /* char * */
@@ -37,6 +37,7 @@ enum key_type {
 	KEY_CGROUP,    /* struct cgroup_spec, a level of its own */
 	KEY_NAMES,     /* struct strvec of names, non-empty */
 	KEY_LIMITS,    /* struct kv_list of cgroup interface files */
+	KEY_SETTINGS,  /* struct kv_list of /proc/sys and /sys files */
 };
 
 struct choice {

@@ -109,6 +109,32 @@ static const struct key top_keys[] = {
 	 .type = KEY_COMMANDS,
 	 AT(struct config, teardown),
 	 .help = "Commands run once after the workloads."},
+	{.name = "prepare",
+	 .type = KEY_COMMANDS,
+	 AT(struct config, prepare),
+	 .help = "Commands run before every iteration, warm-ups too, and not "
+		 "timed, like hyperfine's `--prepare`, such as `echo 3 > "
+		 "/proc/sys/vm/drop_caches`: all of them, the top-level "
+		 "ones first, then the build's, then the workload's. One "
+		 "that fails fails the iteration, which is stored with the "
+		 "reason, and the workload does not run; the run goes on."},
+	{.name = "conclude",
+	 .type = KEY_COMMANDS,
+	 AT(struct config, conclude),
+	 .help = "Commands run after every iteration, also one that failed, "
+		 "and not timed: the workload's first, then the build's, "
+		 "then the top-level ones. One that fails is a warning."},
+	{.name = "settings",
+	 .type = KEY_SETTINGS,
+	 AT(struct config, settings),
+	 .help = "Kernel settings for the run: absolute paths under "
+		 "`/proc/sys` or `/sys` to the value written to each, like "
+		 "`/sys/kernel/mm/transparent_hugepage/enabled: never` or "
+		 "`/proc/sys/vm/swappiness: 10`. Each is read (the bracketed "
+		 "word of a `always [madvise] never` file), written and "
+		 "read back before the run; the old values are put back in "
+		 "reverse order after it, also after a failure or Ctrl-C. "
+		 "The run records the file, old and new value."},
 	{.name = "workloads",
 	 .type = KEY_WORKLOADS,
 	 AT_ARRAY(struct config, workloads),
@@ -174,6 +200,16 @@ static const struct key workload_keys[] = {
 	 .type = KEY_COMMANDS,
 	 AT(struct workload_spec, teardown),
 	 .help = "Commands run after this workload's iterations."},
+	{.name = "prepare",
+	 .type = KEY_COMMANDS,
+	 AT(struct workload_spec, prepare),
+	 .help = "Commands run before each of this workload's iterations, "
+		 "after the top-level and build `prepare`."},
+	{.name = "conclude",
+	 .type = KEY_COMMANDS,
+	 AT(struct workload_spec, conclude),
+	 .help = "Commands run after each of this workload's iterations, "
+		 "before the build and top-level `conclude`."},
 	{.name = "timeout",
 	 .type = KEY_NUMBER,
 	 AT(struct workload_spec, timeout_s),
@@ -277,6 +313,23 @@ static const struct key build_keys[] = {
 	 .type = KEY_COMMANDS,
 	 AT(struct build_spec, teardown),
 	 .help = "Commands run after this build's iterations."},
+	{.name = "prepare",
+	 .type = KEY_COMMANDS,
+	 AT(struct build_spec, prepare),
+	 .help = "Commands run before each iteration of this build, after "
+		 "the top-level `prepare`."},
+	{.name = "conclude",
+	 .type = KEY_COMMANDS,
+	 AT(struct build_spec, conclude),
+	 .help = "Commands run after each iteration of this build, before "
+		 "the top-level `conclude`."},
+	{.name = "settings",
+	 .type = KEY_SETTINGS,
+	 AT(struct build_spec, settings),
+	 .help = "Kernel settings of this build, as the top-level "
+		 "`settings`: written after those before the build's first "
+		 "command and restored after its last; with `interleave`, "
+		 "switched between the builds' iterations."},
 	{.name = "cgroup",
 	 .type = KEY_CGROUP,
 	 AT_ARRAY(struct build_spec, cgroup),

@@ -16,6 +16,7 @@
 #include "json.h"
 #include "parse-num.h"
 #include "plan.h"
+#include "settings.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -31,6 +32,8 @@ struct loader {
 	const char *name; /* the file, for messages */
 	yaml_document_t doc;
 	struct strbuf *err;
+	size_t builds_nr; /* in the file, at least 1 */
+	size_t ops_nr;	  /* of the workloads so far, times builds_nr */
 };
 
 /* A name and where it was written, for finding duplicates. */
@@ -721,6 +724,38 @@ static int parse_limits(struct loader *l, const struct key *k,
 	return 0;
 }
 
+static int parse_settings(struct loader *l, const struct key *k,
+			  const yaml_node_t *node, struct kv_list *settings)
+{
+	if (node->type != YAML_MAPPING_NODE)
+		return fail_type(l, node, "a mapping", k->name);
+	if (check_mapping(l, node, "setting"))
+		return -1;
+	for (const yaml_node_pair_t *p = node->data.mapping.pairs.start;
+	     p < node->data.mapping.pairs.top; p++) {
+		const yaml_node_t *kn = node_at(l, p->key);
+		const yaml_node_t *vn = node_at(l, p->value);
+		const char *path = scalar(kn), *value;
+
+		if (!settings_path_ok(path))
+			return fail(l, kn,
+				    "setting '%s' is not a file under "
+				    "/proc/sys or /sys; write a sysctl such as "
+				    "vm.swappiness as /proc/sys/vm/swappiness",
+				    path);
+		value = get_scalar(l, vn, path);
+		if (!value)
+			return -1;
+		if (!*value || has_control(value))
+			return fail(l, vn, "bad value for setting '%s'", path);
+		ALLOC_GROW(settings->v, settings->nr + 1, settings->alloc);
+		settings->v[settings->nr].key = xstrdup(path);
+		settings->v[settings->nr].value = xstrdup(value);
+		settings->nr++;
+	}
+	return 0;
+}
+
 static void push_shell(struct strvec *argv, const char *script)
 {
 	strvec_push(argv, SHELL);
@@ -792,6 +827,8 @@ static int parse_value(struct loader *l, const struct key *k,
 		return parse_names(l, k, node, member(base, k));
 	case KEY_LIMITS:
 		return parse_limits(l, k, node, member(base, k));
+	case KEY_SETTINGS:
+		return parse_settings(l, k, node, member(base, k));
 	case KEY_COMMANDS:
 		return parse_commands(l, k, node, member(base, k));
 	case KEY_COMMAND:
@@ -965,6 +1002,26 @@ static int check_param_values(struct loader *l, const yaml_node_t *node,
 	return ret;
 }
 
+/*
+ * Values go into operation names, which tables and terminals print:
+ * refuse control characters, as for --param overrides (plan.c).
+ */
+static int check_param_text(struct loader *l, const yaml_node_t *node,
+			    const struct param_spec *param)
+{
+	for (size_t i = 0; i < param->values.nr; i++) {
+		const yaml_node_t *at = node;
+
+		if (!has_control(param->values.v[i]))
+			continue;
+		if (node->type == YAML_SEQUENCE_NODE)
+			at = node_at(l, node->data.sequence.items.start[i]);
+		return fail(l, at, "control character in a value of param '%s'",
+			    param->name);
+	}
+	return 0;
+}
+
 static int parse_params(struct loader *l, const struct key *k,
 			const yaml_node_t *node, struct workload_spec *w)
 {
@@ -1006,7 +1063,8 @@ static int parse_params(struct loader *l, const struct key *k,
 				strvec_push(&param->values, value);
 		}
 		strbuf_release(&what);
-		if (bad || check_param_values(l, vn, param))
+		if (bad || check_param_values(l, vn, param) ||
+		    check_param_text(l, vn, param))
 			return -1;
 	}
 	return 0;
@@ -1342,6 +1400,17 @@ static int check_workload(struct loader *l, const yaml_node_t *node,
 		     w->name, CONFIG_MAX_OPERATIONS);
 		goto out;
 	}
+	/* Builds multiply the operations: bound the run before expanding. */
+	if (combos * w->metrics_nr >
+	    (CONFIG_MAX_OPERATIONS - l->ops_nr) / l->builds_nr) {
+		fail(l, node,
+		     "the run would have more than %d operations (builds "
+		     "times workloads' metrics and parameter combinations) "
+		     "with workload '%s'",
+		     CONFIG_MAX_OPERATIONS, w->name);
+		goto out;
+	}
+	l->ops_nr += combos * w->metrics_nr * l->builds_nr;
 	ret = check_operation_names(l, where, w, combos);
 out:
 	free(used);
@@ -1534,8 +1603,17 @@ static int parse_top(struct loader *l, const yaml_node_t *root,
 	size_t interval = key_index(lv, "monitor_interval");
 	size_t cgroup = key_index(lv, "cgroup");
 
-	if (parse_mapping(l, root, lv, cfg, found) ||
-	    parse_workloads(l, &lv->keys[workloads], required(found, workloads),
+	if (parse_mapping(l, root, lv, cfg, found))
+		return -1;
+	/* Counted before the workloads, which check the run's size. */
+	l->builds_nr = 1;
+	if (found[builds] && found[builds]->type == YAML_MAPPING_NODE &&
+	    found[builds]->data.mapping.pairs.top >
+		    found[builds]->data.mapping.pairs.start)
+		l->builds_nr =
+			(size_t)(found[builds]->data.mapping.pairs.top -
+				 found[builds]->data.mapping.pairs.start);
+	if (parse_workloads(l, &lv->keys[workloads], required(found, workloads),
 			    cfg))
 		return -1;
 	if (found[interval] && cfg->monitor_interval_s > 0 &&
@@ -1726,6 +1804,8 @@ static void workload_release(struct workload_spec *w)
 	kv_list_clear(&w->env);
 	command_list_clear(&w->setup);
 	command_list_clear(&w->teardown);
+	command_list_clear(&w->prepare);
+	command_list_clear(&w->conclude);
 	free(w->cwd);
 }
 
@@ -1746,6 +1826,9 @@ static void build_release(struct build_spec *b)
 	free(b->cwd);
 	command_list_clear(&b->setup);
 	command_list_clear(&b->teardown);
+	command_list_clear(&b->prepare);
+	command_list_clear(&b->conclude);
+	kv_list_clear(&b->settings);
 }
 
 void config_release(struct config *cfg)
@@ -1759,6 +1842,9 @@ void config_release(struct config *cfg)
 	kv_list_clear(&cfg->env);
 	command_list_clear(&cfg->setup);
 	command_list_clear(&cfg->teardown);
+	command_list_clear(&cfg->prepare);
+	command_list_clear(&cfg->conclude);
+	kv_list_clear(&cfg->settings);
 	for (size_t i = 0; i < cfg->workloads_nr; i++)
 		workload_release(&cfg->workloads[i]);
 	free(cfg->workloads);

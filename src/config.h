@@ -19,7 +19,9 @@ struct strbuf;
  * to err; only a file that cannot be read gives "cannot open 'FILE': ..."
  * instead. Unknown keys, wrong types, missing required keys, empty lists,
  * duplicate names and keys, out-of-range values, placeholders naming no
- * param, operation names that would repeat, YAML anchors and aliases,
+ * param, operation names that would repeat, runs of more than
+ * CONFIG_MAX_OPERATIONS operations, control characters in param values,
+ * settings outside /proc/sys and /sys, YAML anchors and aliases,
  * several documents, invalid UTF-8 and files over CONFIG_MAX_BYTES are all
  * errors. A struct config owns every string and array reachable from it;
  * config_release() frees them all.
@@ -32,7 +34,12 @@ struct strbuf;
 
 /* Larger files are refused, before any parsing. */
 #define CONFIG_MAX_BYTES ((size_t)1024 * 1024)
-/* Limit of metrics times parameter combinations, per workload. */
+/*
+ * Limit of the operations of a run: per workload, metrics times parameter
+ * combinations, summed over the workloads, times the builds (a workload
+ * alone is held to it too). The loader checks it before expanding any
+ * name, and plan.c again after --param overrides.
+ */
 #define CONFIG_MAX_OPERATIONS 10000
 
 /* KEY=VALUE pairs in file order. */
@@ -93,6 +100,8 @@ struct workload_spec {
 	size_t metrics_nr, metrics_alloc;
 	struct kv_list env;
 	struct command_list setup, teardown;
+	/* Run around each iteration, after the config's and build's. */
+	struct command_list prepare, conclude;
 	double timeout_s; /* 0: use the config's */
 	char *cwd;	  /* NULL: inherit */
 	int line, col;	  /* of the workload's mapping, 1-based */
@@ -116,6 +125,9 @@ struct build_spec {
 	struct strvec prefix; /* prepended to every workload argv */
 	char *cwd;
 	struct command_list setup, teardown;
+	/* Run around each iteration, after the config's; settings too. */
+	struct command_list prepare, conclude;
+	struct kv_list settings;   /* file -> value, as the config's */
 	struct cgroup_spec cgroup; /* overrides the config's when set */
 	int line, col;		   /* of the build's name, 1-based */
 };
@@ -140,6 +152,10 @@ struct config {
 	double monitor_interval_s; /* periodic monitor samples; 0: none */
 	struct kv_list env;
 	struct command_list setup, teardown;
+	/* Run before and after every iteration; see config-keys.c. */
+	struct command_list prepare, conclude;
+	/* Absolute paths under /proc/sys or /sys -> value (settings.h). */
+	struct kv_list settings;
 	struct workload_spec *workloads; /* at least one */
 	size_t workloads_nr, workloads_alloc;
 	struct build_spec *builds; /* may be empty */

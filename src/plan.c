@@ -1,6 +1,7 @@
 /* plan: expand workloads x parameters x builds into jobs. */
 #include "plan.h"
 
+#include <ctype.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -235,6 +236,44 @@ static int check_unique_ops(const struct plan *p, struct strbuf *err)
 	return ret;
 }
 
+/*
+ * Whether the run cfg expands to has at most CONFIG_MAX_OPERATIONS
+ * operations: builds times, per workload, metrics times the product of
+ * its params' value counts. Counted with overflow checks, before anything
+ * is expanded.
+ */
+static bool run_size_ok(const struct config *cfg)
+{
+	size_t max = CONFIG_MAX_OPERATIONS;
+	size_t builds = cfg->builds_nr ? cfg->builds_nr : 1, total = 0;
+
+	for (size_t w = 0; w < cfg->workloads_nr; w++) {
+		const struct workload_spec *wl = &cfg->workloads[w];
+		size_t ops = wl->metrics_nr;
+
+		for (size_t i = 0; i < wl->params_nr; i++) {
+			size_t nr = wl->params[i].values.nr;
+
+			if (nr && ops > max / nr)
+				return false;
+			ops *= nr;
+		}
+		if (ops > (max - total) / builds)
+			return false;
+		total += ops * builds;
+	}
+	return true;
+}
+
+static int fail_run_size(struct strbuf *err, const char *who)
+{
+	return error_addf(err,
+			  "%s: the run would have more than %d operations "
+			  "(builds times workloads' metrics and parameter "
+			  "combinations)",
+			  who, CONFIG_MAX_OPERATIONS);
+}
+
 bool plan_next_combination(const struct workload_spec *wl, size_t *pick)
 {
 	for (size_t i = wl->params_nr; i-- > 0;) {
@@ -249,6 +288,8 @@ int plan_build(struct plan *p, const struct config *cfg, struct strbuf *err)
 {
 	size_t nb = cfg->builds_nr ? cfg->builds_nr : 1;
 
+	if (!run_size_ok(cfg))
+		return fail_run_size(err, cfg->path);
 	p->builds_nr = nb;
 	for (size_t b = 0; b < nb; b++) {
 		const struct build_spec *build =
@@ -315,6 +356,26 @@ void plan_cpu_range(long nr_cpus, long nr_cores, struct strvec *out)
 	}
 }
 
+/* Whether the len bytes at s hold a control character. */
+static bool has_control(const char *s, ptrdiff_t len)
+{
+	for (ptrdiff_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return true;
+	return false;
+}
+
+/* A param name, as the config allows (config.c). */
+static bool is_param_name(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return false;
+	for (s++; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
+			return false;
+	return true;
+}
+
 /* Replace param's values by `values` (a copy). */
 static void set_values(struct param_spec *param, const struct strvec *values)
 {
@@ -330,20 +391,36 @@ static int apply_override(struct config *cfg, const char *spec,
 	size_t hits = 0;
 	char *name;
 
-	if (!eq || eq == spec || !eq[1])
-		return error_addf(
-			err, "--param '%s': expected NAME=VALUE[,VALUE...]",
-			spec);
+	if (!eq || eq == spec || !eq[1] || has_control(spec, eq - spec))
+		return error_addf(err,
+				  "--param: expected NAME=VALUE[,VALUE...], "
+				  "NAME a parameter name");
 	name = xstrndup(spec, (size_t)(eq - spec));
+	if (!is_param_name(name)) {
+		error_addf(err,
+			   "--param '%s=...': bad parameter name; use a "
+			   "letter or '_' then letters, digits, '_' or '-'",
+			   name);
+		goto fail;
+	}
 	for (const char *p = eq + 1;;) {
 		const char *comma = strchr(p, ',');
 		size_t len = comma ? (size_t)(comma - p) : strlen(p);
 
 		if (!len) {
-			strvec_clear(&values);
-			free(name);
-			return error_addf(err, "--param '%s': empty value",
-					  spec);
+			error_addf(err, "--param '%s=...': empty value", name);
+			goto fail;
+		}
+		if (has_control(p, (ptrdiff_t)len)) {
+			struct strbuf shown = STRBUF_INIT;
+
+			names_escape(&shown, p, len);
+			error_addf(err,
+				   "--param '%s=...': value %zu '%s' contains "
+				   "a control character",
+				   name, values.nr + 1, shown.buf);
+			strbuf_release(&shown);
+			goto fail;
 		}
 		strvec_push_nodup(&values, xstrndup(p, len));
 		if (!comma)
@@ -360,17 +437,28 @@ static int apply_override(struct config *cfg, const char *spec,
 			hits++;
 		}
 	}
-	strvec_clear(&values);
 	if (!hits) {
 		error_addf(
 			err,
-			"--param '%s': no workload of '%s' has a parameter '%s'",
-			spec, cfg->name, name);
-		free(name);
-		return -1;
+			"--param '%s=...': no workload of '%s' has a parameter '%s'",
+			name, cfg->name, name);
+		goto fail;
 	}
+	if (!run_size_ok(cfg)) {
+		struct strbuf who = STRBUF_INIT;
+
+		strbuf_addf(&who, "--param '%s=...'", name);
+		fail_run_size(err, who.buf);
+		strbuf_release(&who);
+		goto fail;
+	}
+	strvec_clear(&values);
 	free(name);
 	return 0;
+fail:
+	strvec_clear(&values);
+	free(name);
+	return -1;
 }
 
 /* The number of physical cores: CPUs over the SMT siblings of cpu0. */
@@ -436,6 +524,8 @@ int plan_prepare(struct config *cfg, char *const *overrides, struct strbuf *err)
 		}
 	}
 	strvec_clear(&range);
+	if (!run_size_ok(cfg))
+		return fail_run_size(err, cfg->path);
 	for (size_t i = 0; overrides && overrides[i]; i++)
 		if (apply_override(cfg, overrides[i], err))
 			return -1;

@@ -45,10 +45,12 @@ struct plan {
 	}
 
 /*
- * Expand cfg into p. Fails (with one line in err) only for a placeholder
- * that names no parameter, two jobs that produce the same operation, or
- * a benchmark, unit or expanded operation name outside the limits of
- * names.h (too long, not UTF-8, a control character).
+ * Expand cfg into p. Fails (with one line in err) for a run of more than
+ * CONFIG_MAX_OPERATIONS operations (counted before anything is
+ * allocated), a placeholder that names no parameter, two jobs that
+ * produce the same operation, or a benchmark, unit or expanded operation
+ * name outside the limits of names.h (too long, not UTF-8, a control
+ * character).
  */
 int plan_build(struct plan *p, const struct config *cfg, struct strbuf *err);
 void plan_release(struct plan *p);
@@ -73,7 +75,11 @@ void plan_cpu_range(long nr_cpus, long nr_cores, struct strvec *out);
  * Prepare cfg's parameters for plan_build(): replace every value
  * PLAN_CPU_RANGE by plan_cpu_range() of this machine, and apply the
  * overrides, each "NAME=V1,V2,...", to every workload that has parameter
- * NAME. An override that names no parameter of any workload fails.
+ * NAME. An override that names no parameter of any workload fails, as
+ * does one whose NAME is not a param name as the config allows, whose
+ * value holds a control character, or after which the run would have
+ * more than CONFIG_MAX_OPERATIONS operations (the message names the
+ * override; the config file when @cpu-range alone goes over).
  */
 int plan_prepare(struct config *cfg, char *const *overrides,
 		 struct strbuf *err);

@@ -13,6 +13,7 @@
 #include "plan.h"
 #include "run-data.h"
 #include "runner.h"
+#include "settings.h"
 #include "sha256.h"
 #include "store.h"
 #include "strbuf.h"
@@ -25,6 +26,7 @@ struct live_run {
 	struct session_summary sum;
 	int64_t **op_ids;      /* per job (indexed by job), per metric */
 	struct cgroup *cgroup; /* its workloads' cgroup (borrowed), or NULL */
+	bool settings_stored;  /* its build's settings are recorded */
 };
 
 struct session {
@@ -51,6 +53,10 @@ struct session {
 	struct cgroup **cgroups;
 	size_t cgroups_nr, cgroups_alloc;
 	struct cgroup *top_cgroup; /* one of them, or NULL */
+	/* The settings written: the config's, then those of one build. */
+	struct settings *settings;
+	size_t config_settings_nr;
+	size_t settings_build; /* whose are applied; SIZE_MAX: none */
 };
 
 static const char no_monitors[] = "iterations are stored without them";
@@ -86,6 +92,8 @@ struct session *session_new(const struct config *cfg, const struct plan *plan,
 		s->runs[b].sum.label = opts->labels[b];
 	plan_walk_init(&s->walk, plan, cfg->warmup + s->measured,
 		       cfg->interleave);
+	s->settings = settings_new(opts->settings_root);
+	s->settings_build = SIZE_MAX;
 	return s;
 }
 
@@ -260,13 +268,24 @@ static void strays_warn(struct session *s, const struct runner_result *r,
 		       what, name, r->strays, r->strays == 1 ? "" : "es");
 }
 
+/* How a command other than an iteration's workload ended. */
+struct cmd_outcome {
+	enum runner_status status;
+	int exit_code, term_signal;
+	struct strbuf why; /* "WHAT command 'X' failed (...)", or empty */
+};
+
 /*
- * Run one setup or teardown command; -1 with a line in err on failure.
- * Setups stop with *stop, teardowns with *cut.
+ * Run one setup, teardown, prepare or conclude command through the
+ * executor, in the environment and directory of build b and workload wl.
+ * Setups and hooks stop with *stop, teardowns only with *cut. Returns -1
+ * with a line in err only when the executor cannot run it; how the
+ * command ended is in *out (why reset first).
  */
-static int run_aux(struct session *s, char *const *argv,
+static int run_cmd(struct session *s, char *const *argv,
 		   const struct build_spec *b, const struct workload_spec *wl,
-		   const char *what, bool teardown, struct strbuf *err)
+		   const char *what, bool teardown, struct cmd_outcome *out,
+		   struct strbuf *err)
 {
 	struct strvec env = STRVEC_INIT;
 	struct executor_result res = EXECUTOR_RESULT_INIT;
@@ -281,30 +300,48 @@ static int run_aux(struct session *s, char *const *argv,
 	const struct runner_result *r = &res.run;
 	int ret = -1;
 
+	strbuf_reset(&out->why);
 	job_env(s->cfg, s->opts.path, b, wl, &env);
 	req.env = env.v;
 	if (executor_run(s->ex, &req, &res, err))
 		goto out;
 	strays_warn(s, r, what, argv[0]);
+	out->status = r->status;
+	out->exit_code = r->exit_code;
+	out->term_signal = r->term_signal;
 	if (r->status == RUNNER_INTERRUPTED) {
-		error_addf(err, "%s command '%s' %s", what, argv[0],
-			   teardown ? "cut short by a second interrupt"
-				    : "stopped by the interrupt");
-		goto out;
-	}
-	if (r->status != RUNNER_OK) {
+		strbuf_addf(&out->why, "%s command '%s' %s", what, argv[0],
+			    teardown ? "cut short by a second interrupt"
+				     : "stopped by the interrupt");
+	} else if (r->status != RUNNER_OK) {
 		strbuf_rtrim(&res.run.err_tail);
-		error_addf(err, "%s command '%s' failed (%s %d)%s%s", what,
-			   argv[0], runner_status_name(r->status),
-			   r->status == RUNNER_SIGNAL ? r->term_signal
-						      : r->exit_code,
-			   r->err_tail.len ? ": " : "", r->err_tail.buf);
-		goto out;
+		strbuf_addf(&out->why, "%s command '%s' failed (%s %d)%s%s",
+			    what, argv[0], runner_status_name(r->status),
+			    r->status == RUNNER_SIGNAL ? r->term_signal
+						       : r->exit_code,
+			    r->err_tail.len ? ": " : "", r->err_tail.buf);
 	}
 	ret = 0;
 out:
 	executor_result_release(&res);
 	strvec_clear(&env);
+	return ret;
+}
+
+/*
+ * Run one setup or teardown command; -1 with a line in err on failure.
+ * Setups stop with *stop, teardowns with *cut.
+ */
+static int run_aux(struct session *s, char *const *argv,
+		   const struct build_spec *b, const struct workload_spec *wl,
+		   const char *what, bool teardown, struct strbuf *err)
+{
+	struct cmd_outcome co = {.why = STRBUF_INIT};
+	int ret = run_cmd(s, argv, b, wl, what, teardown, &co, err);
+
+	if (!ret && co.why.len)
+		ret = error_addf(err, "%s", co.why.buf);
+	strbuf_release(&co.why);
 	return ret;
 }
 
@@ -349,6 +386,43 @@ static void run_teardown(struct session *s, const struct command_list *cl,
 		strbuf_reset(&err);
 	}
 	strbuf_release(&err);
+}
+
+/*
+ * Run the prepare hooks of job, the config's, the build's, then the
+ * workload's, up to the first that fails (its outcome left in *out); or
+ * all its conclude hooks, the other way round, each failure a warning.
+ * Returns -1 only when the executor fails.
+ */
+static int run_hooks(struct session *s, const struct job *job, bool prepare,
+		     struct cmd_outcome *out, struct strbuf *err)
+{
+	const struct build_spec *b = job->build;
+	const struct command_list *of_build = NULL;
+	const struct command_list *lists[3];
+	const char *what = prepare ? "prepare" : "conclude";
+
+	if (b)
+		of_build = prepare ? &b->prepare : &b->conclude;
+	lists[0] = prepare ? &s->cfg->prepare : &job->wl->conclude;
+	lists[1] = of_build;
+	lists[2] = prepare ? &job->wl->prepare : &s->cfg->conclude;
+
+	out->status = RUNNER_OK;
+	for (size_t l = 0; l < ARRAY_SIZE(lists); l++) {
+		for (size_t i = 0; lists[l] && i < lists[l]->nr; i++) {
+			if (run_cmd(s, lists[l]->v[i].v, b, job->wl, what,
+				    false, out, err))
+				return -1;
+			if (out->status == RUNNER_OK)
+				continue;
+			if (prepare || out->status == RUNNER_INTERRUPTED)
+				return 0;
+			notify(s, "%s: %s", s->runs[job->build_index].sum.label,
+			       out->why.buf);
+		}
+	}
+	return 0;
 }
 
 static double metric_measure(const struct metric_spec *m,
@@ -496,15 +570,31 @@ static int run_iteration(struct session *s, size_t j, long it,
 		.monitor = true,
 	};
 	struct extraction x = {.note = STRBUF_INIT};
+	struct cmd_outcome hook = {.why = STRBUF_INIT};
 	char started[32];
 	const char *status;
 	int ret = -1;
 
 	report_progress(s, job, it);
+	if (run_hooks(s, job, true, &hook, err))
+		goto out;
+	if (hook.status == RUNNER_INTERRUPTED) {
+		ret = 0;
+		goto out;
+	}
 	job_env(s->cfg, s->opts.path, job->build, wl, &env);
 	req.env = env.v;
 	machine_utc_now(started);
-	if (executor_run(s->ex, &req, &res, err))
+	if (hook.status != RUNNER_OK) {
+		/* The workload does not run; the hook's failure is stored. */
+		res.run.status = hook.status;
+		res.run.exit_code = hook.exit_code;
+		res.run.term_signal = hook.term_signal;
+		strbuf_add(&res.run.err_tail, hook.why.buf, hook.why.len);
+	} else if (executor_run(s->ex, &req, &res, err)) {
+		goto out;
+	}
+	if (run_hooks(s, job, false, &hook, err))
 		goto out;
 	strays_warn(s, r, "workload", wl->name);
 	if (res.monitor_err.len)
@@ -584,6 +674,7 @@ out:
 	free(x.samples);
 	free(x.vals);
 	strbuf_release(&x.note);
+	strbuf_release(&hook.why);
 	executor_result_release(&res);
 	strvec_clear(&env);
 	return ret;
@@ -841,6 +932,76 @@ static int create_runs(struct session *s, struct strbuf *err)
 	return 0;
 }
 
+/*
+ * Write the settings of kv, each recorded with the runs of builds b0 up
+ * to b1 (exclusive); -1 at the first that fails.
+ */
+static int apply_settings(struct session *s, const struct kv_list *kv,
+			  size_t b0, size_t b1, struct strbuf *err)
+{
+	for (size_t i = 0; i < kv->nr; i++) {
+		const struct setting_change *c;
+
+		if (settings_apply(s->settings, kv->v[i].key, kv->v[i].value,
+				   err))
+			return -1;
+		c = settings_change(s->settings, settings_nr(s->settings) - 1);
+		for (size_t b = b0; b < b1; b++)
+			if (store_run_setting_add(s->st, s->runs[b].sum.id,
+						  c->path, c->old_value,
+						  c->new_value, err))
+				return -1;
+	}
+	return 0;
+}
+
+/*
+ * Make the settings of build b (SIZE_MAX: of none) the ones written over
+ * the config's, putting back another build's first: with interleaving,
+ * the builds take turns.
+ */
+static int switch_settings(struct session *s, size_t b, struct strbuf *err)
+{
+	struct live_run *lr;
+
+	if (!s->cfg->builds_nr || b == s->settings_build)
+		return 0;
+	s->settings_build = SIZE_MAX;
+	if (settings_restore(s->settings, s->config_settings_nr, err))
+		return -1;
+	s->settings_build = b;
+	if (b == SIZE_MAX)
+		return 0;
+	lr = &s->runs[b];
+	if (apply_settings(s, &s->cfg->builds[b].settings, b,
+			   lr->settings_stored ? b : b + 1, err))
+		return -1;
+	lr->settings_stored = true;
+	return 0;
+}
+
+/* As switch_settings(), on the way out: a failure is a warning. */
+static void switch_settings_late(struct session *s, size_t b)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	if (switch_settings(s, b, &err))
+		notify(s, "%s", err.buf);
+	strbuf_release(&err);
+}
+
+/* Put back every setting written, the newest first. */
+static void restore_settings(struct session *s)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	s->settings_build = SIZE_MAX;
+	if (settings_restore(s->settings, 0, &err))
+		notify(s, "%s", err.buf);
+	s->config_settings_nr = 0;
+	strbuf_release(&err);
+}
+
 /* Do one step of the walk; -1 when the run cannot go on. */
 static int do_step(struct session *s, const struct plan_step *step,
 		   struct strbuf *err)
@@ -848,6 +1009,15 @@ static int do_step(struct session *s, const struct plan_step *step,
 	/* The config's own steps come also for a plan without jobs. */
 	const struct job *job = s->plan->nr ? &s->plan->jobs[step->job] : NULL;
 
+	/* Each build's commands and iterations run under its settings. */
+	if (job && job->build && step->kind != PLAN_STEP_SETUP &&
+	    step->kind != PLAN_STEP_TEARDOWN) {
+		if (step->kind == PLAN_STEP_JOB_TEARDOWN ||
+		    step->kind == PLAN_STEP_BUILD_TEARDOWN)
+			switch_settings_late(s, step->build);
+		else if (switch_settings(s, step->build, err))
+			return -1;
+	}
 	switch (step->kind) {
 	case PLAN_STEP_SETUP:
 		return run_commands(s, &s->cfg->setup, NULL, NULL, "setup",
@@ -869,6 +1039,7 @@ static int do_step(struct session *s, const struct plan_step *step,
 			     "build teardown");
 		return 0;
 	case PLAN_STEP_TEARDOWN:
+		switch_settings_late(s, SIZE_MAX);
 		run_teardown(s, &s->cfg->teardown, NULL, NULL, "teardown");
 		return 0;
 	}
@@ -880,8 +1051,10 @@ int session_run(struct session *s, struct executor *ex, struct strbuf *err)
 	struct plan_step step;
 
 	s->ex = ex;
-	if (create_cgroups(s, err) || create_runs(s, err) || prepare(s, err))
+	if (create_cgroups(s, err) || create_runs(s, err) || prepare(s, err) ||
+	    apply_settings(s, &s->cfg->settings, 0, s->plan->builds_nr, err))
 		goto fail;
+	s->config_settings_nr = settings_nr(s->settings);
 	for (;;) {
 		/* Before the next step, so that what ran is torn down. */
 		if (flag_set(s->opts.stop) || s->aborted)
@@ -942,6 +1115,7 @@ int session_finish(struct session *s, struct strbuf *err)
 	}
 	while (plan_walk_next(&s->walk, &step))
 		do_step(s, &step, err); /* only teardowns: they only warn */
+	restore_settings(s);
 	remove_cgroups(s);
 	if (flag_set(s->opts.stop))
 		s->status = SESSION_INTERRUPTED;
@@ -987,6 +1161,8 @@ void session_free(struct session *s)
 	if (!s)
 		return;
 	p = s->plan;
+	restore_settings(s);
+	settings_free(s->settings);
 	remove_cgroups(s);
 	for (size_t j = 0; s->extractors && j < p->nr; j++) {
 		for (size_t m = 0; m < p->jobs[j].wl->metrics_nr; m++)

@@ -18,8 +18,12 @@ struct cgroup_spec;
  * per build, labelled as the caller says; the cgroups of the builds; the
  * config's, builds' and workloads' setup and teardown commands; every
  * iteration in the order plan_walk_next() gives, run through an executor
- * (executor.h), its metrics extracted (extract.h) and stored at once with
- * its samples and monitor record; and at the end each run marked
+ * (executor.h) between its prepare and conclude hooks, its metrics
+ * extracted (extract.h) and stored at once with its samples and monitor
+ * record; the config's and the builds' kernel settings (settings.h),
+ * written before the commands that run under them, recorded with the
+ * runs, and put back in session_finish() (or session_free(), when
+ * session_finish() was not called); and at the end each run marked
  * complete, failed or interrupted (and, with `replace`, the label's older
  * runs deleted once the new one is complete).
  *
@@ -30,15 +34,20 @@ struct cgroup_spec;
  * session_run() or session_finish().
  *
  * A failing iteration does not stop the run (unless the config says
- * `on_error: abort`); it is stored with its status and counted. The run
- * stops early when *stop becomes non-zero (the running iteration or
+ * `on_error: abort`); it is stored with its status and counted. A
+ * failing prepare hook fails the iteration the same way (the workload
+ * does not run; the iteration is stored with the hook's status and
+ * message as its stderr tail); a failing conclude hook is a warning. A
+ * setting that cannot be written stops the run like a failing setup. The
+ * run stops early when *stop becomes non-zero (the running iteration or
  * setup command is stopped and not stored), on the first failed
  * iteration with `on_error: abort`, and when a setup command or the
  * store fails. However it stops, the teardowns of what was set up run
  * to completion, each command under the config's timeout, and not under
  * *stop: only *cut cuts them short (the running teardown command is
  * stopped, the rest skipped, each with a warning). So a caller sets
- * *stop on the first interrupt and *cut on the second.
+ * *stop on the first interrupt and *cut on the second. Settings are put
+ * back after the teardowns, also after an interrupt.
  *
  * Before it makes its cgroups, session_run() removes those that runs
  * marked aborted recorded and left (cgroup_remove_stale()), unless a run
@@ -71,6 +80,8 @@ struct session_opts {
 	volatile sig_atomic_t *stop; /* stop the measurement; may be NULL */
 	volatile sig_atomic_t *cut;  /* cut the teardowns short; may be NULL */
 	const char *path; /* PATH of the commands; NULL: as inherited */
+	/* Where the files of `settings:` are; NULL: "/" (tests: a tree). */
+	const char *settings_root;
 	void (*progress)(void *ctx, const struct session_progress *p);
 	void (*warning)(void *ctx, const char *msg); /* one line, no '\n' */
 	void *ctx;				     /* of both callbacks */

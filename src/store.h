@@ -9,6 +9,7 @@ struct strbuf;
 struct run_info;
 struct run_data;
 struct monitor_record;
+struct strvec;
 
 /*
  * store: the SQLite database of runs, operations, iterations and samples
@@ -345,5 +346,21 @@ int store_run_load_full(struct store *st, int64_t run_id, const char *benchmark,
  */
 int store_run_insert_full(struct store *st, struct run_full *rf,
 			  struct strbuf *err);
+
+/*
+ * Settings (store-settings.c): the kernel settings a run wrote
+ * (settings.h), in the table of db/migrations/0003-settings.sql.
+ */
+
+/* Record that run run_id wrote new_value to path, which held old_value. */
+int store_run_setting_add(struct store *st, int64_t run_id, const char *path,
+			  const char *old_value, const char *new_value,
+			  struct strbuf *err);
+/*
+ * Append the settings of run run_id to out in writing order, each as
+ * "PATH OLD -> NEW".
+ */
+int store_run_settings(struct store *st, int64_t run_id, struct strvec *out,
+		       struct strbuf *err);
 
 #endif /* MMCMP_STORE_H */

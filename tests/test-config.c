@@ -356,6 +356,48 @@ out:
 	strbuf_release(&sb);
 }
 
+static void test_hooks_settings(void)
+{
+	struct config cfg = CONFIG_INIT;
+	struct strbuf err = STRBUF_INIT, sb = STRBUF_INIT;
+	const struct build_spec *b;
+
+	if (!ok(!config_load_file(&cfg, VALID_DIR "/hooks-settings.yaml", &err),
+		"hooks-settings.yaml loads")) {
+		diag("%s", err.buf);
+		goto out;
+	}
+	is_str(commands_str(&sb, &cfg.prepare),
+	       "[/bin/sh -c echo 3 > /proc/sys/vm/drop_caches]",
+	       "hooks: top-level prepare");
+	is_str(commands_str(&sb, &cfg.conclude), "[sync]",
+	       "hooks: top-level conclude");
+	is_str(env_str(&sb, &cfg.settings),
+	       "/sys/kernel/mm/transparent_hugepage/enabled=never "
+	       "/proc/sys/vm/stat_interval=2",
+	       "settings: top level, in file order");
+	is_str(commands_str(&sb, &cfg.workloads[0].prepare), "[echo w]",
+	       "hooks: workload prepare");
+	is_str(commands_str(&sb, &cfg.workloads[0].conclude),
+	       "[/bin/sh -c echo done]", "hooks: workload conclude");
+	b = &cfg.builds[0];
+	is_str(commands_str(&sb, &b->prepare), "[echo b]",
+	       "hooks: build prepare");
+	is_str(commands_str(&sb, &b->conclude), "[echo c]",
+	       "hooks: build conclude");
+	is_str(env_str(&sb, &b->settings),
+	       "/sys/kernel/mm/transparent_hugepage/enabled=always "
+	       "/sys/kernel/mm/transparent_hugepage/defrag=defer",
+	       "settings: a build's");
+	b = &cfg.builds[1];
+	ok(!b->prepare.nr && !b->conclude.nr && !b->settings.nr,
+	   "hooks, settings: none in an empty build");
+out:
+	config_release(&cfg);
+	strbuf_release(&err);
+	strbuf_release(&sb);
+}
+
 static void test_buffers(void)
 {
 	static const char good[] = "name: b\n"
@@ -463,6 +505,7 @@ int main(void)
 	test_full();
 	test_defaults();
 	test_flow();
+	test_hooks_settings();
 	test_invalid_files();
 	test_buffers();
 	test_readme();

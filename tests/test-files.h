@@ -7,15 +7,19 @@
  * compares a rendering with tests/golden/NAME and, when the environment
  * has MMCMP_UPDATE_GOLDEN=1, rewrites the file instead (and still reports
  * the test, as passed). Without the variable a missing or different file
- * fails, with the first differing line in a diagnostic.
+ * fails, with the first differing line in a diagnostic. put_tree_file()
+ * and remove_tree() make and remove files in a temporary tree that
+ * mimics /sys or /proc, for the settings.
  */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "strbuf.h"
 #include "tap.h"
+#include "util.h"
 
 /* Append the whole of path to sb; false (with a diagnostic) on error. */
 static inline bool read_file(const char *path, struct strbuf *sb)
@@ -96,6 +100,42 @@ static inline bool check_golden(const struct strbuf *out, const char *name)
 	same = check_file(out, path.buf, name);
 	strbuf_release(&path);
 	return same;
+}
+
+/* Write text to root + path, making the directories on the way. */
+static inline void put_tree_file(const char *root, const char *path,
+				 const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	FILE *f;
+
+	strbuf_addf(&sb, "%s%s", root, path);
+	for (char *p = sb.buf + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(sb.buf, 0700);
+		*p = '/';
+	}
+	f = fopen(sb.buf, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f))
+		BUG("cannot write %s", sb.buf);
+	strbuf_release(&sb);
+}
+
+/*
+ * Remove root + paths[i] for each of the nr paths, files and empty
+ * directories, in order (so the deepest first).
+ */
+static inline void remove_tree(const char *root, const char *const *paths,
+			       size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%s%s", root, paths[i]);
+		if (remove(sb.buf))
+			diag("cannot remove %s", sb.buf);
+		strbuf_release(&sb);
+	}
 }
 
 #endif /* MMCMP_TEST_FILES_H */

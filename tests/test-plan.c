@@ -45,6 +45,61 @@ static const char config_text[] =
 	"      - { name: t, extract: { measure: elapsed } }\n";
 
 /*
+ * Overrides that plan_prepare() refuses with `want` in its message. A
+ * spec ending in '=' gets `values` values 0,1,2,... appended.
+ */
+static const struct {
+	const char *spec[3];
+	size_t values;
+	const char *want;
+} bad_override_cases[] = {
+	{{"a=1\n2"},
+	 0,
+	 "--param 'a=...': value 1 '1\\n2' contains a control character"},
+	{{"a=1,\033[31mred"},
+	 0,
+	 "value 2 '\\x1b[31mred' contains a control character"},
+	{{"a\nb=1"}, 0, "--param: expected NAME=VALUE"},
+	{{"a b=1"}, 0, "--param 'a b=...': bad parameter name"},
+	{{"a="}, 20000, "--param 'a=...': the run would have more than 10000 "},
+	{{"a=", "b="}, 1000, "--param 'b=...': the run would have more than "},
+};
+
+/* Check every bad_override_cases row against config_text. */
+static void test_bad_overrides(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(bad_override_cases); i++) {
+		struct config cfg = CONFIG_INIT;
+		struct strbuf err = STRBUF_INIT;
+		struct strvec specs = STRVEC_INIT;
+		bool refused;
+
+		for (size_t k = 0; bad_override_cases[i].spec[k]; k++) {
+			const char *spec = bad_override_cases[i].spec[k];
+			struct strbuf sb = STRBUF_INIT;
+
+			strbuf_addstr(&sb, spec);
+			if (spec[strlen(spec) - 1] == '=')
+				for (size_t v = 0;
+				     v < bad_override_cases[i].values; v++)
+					strbuf_addf(&sb, "%s%zu", v ? "," : "",
+						    v);
+			strvec_push_nodup(&specs, strbuf_detach(&sb, NULL));
+		}
+		if (config_load_buffer(&cfg, "t.yaml", config_text,
+				       sizeof(config_text) - 1, &err))
+			BUG("the test config does not load: %s", err.buf);
+		refused = plan_prepare(&cfg, specs.v, &err) == -1 &&
+			  strstr(err.buf, bad_override_cases[i].want) &&
+			  !strchr(err.buf, '\n') && !strchr(err.buf, '\033');
+		ok(refused, "bad override %zu refused: %s", i, err.buf);
+		config_release(&cfg);
+		strvec_clear(&specs);
+		strbuf_release(&err);
+	}
+}
+
+/*
  * The order of work for a plan of `builds` builds (0: none) of `jobs` jobs
  * each, with `iterations` per job; stop_after > 0 calls plan_walk_finish()
  * after that many steps. In want, "S"/"T" are the config's setup and
@@ -309,6 +364,7 @@ int main(void)
 	test_walk();
 	test_combinations();
 	test_shell_quoting();
+	test_bad_overrides();
 	done_testing();
 	return exit_status();
 }

@@ -5,10 +5,14 @@
  * extraction failures, truncated stdout, labels that have runs, --append
  * and --replace, a failing setup.
  */
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tap.h"
+#include "test-files.h"
 #include "config.h"
 #include "executor.h"
 #include "plan.h"
@@ -46,6 +50,20 @@ static const char *fake_bench;
 	"  a: { env: { X: a } }\n"                                             \
 	"  b: { env: { X: b } }\n"
 
+/* The settings file the settings cases write, under the test's root. */
+#define THP	 "/sys/kernel/mm/transparent_hugepage/enabled"
+#define THP_TEXT "always [madvise] never\n"
+
+/* Appends NAME to the hook log @F. */
+#define LOG(name) "[\"/bin/sh\", \"-c\", \"echo " name " >> @F\"]"
+
+/* A workload that logs "w", or what @R THP holds, then prints a value. */
+#define LOGGING_WORKLOAD(what, extra)                                          \
+	"workloads:\n  - name: w\n"                                            \
+	"    shell: true\n"                                                    \
+	"    command: \"" what " >> @F; echo total:1\"\n" extra                \
+	"    operation: op\n" TOTAL
+
 /*
  * Each case runs its config (with "@B" standing for fake-bench) `runs`
  * times into a new store, under label "t" ("t-a", "t-b" with builds), the
@@ -56,7 +74,12 @@ static const char *fake_bench;
  * iterations/failed/samples and the measured samples the store holds.
  * warning and tail are substrings of the warnings and of a stored
  * stderr tail (NULL: no warning; no tail looked for). taken: the last
- * run is refused, as its label has runs.
+ * run is refused, as its label has runs. Before each case the file THP
+ * under the settings root @R holds THP_TEXT and the hook log @F is
+ * empty; log is what @F holds after the run (lines joined by spaces),
+ * thp what THP holds, settings the settings recorded with each run as
+ * "LABEL: PATH OLD -> NEW;". stop_at sets the stop flag at that progress
+ * event (1-based).
  */
 static const struct {
 	const char *name;
@@ -72,7 +95,11 @@ static const struct {
 	const char *tail;
 	size_t label_runs; /* runs of the first label in the end */
 	bool taken;
-	bool stop, cut; /* *stop and *cut are set before session_run() */
+	bool stop, cut;	      /* *stop and *cut are set before session_run() */
+	const char *log;      /* NULL: "" */
+	const char *thp;      /* NULL: THP_TEXT, untouched */
+	const char *settings; /* NULL: "" */
+	size_t stop_at;
 } cases[] = {
 	{
 		.name = "warm-ups run first and are not counted",
@@ -236,17 +263,151 @@ static const struct {
 		.stop = true,
 		.cut = true,
 	},
+	{
+		.name = "hooks run around every iteration, warm-ups too",
+		.config =
+			"name: t\niterations: 2\nwarmup: 1\n"
+			"prepare: [" LOG(
+				"P") "]\n"
+				     "conclude: [" LOG(
+					     "C") "]\n"
+						  "builds:\n  a:\n"
+						  "    prepare: [" LOG(
+							  "BP") "]\n"
+								"    conclude: [" LOG(
+									"BC") "]\n"
+									      "    setup: [" LOG("S") "]\n" LOGGING_WORKLOAD(
+										      "echo w",
+										      "    prepare: [" LOG(
+											      "WP") "]\n"
+												    "    conclude: [" LOG(
+													    "WC") "]\n"),
+		.runs = 1,
+		.status = "complete",
+		.progress = "t-a:op:w1 t-a:op:i1 t-a:op:i2",
+		.iterations = "w:ok:1 i:ok:1 i:ok:1",
+		.summary = "t-a 2/0/2 stored 2",
+		.label_runs = 1,
+		.log = "S P BP WP w WC BC C P BP WP w WC BC C P BP WP w WC BC C",
+	},
+	{
+		.name = "a failing prepare fails the iteration, not the run",
+		.config = "name: t\niterations: 2\n"
+			  "prepare: [[\"@B\", \"--stderr\", \"no caches\", "
+			  "\"--exit\", \"5\"]]\n"
+			  "conclude: [" LOG("C") "]\n" LOGGING_WORKLOAD(
+				  "echo w", ""),
+		.runs = 1,
+		.status = "complete",
+		.progress = "t:op:i1 t:op:i2",
+		.iterations = "i:exit:0 i:exit:0",
+		.summary = "t 2/2/0 stored 0",
+		.warning =
+			"t: w  iteration 1 failed: exit status 5: prepare command '",
+		.tail = "failed (exit 5): no caches",
+		.label_runs = 1,
+		.log = "C C",
+	},
+	{
+		.name = "a failing conclude is a warning",
+		.config =
+			"name: t\niterations: 1\n"
+			"conclude: [[\"@B\", \"--exit\", \"6\"]]\n" LOGGING_WORKLOAD(
+				"echo w", ""),
+		.runs = 1,
+		.status = "complete",
+		.progress = "t:op:i1",
+		.iterations = "i:ok:1",
+		.summary = "t 1/0/1 stored 1",
+		.warning = "t: conclude command '",
+		.label_runs = 1,
+		.log = "w",
+	},
+	{
+		.name = "settings hold during the run, are restored, recorded",
+		.config = "name: t\niterations: 2\n"
+			  "settings: { " THP
+			  ": never }\n" LOGGING_WORKLOAD("cat @R" THP, ""),
+		.runs = 1,
+		.status = "complete",
+		.progress = "t:op:i1 t:op:i2",
+		.iterations = "i:ok:1 i:ok:1",
+		.summary = "t 2/0/2 stored 2",
+		.label_runs = 1,
+		.log = "never never",
+		.thp = "madvise\n",
+		.settings = "t: " THP " madvise -> never;",
+	},
+	{
+		.name = "interleaved builds take turns with their settings",
+		.config = "name: t\niterations: 2\ninterleave: true\n"
+			  "builds:\n"
+			  "  a: { settings: { " THP ": always } }\n"
+			  "  b: { settings: { " THP
+			  ": never } }\n" LOGGING_WORKLOAD("cat @R" THP, ""),
+		.runs = 1,
+		.status = "complete",
+		.progress = "t-a:op:i1 t-b:op:i1 t-a:op:i2 t-b:op:i2",
+		.iterations = "i:ok:1 i:ok:1 i:ok:1 i:ok:1",
+		.summary = "t-a 2/0/2 stored 2 t-b 2/0/2 stored 2",
+		.label_runs = 1,
+		.log = "always never always never",
+		.thp = "madvise\n",
+		.settings = "t-a: " THP " madvise -> always;"
+			    "t-b: " THP " madvise -> never;",
+	},
+	{
+		.name = "settings are restored after a crash and an interrupt",
+		.config = "name: t\niterations: 1\n"
+			  "settings: { " THP ": never }\n"
+			  "workloads:\n  - name: w\n"
+			  "    command: [\"@B\", \"--signal\", \"SEGV\"]\n"
+			  "    operation: op\n" TOTAL "  - name: hang\n"
+			  "    command: [\"@B\", \"--hang\"]\n"
+			  "    operation: hang\n" TOTAL,
+		.runs = 1,
+		.status = "interrupted",
+		.progress = "t:op:i1 t:hang:i1",
+		.iterations = "i:signal:0",
+		.summary = "t 1/1/0 stored 0",
+		.warning = "t: w  iteration 1 failed: signal",
+		.label_runs = 1,
+		.thp = "madvise\n",
+		.settings = "t: " THP " madvise -> never;",
+		.stop_at = 2,
+	},
+	{
+		.name = "a setting that cannot be read stops the run",
+		.config = "name: t\niterations: 1\n"
+			  "settings: { " THP
+			  ": never, /sys/none: 1 }\n" ONE_VALUE_WORKLOAD,
+		.runs = 1,
+		.error = "cannot read setting '/sys/none'",
+		.status = "failed",
+		.progress = "",
+		.iterations = "",
+		.summary = "t 0/0/0 stored 0",
+		.label_runs = 1,
+		.thp = "madvise\n",
+		.settings = "t: " THP " madvise -> never;",
+	},
 };
+
+static const char *settings_root, *hook_log;
 
 /* What the callbacks saw. */
 struct seen {
 	struct strbuf progress, warnings;
+	size_t events, stop_at;
+	volatile sig_atomic_t stop;
 };
 
 static void on_progress(void *ctx, const struct session_progress *p)
 {
 	struct seen *seen = ctx;
 
+	if (++seen->events == seen->stop_at)
+		seen->stop = 1;
 	strbuf_addf(&seen->progress, "%s%s:%s:%c%ld",
 		    seen->progress.len ? " " : "", p->label, p->operation,
 		    p->warmup ? 'w' : 'i', p->index);
@@ -259,17 +420,58 @@ static void on_warning(void *ctx, const char *msg)
 	strbuf_addf(&seen->warnings, "%s\n", msg);
 }
 
-/* Append s to sb with every "@B" replaced by fake-bench's path. */
+/*
+ * Append s to sb with every "@B" replaced by fake-bench's path, "@F" by
+ * the hook log's and "@R" by the settings root.
+ */
 static void add_config(struct strbuf *sb, const char *s)
 {
 	for (; *s; s++) {
-		if (s[0] == '@' && s[1] == 'B') {
-			strbuf_addstr(sb, fake_bench);
+		const char *with = NULL;
+
+		if (s[0] == '@' && s[1] == 'B')
+			with = fake_bench;
+		else if (s[0] == '@' && s[1] == 'F')
+			with = hook_log;
+		else if (s[0] == '@' && s[1] == 'R')
+			with = settings_root;
+		if (with) {
+			strbuf_addstr(sb, with);
 			s++;
 		} else {
 			strbuf_addch(sb, *s);
 		}
 	}
+}
+
+/* The text of file, "" when there is none; with join, lines joined. */
+static void read_text(struct strbuf *sb, const char *file, bool join)
+{
+	strbuf_reset(sb);
+	if (strbuf_read_file(sb, file, NULL))
+		strbuf_reset(sb);
+	if (!join)
+		return;
+	strbuf_rtrim(sb);
+	for (size_t i = 0; i < sb->len; i++)
+		if (sb->buf[i] == '\n')
+			sb->buf[i] = ' ';
+}
+
+/* Append the settings recorded with run sum as the wants spell them. */
+static void describe_settings(struct store *st,
+			      const struct session_summary *sum,
+			      struct strbuf *out)
+{
+	struct strvec v = STRVEC_INIT;
+	struct strbuf err = STRBUF_INIT;
+
+	if (store_run_settings(st, sum->id, &v, &err))
+		diag("cannot read settings: %s", err.buf);
+	for (size_t i = 0; i < v.nr; i++)
+		strbuf_addf(out, "%s: %s;", sum->label, v.v[i]);
+	strvec_clear(&v);
+	strbuf_release(&err);
 }
 
 /* The stored iterations and samples of run id, as the wants spell them. */
@@ -328,13 +530,17 @@ static void run_case(size_t i, const char *db)
 	struct strvec labels = STRVEC_INIT;
 	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
 	struct strbuf iters = STRBUF_INIT, summary = STRBUF_INIT;
-	struct strbuf tails = STRBUF_INIT;
-	struct seen seen = {STRBUF_INIT, STRBUF_INIT};
+	struct strbuf tails = STRBUF_INIT, settings = STRBUF_INIT;
+	struct strbuf file = STRBUF_INIT, thp = STRBUF_INIT;
+	struct seen seen = {STRBUF_INIT, STRBUF_INIT, 0, 0, 0};
 	struct store *st = NULL;
 	const char *taken = NULL;
 	const char *name = cases[i].name;
 	int failed = 0;
 
+	put_tree_file(settings_root, THP, THP_TEXT);
+	unlink(hook_log);
+	strbuf_addf(&thp, "%s%s", settings_root, THP);
 	add_config(&text, cases[i].config);
 	if (config_load_buffer(&cfg, "t.yaml", text.buf, text.len, &err) ||
 	    plan_prepare(&cfg, NULL, &err) || plan_build(&plan, &cfg, &err) ||
@@ -352,17 +558,17 @@ static void run_case(size_t i, const char *db)
 	}
 	for (int r = 0; r < cases[i].runs; r++) {
 		bool last = r + 1 == cases[i].runs;
-		volatile sig_atomic_t stop = last && cases[i].stop;
 		volatile sig_atomic_t cut = last && cases[i].cut;
 		struct session_opts so = {
 			.labels = labels.v,
-			.stop = &stop,
 			.cut = &cut,
 			.append = last && cases[i].append,
 			.replace = last && cases[i].replace,
 			.progress = on_progress,
 			.warning = on_warning,
 			.ctx = &seen,
+			.stop = &seen.stop,
+			.settings_root = settings_root,
 		};
 		struct executor_local_opts eo = {.stdout_max = 64};
 		struct session *s = session_new(&cfg, &plan, st, &so);
@@ -371,6 +577,9 @@ static void run_case(size_t i, const char *db)
 		strbuf_reset(&seen.progress);
 		strbuf_reset(&seen.warnings);
 		strbuf_reset(&err);
+		seen.events = 0;
+		seen.stop = last && cases[i].stop;
+		seen.stop_at = last ? cases[i].stop_at : 0;
 		if (!ex || session_check_labels(s, &taken, &err))
 			BUG("cannot start a session: %s", err.buf);
 		if (!taken) {
@@ -382,9 +591,12 @@ static void run_case(size_t i, const char *db)
 			is_str(session_status_name(session_status(s)),
 			       cases[i].status, "case %zu (%s): status", i,
 			       name);
-			for (size_t b = 0; b < session_runs_nr(s); b++)
+			for (size_t b = 0; b < session_runs_nr(s); b++) {
 				describe_run(st, session_summary(s, b), &iters,
 					     &summary, &tails);
+				describe_settings(st, session_summary(s, b),
+						  &settings);
+			}
 		}
 		session_free(s);
 		executor_free(ex);
@@ -416,6 +628,14 @@ static void run_case(size_t i, const char *db)
 	ok(label_runs(st, labels.v[0]) == cases[i].label_runs,
 	   "case %zu (%s): %zu run(s) of the label", i, name,
 	   cases[i].label_runs);
+	read_text(&file, hook_log, true);
+	is_str(file.buf, cases[i].log ? cases[i].log : "",
+	       "case %zu (%s): hook log", i, name);
+	read_text(&file, thp.buf, false);
+	is_str(file.buf, cases[i].thp ? cases[i].thp : THP_TEXT,
+	       "case %zu (%s): the setting after the run", i, name);
+	is_str(settings.buf, cases[i].settings ? cases[i].settings : "",
+	       "case %zu (%s): settings recorded", i, name);
 out:
 	store_close(st);
 	unlink(db);
@@ -427,6 +647,9 @@ out:
 	strbuf_release(&iters);
 	strbuf_release(&summary);
 	strbuf_release(&tails);
+	strbuf_release(&settings);
+	strbuf_release(&file);
+	strbuf_release(&thp);
 	strbuf_release(&seen.progress);
 	strbuf_release(&seen.warnings);
 }
@@ -449,7 +672,7 @@ static void test_label_claimed_meanwhile(const char *db)
 	struct session *s = NULL;
 	struct executor *ex = NULL;
 	struct executor_local_opts eo = {.stdout_max = 64};
-	struct seen seen = {STRBUF_INIT, STRBUF_INIT};
+	struct seen seen = {STRBUF_INIT, STRBUF_INIT, 0, 0, 0};
 	struct session_opts so = {
 		.labels = labels,
 		.progress = on_progress,
@@ -508,6 +731,7 @@ int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
 	struct strbuf dir = STRBUF_INIT, db = STRBUF_INIT;
+	struct strbuf root = STRBUF_INIT, log = STRBUF_INIT;
 
 	fake_bench = getenv("FAKE_BENCH");
 	if (!fake_bench || !strchr(fake_bench, '/')) {
@@ -521,9 +745,28 @@ int main(void)
 		return 1;
 	}
 	strbuf_addf(&db, "%s/test.db", dir.buf);
+	strbuf_addf(&root, "%s/root", dir.buf);
+	strbuf_addf(&log, "%s/hooks.log", dir.buf);
+	settings_root = root.buf;
+	hook_log = log.buf;
+	if (mkdir(root.buf, 0700))
+		BUG("cannot create %s", root.buf);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
 		run_case(i, db.buf);
 	test_label_claimed_meanwhile(db.buf);
+	unlink(log.buf);
+	{
+		static const char *const tree[] = {
+			THP,
+			"/sys/kernel/mm/transparent_hugepage",
+			"/sys/kernel/mm",
+			"/sys/kernel",
+			"/sys",
+			"",
+		};
+
+		remove_tree(root.buf, tree, ARRAY_SIZE(tree));
+	}
 	/* SQLite's WAL and shared-memory files go with the database. */
 	strbuf_addstr(&db, "-wal");
 	unlink(db.buf);
@@ -533,6 +776,8 @@ int main(void)
 	rmdir(dir.buf);
 	strbuf_release(&dir);
 	strbuf_release(&db);
+	strbuf_release(&root);
+	strbuf_release(&log);
 	done_testing();
 	return exit_status();
 }

@@ -185,7 +185,7 @@ expect_status 2 "--check refuses the long operation name too" \
 	"$MMCMP" --db "$N" run --check "$TMP/param.yaml" --param "v=$long"
 expect_status 2 "an escape character in an operation name is refused" \
 	"$MMCMP" --db "$N" run "$TMP/param.yaml" --param "v=$(printf 'a\033[2J')"
-grep_file "$TMP/err" "operation 'total-a\\\\x1b\[2J' contains a control character" \
+grep_file "$TMP/err" "value 1 'a\\\\x1b\[2J' contains a control character" \
 	"the refusal shows the escape escaped"
 expect_status 2 "a label that is not UTF-8 is refused" \
 	"$MMCMP" --db "$N" run "$TMP/param.yaml" --label "$(printf 'k\377')"

@@ -1,0 +1,77 @@
+#ifndef MMCMP_SETTINGS_H
+#define MMCMP_SETTINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct strbuf;
+
+/*
+ * settings: kernel tunables, files under /proc/sys and /sys, written for
+ * a run and put back after it (the `settings:` of a config, config.h).
+ * A struct settings is the stack of changes made so far:
+ * settings_apply() reads a file's current value, writes the new one,
+ * reads it back to check that it took, and pushes the change;
+ * settings_restore() pops changes, newest first, writing each old value
+ * back, so a file set twice ends as it was before the first.
+ *
+ * Files are looked up under a root directory: "/" for a real run, a
+ * temporary tree that mimics /sys in tests; paths are always given as
+ * the config names them, absolute.
+ *
+ * The value of a file is its text without surrounding whitespace, runs
+ * of blanks taken as one space; in a file that lists choices with the
+ * current one in brackets ("always [madvise] never", transparent huge
+ * pages), it is the bracketed word.
+ *
+ * Functions returning int give 0, or -1 after appending one line to err.
+ * A struct settings owns its strings; settings_free() restores nothing.
+ */
+struct settings;
+
+/* One change: what path held before, and what was written. */
+struct setting_change {
+	char *path; /* as the config names it */
+	char *old_value, *new_value;
+};
+
+/*
+ * Whether path may be a setting: absolute, under /proc/sys/ or /sys/,
+ * without empty, "." or ".." components and without a trailing '/'.
+ */
+bool settings_path_ok(const char *path);
+
+/*
+ * The value that text (a file's contents) stands for, as described
+ * above; the caller frees it.
+ */
+char *settings_value(const char *text);
+
+/* A new, empty stack for files under root (NULL or "": "/"). */
+struct settings *settings_new(const char *root);
+/* Free st without restoring anything; NULL is a no-op. */
+void settings_free(struct settings *st);
+
+/* Set *value (caller frees) to the current value of path. */
+int settings_read(const struct settings *st, const char *path, char **value,
+		  struct strbuf *err);
+/*
+ * Write value to path and push the change. Fails, changing nothing, when
+ * path cannot be read or written; when the file reads back otherwise,
+ * the change is pushed (so a restore puts the old value back) and -1
+ * returned.
+ */
+int settings_apply(struct settings *st, const char *path, const char *value,
+		   struct strbuf *err);
+/* The number of changes on the stack, and change i (0: the oldest). */
+size_t settings_nr(const struct settings *st);
+const struct setting_change *settings_change(const struct settings *st,
+					     size_t i);
+/*
+ * Restore and pop the changes above the first `keep`, newest first. A
+ * file that cannot be written back does not stop the others; err then
+ * names the first such file and how many others failed.
+ */
+int settings_restore(struct settings *st, size_t keep, struct strbuf *err);
+
+#endif /* MMCMP_SETTINGS_H */

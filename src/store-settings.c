@@ -1,0 +1,74 @@
+/* store-settings: the kernel settings a run wrote, in SQLite. */
+#include "store.h"
+
+#include <sqlite3.h>
+
+#include "store-internal.h"
+#include "strbuf.h"
+#include "strvec.h"
+
+int store_run_setting_add(struct store *st, int64_t run_id, const char *path,
+			  const char *old_value, const char *new_value,
+			  struct strbuf *err)
+{
+	static const char sql[] = "INSERT INTO run_setting"
+				  " (run_id, path, old_value, new_value)"
+				  " VALUES (?1, ?2, ?3, ?4)";
+	sqlite3_stmt *stmt = NULL;
+	struct store_tx tx;
+	int ret = -1;
+
+	if (store_tx_open(st, true, &tx, err))
+		return -1;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+		store_fail(st, err, "prepare setting insert");
+		goto out;
+	}
+	if (sqlite3_bind_int64(stmt, 1, run_id) ||
+	    store_bind_text(stmt, 2, path) ||
+	    store_bind_text(stmt, 3, old_value) ||
+	    store_bind_text(stmt, 4, new_value) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "record setting '%s' of run %" PRId64, path,
+			   run_id);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return store_tx_close(st, &tx, ret, err);
+}
+
+int store_run_settings(struct store *st, int64_t run_id, struct strvec *out,
+		       struct strbuf *err)
+{
+	static const char sql[] = "SELECT path, old_value, new_value"
+				  " FROM run_setting WHERE run_id = ?1"
+				  " ORDER BY id";
+	sqlite3_stmt *stmt = NULL;
+	int rc, ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
+	    sqlite3_bind_int64(stmt, 1, run_id)) {
+		store_fail(st, err, "read the settings of run %" PRId64,
+			   run_id);
+		goto out;
+	}
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%s %s -> %s", sqlite3_column_text(stmt, 0),
+			    sqlite3_column_text(stmt, 1),
+			    sqlite3_column_text(stmt, 2));
+		strvec_push_nodup(out, strbuf_detach(&sb, NULL));
+	}
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "read the settings of run %" PRId64,
+			   run_id);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return ret;
+}

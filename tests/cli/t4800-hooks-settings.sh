@@ -1,0 +1,204 @@
+#!/bin/sh
+# Bounds of the expansion (--param and builds x workloads refused before
+# anything is allocated, in bounded memory), per-iteration prepare and
+# conclude hooks, and settings written before a run and restored after
+# it, also after an interrupt.
+set -e
+. ./lib.sh
+
+# skip REASON: a TAP line that counts as passed.
+skip() {
+	ok "# SKIP $1"
+}
+
+# seq_list FROM TO: "FROM,FROM+1,...,TO".
+seq_list() {
+	seq -s, "$1" "$2"
+}
+
+cat >"$TMP/params.yaml" <<'EOF'
+name: params
+workloads:
+  - name: w
+    command: [true, "{a}", "{b}"]
+    params:
+      a: [1]
+      b: [1]
+    operation: "{metric}-{a}-{b}"
+    metrics:
+      - name: t
+        extract: {measure: elapsed}
+EOF
+
+# A small file that expands to millions of operations: 20 workloads of
+# 100 x 100 parameter combinations, under 10 builds.
+{
+	echo "name: wide"
+	echo "workloads:"
+	for w in $(seq 1 20); do
+		cat <<EOF
+  - name: w$w
+    command: [true, "{a}", "{b}"]
+    params:
+      a: [$(seq_list 1 100)]
+      b: [$(seq_list 1 100)]
+    operation: "{metric}-{a}-{b}"
+    metrics:
+      - name: t
+        extract: {measure: elapsed}
+EOF
+	done
+	echo "builds:"
+	for b in $(seq 1 10); do
+		echo "  b$b:"
+	done
+} >"$TMP/wide.yaml"
+
+# bounded CMD...: run CMD with 1 GiB of address space and 60 s at most,
+# when this build of mmcmp starts under such a limit (not with ASan).
+limit=1048576
+# shellcheck disable=SC3045 # dash and bash have ulimit -v; else no limit
+if ! (ulimit -v $limit && "$MMCMP" --version) >/dev/null 2>&1; then
+	limit=
+fi
+bounded() {
+	if [ -n "$limit" ]; then
+		# shellcheck disable=SC3045
+		(ulimit -v $limit && exec timeout 60 "$@")
+	else
+		timeout 60 "$@"
+	fi
+}
+[ -n "$limit" ] || echo "# mmcmp does not start under ulimit -v; memory is not bounded here"
+
+expect_status 2 "two --param of 1000 values are refused" \
+	bounded "$MMCMP" run --check --param "a=$(seq_list 1 1000)" \
+	--param "b=$(seq_list 1 1000)" "$TMP/params.yaml"
+grep_file "$TMP/err" "error: --param 'b=...': the run would have more than 10000 operations" \
+	"the message names the --param"
+expect_status 2 "a --param of 20000 values is refused" \
+	bounded "$MMCMP" run --check --param "a=$(seq_list 1 20000)" \
+	"$TMP/params.yaml"
+grep_file "$TMP/err" "--param 'a=...': the run would have more than 10000" \
+	"the message names the --param of 20000 values"
+expect_status 2 "a newline in a --param value is refused" \
+	"$MMCMP" run --check --param "a=x
+y" "$TMP/params.yaml"
+grep_file "$TMP/err" "value 1 'x\\\\ny' contains a control character" "the message says why"
+expect_status 2 "an escape in a --param value is refused" \
+	"$MMCMP" run --check --param "$(printf 'a=1,\033[2J')" "$TMP/params.yaml"
+grep_file "$TMP/err" "value 2 '\\\\x1b\\[2J' contains a control character" "the escape is named"
+expect_status 2 "builds x workloads over the limit are refused" \
+	bounded "$MMCMP" run --check "$TMP/wide.yaml"
+grep_file "$TMP/err" "wide.yaml:[0-9]*:[0-9]*: the run would have more than 10000 operations" \
+	"the message names the config file and where"
+
+# Hooks: prepare and conclude around every iteration, warm-ups too, in
+# the order config, build, workload (conclude the other way round).
+cat >"$TMP/hooks.yaml" <<EOF
+name: hooks
+iterations: 2
+warmup: 1
+prepare: ["echo P >> '$TMP/hooks.log'"]
+conclude: ["echo C >> '$TMP/hooks.log'"]
+workloads:
+  - name: w
+    shell: true
+    command: "echo w >> '$TMP/hooks.log'; echo total:1"
+    prepare: ["echo WP >> '$TMP/hooks.log'"]
+    conclude: ["echo WC >> '$TMP/hooks.log'"]
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+builds:
+  a:
+    prepare: ["echo BP >> '$TMP/hooks.log'"]
+    conclude: ["echo BC >> '$TMP/hooks.log'"]
+EOF
+expect_status 0 "a run with hooks" "$MMCMP" run -q --label hooks "$TMP/hooks.yaml"
+check "prepare ran before each of 3 iterations (1 warm-up + 2)" \
+	test "$(grep -c '^P$' "$TMP/hooks.log")" -eq 3
+check "the order: config, build, workload prepare; workload; conclude back" \
+	test "$(tr '\n' ' ' <"$TMP/hooks.log")" = \
+	"$(printf 'P BP WP w WC BC C %.0s' 1 2 3)"
+sed -e "s|^prepare: .*|prepare: [\"echo no caches >\&2; exit 5\"]|" \
+	"$TMP/hooks.yaml" >"$TMP/bad-prepare.yaml"
+: >"$TMP/hooks.log"
+expect_status 1 "a failing prepare fails the iterations" \
+	"$MMCMP" run --label bad-prepare "$TMP/bad-prepare.yaml"
+grep_file "$TMP/err" "iteration 1 failed: exit status 5: prepare command '/bin/sh' failed (exit 5): no caches" \
+	"the warning names the prepare command and why"
+grep_file "$TMP/out" "bad-prepare-a: run [0-9]* complete, 2 iterations (3 failed)" \
+	"the run goes on to the end"
+check "the workload did not run" sh -c "! grep -q '^w$' '$TMP/hooks.log'"
+
+# Settings: a path outside /proc/sys and /sys is a config error.
+cat >"$TMP/outside.yaml" <<EOF
+name: outside
+workloads:
+  - name: w
+    command: [true]
+    metrics:
+      - {name: t, extract: {measure: elapsed}}
+settings:
+  /etc/hostname: x
+EOF
+expect_status 2 "a setting outside /proc/sys and /sys is refused" \
+	"$MMCMP" run --check "$TMP/outside.yaml"
+grep_file "$TMP/err" "outside.yaml:8:3: setting '/etc/hostname' is not a file under /proc/sys or /sys" \
+	"the message says where"
+
+# A real sysctl, written for the run and put back after it and after
+# Ctrl-C: vm.stat_interval (seconds between vmstat updates) is harmless.
+sysctl=/proc/sys/vm/stat_interval
+if ! old=$(cat $sysctl 2>/dev/null) || ! [ -w $sysctl ] ||
+	! (echo "$old" >$sysctl) 2>/dev/null; then
+	skip "$sysctl is not writable here (not root, or /proc/sys read-only)"
+	done_testing
+	exit
+fi
+new=$((old + 1))
+trap 'echo "$old" >$sysctl; rm -rf "$TMP"' EXIT
+cat >"$TMP/sysctl.yaml" <<EOF
+name: sysctl
+iterations: 2
+settings:
+  $sysctl: $new
+workloads:
+  - name: w
+    shell: true
+    command: "echo total:\$(cat $sysctl)"
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+EOF
+expect_status 0 "a run with a setting" "$MMCMP" run --label sysctl "$TMP/sysctl.yaml"
+check "the old value is back after the run" test "$(cat $sysctl)" = "$old"
+if command -v sqlite3 >/dev/null; then
+	check "the workload saw the new value" \
+		test "$(sqlite3 "$MMCMP_DB" "SELECT DISTINCT s.value FROM sample s JOIN iteration i ON i.id = s.iteration_id JOIN run r ON r.id = i.run_id WHERE r.label = 'sysctl'")" = "$new.0"
+	check "the run records the file, old and new value" \
+		test "$(sqlite3 "$MMCMP_DB" "SELECT path || ' ' || old_value || ' ' || new_value FROM run_setting JOIN run ON run.id = run_id WHERE label = 'sysctl'")" = "$sysctl $old $new"
+else
+	skip "no sqlite3 to read the stored values with"
+fi
+
+sed -e "s|command: .*|command: \"touch '$TMP/hanging'; sleep 1000.4800\"|" \
+	"$TMP/sysctl.yaml" >"$TMP/sysctl-hang.yaml"
+"$MMCMP" run --label sysctl-intr "$TMP/sysctl-hang.yaml" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+i=0
+while [ ! -e "$TMP/hanging" ] && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "the setting holds while the workload runs" test "$(cat $sysctl)" = "$new"
+kill -INT $pid
+set +e
+wait $pid
+st=$?
+set -e
+check "Ctrl-C exits 130" test "$st" -eq 130
+check "the old value is back after Ctrl-C" test "$(cat $sysctl)" = "$old"
+
+done_testing
