@@ -15,8 +15,12 @@ static const char compare_usage[] =
 	"Compare the samples stored under label BASE with those of each OTHER\n"
 	"label: one table per benchmark in mmtests' layout, a Duration table,\n"
 	"the vmstat Ops table of runs recorded with monitors, and markers on\n"
-	"the mean rows whose difference is significant. All runs of a label\n"
-	"are pooled unless --run picks some.\n";
+	"the mean rows whose difference is significant. Under each table, one\n"
+	"line per operation and label: the change of the mean with Fieller's\n"
+	"confidence interval, p, units per side and a verdict (better, worse,\n"
+	"same within --margin, inconclusive, untested), then the footer. The\n"
+	"tests use one value per --unit. All runs of a label are pooled\n"
+	"unless --run picks some.\n";
 
 struct compare_args {
 	struct compare_options opts;
@@ -30,9 +34,10 @@ struct compare_args {
 
 const struct cmd_option compare_test_options[] = {
 	OPT_CHOICE("test", 0, struct compare_options, test, compare_test_nth,
-		   "significance test (default welch): Welch's t-test on the "
-		   "scale of the mean shown (1/x under Hmean), mmtests' own CI "
-		   "rule, or Mann-Whitney U"),
+		   "significance test (default welch): Welch's t-test on one "
+		   "value per unit (mean 1/x under Hmean), mmtests' own CI "
+		   "rule (a heuristic; refuses --alpha), or Mann-Whitney U on "
+		   "the unit values"),
 	OPT_NUMBER("alpha", 0, struct compare_options, alpha, "A", 0, 1,
 		   "significance level, 0 < A < 1 (default 0.05)"),
 	OPT_FLAG("no-fdr", 0, struct compare_options, fdr, false,

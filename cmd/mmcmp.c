@@ -14,7 +14,8 @@
 #define DEFAULT_DB "mmcmp.db"
 
 static const struct cmd *const commands[] = {
-	&cmd_run, &cmd_list, &cmd_show, &cmd_compare, &cmd_import, &cmd_export,
+	&cmd_run,    &cmd_list,	  &cmd_show,  &cmd_compare,
+	&cmd_import, &cmd_export, &cmd_power,
 };
 
 static const char *db_path;

@@ -345,10 +345,10 @@ static void op_warnings(struct compare_op *op, const struct side_units *su,
 			strbuf_reset(&sb);
 			strbuf_addf(
 				&sb,
-				"order: %s: every %s of %s was stored before "
+				"order: every %s of %s was stored before "
 				"every one of %s; a drift of the machine is "
 				"not cancelled",
-				op->name, compare_unit_nth(opts->unit),
+				compare_unit_nth(opts->unit),
 				labels[su[0].time[0] < x->time[0] ? 0 : i],
 				labels[su[0].time[0] < x->time[0] ? i : 0]);
 			strvec_push(&op->warnings, sb.buf);
@@ -409,6 +409,7 @@ static void bench_add_op(struct compare_bench *b, char *const *labels,
 		side_units_compute(src[i], opts->unit, op->higher_better,
 				   &su[i]);
 		s->units = su[i].n;
+		s->cv_pct = stats_cv_pct(su[i].u, su[i].n);
 	}
 	bs = &op->side[0];
 	bs->untested = COMPARE_UNTESTED_BASELINE;
@@ -795,14 +796,25 @@ out:
 	strbuf_release(&sb);
 }
 
+static bool strvec_has(const struct strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return true;
+	return false;
+}
+
 static void bench_finish(const struct compare_result *res,
 			 struct compare_bench *b, const struct run_data *runs)
 {
 	if (res->opts.test == COMPARE_TEST_UTEST)
 		utest_warning(res, b);
+	/* Once per table what several operations share (the order). */
 	for (size_t o = 0; o < b->ops_nr; o++)
 		for (size_t k = 0; k < b->ops[o].warnings.nr; k++)
-			strvec_push(&b->warnings, b->ops[o].warnings.v[k]);
+			if (!strvec_has(&b->warnings, b->ops[o].warnings.v[k]))
+				strvec_push(&b->warnings,
+					    b->ops[o].warnings.v[k]);
 	b->higher_better = b->ops_nr && b->ops[0].higher_better;
 	for (size_t o = 0; o < b->ops_nr; o++) {
 		size_t len = strlen(b->ops[o].name);

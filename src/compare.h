@@ -172,13 +172,14 @@ struct compare_side {
 	bool significant; /* the verdict of the chosen test */
 	/*
 	 * Welch and utest modes. units: the side's units of replication
-	 * (sum.n counts its samples). The rest only for compared runs:
-	 * Welch's test on the unit values, the change with Fieller's
-	 * 1 - alpha interval, the BH-adjusted p (p itself without fdr;
-	 * NaN when untested), the verdict and the minimum detectable
-	 * effect in percent at power 0.8 (NaN when untested).
+	 * (sum.n counts its samples), in every mode. The rest only for compared
+	 * runs: Welch's test on the unit values, the change with Fieller's 1 -
+	 * alpha interval, the BH-adjusted p (p itself without fdr; NaN when
+	 * untested), the verdict and the minimum detectable effect in percent
+	 * at power 0.8 (NaN when untested).
 	 */
 	size_t units;
+	double cv_pct; /* of the unit values (stats_cv_pct()), any mode */
 	struct stats_welch_units welch;
 	struct stats_change change;
 	double p_adjusted;
