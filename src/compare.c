@@ -215,8 +215,11 @@ static void side_units_compute(const struct op_samples *src,
 		memcpy(su->iter_u, su->u, su->n * sizeof(*su->u));
 		memcpy(su->iter_run, su->run, su->n * sizeof(*su->run));
 	}
+	/*
+	 * A run's value averages its iterations' with equal weight. Samples
+	 * that know no run (parsed, not stored) stay at their iterations.
+	 */
 	if (unit == COMPARE_UNIT_RUN && n && src->run) {
-		/* A run's value averages its iterations' with equal weight. */
 		long long *rk = as_keys(su->iter_run, su->iter_n);
 		double *t = su->time, *r = su->run;
 
@@ -537,7 +540,7 @@ static void apply_family(struct compare_result *res, bool monitor)
 		memcpy(adj, p, n * sizeof(*p));
 	for (size_t k = 0; k < n; k++) {
 		struct compare_side *s = item[k].side;
-		struct stats_change tost;
+		struct stats_change tost = {.kind = STATS_CI_NONE};
 
 		s->p_adjusted = adj[k];
 		s->significant = !isnan(adj[k]) && adj[k] <= opts->alpha;
@@ -545,9 +548,13 @@ static void apply_family(struct compare_result *res, bool monitor)
 		marked += s->significant;
 		if (isnan(p[k]))
 			continue;
-		/* TOST's two one-sided tests: the 1 - 2 alpha interval. */
-		stats_change(&s->welch, item[k].op->higher_better,
-			     2 * opts->alpha, &tost);
+		/*
+		 * TOST's two one-sided tests: the 1 - 2 alpha interval, which
+		 * only a margin asks for.
+		 */
+		if (opts->margin_pct > 0)
+			stats_change(&s->welch, item[k].op->higher_better,
+				     2 * opts->alpha, &tost);
 		s->verdict = stats_verdict(s->significant, s->change.change_pct,
 					   &tost, opts->margin_pct);
 	}

@@ -487,10 +487,15 @@ static void midranks(const double *x, size_t n, double *rank)
 {
 	struct rank_item *it = xmalloc(n * sizeof(*it));
 	size_t i = 0;
+	bool sorted = true;
 
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
 		it[k] = (struct rank_item){x[k], k};
-	qsort(it, n, sizeof(*it), rank_item_cmp);
+		sorted &= !k || x[k - 1] <= x[k];
+	}
+	/* Already in order (times, mostly): the sort would keep it. */
+	if (!sorted)
+		qsort(it, n, sizeof(*it), rank_item_cmp);
 	while (i < n) {
 		size_t j = i + 1;
 

@@ -65,6 +65,10 @@ check "json: the compared mean cell has the change members" \
 check "json: the interval holds the change, p_adjusted >= p" \
 	test "$(py 'all(c["ci_low_pct"] <= c["change_pct"] <= c["ci_high_pct"] and c["p_adjusted"] >= c["p_value"] for b in d["benchmarks"] for o in b["operations"] for c in o["cells"] if "change_pct" in c and c["ci_low_pct"] is not None)')" = True
 
+expect_status 0 "export --compare --benchmark" M export json --compare base --benchmark pf base new
+check "export: --benchmark leaves the comparison's family whole" \
+	test "$(py '(d["comparison"]["fdr_family_size"], [b["name"] for b in d["comparison"]["benchmarks"]])')" = "(3, ['pf'])"
+
 # Two runs per label: --unit run has one value per run.
 expect_status 0 "a second run of each label" M import --append "$TMP/v2.csv"
 expect_status 0 "--unit run" M compare --unit run base new
