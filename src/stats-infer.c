@@ -537,56 +537,20 @@ size_t stats_outliers(const double *u, size_t n, bool *flag)
 	return nr;
 }
 
-/* How many of sorted[0..n) are below v, or (or_equal) at most v. */
-static size_t count_below(const double *sorted, size_t n, double v,
-			  bool or_equal)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (sorted[mid] < v || (or_equal && sorted[mid] == v))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/*
- * The ranks 1 .. n of x, ties given their mean rank: a value with lo
- * values below it and hi at most it holds ranks lo + 1 .. hi. The values
- * are sorted with stats_sort() and each looked up by bisection, which
- * costs far less than sorting (value, index) pairs through qsort(); with
- * a NaN, which has no place in that order, the pairs are sorted.
- */
+/* The ranks 1 .. n of x, ties given their mean rank. */
 static void midranks(const double *x, size_t n, double *rank)
 {
-	struct rank_item *it = NULL;
-	double *sorted = xmalloc(n * sizeof(*sorted));
+	struct rank_item *it = xmalloc(n * sizeof(*it));
 	size_t i = 0;
-	bool nan = false;
+	bool sorted = true;
 
 	for (size_t k = 0; k < n; k++) {
-		sorted[k] = x[k];
-		nan |= isnan(x[k]);
-	}
-	if (!nan) {
-		stats_sort(sorted, n);
-		for (size_t k = 0; k < n; k++)
-			rank[k] = 0.5 *
-				  (double)(count_below(sorted, n, x[k], false) +
-					   1 +
-					   count_below(sorted, n, x[k], true));
-		free(sorted);
-		return;
-	}
-	free(sorted);
-	it = xmalloc(n * sizeof(*it));
-	for (size_t k = 0; k < n; k++)
 		it[k] = (struct rank_item){x[k], k};
-	qsort(it, n, sizeof(*it), rank_item_cmp);
+		sorted &= !k || x[k - 1] <= x[k];
+	}
+	/* Already in order (times, mostly): the sort would keep it. */
+	if (!sorted)
+		qsort(it, n, sizeof(*it), rank_item_cmp);
 	while (i < n) {
 		size_t j = i + 1;
 
