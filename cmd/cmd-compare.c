@@ -1,6 +1,8 @@
 /* mmcmp compare: the comparison table of stored labels. */
 #include "cmd.h"
 
+#include <math.h>
+
 #include "compare.h"
 #include "render.h"
 #include "run-data.h"
@@ -13,8 +15,12 @@ static const char compare_usage[] =
 	"Compare the samples stored under label BASE with those of each OTHER\n"
 	"label: one table per benchmark in mmtests' layout, a Duration table,\n"
 	"the vmstat Ops table of runs recorded with monitors, and markers on\n"
-	"the mean rows whose difference is significant. All runs of a label\n"
-	"are pooled unless --run picks some.\n";
+	"the mean rows whose difference is significant. Under each table, one\n"
+	"line per operation and label: the change of the mean with Fieller's\n"
+	"confidence interval, p, units per side and a verdict (better, worse,\n"
+	"same within --margin, inconclusive, untested), then the footer. The\n"
+	"tests use one value per --unit. All runs of a label are pooled\n"
+	"unless --run picks some.\n";
 
 struct compare_args {
 	struct compare_options opts;
@@ -28,13 +34,22 @@ struct compare_args {
 
 const struct cmd_option compare_test_options[] = {
 	OPT_CHOICE("test", 0, struct compare_options, test, compare_test_nth,
-		   "significance test (default welch): Welch's t-test on the "
-		   "scale of the mean shown (1/x under Hmean), mmtests' own CI "
-		   "rule, or Mann-Whitney U"),
+		   "significance test (default welch): Welch's t-test on one "
+		   "value per unit (mean 1/x under Hmean), mmtests' own CI "
+		   "rule (a heuristic; refuses --alpha), or Mann-Whitney U on "
+		   "the unit values"),
 	OPT_NUMBER("alpha", 0, struct compare_options, alpha, "A", 0, 1,
 		   "significance level, 0 < A < 1 (default 0.05)"),
 	OPT_FLAG("no-fdr", 0, struct compare_options, fdr, false,
 		 "no Benjamini-Hochberg false-discovery control"),
+	OPT_CHOICE("unit", 0, struct compare_options, unit, compare_unit_nth,
+		   "the unit of replication the test compares (default "
+		   "iteration): one value per iteration, every sample, or one "
+		   "value per run"),
+	OPT_NUMBER("margin", 0, struct compare_options, margin_pct, "PCT", -1,
+		   INFINITY,
+		   "verdicts: better or worse only beyond PCT percent, same "
+		   "when the 1 - 2 alpha interval lies within it (default 0)"),
 	OPT_END(),
 };
 
@@ -79,6 +94,15 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 		return usage_error(
 			&cmd_compare,
 			"need a baseline label and at least one more");
+	/* mmtests' rule has no error rate that an alpha could set. */
+	if (a->opts.test == COMPARE_TEST_MMTESTS && !isnan(a->opts.alpha))
+		return usage_error(
+			&cmd_compare,
+			"--alpha has no meaning with --test=mmtests");
+	if (isnan(a->opts.alpha))
+		a->opts.alpha = 0.05;
+	if (a->opts.margin_pct < 0)
+		return usage_error(&cmd_compare, "--margin must be 0 or more");
 	return 0;
 }
 
@@ -104,8 +128,12 @@ static int load_label(struct store *st, const struct compare_args *a,
 			only[only_nr++] = a->runs.v[k];
 		run_info_release(&ri);
 	}
-	if (store_load_label(st, label, only, only_nr, a->opts.benchmark, rd,
-			     &loaded, &err)) {
+	/*
+	 * Every benchmark, even with --benchmark: the family of the tests
+	 * is the whole comparison (compare.h).
+	 */
+	if (store_load_label(st, label, only, only_nr, NULL, rd, &loaded,
+			     &err)) {
 		error("%s", err.buf);
 		goto out;
 	}
@@ -166,6 +194,7 @@ static int compare_main(int argc, char **argv)
 	int ret;
 
 	a.ropts.titles = true;
+	a.opts.alpha = NAN; /* unset: parse_args() tells it from 0.05 */
 	ret = parse_args(argc, argv, &a);
 	if (ret)
 		goto out;
@@ -187,6 +216,8 @@ static int compare_main(int argc, char **argv)
 		ret = usage_error(&cmd_compare, "%s", err.buf);
 		goto out;
 	}
+	for (size_t i = 0; i < res.warnings.nr; i++)
+		warning("%s", res.warnings.v[i]);
 	if (render(a.format, &res, &a.ropts, &out, &err)) {
 		ret = error("%s", err.buf);
 		goto out;

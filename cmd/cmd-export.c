@@ -171,14 +171,18 @@ static int add_compare(struct store *st, struct export_args *a,
 				  a->base);
 		goto out;
 	}
-	if (load_label(st, a->base, a->benchmark, &rds[nr++], &err)) {
+	/*
+	 * Every benchmark: the family of the tests is the whole comparison,
+	 * --benchmark only picks what is shown (compare.h).
+	 */
+	if (load_label(st, a->base, NULL, &rds[nr++], &err)) {
 		error("%s", err.buf);
 		goto out;
 	}
 	for (size_t i = 0; i < labels_nr; i++) {
 		if (!strcmp(labels[i], a->base))
 			continue;
-		if (load_label(st, labels[i], a->benchmark, &rds[nr++], &err)) {
+		if (load_label(st, labels[i], NULL, &rds[nr++], &err)) {
 			error("%s", err.buf);
 			goto out;
 		}

@@ -27,12 +27,13 @@ struct cmd {
 };
 
 extern const struct cmd cmd_run, cmd_list, cmd_show, cmd_compare, cmd_import,
-	cmd_export;
+	cmd_export, cmd_power;
 extern const struct cmd cmd_delete, cmd_relabel;
 
 /*
- * --test, --alpha and --no-fdr, into a struct compare_options: compare
- * and export include it in their tables (OPT_INCLUDE).
+ * --test, --alpha, --no-fdr, --unit and --margin, into a struct
+ * compare_options: compare and export include it in their tables
+ * (OPT_INCLUDE).
  */
 extern const struct cmd_option compare_test_options[];
 

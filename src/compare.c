@@ -117,26 +117,157 @@ static double rdiff(double new_value, double base)
 	return new_value / base;
 }
 
-static double *reciprocals(const double *x, size_t n)
-{
-	double *r = xmalloc((n ? n : 1) * sizeof(*r));
+static const char *const unit_names[] = {
+	[COMPARE_UNIT_ITERATION] = "iteration",
+	[COMPARE_UNIT_SAMPLE] = "sample",
+	[COMPARE_UNIT_RUN] = "run",
+};
 
-	for (size_t i = 0; i < n; i++)
-		r[i] = 1.0 / x[i];
-	return r;
+const char *compare_unit_nth(size_t i)
+{
+	return i < ARRAY_SIZE(unit_names) ? unit_names[i] : NULL;
 }
 
-/* Run the chosen test of base against other on the mean's scale. */
+const char *compare_unit_plural(enum compare_unit unit)
+{
+	switch (unit) {
+	case COMPARE_UNIT_ITERATION:
+		return "iterations";
+	case COMPARE_UNIT_SAMPLE:
+		return "samples";
+	case COMPARE_UNIT_RUN:
+		return "runs";
+	}
+	BUG("unknown unit %d", (int)unit);
+}
+
+/*
+ * One side's units of an operation: their values, their order in time
+ * (the mean store iteration id of their samples, which rises with the
+ * time they were stored; the sample's position without one) and their
+ * run (NaN when unknown). The iteration values stay for the note about
+ * runs that differ (reference section 1).
+ */
+struct side_units {
+	double *u, *time, *run;
+	size_t n;
+	double *iter_u, *iter_run; /* per iteration, before --unit run */
+	size_t iter_n;
+};
+
+static void side_units_release(struct side_units *su)
+{
+	free(su->u);
+	free(su->time);
+	free(su->run);
+	free(su->iter_u);
+	free(su->iter_run);
+	memset(su, 0, sizeof(*su));
+}
+
+/* The mean of by[] over each unit of key[]: what units share. */
+static double *per_unit(const double *by, const long long *key, size_t n,
+			size_t units)
+{
+	double *out = xmalloc((n ? n : 1) * sizeof(*out));
+
+	if (stats_unit_values(by, key, n, false, out, NULL) != units)
+		BUG("units differ");
+	return out;
+}
+
+/* Turn a per-unit double (a run id) into keys. */
+static long long *as_keys(const double *v, size_t n)
+{
+	long long *k = xmalloc((n ? n : 1) * sizeof(*k));
+
+	for (size_t i = 0; i < n; i++)
+		k[i] = (long long)v[i];
+	return k;
+}
+
+static void side_units_compute(const struct op_samples *src,
+			       enum compare_unit unit, bool reciprocal,
+			       struct side_units *su)
+{
+	size_t n = src ? src->nr : 0;
+	long long *key = xmalloc((n ? n : 1) * sizeof(*key));
+	double *tmp = xmalloc((n ? n : 1) * sizeof(*tmp));
+
+	memset(su, 0, sizeof(*su));
+	for (size_t i = 0; i < n; i++)
+		key[i] = unit != COMPARE_UNIT_SAMPLE && src->iteration
+				 ? (long long)src->iteration[i]
+				 : (long long)i;
+	su->u = xmalloc((n ? n : 1) * sizeof(*su->u));
+	su->n = stats_unit_values(n ? src->v : NULL, key, n, reciprocal, su->u,
+				  NULL);
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = src->iteration ? (double)src->iteration[i] : (double)i;
+	su->time = per_unit(tmp, key, n, su->n);
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = src->run ? (double)src->run[i] : NAN;
+	su->run = per_unit(tmp, key, n, su->n);
+	su->iter_n = su->n;
+	su->iter_u = xmalloc((su->n ? su->n : 1) * sizeof(*su->iter_u));
+	su->iter_run = xmalloc((su->n ? su->n : 1) * sizeof(*su->iter_run));
+	if (su->n) {
+		memcpy(su->iter_u, su->u, su->n * sizeof(*su->u));
+		memcpy(su->iter_run, su->run, su->n * sizeof(*su->run));
+	}
+	/*
+	 * A run's value averages its iterations' with equal weight. Samples
+	 * that know no run (parsed, not stored) stay at their iterations.
+	 */
+	if (unit == COMPARE_UNIT_RUN && n && src->run) {
+		long long *rk = as_keys(su->iter_run, su->iter_n);
+		double *t = su->time, *r = su->run;
+
+		su->n = stats_unit_values(su->iter_u, rk, su->iter_n, false,
+					  su->u, NULL);
+		su->time = per_unit(t, rk, su->iter_n, su->n);
+		su->run = per_unit(r, rk, su->iter_n, su->n);
+		free(t);
+		free(r);
+		free(rk);
+	}
+	free(key);
+	free(tmp);
+}
+
+static enum compare_untested untested_of(enum stats_untested why)
+{
+	switch (why) {
+	case STATS_TESTED:
+		return COMPARE_TESTED;
+	case STATS_UNTESTED_NO_SAMPLES:
+	case STATS_UNTESTED_FEW_UNITS:
+		return COMPARE_UNTESTED_FEW;
+	case STATS_UNTESTED_UNDEFINED_MEAN:
+		return COMPARE_UNTESTED_UNDEFINED;
+	case STATS_UNTESTED_NONFINITE:
+	case STATS_UNTESTED_DEGENERATE:
+		return COMPARE_UNTESTED_DEGENERATE;
+	}
+	BUG("unknown reason %d", (int)why);
+}
+
+/*
+ * Run the chosen test of the base's units bu against this side's su:
+ * Welch's test for the change, its interval and the power in either
+ * mode, the U test's p in utest mode.
+ */
 static void side_test(struct compare_side *s, const struct compare_side *b,
-		      const struct op_samples *src,
-		      const struct op_samples *bsrc, bool higher_better,
-		      enum compare_test test)
+		      const struct side_units *su, const struct side_units *bu,
+		      bool higher_better, const struct compare_options *opts)
 {
 	struct stats_test t = {.valid = false};
-	double *x = NULL, *y = NULL;
 
-	s->p = NAN;
-	if (test == COMPARE_TEST_MMTESTS) {
+	s->p = s->p_adjusted = s->mde_pct = NAN;
+	s->change.kind = STATS_CI_NONE;
+	s->change.change_pct = s->change.low_pct = s->change.high_pct = NAN;
+	s->verdict = STATS_VERDICT_UNTESTED;
+	if (opts->test == COMPARE_TEST_MMTESTS) {
 		s->untested = COMPARE_UNTESTED_MMTESTS;
 		return;
 	}
@@ -148,40 +279,113 @@ static void side_test(struct compare_side *s, const struct compare_side *b,
 		s->untested = COMPARE_UNTESTED_UNDEFINED;
 		return;
 	}
-	if (src->nr < 2 || bsrc->nr < 2) {
-		s->untested = COMPARE_UNTESTED_FEW;
+	stats_welch_units(bu->u, bu->n, su->u, su->n, &s->welch);
+	s->untested = untested_of(s->welch.untested);
+	if (s->untested != COMPARE_TESTED)
 		return;
-	}
-	if (test == COMPARE_TEST_UTEST) {
-		stats_mannwhitney(bsrc->v, bsrc->nr, src->v, src->nr, &t);
-	} else if (higher_better) {
-		/* The harmonic mean is the reciprocal of the reciprocals' mean.
-		 */
-		x = reciprocals(bsrc->v, bsrc->nr);
-		y = reciprocals(src->v, src->nr);
-		stats_welch(x, bsrc->nr, y, src->nr, &t);
+	stats_change(&s->welch, higher_better, opts->alpha, &s->change);
+	s->mde_pct = stats_mde(stats_power_n_harmonic(&s->welch),
+			       stats_power_sd_pct(&s->welch), opts->alpha, 0.8);
+	if (opts->test == COMPARE_TEST_UTEST) {
+		stats_mannwhitney(bu->u, bu->n, su->u, su->n, &t);
+		if (!t.valid || isnan(t.p)) {
+			s->untested = COMPARE_UNTESTED_FEW;
+			return;
+		}
+		s->p = t.p;
 	} else {
-		stats_welch(bsrc->v, bsrc->nr, src->v, src->nr, &t);
+		s->p = s->welch.p;
 	}
-	free(x);
-	free(y);
-	if (!t.valid || isnan(t.p)) {
-		s->untested = COMPARE_UNTESTED_FEW;
-		return;
+}
+
+/*
+ * The warnings of one operation's data (reference sections 1 and 8):
+ * outlying units, a drift in time, no interleaving of a compared run
+ * with the baseline, runs of a label that differ more than their
+ * iterations.
+ */
+static void op_warnings(struct compare_op *op, const struct side_units *su,
+			char *const *labels, size_t runs_nr,
+			const struct compare_options *opts)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *units = compare_unit_plural(opts->unit);
+
+	for (size_t i = 0; i < runs_nr; i++) {
+		const struct side_units *x = &su[i];
+		bool *flag = xcalloc(x->n ? x->n : 1, sizeof(*flag));
+		double rho, p;
+
+		if (stats_outliers(x->u, x->n, flag)) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "outlier: %s %s, %s", op->name,
+				    labels[i], units);
+			for (size_t k = 0, nr = 0; k < x->n; k++)
+				if (flag[k])
+					strbuf_addf(&sb, "%s %zu",
+						    nr++ ? "," : "", k + 1);
+			strbuf_addf(&sb, " of %zu (|u - median| > 3.5 MAD)",
+				    x->n);
+			strvec_push(&op->warnings, sb.buf);
+		}
+		free(flag);
+		/*
+		 * From 6 units, where even the exact test can reach p < 0.01
+		 * (2 / 6!); the t approximation says p = 0 for any perfect
+		 * rank correlation, even of 3 units.
+		 */
+		stats_spearman(x->u, x->time, x->n, &rho, &p);
+		if (x->n >= 6 && !isnan(p) && p < 0.01) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb,
+				    "drift: %s %s: values drift over the run "
+				    "(Spearman rho %.2f with time, p=%.4f)",
+				    op->name, labels[i], rho, p);
+			strvec_push(&op->warnings, sb.buf);
+		}
+		if (i && x->n && su[0].n &&
+		    !stats_interleaved(su[0].time, su[0].n, x->time, x->n)) {
+			strbuf_reset(&sb);
+			strbuf_addf(
+				&sb,
+				"order: every %s of %s was stored before "
+				"every one of %s; a drift of the machine is "
+				"not cancelled",
+				compare_unit_nth(opts->unit),
+				labels[su[0].time[0] < x->time[0] ? 0 : i],
+				labels[su[0].time[0] < x->time[0] ? i : 0]);
+			strvec_push(&op->warnings, sb.buf);
+		}
+		if (opts->unit == COMPARE_UNIT_ITERATION && x->iter_n > 2 &&
+		    !isnan(x->iter_run[0])) {
+			long long *rk = as_keys(x->iter_run, x->iter_n);
+
+			p = stats_anova_p(x->iter_u, rk, x->iter_n);
+			if (!isnan(p) && p < 0.01) {
+				strbuf_reset(&sb);
+				strbuf_addf(&sb,
+					    "runs: %s %s: its runs differ more "
+					    "than their iterations (ANOVA "
+					    "p=%.4f); consider --unit run",
+					    op->name, labels[i], p);
+				strvec_push(&op->warnings, sb.buf);
+			}
+			free(rk);
+		}
 	}
-	s->untested = COMPARE_TESTED;
-	s->p = t.p;
+	strbuf_release(&sb);
 }
 
 /*
  * Append op to b: summaries, CIs, test p-values and ratios. src[i] is
  * run i's samples of the operation, NULL when it has none.
  */
-static void bench_add_op(struct compare_bench *b, size_t runs_nr,
-			 const struct op_samples *const *src,
+static void bench_add_op(struct compare_bench *b, char *const *labels,
+			 size_t runs_nr, const struct op_samples *const *src,
 			 const struct compare_options *opts)
 {
 	const struct op_samples *base = src[0];
+	struct side_units *su = xcalloc(runs_nr, sizeof(*su));
 	struct compare_op *op;
 	struct compare_side *s, *bs;
 
@@ -192,6 +396,7 @@ static void bench_add_op(struct compare_bench *b, size_t runs_nr,
 	op->higher_better = base->higher_better;
 	op->decimals = base->decimals;
 	op->side = xcalloc(runs_nr, sizeof(*op->side));
+	strvec_init(&op->warnings);
 	for (size_t i = 0; i < runs_nr; i++) {
 		s = &op->side[i];
 		s->present = src[i] != NULL;
@@ -204,18 +409,52 @@ static void bench_add_op(struct compare_bench *b, size_t runs_nr,
 		s->ci_half = s->has_ci
 				     ? round_sig7(MMTESTS_Z975 * s->sum.stddev)
 				     : NAN;
+		side_units_compute(src[i], opts->unit, op->higher_better,
+				   &su[i]);
+		s->units = su[i].n;
+		s->cv_pct = stats_cv_pct(su[i].u, su[i].n);
 	}
 	bs = &op->side[0];
 	bs->untested = COMPARE_UNTESTED_BASELINE;
-	bs->p = NAN;
+	bs->p = bs->p_adjusted = bs->mde_pct = NAN;
+	bs->change.change_pct = bs->change.low_pct = bs->change.high_pct = NAN;
 	bs->ratio = 1.0;
 	for (size_t i = 1; i < runs_nr; i++) {
 		s = &op->side[i];
-		side_test(s, bs, src[i], base, op->higher_better, opts->test);
+		side_test(s, bs, &su[i], &su[0], op->higher_better, opts);
 		s->ratio = rdiff(s->sum.mean, bs->sum.mean);
 		s->ratio_pct = op->higher_better ? stats_pdiff(s->ratio, 1.0)
 						 : stats_pndiff(s->ratio, 1.0);
 	}
+	if (opts->test != COMPARE_TEST_MMTESTS)
+		op_warnings(op, su, labels, runs_nr, opts);
+	for (size_t i = 0; i < runs_nr; i++)
+		side_units_release(&su[i]);
+	free(su);
+}
+
+static void op_release(struct compare_op *op)
+{
+	free(op->name);
+	free(op->unit);
+	free(op->side);
+	strvec_clear(&op->warnings);
+}
+
+static void bench_release(struct compare_bench *b)
+{
+	for (size_t o = 0; o < b->ops_nr; o++)
+		op_release(&b->ops[o]);
+	free(b->ops);
+	free(b->name);
+	free(b->title);
+	free(b->rows);
+	free(b->cells);
+	free(b->durations);
+	free(b->ratio_footer);
+	free(b->vmstat);
+	free(b->vmstat_note);
+	strvec_clear(&b->warnings);
 }
 
 /*
@@ -263,57 +502,75 @@ static void bench_cidiff(struct compare_bench *b, size_t runs_nr,
 	free(any_ci);
 }
 
+/* A compared side of a mean row, and its operation. */
+struct family_item {
+	struct compare_side *side;
+	const struct compare_op *op;
+};
+
 /*
- * p < alpha, or Benjamini-Hochberg per run across every benchmark of a
- * family: the workload tables, or the monitor tables.
+ * One family (reference section 3): p <= alpha, or Benjamini-Hochberg
+ * adjusted p <= alpha over every compared side of every table of the
+ * family, the workload tables or the monitor tables. Then the verdicts,
+ * which need the marks.
  */
 static void apply_family(struct compare_result *res, bool monitor)
 {
 	const struct compare_options *opts = &res->opts;
-	double *p = NULL;
-	bool *reject = NULL;
-	size_t n = 0;
+	struct family_item *item = NULL;
+	double *p = NULL, *adj = NULL;
+	size_t n = 0, alloc = 0, tested = 0, marked = 0;
 
-	for (size_t bi = 0; bi < res->bench_nr; bi++)
-		if (res->bench[bi].monitor == monitor)
-			n += res->bench[bi].ops_nr;
-	p = xmalloc((n ? n : 1) * sizeof(*p));
-	reject = xcalloc(n ? n : 1, sizeof(*reject));
-	for (size_t i = 1; i < res->runs_nr; i++) {
-		size_t k = 0;
+	for (size_t bi = 0; bi < res->bench_nr; bi++) {
+		struct compare_bench *b = &res->bench[bi];
 
-		for (size_t bi = 0; bi < res->bench_nr; bi++) {
-			const struct compare_bench *b = &res->bench[bi];
-
-			for (size_t o = 0;
-			     b->monitor == monitor && o < b->ops_nr; o++)
-				p[k++] = b->ops[o].side[i].p;
-		}
-		if (opts->fdr) {
-			stats_bh(p, n, opts->alpha, reject);
-		} else {
-			for (size_t j = 0; j < n; j++)
-				reject[j] = !isnan(p[j]) && p[j] < opts->alpha;
-		}
-		k = 0;
-		for (size_t bi = 0; bi < res->bench_nr; bi++) {
-			struct compare_bench *b = &res->bench[bi];
-
-			for (size_t o = 0;
-			     b->monitor == monitor && o < b->ops_nr; o++)
-				b->ops[o].side[i].significant = reject[k++];
-		}
+		for (size_t o = 0; b->monitor == monitor && o < b->ops_nr; o++)
+			for (size_t i = 1; i < res->runs_nr; i++) {
+				ALLOC_GROW(item, n + 1, alloc);
+				item[n].side = &b->ops[o].side[i];
+				item[n++].op = &b->ops[o];
+			}
 	}
+	p = xmalloc((n ? n : 1) * sizeof(*p));
+	adj = xmalloc((n ? n : 1) * sizeof(*adj));
+	for (size_t k = 0; k < n; k++)
+		p[k] = item[k].side->p;
+	if (opts->fdr)
+		stats_bh_adjust(p, n, adj);
+	else if (n)
+		memcpy(adj, p, n * sizeof(*p));
+	for (size_t k = 0; k < n; k++) {
+		struct compare_side *s = item[k].side;
+		struct stats_change tost = {.kind = STATS_CI_NONE};
+
+		s->p_adjusted = adj[k];
+		s->significant = !isnan(adj[k]) && adj[k] <= opts->alpha;
+		tested += !isnan(p[k]);
+		marked += s->significant;
+		if (isnan(p[k]))
+			continue;
+		/*
+		 * TOST's two one-sided tests: the 1 - 2 alpha interval, which
+		 * only a margin asks for.
+		 */
+		if (opts->margin_pct > 0)
+			stats_change(&s->welch, item[k].op->higher_better,
+				     2 * opts->alpha, &tost);
+		s->verdict = stats_verdict(s->significant, s->change.change_pct,
+					   &tost, opts->margin_pct);
+	}
+	res->family_size[monitor] = tested;
+	res->family_marked[monitor] = marked;
+	free(item);
 	free(p);
-	free(reject);
+	free(adj);
 }
 
-static void apply_tests(struct compare_result *res)
+static void apply_tests(struct compare_result *res, bool monitor)
 {
 	if (res->opts.test == COMPARE_TEST_MMTESTS)
 		return;
-	apply_family(res, false);
-	apply_family(res, true);
+	apply_family(res, monitor);
 }
 
 static double stat_value(const struct stats_summary *sum,
@@ -387,7 +644,23 @@ static void bench_rows(const struct compare_result *res,
 				c[i].value = cell_value(&op->side[i], stat,
 							res->opts.test);
 			base = c[0].value;
+			for (size_t i = 0; i < runs_nr; i++)
+				c[i].missing = !op->side[i].present;
 			for (size_t i = 1; i < runs_nr; i++) {
+				if (res->opts.test != COMPARE_TEST_MMTESTS) {
+					c[i].pct_state = stats_pct_change(
+						c[i].value,
+						op->side[i].sum.n > 0, base,
+						op->side[0].sum.n > 0, !lower,
+						&c[i].pct);
+					/* Equal values: no "-0.00%". */
+					if (c[i].pct == 0.0)
+						c[i].pct = 0.0;
+					c[i].significant =
+						stat == COMPARE_STAT_MEAN &&
+						op->side[i].significant;
+					continue;
+				}
 				if (isnan(c[i].value))
 					continue;
 				c[i].pct =
@@ -501,9 +774,61 @@ static void bench_vmstat(const struct compare_result *res,
 	b->vmstat_note = compare_vmstat_note(res, b, runs);
 }
 
+/*
+ * The U test's floor (reference section 8): the exact test cannot reach
+ * a p below 2 / choose(na + nb, na), so rows with too few units cannot
+ * be marked, whatever their change.
+ */
+static void utest_warning(const struct compare_result *res,
+			  struct compare_bench *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t family = res->opts.fdr && res->family_size[b->monitor]
+				? res->family_size[b->monitor]
+				: 1;
+	size_t need = stats_utest_min_units(res->opts.alpha, family);
+	bool any = false;
+
+	for (size_t o = 0; o < b->ops_nr; o++)
+		for (size_t i = 1; i < res->runs_nr; i++) {
+			const struct compare_side *s = &b->ops[o].side[i];
+
+			any |= s->untested == COMPARE_TESTED &&
+			       stats_utest_floor(b->ops[o].side[0].units,
+						 s->units) >
+				       res->opts.alpha / (double)family;
+		}
+	if (!any)
+		goto out;
+	strbuf_addf(&sb,
+		    "the U test cannot mark rows with fewer than %zu %s per "
+		    "side (alpha %g over %zu rows)",
+		    need, compare_unit_plural(res->opts.unit), res->opts.alpha,
+		    family);
+	strvec_push(&b->warnings, sb.buf);
+out:
+	strbuf_release(&sb);
+}
+
+static bool strvec_has(const struct strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return true;
+	return false;
+}
+
 static void bench_finish(const struct compare_result *res,
 			 struct compare_bench *b, const struct run_data *runs)
 {
+	if (res->opts.test == COMPARE_TEST_UTEST)
+		utest_warning(res, b);
+	/* Once per table what several operations share (the order). */
+	for (size_t o = 0; o < b->ops_nr; o++)
+		for (size_t k = 0; k < b->ops[o].warnings.nr; k++)
+			if (!strvec_has(&b->warnings, b->ops[o].warnings.v[k]))
+				strvec_push(&b->warnings,
+					    b->ops[o].warnings.v[k]);
 	b->higher_better = b->ops_nr && b->ops[0].higher_better;
 	for (size_t o = 0; o < b->ops_nr; o++) {
 		size_t len = strlen(b->ops[o].name);
@@ -535,8 +860,8 @@ static bool counter_changed(const struct monitor_table *mt, const char *name)
  * iteration (zeros where its table lacks the counter), none for a run
  * without a table.
  */
-static void monitor_add_op(struct compare_bench *b, size_t nr,
-			   const struct monitor_table *const *mt,
+static void monitor_add_op(struct compare_bench *b, char *const *labels,
+			   size_t nr, const struct monitor_table *const *mt,
 			   const char *name, const struct compare_options *opts)
 {
 	struct op_samples *tmp = xcalloc(nr, sizeof(*tmp));
@@ -562,7 +887,7 @@ static void monitor_add_op(struct compare_bench *b, size_t nr,
 		tmp[i].nr = c ? c->nr : mt[i]->iterations;
 		src[i] = &tmp[i];
 	}
-	bench_add_op(b, nr, src, opts);
+	bench_add_op(b, labels, nr, src, opts);
 	free(zeros);
 	free(src);
 	free(tmp);
@@ -599,6 +924,7 @@ static void add_monitor_benches(struct compare_result *res,
 		ALLOC_GROW(res->bench, res->bench_nr + 1, *bench_alloc);
 		b = &res->bench[res->bench_nr++];
 		memset(b, 0, sizeof(*b));
+		strvec_init(&b->warnings);
 		b->name = xstrdup(title.buf);
 		b->title = xstrdup(title.buf);
 		b->monitor = true;
@@ -614,12 +940,12 @@ static void add_monitor_benches(struct compare_result *res,
 				    (re && regexec(re, name, 0, NULL, 0)))
 					continue;
 				strmap_put(&seen, name, len, 0);
-				monitor_add_op(b, nr, mt, name, opts);
+				monitor_add_op(b, res->labels, nr, mt, name,
+					       opts);
 			}
 		}
 		if (!b->ops_nr) {
-			free(b->name);
-			free(b->title);
+			bench_release(b);
 			res->bench_nr--;
 		}
 	}
@@ -661,6 +987,73 @@ static void machine_diffs(struct compare_result *res,
 	strbuf_release(&v);
 }
 
+/*
+ * Keep the operations the filters show: those of benchmark (NULL: all)
+ * whose name re matches (NULL: all). Tables left empty go.
+ */
+static void prune(struct compare_result *res, const char *benchmark,
+		  const regex_t *re)
+{
+	size_t kept = 0;
+
+	for (size_t bi = 0; bi < res->bench_nr; bi++) {
+		struct compare_bench *b = &res->bench[bi];
+		size_t ops = 0;
+
+		if (benchmark && strcmp(b->name, benchmark) != 0) {
+			bench_release(b);
+			continue;
+		}
+		for (size_t o = 0; o < b->ops_nr; o++) {
+			struct compare_op *op = &b->ops[o];
+
+			if (re && regexec(re, op->name, 0, NULL, 0)) {
+				op_release(op);
+				continue;
+			}
+			b->ops[ops++] = *op;
+		}
+		b->ops_nr = ops;
+		if (!ops) {
+			bench_release(b);
+			continue;
+		}
+		res->bench[kept++] = *b;
+	}
+	res->bench_nr = kept;
+}
+
+/*
+ * --test=mmtests: its rule is a heuristic without an error rate
+ * (reference section 8); say so when some table has fewer than 5 units
+ * on a side.
+ */
+static void mmtests_warnings(struct compare_result *res)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t fewest = SIZE_MAX;
+
+	for (size_t bi = 0; bi < res->bench_nr; bi++)
+		for (size_t o = 0; o < res->bench[bi].ops_nr; o++)
+			for (size_t i = 0; i < res->runs_nr; i++) {
+				const struct compare_side *s =
+					&res->bench[bi].ops[o].side[i];
+
+				if (s->present && s->units < fewest)
+					fewest = s->units;
+			}
+	if (fewest >= 5 || res->runs_nr < 2)
+		goto out;
+	strbuf_addf(&sb,
+		    "the mmtests rule is a heuristic without an error rate "
+		    "(13%% false marks per row at n = 2): with %zu %s on a "
+		    "side, its marks are not tests",
+		    fewest, compare_unit_plural(res->opts.unit));
+	strvec_push(&res->warnings, sb.buf);
+out:
+	strbuf_release(&sb);
+}
+
 /* Index of the benchmark called name in res, adding it when new. */
 static struct compare_bench *get_bench(struct compare_result *res,
 				       struct strmap *map, const char *name,
@@ -674,6 +1067,7 @@ static struct compare_bench *get_bench(struct compare_result *res,
 	ALLOC_GROW(res->bench, res->bench_nr + 1, *alloc);
 	b = &res->bench[res->bench_nr];
 	memset(b, 0, sizeof(*b));
+	strvec_init(&b->warnings);
 	b->name = xstrdup(name);
 	b->title = xstrdup(name);
 	strmap_put(map, name, strlen(name), res->bench_nr);
@@ -735,16 +1129,15 @@ int compare_runs(const struct run_data *runs, size_t nr,
 		}
 	}
 
+	/*
+	 * Every operation first: the family of the tests is the whole
+	 * comparison, whatever the filters show (reference section 3).
+	 */
 	src = xcalloc(nr, sizeof(const struct op_samples *));
 	for (size_t k = 0; k < runs[0].ops_nr; k++) {
 		const struct op_samples *op = &runs[0].ops[k];
 		struct compare_bench *b;
 
-		if (opts->benchmark &&
-		    strcmp(op->benchmark, opts->benchmark) != 0)
-			continue;
-		if (have_re && regexec(&re, op->name, 0, NULL, 0))
-			continue;
 		src[0] = op;
 		op_key(&key, op);
 		for (size_t i = 1; i < nr; i++) {
@@ -753,9 +1146,14 @@ int compare_runs(const struct run_data *runs, size_t nr,
 				src[i] = &runs[i].ops[idx];
 		}
 		b = get_bench(res, &benches, op->benchmark, &bench_alloc);
-		bench_add_op(b, nr, src, opts);
+		bench_add_op(b, res->labels, nr, src, opts);
 	}
+	for (size_t bi = 0; bi < res->bench_nr; bi++)
+		bench_cidiff(&res->bench[bi], nr, opts->test);
+	apply_tests(res, false);
+	prune(res, opts->benchmark, have_re ? &re : NULL);
 	/* The sub-heading may match only counters of the monitor tables. */
+	bench_alloc = res->bench_nr;
 	if (opts->monitors)
 		add_monitor_benches(res, runs, nr, opts, have_re ? &re : NULL,
 				    &bench_alloc);
@@ -774,8 +1172,11 @@ int compare_runs(const struct run_data *runs, size_t nr,
 		goto out;
 	}
 	for (size_t bi = 0; bi < res->bench_nr; bi++)
-		bench_cidiff(&res->bench[bi], nr, opts->test);
-	apply_tests(res);
+		if (res->bench[bi].monitor)
+			bench_cidiff(&res->bench[bi], nr, opts->test);
+	apply_tests(res, true);
+	if (opts->test == COMPARE_TEST_MMTESTS)
+		mmtests_warnings(res);
 	for (size_t bi = 0; bi < res->bench_nr; bi++)
 		bench_finish(res, &res->bench[bi], runs);
 	machine_diffs(res, runs);
@@ -798,38 +1199,130 @@ void compare_result_release(struct compare_result *res)
 {
 	if (!res)
 		return;
-	for (size_t bi = 0; bi < res->bench_nr; bi++) {
-		struct compare_bench *b = &res->bench[bi];
-
-		for (size_t o = 0; o < b->ops_nr; o++) {
-			free(b->ops[o].name);
-			free(b->ops[o].unit);
-			free(b->ops[o].side);
-		}
-		free(b->ops);
-		free(b->name);
-		free(b->title);
-		free(b->rows);
-		free(b->cells);
-		free(b->durations);
-		free(b->ratio_footer);
-		free(b->vmstat);
-		free(b->vmstat_note);
-	}
+	for (size_t bi = 0; bi < res->bench_nr; bi++)
+		bench_release(&res->bench[bi]);
 	free(res->bench);
 	for (size_t i = 0; res->labels && i < res->runs_nr; i++)
 		free(res->labels[i]);
 	free(res->labels);
 	strvec_clear(&res->machine_diffs);
+	strvec_clear(&res->warnings);
 	memset(res, 0, sizeof(*res));
 	strvec_init(&res->machine_diffs);
+	strvec_init(&res->warnings);
 }
 
 static const char *const untested_reason[] = {
 	[COMPARE_UNTESTED_MISSING] = "operation missing",
 	[COMPARE_UNTESTED_UNDEFINED] = "mean undefined (a sample <= 0)",
-	[COMPARE_UNTESTED_FEW] = "fewer than 2 samples on a side",
+	[COMPARE_UNTESTED_FEW] = "fewer than 2",
+	[COMPARE_UNTESTED_DEGENERATE] = "numerically degenerate",
 };
+
+void compare_bench_side_n(const struct compare_bench *bench, size_t run,
+			  struct compare_side_n *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t o = 0; o < bench->ops_nr; o++) {
+		const struct compare_side *s = &bench->ops[o].side[run];
+
+		if (!o || s->units < out->units_min)
+			out->units_min = s->units;
+		if (!o || s->units > out->units_max)
+			out->units_max = s->units;
+		if (!o || s->sum.n < out->samples_min)
+			out->samples_min = s->sum.n;
+		if (!o || s->sum.n > out->samples_max)
+			out->samples_max = s->sum.n;
+	}
+}
+
+/* "5" or "3-5". */
+static void add_range(struct strbuf *sb, size_t lo, size_t hi)
+{
+	if (lo == hi)
+		strbuf_addf(sb, "%zu", lo);
+	else
+		strbuf_addf(sb, "%zu-%zu", lo, hi);
+}
+
+/* "n = 5 iterations (75 samples) per side", or per label. */
+static void footer_units(const struct compare_result *res,
+			 const struct compare_bench *bench, struct strbuf *sb)
+{
+	const char *units = compare_unit_plural(res->opts.unit);
+	struct compare_side_n first, n;
+	bool same = true;
+
+	compare_bench_side_n(bench, 0, &first);
+	for (size_t i = 1; i < res->runs_nr; i++) {
+		compare_bench_side_n(bench, i, &n);
+		same &= !memcmp(&n, &first, sizeof(n));
+	}
+	strbuf_addstr(sb, "n = ");
+	for (size_t i = 0; i < (same ? 1 : res->runs_nr); i++) {
+		compare_bench_side_n(bench, i, &n);
+		if (!same)
+			strbuf_addf(sb, "%s%s ", i ? ", " : "", res->labels[i]);
+		add_range(sb, n.units_min, n.units_max);
+		strbuf_addf(sb, " %s", units);
+		if (res->opts.unit != COMPARE_UNIT_SAMPLE) {
+			strbuf_addstr(sb, " (");
+			add_range(sb, n.samples_min, n.samples_max);
+			strbuf_addstr(sb, " samples)");
+		}
+	}
+	if (same)
+		strbuf_addstr(sb, " per side");
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The power line (reference section 6): the median over the tested
+ * rows of the minimum detectable effect, and of their harmonic n.
+ * False when no row has one.
+ */
+static bool footer_power(const struct compare_result *res,
+			 const struct compare_bench *bench, struct strbuf *sb)
+{
+	size_t cap = bench->ops_nr * res->runs_nr + 1, k = 0;
+	double *mde = xmalloc(cap * sizeof(*mde));
+	double *n = xmalloc(cap * sizeof(*n));
+	bool have;
+
+	for (size_t o = 0; o < bench->ops_nr; o++)
+		for (size_t i = 1; i < res->runs_nr; i++) {
+			const struct compare_side *s = &bench->ops[o].side[i];
+
+			if (isnan(s->mde_pct))
+				continue;
+			mde[k] = s->mde_pct;
+			n[k++] = stats_power_n_harmonic(&s->welch);
+		}
+	have = k > 0;
+	if (have) {
+		double m;
+
+		qsort(mde, k, sizeof(*mde), cmp_double);
+		qsort(n, k, sizeof(*n), cmp_double);
+		m = k % 2 ? mde[k / 2] : (mde[k / 2 - 1] + mde[k / 2]) / 2;
+		strbuf_addf(sb,
+			    "n = %.3g %s per side: changes under %.*f%% "
+			    "(median row) are found less than 80%% of the time",
+			    k % 2 ? n[k / 2] : (n[k / 2 - 1] + n[k / 2]) / 2,
+			    compare_unit_plural(res->opts.unit), m < 10 ? 1 : 0,
+			    m);
+	}
+	free(mde);
+	free(n);
+	return have;
+}
 
 /* Name the first few cells left untested for reason why. */
 static void footer_names(const struct compare_result *res,
@@ -872,9 +1365,37 @@ void compare_footer(const struct compare_result *res,
 		if (!n || !untested_reason[why])
 			continue;
 		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%zu mean %s%s not tested, %s:", n, what,
-			    n == 1 ? "" : "s", untested_reason[why]);
+		strbuf_addf(&sb, "%zu mean %s%s not tested, ", n, what,
+			    n == 1 ? "" : "s");
+		strbuf_addstr(&sb, untested_reason[why]);
+		if (why == COMPARE_UNTESTED_FEW)
+			strbuf_addf(&sb, " %s on a side",
+				    compare_unit_plural(res->opts.unit));
+		strbuf_addch(&sb, ':');
 		footer_names(res, bench, (enum compare_untested)why, &sb);
+		strvec_push(lines, sb.buf);
+	}
+	strbuf_reset(&sb);
+	strbuf_addf(&sb,
+		    "%s over %zu row%s, %zu marked; p unadjusted, as the "
+		    "%g%% intervals",
+		    res->opts.fdr ? "BH" : "no FDR control",
+		    res->family_size[bench->monitor],
+		    res->family_size[bench->monitor] == 1 ? "" : "s",
+		    res->family_marked[bench->monitor],
+		    100 * (1 - res->opts.alpha));
+	if (res->opts.margin_pct > 0)
+		strbuf_addf(&sb, "; margin %g%%", res->opts.margin_pct);
+	strvec_push(lines, sb.buf);
+	strbuf_reset(&sb);
+	footer_units(res, bench, &sb);
+	strvec_push(lines, sb.buf);
+	strbuf_reset(&sb);
+	if (footer_power(res, bench, &sb))
+		strvec_push(lines, sb.buf);
+	for (size_t i = 0; i < bench->warnings.nr; i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "warning: %s", bench->warnings.v[i]);
 		strvec_push(lines, sb.buf);
 	}
 	if (bench->vmstat_note)

@@ -27,18 +27,30 @@ struct strbuf;
  * Percentages are mmtests' pdiff/pndiff, positive meaning better.
  *
  * Significance is judged on mean rows only, for every run against the
- * baseline, with one of three tests:
+ * baseline (the statistics reference, version 2), on one value per unit
+ * of replication (compare_options.unit): the unit value is mean(1/x)
+ * over the unit's samples under Hmean, mean(x) under Amean; a run's
+ * value averages its iterations' with equal weight; samples without an
+ * iteration are each their own. The summary rows stay computed over all
+ * samples. The test is one of three:
  *   COMPARE_TEST_MMTESTS  mmtests HEAD's rule (reference 2.6): CI half-width
  *       q = 1.959964 * SD rounded to 7 significant digits, significant when
  *       |cidiff| > 1. Unlike mmtests, a baseline without any CI (n = 1 for
  *       every operation) marks nothing.
- *   COMPARE_TEST_WELCH    Welch's t-test (stats_welch()) on the scale of
- *       the mean: raw samples under Amean, reciprocals 1/x under Hmean.
- *   COMPARE_TEST_UTEST    the Mann-Whitney U test (stats_mannwhitney()).
- * For the last two a cell is significant when p < alpha, or, with fdr,
- * when Benjamini-Hochberg at rate alpha rejects it among all tested mean
- * cells of the same run (across all benchmarks). Fewer than 2 samples
- * on a side, an undefined mean or a missing operation leave a cell
+ *   COMPARE_TEST_WELCH    Welch's t-test on the unit values, scaled by
+ *       their largest magnitude first (stats_welch_units()).
+ *   COMPARE_TEST_UTEST    the Mann-Whitney U test (stats_mannwhitney())
+ *       on the unit values.
+ * For the last two a cell is marked when its p <= alpha, or, with fdr,
+ * when its Benjamini-Hochberg adjusted p is: one family of every tested
+ * mean cell of the whole comparison (every benchmark, operation and
+ * compared run), formed before the benchmark and sub-heading filters
+ * pick what is shown, so a filter never changes a verdict. Each such
+ * cell also gets the change of its mean with Fieller's 1 - alpha
+ * interval (stats_change()), a verdict under margin_pct
+ * (stats_verdict()) and the minimum detectable effect (stats_mde(),
+ * power 0.8). Fewer than 2 units on a side, an undefined mean, a
+ * numerically degenerate test or a missing operation leave a cell
  * untested, unmarked, and counted in the footer (compare_footer()).
  * The mmtests cidiff ratio and the --print-ratio figures are computed in
  * every mode.
@@ -84,6 +96,13 @@ enum compare_test {
 	COMPARE_TEST_UTEST,
 };
 
+/* The unit of replication the test compares (reference section 1). */
+enum compare_unit {
+	COMPARE_UNIT_ITERATION, /* one value per iteration (default) */
+	COMPARE_UNIT_SAMPLE,	/* every sample on its own (version 1) */
+	COMPARE_UNIT_RUN,	/* one value per run of a label */
+};
+
 struct compare_options {
 	enum compare_test test;	 /* default COMPARE_TEST_WELCH */
 	double alpha;		 /* significance level, default 0.05 */
@@ -99,12 +118,24 @@ struct compare_options {
 	const char *sub_heading;
 	/* A "BENCH vmstat" table per monitored benchmark, of these rows. */
 	enum compare_monitors monitors;
+	enum compare_unit unit; /* default COMPARE_UNIT_ITERATION */
+	/* Verdicts: the change, percent >= 0, that counts (default 0). */
+	double margin_pct;
 };
 
 #define COMPARE_OPTIONS_INIT                                                   \
 	{                                                                      \
 		.test = COMPARE_TEST_WELCH, .alpha = 0.05, .fdr = true,        \
+		.unit = COMPARE_UNIT_ITERATION, .margin_pct = 0.0,             \
 	}
+
+/*
+ * The name of unit i ("iteration", "sample", "run"), or NULL when i is
+ * past the last: the choices of --unit.
+ */
+const char *compare_unit_nth(size_t i);
+/* The plural of unit for footers: "iterations", "samples", "runs". */
+const char *compare_unit_plural(enum compare_unit unit);
 
 /* Map "welch", "mmtests", "utest" to the test; false when unknown. */
 bool compare_test_parse(const char *name, enum compare_test *out);
@@ -133,11 +164,12 @@ const char *compare_stat_label(enum compare_stat stat, bool higher_better);
 /* Why a mean cell carries no test result. */
 enum compare_untested {
 	COMPARE_TESTED,
-	COMPARE_UNTESTED_BASELINE,  /* the baseline column itself */
-	COMPARE_UNTESTED_MISSING,   /* the run lacks the operation */
-	COMPARE_UNTESTED_UNDEFINED, /* a mean is NaN (Hmean, x <= 0) */
-	COMPARE_UNTESTED_FEW,	    /* fewer than 2 samples on a side */
-	COMPARE_UNTESTED_MMTESTS,   /* mmtests mode: no p-values */
+	COMPARE_UNTESTED_BASELINE,   /* the baseline column itself */
+	COMPARE_UNTESTED_MISSING,    /* the run lacks the operation */
+	COMPARE_UNTESTED_UNDEFINED,  /* a mean is NaN (Hmean, x <= 0) */
+	COMPARE_UNTESTED_FEW,	     /* fewer than 2 units on a side */
+	COMPARE_UNTESTED_DEGENERATE, /* non-finite values, df or error */
+	COMPARE_UNTESTED_MMTESTS,    /* mmtests mode: no p-values */
 };
 
 /* One operation as seen in one run. */
@@ -155,6 +187,21 @@ struct compare_side {
 	enum compare_untested untested;
 	double p;	  /* two-sided p-value, NaN if untested */
 	bool significant; /* the verdict of the chosen test */
+	/*
+	 * Welch and utest modes. units: the side's units of replication
+	 * (sum.n counts its samples), in every mode. The rest only for compared
+	 * runs: Welch's test on the unit values, the change with Fieller's 1 -
+	 * alpha interval, the BH-adjusted p (p itself without fdr; NaN when
+	 * untested), the verdict and the minimum detectable effect in percent
+	 * at power 0.8 (NaN when untested).
+	 */
+	size_t units;
+	double cv_pct; /* of the unit values (stats_cv_pct()), any mode */
+	struct stats_welch_units welch;
+	struct stats_change change;
+	double p_adjusted;
+	enum stats_verdict verdict;
+	double mde_pct;
 	/* --print-ratio (reference 2.8); 1, 0 and 0 in the baseline. */
 	double ratio;	  /* rdiff(mean, base mean) */
 	double ratio_pct; /* pdiff/pndiff(ratio, 1) */
@@ -167,6 +214,8 @@ struct compare_op {
 	bool higher_better;
 	int decimals;		   /* the precision of its cells */
 	struct compare_side *side; /* one per run, baseline first */
+	/* Welch and utest modes: warnings about its data (reference 8). */
+	struct strvec warnings;
 };
 
 /* A table row: one statistic of one operation. */
@@ -186,6 +235,15 @@ struct compare_cell {
 	 */
 	double pct;
 	bool significant; /* only on mean rows */
+	/*
+	 * Welch and utest modes (reference section 7): whether pct has a
+	 * number; else the renderers print "n/a" (base 0 or undefined)
+	 * or "-" (no value), and value NaN prints "n/a", or "-" when the
+	 * run lacks the operation. Always STATS_PCT_OK in the baseline
+	 * column and in mmtests mode, which keeps mmtests' 0.00.
+	 */
+	enum stats_pct_state pct_state;
+	bool missing; /* the run lacks the operation */
 };
 
 /* Summed resource use of the benchmark in one run (Duration table). */
@@ -243,6 +301,13 @@ struct compare_bench {
 	bool monitor; /* a "BENCH vmstat" table of the monitors option */
 	/* A footer line on runs without monitor data, or NULL. */
 	char *vmstat_note;
+	/*
+	 * Welch and utest modes: warnings of reference section 8 and the
+	 * note of section 1 about this table's data (outliers, drift, no
+	 * interleaving, runs that differ, the U test's floor), one line
+	 * each, printed by compare_footer().
+	 */
+	struct strvec warnings;
 };
 
 struct compare_result {
@@ -258,11 +323,24 @@ struct compare_result {
 	 * "hostname: 'a' in base, 'b' in patched". Empty when all agree.
 	 */
 	struct strvec machine_diffs;
+	/*
+	 * The Benjamini-Hochberg families, [0] of the workload rows (the
+	 * tested mean cells of the whole comparison, before filters), [1]
+	 * of the monitor rows: their sizes and how many of them are marked
+	 * (also without fdr).
+	 */
+	size_t family_size[2], family_marked[2];
+	/*
+	 * mmtests mode: warnings about the heuristic (fewer than 5 units
+	 * per side), which the text output must not show; cmd/ prints
+	 * them apart from the table.
+	 */
+	struct strvec warnings;
 };
 
 #define COMPARE_RESULT_INIT                                                    \
 	{                                                                      \
-		.machine_diffs = STRVEC_INIT                                   \
+		.machine_diffs = STRVEC_INIT, .warnings = STRVEC_INIT          \
 	}
 
 /*
@@ -302,11 +380,28 @@ char *compare_vmstat_note(const struct compare_result *res,
  *   "2 of 4 mean rows significant (welch, alpha 0.05, BH FDR)"
  * ("mean comparisons" with more than two runs; no ", BH FDR" without
  * fdr), then one line per reason some mean cells were not tested, e.g.
- *   "1 mean row not tested, fewer than 2 samples on a side: op-a (patched)"
- * and last the line on runs without monitor data (compare_vmstat_note()).
- * Nothing in mmtests mode, whose text output must stay mmtests' own.
+ *   "1 mean row not tested, fewer than 2 iterations on a side: op-a
+ *   (patched)"
+ * then the family, the units and the power of the table:
+ *   "BH over 40 rows, 3 marked; p unadjusted, as the 95% intervals"
+ *   "n = 5 iterations (75 samples) per side"
+ *   "n = 5 iterations per side: changes under 4.1% (median row) are
+ *   found less than 80% of the time"
+ * then the table's warnings, and last the line on runs without monitor
+ * data (compare_vmstat_note()). Nothing in mmtests mode, whose text
+ * output must stay mmtests' own.
  */
 void compare_footer(const struct compare_result *res,
 		    const struct compare_bench *bench, struct strvec *lines);
+
+/*
+ * The units and samples of one side of a table, over its operations:
+ * the fewest and most units, the fewest and most samples.
+ */
+struct compare_side_n {
+	size_t units_min, units_max, samples_min, samples_max;
+};
+void compare_bench_side_n(const struct compare_bench *bench, size_t run,
+			  struct compare_side_n *out);
 
 #endif /* MMCMP_COMPARE_H */

@@ -451,8 +451,11 @@ static int csv_row(struct csv_state *st, const struct csv_record *rec,
 		return -1;
 	op = &st->runs[run].ops[opi];
 	op_samples_add(op, value);
-	ALLOC_GROW(op->iteration, op->nr, op->iteration_alloc);
-	op->iteration[op->nr - 1] = props.iteration;
+	/* Without the column, each sample is its own iteration. */
+	if (st->col[COL_ITERATION] >= 0) {
+		ALLOC_GROW(op->iteration, op->nr, op->iteration_alloc);
+		op->iteration[op->nr - 1] = props.iteration;
+	}
 	return 0;
 }
 
@@ -611,7 +614,8 @@ void csv_run_full(const struct run_data *rd, const char *started_at,
 		struct csv_iter_key key = {0};
 
 		for (size_t j = 0; j < op->nr; j++, k++) {
-			int64_t number = op->iteration ? op->iteration[j] : 0;
+			int64_t number =
+				op->iteration ? op->iteration[j] : (int64_t)j;
 
 			if (s == SIZE_MAX || key.number != number) {
 				memset(&key, 0, sizeof(key));

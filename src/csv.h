@@ -20,7 +20,9 @@ struct strbuf;
  * also for an empty field); `decimals` is 0-12 (default 2), the range a
  * config allows; `unit` defaults to ""; `iteration` is an integer from 0
  * to 2^53 (default 0, also for an empty field) that groups the samples of
- * a label and benchmark into iterations (csv_run_full()). Every row of
+ * a label and benchmark into iterations (csv_run_full()); a file without
+ * the column makes each sample its own iteration, the k-th sample of an
+ * operation going to iteration k. Every row of
  * one benchmark and operation must agree on unit, better and decimals,
  * whichever label it belongs to. Labels, benchmark and operation names
  * and units must obey the limits of names.h (UTF-8 of at most 4096
@@ -37,7 +39,8 @@ struct strbuf;
  * On success *runs is a new array of *nr run_data, one per label in the
  * order of first appearance, each with its ops in the order of their
  * first row and the samples in row order, their iteration numbers in
- * op_samples.iteration; run_info holds only the label.
+ * op_samples.iteration (NULL without the column); run_info holds only
+ * the label.
  * The caller frees it with csv_runs_free(). Rows are looked up through a
  * hash, so the time is linear in the size of the input.
  */

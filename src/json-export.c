@@ -408,6 +408,28 @@ void json_export_add_run(struct json_export *je, const struct run_full *rf)
 	jadd(run, "iterations", iterations_array(rf));
 }
 
+/*
+ * The change of a compared label's mean cell (version 2): Fieller's
+ * interval (null bounds when unbounded or untested), the verdict, the
+ * power and the units per side.
+ */
+static void change_members(const struct compare_result *res, cJSON *o,
+			   const struct compare_op *op,
+			   const struct compare_side *side)
+{
+	bool bounded = side->change.kind == STATS_CI_BOUNDED;
+
+	jadd(o, "change_pct", jnum(side->change.change_pct));
+	jadd(o, "ci_low_pct", jnum(bounded ? side->change.low_pct : NAN));
+	jadd(o, "ci_high_pct", jnum(bounded ? side->change.high_pct : NAN));
+	jadd(o, "ci_level", jnum(1 - res->opts.alpha));
+	jadd(o, "verdict", jstr(stats_verdict_name(side->verdict)));
+	jadd(o, "mde_pct", jnum(side->mde_pct));
+	jadd(o, "p_adjusted", jnum(side->p_adjusted));
+	jadd(o, "n_base_units", jint((int64_t)op->side[0].units));
+	jadd(o, "n_other_units", jint((int64_t)side->units));
+}
+
 /* One cell of a comparison: the shape export and compare share. */
 static cJSON *cell_object(const struct compare_result *res,
 			  const struct compare_bench *b, size_t row, size_t run)
@@ -421,7 +443,7 @@ static cJSON *cell_object(const struct compare_result *res,
 	double pct = NAN;
 
 	/* compare.h keeps 0 where there is no value; here that is null. */
-	if (!isnan(c->value))
+	if (!isnan(c->value) && c->pct_state == STATS_PCT_OK)
 		pct = run ? c->pct : 0.0;
 	jadd(o, "stat", jstr(r->label));
 	jadd(o, "label", jstr(res->labels[run]));
@@ -431,6 +453,8 @@ static cJSON *cell_object(const struct compare_result *res,
 	jadd(o, "significant", jbool(c->significant));
 	jadd(o, "n_base", jint((int64_t)op->side[0].sum.n));
 	jadd(o, "n_other", jint((int64_t)side->sum.n));
+	if (mean && run && res->opts.test != COMPARE_TEST_MMTESTS)
+		change_members(res, o, op, side);
 	return o;
 }
 
@@ -482,6 +506,9 @@ static cJSON *compare_object(const struct compare_result *res)
 	jadd(o, "test", jstr(compare_test_name(res->opts.test)));
 	jadd(o, "alpha", jnum(res->opts.alpha));
 	jadd(o, "fdr", jbool(res->opts.fdr));
+	jadd(o, "unit", jstr(compare_unit_nth(res->opts.unit)));
+	jadd(o, "margin", jnum(res->opts.margin_pct));
+	jadd(o, "fdr_family_size", jint((int64_t)res->family_size[0]));
 	labels = jadd(o, "labels", cJSON_CreateArray());
 	for (size_t i = 0; i < res->runs_nr; i++)
 		jpush(labels, jstr(res->labels[i]));

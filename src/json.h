@@ -86,7 +86,7 @@ int json_extract_numbers(const char *text, size_t len, const char *path,
 #define JSON_EXPORT_FORMAT   "mmcmp-export"
 #define JSON_EXPORT_VERSION  2
 #define JSON_COMPARE_FORMAT  "mmcmp-compare"
-#define JSON_COMPARE_VERSION 1
+#define JSON_COMPARE_VERSION 2
 
 /*
  * Import limits: a bigger file, or a document beyond one of the counts

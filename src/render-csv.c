@@ -16,6 +16,33 @@ static void csv_num(struct strbuf *out, double v)
 		strbuf_addf(out, "%.15g", v);
 }
 
+/*
+ * The change columns of a compared mean cell (s), empty elsewhere
+ * (s NULL); none in mmtests mode.
+ */
+static void csv_change(struct strbuf *out, const struct compare_result *res,
+		       const struct compare_side *s, size_t base_units)
+{
+	if (res->opts.test == COMPARE_TEST_MMTESTS)
+		return;
+	if (!s) {
+		strbuf_addstr(out, ",,,,,,,,");
+		return;
+	}
+	strbuf_addch(out, ',');
+	csv_num(out, s->change.change_pct);
+	strbuf_addch(out, ',');
+	csv_num(out, s->change.low_pct);
+	strbuf_addch(out, ',');
+	csv_num(out, s->change.high_pct);
+	strbuf_addf(out, ",%s,", stats_verdict_name(s->verdict));
+	if (!isnan(s->p_adjusted))
+		strbuf_addf(out, "%.6g", s->p_adjusted);
+	strbuf_addch(out, ',');
+	csv_num(out, s->mde_pct);
+	strbuf_addf(out, ",%zu,%zu", base_units, s->units);
+}
+
 void render_csv(const struct compare_result *res,
 		const struct render_options *opts, struct strbuf *out)
 {
@@ -28,7 +55,13 @@ void render_csv(const struct compare_result *res,
 
 	(void)opts;
 	strbuf_addstr(out, "benchmark,stat,operation,label,value,pct,p,"
-			   "significant,n_base,n_other\n");
+			   "significant,n_base,n_other");
+	/* mmtests mode keeps version 1's columns: it has none of these. */
+	if (res->opts.test != COMPARE_TEST_MMTESTS)
+		strbuf_addstr(out, ",change_pct,ci_low_pct,ci_high_pct,"
+				   "verdict,p_adjusted,mde_pct,n_base_units,"
+				   "n_other_units");
+	strbuf_addch(out, '\n');
 	for (size_t bi = 0; bi < res->bench_nr; bi++) {
 		b = &res->bench[bi];
 		for (size_t r = 0; r < b->rows_nr; r++) {
@@ -52,9 +85,12 @@ void render_csv(const struct compare_result *res,
 				/* 6 digits: more would only show noise. */
 				if (mean && !isnan(s->p))
 					strbuf_addf(out, "%.6g", s->p);
-				strbuf_addf(out, ",%d,%zu,%zu\n",
+				strbuf_addf(out, ",%d,%zu,%zu",
 					    c->significant ? 1 : 0,
 					    op->side[0].sum.n, s->sum.n);
+				csv_change(out, res, mean && i ? s : NULL,
+					   op->side[0].units);
+				strbuf_addch(out, '\n');
 			}
 		}
 	}

@@ -6,6 +6,7 @@
 
 #include "compare.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "util.h"
 
 #define FIELD_WIDTH  18
@@ -131,8 +132,26 @@ static void html_table(const struct compare_result *res,
 		html_row_start(out, &t, sl, row->label, ol, op->name);
 		for (size_t i = 0; i < res->runs_nr; i++) {
 			c = compare_cell(res, b, r, i);
-			html_value(out, &t, op->decimals, c->value);
-			html_pct(out, &t, i ? c->pct : 0.0, c->significant);
+			if (res->opts.test == COMPARE_TEST_MMTESTS ||
+			    !isnan(c->value)) {
+				html_value(out, &t, op->decimals, c->value);
+			} else {
+				/* Never 0.00 for what is not a number. */
+				strbuf_reset(&t);
+				strbuf_addf(&t, "%*s", FIELD_WIDTH,
+					    c->missing ? "-" : "n/a");
+				html_cell(out, "td", "", &t);
+			}
+			if (i && c->pct_state != STATS_PCT_OK) {
+				strbuf_reset(&t);
+				strbuf_addf(&t, " (%7s) ",
+					    c->pct_state == STATS_PCT_NA ? "n/a"
+									 : "-");
+				html_cell(out, "td", "", &t);
+			} else {
+				html_pct(out, &t, i ? c->pct : 0.0,
+					 c->significant);
+			}
 		}
 		strbuf_addstr(out, "</tr>\n");
 	}
@@ -150,6 +169,38 @@ static void html_table(const struct compare_result *res,
 		strbuf_addstr(out, "</tr>\n");
 	}
 	strbuf_addstr(out, "</table>\n");
+	strbuf_release(&t);
+}
+
+/* The change block: a table of its own, one row per op and run. */
+static void html_changes(const struct compare_result *res,
+			 const struct compare_bench *b, struct strbuf *out)
+{
+	struct strvec cells = STRVEC_INIT;
+	struct strbuf t = STRBUF_INIT;
+
+	render_change_rows(res, b, &cells);
+	if (!cells.nr)
+		goto out;
+	strbuf_addstr(out, "<table class=\"changeTable\">\n<tr>");
+	for (size_t k = 0; k < RENDER_CHANGE_COLS; k++) {
+		strbuf_reset(&t);
+		render_change_head(res, k, &t);
+		html_cell(out, "th", "", &t);
+	}
+	strbuf_addstr(out, "</tr>\n");
+	for (size_t k = 0; k < cells.nr; k++) {
+		if (!(k % RENDER_CHANGE_COLS))
+			strbuf_addstr(out, "<tr>");
+		strbuf_reset(&t);
+		strbuf_addstr(&t, cells.v[k]);
+		html_cell(out, "td", "", &t);
+		if (k % RENDER_CHANGE_COLS == RENDER_CHANGE_COLS - 1)
+			strbuf_addstr(out, "</tr>\n");
+	}
+	strbuf_addstr(out, "</table>\n");
+out:
+	strvec_clear(&cells);
 	strbuf_release(&t);
 }
 
@@ -328,6 +379,7 @@ void render_html(const struct compare_result *res,
 			html_table(res, b, out);
 		if (!page)
 			continue;
+		html_changes(res, b, out);
 		compare_footer(res, b, &footer);
 		for (size_t i = 0; i < footer.nr; i++) {
 			strbuf_addstr(out, "<p class=\"footer\">");

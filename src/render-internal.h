@@ -6,9 +6,11 @@
 
 #include "render.h"
 
+struct compare_bench;
 struct compare_result;
 struct compare_side;
 struct strbuf;
+struct strvec;
 
 /*
  * render-internal: what render.c and the per-format files (render-text.c,
@@ -62,5 +64,22 @@ void render_fixed(struct strbuf *sb, int width, int prec, bool plus, double v);
  */
 void render_verdict(struct strbuf *sb, const struct compare_result *res,
 		    size_t run, const struct compare_side *side);
+
+/*
+ * The change block of a table (welch and utest modes, two runs or more):
+ * one row per operation and compared run, RENDER_CHANGE_COLS cells each,
+ * pushed row-major onto cells: operation, label, the change
+ * ("+10.36%", "n/a"), Fieller's interval ("[+9.01%, +11.72%]", "[n/a]"
+ * when unbounded, "-" when untested), the unadjusted p ("p=0.0004",
+ * "p<0.0001", "p=-"), units per side ("n=5/5") and the verdict. Nothing
+ * in mmtests mode.
+ */
+#define RENDER_CHANGE_COLS 7
+void render_change_rows(const struct compare_result *res,
+			const struct compare_bench *b, struct strvec *cells);
+
+/* The change block's column i heading: "operation", ..., "95% CI", ... */
+void render_change_head(const struct compare_result *res, size_t i,
+			struct strbuf *sb);
 
 #endif /* MMCMP_RENDER_INTERNAL_H */

@@ -6,6 +6,7 @@
 
 #include "compare.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "util.h"
 
 /*
@@ -58,12 +59,19 @@ static void md_row_start(struct strbuf *out, const char *stat, const char *name)
 	strbuf_addstr(out, " |");
 }
 
-static void md_cell(struct strbuf *out, const struct compare_cell *c, int prec,
-		    bool base)
+static void md_cell(struct strbuf *out, const struct compare_result *res,
+		    const struct compare_cell *c, int prec, bool base)
 {
 	strbuf_addch(out, ' ');
-	md_num(out, prec, isnan(c->value) ? 0.0 : c->value);
-	if (c->significant) {
+	/* The default modes print no 0.00 for what is not a number. */
+	if (res->opts.test == COMPARE_TEST_MMTESTS || !isnan(c->value))
+		md_num(out, prec, isnan(c->value) ? 0.0 : c->value);
+	else
+		strbuf_addstr(out, c->missing ? "-" : "n/a");
+	if (!base && c->pct_state != STATS_PCT_OK) {
+		strbuf_addstr(out,
+			      c->pct_state == STATS_PCT_NA ? " (n/a)" : " (-)");
+	} else if (c->significant) {
 		strbuf_addstr(out, " **\\*");
 		md_num(out, 2, c->pct);
 		strbuf_addstr(out, "%\\***");
@@ -103,8 +111,8 @@ static void md_table(const struct compare_result *res,
 		op = &b->ops[row->op];
 		md_row_start(out, row->label, op->name);
 		for (size_t i = 0; i < res->runs_nr; i++)
-			md_cell(out, compare_cell(res, b, r, i), op->decimals,
-				!i);
+			md_cell(out, res, compare_cell(res, b, r, i),
+				op->decimals, !i);
 		strbuf_addch(out, '\n');
 	}
 	if (!res->opts.print_significance)
@@ -117,6 +125,36 @@ static void md_table(const struct compare_result *res,
 			md_verdict(res, &op->side[i], out);
 		strbuf_addch(out, '\n');
 	}
+}
+
+/* The change block as a table of its own. */
+static void md_changes(const struct compare_result *res,
+		       const struct compare_bench *b, struct strbuf *out)
+{
+	struct strvec cells = STRVEC_INIT;
+	struct strbuf head = STRBUF_INIT;
+
+	render_change_rows(res, b, &cells);
+	if (!cells.nr)
+		goto out;
+	strbuf_addstr(out, "\n|");
+	for (size_t k = 0; k < RENDER_CHANGE_COLS; k++) {
+		strbuf_reset(&head);
+		render_change_head(res, k, &head);
+		strbuf_addf(out, " %s |", head.buf);
+	}
+	strbuf_addstr(out, "\n|:---|:---|---:|:---|:---|:---|:---|\n");
+	for (size_t k = 0; k < cells.nr; k++) {
+		strbuf_addstr(out, k % RENDER_CHANGE_COLS ? " " : "| ");
+		md_escape(out, cells.v[k]);
+		strbuf_addstr(out,
+			      k % RENDER_CHANGE_COLS == RENDER_CHANGE_COLS - 1
+				      ? " |\n"
+				      : " |");
+	}
+out:
+	strvec_clear(&cells);
+	strbuf_release(&head);
 }
 
 static void md_ratio_table(const struct compare_result *res,
@@ -234,6 +272,7 @@ void render_markdown(const struct compare_result *res,
 			md_ratio_table(res, b, out);
 		else
 			md_table(res, b, out);
+		md_changes(res, b, out);
 		compare_footer(res, b, &footer);
 		for (size_t i = 0; i < footer.nr; i++) {
 			strbuf_addch(out, '\n');

@@ -6,6 +6,7 @@
 
 #include "compare.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "util.h"
 
 /* mmtests' field length of shellpack benchmarks, and of " (%7.2f%%)". */
@@ -43,6 +44,20 @@ static void text_value(struct strbuf *out, int prec, double v)
 	render_fixed(out, FIELD_WIDTH, prec, false, isnan(v) ? 0.0 : v);
 }
 
+/*
+ * A value cell of the default modes (reference section 7): "-" when the
+ * run lacks the operation, "n/a" when the value is undefined.
+ */
+static void text_cell_value(struct strbuf *out,
+			    const struct compare_result *res,
+			    const struct compare_cell *c, int prec)
+{
+	if (res->opts.test == COMPARE_TEST_MMTESTS || !isnan(c->value))
+		text_value(out, prec, c->value);
+	else
+		strbuf_addf(out, "%*s", FIELD_WIDTH, c->missing ? "-" : "n/a");
+}
+
 static void text_pct(struct strbuf *out, double pct, bool significant)
 {
 	strbuf_addstr(out, significant ? " *" : " (");
@@ -67,8 +82,13 @@ static void text_table(const struct compare_result *res,
 		render_text_cell(out, -ol, op->name, strlen(op->name));
 		for (size_t i = 0; i < res->runs_nr; i++) {
 			c = compare_cell(res, b, r, i);
-			text_value(out, op->decimals, c->value);
-			text_pct(out, i ? c->pct : 0.0, c->significant);
+			text_cell_value(out, res, c, op->decimals);
+			if (i && c->pct_state != STATS_PCT_OK)
+				strbuf_addf(out, " (%7s) ",
+					    c->pct_state == STATS_PCT_NA ? "n/a"
+									 : "-");
+			else
+				text_pct(out, i ? c->pct : 0.0, c->significant);
 		}
 		strbuf_addch(out, '\n');
 	}
@@ -138,6 +158,49 @@ static void text_ratio_table(const struct compare_result *res,
 		text_ratio_footer_row(res, b, "Dmax", 2, out);
 	}
 	text_ratio_footer_row(res, b, "Gmean", 3, out);
+}
+
+/*
+ * The change block under a table, one aligned line per operation and
+ * compared run, two spaces between columns, the change right-aligned:
+ *   ops-page_fault1_threads-2  patched  -5.23% [-7.10%, -3.36%]  ...
+ */
+static void text_changes(const struct compare_result *res,
+			 const struct compare_bench *b, struct strbuf *out)
+{
+	struct strvec cells = STRVEC_INIT;
+	size_t width[RENDER_CHANGE_COLS] = {0}, rows;
+
+	struct strbuf cell = STRBUF_INIT;
+
+	render_change_rows(res, b, &cells);
+	rows = cells.nr / RENDER_CHANGE_COLS;
+	/* Widths in characters, of the names as render_text_cell() shows them.
+	 */
+	for (size_t k = 0; k < cells.nr; k++) {
+		size_t chars = 0;
+
+		strbuf_reset(&cell);
+		render_text_cell(&cell, 0, cells.v[k], strlen(cells.v[k]));
+		for (size_t i = 0; i < cell.len; i++)
+			chars += ((unsigned char)cell.buf[i] & 0xc0) != 0x80;
+		if (chars > width[k % RENDER_CHANGE_COLS])
+			width[k % RENDER_CHANGE_COLS] = chars;
+	}
+	strbuf_release(&cell);
+	if (rows)
+		strbuf_addch(out, '\n');
+	for (size_t r = 0; r < rows; r++) {
+		char *const *row = cells.v + r * RENDER_CHANGE_COLS;
+
+		render_text_cell(out, -(int)width[0], row[0], strlen(row[0]));
+		strbuf_addstr(out, "  ");
+		render_text_cell(out, -(int)width[1], row[1], strlen(row[1]));
+		strbuf_addf(out, "  %*s %-*s  %-*s  %-*s  %s\n", (int)width[2],
+			    row[2], (int)width[3], row[3], (int)width[4],
+			    row[4], (int)width[5], row[5], row[6]);
+	}
+	strvec_clear(&cells);
 }
 
 /* The value-only Duration table of compare-kernels.sh. */
@@ -223,6 +286,7 @@ void render_text(const struct compare_result *res,
 			text_ratio_table(res, b, out);
 		else
 			text_table(res, b, out);
+		text_changes(res, b, out);
 		compare_footer(res, b, &footer);
 		for (size_t i = 0; i < footer.nr; i++)
 			strbuf_addf(out, "%s\n", footer.v[i]);

@@ -10,6 +10,7 @@
 #include "names.h"
 #include "render-internal.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "util.h"
 
 static const char *const format_names[] = {
@@ -132,4 +133,78 @@ void render_verdict(struct strbuf *sb, const struct compare_result *res,
 	} else {
 		strbuf_addf(sb, " (p=%6.4f)", side->p);
 	}
+}
+
+/* A percentage with its sign: "+10.36%"; "n/a" when not finite. */
+static void change_pct(struct strbuf *sb, double v)
+{
+	if (isfinite(v))
+		strbuf_addf(sb, "%+.2f%%", v);
+	else
+		strbuf_addstr(sb, "n/a");
+}
+
+void render_change_rows(const struct compare_result *res,
+			const struct compare_bench *b, struct strvec *cells)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (res->opts.test == COMPARE_TEST_MMTESTS)
+		return;
+	for (size_t o = 0; o < b->ops_nr; o++) {
+		const struct compare_op *op = &b->ops[o];
+
+		for (size_t i = 1; i < res->runs_nr; i++) {
+			const struct compare_side *s = &op->side[i];
+			bool tested = s->untested == COMPARE_TESTED;
+
+			strvec_push(cells, op->name);
+			strvec_push(cells, res->labels[i]);
+			strbuf_reset(&sb);
+			change_pct(&sb, tested ? s->change.change_pct : NAN);
+			strvec_push(cells, sb.buf);
+			strbuf_reset(&sb);
+			if (!tested) {
+				strbuf_addstr(&sb, "-");
+			} else if (s->change.kind != STATS_CI_BOUNDED) {
+				strbuf_addstr(&sb, "[n/a]");
+			} else {
+				strbuf_addch(&sb, '[');
+				change_pct(&sb, s->change.low_pct);
+				strbuf_addstr(&sb, ", ");
+				change_pct(&sb, s->change.high_pct);
+				strbuf_addch(&sb, ']');
+			}
+			strvec_push(cells, sb.buf);
+			strbuf_reset(&sb);
+			if (isnan(s->p))
+				strbuf_addstr(&sb, "p=-");
+			else if (s->p < 0.0001)
+				strbuf_addstr(&sb, "p<0.0001");
+			else
+				strbuf_addf(&sb, "p=%.4f", s->p);
+			strvec_push(cells, sb.buf);
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "n=%zu/%zu", op->side[0].units,
+				    s->units);
+			strvec_push(cells, sb.buf);
+			strvec_push(cells, stats_verdict_name(s->verdict));
+		}
+	}
+	strbuf_release(&sb);
+}
+
+void render_change_head(const struct compare_result *res, size_t i,
+			struct strbuf *sb)
+{
+	static const char *const heads[RENDER_CHANGE_COLS] = {
+		"operation", "label", "change", NULL, "p", "n", "verdict",
+	};
+
+	if (i >= RENDER_CHANGE_COLS)
+		BUG("change column %zu", i);
+	if (heads[i])
+		strbuf_addstr(sb, heads[i]);
+	else
+		strbuf_addf(sb, "%g%% CI", 100 * (1 - res->opts.alpha));
 }

@@ -88,6 +88,7 @@ void op_samples_release(struct op_samples *op)
 	free(op->unit);
 	free(op->v);
 	free(op->iteration);
+	free(op->run);
 	memset(op, 0, sizeof(*op));
 }
 
@@ -226,6 +227,37 @@ void op_samples_add(struct op_samples *op, double value)
 	op->v[op->nr++] = value;
 }
 
+void op_samples_add_keyed(struct op_samples *op, double value,
+			  int64_t iteration, int64_t run)
+{
+	if (op->nr && (!op->iteration || !op->run))
+		BUG("keyed sample after %zu unkeyed ones", op->nr);
+	op_samples_add(op, value);
+	ALLOC_GROW(op->iteration, op->nr, op->iteration_alloc);
+	ALLOC_GROW(op->run, op->nr, op->run_alloc);
+	op->iteration[op->nr - 1] = iteration;
+	op->run[op->nr - 1] = run;
+}
+
+/*
+ * Append src's keys (iteration or run) of n samples to dst's array,
+ * which holds dst_nr; when either side lacks them, dst lacks them too.
+ */
+static void keys_merge(int64_t **dst, size_t *alloc, size_t dst_nr,
+		       const int64_t *src, size_t n)
+{
+	if (!n)
+		return;
+	if (!src || (dst_nr && !*dst)) {
+		free(*dst);
+		*dst = NULL;
+		*alloc = 0;
+		return;
+	}
+	ALLOC_GROW(*dst, dst_nr + n, *alloc);
+	memcpy(*dst + dst_nr, src, n * sizeof(*src));
+}
+
 struct monitor_table *run_data_monitors(struct run_data *rd,
 					const char *benchmark, bool create)
 {
@@ -334,6 +366,9 @@ void run_data_merge(struct run_data *dst, const struct run_data *src)
 			op->higher_better = so->higher_better;
 			op->decimals = so->decimals;
 		}
+		keys_merge(&op->iteration, &op->iteration_alloc, op->nr,
+			   so->iteration, so->nr);
+		keys_merge(&op->run, &op->run_alloc, op->nr, so->run, so->nr);
 		ALLOC_GROW(op->v, op->nr + so->nr, op->alloc);
 		if (so->nr)
 			memcpy(op->v + op->nr, so->v, so->nr * sizeof(*so->v));

@@ -88,11 +88,17 @@ struct op_samples {
 	double *v; /* measured (not warm-up) samples, stored order */
 	size_t nr, alloc;
 	/*
-	 * csv_parse() only, else NULL: per sample of v, the number in the
-	 * row's iteration column (0 when absent or empty).
+	 * Per sample of v, or NULL when unknown: the iteration it was taken
+	 * in, the store's iteration id (store_load_run()) or the number in
+	 * a CSV's iteration column (csv_parse(): 0 when a row leaves it
+	 * empty, NULL when the file has no such column). Samples without
+	 * an iteration are each their own (compare's units of replication).
 	 */
 	int64_t *iteration;
 	size_t iteration_alloc;
+	/* Per sample of v, or NULL: the store id of its run. */
+	int64_t *run;
+	size_t run_alloc;
 };
 
 /* Summed resource use of a benchmark's measured iterations in a run. */
@@ -252,6 +258,12 @@ struct op_samples *run_data_op(struct run_data *rd, const char *benchmark,
 			       const char *name, bool create);
 /* Append one sample to op. */
 void op_samples_add(struct op_samples *op, double value);
+/*
+ * Append one sample to op with the iteration and run it was taken in;
+ * op's earlier samples must all have them too (or op be empty).
+ */
+void op_samples_add_keyed(struct op_samples *op, double value,
+			  int64_t iteration, int64_t run);
 
 /*
  * The monitor table of benchmark in rd, created empty at the end when
@@ -278,7 +290,8 @@ const struct monitor_counter *monitor_table_get(const struct monitor_table *mt,
  * Pool src into dst, as one label's runs are pooled for a comparison:
  * samples of an operation both have are appended to dst's (src's
  * operations that dst lacks are added at the end, with their unit,
- * direction and decimals), durations are summed, and the iterations of
+ * direction and decimals; their iterations and runs are kept when both
+ * sides know them), durations are summed, and the iterations of
  * src's monitor tables follow dst's. dst's info is kept.
  */
 void run_data_merge(struct run_data *dst, const struct run_data *src);

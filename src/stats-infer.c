@@ -2,8 +2,10 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util.h"
 
@@ -460,20 +462,73 @@ size_t stats_utest_min_units(double alpha, size_t family)
 	return n;
 }
 
+/*
+ * The k-th smallest of x[0..n) (0-based), n > k, by Wirth's selection
+ * (Hoare's partition around x[k]): x is reordered so that
+ * x[0..k) <= x[k] <= x[k+1..n), in O(n) on average where a sort costs
+ * O(n log n).
+ */
+static double select_kth(double *x, size_t n, size_t k)
+{
+	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+
+	while (lo < hi) {
+		double pivot = x[kk], t;
+		ptrdiff_t i = lo, j = hi;
+
+		do {
+			while (x[i] < pivot)
+				i++;
+			while (pivot < x[j])
+				j--;
+			if (i <= j) {
+				t = x[i];
+				x[i++] = x[j];
+				x[j--] = t;
+			}
+		} while (i <= j);
+		if (j < kk)
+			lo = i;
+		if (kk < i)
+			hi = j;
+	}
+	return x[kk];
+}
+
+/* The median of x[0..n), n > 0, as stats_median(), reordering x. */
+static double median_inplace(double *x, size_t n)
+{
+	double hi = select_kth(x, n, n / 2), lo;
+
+	if (n % 2)
+		return hi;
+	/* The lower middle is the largest of the half below. */
+	lo = x[0];
+	for (size_t i = 1; i < n / 2; i++)
+		if (x[i] > lo)
+			lo = x[i];
+	return (lo + hi) / 2.0;
+}
+
 size_t stats_outliers(const double *u, size_t n, bool *flag)
 {
-	double *dev, med, mad;
+	double *dev, *tmp, med, mad;
 	size_t nr = 0;
 
 	for (size_t i = 0; i < n; i++)
 		flag[i] = false;
 	if (n < 3)
 		return 0;
-	med = stats_median(u, n);
+	/* Two medians per call, for every row: a selection, not a sort. */
+	tmp = xmalloc(n * sizeof(*tmp));
+	memcpy(tmp, u, n * sizeof(*tmp));
+	med = median_inplace(tmp, n);
 	dev = xmalloc(n * sizeof(*dev));
 	for (size_t i = 0; i < n; i++)
 		dev[i] = fabs(u[i] - med);
-	mad = stats_median(dev, n);
+	memcpy(tmp, dev, n * sizeof(*tmp));
+	mad = median_inplace(tmp, n);
+	free(tmp);
 	for (size_t i = 0; mad > 0.0 && i < n; i++) {
 		flag[i] = dev[i] / (MAD_SIGMA * mad) > OUTLIER_SCORE;
 		nr += flag[i];
@@ -487,10 +542,15 @@ static void midranks(const double *x, size_t n, double *rank)
 {
 	struct rank_item *it = xmalloc(n * sizeof(*it));
 	size_t i = 0;
+	bool sorted = true;
 
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
 		it[k] = (struct rank_item){x[k], k};
-	qsort(it, n, sizeof(*it), rank_item_cmp);
+		sorted &= !k || x[k - 1] <= x[k];
+	}
+	/* Already in order (times, mostly): the sort would keep it. */
+	if (!sorted)
+		qsort(it, n, sizeof(*it), rank_item_cmp);
 	while (i < n) {
 		size_t j = i + 1;
 

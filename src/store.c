@@ -106,7 +106,7 @@ static const char *const stmt_sql[ST_NR] = {
 		" WHERE run_id = ?1 AND (?2 IS NULL OR benchmark = ?2)"
 		" ORDER BY seq",
 	[ST_LOAD_SAMPLES] =
-		"SELECT s.operation_id, s.value"
+		"SELECT s.operation_id, s.value, i.id"
 		" FROM iteration i JOIN sample s ON s.iteration_id = i.id"
 		" WHERE i.run_id = ?1 AND i.warmup = 0"
 		" AND (?2 IS NULL OR i.benchmark = ?2)"
@@ -1418,7 +1418,9 @@ static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 		if (!last || last->id != id)
 			last = op_lookup(rd, slots, rd->ops_nr, id);
 		if (last)
-			op_samples_add(last, sqlite3_column_double(stmt, 1));
+			op_samples_add_keyed(
+				last, sqlite3_column_double(stmt, 1),
+				sqlite3_column_int64(stmt, 2), run_id);
 	}
 	if (rc != SQLITE_DONE) {
 		store_fail(st, err, "load samples of run %" PRId64, run_id);

@@ -505,13 +505,14 @@ static void test_missing_ops(void)
 		   !strcmp(b->ops[1].name, "base-only"),
 	   "missing ops: the baseline's ops in its order, no others");
 	c = compare_cell(&res, b, b->ops_nr + 1, 1);
-	ok(isnan(c->value) && c->pct == 0.0 && !c->significant,
-	   "missing ops: a missing op's cell is NaN with 0%%");
+	ok(isnan(c->value) && isnan(c->pct) && c->pct_state == STATS_PCT_NONE &&
+		   c->missing && !c->significant,
+	   "missing ops: a missing op's cell is NaN without a percentage");
 	ok(strstr(out.buf, "Amean     base-only             11.00 (   0.00%)"
-			   "              0.00 (   0.00%)") != NULL,
-	   "missing ops: printed as 0.00 (   0.00%%)");
+			   "                 - (      -) ") != NULL,
+	   "missing ops: printed as - (-), never 0.00 (reference 7)");
 	compare_footer(&res, b, &footer);
-	ok(footer.nr == 3, "missing ops: summary and two reasons");
+	ok(footer.nr >= 3, "missing ops: summary and two reasons");
 	is_str(footer.nr > 0 ? footer.v[0] : NULL,
 	       "0 of 4 mean comparisons significant (welch, alpha 0.05, BH FDR)",
 	       "missing ops: three runs count comparisons");
@@ -519,7 +520,7 @@ static void test_missing_ops(void)
 	       "1 mean comparison not tested, operation missing: base-only (new)",
 	       "missing ops: the missing op is named");
 	is_str(footer.nr > 2 ? footer.v[2] : NULL,
-	       "1 mean comparison not tested, fewer than 2 samples on a side: both (newer)",
+	       "1 mean comparison not tested, fewer than 2 iterations on a side: both (newer)",
 	       "missing ops: the single sample is named");
 out:
 	compare_result_release(&res);
@@ -573,6 +574,208 @@ static void test_filters(void)
 		strbuf_release(&err);
 	}
 	csv_runs_free(runs, nr);
+}
+
+/* Add samples v[] of one operation, each with its iteration and run. */
+static void add_keyed(struct run_data *rd, const char *name, bool higher,
+		      const double *v, const int64_t *iter, const int64_t *run,
+		      size_t n)
+{
+	struct op_samples *op = run_data_op(rd, "b", name, true);
+
+	op->higher_better = higher;
+	for (size_t i = 0; i < n; i++)
+		op_samples_add_keyed(op, v[i], iter[i], run[i]);
+}
+
+static double mean_of(const double *x, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += x[i];
+	return s / (double)n;
+}
+
+/*
+ * Units of replication (reference section 1): 9 samples in 3 iterations
+ * in 2 runs per side. The test, the change and n use the unit values;
+ * the summary rows all 9 samples.
+ */
+static void test_units(void)
+{
+	static const double va[9] = {10, 10, 11, 12, 12, 13, 9, 9, 9};
+	static const double vb[9] = {20, 21, 20, 22, 22, 22, 19, 19, 20};
+	static const int64_t ia[9] = {1, 1, 1, 2, 2, 2, 3, 3, 3};
+	static const int64_t ib[9] = {4, 4, 4, 5, 5, 5, 6, 6, 6};
+	static const int64_t ra[9] = {1, 1, 1, 1, 1, 1, 2, 2, 2};
+	static const int64_t rb[9] = {3, 3, 3, 3, 3, 3, 4, 4, 4};
+	/* The iteration means, and the runs' means of those. */
+	static const double ua[3] = {31.0 / 3, 37.0 / 3, 9};
+	static const double ub[3] = {61.0 / 3, 22, 58.0 / 3};
+	static const double runa[2] = {34.0 / 3, 9},
+			    runb[2] = {127.0 / 6, 58.0 / 3};
+	static const struct {
+		enum compare_unit unit;
+		size_t units;
+		const double *a, *b;
+	} cases[] = {
+		{COMPARE_UNIT_ITERATION, 3, ua, ub},
+		{COMPARE_UNIT_SAMPLE, 9, va, vb},
+		{COMPARE_UNIT_RUN, 2, runa, runb},
+	};
+	struct run_data runs[2];
+
+	run_init(&runs[0], "base");
+	run_init(&runs[1], "new");
+	add_keyed(&runs[0], "t", false, va, ia, ra, 9);
+	add_keyed(&runs[1], "t", false, vb, ib, rb, 9);
+	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
+		struct compare_options opts = COMPARE_OPTIONS_INIT;
+		struct compare_result res = COMPARE_RESULT_INIT;
+		struct strbuf err = STRBUF_INIT;
+		struct stats_welch_units w;
+		const struct compare_side *s;
+		size_t n = cases[k].units;
+		double want;
+
+		opts.unit = cases[k].unit;
+		if (compare_runs(runs, 2, &opts, &res, &err)) {
+			ok(false, "units %zu: %s", k, err.buf);
+			strbuf_release(&err);
+			continue;
+		}
+		s = &res.bench[0].ops[0].side[1];
+		stats_welch_units(cases[k].a, n, cases[k].b, n, &w);
+		want = 100 *
+		       (1 - mean_of(cases[k].b, n) / mean_of(cases[k].a, n));
+		ok(s->units == n && res.bench[0].ops[0].side[0].units == n &&
+			   s->sum.n == 9,
+		   "units %s: %zu units per side, 9 samples",
+		   compare_unit_nth(cases[k].unit), n);
+		ok_near(s->p, w.p, 1e-12, "units %s: Welch's p on unit values",
+			compare_unit_nth(cases[k].unit));
+		ok_near(s->change.change_pct, want, 1e-9,
+			"units %s: the change of the unit means",
+			compare_unit_nth(cases[k].unit));
+		ok_near(s->sum.mean, mean_of(vb, 9), 1e-12,
+			"units %s: the Amean row stays over all samples",
+			compare_unit_nth(cases[k].unit));
+		compare_result_release(&res);
+		strbuf_release(&err);
+	}
+	run_data_release(&runs[0]);
+	run_data_release(&runs[1]);
+}
+
+/*
+ * One BH family (reference section 3): a filter shows fewer rows but
+ * leaves their adjusted p, their marks and the family's size alone.
+ */
+static void test_family_before_filters(void)
+{
+	static const char *const filters[][2] = {
+		{NULL, "ops-page_fault1_threads-8"},
+		{"wis-pf", "ops-page_fault1_threads-(8|16)"},
+	};
+	struct compare_options opts = COMPARE_OPTIONS_INIT;
+	struct compare_result all = COMPARE_RESULT_INIT;
+	struct strbuf err = STRBUF_INIT;
+	struct run_data *runs;
+	size_t nr;
+
+	if (!load_example("wis-nochange", &runs, &nr))
+		return;
+	if (compare_runs(runs, nr, &opts, &all, &err)) {
+		ok(false, "family: %s", err.buf);
+		goto out;
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(filters); k++) {
+		struct compare_options f = COMPARE_OPTIONS_INIT;
+		struct compare_result res = COMPARE_RESULT_INIT;
+		const struct compare_side *got, *want = NULL;
+
+		f.benchmark = filters[k][0];
+		f.sub_heading = filters[k][1];
+		if (compare_runs(runs, nr, &f, &res, &err)) {
+			ok(false, "family %zu: %s", k, err.buf);
+			continue;
+		}
+		got = &res.bench[0].ops[0].side[1];
+		for (size_t o = 0; o < all.bench[0].ops_nr; o++)
+			if (!strcmp(all.bench[0].ops[o].name,
+				    res.bench[0].ops[0].name))
+				want = &all.bench[0].ops[o].side[1];
+		ok(want && got->p_adjusted == want->p_adjusted &&
+			   got->significant == want->significant &&
+			   res.family_size[0] == all.family_size[0] &&
+			   res.family_size[0] == 4,
+		   "family %zu: the filtered row keeps its adjusted p, mark "
+		   "and the family of 4",
+		   k);
+		compare_result_release(&res);
+	}
+	compare_result_release(&all);
+out:
+	strbuf_release(&err);
+	csv_runs_free(runs, nr);
+}
+
+/*
+ * Verdicts (reference section 5) as compare gives them: the same rows
+ * under margins, checked against stats_change()/stats_verdict() and
+ * against the expected verdict.
+ */
+static void test_verdicts(void)
+{
+	static const double base[6] = {100, 101, 99, 100, 100.5, 99.5};
+	static const double same[6] = {100.2, 100.8, 99.4, 100.1, 100.6, 99.9};
+	static const double slow[6] = {110, 111, 109, 110, 110.5, 109.5};
+	static const struct {
+		const double *other;
+		double margin;
+		enum stats_verdict want;
+	} cases[] = {
+		{same, 0, STATS_VERDICT_INCONCLUSIVE},
+		{same, 2, STATS_VERDICT_SAME},
+		{same, 0.1, STATS_VERDICT_INCONCLUSIVE},
+		{slow, 0, STATS_VERDICT_WORSE},
+		{slow, 5, STATS_VERDICT_WORSE},
+		{slow, 20, STATS_VERDICT_SAME},
+	};
+
+	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
+		struct compare_options opts = COMPARE_OPTIONS_INIT;
+		struct compare_result res = COMPARE_RESULT_INIT;
+		struct strbuf err = STRBUF_INIT;
+		struct stats_welch_units w;
+		struct stats_change ch;
+		const struct compare_side *s;
+		struct run_data runs[2];
+
+		run_init(&runs[0], "base");
+		run_init(&runs[1], "new");
+		add_op(&runs[0], "b", "t", false, base, 6);
+		add_op(&runs[1], "b", "t", false, cases[k].other, 6);
+		opts.margin_pct = cases[k].margin;
+		if (compare_runs(runs, 2, &opts, &res, &err)) {
+			ok(false, "verdict %zu: %s", k, err.buf);
+		} else {
+			s = &res.bench[0].ops[0].side[1];
+			stats_welch_units(base, 6, cases[k].other, 6, &w);
+			stats_change(&w, false, 0.05, &ch);
+			ok(s->verdict == cases[k].want &&
+				   s->change.low_pct == ch.low_pct &&
+				   s->change.high_pct == ch.high_pct,
+			   "verdict %zu: %s with margin %g, Fieller's bounds",
+			   k, stats_verdict_name(cases[k].want),
+			   cases[k].margin);
+		}
+		compare_result_release(&res);
+		strbuf_release(&err);
+		run_data_release(&runs[0]);
+		run_data_release(&runs[1]);
+	}
 }
 
 static void test_machine_diffs(void)
@@ -1283,6 +1486,9 @@ int main(void)
 	test_fdr();
 	test_missing_ops();
 	test_filters();
+	test_units();
+	test_family_before_filters();
+	test_verdicts();
 	test_machine_diffs();
 	test_helpers();
 	test_errors();
