@@ -16,6 +16,7 @@
 static const struct cmd *const commands[] = {
 	&cmd_run,    &cmd_list,	  &cmd_show,   &cmd_compare,
 	&cmd_import, &cmd_export, &cmd_delete, &cmd_relabel,
+	&cmd_report,
 };
 
 static const char *db_path;
