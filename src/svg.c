@@ -97,9 +97,10 @@ void svg_axis_linear(struct svg_axis *ax, double lo, double hi, size_t want)
 		want = 2;
 	step = nice_number(nice_number(hi - lo, false) / (double)(want - 1),
 			   true);
-	first = floor(lo / step) * step;
+	/* The slack keeps 0.0012 / 0.0002 = 5.9999... at 6. */
+	first = floor(lo / step + 1e-9) * step;
 	ax->lo = first;
-	ax->hi = ceil(hi / step) * step;
+	ax->hi = ceil(hi / step - 1e-9) * step;
 	ax->step = step;
 	for (size_t i = 0; i < SVG_TICKS_MAX; i++) {
 		double t = first + (double)i * step;
@@ -180,12 +181,16 @@ void svg_tick_label(const struct svg_axis *ax, double v, struct strbuf *out)
 		strbuf_addch(out, '0');
 		return;
 	}
-	/* One suffix for the whole axis: that of its largest tick. */
-	while (k + 1 < sizeof(suffix) - 1 &&
-	       fmax(fabs(ax->lo), fabs(ax->hi)) / mag >= 1e4) {
-		mag *= 1000;
-		k++;
-	}
+	/*
+	 * One suffix for the whole axis, from 10^4 on: the largest whose
+	 * multiple the largest tick reaches.
+	 */
+	if (fmax(fabs(ax->lo), fabs(ax->hi)) >= 1e4)
+		while (k + 1 < sizeof(suffix) - 1 &&
+		       fmax(fabs(ax->lo), fabs(ax->hi)) / mag >= 1e3) {
+			mag *= 1000;
+			k++;
+		}
 	decimals = step > 0 ? (int)ceil(-log10(step / mag) - 1e-9) : 0;
 	if (decimals < 0)
 		decimals = 0;
