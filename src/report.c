@@ -19,6 +19,8 @@
 #define PAGE_PX	 1240
 #define HALF_PX	 612
 #define THIRD_PX 406
+/* Room right of the forest plot for its legend of the verdicts. */
+#define FOREST_LEGEND_PX 150
 
 static const char *const verdict_names[REPORT_VERDICT_NR] = {
 	"better", "worse", "same", "inconclusive", "untested",
@@ -438,7 +440,8 @@ static void forest_plot(const struct model *md, struct strbuf *out)
 		}
 	chart_figure_begin(out, "wide");
 	svg_chart_begin(&c, out, "forest", PAGE_PX, (int)(rows * 20 + 110),
-			"Change against the base, with its interval", 420, 24);
+			"Change against the base, with its interval", 420,
+			FOREST_LEGEND_PX);
 	svg_axis_linear(&c.x, lo, hi, 9);
 	svg_axis_plain(&c.y, 0, (double)rows);
 	svg_chart_axes(&c, "change (%, positive = better)", NULL);
@@ -483,6 +486,8 @@ static void forest_plot(const struct model *md, struct strbuf *out)
 	}
 	for (size_t v = 0; v < REPORT_VERDICT_NR; v++)
 		names[v] = verdict_names[v];
+	/* The legend goes right of the plot box, clear of the rows. */
+	c.right = c.width - 4;
 	svg_legend(&c, names, verdict_style, REPORT_VERDICT_NR);
 	svg_chart_end(&c);
 	chart_figure_end(out);
@@ -529,8 +534,8 @@ static void strip_plots(const struct model *md, struct strbuf *out)
 		svg_axis_linear(&c.y, lo, hi, 6);
 		svg_axis_plain(&c.x, -0.5, (double)md->nr - 0.5);
 		axis_title(&yt,
-			   r->higher_better ? "per iteration (Hmean)"
-					    : "per iteration (mean)",
+			   r->higher_better ? "iteration Hmean"
+					    : "iteration mean",
 			   r->unit);
 		svg_chart_axes(&c, NULL, yt.buf);
 		for (size_t li = 0; li < md->nr; li++) {
@@ -704,7 +709,12 @@ static void scaling_chart(const struct model *md, const size_t *member,
 					  isfinite(l->hi) ? l->hi : l->mean);
 			}
 		}
-	strbuf_addf(&sb, "%s %s: mean against %s", r0->bench, r0->name, p);
+	/* Name an op only where a job has several (one chart per metric). */
+	if (r0->metric)
+		strbuf_addf(&sb, "%s %s: mean against %s", r0->bench, r0->name,
+			    p);
+	else
+		strbuf_addf(&sb, "%s: mean against %s", r0->bench, p);
 	if (*caption)
 		strbuf_addf(&sb, " (%s)", caption);
 	chart_figure_begin(out, "half");

@@ -184,6 +184,7 @@ if browse shot "file://$TMP/r.html" --window-size=1280,1400 \
 	check "a screenshot is taken" test -s "$TMP/r.png"
 	python3 "$TMP/png.py" "$TMP/r.png" >"$TMP/png" || true
 	echo "# screenshot: $(cat "$TMP/png") (distinct colours, % non-white)"
+	# shellcheck disable=SC2016 # expanded by the inner shell
 	check "the screenshot has more than 16 colours and 3% ink" \
 		sh -c 'read -r n ink <"$1" && [ "$n" -gt 16 ] && [ "$ink" -ge 3 ]' sh "$TMP/png"
 else
