@@ -182,12 +182,12 @@ void svg_tick_label(const struct svg_axis *ax, double v, struct strbuf *out)
 		return;
 	}
 	/*
-	 * One suffix for the whole axis, from 10^4 on: the largest whose
-	 * multiple the largest tick reaches.
+	 * One suffix for the whole axis, from 10^4 on: the largest that
+	 * leaves its step (its lowest tick, on log-2 axes) at least 1.
 	 */
 	if (fmax(fabs(ax->lo), fabs(ax->hi)) >= 1e4)
 		while (k + 1 < sizeof(suffix) - 1 &&
-		       fmax(fabs(ax->lo), fabs(ax->hi)) / mag >= 1e3) {
+		       (ax->log2 ? ax->lo : ax->step) >= mag * 1000) {
 			mag *= 1000;
 			k++;
 		}
