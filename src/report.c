@@ -955,6 +955,19 @@ static const char *const monitor_counters[] = {
 	"pgscan_direct", "compact_stall", "numa_hint_faults", "pswpout",
 };
 
+/* Counter name of benchmark bench in label li's monitors, or NULL. */
+static const struct monitor_counter *label_counter(const struct model *md,
+						   size_t li, const char *bench,
+						   const char *name)
+{
+	const struct run_data *rd = &md->labels[li].pooled;
+
+	for (size_t b = 0; b < rd->monitors_nr; b++)
+		if (!strcmp(rd->monitors[b].benchmark, bench))
+			return monitor_table_get(&rd->monitors[b], name);
+	return NULL;
+}
+
 /* Per monitored benchmark and counter: its change per iteration. */
 static size_t monitor_plots(const struct model *md, struct strbuf *out)
 {
@@ -973,13 +986,8 @@ static size_t monitor_plots(const struct model *md, struct strbuf *out)
 			struct svg_chart c;
 
 			for (size_t li = 0; li < md->nr; li++) {
-				const struct monitor_table *mt =
-					run_data_monitors((struct run_data *)&md
-								  ->labels[li]
-								  .pooled,
-							  bench, false);
 				const struct monitor_counter *mc =
-					mt ? monitor_table_get(mt, name) : NULL;
+					label_counter(md, li, bench, name);
 
 				for (size_t i = 0; mc && i < mc->nr; i++) {
 					lo = fmin(lo, mc->v[i]);
@@ -1000,13 +1008,8 @@ static size_t monitor_plots(const struct model *md, struct strbuf *out)
 			svg_chart_axes(&c, "monitored iteration",
 				       "change (count)");
 			for (size_t li = 0; li < md->nr; li++) {
-				const struct monitor_table *mt =
-					run_data_monitors((struct run_data *)&md
-								  ->labels[li]
-								  .pooled,
-							  bench, false);
 				const struct monitor_counter *mc =
-					mt ? monitor_table_get(mt, name) : NULL;
+					label_counter(md, li, bench, name);
 				double *xi;
 
 				names[li] = md->labels[li].label;

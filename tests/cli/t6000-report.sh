@@ -66,6 +66,31 @@ else
 	ok "python3 not installed: XML check skipped # SKIP"
 fi
 
+# Monitors: dd faults its buffer in, so pgfault changes every iteration.
+if [ -r /proc/vmstat ] && [ -r /proc/stat ] && [ -r /proc/meminfo ]; then
+	cat >"$TMP/mon.yaml" <<EOF2
+name: mon
+iterations: 2
+workloads:
+  - name: faults
+    command: [dd, if=/dev/zero, of=/dev/null, bs=1M, count=4]
+    metrics:
+      - name: elapsed
+        extract:
+          measure: elapsed
+builds:
+  small: {}
+  big: {}
+EOF2
+	expect_status 0 "a run with monitors" "$MMCMP" run -q "$TMP/mon.yaml" --label m
+	expect_status 0 "its report" "$MMCMP" report -o "$TMP/m.html" m-small m-big
+	check "a monitor chart of pgfault per iteration" \
+		grep -q '<title>faults: pgfault per iteration</title>' "$TMP/m.html"
+	check "and the Ops table of compare" grep -q '<td >Ops</td><td > Minor Faults' "$TMP/m.html"
+	check "no scaling chart without a numeric parameter" \
+		sh -c "! grep -q 'chart scaling' '$TMP/m.html'"
+fi
+
 # The browser.
 chromium=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$chromium" ] || ! command -v python3 >/dev/null 2>&1; then
