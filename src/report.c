@@ -742,6 +742,8 @@ static void scaling_chart(const struct model *md, const size_t *member,
 			strbuf_addf(&sb, "%s, %s=%g: %g [%g, %g]",
 				    md->labels[li].label, p, xs[i], ym[i],
 				    yl[i], yh[i]);
+			/* Error bars too: a band needs two bounded points. */
+			svg_segment(&c, xs[i], yl[i], xs[i], yh[i], li, 1);
 			svg_marker(&c, xs[i], ym[i], li, true, sb.buf);
 		}
 		names[li] = md->labels[li].label;

@@ -145,7 +145,7 @@ static void test_page(void)
 {
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	struct store *st = store_open(":memory:", &err);
-	struct report_label rl[ARRAY_SIZE(labels)];
+	struct report_label rl[ARRAY_SIZE(labels)], none = {0};
 	struct report_options opts = REPORT_OPTIONS_INIT;
 	size_t charts = 0;
 	bool found = true;
@@ -159,10 +159,10 @@ static void test_page(void)
 		ok(!report_label_load(st, labels[i], &rl[i], &found, &err) &&
 			   found && rl[i].runs_nr == 1,
 		   "label %zu loads", i);
-	ok(!report_label_load(st, "nosuch", &(struct report_label){0}, &found,
-			      &err) &&
-		   !found,
+	ok(!report_label_load(st, "nosuch", &none, &found, &err) && !found &&
+		   !none.runs_nr,
 	   "an unknown label is not found");
+	report_label_release(&none);
 	opts.margin_pct = 2;
 	if (!ok(!report_render(rl, ARRAY_SIZE(labels), &opts, &out, &err),
 		"the report renders")) {
