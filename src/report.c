@@ -29,6 +29,17 @@ static const char *const verdict_names[REPORT_VERDICT_NR] = {
 /* The series style (svg.h) of each verdict: green, vermillion, blue... */
 static const size_t verdict_style[REPORT_VERDICT_NR] = {2, 1, 0, 4, 7};
 
+/* Counters worth a look in a monitor chart, when they changed. */
+static const char *const monitor_counters[REPORT_COUNTERS_NR] = {
+	"pgfault",	 "pgmajfault",	  "thp_fault_alloc",  "pgscan_kswapd",
+	"pgscan_direct", "compact_stall", "numa_hint_faults", "pswpout",
+};
+
+const char *report_counter_name(size_t i)
+{
+	return i < REPORT_COUNTERS_NR ? monitor_counters[i] : NULL;
+}
+
 const char *report_verdict_name(enum report_verdict v)
 {
 	return (size_t)v < REPORT_VERDICT_NR ? verdict_names[v] : "untested";
@@ -73,6 +84,11 @@ int report_label_load(struct store *st, const char *label,
 		rl->runs_nr++;
 		if (store_run_load_full(st, ids[i], NULL, &rl->runs[i], err))
 			goto out;
+		for (size_t k = 0; k < REPORT_COUNTERS_NR; k++)
+			if (store_load_monitor_series(st, ids[i],
+						      monitor_counters[k],
+						      &rl->series[k], err))
+				goto out;
 	}
 	*found = true;
 	ret = 0;
@@ -88,6 +104,8 @@ void report_label_release(struct report_label *rl)
 	free(rl->label);
 	run_data_release(&rl->pooled);
 	run_full_free_array(rl->runs, rl->runs_nr);
+	for (size_t k = 0; k < REPORT_COUNTERS_NR; k++)
+		monitor_series_list_release(&rl->series[k]);
 	memset(rl, 0, sizeof(*rl));
 }
 
@@ -439,7 +457,9 @@ static void forest_plot(const struct model *md, struct strbuf *out)
 			}
 		}
 	chart_figure_begin(out, "wide");
-	svg_chart_begin(&c, out, "forest", PAGE_PX, (int)(rows * 20 + 110),
+	/* At least the height of the legend of five verdicts. */
+	svg_chart_begin(&c, out, "forest", PAGE_PX,
+			(int)(rows < 5 ? 210 : rows * 20 + 110),
 			"Change against the base, with its interval", 420,
 			FOREST_LEGEND_PX);
 	svg_axis_linear(&c.x, lo, hi, 9);
@@ -892,6 +912,7 @@ static void run_order_plots(const struct model *md, struct strbuf *out)
 		size_t *style = xcalloc(md->groups.nr + 1, sizeof(*style));
 		size_t legend_nr = 0;
 		struct svg_chart c;
+		double scale;
 
 		for (size_t o = 0; o < md->ops_nr; o++) {
 			const struct label_op *l = &md->ops[o].l[li];
@@ -913,10 +934,17 @@ static void run_order_plots(const struct model *md, struct strbuf *out)
 		chart_figure_begin(out, "wide");
 		svg_chart_begin(&c, out, "runorder", PAGE_PX, 300, sb.buf, 78,
 				24);
-		svg_axis_linear(&c.x, 0, isfinite(t0) ? (t1 - t0) / 60 : 1, 10);
+		/* Minutes, or seconds for a label run in under two minutes. */
+		scale = isfinite(t0) && t1 - t0 >= 120 ? 60 : 1;
+		svg_axis_linear(&c.x, 0, isfinite(t0) ? (t1 - t0) / scale : 1,
+				10);
 		svg_axis_linear(&c.y, lo, hi, 6);
-		svg_chart_axes(&c, "minutes since the label's first iteration",
-			       "% of the operation's mean");
+		svg_chart_axes(
+			&c,
+			scale == 60
+				? "minutes since the label's first iteration"
+				: "seconds since the label's first iteration",
+			"% of the operation's mean");
 		for (size_t o = 0; o < md->ops_nr; o++) {
 			const struct rop *r = &md->ops[o];
 			const struct label_op *l = &r->l[li];
@@ -932,7 +960,7 @@ static void run_order_plots(const struct model *md, struct strbuf *out)
 					    r->bench, r->name,
 					    md->groups.v[l->group[k]],
 					    l->value[k], pct);
-				svg_marker(&c, (l->t_s[k] - t0) / 60, pct,
+				svg_marker(&c, (l->t_s[k] - t0) / scale, pct,
 					   l->group[k], true, sb.buf);
 			}
 		}
@@ -950,12 +978,6 @@ static void run_order_plots(const struct model *md, struct strbuf *out)
 	}
 	strbuf_release(&sb);
 }
-
-/* Counters worth a look in a monitor chart, when they changed. */
-static const char *const monitor_counters[] = {
-	"pgfault",	 "pgmajfault",	  "thp_fault_alloc",  "pgscan_kswapd",
-	"pgscan_direct", "compact_stall", "numa_hint_faults", "pswpout",
-};
 
 /* Counter name of benchmark bench in label li's monitors, or NULL. */
 static const struct monitor_counter *label_counter(const struct model *md,
@@ -1005,7 +1027,9 @@ static size_t monitor_plots(const struct model *md, struct strbuf *out)
 			chart_figure_begin(out, "half");
 			svg_chart_begin(&c, out, "monitor", HALF_PX, 300,
 					sb.buf, 78, 16);
-			svg_axis_linear(&c.x, 1, n_max, 8);
+			/* Whole iterations: no more ticks than there are. */
+			svg_axis_linear(&c.x, 1, n_max,
+					n_max < 8 ? (size_t)n_max : 8);
 			svg_axis_linear(&c.y, fmin(lo, 0), hi, 6);
 			svg_chart_axes(&c, "monitored iteration",
 				       "change (count)");
@@ -1035,6 +1059,119 @@ static size_t monitor_plots(const struct model *md, struct strbuf *out)
 	strbuf_addstr(out, "</div>\n");
 	free(names);
 	strbuf_release(&sb);
+	return charts;
+}
+
+/* The rate of series ms at sample i: its change over the time since the last.
+ */
+static double series_rate(const struct monitor_series *ms, size_t i)
+{
+	double dt = ms->t_s[i] - (i ? ms->t_s[i - 1] : 0);
+
+	return dt > 0 ? ms->value[i] / dt : NAN;
+}
+
+/* One chart of counter k in benchmark bench, one line per iteration. */
+static void timeseries_chart(const struct model *md, const char *bench,
+			     size_t k, struct strbuf *out)
+{
+	double t_max = 0, lo = INFINITY, hi = -INFINITY;
+	const char **names = xcalloc(md->nr, sizeof(*names));
+	struct strbuf sb = STRBUF_INIT;
+	struct svg_chart c;
+
+	for (size_t li = 0; li < md->nr; li++) {
+		const struct monitor_series_list *l = &md->labels[li].series[k];
+
+		names[li] = md->labels[li].label;
+		for (size_t s = 0; s < l->nr; s++)
+			for (size_t i = 0; !strcmp(l->v[s].benchmark, bench) &&
+					   i < l->v[s].nr;
+			     i++) {
+				double r = series_rate(&l->v[s], i);
+
+				t_max = fmax(t_max, l->v[s].t_s[i]);
+				if (isfinite(r)) {
+					lo = fmin(lo, r);
+					hi = fmax(hi, r);
+				}
+			}
+	}
+	strbuf_addf(&sb, "%s: %s per second during each iteration", bench,
+		    monitor_counters[k]);
+	chart_figure_begin(out, "half");
+	svg_chart_begin(&c, out, "timeseries", HALF_PX, 300, sb.buf, 78, 16);
+	svg_axis_linear(&c.x, 0, t_max, 8);
+	svg_axis_linear(&c.y, fmin(lo, 0), hi, 6);
+	svg_chart_axes(&c, "seconds after the iteration started",
+		       "change per second");
+	for (size_t li = 0; li < md->nr; li++) {
+		const struct monitor_series_list *l = &md->labels[li].series[k];
+
+		for (size_t s = 0; s < l->nr; s++) {
+			const struct monitor_series *ms = &l->v[s];
+			double *y;
+
+			if (strcmp(ms->benchmark, bench))
+				continue;
+			y = xcalloc(ms->nr + 1, sizeof(*y));
+			for (size_t i = 0; i < ms->nr; i++)
+				y[i] = series_rate(ms, i);
+			svg_polyline(&c, ms->t_s, y, ms->nr, li);
+			free(y);
+		}
+	}
+	svg_legend(&c, names, NULL, md->nr);
+	svg_chart_end(&c);
+	chart_figure_end(out);
+	free(names);
+	strbuf_release(&sb);
+}
+
+/* The periodic samples' charts: per benchmark and counter that changed. */
+static size_t timeseries_plots(const struct model *md, struct strbuf *out)
+{
+	struct strvec benches = STRVEC_INIT;
+	size_t charts = 0;
+
+	for (size_t li = 0; li < md->nr; li++)
+		for (size_t k = 0; k < REPORT_COUNTERS_NR; k++)
+			for (size_t s = 0; s < md->labels[li].series[k].nr;
+			     s++) {
+				const char *b =
+					md->labels[li].series[k].v[s].benchmark;
+				bool seen = false;
+
+				for (size_t i = 0; i < benches.nr; i++)
+					seen |= !strcmp(benches.v[i], b);
+				if (!seen)
+					strvec_push(&benches, b);
+			}
+	strbuf_addstr(out, "<div class=\"grid\">\n");
+	for (size_t b = 0; b < benches.nr; b++)
+		for (size_t k = 0; k < REPORT_COUNTERS_NR; k++) {
+			bool changed = false;
+
+			for (size_t li = 0; li < md->nr; li++) {
+				const struct monitor_series_list *l =
+					&md->labels[li].series[k];
+
+				for (size_t s = 0; s < l->nr; s++)
+					for (size_t i = 0;
+					     !strcmp(l->v[s].benchmark,
+						     benches.v[b]) &&
+					     i < l->v[s].nr;
+					     i++)
+						changed |=
+							l->v[s].value[i] != 0;
+			}
+			if (!changed)
+				continue;
+			timeseries_chart(md, benches.v[b], k, out);
+			charts++;
+		}
+	strbuf_addstr(out, "</div>\n");
+	strvec_clear(&benches);
 	return charts;
 }
 
@@ -1153,6 +1290,7 @@ int report_render(const struct report_label *labels, size_t nr,
 		.groups = STRVEC_INIT,
 	};
 	struct strbuf body = STRBUF_INIT;
+	size_t monitors;
 	int ret = -1;
 
 	if (nr < 2) {
@@ -1182,7 +1320,9 @@ int report_render(const struct report_label *labels, size_t nr,
 	section(&body, "runorder", "Run order");
 	run_order_plots(&md, &body);
 	section(&body, "monitors", "Monitors");
-	if (!monitor_plots(&md, &body))
+	monitors = monitor_plots(&md, &body);
+	monitors += timeseries_plots(&md, &body);
+	if (!monitors)
 		strbuf_addstr(&body, "<p>No monitor data.</p>\n");
 
 	strbuf_addstr(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"

@@ -6,6 +6,7 @@
 
 #include "compare.h"
 #include "run-data.h"
+#include "store-series.h"
 
 struct store;
 struct strbuf;
@@ -32,10 +33,12 @@ struct strbuf;
  *     its operation's mean, against the time its iteration started,
  *     coloured by build (or by run when there are no builds);
  *   - per monitored benchmark the per-iteration changes of a few vmstat
- *     counters; the mmtests Ops table is part of the comparison above.
+ *     counters and, for runs with periodic samples (monitor_interval),
+ *     their rates during each iteration; the mmtests Ops table is part
+ *     of the comparison above.
  * Charts are inline SVG (svg.h) of class "chart KIND" with KIND one of
- * forest, scaling, strip, runorder, monitor; the page has inline CSS, no
- * script and no reference to anything outside itself. Every name taken
+ * forest, scaling, strip, runorder, monitor, timeseries; the page has inline
+ * CSS, no script and no reference to anything outside itself. Every name taken
  * from the database is escaped.
  *
  * Verdicts: until compare v2 reports them, a provisional verdict is made
@@ -48,12 +51,22 @@ struct strbuf;
  * with report_label_release().
  */
 
-/* One compared label: its runs pooled (for compare) and each in full. */
+/* The vmstat counters the monitor charts show, when they changed. */
+#define REPORT_COUNTERS_NR 8
+
+/* The name of monitor chart counter i < REPORT_COUNTERS_NR: "pgfault". */
+const char *report_counter_name(size_t i);
+
+/*
+ * One compared label: its runs pooled (for compare), each in full, and
+ * per counter the periodic samples of all its runs (store-series.h).
+ */
 struct report_label {
 	char *label;
 	struct run_data pooled;
 	struct run_full *runs; /* oldest first */
 	size_t runs_nr;
+	struct monitor_series_list series[REPORT_COUNTERS_NR];
 };
 
 struct report_options {

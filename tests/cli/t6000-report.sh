@@ -66,14 +66,16 @@ else
 	ok "python3 not installed: XML check skipped # SKIP"
 fi
 
-# Monitors: dd faults its buffer in, so pgfault changes every iteration.
+# Monitors: dd faults its buffer in, so pgfault changes every iteration
+# and in the periodic samples while it runs.
 if [ -r /proc/vmstat ] && [ -r /proc/stat ] && [ -r /proc/meminfo ]; then
 	cat >"$TMP/mon.yaml" <<EOF2
 name: mon
 iterations: 2
+monitor_interval: 0.1
 workloads:
   - name: faults
-    command: [dd, if=/dev/zero, of=/dev/null, bs=1M, count=4]
+    command: [sh, -c, "dd if=/dev/zero of=/dev/null bs=1M count=4 2>/dev/null; sleep 0.45"]
     metrics:
       - name: elapsed
         extract:
@@ -86,6 +88,8 @@ EOF2
 	expect_status 0 "its report" "$MMCMP" report -o "$TMP/m.html" m-small m-big
 	check "a monitor chart of pgfault per iteration" \
 		grep -q '<title>faults: pgfault per iteration</title>' "$TMP/m.html"
+	check "a time series of the periodic samples" \
+		grep -q '<title>faults: pgfault per second during each iteration</title>' "$TMP/m.html"
 	check "and the Ops table of compare" grep -q '<td >Ops</td><td > Minor Faults' "$TMP/m.html"
 	check "no scaling chart without a numeric parameter" \
 		sh -c "! grep -q 'chart scaling' '$TMP/m.html'"
