@@ -1,0 +1,246 @@
+/*
+ * Unit tests of report.c: the charts of a made-up database, well-formed,
+ * escaped and self-contained; scaling from jobs; provisional verdicts.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "report.h"
+#include "store.h"
+#include "strbuf.h"
+#include "util.h"
+#include "uuid.h"
+#include "tap.h"
+#include "test-svg.h"
+
+static const char *const labels[] = {
+	"base",
+	"<script>alert(1)</script>",
+	"a&b \"q\" 'r'",
+};
+
+/*
+ * Operation names say nothing of their jobs on purpose: the scaling
+ * charts must come from the stored jobs.
+ */
+static const struct {
+	const char *bench, *name, *job;
+	double base;
+} ops[] = {
+	{"pf", "alpha", "mode=processes tasks=1 seconds=3", 100},
+	{"pf", "beta", "mode=processes tasks=2 seconds=3", 190},
+	{"pf", "gamma", "mode=processes tasks=4 seconds=3", 350},
+	{"pf", "delta", "mode=threads tasks=1 seconds=3", 90},
+	{"pf", "epsilon", "mode=threads tasks=2 seconds=3", 160},
+	{"pf", "zeta", "mode=threads tasks=4 seconds=3", 260},
+	{"trunc", "one", "size=1M", 40},
+};
+
+/* Per label the factor on the base's values: worse, about the same. */
+static const double factor[] = {1, 0.8, 1.001};
+
+static int64_t add_run(struct store *st, size_t li, struct strbuf *err)
+{
+	struct run_info ri = {0};
+	char uuid[37];
+	int64_t id = 0;
+
+	if (uuid_v4(uuid, err))
+		return 0;
+	ri.uuid = xstrdup(uuid);
+	ri.label = xstrdup(labels[li]);
+	ri.status = xstrdup("complete");
+	ri.config_name = xstrdup("<cfg>");
+	ri.config_text = xstrdup("name: x\n");
+	ri.config_hash = xstrdup("00ff");
+	ri.started_at = xstrdup("2026-01-02T03:04:05Z");
+	ri.mmcmp_version = xstrdup("0.1.0");
+	ri.machine.hostname = xstrdup("host&");
+	if (!store_run_create(st, &ri, err))
+		id = ri.id;
+	run_info_release(&ri);
+	return id;
+}
+
+/*
+ * Four measured iterations per op and label (the third label lacks the
+ * trunc benchmark, so its row is untested), one warm-up, builds named.
+ */
+static int fill(struct store *st, struct strbuf *err)
+{
+	for (size_t li = 0; li < ARRAY_SIZE(labels); li++) {
+		int64_t run = add_run(st, li, err);
+
+		if (!run)
+			return -1;
+		for (size_t o = 0; o < ARRAY_SIZE(ops); o++) {
+			int64_t op_id;
+
+			if (li == 2 && !strcmp(ops[o].bench, "trunc"))
+				continue;
+			if (store_operation(st, run, ops[o].bench, ops[o].name,
+					    "ops/s", true, 2, &op_id, err))
+				return -1;
+			for (int k = 0; k < 5; k++) {
+				char when[32];
+				struct iteration_rec it = {
+					.run_id = run,
+					.benchmark = ops[o].bench,
+					.job = ops[o].job,
+					.build = li ? "patched" : "vanilla",
+					.index = k,
+					.warmup = k == 0,
+					.status = "ok",
+					.started_at = when,
+				};
+				struct sample_rec s[2] = {
+					{op_id, ops[o].base * factor[li] *
+							(1 + 0.01 * (k % 3))},
+					{op_id, ops[o].base * factor[li] *
+							(1 - 0.01 * (k % 2))},
+				};
+
+				snprintf(when, sizeof(when),
+					 "2026-01-02T03:%02zu:%02dZ", o, k * 7);
+				if (store_iteration_add(st, &it, s, 2, NULL,
+							err))
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static size_t count(const char *s, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = s; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* Every <svg>...</svg> of page is well-formed XML. */
+static bool charts_balanced(const char *page, size_t *charts)
+{
+	const char *p = page;
+
+	*charts = 0;
+	while ((p = strstr(p, "<svg "))) {
+		const char *end = strstr(p, "</svg>");
+		size_t elements;
+
+		if (!end)
+			return false;
+		end += strlen("</svg>");
+		if (!xml_balanced(p, (size_t)(end - p), &elements))
+			return false;
+		(*charts)++;
+		p = end;
+	}
+	return *charts > 0;
+}
+
+static void test_page(void)
+{
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct store *st = store_open(":memory:", &err);
+	struct report_label rl[ARRAY_SIZE(labels)], none = {0};
+	struct report_options opts = REPORT_OPTIONS_INIT;
+	size_t charts = 0;
+	bool found = true;
+
+	memset(rl, 0, sizeof(rl));
+	if (!ok(st && !fill(st, &err), "a made-up database")) {
+		diag("%s", err.buf);
+		goto out;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(labels); i++)
+		ok(!report_label_load(st, labels[i], &rl[i], &found, &err) &&
+			   found && rl[i].runs_nr == 1,
+		   "label %zu loads", i);
+	ok(!report_label_load(st, "nosuch", &none, &found, &err) && !found &&
+		   !none.runs_nr,
+	   "an unknown label is not found");
+	report_label_release(&none);
+	opts.margin_pct = 2;
+	if (!ok(!report_render(rl, ARRAY_SIZE(labels), &opts, &out, &err),
+		"the report renders")) {
+		diag("%s", err.buf);
+		goto out;
+	}
+	ok(charts_balanced(out.buf, &charts), "%zu charts, each well-formed",
+	   charts);
+	ok(count(out.buf, "class=\"chart forest\"") == 1, "one forest plot");
+	/* pf: tasks scales within each mode; trunc has a single job. */
+	ok(count(out.buf, "class=\"chart scaling\"") == 2,
+	   "two scaling charts, one per mode");
+	/* Twice each: the chart's <title> and its visible heading. */
+	ok(count(out.buf, "mean against tasks (mode=processes)") == 2 &&
+		   count(out.buf, "mean against tasks (mode=threads)") == 2,
+	   "the scaling charts name the other parameter that varies");
+	ok(count(out.buf, "class=\"chart strip\"") == ARRAY_SIZE(ops),
+	   "one strip plot per operation");
+	ok(count(out.buf, "class=\"chart runorder\"") == ARRAY_SIZE(labels),
+	   "one run-order plot per label");
+	ok(count(out.buf, "class=\"chart monitor\"") == 0,
+	   "no monitor charts without monitor data");
+	ok(!strstr(out.buf, "<script") && !strstr(out.buf, "\"q\"") &&
+		   !strstr(out.buf, "host&<") &&
+		   strstr(out.buf, "&lt;script&gt;alert(1)&lt;/script&gt;") &&
+		   strstr(out.buf, "a&amp;b &quot;q&quot; &#39;r&#39;"),
+	   "hostile labels are escaped everywhere");
+	ok(!strstr(out.buf, "http") && !strstr(out.buf, "src=") &&
+		   !strstr(out.buf, "href=") && !strstr(out.buf, "url(") &&
+		   !strstr(out.buf, "@import"),
+	   "the page references nothing outside itself");
+	ok(strstr(out.buf, "class=\"resultsTable\"") &&
+		   strstr(out.buf, "mean comparisons significant"),
+	   "the comparison tables and footers of compare --format html");
+	/* 7 ops x 2 compared labels: label 1 is 20% worse everywhere. */
+	ok(count(out.buf, "(&lt;script&gt;alert(1)&lt;/script&gt;): worse,") ==
+		   ARRAY_SIZE(ops),
+	   "the worse label's rows are worse");
+	ok(count(out.buf, "&#39;r&#39;): same,") == ARRAY_SIZE(ops) - 1 &&
+		   count(out.buf, "&#39;r&#39;): untested,") == 1,
+	   "a change within the margin is the same, a missing op untested");
+	ok(count(out.buf, "<rect class=\"margin\"") == 1, "the margin band");
+out:
+	for (size_t i = 0; i < ARRAY_SIZE(labels); i++)
+		report_label_release(&rl[i]);
+	store_close(st);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+static const struct {
+	double change, low, high, margin;
+	enum report_verdict want;
+} verdict_cases[] = {
+	{5, 1, 9, 0, REPORT_BETTER},
+	{-5, -9, -1, 0, REPORT_WORSE},
+	{0.5, -1, 2, 0, REPORT_INCONCLUSIVE},
+	{0.5, -1, 2, 3, REPORT_SAME},
+	{0.5, -1, 4, 3, REPORT_INCONCLUSIVE},
+	{5, 1, 9, 10, REPORT_BETTER}, /* the interval alone decides */
+	{5, NAN, NAN, 0, REPORT_INCONCLUSIVE},
+	{NAN, NAN, NAN, 0, REPORT_UNTESTED},
+};
+
+static void test_verdicts(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(verdict_cases); i++)
+		is_str(report_verdict_name(report_verdict_of(
+			       verdict_cases[i].change, verdict_cases[i].low,
+			       verdict_cases[i].high, verdict_cases[i].margin)),
+		       report_verdict_name(verdict_cases[i].want),
+		       "verdict case %zu", i);
+}
+
+int main(void)
+{
+	test_page();
+	test_verdicts();
+	done_testing();
+	return exit_status();
+}
