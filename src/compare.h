@@ -56,7 +56,15 @@ struct strbuf;
  * compared run, one sample per monitored iteration (its change), with
  * the same statistics and test as workload rows. Their p-values form a
  * family of their own for Benjamini-Hochberg, so asking for them does
- * not change the verdicts of the workload rows.
+ * not change the verdicts of the workload rows. Runs whose workloads ran
+ * in a cgroup get a "BENCH cgroup" table after it, the same way, of the
+ * cgroup's counters (cgroup-stat.h): a counter's change per iteration, a
+ * gauge's value at the end of each.
+ *
+ * Busy machine: under each workload table, in every mode but mmtests',
+ * a note per label whose iterations of the benchmark shared the machine
+ * with other processes using more than MONITOR_BUSY_FRACTION of it
+ * (compare_busy_note()).
  *
  * compare_runs() only reads its runs; the result owns all its memory and
  * does not point into them.
@@ -189,6 +197,16 @@ const char *compare_vmstat_label(size_t row);
  */
 void compare_vmstat_summary(const struct monitor_table *mt, double *out);
 
+/*
+ * When other processes used more than MONITOR_BUSY_FRACTION of the
+ * machine during some of mt's iterations, append to out
+ *   "label X: other processes used up to 37% of the machine during 4 of
+ *   10 iterations"
+ * and return true; else append nothing and return false.
+ */
+bool compare_busy_note(const char *label, const struct monitor_table *mt,
+		       struct strbuf *out);
+
 /* The --print-ratio footer of one run (Dmean, Dmin, Dmax, Gmean). */
 struct compare_ratio_footer {
 	double dmean, dmin, dmax; /* over the ops' ndiff, NaN skipped */
@@ -224,6 +242,8 @@ struct compare_bench {
 	double *vmstat;
 	bool has_vmstat;
 	bool monitor; /* a "BENCH vmstat" table of the monitors option */
+	/* Lines for under the table (compare_footer()): a busy machine. */
+	struct strvec notes;
 };
 
 struct compare_result {
@@ -274,7 +294,8 @@ compare_cell(const struct compare_result *res, const struct compare_bench *b,
  * ("mean comparisons" with more than two runs; no ", BH FDR" without
  * fdr), then one line per reason some mean cells were not tested, e.g.
  *   "1 mean row not tested, fewer than 2 samples on a side: op-a (patched)"
- * Nothing in mmtests mode, whose text output must stay mmtests' own.
+ * and then the bench's notes (a busy machine). Nothing in mmtests mode,
+ * whose text output must stay mmtests' own.
  */
 void compare_footer(const struct compare_result *res,
 		    const struct compare_bench *bench, struct strvec *lines);

@@ -149,7 +149,7 @@ static void test_runs(void)
 		diag("%s", err.buf);
 	if (!st)
 		return;
-	ok(query(st, "PRAGMA user_version") == 3, "schema version is 3");
+	ok(query(st, "PRAGMA user_version") == 4, "schema version is 4");
 	ok(query(st, "PRAGMA application_id") == 0x6d6d6370,
 	   "application_id is \"mmcp\"");
 	ok(query(st, "PRAGMA foreign_keys") == 1, "foreign keys are on");
@@ -1012,15 +1012,23 @@ static void test_open_kinds(void)
 	st = store_open(t.path.buf, &err);
 	if (!st ||
 	    run_add(st, "old", "2024-01-01T00:00:00Z", "complete") <= 0 ||
-	    store_exec(st, "PRAGMA application_id = 0; PRAGMA user_version = 2",
-		       &err))
+	    store_exec(
+		    st,
+		    "ALTER TABLE iteration_monitor DROP COLUMN other_cpu;"
+		    " ALTER TABLE iteration_monitor DROP COLUMN loadavg_start;"
+		    " ALTER TABLE iteration_monitor DROP COLUMN loadavg_end;"
+		    " ALTER TABLE iteration_monitor DROP COLUMN cgroup;"
+		    " ALTER TABLE iteration_monitor DROP COLUMN cgroup_start;"
+		    " ALTER TABLE iteration_monitor DROP COLUMN cgroup_end;"
+		    " PRAGMA application_id = 0; PRAGMA user_version = 2",
+		    &err))
 		BUG("cannot make an old database: %s", err.buf);
 	store_close(st);
 	st = store_open_read(t.path.buf, &err);
 	if (!ok(st != NULL, "a reader opens a database of schema 2"))
 		diag("%s", err.buf);
 	if (st) {
-		ok(query(st, "PRAGMA user_version") == 3 &&
+		ok(query(st, "PRAGMA user_version") == 4 &&
 			   query(st, "PRAGMA application_id") == 0x6d6d6370,
 		   "and upgrades it, as it can write");
 		ok(query(st, "SELECT count(*) FROM run") == 1,
@@ -1036,7 +1044,7 @@ static void test_open_kinds(void)
 	ok(!st, "a reader refuses an empty file");
 	fails(-1, &err, "the file is empty", "and says so");
 	st = store_open(t.path.buf, &err);
-	ok(st && query(st, "PRAGMA user_version") == 3,
+	ok(st && query(st, "PRAGMA user_version") == 4,
 	   "a writer makes an empty file a database");
 	store_close(st);
 	tmp_db_free(&t, NULL);
