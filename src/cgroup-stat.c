@@ -45,8 +45,7 @@ static const struct stat_file {
 static bool memory_stat_counter(const char *key)
 {
 	static const char *const prefixes[] = {
-		"pg",	 "workingset_", "thp_",	  "numa_",
-		"zswp", "swpin",	"swpout",
+		"pg", "workingset_", "thp_", "numa_", "zswp", "swpin", "swpout",
 	};
 
 	if (!strncmp(key, "total_", 6))
@@ -99,8 +98,7 @@ int cgroup_stat_format(const char *file, const char *path, const char *text,
 		if (good)
 			strbuf_addf(out, "%s %s\n", file, num.buf);
 		else
-			error_addf(err, "%s: bad value '%.40s'", path,
-				   num.buf);
+			error_addf(err, "%s: bad value '%.40s'", path, num.buf);
 		strbuf_release(&num);
 		return good ? 0 : -1;
 	}
@@ -121,11 +119,11 @@ int cgroup_stat_format(const char *file, const char *path, const char *text,
 		strbuf_add(&num, sp + 1, len - (size_t)(sp - p) - 1);
 		good = parse_uint64(num.buf, &v);
 		if (good)
-			strbuf_addf(out, "%s.%.*s %s\n", file, (int)(sp - p),
-				    p, num.buf);
+			strbuf_addf(out, "%s.%.*s %s\n", file, (int)(sp - p), p,
+				    num.buf);
 		else
-			error_addf(err, "%s:%zu: bad value '%.40s'", path,
-				   line, num.buf);
+			error_addf(err, "%s:%zu: bad value '%.40s'", path, line,
+				   num.buf);
 		strbuf_release(&num);
 		if (!good)
 			return -1;
