@@ -116,6 +116,11 @@ int cgroup_stat_format(const char *file, const char *path, const char *text,
 		if (!sp || sp == p)
 			return error_addf(err, "%s:%zu: expected 'key value'",
 					  path, line);
+		/* v1's limits of the hierarchy are settings, not usage. */
+		if (!strncmp(p, "hierarchical_", 13)) {
+			p += len + (p[len] == '\n');
+			continue;
+		}
 		strbuf_add(&num, sp + 1, len - (size_t)(sp - p) - 1);
 		good = parse_uint64(num.buf, &v);
 		if (good)
@@ -193,5 +198,47 @@ int cgroup_stat_read(const char *const *procs, struct strbuf *out,
 out:
 	strbuf_release(&path);
 	strbuf_release(&text);
+	return ret;
+}
+
+int cgroup_stat_reset_peaks(const char *const *procs, struct strbuf *err)
+{
+	static const char suffix[] = ".max_usage_in_bytes";
+	struct strbuf path = STRBUF_INIT;
+	int ret = -1;
+
+	for (size_t d = 0; procs && procs[d]; d++) {
+		const char *slash = strrchr(procs[d], '/');
+		size_t dir_len = slash ? (size_t)(slash - procs[d]) : 0;
+
+		for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+			size_t len = strlen(files[i].name);
+			ssize_t n;
+			int fd;
+
+			if (len < sizeof(suffix) ||
+			    strcmp(files[i].name + len - (sizeof(suffix) - 1),
+				   suffix) != 0)
+				continue;
+			strbuf_reset(&path);
+			strbuf_addf(&path, "%.*s/%s", (int)dir_len, procs[d],
+				    files[i].name);
+			fd = open(path.buf, O_WRONLY | O_CLOEXEC);
+			if (fd < 0 && errno == ENOENT)
+				continue;
+			n = fd < 0 ? -1 : write(fd, "0", 1);
+			if (n != 1) {
+				error_addf(err, "cannot reset '%s': %s",
+					   path.buf, strerror(errno));
+				if (fd >= 0)
+					close(fd);
+				goto out;
+			}
+			close(fd);
+		}
+	}
+	ret = 0;
+out:
+	strbuf_release(&path);
 	return ret;
 }

@@ -22,16 +22,18 @@ struct strbuf;
  *                                                  gauges: the rest (sizes)
  *   memory.events                         v2       counters
  *   cpu.stat                              v2 (v1)  counters
- *   memory.current, memory.peak,
- *   memory.swap.current                   v2       gauges
+ *   memory.current, memory.peak (since the
+ *   cgroup was made), memory.swap.current v2       gauges
  *   memory{,.kmem,.kmem.tcp,.memsw}
  *     .usage_in_bytes                     v1       gauges
- *     .max_usage_in_bytes                 v1       gauges (the peak so far)
- *     .failcnt                            v1       counters
+ *     .max_usage_in_bytes                 v1       gauges (the peak: reset
+ *                                                  by
+ * cgroup_stat_reset_peaks()) .failcnt                            v1 counters
  *   cpuacct.stat, cpuacct.usage           v1       counters
  *
  * A file the cgroup does not have (another version, a controller not
- * enabled) is left out. Values are unsigned decimal numbers.
+ * enabled) is left out, and so are v1 memory.stat's hierarchical_*
+ * limits (settings, not usage). Values are unsigned decimal numbers.
  *
  * Functions returning int give 0, or -1 after appending one line to err.
  */
@@ -56,5 +58,13 @@ int cgroup_stat_format(const char *file, const char *path, const char *text,
  */
 int cgroup_stat_read(const char *const *procs, struct strbuf *out,
 		     struct strbuf *err);
+
+/*
+ * Reset the v1 peaks (the max_usage_in_bytes files: writing 0 sets them
+ * to the current usage) of each cgroup in procs, so that their values at
+ * the end of an iteration are its own peaks. A file the cgroup does not
+ * have is skipped.
+ */
+int cgroup_stat_reset_peaks(const char *const *procs, struct strbuf *err);
 
 #endif /* MMCMP_CGROUP_STAT_H */

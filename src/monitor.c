@@ -304,8 +304,8 @@ double monitor_other_cpu(const struct monitor_values *cpu, double user_s,
 
 		if (!strcmp(name, "idle"))
 			idle = true;
-		if (strcmp(name, "idle") && strcmp(name, "iowait") &&
-		    strcmp(name, "guest") && strcmp(name, "guest_nice"))
+		if (!strcmp(name, "user") || !strcmp(name, "nice") ||
+		    !strcmp(name, "system") || !strcmp(name, "steal"))
 			busy += (double)cpu->v[i].value;
 	}
 	if (!idle)
@@ -429,7 +429,9 @@ int monitor_begin(struct monitor *mon, struct strbuf *err)
 	rec->cgroup_start.nr = 0;
 	rec->cgroup_end.nr = 0;
 	strbuf_reset(&mon->tick_err);
-	if (mon->cgroup_procs && read_cgroup(mon, &mon->cgroup[0], err))
+	if (mon->cgroup_procs &&
+	    (cgroup_stat_reset_peaks(mon->cgroup_procs, err) ||
+	     read_cgroup(mon, &mon->cgroup[0], err)))
 		return -1;
 	rec->loadavg_start = read_loadavg();
 	mon->start_ns = now_ns();

@@ -135,8 +135,9 @@ bool monitor_values_get(const struct monitor_values *mv, const char *name,
 /*
  * The share of the machine, 0..1, that processes other than the workload
  * used while it ran: the busy time of the /proc/stat "cpu" line change
- * cpu (every field but idle, iowait and guest time, which user and nice
- * already hold; steal counts as busy: others had the CPU), in user_hz
+ * cpu (user, nice, system and steal: guest time is inside user and nice
+ * already, steal is others' too; irq and softirq time is left out, as
+ * it is no process's and a network workload causes much of it), in user_hz
  * ticks, less the workload's own user_s + sys_s (its rusage, children
  * included) and less one tick per CPU for the sampling of /proc/stat (so
  * a short iteration on a quiet machine reads 0 rather than noise), over

@@ -352,8 +352,10 @@ static const struct {
 	 NULL},
 	{"memory.kmem.tcp.usage_in_bytes", "65536\n",
 	 "memory.kmem.tcp.usage_in_bytes 65536\n", NULL},
-	{"memory.stat", "hierarchical_memory_limit 9223372036854771712\n",
-	 "memory.stat.hierarchical_memory_limit 9223372036854771712\n", NULL},
+	{"memory.stat",
+	 "rss 1\nhierarchical_memory_limit 9223372036854771712\n"
+	 "hierarchical_memsw_limit 9223372036854771712\nswap 0\n",
+	 "memory.stat.rss 1\nmemory.stat.swap 0\n", NULL},
 	{"cpu.stat", "", "", NULL},
 	{"memory.stat", "anon\n", NULL, "f:1: expected 'key value'"},
 	{"memory.stat", "anon 1\nfile -2\n", NULL, "f:2: bad value '-2'"},
@@ -426,6 +428,12 @@ static void test_stat_read(void)
 	       "memory.kmem.tcp.usage_in_bytes 4096\n"
 	       "memory.kmem.tcp.failcnt 0\ncpuacct.usage 123456\n",
 	       "read: the files each has, in the table's order");
+	put_file(d1, "memory.kmem.tcp.max_usage_in_bytes", "9\n");
+	strbuf_reset(&out);
+	ok(!cgroup_stat_reset_peaks(procs, &err) &&
+		   !cgroup_stat_read(procs, &out, &err) &&
+		   strstr(out.buf, "\nmemory.kmem.tcp.max_usage_in_bytes 0\n"),
+	   "reset: the peaks are written 0, the rest left alone: %s", err.buf);
 	strbuf_reset(&out);
 	put_file(d2, "memory.current", "lots\n");
 	ok(cgroup_stat_read(procs, &out, &err) == -1 &&
@@ -438,6 +446,7 @@ static void test_stat_read(void)
 			"memory.stat",
 			"memory.kmem.tcp.usage_in_bytes",
 			"memory.kmem.tcp.failcnt",
+			"memory.kmem.tcp.max_usage_in_bytes",
 			"cpuacct.usage",
 			"memory.current",
 		};

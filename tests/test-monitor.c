@@ -174,8 +174,8 @@ static void test_delta(void)
  * iowait irq softirq steal guest guest_nice, ticks), the workload's
  * user and system seconds, its elapsed seconds, CPUs and USER_HZ, and
  * the share of the machine others used, worked out by hand: busy ticks
- * less one per CPU, over USER_HZ, less the workload's time, over
- * CPUs x elapsed.
+ * (user, nice, system, steal) less one per CPU, over USER_HZ, less the
+ * workload's time, over CPUs x elapsed.
  */
 static const struct {
 	int64_t t[10];
@@ -188,35 +188,14 @@ static const struct {
 	{{80, 0, 20, 100, 0, 0, 0, 0, 0, 0}, 10, 0.8, 0.2, 1, 2, 100, 0.0},
 	/* A busy loop on one of two CPUs besides it: (202-2)/100-1 = 1. */
 	{{180, 0, 22, 0, 0, 0, 0, 0, 0, 0}, 10, 0.8, 0.2, 1, 2, 100, 0.5},
-	/* Four CPUs, 2 s, others 3 CPU-seconds: (502-4)/100-2 = 2.98. */
-	{{400, 50, 50, 300, 0, 0, 2, 0, 0, 0},
-	 10,
-	 1.5,
-	 0.5,
-	 2,
-	 4,
-	 100,
-	 2.98 / 8},
-	/* iowait is idle; guest time is inside user already. */
-	{{150, 0, 52, 50, 100, 0, 0, 0, 150, 0},
-	 10,
-	 0.0,
-	 1.0,
-	 1,
-	 2,
-	 100,
-	 0.0 / 2 + (200.0 / 100 - 1.0) / 2},
+	/* Four CPUs, 2 s, others (504-4)/100-2 = 3 CPU-seconds of 8. */
+	{{400, 50, 54, 300, 0, 0, 0, 0, 0, 0}, 10, 1.5, 0.5, 2, 4, 100, 0.375},
+	/* iowait is idle; guest time is inside user already: (202-2)/100-1. */
+	{{150, 0, 52, 50, 100, 0, 0, 0, 150, 0}, 10, 0.0, 1.0, 1, 2, 100, 0.5},
 	/* steal counts as busy: others had the CPU. */
 	{{0, 0, 2, 100, 0, 0, 0, 100, 0, 0}, 10, 0.0, 0.0, 1, 2, 100, 0.5},
-	/* USER_HZ 250, one CPU, 0.5 s, irq and softirq busy. */
-	{{50, 0, 26, 0, 0, 25, 25, 0, 0, 0},
-	 10,
-	 0.1,
-	 0.1,
-	 0.5,
-	 1,
-	 250,
-	 (125.0 / 250 - 0.2) / 0.5},
+	/* USER_HZ 250, one CPU, 0.5 s; irq and softirq are no process's. */
+	{{50, 0, 26, 0, 0, 25, 25, 0, 0, 0}, 10, 0.1, 0.1, 0.5, 1, 250, 0.2},
 	/* A workload that used more than the ticks show reads 0. */
 	{{10, 0, 0, 190, 0, 0, 0, 0, 0, 0}, 10, 2.0, 0.0, 1, 2, 100, 0.0},
 	/* Capped at the whole machine. */
