@@ -54,7 +54,8 @@ static const struct cmd_option compare_option_table[] = {
 		     "use run ID for its label"),
 	OPT_FLAG("monitors", 0, struct compare_args, opts.monitors, true,
 		 "then per benchmark a table of every vmstat counter that "
-		 "changed, one sample per iteration"),
+		 "changed, one sample per iteration, and one of the "
+		 "cgroup's counters where the workloads ran in a cgroup"),
 	OPT_CHOICE("format", 0, struct compare_args, format, render_format_nth,
 		   "the output format (default text)"),
 	OPT_FLAG("no-titles", 0, struct compare_args, ropts.titles, false,
