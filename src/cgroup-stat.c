@@ -137,31 +137,14 @@ int cgroup_stat_format(const char *file, const char *path, const char *text,
 	return 0;
 }
 
-/* Read path into sb; an errno, or 0. */
-static int read_file(const char *path, struct strbuf *sb)
+/* path = the directory of cgroup.procs file procs, then "/" name. */
+static void file_path(struct strbuf *path, const char *procs, const char *name)
 {
-	char buf[4096];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), e = 0;
+	const char *slash = strrchr(procs, '/');
 
-	strbuf_reset(sb);
-	if (fd < 0)
-		return errno;
-	while ((n = read(fd, buf, sizeof(buf))) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			e = errno;
-			break;
-		}
-		strbuf_add(sb, buf, (size_t)n);
-		if (sb->len > MAX_BYTES) {
-			e = EFBIG;
-			break;
-		}
-	}
-	close(fd);
-	return e;
+	strbuf_reset(path);
+	strbuf_addf(path, "%.*s/%s", slash ? (int)(slash - procs) : 0, procs,
+		    name);
 }
 
 int cgroup_stat_read(const char *const *procs, struct strbuf *out,
@@ -171,22 +154,18 @@ int cgroup_stat_read(const char *const *procs, struct strbuf *out,
 	int ret = -1;
 
 	for (size_t d = 0; procs && procs[d]; d++) {
-		const char *slash = strrchr(procs[d], '/');
-		size_t dir_len = slash ? (size_t)(slash - procs[d]) : 0;
-
 		for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
-			int e;
-
-			strbuf_reset(&path);
-			strbuf_addf(&path, "%.*s/%s", (int)dir_len, procs[d],
-				    files[i].name);
-			e = read_file(path.buf, &text);
+			file_path(&path, procs[d], files[i].name);
 			/* Not this version's, or its controller is off. */
-			if (e == ENOENT || e == ENODEV || e == EOPNOTSUPP)
+			if (access(path.buf, F_OK) && errno == ENOENT)
 				continue;
-			if (e) {
-				error_addf(err, "cannot read '%s': %s",
-					   path.buf, strerror(e));
+			strbuf_reset(&text);
+			if (strbuf_read_file_max(&text, path.buf, MAX_BYTES + 1,
+						 err))
+				goto out;
+			if (text.len > MAX_BYTES) {
+				error_addf(err, "'%s' is larger than 1 MiB",
+					   path.buf);
 				goto out;
 			}
 			if (cgroup_stat_format(files[i].name, path.buf,
@@ -208,9 +187,6 @@ int cgroup_stat_reset_peaks(const char *const *procs, struct strbuf *err)
 	int ret = -1;
 
 	for (size_t d = 0; procs && procs[d]; d++) {
-		const char *slash = strrchr(procs[d], '/');
-		size_t dir_len = slash ? (size_t)(slash - procs[d]) : 0;
-
 		for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 			size_t len = strlen(files[i].name);
 			ssize_t n;
@@ -220,9 +196,7 @@ int cgroup_stat_reset_peaks(const char *const *procs, struct strbuf *err)
 			    strcmp(files[i].name + len - (sizeof(suffix) - 1),
 				   suffix) != 0)
 				continue;
-			strbuf_reset(&path);
-			strbuf_addf(&path, "%.*s/%s", (int)dir_len, procs[d],
-				    files[i].name);
+			file_path(&path, procs[d], files[i].name);
 			fd = open(path.buf, O_WRONLY | O_CLOEXEC);
 			if (fd < 0 && errno == ENOENT)
 				continue;
