@@ -67,12 +67,15 @@ static const struct cmd_option compare_option_table[] = {
 		   "only operations whose name matches REGEX at its start"),
 	OPT_INT_LIST("run", 0, struct compare_args, runs, "ID", 1, INT64_MAX,
 		     "use run ID for its label"),
-	OPT_CHOICE_OPTARG("monitors", 0, struct compare_args, opts.monitors,
-			  compare_monitors_nth, COMPARE_MONITORS_MEAN,
-			  "then per benchmark a table of every vmstat counter "
-			  "that changed, one sample per iteration: its mean "
-			  "rows (--monitors alone), every statistic (=all) or "
-			  "none (=off); --sub-heading filters its counters"),
+	OPT_CHOICE_OPTARG(
+		"monitors", 0, struct compare_args, opts.monitors,
+		compare_monitors_nth, COMPARE_MONITORS_MEAN,
+		"then per benchmark a table of every vmstat counter "
+		"that changed, one sample per iteration, and one of the "
+		"cgroup's counters where the workloads ran in a cgroup: "
+		"the mean rows (--monitors alone), every statistic "
+		"(=all) or none (=off); --sub-heading filters the "
+		"counters"),
 	OPT_CHOICE("format", 0, struct compare_args, format, render_format_nth,
 		   "the output format (default text)"),
 	OPT_FLAG("no-titles", 0, struct compare_args, ropts.titles, false,

@@ -1,5 +1,5 @@
 -- The schema of the mmcmp store as db/migrations/ leave it (PRAGMA
--- user_version = 5, PRAGMA application_id = 1835885424, 0x6d6d6370,
+-- user_version = 6, PRAGMA application_id = 1835885424, 0x6d6d6370,
 -- "mmcp"), for reading; the store test checks that the two agree. Change
 -- the schema by adding a migration, then update this file.
 --
@@ -116,6 +116,12 @@ CREATE TABLE sample (
 --   meminfo_start, meminfo_end   /proc/meminfo as printed (KiB, except
 --                  the few counts such as HugePages_Total)
 -- interval_s is that of the periodic samples, 0 when none were taken.
+-- From 0006, NULL in older rows: other_cpu, the share (0..1) of the
+-- machine that other processes used during the iteration; the 1-minute
+-- load averages at start and end; and when the iteration ran in a
+-- cgroup, the changes of its counters (cgroup) and its gauges at start
+-- and end (cgroup_start, cgroup_end), JSON objects as above named as in
+-- src/cgroup-stat.h: "memory.stat.pgfault", "memory.kmem.tcp.failcnt".
 CREATE TABLE iteration_monitor (
 	iteration_id INTEGER PRIMARY KEY
 		REFERENCES iteration (id) ON DELETE CASCADE,
@@ -123,7 +129,13 @@ CREATE TABLE iteration_monitor (
 	vmstat TEXT NOT NULL,
 	cpu TEXT NOT NULL,
 	meminfo_start TEXT NOT NULL,
-	meminfo_end TEXT NOT NULL
+	meminfo_end TEXT NOT NULL,
+	other_cpu REAL,
+	loadavg_start REAL,
+	loadavg_end REAL,
+	cgroup TEXT,
+	cgroup_start TEXT,
+	cgroup_end TEXT
 ) STRICT;
 
 -- Periodic samples, seq from 1 in time order, t_s seconds after the

@@ -44,6 +44,7 @@ struct cgroup {
 	size_t trees_nr, trees_alloc;
 	struct strvec procs; /* leaf/cgroup.procs of each tree */
 	struct strbuf where;
+	bool tcp_set; /* memory.kmem.tcp.limit_in_bytes was written */
 };
 
 static unsigned long statfs_type(const char *path, void *ctx)
@@ -314,6 +315,56 @@ out:
 	return ret;
 }
 
+#define TCP_LIMIT_FILE "memory.kmem.tcp.limit_in_bytes"
+
+/* The v1 tree whose leaf has TCP_LIMIT_FILE into path, or NULL. */
+static const struct tree *tcp_tree(const struct cgroup *cg, struct strbuf *path)
+{
+	for (size_t k = 0; k < cg->trees_nr; k++) {
+		if (cg->trees[k].place.v2)
+			continue;
+		strbuf_reset(path);
+		strbuf_addf(path, "%s/%s", cg->trees[k].leaf, TCP_LIMIT_FILE);
+		if (!access(path->buf, F_OK))
+			return &cg->trees[k];
+	}
+	return NULL;
+}
+
+/*
+ * tcp_limit: v1 charges sockets once the limit is written (its "-1" is
+ * no limit; "max" as cgroup v2 spells it). Nothing to do without a v1
+ * memory hierarchy: v2 charges them always.
+ */
+static int set_tcp_limit(struct cgroup *cg, const char *value,
+			 struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	const struct tree *t = tcp_tree(cg, &path);
+	int e = 0;
+
+	if (t) {
+		e = write_text(path.buf, strcmp(value, "max") ? value : "-1");
+		if (e)
+			error_addf(err,
+				   "cannot set '%s' of cgroup '%s' to '%s': %s",
+				   TCP_LIMIT_FILE, t->leaf, value, strerror(e));
+		else
+			cg->tcp_set = true;
+	}
+	strbuf_release(&path);
+	return e ? -1 : 0;
+}
+
+bool cgroup_sockets_uncharged(const struct cgroup *cg)
+{
+	struct strbuf path = STRBUF_INIT;
+	bool v1 = tcp_tree(cg, &path) != NULL;
+
+	strbuf_release(&path);
+	return v1 && !cg->tcp_set;
+}
+
 /* Write each limit into the first leaf that has the file. */
 static int set_limits(struct cgroup *cg, const struct cgroup_spec *spec,
 		      struct strbuf *err)
@@ -345,7 +396,11 @@ static int set_limits(struct cgroup *cg, const struct cgroup_spec *spec,
 				   strerror(e));
 			goto out;
 		}
+		if (!strcmp(kv->key, TCP_LIMIT_FILE))
+			cg->tcp_set = true;
 	}
+	if (spec->tcp_limit && set_tcp_limit(cg, spec->tcp_limit, err))
+		goto out;
 	ret = 0;
 out:
 	strbuf_release(&path);

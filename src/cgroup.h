@@ -20,11 +20,12 @@ struct strbuf;
  * (the last one must not exist: a leftover of another run would mix the
  * results), enabling the controllers in cgroup.subtree_control of each
  * level above the last in v2, then writes the limits into the last
- * level. The runner puts each workload process there before it executes
- * (runner_opts.cgroup_procs). cgroup_remove() kills what is left in it
- * (cgroup.kill where the kernel has it, else SIGKILL to each process of
- * cgroup.procs), removes the levels cgroup_create() made, deepest first,
- * and turns off the controllers it turned on above them.
+ * level (and, on the cgroup v1 memory controller, the spec's tcp_limit
+ * into memory.kmem.tcp.limit_in_bytes). The runner puts each workload process
+ * there before it executes (runner_opts.cgroup_procs). cgroup_remove() kills
+ * what is left in it (cgroup.kill where the kernel has it, else SIGKILL to each
+ * process of cgroup.procs), removes the levels cgroup_create() made, deepest
+ * first, and turns off the controllers it turned on above them.
  *
  * Errors name what is missing: "cannot create cgroup
  * '/sys/fs/cgroup/mmcmp/a': Permission denied", "controller 'memory' is
@@ -72,6 +73,13 @@ const char *const *cgroup_procs(const struct cgroup *cg);
 
 /* Its last level's directories, ", "-separated; valid as above. */
 const char *cgroup_where(const struct cgroup *cg);
+
+/*
+ * Whether cg is in a cgroup v1 memory hierarchy whose
+ * memory.kmem.tcp.limit_in_bytes cgroup_create() did not write (neither
+ * tcp_limit nor a limit set it): v1 then charges no socket buffers to it.
+ */
+bool cgroup_sockets_uncharged(const struct cgroup *cg);
 
 /*
  * Kill what is left in cg, remove what cgroup_create() made and free cg

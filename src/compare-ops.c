@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "monitor.h"
 #include "run-data.h"
 #include "strbuf.h"
 #include "util.h"
@@ -375,4 +376,30 @@ char *compare_vmstat_note(const struct compare_result *res,
 	else
 		strbuf_addstr(&sb, ": no Ops table");
 	return strbuf_detach(&sb, NULL);
+}
+
+bool compare_busy_note(const char *label, const struct monitor_table *mt,
+		       struct strbuf *out)
+{
+	size_t busy = 0, known = 0;
+	double worst = 0.0;
+
+	for (size_t i = 0; mt && mt->other_cpu && i < mt->iterations; i++) {
+		double v = mt->other_cpu[i];
+
+		if (isnan(v))
+			continue;
+		known++;
+		if (v > MONITOR_BUSY_FRACTION)
+			busy++;
+		if (v > worst)
+			worst = v;
+	}
+	if (!busy)
+		return false;
+	strbuf_addf(out,
+		    "label %s: other processes used up to %.0f%% of the "
+		    "machine during %zu of %zu iterations",
+		    label, worst * 100.0, busy, known);
+	return true;
 }

@@ -455,6 +455,7 @@ static void bench_release(struct compare_bench *b)
 	free(b->vmstat);
 	free(b->vmstat_note);
 	strvec_clear(&b->warnings);
+	strvec_clear(&b->notes);
 }
 
 /*
@@ -750,6 +751,31 @@ static const struct monitor_table *find_monitors(const struct run_data *rd,
 	return NULL;
 }
 
+/* The cgroup table of benchmark name in rd, or NULL. */
+static const struct monitor_table *find_cgroups(const struct run_data *rd,
+						const char *name)
+{
+	for (size_t k = 0; k < rd->cgroups_nr; k++)
+		if (!strcmp(rd->cgroups[k].benchmark, name))
+			return &rd->cgroups[k];
+	return NULL;
+}
+
+/* A note per run whose iterations of b shared a busy machine. */
+static void bench_busy(const struct compare_result *res,
+		       struct compare_bench *b, const struct run_data *runs)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; !b->monitor && i < res->runs_nr; i++) {
+		strbuf_reset(&sb);
+		if (compare_busy_note(res->labels[i],
+				      find_monitors(&runs[i], b->name), &sb))
+			strvec_push(&b->notes, sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
 static void bench_vmstat(const struct compare_result *res,
 			 struct compare_bench *b, const struct run_data *runs)
 {
@@ -842,6 +868,7 @@ static void bench_finish(const struct compare_result *res,
 	bench_footers(res, b);
 	bench_durations(res, b, runs);
 	bench_vmstat(res, b, runs);
+	bench_busy(res, b, runs);
 }
 
 /* Whether counter name changed in some iteration of mt. */
@@ -897,34 +924,42 @@ static void monitor_add_op(struct compare_bench *b, char *const *labels,
  * The monitors option: after the workload tables, a "BENCH vmstat" table
  * for each benchmark of the baseline that has monitor data and passes
  * the benchmark filter, of every counter that changed in some run and
- * matches the sub-heading regex re (when not NULL).
+ * matches the sub-heading regex re (when not NULL); with cgroup, a
+ * "BENCH cgroup" table of the cgroup counters instead.
  */
 static void add_monitor_benches(struct compare_result *res,
 				const struct run_data *runs, size_t nr,
 				const struct compare_options *opts,
-				const regex_t *re, size_t *bench_alloc)
+				const regex_t *re, bool cgroup,
+				size_t *bench_alloc)
 {
 	const struct monitor_table **mt =
 		xcalloc(nr, sizeof(const struct monitor_table *));
+	const struct monitor_table *base =
+		cgroup ? runs[0].cgroups : runs[0].monitors;
+	size_t base_nr = cgroup ? runs[0].cgroups_nr : runs[0].monitors_nr;
 	struct strmap seen = STRMAP_INIT;
 	struct strbuf title = STRBUF_INIT;
 
-	for (size_t t = 0; t < runs[0].monitors_nr; t++) {
-		const char *bench = runs[0].monitors[t].benchmark;
+	for (size_t t = 0; t < base_nr; t++) {
+		const char *bench = base[t].benchmark;
 		struct compare_bench *b;
 
 		if (opts->benchmark && strcmp(bench, opts->benchmark) != 0)
 			continue;
 		for (size_t i = 0; i < nr; i++)
-			mt[i] = find_monitors(&runs[i], bench);
+			mt[i] = cgroup ? find_cgroups(&runs[i], bench)
+				       : find_monitors(&runs[i], bench);
 		if (!mt[0]->iterations)
 			continue;
 		strbuf_reset(&title);
-		strbuf_addf(&title, "%s vmstat", bench);
+		strbuf_addf(&title, "%s %s", bench,
+			    cgroup ? "cgroup" : "vmstat");
 		ALLOC_GROW(res->bench, res->bench_nr + 1, *bench_alloc);
 		b = &res->bench[res->bench_nr++];
 		memset(b, 0, sizeof(*b));
 		strvec_init(&b->warnings);
+		strvec_init(&b->notes);
 		b->name = xstrdup(title.buf);
 		b->title = xstrdup(title.buf);
 		b->monitor = true;
@@ -1068,6 +1103,7 @@ static struct compare_bench *get_bench(struct compare_result *res,
 	b = &res->bench[res->bench_nr];
 	memset(b, 0, sizeof(*b));
 	strvec_init(&b->warnings);
+	strvec_init(&b->notes);
 	b->name = xstrdup(name);
 	b->title = xstrdup(name);
 	strmap_put(map, name, strlen(name), res->bench_nr);
@@ -1154,9 +1190,12 @@ int compare_runs(const struct run_data *runs, size_t nr,
 	prune(res, opts->benchmark, have_re ? &re : NULL);
 	/* The sub-heading may match only counters of the monitor tables. */
 	bench_alloc = res->bench_nr;
-	if (opts->monitors)
+	if (opts->monitors) {
 		add_monitor_benches(res, runs, nr, opts, have_re ? &re : NULL,
-				    &bench_alloc);
+				    false, &bench_alloc);
+		add_monitor_benches(res, runs, nr, opts, have_re ? &re : NULL,
+				    true, &bench_alloc);
+	}
 	if (!res->bench_nr) {
 		if (opts->benchmark && !opts->sub_heading)
 			error_addf(err, "benchmark '%s' not in baseline '%s'",
@@ -1398,6 +1437,8 @@ void compare_footer(const struct compare_result *res,
 		strbuf_addf(&sb, "warning: %s", bench->warnings.v[i]);
 		strvec_push(lines, sb.buf);
 	}
+	for (size_t i = 0; i < bench->notes.nr; i++)
+		strvec_push(lines, bench->notes.v[i]);
 	if (bench->vmstat_note)
 		strvec_push(lines, bench->vmstat_note);
 	strbuf_release(&sb);

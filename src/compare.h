@@ -75,6 +75,14 @@ struct strbuf;
  * when another run has monitor data or the monitors option asks for it. Their
  * p-values form a family of their own for Benjamini-Hochberg, so asking for
  * them does not change the verdicts of the workload rows.
+ * Runs whose workloads ran in a cgroup get a "BENCH cgroup" table after
+ * it, the same way, of the cgroup's counters (cgroup-stat.h): a
+ * counter's change per iteration, a gauge's value at the end of each.
+ *
+ * Busy machine: under each workload table, in every mode but mmtests',
+ * a note per label whose iterations of the benchmark shared the machine
+ * with other processes using more than MONITOR_BUSY_FRACTION of it
+ * (compare_busy_note()).
  *
  * compare_runs() only reads its runs; the result owns all its memory and
  * does not point into them.
@@ -264,6 +272,16 @@ const char *compare_vmstat_label(size_t row);
  */
 void compare_vmstat_summary(const struct monitor_table *mt, double *out);
 
+/*
+ * When other processes used more than MONITOR_BUSY_FRACTION of the
+ * machine during some of mt's iterations, append to out
+ *   "label X: other processes used up to 37% of the machine during 4 of
+ *   10 iterations"
+ * and return true; else append nothing and return false.
+ */
+bool compare_busy_note(const char *label, const struct monitor_table *mt,
+		       struct strbuf *out);
+
 /* The --print-ratio footer of one run (Dmean, Dmin, Dmax, Gmean). */
 struct compare_ratio_footer {
 	double dmean, dmin, dmax; /* over the ops' ndiff, NaN skipped */
@@ -308,6 +326,8 @@ struct compare_bench {
 	 * each, printed by compare_footer().
 	 */
 	struct strvec warnings;
+	/* Lines for under the table (compare_footer()): a busy machine. */
+	struct strvec notes;
 };
 
 struct compare_result {
@@ -387,9 +407,9 @@ char *compare_vmstat_note(const struct compare_result *res,
  *   "n = 5 iterations (75 samples) per side"
  *   "n = 5 iterations per side: changes under 4.1% (median row) are
  *   found less than 80% of the time"
- * then the table's warnings, and last the line on runs without monitor
- * data (compare_vmstat_note()). Nothing in mmtests mode, whose text
- * output must stay mmtests' own.
+ * then the table's warnings, the bench's notes (a busy machine), and
+ * last the line on runs without monitor data (compare_vmstat_note()). Nothing
+ * in mmtests mode, whose text output must stay mmtests' own.
  */
 void compare_footer(const struct compare_result *res,
 		    const struct compare_bench *bench, struct strvec *lines);

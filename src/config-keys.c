@@ -2,6 +2,7 @@
 #include "config-internal.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "config.h"
 #include "strbuf.h"
@@ -222,6 +223,15 @@ static const struct key workload_keys[] = {
 	 .type = KEY_STRING,
 	 AT(struct workload_spec, cwd),
 	 .help = "Working directory of the command; default: inherited."},
+	{.name = "network",
+	 .type = KEY_BOOL,
+	 AT(struct workload_spec, network),
+	 .def = "false",
+	 .help = "The workload sends over sockets, so a cgroup v1 memory "
+		 "cgroup should charge its socket buffers: `mmcmp run` warns "
+		 "when its cgroup has no `tcp_limit`. A workload whose name "
+		 "or command mentions `netperf` or `netstream` counts as one "
+		 "without it."},
 };
 
 static const struct key metric_keys[] = {
@@ -366,6 +376,14 @@ static const struct key cgroup_keys[] = {
 		 "or hybrid layout, the v1 hierarchy of each controller "
 		 "(`/sys/fs/cgroup/memory`), or `/sys/fs/cgroup/unified` "
 		 "without controllers."},
+	{.name = "tcp_limit",
+	 .type = KEY_STRING,
+	 AT(struct cgroup_spec, tcp_limit),
+	 .help = "Cgroup v1 memory controller: the value written to "
+		 "`memory.kmem.tcp.limit_in_bytes` of the last level, like "
+		 "`1G`, or `max` for no limit. v1 charges socket buffers to "
+		 "a memory cgroup only once this file is written; cgroup v2 "
+		 "always does, and ignores the key."},
 };
 
 /* The loader's arrays of found keys hold a level's keys. */
@@ -436,6 +454,22 @@ const struct level *const config_levels[] = {
 };
 
 const size_t config_levels_nr = ARRAY_SIZE(config_levels);
+
+bool config_is_network(const struct workload_spec *wl)
+{
+	static const char *const words[] = {"netperf", "netstream"};
+
+	if (wl->network)
+		return true;
+	for (size_t k = 0; k < ARRAY_SIZE(words); k++) {
+		if (wl->name && strstr(wl->name, words[k]))
+			return true;
+		for (size_t i = 0; i < wl->command.nr; i++)
+			if (strstr(wl->command.v[i], words[k]))
+				return true;
+	}
+	return false;
+}
 
 void config_add_choices(struct strbuf *sb, const struct choice *c,
 			const char *quote)

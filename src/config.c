@@ -1815,6 +1815,7 @@ static void cgroup_spec_release(struct cgroup_spec *cg)
 	strvec_clear(&cg->controllers);
 	kv_list_clear(&cg->limits);
 	free(cg->root);
+	free(cg->tcp_limit);
 }
 
 static void build_release(struct build_spec *b)

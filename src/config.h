@@ -104,6 +104,7 @@ struct workload_spec {
 	struct command_list prepare, conclude;
 	double timeout_s; /* 0: use the config's */
 	char *cwd;	  /* NULL: inherit */
+	bool network;	  /* it uses sockets: see config_is_network() */
 	int line, col;	  /* of the workload's mapping, 1-based */
 };
 
@@ -116,7 +117,8 @@ struct cgroup_spec {
 	struct strvec controllers; /* enabled on the way down; may be empty */
 	struct kv_list limits;	   /* interface file -> value, on the leaf */
 	char *root;		   /* NULL: found under /sys/fs/cgroup */
-	int line, col;		   /* of the mapping, 1-based */
+	char *tcp_limit; /* v1 memory.kmem.tcp.limit_in_bytes, or NULL */
+	int line, col;	 /* of the mapping, 1-based */
 };
 
 struct build_spec {
@@ -178,6 +180,13 @@ int config_load_buffer(struct config *cfg, const char *name, const char *buf,
 		       size_t len, struct strbuf *err);
 /* Free everything; cfg becomes CONFIG_INIT. NULL is a no-op. */
 void config_release(struct config *cfg);
+
+/*
+ * Whether wl is a network workload, whose socket buffers a memory cgroup
+ * should charge: `network: true`, or a name or command word that
+ * mentions netperf or netstream.
+ */
+bool config_is_network(const struct workload_spec *wl);
 
 /* Append the key reference (a Markdown section per level) to out. */
 void config_describe(struct strbuf *out);

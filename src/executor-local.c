@@ -38,8 +38,10 @@ static int local_run(struct executor *ex, const struct executor_request *req,
 
 	res->monitors = NULL;
 	strbuf_reset(&res->monitor_err);
-	if (req->monitor && el->monitors)
+	if (req->monitor && el->monitors) {
+		monitor_set_cgroup(&el->mon, req->cgroup_procs);
 		monitored = !monitor_begin(&el->mon, &res->monitor_err);
+	}
 	if (monitored && el->mon.interval_s > 0) {
 		o.tick = local_tick;
 		o.tick_ctx = &el->mon;
@@ -51,6 +53,8 @@ static int local_run(struct executor *ex, const struct executor_request *req,
 		return 0;
 	if (monitor_end(&el->mon, &res->monitor_err))
 		return 0;
+	monitor_set_workload(&el->mon, res->run.user_s, res->run.sys_s,
+			     res->run.elapsed_s);
 	if (el->mon.tick_err.len)
 		strbuf_add(&res->monitor_err, el->mon.tick_err.buf,
 			   el->mon.tick_err.len);

@@ -17,11 +17,12 @@ struct monitor_record;
  * command at a time to completion and reports what happened where it ran:
  * exit status, captured stdout, the tail of stderr, elapsed time and
  * resource usage, and, for an iteration, the monitor snapshots
- * (monitor.h) taken around it. So the session never reads /proc or
- * forks: the local executor (executor_local_new()) runs commands on this
- * machine with runner.c and monitor.c; another executor may run them in a
- * guest and bring the same results back. The machine facts stored with
- * each run (machine.h) come from the executor too.
+ * (monitor.h) taken around it, with the counters of the cgroup the
+ * iteration ran in and how much of the machine others used. So the session
+ * never reads /proc or forks: the local executor (executor_local_new()) runs
+ * commands on this machine with runner.c and monitor.c; another executor may
+ * run them in a guest and bring the same results back. The machine facts stored
+ * with each run (machine.h) come from the executor too.
  *
  * An executor is a table of operations and its state. run() returns 0
  * when it ran the command, whatever the command's outcome (that is in

@@ -3,10 +3,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup-stat.h"
 #include "parse-num.h"
 #include "util.h"
 
@@ -287,6 +290,73 @@ bool monitor_values_get(const struct monitor_values *mv, const char *name,
 	return false;
 }
 
+double monitor_other_cpu(const struct monitor_values *cpu, double user_s,
+			 double sys_s, double elapsed_s, long nr_cpus,
+			 long user_hz)
+{
+	double busy = 0.0, other;
+	bool idle = false;
+
+	if (elapsed_s <= 0 || nr_cpus <= 0 || user_hz <= 0)
+		return NAN;
+	for (size_t i = 0; i < cpu->nr; i++) {
+		const char *name = cpu->v[i].name;
+
+		if (!strcmp(name, "idle"))
+			idle = true;
+		if (!strcmp(name, "user") || !strcmp(name, "nice") ||
+		    !strcmp(name, "system") || !strcmp(name, "steal"))
+			busy += (double)cpu->v[i].value;
+	}
+	if (!idle)
+		return NAN;
+	other = (busy - (double)nr_cpus) / (double)user_hz - user_s - sys_s;
+	other /= (double)nr_cpus * elapsed_s;
+	return other < 0 ? 0.0 : other > 1 ? 1.0 : other;
+}
+
+bool monitor_parse_loadavg(const char *text, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(text, &end);
+	return end != text && !errno && (*end == ' ' || *end == '\n') &&
+	       *out >= 0;
+}
+
+/* The 1-minute load average now, or NaN. */
+static double read_loadavg(void)
+{
+	char buf[128];
+	ssize_t n;
+	double v = NAN;
+	int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NAN;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return NAN;
+	buf[n] = '\0';
+	return monitor_parse_loadavg(buf, &v) ? v : NAN;
+}
+
+/* Read the cgroup's counters into snap. */
+static int read_cgroup(struct monitor *mon, struct monitor_snapshot *snap,
+		       struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	int ret = -1;
+
+	if (!cgroup_stat_read(mon->cgroup_procs, &text, err))
+		ret = monitor_parse(snap, MONITOR_VMSTAT, "cgroup", text.buf,
+				    text.len, err);
+	strbuf_release(&text);
+	return ret;
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -319,8 +389,25 @@ void monitor_init(struct monitor *mon, double interval_s)
 			strbuf_init(&mon->snap[k][s].text, 0);
 	for (int s = 0; s < MONITOR_SOURCE_NR; s++)
 		strbuf_init(&mon->now[s].text, 0);
+	for (int k = 0; k < 2; k++)
+		strbuf_init(&mon->cgroup[k].text, 0);
 	strvec_init(&mon->names);
 	strbuf_init(&mon->tick_err, 0);
+	mon->nr_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	mon->user_hz = sysconf(_SC_CLK_TCK);
+}
+
+void monitor_set_cgroup(struct monitor *mon, const char *const *cgroup_procs)
+{
+	mon->cgroup_procs = cgroup_procs;
+}
+
+void monitor_set_workload(struct monitor *mon, double user_s, double sys_s,
+			  double elapsed_s)
+{
+	mon->rec.other_cpu =
+		monitor_other_cpu(&mon->rec.cpu, user_s, sys_s, elapsed_s,
+				  mon->nr_cpus, mon->user_hz);
 }
 
 int monitor_begin(struct monitor *mon, struct strbuf *err)
@@ -335,9 +422,46 @@ int monitor_begin(struct monitor *mon, struct strbuf *err)
 	for (size_t i = 0; i < rec->samples_nr; i++)
 		sample_release(&rec->samples[i]);
 	rec->samples_nr = 0;
+	rec->other_cpu = NAN;
+	rec->loadavg_end = NAN;
+	rec->has_cgroup = false;
+	rec->cgroup.nr = 0;
+	rec->cgroup_start.nr = 0;
+	rec->cgroup_end.nr = 0;
 	strbuf_reset(&mon->tick_err);
+	if (mon->cgroup_procs &&
+	    (cgroup_stat_reset_peaks(mon->cgroup_procs, err) ||
+	     read_cgroup(mon, &mon->cgroup[0], err)))
+		return -1;
+	rec->loadavg_start = read_loadavg();
 	mon->start_ns = now_ns();
 	return read_all(mon->snap[0], err);
+}
+
+/* Split the cgroup snapshots into the record's counters and gauges. */
+static void cgroup_record(struct monitor *mon)
+{
+	struct monitor_record *rec = &mon->rec;
+	const struct monitor_values *end = &mon->cgroup[1].values;
+	size_t k = 0;
+
+	monitor_delta(&mon->cgroup[0], &mon->cgroup[1], false, &rec->cgroup);
+	/* Keep the counters' changes, in place. */
+	for (size_t i = 0; i < rec->cgroup.nr; i++)
+		if (cgroup_stat_is_counter(rec->cgroup.v[i].name))
+			rec->cgroup.v[k++] = rec->cgroup.v[i];
+	rec->cgroup.nr = k;
+	for (size_t i = 0; i < mon->cgroup[0].values.nr; i++) {
+		const struct monitor_value *v = &mon->cgroup[0].values.v[i];
+
+		if (!cgroup_stat_is_counter(v->name))
+			values_add(&rec->cgroup_start, v->name, v->value);
+	}
+	for (size_t i = 0; i < end->nr; i++)
+		if (!cgroup_stat_is_counter(end->v[i].name))
+			values_add(&rec->cgroup_end, end->v[i].name,
+				   end->v[i].value);
+	rec->has_cgroup = true;
 }
 
 /* The copy of name that the periodic samples share. */
@@ -405,6 +529,12 @@ int monitor_end(struct monitor *mon, struct strbuf *err)
 
 	if (read_all(mon->snap[1], err))
 		return -1;
+	rec->loadavg_end = read_loadavg();
+	if (mon->cgroup_procs) {
+		if (read_cgroup(mon, &mon->cgroup[1], err))
+			return -1;
+		cgroup_record(mon);
+	}
 	monitor_delta(&mon->snap[0][MONITOR_VMSTAT],
 		      &mon->snap[1][MONITOR_VMSTAT], true, &rec->vmstat);
 	monitor_delta(&mon->snap[0][MONITOR_CPU], &mon->snap[1][MONITOR_CPU],
@@ -430,6 +560,11 @@ void monitor_release(struct monitor *mon)
 			monitor_snapshot_release(&mon->snap[k][s]);
 	for (int s = 0; s < MONITOR_SOURCE_NR; s++)
 		monitor_snapshot_release(&mon->now[s]);
+	for (int k = 0; k < 2; k++)
+		monitor_snapshot_release(&mon->cgroup[k]);
+	monitor_values_release(&rec->cgroup);
+	monitor_values_release(&rec->cgroup_start);
+	monitor_values_release(&rec->cgroup_end);
 	strvec_clear(&mon->names);
 	strmap_clear(&mon->name_index);
 	strbuf_release(&mon->tick_err);

@@ -39,6 +39,14 @@
  * store_monitor_add() stores. Reading the three files twice takes some
  * 0.15-0.25 ms, most of it in the kernel formatting them (measured with
  * bench/run-overhead); `monitors: false` in a config saves it.
+ *
+ * Besides the kernel's counters, a record says how busy the machine was:
+ * the 1-minute load average of /proc/loadavg at start and end, and the
+ * share of the machine that other processes used while the workload ran
+ * (monitor_other_cpu(), set by monitor_set_workload() once the runner
+ * has the workload's own CPU time). When the workload runs in a cgroup
+ * (monitor_set_cgroup()), the cgroup's own counters (cgroup-stat.h) are
+ * read at start and end too.
  */
 
 enum monitor_source {
@@ -118,6 +126,34 @@ void monitor_delta(const struct monitor_snapshot *before,
 bool monitor_values_get(const struct monitor_values *mv, const char *name,
 			int64_t *value);
 
+/*
+ * Above this share of the machine used by other processes during an
+ * iteration, `mmcmp run` warns and `mmcmp compare` notes it.
+ */
+#define MONITOR_BUSY_FRACTION 0.10
+
+/*
+ * The share of the machine, 0..1, that processes other than the workload
+ * used while it ran: the busy time of the /proc/stat "cpu" line change
+ * cpu (user, nice, system and steal: guest time is inside user and nice
+ * already, steal is others' too; irq and softirq time is left out, as
+ * it is no process's and a network workload causes much of it), in user_hz
+ * ticks, less the workload's own user_s + sys_s (its rusage, children
+ * included) and less one tick per CPU for the sampling of /proc/stat (so
+ * a short iteration on a quiet machine reads 0 rather than noise), over
+ * the capacity nr_cpus x elapsed_s; clamped to 0..1. NaN when elapsed_s,
+ * nr_cpus or user_hz is not positive or cpu has no idle field.
+ */
+double monitor_other_cpu(const struct monitor_values *cpu, double user_s,
+			 double sys_s, double elapsed_s, long nr_cpus,
+			 long user_hz);
+
+/*
+ * The 1-minute load average, the first field of /proc/loadavg text, into
+ * *out; false when text does not start with a number.
+ */
+bool monitor_parse_loadavg(const char *text, double *out);
+
 /* One periodic sample, taken t_s seconds after monitor_begin(). */
 struct monitor_sample {
 	double t_s;
@@ -138,6 +174,17 @@ struct monitor_record {
 	double interval_s; /* of the periodic samples; 0: none taken */
 	struct monitor_sample *samples;
 	size_t samples_nr, samples_alloc;
+	/* Busy machine; NaN where not known. */
+	double other_cpu; /* share used by others: monitor_other_cpu() */
+	double loadavg_start, loadavg_end; /* 1-minute load averages */
+	/*
+	 * The cgroup's counters (cgroup-stat.h), when the iteration ran in
+	 * one (has_cgroup): the counters' changes (end - start, every one)
+	 * and the gauges at start and end.
+	 */
+	bool has_cgroup;
+	struct monitor_values cgroup;
+	struct monitor_values cgroup_start, cgroup_end;
 };
 
 struct monitor {
@@ -145,6 +192,10 @@ struct monitor {
 	/* [0] at the start, [1] at the end, [2] at the last sample. */
 	struct monitor_snapshot snap[3][MONITOR_SOURCE_NR];
 	struct monitor_snapshot now[MONITOR_SOURCE_NR];
+	/* The cgroup's counters at start and end, when cgroup_procs. */
+	struct monitor_snapshot cgroup[2];
+	const char *const *cgroup_procs;
+	long nr_cpus, user_hz; /* for monitor_other_cpu() */
 	uint64_t start_ns;
 	/* The names of the periodic samples, each stored once. */
 	struct strvec names;
@@ -170,6 +221,18 @@ int monitor_begin(struct monitor *mon, struct strbuf *err);
 void monitor_tick(struct monitor *mon);
 /* Take the end snapshots and fill rec. */
 int monitor_end(struct monitor *mon, struct strbuf *err);
+/*
+ * Before monitor_begin(): the workload of the next iterations runs in the
+ * cgroups of these cgroup.procs files (runner_opts.cgroup_procs; borrowed
+ * until the next call), whose counters the record then holds; NULL: none.
+ */
+void monitor_set_cgroup(struct monitor *mon, const char *const *cgroup_procs);
+/*
+ * After monitor_end(): the workload's own CPU time and wall time (its
+ * runner result), from which rec.other_cpu is computed.
+ */
+void monitor_set_workload(struct monitor *mon, double user_s, double sys_s,
+			  double elapsed_s);
 /* Free everything; monitor_init() may set mon up again. NULL is a no-op. */
 void monitor_release(struct monitor *mon);
 

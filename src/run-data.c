@@ -1,6 +1,7 @@
 /* run-data: owned value structs for runs, operations and samples. */
 #include "run-data.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,6 +103,7 @@ void monitor_table_release(struct monitor_table *mt)
 		free(mt->counters[i].v);
 	}
 	free(mt->counters);
+	free(mt->other_cpu);
 	memset(mt, 0, sizeof(*mt));
 }
 
@@ -119,6 +121,9 @@ void run_data_release(struct run_data *rd)
 	for (size_t i = 0; i < rd->monitors_nr; i++)
 		monitor_table_release(&rd->monitors[i]);
 	free(rd->monitors);
+	for (size_t i = 0; i < rd->cgroups_nr; i++)
+		monitor_table_release(&rd->cgroups[i]);
+	free(rd->cgroups);
 	memset(rd, 0, sizeof(*rd));
 }
 
@@ -258,21 +263,37 @@ static void keys_merge(int64_t **dst, size_t *alloc, size_t dst_nr,
 	memcpy(*dst + dst_nr, src, n * sizeof(*src));
 }
 
-struct monitor_table *run_data_monitors(struct run_data *rd,
-					const char *benchmark, bool create)
+/* The table of benchmark in (*v)[0..*nr), created as documented. */
+static struct monitor_table *table_get(struct monitor_table **v, size_t *nr,
+				       size_t *alloc, const char *benchmark,
+				       bool create)
 {
 	struct monitor_table *mt;
 
-	for (size_t i = 0; i < rd->monitors_nr; i++)
-		if (!strcmp(rd->monitors[i].benchmark, benchmark))
-			return &rd->monitors[i];
+	for (size_t i = 0; i < *nr; i++)
+		if (!strcmp((*v)[i].benchmark, benchmark))
+			return &(*v)[i];
 	if (!create)
 		return NULL;
-	ALLOC_GROW(rd->monitors, rd->monitors_nr + 1, rd->monitors_alloc);
-	mt = &rd->monitors[rd->monitors_nr++];
+	ALLOC_GROW(*v, *nr + 1, *alloc);
+	mt = &(*v)[(*nr)++];
 	memset(mt, 0, sizeof(*mt));
 	mt->benchmark = xstrdup(benchmark);
 	return mt;
+}
+
+struct monitor_table *run_data_monitors(struct run_data *rd,
+					const char *benchmark, bool create)
+{
+	return table_get(&rd->monitors, &rd->monitors_nr, &rd->monitors_alloc,
+			 benchmark, create);
+}
+
+struct monitor_table *run_data_cgroups(struct run_data *rd,
+				       const char *benchmark, bool create)
+{
+	return table_get(&rd->cgroups, &rd->cgroups_nr, &rd->cgroups_alloc,
+			 benchmark, create);
 }
 
 static void counter_pad(struct monitor_counter *c, size_t nr)
@@ -284,6 +305,8 @@ static void counter_pad(struct monitor_counter *c, size_t nr)
 
 void monitor_table_add_iteration(struct monitor_table *mt, double elapsed_s)
 {
+	ALLOC_GROW(mt->other_cpu, mt->iterations + 1, mt->other_cpu_alloc);
+	mt->other_cpu[mt->iterations] = NAN;
 	mt->iterations++;
 	mt->elapsed_s += elapsed_s;
 	for (size_t i = 0; i < mt->counters_nr; i++)
@@ -339,6 +362,11 @@ static void monitor_table_merge(struct monitor_table *dst,
 {
 	size_t base = dst->iterations;
 
+	ALLOC_GROW(dst->other_cpu, base + src->iterations + 1,
+		   dst->other_cpu_alloc);
+	for (size_t k = 0; k < src->iterations; k++)
+		dst->other_cpu[base + k] =
+			src->other_cpu ? src->other_cpu[k] : NAN;
 	dst->iterations += src->iterations;
 	dst->elapsed_s += src->elapsed_s;
 	for (size_t i = 0; i < dst->counters_nr; i++)
@@ -398,4 +426,8 @@ void run_data_merge(struct run_data *dst, const struct run_data *src)
 			run_data_monitors(dst, src->monitors[i].benchmark,
 					  true),
 			&src->monitors[i]);
+	for (size_t i = 0; i < src->cgroups_nr; i++)
+		monitor_table_merge(
+			run_data_cgroups(dst, src->cgroups[i].benchmark, true),
+			&src->cgroups[i]);
 }

@@ -130,6 +130,13 @@ struct monitor_table {
 	double elapsed_s;		  /* their summed wall time */
 	struct monitor_counter *counters; /* in the order first seen */
 	size_t counters_nr, counters_alloc;
+	/*
+	 * Per iteration, the share of the machine other processes used
+	 * (monitor.h's other_cpu); NaN where not recorded. NULL until an
+	 * iteration is added.
+	 */
+	double *other_cpu;
+	size_t other_cpu_alloc;
 };
 
 struct run_data {
@@ -141,6 +148,13 @@ struct run_data {
 	/* Empty for runs without monitor data, such as CSV imports. */
 	struct monitor_table *monitors;
 	size_t monitors_nr, monitors_alloc;
+	/*
+	 * The same for the counters of the cgroup the iterations ran in
+	 * (cgroup-stat.h): a counter's change, or a gauge's value at the
+	 * end, per iteration; empty without cgroups.
+	 */
+	struct monitor_table *cgroups;
+	size_t cgroups_nr, cgroups_alloc;
 };
 
 /*
@@ -271,9 +285,13 @@ void op_samples_add_keyed(struct op_samples *op, double value,
  */
 struct monitor_table *run_data_monitors(struct run_data *rd,
 					const char *benchmark, bool create);
+/* The same for rd's cgroup tables. */
+struct monitor_table *run_data_cgroups(struct run_data *rd,
+				       const char *benchmark, bool create);
 /*
- * Start a new iteration of mt (every counter gets a 0 for it) that took
- * elapsed_s; monitor_table_set() then fills in what changed.
+ * Start a new iteration of mt (every counter gets a 0 for it, other_cpu
+ * a NaN) that took elapsed_s; monitor_table_set() then fills in what
+ * changed.
  */
 void monitor_table_add_iteration(struct monitor_table *mt, double elapsed_s);
 /*

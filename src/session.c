@@ -1,6 +1,7 @@
 /* session: one run of a plan into a store, through an executor. */
 #include "session.h"
 
+#include <math.h>
 #include <unistd.h>
 
 #include "cgroup.h"
@@ -10,6 +11,7 @@
 #include "json.h"
 #include "machine.h"
 #include "mmcmp-version.h"
+#include "monitor.h"
 #include "plan.h"
 #include "run-data.h"
 #include "runner.h"
@@ -20,6 +22,12 @@
 #include "strvec.h"
 #include "util.h"
 #include "uuid.h"
+
+/* How busy the machine was during a job's measured iterations. */
+struct job_busy {
+	size_t iterations, busy; /* monitored ones; above the threshold */
+	double worst, load;	 /* highest other_cpu and load average */
+};
 
 /* A run being recorded: one per build. */
 struct live_run {
@@ -57,6 +65,7 @@ struct session {
 	struct settings *settings;
 	size_t config_settings_nr;
 	size_t settings_build; /* whose are applied; SIZE_MAX: none */
+	struct job_busy *busy; /* per job */
 };
 
 static const char no_monitors[] = "iterations are stored without them";
@@ -88,6 +97,7 @@ struct session *session_new(const struct config *cfg, const struct plan *plan,
 	s->measured = opts->iterations ? opts->iterations : cfg->iterations;
 	s->total_iters = plan->nr * (size_t)(cfg->warmup + s->measured);
 	s->runs = xcalloc(plan->builds_nr, sizeof(*s->runs));
+	s->busy = xcalloc(plan->nr + 1, sizeof(*s->busy));
 	for (size_t b = 0; b < plan->builds_nr; b++)
 		s->runs[b].sum.label = opts->labels[b];
 	plan_walk_init(&s->walk, plan, cfg->warmup + s->measured,
@@ -526,6 +536,73 @@ static bool extract_job(struct session *s, size_t j,
 	return !x->note.len;
 }
 
+/* Count an iteration's busy machine for the warning of busy_warn(). */
+static void note_busy(struct job_busy *jb, const struct monitor_record *mon)
+{
+	if (isnan(mon->other_cpu))
+		return;
+	jb->iterations++;
+	if (mon->other_cpu > MONITOR_BUSY_FRACTION)
+		jb->busy++;
+	if (mon->other_cpu > jb->worst)
+		jb->worst = mon->other_cpu;
+	if (mon->loadavg_end > jb->load)
+		jb->load = mon->loadavg_end;
+}
+
+/*
+ * Once per job whose iterations shared the machine with other processes
+ * using more than MONITOR_BUSY_FRACTION of it, a warning with the worst.
+ */
+static void busy_warn(struct session *s)
+{
+	for (size_t j = 0; j < s->plan->nr; j++) {
+		const struct job *job = &s->plan->jobs[j];
+		const struct job_busy *jb = &s->busy[j];
+
+		if (!jb->busy)
+			continue;
+		notify(s,
+		       "%s: %s%s%s: other processes used up to %.0f%% of the "
+		       "machine during %zu of %zu iterations (load average up "
+		       "to %.2f); the results may not be comparable",
+		       s->runs[job->build_index].sum.label, job->wl->name,
+		       *job->key ? " " : "", job->key, jb->worst * 100.0,
+		       jb->busy, jb->iterations, jb->load);
+	}
+}
+
+/*
+ * On the cgroup v1 memory controller, socket buffers are charged only
+ * when tcp_limit is set: warn for each build with a network workload
+ * whose cgroup lacks it.
+ */
+static void tcp_warn(struct session *s)
+{
+	for (size_t b = 0; b < s->plan->builds_nr; b++) {
+		const struct cgroup *cg = s->runs[b].cgroup;
+
+		if (!cg || !cgroup_sockets_uncharged(cg))
+			continue;
+		for (size_t j = 0; j < s->plan->nr; j++) {
+			const struct job *job = &s->plan->jobs[j];
+
+			if (job->build_index != b ||
+			    !config_is_network(job->wl))
+				continue;
+			notify(s,
+			       "%s: cgroup '%s' is on the cgroup v1 memory "
+			       "controller without tcp_limit, so the socket "
+			       "buffers of network workload '%s' are not "
+			       "charged to it; set tcp_limit in its cgroup "
+			       "(configs/README.md)",
+			       s->runs[b].sum.label, cgroup_where(cg),
+			       job->wl->name);
+			break;
+		}
+	}
+}
+
 /* Tell the progress callback that iteration `it` of job j starts. */
 static void report_progress(struct session *s, const struct job *job, long it)
 {
@@ -648,6 +725,8 @@ static int run_iteration(struct session *s, size_t j, long it,
 	}
 	s->done_iters++;
 	s->elapsed_sum += r->elapsed_s;
+	if (!warmup && res.monitors)
+		note_busy(&s->busy[j], res.monitors);
 	if (!warmup) {
 		lr->sum.iterations++;
 		lr->sum.samples += x.samples_nr;
@@ -1055,6 +1134,7 @@ int session_run(struct session *s, struct executor *ex, struct strbuf *err)
 	    apply_settings(s, &s->cfg->settings, 0, s->plan->builds_nr, err))
 		goto fail;
 	s->config_settings_nr = settings_nr(s->settings);
+	tcp_warn(s);
 	for (;;) {
 		/* Before the next step, so that what ran is torn down. */
 		if (flag_set(s->opts.stop) || s->aborted)
@@ -1116,6 +1196,7 @@ int session_finish(struct session *s, struct strbuf *err)
 	while (plan_walk_next(&s->walk, &step))
 		do_step(s, &step, err); /* only teardowns: they only warn */
 	restore_settings(s);
+	busy_warn(s);
 	remove_cgroups(s);
 	if (flag_set(s->opts.stop))
 		s->status = SESSION_INTERRUPTED;
@@ -1176,5 +1257,6 @@ void session_free(struct session *s)
 		free(s->runs[b].op_ids);
 	}
 	free(s->runs);
+	free(s->busy);
 	free(s);
 }

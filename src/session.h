@@ -30,8 +30,10 @@ struct cgroup_spec;
  * A session prints nothing: what the user should see arrives through the
  * two callbacks of struct session_opts, a progress event before each
  * iteration and warnings (a failed iteration, a failed teardown, monitors
- * that do not work). What stops the run arrives as the error of
- * session_run() or session_finish().
+ * that do not work; once per job, other processes using more than
+ * MONITOR_BUSY_FRACTION of the machine during its iterations; a network
+ * workload in a cgroup v1 memory cgroup without tcp_limit). What stops the run
+ * arrives as the error of session_run() or session_finish().
  *
  * A failing iteration does not stop the run (unless the config says
  * `on_error: abort`); it is stored with its status and counted. A

@@ -1,6 +1,7 @@
 /* store-monitor: iterations' monitor records in SQLite. */
 #include "store.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <sqlite3.h>
@@ -69,6 +70,20 @@ static int bind_json(sqlite3_stmt *stmt, int i, struct strbuf *sb,
 				 SQLITE_TRANSIENT);
 }
 
+/* Bind v, or NULL when it is NaN (not known). */
+static int bind_real(sqlite3_stmt *stmt, int i, double v)
+{
+	return isnan(v) ? sqlite3_bind_null(stmt, i)
+			: sqlite3_bind_double(stmt, i, v);
+}
+
+/* Bind the JSON object of mv when has, else NULL. */
+static int bind_json_or_null(sqlite3_stmt *stmt, int i, struct strbuf *sb,
+			     bool has, const struct monitor_values *mv)
+{
+	return has ? bind_json(stmt, i, sb, mv) : sqlite3_bind_null(stmt, i);
+}
+
 static int add_samples(struct store *st, int64_t iter_id,
 		       const struct monitor_record *rec, struct strbuf *err)
 {
@@ -112,8 +127,9 @@ static int add_record(struct store *st, int64_t iter_id,
 {
 	static const char sql[] =
 		"INSERT INTO iteration_monitor (iteration_id, interval_s,"
-		" vmstat, cpu, meminfo_start, meminfo_end)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+		" vmstat, cpu, meminfo_start, meminfo_end, other_cpu,"
+		" loadavg_start, loadavg_end, cgroup, cgroup_start, cgroup_end)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
 	struct strbuf json = STRBUF_INIT;
 	sqlite3_stmt *stmt = NULL;
 	int ret = -1;
@@ -127,6 +143,14 @@ static int add_record(struct store *st, int64_t iter_id,
 	    bind_json(stmt, 4, &json, &rec->cpu) ||
 	    bind_json(stmt, 5, &json, &rec->meminfo_start) ||
 	    bind_json(stmt, 6, &json, &rec->meminfo_end) ||
+	    bind_real(stmt, 7, rec->other_cpu) ||
+	    bind_real(stmt, 8, rec->loadavg_start) ||
+	    bind_real(stmt, 9, rec->loadavg_end) ||
+	    bind_json_or_null(stmt, 10, &json, rec->has_cgroup, &rec->cgroup) ||
+	    bind_json_or_null(stmt, 11, &json, rec->has_cgroup,
+			      &rec->cgroup_start) ||
+	    bind_json_or_null(stmt, 12, &json, rec->has_cgroup,
+			      &rec->cgroup_end) ||
 	    sqlite3_step(stmt) != SQLITE_DONE) {
 		store_fail(st, err, "store monitors of iteration %" PRId64,
 			   iter_id);
@@ -333,22 +357,32 @@ out:
 /*
  * The vmstat changes of the measured iterations of a run that succeeded
  * with monitors, one row per counter, in iteration order; an iteration in
- * which nothing changed gives one row with a NULL name.
+ * which nothing changed gives one row with a NULL name. The second
+ * query gives the cgroup counters' changes and gauges' end values of
+ * those that ran in a cgroup, the same way.
  */
 static const char load_sql[] =
-	"SELECT i.id, i.benchmark, i.elapsed_s, j.key, j.value"
+	"SELECT i.id, i.benchmark, i.elapsed_s, j.key, j.value, m.other_cpu"
 	" FROM iteration i JOIN iteration_monitor m ON m.iteration_id = i.id"
 	" LEFT JOIN json_each(m.vmstat) j"
 	" WHERE i.run_id = ?1 AND i.warmup = 0 AND i.status = 'ok'"
 	" AND (?2 IS NULL OR i.benchmark = ?2)"
 	" ORDER BY i.id";
+static const char load_cgroup_sql[] =
+	"SELECT i.id, i.benchmark, i.elapsed_s, j.key, j.value, m.other_cpu"
+	" FROM iteration i JOIN iteration_monitor m ON m.iteration_id = i.id"
+	" LEFT JOIN json_each(json_patch(m.cgroup, m.cgroup_end)) j"
+	" WHERE i.run_id = ?1 AND i.warmup = 0 AND i.status = 'ok'"
+	" AND (?2 IS NULL OR i.benchmark = ?2) AND m.cgroup IS NOT NULL"
+	" ORDER BY i.id";
 
 /*
- * Fill tmp's tables from the rows of load_sql. index[t] maps counter
- * names of table t to their index, so a long run loads in linear time.
+ * Fill tmp's tables (its cgroup tables when cgroup) from the rows of
+ * load_sql. index[t] maps counter names of table t to their index, so a
+ * long run loads in linear time.
  */
 static int load_rows(struct store *st, int64_t run_id, sqlite3_stmt *stmt,
-		     struct run_data *tmp, struct strbuf *err)
+		     bool cgroup, struct run_data *tmp, struct strbuf *err)
 {
 	struct strmap *index = NULL;
 	size_t index_nr = 0;
@@ -366,14 +400,19 @@ static int load_rows(struct store *st, int64_t run_id, sqlite3_stmt *stmt,
 			const char *bench =
 				(const char *)sqlite3_column_text(stmt, 1);
 
-			mt = run_data_monitors(tmp, bench ? bench : "", true);
+			bench = bench ? bench : "";
+			mt = cgroup ? run_data_cgroups(tmp, bench, true)
+				    : run_data_monitors(tmp, bench, true);
 			monitor_table_add_iteration(
 				mt, sqlite3_column_double(stmt, 2));
+			if (sqlite3_column_type(stmt, 5) != SQLITE_NULL)
+				mt->other_cpu[mt->iterations - 1] =
+					sqlite3_column_double(stmt, 5);
 			last = id;
 		}
 		if (!name)
 			continue;
-		t = (size_t)(mt - tmp->monitors);
+		t = (size_t)(mt - (cgroup ? tmp->cgroups : tmp->monitors));
 		if (t >= index_nr) {
 			index = xrealloc(index, (t + 1) * sizeof(*index));
 			while (index_nr <= t)
@@ -410,14 +449,22 @@ int store_load_monitors(struct store *st, int64_t run_id, const char *benchmark,
 
 	if (store_tx_open(st, false, &tx, err))
 		return -1;
-	if (prepare(st, load_sql, &stmt, "monitor query", err))
-		goto out;
-	if (sqlite3_bind_int64(stmt, 1, run_id) ||
-	    store_bind_text(stmt, 2, benchmark)) {
-		store_fail(st, err, "load monitors of run %" PRId64, run_id);
-		goto out;
+	for (int k = 0; k < 2; k++) {
+		sqlite3_finalize(stmt);
+		stmt = NULL;
+		if (prepare(st, k ? load_cgroup_sql : load_sql, &stmt,
+			    "monitor query", err))
+			goto out;
+		if (sqlite3_bind_int64(stmt, 1, run_id) ||
+		    store_bind_text(stmt, 2, benchmark)) {
+			store_fail(st, err, "load monitors of run %" PRId64,
+				   run_id);
+			goto out;
+		}
+		if (load_rows(st, run_id, stmt, k, &tmp, err))
+			goto out;
 	}
-	ret = load_rows(st, run_id, stmt, &tmp, err);
+	ret = 0;
 out:
 	sqlite3_finalize(stmt);
 	ret = store_tx_close(st, &tx, ret, err);
@@ -429,6 +476,12 @@ out:
 			rd->monitors[rd->monitors_nr++] = tmp.monitors[i];
 		}
 		tmp.monitors_nr = 0;
+		for (size_t i = 0; i < tmp.cgroups_nr; i++) {
+			ALLOC_GROW(rd->cgroups, rd->cgroups_nr + 1,
+				   rd->cgroups_alloc);
+			rd->cgroups[rd->cgroups_nr++] = tmp.cgroups[i];
+		}
+		tmp.cgroups_nr = 0;
 	}
 	run_data_release(&tmp);
 	return ret;

@@ -304,9 +304,12 @@ int store_monitor_add(struct store *st, int64_t iter_id,
 /*
  * Append to rd->monitors, per benchmark (in the order of their first
  * monitored iteration), the vmstat changes of run run_id's measured
- * iterations that succeeded and ran with monitors; benchmark, when not
- * NULL, keeps only that one. store_load_run() calls it. On failure rd's
- * monitors are left as they were.
+ * iterations that succeeded and ran with monitors, with the share of the
+ * machine others used in each; and to rd->cgroups those of the cgroup
+ * counters of the iterations that ran in a cgroup (a counter's change or
+ * a gauge's value at the end). benchmark, when not NULL, keeps only that
+ * one. store_load_run() calls it. On failure rd's monitors are left as
+ * they were.
  */
 int store_load_monitors(struct store *st, int64_t run_id, const char *benchmark,
 			struct run_data *rd, struct strbuf *err);

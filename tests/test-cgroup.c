@@ -1,6 +1,8 @@
 /*
  * Unit tests for cgroup: where a spec's cgroup goes on the layouts of
- * cgroup v2, v1 and hybrid machines (a fake statfs), and, where this
+ * cgroup v2, v1 and hybrid machines (a fake statfs); cgroup-stat's
+ * counters and gauges, formatted from fixture texts and read from a
+ * directory made to look like a cgroup; and, where this
  * machine lets us, creating a nested cgroup with limits, running a
  * process in it and removing it with the process still there. Those
  * print why they are skipped otherwise.
@@ -15,6 +17,7 @@
 
 #include "tap.h"
 #include "cgroup.h"
+#include "cgroup-stat.h"
 #include "config.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -363,9 +366,178 @@ static void test_stale(void)
 	strbuf_release(&root);
 }
 
+/* Names and whether cgroup-stat counts them as counters. */
+static const struct {
+	const char *name;
+	bool counter;
+} kind_cases[] = {
+	{"memory.stat.pgfault", true},
+	{"memory.stat.pgmajfault", true},
+	{"memory.stat.total_pgpgin", true},
+	{"memory.stat.workingset_refault_file", true},
+	{"memory.stat.thp_fault_alloc", true},
+	{"memory.stat.numa_pages_migrated", true},
+	{"memory.stat.zswpout", true},
+	{"memory.stat.swpin_zero", true},
+	{"memory.stat.anon", false},
+	{"memory.stat.sock", false},
+	{"memory.stat.rss", false},
+	{"memory.stat.total_cache", false},
+	{"memory.stat.anon_thp", false},
+	{"memory.stat.zswapped", false},
+	{"memory.stat.hierarchical_memory_limit", false},
+	{"memory.events.oom_kill", true},
+	{"memory.events.max", true},
+	{"cpu.stat.usage_usec", true},
+	{"cpu.stat.nr_throttled", true},
+	{"cpuacct.stat.user", true},
+	{"cpuacct.usage", true},
+	{"memory.current", false},
+	{"memory.peak", false},
+	{"memory.usage_in_bytes", false},
+	{"memory.max_usage_in_bytes", false},
+	{"memory.failcnt", true},
+	{"memory.kmem.tcp.usage_in_bytes", false},
+	{"memory.kmem.tcp.max_usage_in_bytes", false},
+	{"memory.kmem.tcp.failcnt", true},
+	{"memory.memsw.failcnt", true},
+	{"memory.kmem.failcnt", true},
+	{"memory.stat", false},
+	{"memory.currentx", false},
+	{"unknown.file", false},
+};
+
+static const struct {
+	const char *file, *text;
+	const char *want; /* "name value" lines; NULL: the error */
+	const char *err;
+} format_cases[] = {
+	{"memory.stat", "anon 4096\nfile 0\npgfault 12\n",
+	 "memory.stat.anon 4096\nmemory.stat.file 0\nmemory.stat.pgfault 12\n",
+	 NULL},
+	{"memory.events", "low 0\nhigh 0\nmax 3\noom 0\noom_kill 1",
+	 "memory.events.low 0\nmemory.events.high 0\nmemory.events.max 3\n"
+	 "memory.events.oom 0\nmemory.events.oom_kill 1\n",
+	 NULL},
+	{"memory.kmem.tcp.usage_in_bytes", "65536\n",
+	 "memory.kmem.tcp.usage_in_bytes 65536\n", NULL},
+	{"memory.stat",
+	 "rss 1\nhierarchical_memory_limit 9223372036854771712\n"
+	 "hierarchical_memsw_limit 9223372036854771712\nswap 0\n",
+	 "memory.stat.rss 1\nmemory.stat.swap 0\n", NULL},
+	{"cpu.stat", "", "", NULL},
+	{"memory.stat", "anon\n", NULL, "f:1: expected 'key value'"},
+	{"memory.stat", "anon 1\nfile -2\n", NULL, "f:2: bad value '-2'"},
+	{"memory.current", "max\n", NULL, "f: bad value 'max'"},
+};
+
+static void test_stat_format(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(kind_cases); i++)
+		ok(cgroup_stat_is_counter(kind_cases[i].name) ==
+			   kind_cases[i].counter,
+		   "%s is a %s", kind_cases[i].name,
+		   kind_cases[i].counter ? "counter" : "gauge (or unknown)");
+	for (size_t i = 0; i < ARRAY_SIZE(format_cases); i++) {
+		struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+		int r = cgroup_stat_format(format_cases[i].file, "f",
+					   format_cases[i].text, &out, &err);
+
+		if (format_cases[i].want)
+			ok(!r && !strcmp(out.buf, format_cases[i].want),
+			   "format case %zu: %s", i, format_cases[i].file);
+		else
+			ok(r == -1 && !strcmp(err.buf, format_cases[i].err),
+			   "format case %zu fails: %s", i, err.buf);
+		strbuf_release(&out);
+		strbuf_release(&err);
+	}
+}
+
+/* Write text to dir/name. */
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	struct strbuf path = STRBUF_INIT;
+	FILE *f;
+
+	strbuf_addf(&path, "%s/%s", dir, name);
+	f = fopen(path.buf, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f))
+		BUG("cannot write '%s'", path.buf);
+	strbuf_release(&path);
+}
+
+/* cgroup_stat_read() of two directories made to look like cgroups. */
+static void test_stat_read(void)
+{
+	char d1[] = "/tmp/mmcmp-test-cgroup-XXXXXX";
+	char d2[] = "/tmp/mmcmp-test-cgroup-XXXXXX";
+	struct strbuf p1 = STRBUF_INIT, p2 = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	const char *procs[3];
+	int r;
+
+	if (!mkdtemp(d1) || !mkdtemp(d2))
+		BUG("mkdtemp");
+	/* A v1 memory cgroup and a v1 cpuacct one. */
+	put_file(d1, "cgroup.procs", "");
+	put_file(d1, "memory.stat", "rss 8192\npgfault 7\n");
+	put_file(d1, "memory.kmem.tcp.usage_in_bytes", "4096\n");
+	put_file(d1, "memory.kmem.tcp.failcnt", "0\n");
+	put_file(d2, "cgroup.procs", "");
+	put_file(d2, "cpuacct.usage", "123456\n");
+	strbuf_addf(&p1, "%s/cgroup.procs", d1);
+	strbuf_addf(&p2, "%s/cgroup.procs", d2);
+	procs[0] = p1.buf;
+	procs[1] = p2.buf;
+	procs[2] = NULL;
+	r = cgroup_stat_read(procs, &out, &err);
+	is_str(r ? err.buf : out.buf,
+	       "memory.stat.rss 8192\nmemory.stat.pgfault 7\n"
+	       "memory.kmem.tcp.usage_in_bytes 4096\n"
+	       "memory.kmem.tcp.failcnt 0\ncpuacct.usage 123456\n",
+	       "read: the files each has, in the table's order");
+	put_file(d1, "memory.kmem.tcp.max_usage_in_bytes", "9\n");
+	strbuf_reset(&out);
+	ok(!cgroup_stat_reset_peaks(procs, &err) &&
+		   !cgroup_stat_read(procs, &out, &err) &&
+		   strstr(out.buf, "\nmemory.kmem.tcp.max_usage_in_bytes 0\n"),
+	   "reset: the peaks are written 0, the rest left alone: %s", err.buf);
+	strbuf_reset(&out);
+	put_file(d2, "memory.current", "lots\n");
+	ok(cgroup_stat_read(procs, &out, &err) == -1 &&
+		   strstr(err.buf, "/memory.current: bad value 'lots'"),
+	   "read: a bad file is an error: %s", err.buf);
+	for (int k = 0; k < 2; k++) {
+		const char *dir = k ? d2 : d1;
+		static const char *const names[] = {
+			"cgroup.procs",
+			"memory.stat",
+			"memory.kmem.tcp.usage_in_bytes",
+			"memory.kmem.tcp.failcnt",
+			"memory.kmem.tcp.max_usage_in_bytes",
+			"cpuacct.usage",
+			"memory.current",
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+			strbuf_reset(&out);
+			strbuf_addf(&out, "%s/%s", dir, names[i]);
+			unlink(out.buf);
+		}
+		rmdir(dir);
+	}
+	strbuf_release(&p1);
+	strbuf_release(&p2);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	test_plan();
+	test_stat_format();
+	test_stat_read();
 	test_machine();
 	test_stale();
 	done_testing();

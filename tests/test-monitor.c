@@ -4,6 +4,7 @@
  * and hand-made bad ones), deltas, and a begin/tick/end cycle on this
  * machine's /proc when it can be read.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -168,6 +169,101 @@ static void test_delta(void)
 	strbuf_release(&err);
 }
 
+/*
+ * The busy machine: a /proc/stat "cpu" change (user nice system idle
+ * iowait irq softirq steal guest guest_nice, ticks), the workload's
+ * user and system seconds, its elapsed seconds, CPUs and USER_HZ, and
+ * the share of the machine others used, worked out by hand: busy ticks
+ * (user, nice, system, steal) less one per CPU, over USER_HZ, less the
+ * workload's time, over CPUs x elapsed.
+ */
+static const struct {
+	int64_t t[10];
+	size_t nr; /* fields given */
+	double user_s, sys_s, elapsed_s;
+	long cpus, hz;
+	double want; /* NaN: undefined */
+} busy_cases[] = {
+	/* Idle machine, the workload alone: 1 s of 2 CPUs x 1 s. */
+	{{80, 0, 20, 100, 0, 0, 0, 0, 0, 0}, 10, 0.8, 0.2, 1, 2, 100, 0.0},
+	/* A busy loop on one of two CPUs besides it: (202-2)/100-1 = 1. */
+	{{180, 0, 22, 0, 0, 0, 0, 0, 0, 0}, 10, 0.8, 0.2, 1, 2, 100, 0.5},
+	/* Four CPUs, 2 s, others (504-4)/100-2 = 3 CPU-seconds of 8. */
+	{{400, 50, 54, 300, 0, 0, 0, 0, 0, 0}, 10, 1.5, 0.5, 2, 4, 100, 0.375},
+	/* iowait is idle; guest time is inside user already: (202-2)/100-1. */
+	{{150, 0, 52, 50, 100, 0, 0, 0, 150, 0}, 10, 0.0, 1.0, 1, 2, 100, 0.5},
+	/* steal counts as busy: others had the CPU. */
+	{{0, 0, 2, 100, 0, 0, 0, 100, 0, 0}, 10, 0.0, 0.0, 1, 2, 100, 0.5},
+	/* USER_HZ 250, one CPU, 0.5 s; irq and softirq are no process's. */
+	{{50, 0, 26, 0, 0, 25, 25, 0, 0, 0}, 10, 0.1, 0.1, 0.5, 1, 250, 0.2},
+	/* A workload that used more than the ticks show reads 0. */
+	{{10, 0, 0, 190, 0, 0, 0, 0, 0, 0}, 10, 2.0, 0.0, 1, 2, 100, 0.0},
+	/* Capped at the whole machine. */
+	{{1000, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 10, 0.0, 0.0, 1, 2, 100, 1.0},
+	/* An old kernel's 4 fields. */
+	{{52, 0, 50, 100}, 4, 0.0, 0.0, 1, 2, 100, 0.5},
+	/* Undefined: no time, no CPUs, no idle field. */
+	{{1, 0, 0, 1}, 4, 0.0, 0.0, 0, 2, 100, NAN},
+	{{1, 0, 0, 1}, 4, 0.0, 0.0, 1, 0, 100, NAN},
+	{{1, 0, 0}, 3, 0.0, 0.0, 1, 2, 100, NAN},
+};
+
+static void test_other_cpu(void)
+{
+	static const char *const fields[] = {
+		"user", "nice",	   "system", "idle",  "iowait",
+		"irq",	"softirq", "steal",  "guest", "guest_nice",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(busy_cases); i++) {
+		struct monitor_value v[10];
+		struct monitor_values mv = {.v = v, .nr = busy_cases[i].nr};
+		double got;
+
+		for (size_t k = 0; k < busy_cases[i].nr; k++) {
+			v[k].name = fields[k];
+			v[k].value = busy_cases[i].t[k];
+		}
+		got = monitor_other_cpu(&mv, busy_cases[i].user_s,
+					busy_cases[i].sys_s,
+					busy_cases[i].elapsed_s,
+					busy_cases[i].cpus, busy_cases[i].hz);
+		if (isnan(busy_cases[i].want))
+			ok(isnan(got), "busy case %zu: undefined (%g)", i, got);
+		else
+			ok_near(got, busy_cases[i].want, 1e-12,
+				"busy case %zu: %g of the machine", i,
+				busy_cases[i].want);
+	}
+}
+
+static const struct {
+	const char *text;
+	bool good;
+	double want;
+} loadavg_cases[] = {
+	{"0.52 0.58 0.59 1/467 12345\n", true, 0.52},
+	{"18.19 16.91 17.90 13/190 23834\n", true, 18.19},
+	{"0.00 0.00 0.00 1/1 1\n", true, 0.0},
+	{"", false, 0},
+	{"x 1 2\n", false, 0},
+	{"-1 0 0 1/1 1\n", false, 0},
+	{"1.5x 0 0\n", false, 0},
+};
+
+static void test_loadavg(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(loadavg_cases); i++) {
+		double v = -1;
+		bool good = monitor_parse_loadavg(loadavg_cases[i].text, &v);
+
+		ok(good == loadavg_cases[i].good &&
+			   (!good || v == loadavg_cases[i].want),
+		   "loadavg case %zu: %s %g", i, good ? "parses" : "refused",
+		   v);
+	}
+}
+
 /* A begin, two samples and an end on this machine's /proc. */
 static void test_cycle(void)
 {
@@ -204,6 +300,15 @@ static void test_cycle(void)
 	ok(monitor_values_get(&mon.rec.meminfo_start, "MemTotal", &v) &&
 		   v > 0 && mon.rec.meminfo_end.nr,
 	   "meminfo at start and end");
+	ok(!mon.rec.has_cgroup && !mon.rec.cgroup.nr,
+	   "no cgroup: no cgroup counters");
+	ok(mon.rec.loadavg_start >= 0 && mon.rec.loadavg_end >= 0,
+	   "load averages at start and end (%g, %g)", mon.rec.loadavg_start,
+	   mon.rec.loadavg_end);
+	ok(isnan(mon.rec.other_cpu), "other_cpu unknown before the workload");
+	monitor_set_workload(&mon, 0.001, 0.001, 0.01);
+	ok(mon.rec.other_cpu >= 0 && mon.rec.other_cpu <= 1,
+	   "other_cpu within 0..1 (%g)", mon.rec.other_cpu);
 	ok(mon.rec.samples_nr == 2 && mon.rec.interval_s == 0.5 &&
 		   mon.rec.samples[0].t_s <= mon.rec.samples[1].t_s &&
 		   mon.rec.samples[1].meminfo.nr && mon.rec.samples[1].cpu.nr,
@@ -226,6 +331,8 @@ int main(void)
 	test_parse_files();
 	test_parse_texts();
 	test_delta();
+	test_other_cpu();
+	test_loadavg();
 	test_cycle();
 	done_testing();
 	return exit_status();

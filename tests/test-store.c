@@ -149,7 +149,7 @@ static void test_runs(void)
 		diag("%s", err.buf);
 	if (!st)
 		return;
-	ok(query(st, "PRAGMA user_version") == 5, "schema version is 5");
+	ok(query(st, "PRAGMA user_version") == 6, "schema version is 6");
 	ok(query(st, "PRAGMA application_id") == 0x6d6d6370,
 	   "application_id is \"mmcp\"");
 	ok(query(st, "PRAGMA foreign_keys") == 1, "foreign keys are on");
@@ -1015,6 +1015,12 @@ static void test_open_kinds(void)
 	    store_exec(
 		    st,
 		    "ALTER TABLE run DROP COLUMN setup; DROP TABLE run_setting;"
+		    " ALTER TABLE iteration_monitor DROP COLUMN other_cpu;"
+		    " ALTER TABLE iteration_monitor DROP COLUMN loadavg_start;"
+		    " ALTER TABLE iteration_monitor DROP COLUMN loadavg_end;"
+		    " ALTER TABLE iteration_monitor DROP COLUMN cgroup;"
+		    " ALTER TABLE iteration_monitor DROP COLUMN cgroup_start;"
+		    " ALTER TABLE iteration_monitor DROP COLUMN cgroup_end;"
 		    " PRAGMA application_id = 0; PRAGMA user_version = 2",
 		    &err))
 		BUG("cannot make an old database: %s", err.buf);
@@ -1023,7 +1029,7 @@ static void test_open_kinds(void)
 	if (!ok(st != NULL, "a reader opens a database of schema 2"))
 		diag("%s", err.buf);
 	if (st) {
-		ok(query(st, "PRAGMA user_version") == 5 &&
+		ok(query(st, "PRAGMA user_version") == 6 &&
 			   query(st, "PRAGMA application_id") == 0x6d6d6370,
 		   "and upgrades it, as it can write");
 		ok(query(st, "SELECT count(*) FROM run") == 1,
@@ -1039,7 +1045,7 @@ static void test_open_kinds(void)
 	ok(!st, "a reader refuses an empty file");
 	fails(-1, &err, "the file is empty", "and says so");
 	st = store_open(t.path.buf, &err);
-	ok(st && query(st, "PRAGMA user_version") == 5,
+	ok(st && query(st, "PRAGMA user_version") == 6,
 	   "a writer makes an empty file a database");
 	store_close(st);
 	tmp_db_free(&t, NULL);

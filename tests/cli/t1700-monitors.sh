@@ -42,6 +42,14 @@ check "cpu times and meminfo at start and end are stored" \
 		AND json_extract(meminfo_end, '\$.MemFree') > 0")" -eq 6
 check "no periodic samples without monitor_interval" \
 	test "$(sqlite3 "$MMCMP_DB" 'SELECT count(*) FROM monitor_sample')" -eq 0
+check "the share others used and the load averages are stored" \
+	test "$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM iteration_monitor
+		WHERE other_cpu BETWEEN 0 AND 1
+		AND loadavg_start >= 0 AND loadavg_end >= 0")" -eq 6
+check "outside a cgroup, no cgroup counters" \
+	test "$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM iteration_monitor
+		WHERE cgroup IS NULL AND cgroup_start IS NULL
+		AND cgroup_end IS NULL")" -eq 6
 
 expect_status 0 "compare" "$MMCMP" compare m-small m-big
 grep_file "$TMP/out" "^Duration Elapsed" "the Duration table comes first"
@@ -52,6 +60,8 @@ check "the Ops table has mmtests' 62 rows" \
 	test "$(grep -c '^Ops ' "$TMP/out")" -eq 62
 check "without --monitors, no counter table" \
 	sh -c "! grep -q '^faults vmstat$' '$TMP/out'"
+check "nor a cgroup table, as none ran in a cgroup" \
+	sh -c "! grep -q '^faults cgroup$' '$TMP/out'"
 expect_status 0 "compare --monitors" "$MMCMP" compare --monitors m-small m-big
 grep_file "$TMP/out" "^faults vmstat$" "a table of vmstat counters follows"
 grep_file "$TMP/out" "^Amean pgfault " "with the mean page faults per iteration"

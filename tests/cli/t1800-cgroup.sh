@@ -70,7 +70,7 @@ try() {
 cleanup() {
 	pkill -f "slee[p] $marker" 2>/dev/null || true
 	for d in /sys/fs/cgroup /sys/fs/cgroup/unified /sys/fs/cgroup/memory; do
-		for c in "$d/$top/a/leaf" "$d/$top/a" "$d/$top"; do
+		for c in "$d/$top/a/leaf" "$d/$top/a" "$d/$top/tcp" "$d/$top"; do
 			[ -d "$c" ] && rmdir "$c" 2>/dev/null
 		done
 	done
@@ -114,6 +114,64 @@ if writable /sys/fs/cgroup/memory cgroupfs; then
   controllers: [memory]
   limits: { memory.limit_in_bytes: \"268435456\" }
   root: /sys/fs/cgroup/memory"
+	check "v1-memory: each iteration records the cgroup's counters" \
+		test "$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM iteration_monitor m
+			JOIN iteration i ON i.id = m.iteration_id
+			JOIN run r ON r.id = i.run_id
+			WHERE r.label = 'v1-memory'
+			AND json_extract(m.cgroup, '\$.\"memory.stat.pgfault\"') > 0
+			AND json_extract(m.cgroup, '\$.\"memory.kmem.tcp.failcnt\"') >= 0
+			AND json_extract(m.cgroup_end, '\$.\"memory.kmem.tcp.max_usage_in_bytes\"') >= 0
+			AND json_extract(m.cgroup_start, '\$.\"memory.usage_in_bytes\"') >= 0")" -eq 2
+	expect_status 0 "v1-memory: compare --monitors" \
+		"$MMCMP" compare --monitors v1-memory v1-memory
+	grep_file "$TMP/out" "^inside cgroup$" "a table of the cgroup's counters follows"
+	grep_file "$TMP/out" "^Amean  *memory.stat.pgfault " \
+		"with the page faults charged to the cgroup"
+
+	# tcp_limit: the workload reads its own cgroup's limit; a network
+	# workload without one is warned about.
+	tcpfile="/sys/fs/cgroup/memory/$top/tcp/memory.kmem.tcp.limit_in_bytes"
+	for what in tcp-set tcp-unset; do
+		if [ $what = tcp-set ]; then
+			name=netwl
+			extra="    network: true"
+			limit="  tcp_limit: 64M"
+		else
+			name=netstream-like
+			extra=""
+			limit=""
+		fi
+		cat >"$TMP/$what.yaml" <<EOF2
+name: $what
+iterations: 1
+workloads:
+  - name: $name
+$extra
+    command: [cat, "$tcpfile"]
+    metrics:
+      - name: limit
+        extract:
+          regex: "^([0-9]+)\$"
+cgroup:
+  path: $top/tcp
+  controllers: [memory]
+$limit
+EOF2
+		expect_status 0 "$what: a run" \
+			"$MMCMP" run -q "$TMP/$what.yaml" --label "$what"
+		cp "$TMP/err" "$TMP/$what.err"
+	done
+	check "tcp_limit is written to memory.kmem.tcp.limit_in_bytes" \
+		test "$(sqlite3 "$MMCMP_DB" "SELECT s.value FROM sample s
+			JOIN iteration i ON i.id = s.iteration_id
+			JOIN run r ON r.id = i.run_id WHERE r.label = 'tcp-set'")" = 67108864.0
+	check "with tcp_limit, no warning" \
+		sh -c "! grep -q 'tcp_limit' '$TMP/tcp-set.err'"
+	grep_file "$TMP/tcp-unset.err" \
+		"^mmcmp: warning: tcp-unset: cgroup '/sys/fs/cgroup/memory/$top/tcp' is on the cgroup v1 memory controller without tcp_limit, so the socket buffers of network workload 'netstream-like' are not charged to it" \
+		"a network workload without tcp_limit is warned about"
+	check "the levels are removed" test ! -e "/sys/fs/cgroup/memory/$top"
 else
 	skip "/sys/fs/cgroup/memory is not a writable cgroup v1 memory hierarchy"
 fi

@@ -99,8 +99,9 @@ check "four runs in a row" writers new 20
 for n in 1 2 3 4; do
 	check "new$n: complete with exactly 60 samples" test "$(stored "new$n")" = "complete 60"
 done
-check "no writer printed anything on stderr" \
-	sh -c "! cat '$TMP'/new?.err | grep -q ."
+# The machine running the tests may be busy of its own: run may say so.
+check "no writer printed anything on stderr but a busy-machine warning" \
+	sh -c "! cat '$TMP'/new?.err | grep -v '^mmcmp: warning: new[1-4]: c: other processes used up to ' | grep -q ."
 
 # Readers in loops while four runs write. A reader stops once the writers
 # are done and it has gone round at least 3 times (at most 5000).
