@@ -68,6 +68,7 @@ static void test_result(void)
 	struct strbuf f = STRBUF_INIT, err = STRBUF_INIT;
 	struct vmproto_msg msg = VMPROTO_MSG_INIT;
 	size_t start, used;
+	int r;
 
 	a.status = RUNNER_SIGNAL;
 	a.term_signal = 9;
@@ -81,10 +82,10 @@ static void test_result(void)
 	start = vmproto_begin(&f, VMPROTO_RESULT);
 	vmproto_put_result(&f, &a);
 	vmproto_end(&f, start);
-	ok(vmproto_frame_parse((const uint8_t *)f.buf, f.len, &used, &msg,
-			       &err) == VMPROTO_FRAME &&
-		   !vmproto_get_result(&msg, &b, &err),
-	   "a result decodes: %s", err.buf);
+	r = vmproto_frame_parse((const uint8_t *)f.buf, f.len, &used, &msg,
+				&err) == VMPROTO_FRAME &&
+	    !vmproto_get_result(&msg, &b, &err);
+	ok(r, "a result decodes: %s", err.buf);
 	ok(b.status == RUNNER_SIGNAL && b.term_signal == 9 &&
 		   b.elapsed_s == 1.25 && b.user_s == 0.5 && b.sys_s == 0.125 &&
 		   b.maxrss_kb == 4096 && b.out_truncated,
@@ -96,8 +97,8 @@ static void test_result(void)
 	sample_frame(&f);
 	vmproto_frame_parse((const uint8_t *)f.buf, f.len, &used, &msg, &err);
 	strbuf_reset(&err);
-	ok(vmproto_get_result(&msg, &b, &err) == -1 &&
-		   strstr(err.buf, "not a result"),
+	r = vmproto_get_result(&msg, &b, &err);
+	ok(r == -1 && strstr(err.buf, "not a result"),
 	   "a request is refused as a result: %s", err.buf);
 	runner_result_release(&a);
 	runner_result_release(&b);
@@ -165,12 +166,13 @@ static void test_overrun(void)
 	struct vmproto_msg msg = VMPROTO_MSG_INIT;
 	size_t start = vmproto_begin(&f, VMPROTO_RESULT), used;
 	static const uint8_t lie[6] = {20, 0, 0xff, 0, 0, 0};
+	int r;
 
 	strbuf_add(&f, lie, sizeof(lie));
 	vmproto_end(&f, start);
-	ok(vmproto_frame_parse((const uint8_t *)f.buf, f.len, &used, &msg,
-			       &err) == VMPROTO_BAD &&
-		   used == f.len && strstr(err.buf, "overruns"),
+	r = vmproto_frame_parse((const uint8_t *)f.buf, f.len, &used, &msg,
+				&err);
+	ok(r == VMPROTO_BAD && used == f.len && strstr(err.buf, "overruns"),
 	   "an overrunning field is refused: %s", err.buf);
 	strbuf_release(&f);
 	strbuf_release(&err);
