@@ -170,6 +170,12 @@ int monitor_begin(struct monitor *mon, struct strbuf *err);
 void monitor_tick(struct monitor *mon);
 /* Take the end snapshots and fill rec. */
 int monitor_end(struct monitor *mon, struct strbuf *err);
+/*
+ * Fill rec from the start and end snapshots, snap[0] and snap[1], as
+ * monitor_end() does after reading them; for snapshots taken elsewhere
+ * (in a guest, executor-qemu.c) and parsed into them.
+ */
+void monitor_record_fill(struct monitor *mon);
 /* Free everything; monitor_init() may set mon up again. NULL is a no-op. */
 void monitor_release(struct monitor *mon);
 
