@@ -80,7 +80,8 @@ CREATE TABLE iteration (
 	sys_s REAL NOT NULL,
 	maxrss_kb INTEGER NOT NULL,
 	stderr_tail TEXT,
-	started_at TEXT NOT NULL
+	started_at TEXT NOT NULL,
+	boot INTEGER			-- boot.number, when run in a guest
 ) STRICT;
 
 -- Iterations of a run in id (insertion) order.
@@ -134,4 +135,33 @@ CREATE TABLE monitor_sample (
 	cpu TEXT NOT NULL,
 	meminfo TEXT NOT NULL,
 	PRIMARY KEY (iteration_id, seq)
+) STRICT;
+
+-- The boots of a run with kernels, number from 1 in boot order across
+-- the kernels (so A B B A gives each kernel's runs their own numbers):
+-- the image booted (path, SHA-256, release from its setup header), the
+-- command line mmcmp appended, the qemu that ran it (version, command
+-- line, accel, vCPUs, memory in MiB), the seconds from qemu's start to
+-- the agent's hello (NULL: it never came), the guest's uname -r,
+-- /proc/cmdline and machine facts ("name=value" lines), and why the
+-- boot failed (NULL: it did not), with the console's tail.
+CREATE TABLE boot (
+	run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+	number INTEGER NOT NULL,
+	kernel TEXT NOT NULL,
+	image TEXT NOT NULL,
+	image_sha256 TEXT NOT NULL,
+	image_release TEXT,
+	append TEXT NOT NULL,
+	accel TEXT NOT NULL,
+	cpus INTEGER NOT NULL,
+	memory_mb INTEGER NOT NULL,
+	qemu_version TEXT NOT NULL,
+	qemu_cmdline TEXT NOT NULL,
+	boot_s REAL,
+	guest_release TEXT,
+	guest_cmdline TEXT,
+	guest_facts TEXT,
+	failed TEXT,
+	PRIMARY KEY (run_id, number)
 ) STRICT;

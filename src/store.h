@@ -129,6 +129,7 @@ struct iteration_rec {
 	int64_t maxrss_kb;
 	const char *stderr_tail; /* may be NULL */
 	const char *started_at;
+	int64_t boot; /* the guest boot it ran in (store_boot_add()); 0: none */
 };
 
 struct sample_rec {
@@ -251,5 +252,14 @@ int store_run_load_full(struct store *st, int64_t run_id, const char *benchmark,
  */
 int store_run_insert_full(struct store *st, struct run_full *rf,
 			  struct strbuf *err);
+
+struct executor_boot_info;
+
+/*
+ * Record boot info->number of run run_id (store-boot.c): the kernel
+ * image, qemu and the guest's facts, as db/schema.sql's boot table says.
+ */
+int store_boot_add(struct store *st, int64_t run_id,
+		   const struct executor_boot_info *info, struct strbuf *err);
 
 #endif /* MMCMP_STORE_H */

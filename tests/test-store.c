@@ -145,7 +145,7 @@ static void test_runs(void)
 		diag("%s", err.buf);
 	if (!st)
 		return;
-	ok(query(st, "PRAGMA user_version") == 2, "schema version is 2");
+	ok(query(st, "PRAGMA user_version") == 3, "schema version is 3");
 	ok(query(st, "PRAGMA foreign_keys") == 1, "foreign keys are on");
 
 	run = run_add(st, "base", "2024-01-02T00:00:00Z", "running");
