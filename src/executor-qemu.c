@@ -411,8 +411,13 @@ static int read_frame(struct executor_qemu *eq, struct vmproto_msg *msg,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			if (!qemu_exited(eq, why))
-				strbuf_addstr(why, "the guest closed its port");
+			/* qemu closes the port as it exits: give it 2 s. */
+			for (int i = 0; i < 100; i++) {
+				if (qemu_exited(eq, why))
+					return -1;
+				usleep(20000);
+			}
+			strbuf_addstr(why, "the guest closed its port");
 			return -1;
 		}
 		strbuf_add(&eq->in, buf, (size_t)n);
