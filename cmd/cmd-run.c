@@ -443,6 +443,10 @@ static int run_main(int argc, char **argv)
 		ret = error("%s", err.buf) + 1;
 		goto out;
 	}
+	if (rs.cfg.kernels_nr && run_vm_ready(&rs.cfg, &err)) {
+		ret = error("%s", err.buf) + 1;
+		goto out;
+	}
 	if (args.check) {
 		ret = print_plan(&rs);
 		if (!ret && rs.cfg.kernels_nr &&

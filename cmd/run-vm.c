@@ -1,14 +1,18 @@
 /* run-vm: mmcmp run with kernels, booted in QEMU guests. */
 #include "run-vm.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "config.h"
 #include "executor-qemu.h"
 #include "executor.h"
+#include "machine.h"
 #include "plan.h"
+#include "run-data.h"
 #include "runner.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -50,10 +54,10 @@ static int find_agent(struct strbuf *out, struct strbuf *err)
 		if (!access(out->buf, X_OK))
 			return 0;
 	}
-	return error_addf(err,
-			  "the guest agent mmcmp-agent is not built (it needs "
-			  "static linking: the Debian package libc6-dev, and a "
-			  "build without sanitizers)");
+	return error_addf(
+		err, "the guest agent 'mmcmp-agent' is not installed: it is "
+		     "built where static linking works (the Debian package "
+		     "libc6-dev) and without sanitizers");
 }
 
 /* Add the program of argv (found in path) to progs, once. */
@@ -146,6 +150,64 @@ out:
 	strvec_clear(&progs);
 	strbuf_release(&agent);
 	return ex;
+}
+
+/*
+ * A guest must not make the host swap: its memory and 256 MiB for qemu
+ * and mmcmp must fit in what the host has (MemTotal).
+ */
+static int overcommits(int64_t memory_mb, struct strbuf *err)
+{
+	struct machine_info mi = {0};
+	int ret = 0;
+
+	machine_info_read(&mi);
+	if (mi.mem_bytes > 0 && (memory_mb + 256) * 1024 * 1024 > mi.mem_bytes)
+		ret = error_addf(err,
+				 "vm: memory %" PRId64 " MiB does not fit in "
+				 "this machine's %" PRId64 " MiB with 256 MiB "
+				 "for qemu; lower it",
+				 memory_mb, mi.mem_bytes >> 20);
+	machine_info_release(&mi);
+	return ret;
+}
+
+int run_vm_ready(const struct config *cfg, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = -1;
+
+	if (runner_find_program("qemu-system-x86_64", getenv("PATH"), NULL,
+				&sb)) {
+		error_addf(err,
+			   "program 'qemu-system-x86_64' is not installed; "
+			   "install the Debian package 'qemu-system-x86' "
+			   "(apt-get install qemu-system-x86)");
+		goto out;
+	}
+	if (overcommits(cfg->vm.memory_mb, err))
+		goto out;
+	for (size_t k = 0; k < cfg->kernels_nr; k++) {
+		const struct kernel_spec *ks = &cfg->kernels[k];
+		char *release = NULL;
+
+		if (access(ks->image, R_OK)) {
+			error_addf(
+				err,
+				"kernel '%s': image '%s' is not installed: %s",
+				ks->name, ks->image, strerror(errno));
+			goto out;
+		}
+		if (qemu_image_release(ks->image, &release, err)) {
+			error_addf(err, "kernel '%s'", ks->name);
+			goto out;
+		}
+		free(release);
+	}
+	ret = find_agent(&sb, err);
+out:
+	strbuf_release(&sb);
+	return ret;
 }
 
 int run_vm_check(const struct config *cfg, char *const *labels,

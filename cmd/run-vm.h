@@ -28,6 +28,13 @@ struct executor *run_vm_executor(const struct config *cfg,
 				 struct strbuf *err);
 
 /*
+ * Whether cfg's kernels can boot here: qemu is installed, each image is
+ * there and a bzImage, the guest agent is built. Run before anything
+ * else, as the programs are checked; its errors are usage errors.
+ */
+int run_vm_ready(const struct config *cfg, struct strbuf *err);
+
+/*
  * --check: print the boot schedule, check the images (bzImages, with
  * their releases), qemu and, with accel: kvm, that KVM works.
  */

@@ -159,12 +159,12 @@ check "no qemu is left after Ctrl-C" \
 
 # 5. --check errors.
 sed "s|image: $kernel|image: $TMP/missing|" "$TMP/intr.yaml" >"$TMP/missing.yaml"
-expect_status 1 "--check: a missing image" \
+expect_status 2 "--check: a missing image" \
 	"$MMCMP" run --check "$TMP/missing.yaml"
-grep_file "$TMP/err" "cannot open '$TMP/missing'" "the missing image is named"
+grep_file "$TMP/err" "kernel 'k': image '$TMP/missing' is not installed" "the missing image is named"
 echo "not a kernel" >"$TMP/text"
 sed "s|image: $kernel|image: $TMP/text|" "$TMP/intr.yaml" >"$TMP/text.yaml"
-expect_status 1 "--check: an image that is not a bzImage" \
+expect_status 2 "--check: an image that is not a bzImage" \
 	"$MMCMP" run --check "$TMP/text.yaml"
 grep_file "$TMP/err" "is not a bzImage" "the error says so"
 sed 's|\["true"\]|["/bin/true"]|; /name: hang/,$d' "$TMP/intr.yaml" >"$TMP/noqemu.yaml"
@@ -172,9 +172,13 @@ cat >>"$TMP/noqemu.yaml" <<EOF2
 kernels:
   k: { image: $kernel }
 EOF2
-expect_status 1 "--check: no qemu" \
+expect_status 2 "--check: no qemu" \
 	env PATH=/nonexistent "$MMCMP" run --check "$TMP/noqemu.yaml"
-grep_file "$TMP/err" "qemu-system-x86" "the error names the Debian package"
+grep_file "$TMP/err" "install the Debian package 'qemu-system-x86'" "the error names the Debian package"
+sed 's/memory: 512M/memory: 100000G/' "$TMP/intr.yaml" >"$TMP/huge.yaml"
+expect_status 2 "--check: a guest larger than the machine is refused" \
+	"$MMCMP" run --check "$TMP/huge.yaml"
+grep_file "$TMP/err" "vm: memory 102400000 MiB does not fit" "the error says so"
 expect_status 2 "--kernel without an image is a usage error" \
 	"$MMCMP" run --check --kernel nope "$TMP/intr.yaml"
 expect_status 0 "--kernel adds a kernel" \
