@@ -13,7 +13,12 @@ set -e
 . ./lib.sh
 : "${WORKLOAD_PAGE_FAULT:?}"
 
-kernel=${MMCMP_TEST_KERNEL:-$(ls /boot/vmlinuz-*-cloud-amd64 2>/dev/null | tail -n 1)}
+kernel=${MMCMP_TEST_KERNEL:-}
+if [ -z "$kernel" ]; then
+	for f in /boot/vmlinuz-*-cloud-amd64; do
+		[ -r "$f" ] && kernel=$f
+	done
+fi
 if ! command -v qemu-system-x86_64 >/dev/null; then
 	echo "1..0 # SKIP no qemu-system-x86_64 (Debian package qemu-system-x86)"
 	exit 0
