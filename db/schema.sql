@@ -142,7 +142,8 @@ CREATE TABLE monitor_sample (
 -- the image booted (path, SHA-256, release from its setup header), the
 -- command line mmcmp appended, the qemu that ran it (version, command
 -- line, accel, vCPUs, memory in MiB), the seconds from qemu's start to
--- the agent's hello (NULL: it never came), the guest's uname -r,
+-- the agent's hello (NULL: it never came), how the vCPU threads were
+-- pinned to host CPUs ("vCPU0=CPU1", or "none: why"), the guest's uname -r,
 -- /proc/cmdline and machine facts ("name=value" lines), and why the
 -- boot failed (NULL: it did not), with the console's tail.
 CREATE TABLE boot (
@@ -159,6 +160,7 @@ CREATE TABLE boot (
 	qemu_version TEXT NOT NULL,
 	qemu_cmdline TEXT NOT NULL,
 	boot_s REAL,
+	pinning TEXT,
 	guest_release TEXT,
 	guest_cmdline TEXT,
 	guest_facts TEXT,

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <sched.h>
+#include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -536,7 +538,125 @@ static void qemu_argv(const struct executor_qemu *eq, const struct kernel *k,
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "unix:%s", port);
 	strvec_push(argv, sb.buf);
+	strvec_push(argv, "-qmp");
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "unix:%s/qmp-%ld,server=on,wait=off", eq->dir,
+		    eq->number);
+	strvec_push(argv, sb.buf);
 	strbuf_release(&sb);
+}
+
+/* One QMP reply line (events skipped) into line; false on timeout. */
+static bool qmp_reply(int fd, struct strbuf *in, struct strbuf *line,
+		      double until)
+{
+	for (;;) {
+		char *nl = memchr(in->buf, '\n', in->len);
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		char buf[4096];
+		ssize_t n;
+
+		if (nl) {
+			size_t len = (size_t)(nl - in->buf) + 1;
+
+			strbuf_reset(line);
+			strbuf_add(line, in->buf, len);
+			memmove(in->buf, in->buf + len, in->len - len);
+			strbuf_setlen(in, in->len - len);
+			if (!strstr(line->buf, "\"event\""))
+				return true;
+			continue;
+		}
+		if (now_s() > until || poll(&p, 1, 100) < 0)
+			return false;
+		if (!(p.revents & POLLIN))
+			continue;
+		n = read(fd, buf, sizeof(buf));
+		if (n <= 0)
+			return false;
+		strbuf_add(in, buf, (size_t)n);
+	}
+}
+
+/* The vCPU thread ids, in vCPU order, from qemu's QMP socket. */
+static int vcpu_threads(const struct executor_qemu *eq, struct strbuf *why,
+			pid_t *tids, long nr)
+{
+	static const char caps[] = "{\"execute\": \"qmp_capabilities\"}\n";
+	static const char query[] = "{\"execute\": \"query-cpus-fast\"}\n";
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	struct strbuf in = STRBUF_INIT, line = STRBUF_INIT;
+	double until = now_s() + 5;
+	const char *p;
+	long found = 0;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/qmp-%ld", eq->dir,
+		 eq->number);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    !qmp_reply(fd, &in, &line, until) ||
+	    write(fd, caps, strlen(caps)) < 0 ||
+	    !qmp_reply(fd, &in, &line, until) ||
+	    write(fd, query, strlen(query)) < 0 ||
+	    !qmp_reply(fd, &in, &line, until)) {
+		strbuf_addstr(why, "no answer from qemu's QMP socket");
+		goto out;
+	}
+	for (p = line.buf; found < nr && (p = strstr(p, "\"thread-id\": "));
+	     p++)
+		tids[found++] = (pid_t)strtol(p + 13, NULL, 10);
+	if (found != nr)
+		strbuf_addf(why, "QMP listed %ld of %ld vCPU threads", found,
+			    nr);
+out:
+	if (fd >= 0)
+		close(fd);
+	unlink(sa.sun_path);
+	strbuf_release(&in);
+	strbuf_release(&line);
+	return found == nr ? 0 : -1;
+}
+
+/*
+ * Pin each vCPU thread to a host CPU of its own, from the last of those
+ * mmcmp may use, when there are more of them than vCPUs (one is left for
+ * mmcmp and qemu's I/O); say in out what was done, or why not.
+ */
+static void pin_vcpus(const struct executor_qemu *eq, struct strbuf *out)
+{
+	cpu_set_t allowed;
+	long cpus[CPU_SETSIZE], nr = 0;
+	pid_t *tids = xcalloc((size_t)eq->cpus, sizeof(*tids));
+
+	if (!sched_getaffinity(0, sizeof(allowed), &allowed))
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &allowed))
+				cpus[nr++] = c;
+	if (nr <= eq->cpus) {
+		strbuf_addf(out, "none: %ld host CPUs for %ld vCPUs", nr,
+			    eq->cpus);
+		goto out;
+	}
+	strbuf_addstr(out, "none: ");
+	if (vcpu_threads(eq, out, tids, eq->cpus))
+		goto out;
+	strbuf_reset(out);
+	for (long v = 0; v < eq->cpus; v++) {
+		cpu_set_t one;
+		long host = cpus[nr - 1 - v];
+
+		CPU_ZERO(&one);
+		CPU_SET((int)host, &one);
+		if (sched_setaffinity(tids[v], sizeof(one), &one)) {
+			strbuf_reset(out);
+			strbuf_addf(out, "none: cannot pin vCPU %ld: %s", v,
+				    strerror(errno));
+			goto out;
+		}
+		strbuf_addf(out, "%svCPU%ld=CPU%ld", v ? " " : "", v, host);
+	}
+out:
+	free(tids);
 }
 
 /* Wait for qemu to connect to lfd; -1 with why set when it does not. */
@@ -616,7 +736,11 @@ static int qemu_boot(struct executor *ex, size_t kernel, long number,
 	strbuf_reset(&eq->why);
 	r = read_frame(eq, &msg, until, NULL, &bad, &eq->why);
 	if (r == 1 && msg.type == VMPROTO_HELLO) {
+		struct strbuf pins = STRBUF_INIT;
+
 		info->boot_s = now_s() - t0;
+		pin_vcpus(eq, &pins);
+		info->pinning = strbuf_detach(&pins, NULL);
 		eq->guest = hello_facts(&msg);
 		info->guest = hello_facts(&msg);
 		consume_frame(eq);

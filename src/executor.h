@@ -80,6 +80,8 @@ struct executor_boot_info {
 	char *accel;	     /* "tcg" or "kvm" */
 	int64_t cpus, memory_mb;
 	double boot_s; /* from qemu's start to the agent's hello; <0: none */
+	/* "vCPU0=CPU1 ..." as pinned, or "none: why"; NULL: not booted. */
+	char *pinning;
 	/* The guest's facts (uname -r, /proc/cmdline, ...), from its hello. */
 	struct machine_info *guest; /* NULL when the agent never answered */
 	struct strbuf failed;	    /* why the boot failed; empty: it did not */

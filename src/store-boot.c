@@ -14,9 +14,9 @@ static const char boot_sql[] =
 	"INSERT INTO boot (run_id, number, kernel, image, image_sha256,"
 	" image_release, append, accel, cpus, memory_mb, qemu_version,"
 	" qemu_cmdline, boot_s, guest_release, guest_cmdline, guest_facts,"
-	" failed)"
+	" failed, pinning)"
 	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-	" ?15, ?16, ?17)";
+	" ?15, ?16, ?17, ?18)";
 
 /* The guest's machine facts as "name=value" lines. */
 static void facts_text(const struct machine_info *mi, struct strbuf *out)
@@ -68,6 +68,7 @@ int store_boot_add(struct store *st, int64_t run_id,
 	    store_bind_text(stmt, 15, g ? g->cmdline : NULL) ||
 	    store_bind_text(stmt, 16, g ? facts.buf : NULL) ||
 	    store_bind_text(stmt, 17, b->failed.len ? b->failed.buf : NULL) ||
+	    store_bind_text(stmt, 18, b->pinning) ||
 	    sqlite3_step(stmt) != SQLITE_DONE) {
 		store_fail(st, err, "store boot %ld of run %" PRId64, b->number,
 			   run_id);

@@ -24,6 +24,7 @@ CREATE TABLE boot (
 	qemu_version TEXT NOT NULL,
 	qemu_cmdline TEXT NOT NULL,
 	boot_s REAL,
+	pinning TEXT,
 	guest_release TEXT,
 	guest_cmdline TEXT,
 	guest_facts TEXT,

@@ -81,6 +81,8 @@ check "the guest's THP mode differs by kernel" \
 	test "$(q "SELECT group_concat(DISTINCT kernel || '=' || (guest_facts LIKE '%thp_enabled=always%')) FROM boot")" = "thp=1,nothp=0"
 check "image digest, qemu and accel are stored" \
 	test "$(q "SELECT count(*) FROM boot WHERE length(image_sha256) = 64 AND qemu_version LIKE 'QEMU%' AND qemu_cmdline LIKE '%-accel tcg%' AND accel = 'tcg' AND cpus = 1 AND memory_mb = 1024 AND boot_s > 0 AND failed IS NULL")" = 4
+check "vCPU pinning is recorded (pinned, or why not)" \
+	test "$(q "SELECT count(*) FROM boot WHERE pinning LIKE 'vCPU0=CPU%' OR pinning LIKE 'none: %'")" = 4
 check "the guest's monitors show THP faults only with THP always" \
 	test "$(q "SELECT group_concat(r.label || '=' || (coalesce(sum_thp, 0) > 0)) FROM (SELECT i.run_id, sum(json_extract(m.vmstat, '\$.thp_fault_alloc')) AS sum_thp FROM iteration i JOIN iteration_monitor m ON m.iteration_id = i.id GROUP BY i.run_id) t JOIN run r ON r.id = t.run_id")" = "k-thp=1,k-nothp=0"
 
