@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "executor-qemu.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -944,23 +945,22 @@ static void qemu_machine(struct executor *ex, struct machine_info *mi)
 	machine_info_read(mi);
 }
 
-/* Remove our directory and what is in it. */
+/* Remove our directory and what is in it (files and sockets only). */
 static void remove_dir(const char *dir)
 {
-	static const char *const files[] = {"root.cpio.gz", NULL};
 	struct strbuf sb = STRBUF_INIT;
+	DIR *d = opendir(dir);
+	struct dirent *de;
 
-	for (size_t i = 0; files[i]; i++) {
+	while (d && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
 		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%s/%s", dir, files[i]);
+		strbuf_addf(&sb, "%s/%s", dir, de->d_name);
 		unlink(sb.buf);
 	}
-	for (long n = 0; n < 100000; n++) {
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%s/console-%ld", dir, n);
-		if (unlink(sb.buf) && n > 0)
-			break;
-	}
+	if (d)
+		closedir(d);
 	rmdir(dir);
 	strbuf_release(&sb);
 }

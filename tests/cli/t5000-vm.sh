@@ -163,6 +163,8 @@ check "the run is marked interrupted" \
 	test "$(q "SELECT status FROM run WHERE label = 'i-k'")" = interrupted
 check "no qemu is left after Ctrl-C" \
 	sh -c "! pgrep -f -- '[q]emu-system-x86_64 .*$TMP/mmcmp-vm' >/dev/null"
+check "no guest directory is left behind" \
+	sh -c "! ls -d '$TMP'/mmcmp-vm-* 2>/dev/null"
 
 # 5. --check errors.
 sed "s|image: $kernel|image: $TMP/missing|" "$TMP/intr.yaml" >"$TMP/missing.yaml"
