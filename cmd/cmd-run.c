@@ -10,6 +10,7 @@
 #include "names.h"
 #include "parse-num.h"
 #include "plan.h"
+#include "run-vm.h"
 #include "run-data.h"
 #include "session.h"
 #include "store.h"
@@ -68,8 +69,9 @@ static void restore_signals(const struct sigaction *old)
 struct run_args {
 	const char *config_path;
 	const char *label;
-	int iterations;	      /* 0: the config's */
-	struct strvec params; /* --param overrides */
+	int iterations;	       /* 0: the config's */
+	struct strvec params;  /* --param overrides */
+	struct strvec kernels; /* --kernel NAME=IMAGE[,append=...] */
 	bool check, append, replace, quiet, quick;
 };
 
@@ -92,6 +94,10 @@ static const struct cmd_option run_option_table[] = {
 	OPT_STRING_LIST(
 		"param", 0, struct run_args, params, "NAME=V[,V...]",
 		"give parameter NAME of every workload that has it these values instead"),
+	OPT_STRING_LIST(
+		"kernel", 0, struct run_args, kernels,
+		"NAME=IMAGE[,append=ARGS]",
+		"boot this kernel (a bzImage) in guests and run the workloads there, as the config's kernels: do; replaces the config's kernel NAME"),
 	OPT_FLAG(
 		"check", 0, struct run_args, check, true,
 		"validate CONFIG and print the expanded plan; runs nothing and leaves the database alone"),
@@ -354,10 +360,21 @@ static int apply_quick(char *const *argv, const struct strbuf *text,
 	av = xcalloc(words->nr + 1, sizeof(*av));
 	memcpy(av, words->v, words->nr * sizeof(*av));
 	strvec_clear(&a->params);
-	*a = (struct run_args){.params = STRVEC_INIT};
+	strvec_clear(&a->kernels);
+	*a = (struct run_args){.params = STRVEC_INIT, .kernels = STRVEC_INIT};
 	ret = parse_args((int)words->nr, av, a);
 	free(av);
 	return ret;
+}
+
+/* The --kernel options into cfg's kernels. */
+static int add_kernels(struct config *cfg, const struct strvec *kernels,
+		       struct strbuf *err)
+{
+	for (size_t i = 0; i < kernels->nr; i++)
+		if (config_add_kernel(cfg, kernels->v[i], err))
+			return -1;
+	return 0;
 }
 
 /* The label without --label: the running kernel's release. */
@@ -399,6 +416,7 @@ static int run_session(struct run_state *rs, struct store *st)
 	struct executor *ex = NULL;
 	struct strbuf err = STRBUF_INIT;
 	struct sigaction old_sigs[ARRAY_SIZE(run_signals)];
+	size_t *boot_order = NULL;
 	const char *taken;
 	const char *status;
 	size_t failed = 0;
@@ -415,7 +433,16 @@ static int run_session(struct run_state *rs, struct store *st)
 			taken, mmcmp_db_path());
 		goto out;
 	}
-	ex = executor_local_new(&eo, &err);
+	if (rs->cfg.kernels_nr) {
+		boot_order = run_vm_boot_order(&rs->cfg, &so.boots_nr);
+		so.boot_order = boot_order;
+		session_free(s);
+		s = session_new(&rs->cfg, &rs->plan, st, &so);
+		ex = run_vm_executor(&rs->cfg, &rs->plan, rs->workload_path,
+				     &err);
+	} else {
+		ex = executor_local_new(&eo, &err);
+	}
 	if (!ex) {
 		ret = error("%s", err.buf);
 		goto out;
@@ -460,13 +487,14 @@ static int run_session(struct run_state *rs, struct store *st)
 out:
 	session_free(s);
 	executor_free(ex);
+	free(boot_order);
 	strbuf_release(&err);
 	return ret;
 }
 
 static int run_main(int argc, char **argv)
 {
-	struct run_args args = {.params = STRVEC_INIT};
+	struct run_args args = {.params = STRVEC_INIT, .kernels = STRVEC_INIT};
 	struct run_state rs = {
 		.args = &args,
 		.plan = PLAN_INIT,
@@ -496,6 +524,8 @@ static int run_main(int argc, char **argv)
 			       strcmp(args.config_path, "-") ? args.config_path
 							     : STDIN_NAME,
 			       text.buf, text.len, &err) ||
+	    add_kernels(&rs.cfg, &args.kernels, &err) ||
+	    config_expand_kernels(&rs.cfg, &err) ||
 	    plan_prepare(&rs.cfg, args.params.v, &err) ||
 	    plan_build(&rs.plan, &rs.cfg, &err)) {
 		error("%s", err.buf);
@@ -511,8 +541,15 @@ static int run_main(int argc, char **argv)
 		ret = error("%s", err.buf) + 1;
 		goto out;
 	}
+	if (rs.cfg.kernels_nr && run_vm_ready(&rs.cfg, &err)) {
+		ret = error("%s", err.buf) + 1;
+		goto out;
+	}
 	if (args.check) {
 		ret = print_plan(&rs);
+		if (!ret && rs.cfg.kernels_nr &&
+		    run_vm_check(&rs.cfg, rs.labels.v, &err))
+			ret = error("%s", err.buf);
 		goto out;
 	}
 	st = store_open(mmcmp_db_path(), &err);
@@ -527,6 +564,7 @@ out:
 	strvec_clear(&orig);
 	strvec_clear(&quick_argv);
 	strbuf_release(&text);
+	strvec_clear(&args.kernels);
 	strvec_clear(&rs.labels);
 	free(rs.workload_path);
 	plan_release(&rs.plan);

@@ -1,5 +1,5 @@
 -- The schema of the mmcmp store as db/migrations/ leave it (PRAGMA
--- user_version = 6, PRAGMA application_id = 1835885424, 0x6d6d6370,
+-- user_version = 7, PRAGMA application_id = 1835885424, 0x6d6d6370,
 -- "mmcp"), for reading; the store test checks that the two agree. Change
 -- the schema by adding a migration, then update this file.
 --
@@ -85,7 +85,8 @@ CREATE TABLE iteration (
 	sys_s REAL NOT NULL,
 	maxrss_kb INTEGER NOT NULL,
 	stderr_tail TEXT,
-	started_at TEXT NOT NULL
+	started_at TEXT NOT NULL,
+	boot INTEGER			-- boot.number, when run in a guest
 ) STRICT;
 
 -- Iterations of a run in id (insertion) order.
@@ -166,3 +167,34 @@ CREATE TABLE run_setting (
 
 -- store_run_settings(): a run's settings in writing order.
 CREATE INDEX run_setting_run ON run_setting (run_id, id);
+
+-- The boots of a run with kernels, number from 1 in boot order across
+-- the kernels (so A B B A gives each kernel's runs their own numbers):
+-- the image booted (path, SHA-256, release from its setup header), the
+-- command line mmcmp appended, the qemu that ran it (version, command
+-- line, accel, vCPUs, memory in MiB), the seconds from qemu's start to
+-- the agent's hello (NULL: it never came), how the vCPU threads were
+-- pinned to host CPUs ("vCPU0=CPU1", or "none: why"), the guest's uname -r,
+-- /proc/cmdline and machine facts ("name=value" lines), and why the
+-- boot failed (NULL: it did not), with the console's tail.
+CREATE TABLE boot (
+	run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+	number INTEGER NOT NULL,
+	kernel TEXT NOT NULL,
+	image TEXT NOT NULL,
+	image_sha256 TEXT NOT NULL,
+	image_release TEXT,
+	append TEXT NOT NULL,
+	accel TEXT NOT NULL,
+	cpus INTEGER NOT NULL,
+	memory_mb INTEGER NOT NULL,
+	qemu_version TEXT NOT NULL,
+	qemu_cmdline TEXT NOT NULL,
+	boot_s REAL,
+	pinning TEXT,
+	guest_release TEXT,
+	guest_cmdline TEXT,
+	guest_facts TEXT,
+	failed TEXT,
+	PRIMARY KEY (run_id, number)
+) STRICT;

@@ -24,6 +24,8 @@ static void describe_type(struct strbuf *out, const struct key *k)
 		[KEY_NAMES] = "list of strings",
 		[KEY_LIMITS] = "map of strings",
 		[KEY_SETTINGS] = "map of strings",
+		[KEY_KERNELS] = "map of kernels",
+		[KEY_VM] = "mapping",
 	};
 
 	switch (k->type) {

@@ -150,6 +150,17 @@ static const struct key top_keys[] = {
 	 AT_ARRAY(struct config, cgroup),
 	 .help = "A cgroup that mmcmp creates for the workload processes of "
 		 "every build without one of its own; see Cgroup."},
+	{.name = "kernels",
+	 .type = KEY_KERNELS,
+	 AT_ARRAY(struct config, kernels),
+	 .help = "Kernels to boot in guests and run every workload under, by "
+		 "name; each is stored under its own label, like a build "
+		 "(with builds, every kernel with every build). See Kernel "
+		 "and VM."},
+	{.name = "vm",
+	 .type = KEY_VM,
+	 AT_ARRAY(struct config, vm),
+	 .help = "How the guests of `kernels` are booted; see VM."},
 };
 
 static const struct key workload_keys[] = {
@@ -386,13 +397,87 @@ static const struct key cgroup_keys[] = {
 		 "always does, and ignores the key."},
 };
 
+static const struct key kernel_keys[] = {
+	{.name = "image",
+	 .type = KEY_STRING,
+	 AT(struct kernel_spec, image),
+	 .required = true,
+	 .help = "The kernel's bzImage, such as `/boot/vmlinuz-6.1.0-28-cloud-"
+		 "amd64` or `arch/x86/boot/bzImage` of a build tree. It needs "
+		 "initramfs support and the 8250 serial console built in."},
+	{.name = "append",
+	 .type = KEY_STRING,
+	 AT(struct kernel_spec, append),
+	 .empty_ok = true,
+	 .help = "Added to the kernel command line, after mmcmp's own "
+		 "`console=ttyS0 panic=-1 oops=panic softlockup_panic=1 "
+		 "quiet`."},
+};
+
+static const struct choice accel_choices[] = {
+	{"tcg", CONFIG_ACCEL_TCG},
+	{"kvm", CONFIG_ACCEL_KVM},
+	{NULL, 0},
+};
+
+static const struct key vm_keys[] = {
+	{.name = "cpus",
+	 .type = KEY_INT,
+	 AT(struct vm_spec, cpus),
+	 .min = 1,
+	 .max = 1024,
+	 .def = "2",
+	 .help = "Virtual CPUs of each guest."},
+	{.name = "memory",
+	 .type = KEY_STRING,
+	 AT(struct vm_spec, memory),
+	 .def = "1G",
+	 .help = "Memory of each guest: a number of bytes with a suffix K, M "
+		 "or G, at least 64M."},
+	{.name = "accel",
+	 .type = KEY_CHOICE,
+	 AT(struct vm_spec, accel),
+	 .choices = accel_choices,
+	 .def = "kvm",
+	 .help = "`kvm` runs the guest on the CPU (the only choice for "
+		 "timings that mean something); `tcg` emulates it, slowly, "
+		 "anywhere (`mmcmp run --check` says whether KVM works)."},
+	{.name = "boots",
+	 .type = KEY_INT,
+	 AT(struct vm_spec, boots),
+	 .min = 1,
+	 .max = 10000,
+	 .def = "1",
+	 .help = "Boots per kernel; every boot runs the warm-ups and the "
+		 "measured iterations of every workload."},
+	{.name = "interleave",
+	 .type = KEY_BOOL,
+	 AT(struct vm_spec, interleave),
+	 .def = "true",
+	 .help = "Alternate the kernels boot by boot, A B B A A B ..., "
+		 "instead of all boots of one kernel, then the next."},
+	{.name = "boot_timeout",
+	 .type = KEY_NUMBER,
+	 AT(struct vm_spec, boot_timeout_s),
+	 .min = 1,
+	 .max = 3600,
+	 .def = "60",
+	 .help = "Seconds from qemu's start to the guest agent's hello; a "
+		 "boot that takes longer fails (its iterations are stored as "
+		 "failed with the console's tail) and the next one starts. "
+		 "Also the grace the host gives an iteration past its "
+		 "timeout."},
+};
+
 /* The loader's arrays of found keys hold a level's keys. */
 _Static_assert(ARRAY_SIZE(top_keys) <= MAX_LEVEL_KEYS &&
 		       ARRAY_SIZE(workload_keys) <= MAX_LEVEL_KEYS &&
 		       ARRAY_SIZE(metric_keys) <= MAX_LEVEL_KEYS &&
 		       ARRAY_SIZE(extract_keys) <= MAX_LEVEL_KEYS &&
 		       ARRAY_SIZE(build_keys) <= MAX_LEVEL_KEYS &&
-		       ARRAY_SIZE(cgroup_keys) <= MAX_LEVEL_KEYS,
+		       ARRAY_SIZE(cgroup_keys) <= MAX_LEVEL_KEYS &&
+		       ARRAY_SIZE(kernel_keys) <= MAX_LEVEL_KEYS &&
+		       ARRAY_SIZE(vm_keys) <= MAX_LEVEL_KEYS,
 	       "raise MAX_LEVEL_KEYS");
 
 const struct level config_top_level = {
@@ -448,9 +533,29 @@ const struct level config_cgroup_level = {
 	.nr = ARRAY_SIZE(cgroup_keys),
 };
 
+const struct level config_kernel_level = {
+	.title = "Kernel",
+	.intro = "`kernels` maps each kernel name to a mapping with these "
+		 "keys; `mmcmp run --kernel NAME=IMAGE[,append=...]` adds or "
+		 "replaces one.",
+	.where = "in a kernel",
+	.keys = kernel_keys,
+	.nr = ARRAY_SIZE(kernel_keys),
+};
+
+const struct level config_vm_level = {
+	.title = "VM",
+	.intro = "`vm` is a mapping with these keys; it takes effect with "
+		 "`kernels`.",
+	.where = "in 'vm'",
+	.keys = vm_keys,
+	.nr = ARRAY_SIZE(vm_keys),
+};
+
 const struct level *const config_levels[] = {
 	&config_top_level,     &config_workload_level, &config_metric_level,
 	&config_extract_level, &config_build_level,    &config_cgroup_level,
+	&config_kernel_level,  &config_vm_level,
 };
 
 const size_t config_levels_nr = ARRAY_SIZE(config_levels);

@@ -838,6 +838,8 @@ static int parse_value(struct loader *l, const struct key *k,
 	case KEY_WORKLOADS:
 	case KEY_BUILDS:
 	case KEY_CGROUP:
+	case KEY_KERNELS:
+	case KEY_VM:
 		/* Parsed by the level's own function, after parse_mapping(). */
 		return 0;
 	}
@@ -1593,6 +1595,63 @@ static int parse_builds(struct loader *l, const struct key *k,
 	return 0;
 }
 
+static int parse_kernels(struct loader *l, const struct key *k,
+			 const yaml_node_t *node, struct config *cfg)
+{
+	if (node->type != YAML_MAPPING_NODE)
+		return fail_type(l, node, "a mapping", k->name);
+	if (check_mapping(l, node, "kernel"))
+		return -1;
+	for (const yaml_node_pair_t *p = node->data.mapping.pairs.start;
+	     p < node->data.mapping.pairs.top; p++) {
+		const yaml_node_t *kn = node_at(l, p->key);
+		const yaml_node_t *vn = node_at(l, p->value);
+		struct kernel_spec *ks;
+
+		if (!config_kernel_name_ok(scalar(kn)))
+			return fail(l, kn,
+				    "bad kernel name '%s': letters, digits, "
+				    "'.', '_' and '-' only",
+				    scalar(kn));
+		ALLOC_GROW(cfg->kernels, cfg->kernels_nr + 1,
+			   cfg->kernels_alloc);
+		ks = &cfg->kernels[cfg->kernels_nr++];
+		memset(ks, 0, sizeof(*ks));
+		ks->name = xstrdup(scalar(kn));
+		ks->line = (int)kn->start_mark.line + 1;
+		ks->col = (int)kn->start_mark.column + 1;
+		if (vn->type != YAML_MAPPING_NODE)
+			return fail_type(l, vn, "a mapping", ks->name);
+		if (parse_mapping(l, vn, &config_kernel_level, ks, NULL))
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_vm(struct loader *l, const yaml_node_t *node,
+		    struct config *cfg)
+{
+	const struct level *lv = &config_vm_level;
+	const yaml_node_t *found[MAX_LEVEL_KEYS] = {NULL};
+
+	if (!node) {
+		for (size_t i = 0; i < lv->nr; i++)
+			if (lv->keys[i].def)
+				set_scalar(l, &lv->keys[i], NULL,
+					   lv->keys[i].def, &cfg->vm);
+	} else if (node->type != YAML_MAPPING_NODE) {
+		return fail_type(l, node, "a mapping", "vm");
+	} else if (parse_mapping(l, node, lv, &cfg->vm, found)) {
+		return -1;
+	}
+	if (config_parse_memory(cfg->vm.memory, &cfg->vm.memory_mb))
+		return fail(l, found[key_index(lv, "memory")],
+			    "bad memory size '%s': a number with K, M or G, "
+			    "at least 64M",
+			    cfg->vm.memory);
+	return 0;
+}
+
 static int parse_top(struct loader *l, const yaml_node_t *root,
 		     struct config *cfg)
 {
@@ -1631,7 +1690,11 @@ static int parse_top(struct loader *l, const yaml_node_t *root,
 	if (found[builds] &&
 	    parse_builds(l, &lv->keys[builds], found[builds], cfg))
 		return -1;
-	return 0;
+	if (found[key_index(lv, "kernels")] &&
+	    parse_kernels(l, &lv->keys[key_index(lv, "kernels")],
+			  found[key_index(lv, "kernels")], cfg))
+		return -1;
+	return parse_vm(l, found[key_index(lv, "vm")], cfg);
 }
 
 /* Line and column (1-based) of byte offset in text, for reader errors. */
@@ -1832,6 +1895,16 @@ static void build_release(struct build_spec *b)
 	kv_list_clear(&b->settings);
 }
 
+void config_replace_builds(struct config *cfg, struct build_spec *builds,
+			   size_t nr)
+{
+	for (size_t i = 0; i < cfg->builds_nr; i++)
+		build_release(&cfg->builds[i]);
+	free(cfg->builds);
+	cfg->builds = builds;
+	cfg->builds_nr = cfg->builds_alloc = nr;
+}
+
 void config_release(struct config *cfg)
 {
 	if (!cfg)
@@ -1853,6 +1926,13 @@ void config_release(struct config *cfg)
 		build_release(&cfg->builds[i]);
 	free(cfg->builds);
 	cgroup_spec_release(&cfg->cgroup);
+	for (size_t i = 0; i < cfg->kernels_nr; i++) {
+		free(cfg->kernels[i].name);
+		free(cfg->kernels[i].image);
+		free(cfg->kernels[i].append);
+	}
+	free(cfg->kernels);
+	free(cfg->vm.memory);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

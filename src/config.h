@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "strvec.h"
 
@@ -132,6 +133,31 @@ struct build_spec {
 	struct kv_list settings;   /* file -> value, as the config's */
 	struct cgroup_spec cgroup; /* overrides the config's when set */
 	int line, col;		   /* of the build's name, 1-based */
+	size_t kernel; /* after config_expand_kernels(): its kernel */
+};
+
+/* A kernel to boot in a guest (executor-qemu.h); `kernels:` in a config. */
+struct kernel_spec {
+	char *name;
+	char *image;  /* a bzImage */
+	char *append; /* kernel command line additions; may be NULL */
+	int line, col;
+};
+
+enum config_accel {
+	CONFIG_ACCEL_TCG,
+	CONFIG_ACCEL_KVM,
+};
+
+/* How the guests of `kernels:` are booted; `vm:` in a config. */
+struct vm_spec {
+	int cpus;
+	char *memory;	   /* as written: "2G", "512M" */
+	int64_t memory_mb; /* parsed */
+	enum config_accel accel;
+	int boots;	 /* per kernel */
+	bool interleave; /* A B B A, else all boots of A, then of B */
+	double boot_timeout_s;
 };
 
 enum config_on_error {
@@ -162,7 +188,10 @@ struct config {
 	size_t workloads_nr, workloads_alloc;
 	struct build_spec *builds; /* may be empty */
 	size_t builds_nr, builds_alloc;
-	struct cgroup_spec cgroup; /* of the builds without their own */
+	struct cgroup_spec cgroup;   /* of the builds without their own */
+	struct kernel_spec *kernels; /* may be empty */
+	size_t kernels_nr, kernels_alloc;
+	struct vm_spec vm; /* defaults when absent */
 };
 
 #define CONFIG_INIT                                                            \
@@ -178,6 +207,9 @@ int config_load_file(struct config *cfg, const char *path, struct strbuf *err);
 /* Parse len bytes of buf as config_load_file(); `name` stands for the file. */
 int config_load_buffer(struct config *cfg, const char *name, const char *buf,
 		       size_t len, struct strbuf *err);
+/* Free cfg's builds and give it these nr (heap, now cfg's) instead. */
+void config_replace_builds(struct config *cfg, struct build_spec *builds,
+			   size_t nr);
 /* Free everything; cfg becomes CONFIG_INIT. NULL is a no-op. */
 void config_release(struct config *cfg);
 
@@ -187,6 +219,32 @@ void config_release(struct config *cfg);
  * mentions netperf or netstream.
  */
 bool config_is_network(const struct workload_spec *wl);
+/*
+ * Kernels (config-kernels.c). A kernel name is letters, digits, '.', '_'
+ * and '-'. A memory size is a number with a suffix K, M or G, at least
+ * 64M, given in MiB.
+ */
+bool config_kernel_name_ok(const char *name);
+int config_parse_memory(const char *s, int64_t *mb);
+/*
+ * Add or replace a kernel from "NAME=IMAGE[,append=ARGS]" (what follows
+ * "append=" is taken whole, commas and all), for `mmcmp run --kernel`.
+ */
+int config_add_kernel(struct config *cfg, const char *spec, struct strbuf *err);
+/*
+ * With kernels, make the builds every kernel with every build (or each
+ * kernel alone, without builds), kernel by kernel: named BUILD-KERNEL
+ * (or KERNEL), each with .kernel set, so each gets its own label. A
+ * cgroup is refused: the guests have their own. Without kernels a no-op.
+ */
+int config_expand_kernels(struct config *cfg, struct strbuf *err);
+/*
+ * The boot order of n kernels with vm->boots boots each, n * boots
+ * kernel indexes into order: with vm->interleave rounds of all kernels
+ * alternating in direction (0 1 1 0 0 1 ...), else all boots of kernel 0,
+ * then of 1, ...
+ */
+void config_boot_order(const struct vm_spec *vm, size_t n, size_t *order);
 
 /* Append the key reference (a Markdown section per level) to out. */
 void config_describe(struct strbuf *out);

@@ -69,6 +69,29 @@ void executor_result_release(struct executor_result *res);
 
 struct executor;
 
+/* What a boot was: provenance for the store, all owned here. */
+struct executor_boot_info {
+	long number;
+	char *kernel;	     /* its name */
+	char *image;	     /* path of the bzImage */
+	char *image_sha256;  /* lowercase hex */
+	char *image_release; /* from the image's setup header; may be NULL */
+	char *append;	     /* the kernel command line mmcmp gave */
+	char *qemu_version;  /* first line of qemu --version */
+	char *qemu_cmdline;  /* the whole qemu command, shell-quoted */
+	char *accel;	     /* "tcg" or "kvm" */
+	int64_t cpus, memory_mb;
+	double boot_s; /* from qemu's start to the agent's hello; <0: none */
+	/* "vCPU0=CPU1 ..." as pinned, or "none: why"; NULL: not booted. */
+	char *pinning;
+	/* The guest's facts (uname -r, /proc/cmdline, ...), from its hello. */
+	struct machine_info *guest; /* NULL when the agent never answered */
+	struct strbuf failed;	    /* why the boot failed; empty: it did not */
+};
+
+/* Free what info holds and zero it. NULL is a no-op. */
+void executor_boot_info_release(struct executor_boot_info *info);
+
 struct executor_ops {
 	const char *name; /* "local" */
 	/*
@@ -86,6 +109,17 @@ struct executor_ops {
 	void (*machine)(struct executor *ex, struct machine_info *mi);
 	/* Free ex and what it holds; stop whatever it started. */
 	void (*free)(struct executor *ex);
+	/*
+	 * With kernels (NULL for the local executor): end the guest that
+	 * runs, if any, and boot kernel `kernel` as boot `number` (1 for
+	 * the run's first), filling *info (released by the caller with
+	 * executor_boot_info_release()). A boot that fails (no agent in
+	 * time, a panic, qemu dying) is not an error: info->failed says
+	 * why and every command until the next boot fails with that
+	 * reason. -1 only when nothing could be tried.
+	 */
+	int (*boot)(struct executor *ex, size_t kernel, long number,
+		    struct executor_boot_info *info, struct strbuf *err);
 };
 
 /*
@@ -103,6 +137,11 @@ int executor_run(struct executor *ex, const struct executor_request *req,
 void executor_machine_info(struct executor *ex, struct machine_info *mi);
 /* Free ex; NULL is a no-op. */
 void executor_free(struct executor *ex);
+/* Whether ex boots kernels (it has a boot operation). */
+bool executor_boots(const struct executor *ex);
+/* Boot through ex's operations (see struct executor_ops). */
+int executor_boot(struct executor *ex, size_t kernel, long number,
+		  struct executor_boot_info *info, struct strbuf *err);
 
 /* How the local executor monitors the iterations it runs. */
 struct executor_local_opts {

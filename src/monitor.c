@@ -521,20 +521,12 @@ void monitor_tick(struct monitor *mon)
 	rec->interval_s = mon->interval_s;
 }
 
-int monitor_end(struct monitor *mon, struct strbuf *err)
+void monitor_record_fill(struct monitor *mon)
 {
 	struct monitor_record *rec = &mon->rec;
 	const struct monitor_values *m0 = &mon->snap[0][MONITOR_MEMINFO].values;
 	const struct monitor_values *m1 = &mon->snap[1][MONITOR_MEMINFO].values;
 
-	if (read_all(mon->snap[1], err))
-		return -1;
-	rec->loadavg_end = read_loadavg();
-	if (mon->cgroup_procs) {
-		if (read_cgroup(mon, &mon->cgroup[1], err))
-			return -1;
-		cgroup_record(mon);
-	}
 	monitor_delta(&mon->snap[0][MONITOR_VMSTAT],
 		      &mon->snap[1][MONITOR_VMSTAT], true, &rec->vmstat);
 	monitor_delta(&mon->snap[0][MONITOR_CPU], &mon->snap[1][MONITOR_CPU],
@@ -545,6 +537,19 @@ int monitor_end(struct monitor *mon, struct strbuf *err)
 	rec->meminfo_end.nr = 0;
 	for (size_t i = 0; i < m1->nr; i++)
 		values_add(&rec->meminfo_end, m1->v[i].name, m1->v[i].value);
+}
+
+int monitor_end(struct monitor *mon, struct strbuf *err)
+{
+	if (read_all(mon->snap[1], err))
+		return -1;
+	mon->rec.loadavg_end = read_loadavg();
+	if (mon->cgroup_procs) {
+		if (read_cgroup(mon, &mon->cgroup[1], err))
+			return -1;
+		cgroup_record(mon);
+	}
+	monitor_record_fill(mon);
 	return 0;
 }
 

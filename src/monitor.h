@@ -233,6 +233,12 @@ void monitor_set_cgroup(struct monitor *mon, const char *const *cgroup_procs);
  */
 void monitor_set_workload(struct monitor *mon, double user_s, double sys_s,
 			  double elapsed_s);
+/*
+ * Fill rec from the start and end snapshots, snap[0] and snap[1], as
+ * monitor_end() does after reading them; for snapshots taken elsewhere
+ * (in a guest, executor-qemu.c) and parsed into them.
+ */
+void monitor_record_fill(struct monitor *mon);
 /* Free everything; monitor_init() may set mon up again. NULL is a no-op. */
 void monitor_release(struct monitor *mon);
 

@@ -767,6 +767,11 @@ static void guard_tell(const struct runner_guard *g, pid_t pgid)
 		;
 }
 
+void runner_guard_tell(const struct runner_guard *g, pid_t pgid)
+{
+	guard_tell(g, pgid);
+}
+
 /* The guard process: never returns. */
 static void guard_loop(int fd)
 {

@@ -145,6 +145,11 @@ struct runner_guard {
 
 /* Start the guard; -1 with a line in err when pipe or fork fails. */
 int runner_guard_start(struct runner_guard *g, struct strbuf *err);
+/*
+ * Tell the guard the process group to kill should we die (0: none), for
+ * processes started other than by runner_run(), such as a guest's qemu.
+ */
+void runner_guard_tell(const struct runner_guard *g, pid_t pgid);
 /* Close the pipe and reap the guard; a stopped guard is a no-op. */
 void runner_guard_stop(struct runner_guard *g);
 

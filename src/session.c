@@ -66,6 +66,8 @@ struct session {
 	size_t config_settings_nr;
 	size_t settings_build; /* whose are applied; SIZE_MAX: none */
 	struct job_busy *busy; /* per job */
+	long boot;	       /* the guest boot running, 0: none */
+	long *iter_base; /* per kernel: iteration indexes used by its boots */
 };
 
 static const char no_monitors[] = "iterations are stored without them";
@@ -96,6 +98,9 @@ struct session *session_new(const struct config *cfg, const struct plan *plan,
 	s->opts = *opts;
 	s->measured = opts->iterations ? opts->iterations : cfg->iterations;
 	s->total_iters = plan->nr * (size_t)(cfg->warmup + s->measured);
+	if (opts->boots_nr && cfg->kernels_nr)
+		s->total_iters =
+			s->total_iters * opts->boots_nr / cfg->kernels_nr;
 	s->runs = xcalloc(plan->builds_nr, sizeof(*s->runs));
 	s->busy = xcalloc(plan->nr + 1, sizeof(*s->busy));
 	for (size_t b = 0; b < plan->builds_nr; b++)
@@ -705,7 +710,9 @@ static int run_iteration(struct session *s, size_t j, long it,
 			.benchmark = wl->name,
 			.job = job->key,
 			.build = job->build ? job->build->name : NULL,
-			.index = it,
+			.index =
+				it + (s->boot ? s->iter_base[job->build->kernel]
+					      : 0),
 			.warmup = warmup,
 			.status = status,
 			.exit_code = r->exit_code,
@@ -717,6 +724,7 @@ static int run_iteration(struct session *s, size_t j, long it,
 			.stderr_tail =
 				x.note.len ? x.note.buf : r->err_tail.buf,
 			.started_at = started,
+			.boot = s->boot,
 		};
 
 		if (store_iteration(s, &rec, x.samples, x.samples_nr,
@@ -1125,6 +1133,8 @@ static int do_step(struct session *s, const struct plan_step *step,
 	BUG("unknown plan step %d", (int)step->kind);
 }
 
+static int session_run_boots(struct session *s, struct strbuf *err);
+
 int session_run(struct session *s, struct executor *ex, struct strbuf *err)
 {
 	struct plan_step step;
@@ -1135,6 +1145,11 @@ int session_run(struct session *s, struct executor *ex, struct strbuf *err)
 		goto fail;
 	s->config_settings_nr = settings_nr(s->settings);
 	tcp_warn(s);
+	if (s->opts.boots_nr) {
+		if (session_run_boots(s, err))
+			goto fail;
+		return 0;
+	}
 	for (;;) {
 		/* Before the next step, so that what ran is torn down. */
 		if (flag_set(s->opts.stop) || s->aborted)
@@ -1155,6 +1170,71 @@ int session_run(struct session *s, struct executor *ex, struct strbuf *err)
 fail:
 	s->failed = true;
 	return -1;
+}
+
+/* Boot n (1-based) of s->opts.boot_order: record it for k's runs. */
+static int start_boot(struct session *s, size_t n, struct strbuf *err)
+{
+	size_t k = s->opts.boot_order[n - 1];
+	struct executor_boot_info info = {.failed = STRBUF_INIT};
+	int ret = -1;
+
+	if (executor_boot(s->ex, k, (long)n, &info, err))
+		goto out;
+	s->boot = (long)n;
+	if (info.failed.len)
+		notify(s,
+		       "boot %zu of kernel '%s' failed, its iterations with it: %.*s",
+		       n, info.kernel, (int)strcspn(info.failed.buf, "\n"),
+		       info.failed.buf);
+	for (size_t b = 0; b < s->plan->builds_nr; b++)
+		if (s->cfg->builds[b].kernel == k &&
+		    store_boot_add(s->st, s->runs[b].sum.id, &info, err))
+			goto out;
+	ret = 0;
+out:
+	executor_boot_info_release(&info);
+	return ret;
+}
+
+static int session_run_boots(struct session *s, struct strbuf *err)
+{
+	long per = s->cfg->warmup + s->measured;
+	int ret = -1;
+
+	s->iter_base = xcalloc(s->cfg->kernels_nr, sizeof(*s->iter_base));
+	for (size_t n = 1; n <= s->opts.boots_nr; n++) {
+		size_t k = s->opts.boot_order[n - 1];
+		struct plan_step step;
+
+		if (flag_set(s->opts.stop) || s->aborted)
+			break;
+		if (start_boot(s, n, err))
+			goto out;
+		plan_walk_init(&s->walk, s->plan, per, s->cfg->interleave);
+		for (;;) {
+			bool config_step;
+
+			/* As in session_run(): what ran is torn down. */
+			if (flag_set(s->opts.stop) || s->aborted)
+				plan_walk_finish(&s->walk);
+			if (!plan_walk_next(&s->walk, &step))
+				break;
+			config_step = step.kind == PLAN_STEP_SETUP ||
+				      step.kind == PLAN_STEP_TEARDOWN;
+
+			if (!config_step &&
+			    s->cfg->builds[step.build].kernel != k)
+				continue;
+			if (do_step(s, &step, err))
+				goto out;
+		}
+		s->iter_base[k] += per;
+	}
+	ret = 0;
+out:
+	s->boot = 0;
+	return ret;
 }
 
 static int finish_runs(struct session *s, struct strbuf *err)
@@ -1193,7 +1273,8 @@ int session_finish(struct session *s, struct strbuf *err)
 		s->has_pending = false;
 		do_step(s, &s->pending, err);
 	}
-	while (plan_walk_next(&s->walk, &step))
+	/* Each boot ran its own teardowns. */
+	while (!s->opts.boots_nr && plan_walk_next(&s->walk, &step))
 		do_step(s, &step, err); /* only teardowns: they only warn */
 	restore_settings(s);
 	busy_warn(s);
@@ -1258,5 +1339,6 @@ void session_free(struct session *s)
 	}
 	free(s->runs);
 	free(s->busy);
+	free(s->iter_base);
 	free(s);
 }

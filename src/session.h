@@ -87,6 +87,18 @@ struct session_opts {
 	void (*progress)(void *ctx, const struct session_progress *p);
 	void (*warning)(void *ctx, const char *msg); /* one line, no '\n' */
 	void *ctx;				     /* of both callbacks */
+	/*
+	 * With kernels (config_expand_kernels()): the kernel of each boot
+	 * in order (config_boot_order()), boots_nr of them. Then the run
+	 * goes boot by boot through an executor that boots
+	 * (executor_boot()): each boot runs the whole walk of the builds
+	 * of its kernel, setups, warm-ups, iterations and teardowns in the
+	 * guest; each boot is stored (store_boot_add()) for every run of
+	 * its kernel, and its iterations carry its number. NULL: one walk
+	 * on the executor as it is.
+	 */
+	const size_t *boot_order;
+	size_t boots_nr;
 };
 
 /* How a run ended, as its record says. */

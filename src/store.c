@@ -94,9 +94,9 @@ static const char *const stmt_sql[ST_NR] = {
 	[ST_ITER_INSERT] =
 		"INSERT INTO iteration (run_id, benchmark, job, build, idx,"
 		" warmup, status, exit_code, term_signal, elapsed_s, user_s,"
-		" sys_s, maxrss_kb, stderr_tail, started_at)"
+		" sys_s, maxrss_kb, stderr_tail, started_at, boot)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-		" ?13, ?14, ?15)",
+		" ?13, ?14, ?15, ?16)",
 	[ST_SAMPLE_INSERT] =
 		"INSERT INTO sample (iteration_id, operation_id, seq, value)"
 		" VALUES (?1, ?2, ?3, ?4)",
@@ -1152,6 +1152,8 @@ int store_insert_iteration(struct store *st, const struct iteration_rec *it,
 	    sqlite3_bind_int64(stmt, 13, it->maxrss_kb) ||
 	    store_bind_text(stmt, 14, it->stderr_tail) ||
 	    store_bind_text(stmt, 15, it->started_at) ||
+	    (it->boot ? sqlite3_bind_int64(stmt, 16, it->boot)
+		      : sqlite3_bind_null(stmt, 16)) ||
 	    sqlite3_step(stmt) != SQLITE_DONE) {
 		store_fail(st, err, "store iteration %" PRId64 " of '%s'",
 			   it->index, it->benchmark ? it->benchmark : "(null)");

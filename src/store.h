@@ -215,6 +215,7 @@ struct iteration_rec {
 	int64_t maxrss_kb;
 	const char *stderr_tail; /* may be NULL */
 	const char *started_at;
+	int64_t boot; /* the guest boot it ran in (store_boot_add()); 0: none */
 };
 
 struct sample_rec {
@@ -352,7 +353,7 @@ int store_run_insert_full(struct store *st, struct run_full *rf,
 
 /*
  * Settings (store-settings.c): the kernel settings a run wrote
- * (settings.h), in the table of db/migrations/0003-settings.sql.
+ * (settings.h), in the table of db/migrations/0005-settings.sql.
  */
 
 /* Record that run run_id wrote new_value to path, which held old_value. */
@@ -365,5 +366,14 @@ int store_run_setting_add(struct store *st, int64_t run_id, const char *path,
  */
 int store_run_settings(struct store *st, int64_t run_id, struct strvec *out,
 		       struct strbuf *err);
+
+struct executor_boot_info;
+
+/*
+ * Record boot info->number of run run_id (store-boot.c): the kernel
+ * image, qemu and the guest's facts, as db/schema.sql's boot table says.
+ */
+int store_boot_add(struct store *st, int64_t run_id,
+		   const struct executor_boot_info *info, struct strbuf *err);
 
 #endif /* MMCMP_STORE_H */

@@ -1,0 +1,44 @@
+#ifndef MMCMP_RUN_VM_H
+#define MMCMP_RUN_VM_H
+
+#include <stddef.h>
+
+struct config;
+struct plan;
+struct executor;
+struct strbuf;
+
+/*
+ * run-vm: what `mmcmp run` does for a config with kernels: the executor
+ * that boots them (executor-qemu.h) with every program the plan needs in
+ * its initramfs, the boot order, and the --check of images, qemu and
+ * KVM. Functions returning int give 0, or -1 with one line in err.
+ */
+
+/* The kernel of each boot, config_boot_order(); *nr of them (caller frees). */
+size_t *run_vm_boot_order(const struct config *cfg, size_t *nr);
+
+/*
+ * The executor for cfg's kernels; path is the PATH the plan's programs
+ * are found in (as the session's), exe_dir where mmcmp runs from (the
+ * agent is looked for next to it).
+ */
+struct executor *run_vm_executor(const struct config *cfg,
+				 const struct plan *plan, const char *path,
+				 struct strbuf *err);
+
+/*
+ * Whether cfg's kernels can boot here: qemu is installed, each image is
+ * there and a bzImage, the guest agent is built. Run before anything
+ * else, as the programs are checked; its errors are usage errors.
+ */
+int run_vm_ready(const struct config *cfg, struct strbuf *err);
+
+/*
+ * --check: print the boot schedule, check the images (bzImages, with
+ * their releases), qemu and, with accel: kvm, that KVM works.
+ */
+int run_vm_check(const struct config *cfg, char *const *labels,
+		 struct strbuf *err);
+
+#endif /* MMCMP_RUN_VM_H */

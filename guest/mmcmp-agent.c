@@ -1,0 +1,260 @@
+/*
+ * mmcmp-agent: /init of a guest booted by mmcmp run (executor-qemu.c).
+ * It mounts /proc, /sys, /dev and /tmp, says hello with the guest's
+ * machine facts over the second serial port (/dev/ttyS1; the first is
+ * the console), then runs one command per request frame (vmproto.h)
+ * with runner_run(), the monitors read around it inside the guest, and
+ * answers with a result frame; a power-off frame, or the host going
+ * away, powers the guest off. Linked statically: the initramfs has no
+ * C library for it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "machine.h"
+#include "monitor.h"
+#include "run-data.h"
+#include "runner.h"
+#include "strbuf.h"
+#include "strvec.h"
+#include "util.h"
+#include "vmproto.h"
+
+#define PORT "/dev/ttyS1"
+
+static void setup_mounts(void)
+{
+	mkdir("/proc", 0755);
+	mkdir("/sys", 0755);
+	mkdir("/dev", 0755);
+	mkdir("/tmp", 01777);
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	if (mount("devtmpfs", "/dev", "devtmpfs", 0, NULL))
+		mknod(PORT, S_IFCHR | 0600, makedev(4, 65));
+	mount("tmpfs", "/tmp", "tmpfs", 0, NULL);
+	mkdir("/sys/fs/cgroup", 0755);
+	mount("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL);
+}
+
+static int open_port(void)
+{
+	struct termios t;
+	int fd = open(PORT, O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	/* Raw: no CR/LF translation, no flow control, 8 bits clean. */
+	if (!tcgetattr(fd, &t)) {
+		cfmakeraw(&t);
+		cfsetspeed(&t, B115200);
+		tcsetattr(fd, TCSANOW, &t);
+	}
+	return fd;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void send_hello(int fd)
+{
+	struct machine_info mi = {0};
+	struct strbuf out = STRBUF_INIT, v = STRBUF_INIT;
+	size_t start;
+
+	machine_info_read(&mi);
+	start = vmproto_begin(&out, VMPROTO_HELLO);
+	if (mi.kernel_release)
+		vmproto_put_str(&out, VMPROTO_T_RELEASE, mi.kernel_release);
+	if (mi.cmdline)
+		vmproto_put_str(&out, VMPROTO_T_CMDLINE, mi.cmdline);
+	for (size_t i = 0; i < machine_fields_nr; i++) {
+		strbuf_reset(&v);
+		strbuf_addf(&v, "%s=", machine_fields[i].name);
+		if (machine_field_text(&machine_fields[i], &mi, &v))
+			vmproto_put(&out, VMPROTO_T_FACT, v.buf, v.len);
+	}
+	vmproto_end(&out, start);
+	write_all(fd, out.buf, out.len);
+	strbuf_release(&out);
+	strbuf_release(&v);
+	machine_info_release(&mi);
+}
+
+/* The snapshots of the three monitors, as "name value" lines each. */
+static int put_snapshots(struct strbuf *out, uint16_t tag, struct strbuf *err)
+{
+	struct monitor_snapshot snap = MONITOR_SNAPSHOT_INIT;
+	struct strbuf text = STRBUF_INIT;
+	int ret = 0;
+
+	for (int s = 0; s < MONITOR_SOURCE_NR && !ret; s++) {
+		ret = monitor_read(&snap, (enum monitor_source)s, NULL, err);
+		strbuf_reset(&text);
+		strbuf_add(&text, (char[]){(char)s}, 1);
+		for (size_t i = 0; !ret && i < snap.values.nr; i++)
+			strbuf_addf(&text, "%s %" PRIu64 "\n",
+				    snap.values.v[i].name,
+				    (uint64_t)snap.values.v[i].value);
+		if (!ret)
+			vmproto_put(out, tag, text.buf, text.len);
+	}
+	monitor_snapshot_release(&snap);
+	strbuf_release(&text);
+	return ret;
+}
+
+/* Run the command of a request and build its result frame into out. */
+static void run_request(const struct vmproto_msg *msg, struct strbuf *out)
+{
+	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT;
+	struct strbuf cwd = STRBUF_INIT, err = STRBUF_INIT, snaps = STRBUF_INIT,
+		      merr = STRBUF_INIT;
+	struct runner_result r = RUNNER_RESULT_INIT;
+	struct runner_opts o = {0};
+	bool monitor = vmproto_get_u64(msg, VMPROTO_T_MONITOR, 0) != 0;
+	size_t start;
+
+	for (size_t i = 0; i < msg->nr; i++) {
+		const struct vmproto_field *f = &msg->fields[i];
+		char *s = xmalloc((size_t)f->len + 1);
+
+		memcpy(s, f->data, f->len);
+		s[f->len] = '\0';
+		if (f->tag == VMPROTO_T_ARGV)
+			strvec_push_nodup(&argv, s);
+		else if (f->tag == VMPROTO_T_ENV)
+			strvec_push_nodup(&env, s);
+		else
+			free(s);
+	}
+	o.argv = argv.v;
+	o.env = env.nr ? env.v : NULL;
+	if (vmproto_get_str(msg, VMPROTO_T_CWD, &cwd))
+		o.cwd = cwd.buf;
+	o.timeout_s =
+		(double)vmproto_get_u64(msg, VMPROTO_T_TIMEOUT_MS, 0) / 1000.0;
+	if (monitor && put_snapshots(&snaps, VMPROTO_T_SNAP_BEFORE, &merr))
+		monitor = false;
+	if (!argv.nr || runner_run(&o, &r, &err)) {
+		r.status = RUNNER_EXEC;
+		strbuf_reset(&r.err_tail);
+		strbuf_addf(&r.err_tail, "agent: %s",
+			    err.len ? err.buf : "empty request");
+	}
+	if (monitor && put_snapshots(&snaps, VMPROTO_T_SNAP_AFTER, &merr))
+		monitor = false;
+	start = vmproto_begin(out, VMPROTO_RESULT);
+	vmproto_put_result(out, &r);
+	if (monitor)
+		strbuf_add(out, snaps.buf, snaps.len);
+	else if (merr.len)
+		vmproto_put(out, VMPROTO_T_MONITOR_ERR, merr.buf, merr.len);
+	vmproto_end(out, start);
+	runner_result_release(&r);
+	strvec_clear(&argv);
+	strvec_clear(&env);
+	strbuf_release(&cwd);
+	strbuf_release(&err);
+	strbuf_release(&snaps);
+	strbuf_release(&merr);
+}
+
+/* A result that says the request frame could not be read. */
+static void bad_request(const char *why, struct strbuf *out)
+{
+	struct runner_result r = RUNNER_RESULT_INIT;
+	size_t start = vmproto_begin(out, VMPROTO_RESULT);
+
+	r.status = RUNNER_EXEC;
+	strbuf_addf(&r.err_tail, "agent: %s", why);
+	vmproto_put_result(out, &r);
+	vmproto_end(out, start);
+	runner_result_release(&r);
+}
+
+static void serve(int fd)
+{
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	struct vmproto_msg msg = VMPROTO_MSG_INIT;
+	char buf[65536];
+
+	for (;;) {
+		size_t used;
+		enum vmproto_parse p;
+		ssize_t n;
+
+		strbuf_reset(&err);
+		p = in.len ? vmproto_frame_parse((const uint8_t *)in.buf,
+						 in.len, &used, &msg, &err)
+			   : VMPROTO_NEED_MORE;
+		if (p == VMPROTO_NEED_MORE) {
+			n = read(fd, buf, sizeof(buf));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			strbuf_add(&in, buf, (size_t)n);
+			continue;
+		}
+		strbuf_reset(&out);
+		if (p == VMPROTO_BAD)
+			bad_request(err.buf, &out);
+		else if (msg.type == VMPROTO_POWEROFF)
+			break;
+		else if (msg.type == VMPROTO_REQUEST)
+			run_request(&msg, &out);
+		memmove(in.buf, in.buf + used, in.len - used);
+		strbuf_setlen(&in, in.len - used);
+		if (out.len && write_all(fd, out.buf, out.len))
+			break;
+	}
+	vmproto_msg_release(&msg);
+	strbuf_release(&in);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	int fd;
+
+	if (getpid() == 1)
+		setup_mounts();
+	fd = open_port();
+	if (fd < 0) {
+		fprintf(stderr, "mmcmp-agent: cannot open %s: %s\n", PORT,
+			strerror(errno));
+	} else {
+		send_hello(fd);
+		serve(fd);
+		close(fd);
+	}
+	if (getpid() != 1)
+		return fd < 0;
+	sync();
+	reboot(RB_POWER_OFF);
+	return 0;
+}

@@ -1,0 +1,1104 @@
+/* executor-qemu: run commands in a QEMU guest, boot by boot. */
+#define _GNU_SOURCE
+#include "executor-qemu.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <sched.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "executor.h"
+#include "initramfs.h"
+#include "machine.h"
+#include "monitor.h"
+#include "run-data.h"
+#include "runner.h"
+#include "sha256.h"
+#include "strbuf.h"
+#include "strvec.h"
+#include "util.h"
+#include "vmproto.h"
+
+/* Bytes of the console kept with a failed boot. */
+#define CONSOLE_TAIL 2048
+
+struct kernel {
+	char *name, *image, *append, *sha256, *release;
+};
+
+struct executor_qemu {
+	struct executor base; /* first: the operations cast back to us */
+	struct runner_guard guard;
+	struct monitor mon;
+	char *qemu, *accel;
+	struct kernel *kernels;
+	size_t kernels_nr;
+	long cpus;
+	int64_t memory_mb;
+	double boot_timeout_s;
+	bool monitors;
+	size_t stdout_max;
+	struct strvec programs; /* what the initramfs holds */
+	char *dir;		/* our temporary directory */
+	char *root;		/* the initramfs in it */
+	char *version;		/* of qemu */
+	/* The current boot. */
+	pid_t pid; /* qemu, or -1 */
+	int fd;	   /* the protocol socket, or -1 */
+	bool dead; /* the boot failed or ended: why is in `why` */
+	struct strbuf why;
+	struct strbuf console; /* its path */
+	struct strbuf in;      /* bytes read and not parsed yet */
+	struct machine_info *guest;
+	long number;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int qemu_image_release(const char *path, char **release, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t off, end;
+	int ret = -1;
+
+	*release = NULL;
+	if (strbuf_read_file_max(&sb, path, 65536, err))
+		return -1;
+	/* The setup header: "HdrS" at 0x202, the version pointer at 0x20e. */
+	if (sb.len < 0x210 || memcmp(sb.buf + 0x202, "HdrS", 4)) {
+		error_addf(err, "'%s' is not a bzImage (no setup header)",
+			   path);
+		goto out;
+	}
+	off = 0x200 + ((size_t)(unsigned char)sb.buf[0x20e] |
+		       (size_t)(unsigned char)sb.buf[0x20f] << 8);
+	for (end = off; end < sb.len && sb.buf[end] > ' '; end++)
+		;
+	if (off >= sb.len || end == off) {
+		error_addf(err, "'%s' has no kernel version string", path);
+		goto out;
+	}
+	*release = xstrndup(sb.buf + off, end - off);
+	ret = 0;
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* Shell-quote argv into out, for the record and for messages. */
+static void quote_argv(char *const *argv, struct strbuf *out)
+{
+	for (size_t i = 0; argv[i]; i++) {
+		const char *a = argv[i];
+
+		if (i)
+			strbuf_addch(out, ' ');
+		if (*a && !strpbrk(a, " \t\n'\"\\$`*?[]{}()<>|&;#~,=")) {
+			strbuf_addstr(out, a);
+			continue;
+		}
+		strbuf_addch(out, '\'');
+		for (; *a; a++) {
+			if (*a == '\'')
+				strbuf_addstr(out, "'\\''");
+			else
+				strbuf_addch(out, *a);
+		}
+		strbuf_addch(out, '\'');
+	}
+}
+
+/*
+ * Start argv in its own process group with stdin from /dev/null and
+ * stdout and stderr to log (or a pipe into *out_fd when log is NULL).
+ */
+static pid_t spawn(char *const *argv, const char *log, int *out_fd,
+		   struct strbuf *err)
+{
+	int fds[2] = {-1, -1};
+	pid_t pid;
+
+	if (!log && pipe2(fds, O_CLOEXEC)) {
+		error_addf(err, "cannot create a pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		error_addf(err, "cannot start '%s': %s", argv[0],
+			   strerror(errno));
+		return -1;
+	}
+	if (!pid) {
+		sigset_t none;
+		int in = open("/dev/null", O_RDONLY);
+		int out = log ? open(log, O_WRONLY | O_CREAT | O_APPEND, 0600)
+			      : fds[1];
+
+		setpgid(0, 0);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
+		    dup2(out, 2) < 0)
+			_exit(126);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	if (!log) {
+		close(fds[1]);
+		*out_fd = fds[0];
+	}
+	return pid;
+}
+
+/* Stop process group pid: SIGTERM, then SIGKILL after grace_s; reap it. */
+static int stop_process(pid_t pid, double grace_s)
+{
+	double until = now_s() + grace_s;
+	int status = 0;
+
+	kill(-pid, SIGTERM);
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (now_s() > until) {
+			kill(-pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			break;
+		}
+		usleep(20000);
+	}
+	kill(-pid, SIGKILL); /* what is left of the group */
+	return status;
+}
+
+int qemu_version(const char *qemu, struct strbuf *out, struct strbuf *err)
+{
+	char version[] = "--version";
+	char *argv[] = {(char *)qemu, version, NULL};
+	struct runner_opts o = {.argv = argv, .timeout_s = 10};
+	struct runner_result r = RUNNER_RESULT_INIT;
+	int ret = -1;
+
+	if (runner_run(&o, &r, err))
+		goto out;
+	if (r.status != RUNNER_OK) {
+		error_addf(
+			err,
+			"cannot run '%s': %s; install the Debian package 'qemu-system-x86' (apt-get install qemu-system-x86)",
+			qemu,
+			r.status == RUNNER_EXEC ? r.err_tail.buf
+						: runner_status_name(r.status));
+		goto out;
+	}
+	strbuf_add(out, r.out.buf, strcspn(r.out.buf, "\n"));
+	ret = 0;
+out:
+	runner_result_release(&r);
+	return ret;
+}
+
+int qemu_probe_kvm(const char *qemu, const char *image, double timeout_s,
+		   struct strbuf *err)
+{
+	static const char *const args[] = {
+		"-accel",      "kvm",
+		"-m",	       "256",
+		"-nodefaults", "-display",
+		"none",	       "-no-reboot",
+		"-serial",     "stdio",
+		"-append",     "console=ttyS0 panic=-1 init=/nonexistent",
+		"-kernel",
+	};
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf out = STRBUF_INIT;
+	double until = now_s() + timeout_s;
+	int fd = -1, ret = -1;
+	pid_t pid;
+
+	strvec_push(&argv, qemu);
+	for (size_t i = 0; i < ARRAY_SIZE(args); i++)
+		strvec_push(&argv, args[i]);
+	strvec_push(&argv, image);
+	pid = spawn(argv.v, NULL, &fd, err);
+	strvec_clear(&argv);
+	if (pid < 0)
+		return -1;
+	/* The kernel printing its banner means KVM ran it. */
+	while (!strstr(out.buf, "Linux version")) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		char buf[4096];
+		ssize_t n;
+		double left = until - now_s();
+
+		if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) <= 0)
+			break;
+		n = read(fd, buf, sizeof(buf));
+		if (n <= 0)
+			break;
+		strbuf_add(&out, buf, (size_t)n);
+	}
+	if (strstr(out.buf, "Linux version")) {
+		ret = 0;
+	} else {
+		char *line = strstr(out.buf, "qemu");
+
+		if (line)
+			line[strcspn(line, "\n")] = '\0';
+		error_addf(
+			err,
+			"accel: kvm does not work here (%s); use accel: tcg (emulated, slow, but it runs anywhere)",
+			line ? line
+			: now_s() >= until
+				? "the guest hung before the kernel started"
+				: "qemu failed without a message");
+	}
+	close(fd);
+	stop_process(pid, 1);
+	strbuf_release(&out);
+	return ret;
+}
+
+/* Append the last bytes of the console to sb, after ": console: ". */
+static void console_tail(const struct executor_qemu *eq, struct strbuf *sb)
+{
+	struct strbuf text = STRBUF_INIT, e = STRBUF_INIT;
+	size_t from;
+
+	if (strbuf_read_file(&text, eq->console.buf, &e) || !text.len)
+		goto out;
+	from = text.len > CONSOLE_TAIL ? text.len - CONSOLE_TAIL : 0;
+	strbuf_addstr(sb, "; console:\n");
+	/* Control characters (the firmware clears the screen) as '?'. */
+	for (size_t i = from; i < text.len; i++) {
+		char c = text.buf[i];
+
+		if (c == '\r')
+			continue;
+		strbuf_addch(sb, (c == '\n' || c == '\t' ||
+				  (unsigned char)c >= 0x20) &&
+						 c != 0x7f
+					 ? c
+					 : '?');
+	}
+out:
+	strbuf_release(&text);
+	strbuf_release(&e);
+}
+
+/* End the guest (if any) and reap qemu; the boot is over. */
+static void end_guest(struct executor_qemu *eq, bool graceful)
+{
+	if (eq->fd >= 0 && graceful && eq->pid > 0 && !eq->dead) {
+		struct strbuf f = STRBUF_INIT;
+		size_t start = vmproto_begin(&f, VMPROTO_POWEROFF);
+		double until = now_s() + 5;
+
+		vmproto_end(&f, start);
+		if (write(eq->fd, f.buf, f.len) == (ssize_t)f.len)
+			while (now_s() < until &&
+			       waitpid(eq->pid, NULL, WNOHANG) == 0)
+				usleep(20000);
+		strbuf_release(&f);
+	}
+	if (eq->fd >= 0)
+		close(eq->fd);
+	eq->fd = -1;
+	if (eq->pid > 0)
+		stop_process(eq->pid, 2);
+	eq->pid = -1;
+	runner_guard_tell(&eq->guard, 0);
+}
+
+/*
+ * The boot failed or ended abnormally: say why (with the console's tail)
+ * and stop qemu. Every command of this boot fails from now on.
+ */
+static void guest_died(struct executor_qemu *eq, const char *fmt, ...)
+	MMCMP_PRINTF(2, 3);
+static void guest_died(struct executor_qemu *eq, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (eq->dead)
+		return;
+	strbuf_reset(&eq->why);
+	strbuf_addf(&eq->why, "boot %ld: ", eq->number);
+	va_start(ap, fmt);
+	strbuf_vaddf(&eq->why, fmt, ap);
+	va_end(ap);
+	end_guest(eq, false);
+	console_tail(eq, &eq->why);
+	eq->dead = true;
+}
+
+/* Whether qemu has exited; then its status is described into why. */
+static bool qemu_exited(struct executor_qemu *eq, struct strbuf *why)
+{
+	int status;
+
+	if (eq->pid <= 0 || waitpid(eq->pid, &status, WNOHANG) != eq->pid)
+		return false;
+	eq->pid = -1;
+	if (WIFEXITED(status))
+		strbuf_addf(why,
+			    "qemu exited with status %d (the guest "
+			    "powered off, panicked or rebooted)",
+			    WEXITSTATUS(status));
+	else
+		strbuf_addf(why, "qemu was killed by signal %d",
+			    WTERMSIG(status));
+	return true;
+}
+
+/*
+ * Read until one frame is in msg, at most until `until` (0: no limit),
+ * watching qemu and *stop. Returns 1 with a frame, 0 with a bad frame
+ * (bad says why; the guest lives on), -1 when the guest is gone (why
+ * says so), -2 when stopped.
+ */
+static int read_frame(struct executor_qemu *eq, struct vmproto_msg *msg,
+		      double until, volatile sig_atomic_t *stop,
+		      struct strbuf *bad, struct strbuf *why)
+{
+	for (;;) {
+		struct pollfd p = {.fd = eq->fd, .events = POLLIN};
+		size_t used = 0;
+		char buf[65536];
+		ssize_t n;
+		enum vmproto_parse r = VMPROTO_NEED_MORE;
+
+		if (eq->in.len)
+			r = vmproto_frame_parse((const uint8_t *)eq->in.buf,
+						eq->in.len, &used, msg, bad);
+		if (r != VMPROTO_NEED_MORE) {
+			/* The frame's bytes stay valid until the next read. */
+			if (r == VMPROTO_FRAME)
+				return 1;
+			memmove(eq->in.buf, eq->in.buf + used,
+				eq->in.len - used);
+			strbuf_setlen(&eq->in, eq->in.len - used);
+			/* Drop the rest: it belongs to the broken frame. */
+			strbuf_reset(&eq->in);
+			return 0;
+		}
+		if (stop && *stop)
+			return -2;
+		if (qemu_exited(eq, why))
+			return -1;
+		if (until > 0 && now_s() > until) {
+			strbuf_addstr(why, "the guest did not answer in time");
+			return -1;
+		}
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		n = read(eq->fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			/* qemu closes the port as it exits: give it 2 s. */
+			for (int i = 0; i < 100; i++) {
+				if (qemu_exited(eq, why))
+					return -1;
+				usleep(20000);
+			}
+			strbuf_addstr(why, "the guest closed its port");
+			return -1;
+		}
+		strbuf_add(&eq->in, buf, (size_t)n);
+	}
+}
+
+/* Forget the frame read_frame() returned. */
+static void consume_frame(struct executor_qemu *eq)
+{
+	uint32_t plen = (uint32_t)(unsigned char)eq->in.buf[8] |
+			(uint32_t)(unsigned char)eq->in.buf[9] << 8 |
+			(uint32_t)(unsigned char)eq->in.buf[10] << 16 |
+			(uint32_t)(unsigned char)eq->in.buf[11] << 24;
+	size_t used = VMPROTO_HEADER + (size_t)plen + 4;
+
+	memmove(eq->in.buf, eq->in.buf + used, eq->in.len - used);
+	strbuf_setlen(&eq->in, eq->in.len - used);
+}
+
+/* The guest's machine facts from its hello. */
+static struct machine_info *hello_facts(const struct vmproto_msg *msg)
+{
+	struct machine_info *mi = xcalloc(1, sizeof(*mi));
+
+	for (size_t i = 0; i < msg->nr; i++) {
+		const struct vmproto_field *f = &msg->fields[i];
+		const char *eq;
+		char *s;
+
+		if (f->tag != VMPROTO_T_FACT)
+			continue;
+		s = xstrndup((const char *)f->data, f->len);
+		eq = strchr(s, '=');
+		for (size_t k = 0; eq && k < machine_fields_nr; k++) {
+			const struct machine_field *mf = &machine_fields[k];
+
+			if (strlen(mf->name) != (size_t)(eq - s) ||
+			    strncmp(mf->name, s, (size_t)(eq - s)))
+				continue;
+			if (mf->kind == MACHINE_INT) {
+				*machine_field_int_at(mf, mi) =
+					strtoll(eq + 1, NULL, 10);
+			} else {
+				char **p = machine_field_str_at(mf, mi);
+
+				free(*p);
+				*p = xstrdup(eq + 1);
+			}
+		}
+		free(s);
+	}
+	return mi;
+}
+
+/* Listen on a new socket in our directory for boot n's port. */
+static int listen_port(struct executor_qemu *eq, struct strbuf *path,
+		       struct strbuf *err)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd;
+
+	strbuf_addf(path, "%s/port-%ld", eq->dir, eq->number);
+	if (path->len >= sizeof(sa.sun_path))
+		return error_addf(err, "socket path '%s' is too long",
+				  path->buf);
+	memcpy(sa.sun_path, path->buf, path->len + 1);
+	unlink(path->buf);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    listen(fd, 1)) {
+		error_addf(err, "cannot listen on '%s': %s", path->buf,
+			   strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The qemu command line of boot number for kernel k. */
+static void qemu_argv(const struct executor_qemu *eq, const struct kernel *k,
+		      const char *port, struct strvec *argv)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strvec_push(argv, eq->qemu);
+	strvec_push(argv, "-accel");
+	strvec_push(argv, eq->accel);
+	strvec_push(argv, "-m");
+	strbuf_addf(&sb, "%" PRId64, eq->memory_mb);
+	strvec_push(argv, sb.buf);
+	strvec_push(argv, "-smp");
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%ld", eq->cpus);
+	strvec_push(argv, sb.buf);
+	strvec_push(argv, "-kernel");
+	strvec_push(argv, k->image);
+	strvec_push(argv, "-initrd");
+	strvec_push(argv, eq->root);
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "console=ttyS0 panic=-1 oops=panic "
+			   "softlockup_panic=1 quiet");
+	if (k->append && *k->append)
+		strbuf_addf(&sb, " %s", k->append);
+	strvec_push(argv, "-append");
+	strvec_push(argv, sb.buf);
+	strvec_push(argv, "-nodefaults");
+	strvec_push(argv, "-display");
+	strvec_push(argv, "none");
+	strvec_push(argv, "-no-reboot");
+	strvec_push(argv, "-serial");
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "file:%s", eq->console.buf);
+	strvec_push(argv, sb.buf);
+	strvec_push(argv, "-serial");
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "unix:%s", port);
+	strvec_push(argv, sb.buf);
+	strvec_push(argv, "-qmp");
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "unix:%s/qmp-%ld,server=on,wait=off", eq->dir,
+		    eq->number);
+	strvec_push(argv, sb.buf);
+	strbuf_release(&sb);
+}
+
+/* One QMP reply line (events skipped) into line; false on timeout. */
+static bool qmp_reply(int fd, struct strbuf *in, struct strbuf *line,
+		      double until)
+{
+	for (;;) {
+		char *nl = memchr(in->buf, '\n', in->len);
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		char buf[4096];
+		ssize_t n;
+
+		if (nl) {
+			size_t len = (size_t)(nl - in->buf) + 1;
+
+			strbuf_reset(line);
+			strbuf_add(line, in->buf, len);
+			memmove(in->buf, in->buf + len, in->len - len);
+			strbuf_setlen(in, in->len - len);
+			if (!strstr(line->buf, "\"event\""))
+				return true;
+			continue;
+		}
+		if (now_s() > until || poll(&p, 1, 100) < 0)
+			return false;
+		if (!(p.revents & POLLIN))
+			continue;
+		n = read(fd, buf, sizeof(buf));
+		if (n <= 0)
+			return false;
+		strbuf_add(in, buf, (size_t)n);
+	}
+}
+
+/* The vCPU thread ids, in vCPU order, from qemu's QMP socket. */
+static int vcpu_threads(const struct executor_qemu *eq, struct strbuf *why,
+			pid_t *tids, long nr)
+{
+	static const char caps[] = "{\"execute\": \"qmp_capabilities\"}\n";
+	static const char query[] = "{\"execute\": \"query-cpus-fast\"}\n";
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	struct strbuf in = STRBUF_INIT, line = STRBUF_INIT;
+	double until = now_s() + 5;
+	const char *p;
+	long found = 0;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/qmp-%ld", eq->dir,
+		 eq->number);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    !qmp_reply(fd, &in, &line, until) ||
+	    write(fd, caps, strlen(caps)) < 0 ||
+	    !qmp_reply(fd, &in, &line, until) ||
+	    write(fd, query, strlen(query)) < 0 ||
+	    !qmp_reply(fd, &in, &line, until)) {
+		strbuf_addstr(why, "no answer from qemu's QMP socket");
+		goto out;
+	}
+	for (p = line.buf; found < nr && (p = strstr(p, "\"thread-id\": "));
+	     p++)
+		tids[found++] = (pid_t)strtol(p + 13, NULL, 10);
+	if (found != nr)
+		strbuf_addf(why, "QMP listed %ld of %ld vCPU threads", found,
+			    nr);
+out:
+	if (fd >= 0)
+		close(fd);
+	unlink(sa.sun_path);
+	strbuf_release(&in);
+	strbuf_release(&line);
+	return found == nr ? 0 : -1;
+}
+
+/*
+ * Pin each vCPU thread to a host CPU of its own, from the last of those
+ * mmcmp may use, when there are more of them than vCPUs (one is left for
+ * mmcmp and qemu's I/O); say in out what was done, or why not.
+ */
+static void pin_vcpus(const struct executor_qemu *eq, struct strbuf *out)
+{
+	cpu_set_t allowed;
+	long cpus[CPU_SETSIZE], nr = 0;
+	pid_t *tids = xcalloc((size_t)eq->cpus, sizeof(*tids));
+
+	if (!sched_getaffinity(0, sizeof(allowed), &allowed))
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &allowed))
+				cpus[nr++] = c;
+	if (nr <= eq->cpus) {
+		strbuf_addf(out, "none: %ld host CPUs for %ld vCPUs", nr,
+			    eq->cpus);
+		goto out;
+	}
+	strbuf_addstr(out, "none: ");
+	if (vcpu_threads(eq, out, tids, eq->cpus))
+		goto out;
+	strbuf_reset(out);
+	for (long v = 0; v < eq->cpus; v++) {
+		cpu_set_t one;
+		long host = cpus[nr - 1 - v];
+
+		CPU_ZERO(&one);
+		CPU_SET((int)host, &one);
+		if (sched_setaffinity(tids[v], sizeof(one), &one)) {
+			strbuf_reset(out);
+			strbuf_addf(out, "none: cannot pin vCPU %ld: %s", v,
+				    strerror(errno));
+			goto out;
+		}
+		strbuf_addf(out, "%svCPU%ld=CPU%ld", v ? " " : "", v, host);
+	}
+out:
+	free(tids);
+}
+
+/* Wait for qemu to connect to lfd; -1 with why set when it does not. */
+static int accept_port(struct executor_qemu *eq, int lfd, double until)
+{
+	while (now_s() < until) {
+		struct pollfd p = {.fd = lfd, .events = POLLIN};
+		int fd;
+
+		if (qemu_exited(eq, &eq->why))
+			return -1;
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd >= 0)
+			return fd;
+	}
+	strbuf_addstr(&eq->why, "qemu did not open the serial port in time");
+	return -1;
+}
+
+static int qemu_boot(struct executor *ex, size_t kernel, long number,
+		     struct executor_boot_info *info, struct strbuf *err)
+{
+	struct executor_qemu *eq = (struct executor_qemu *)ex;
+	const struct kernel *k = &eq->kernels[kernel];
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf port = STRBUF_INIT, cmd = STRBUF_INIT, bad = STRBUF_INIT;
+	struct vmproto_msg msg = VMPROTO_MSG_INIT;
+	double t0, until;
+	int lfd = -1, ret = -1, r;
+
+	end_guest(eq, true);
+	machine_info_release(eq->guest);
+	free(eq->guest);
+	eq->guest = NULL;
+	eq->dead = false;
+	strbuf_reset(&eq->why);
+	strbuf_reset(&eq->in);
+	eq->number = number;
+	strbuf_reset(&eq->console);
+	strbuf_addf(&eq->console, "%s/console-%ld", eq->dir, number);
+	unlink(eq->console.buf);
+	lfd = listen_port(eq, &port, err);
+	if (lfd < 0)
+		goto out;
+	qemu_argv(eq, k, port.buf, &argv);
+	quote_argv(argv.v, &cmd);
+	info->number = number;
+	info->kernel = xstrdup(k->name);
+	info->image = xstrdup(k->image);
+	info->image_sha256 = xstrdup(k->sha256);
+	info->image_release = k->release ? xstrdup(k->release) : NULL;
+	info->append = xstrdup(k->append ? k->append : "");
+	info->qemu_version = xstrdup(eq->version);
+	info->qemu_cmdline = xstrdup(cmd.buf);
+	info->accel = xstrdup(eq->accel);
+	info->cpus = eq->cpus;
+	info->memory_mb = eq->memory_mb;
+	info->boot_s = -1;
+	t0 = now_s();
+	until = t0 + eq->boot_timeout_s;
+	eq->pid = spawn(argv.v, eq->console.buf, NULL, err);
+	if (eq->pid < 0)
+		goto out;
+	runner_guard_tell(&eq->guard, eq->pid);
+	ret = 0;
+	eq->fd = accept_port(eq, lfd, until);
+	if (eq->fd < 0) {
+		struct strbuf why = STRBUF_INIT;
+
+		strbuf_add(&why, eq->why.buf, eq->why.len);
+		guest_died(eq, "%s", why.buf);
+		strbuf_release(&why);
+		goto failed;
+	}
+	strbuf_reset(&eq->why);
+	r = read_frame(eq, &msg, until, NULL, &bad, &eq->why);
+	if (r == 1 && msg.type == VMPROTO_HELLO) {
+		struct strbuf pins = STRBUF_INIT;
+
+		info->boot_s = now_s() - t0;
+		pin_vcpus(eq, &pins);
+		info->pinning = strbuf_detach(&pins, NULL);
+		eq->guest = hello_facts(&msg);
+		info->guest = hello_facts(&msg);
+		consume_frame(eq);
+		goto out;
+	}
+	{
+		struct strbuf why = STRBUF_INIT;
+
+		if (r == 1)
+			strbuf_addf(&why,
+				    "the agent sent message %d, not hello",
+				    (int)msg.type);
+		else if (r == 0)
+			strbuf_add(&why, bad.buf, bad.len);
+		else if (eq->why.len)
+			strbuf_add(&why, eq->why.buf, eq->why.len);
+		if (r == -1 && now_s() > until)
+			strbuf_addf(&why, " (boot_timeout %gs)",
+				    eq->boot_timeout_s);
+		guest_died(eq, "no agent: %s", why.buf);
+		strbuf_release(&why);
+	}
+failed:
+	strbuf_add(&info->failed, eq->why.buf, eq->why.len);
+out:
+	if (lfd >= 0)
+		close(lfd);
+	if (port.len)
+		unlink(port.buf);
+	strvec_clear(&argv);
+	strbuf_release(&port);
+	strbuf_release(&cmd);
+	strbuf_release(&bad);
+	vmproto_msg_release(&msg);
+	return ret;
+}
+
+/* A command that cannot run: status, and why into err_tail. */
+static void fail_result(struct runner_result *r, enum runner_status status,
+			const char *why)
+{
+	r->status = status;
+	r->term_signal = status == RUNNER_SIGNAL ? SIGKILL : 0;
+	strbuf_addstr(&r->err_tail, why);
+}
+
+/* PATH of a request's environment (NULL: none). */
+static const char *env_path(char *const *env)
+{
+	for (size_t i = 0; env && env[i]; i++)
+		if (!strncmp(env[i], "PATH=", 5))
+			return env[i] + 5;
+	return getenv("PATH");
+}
+
+/* Whether host path file is one of the programs the guest has. */
+static bool guest_has(const struct executor_qemu *eq, const char *file)
+{
+	for (size_t i = 0; i < eq->programs.nr; i++)
+		if (!strcmp(eq->programs.v[i], file))
+			return true;
+	return false;
+}
+
+/* The request frame of req, with argv[0] as the host path file. */
+static void build_request(const struct executor_qemu *eq,
+			  const struct executor_request *req, const char *file,
+			  struct strbuf *out)
+{
+	size_t start = vmproto_begin(out, VMPROTO_REQUEST);
+
+	vmproto_put_str(out, VMPROTO_T_ARGV, file);
+	for (size_t i = 1; req->argv[i]; i++)
+		vmproto_put_str(out, VMPROTO_T_ARGV, req->argv[i]);
+	for (size_t i = 0; req->env && req->env[i]; i++)
+		vmproto_put_str(out, VMPROTO_T_ENV, req->env[i]);
+	if (req->cwd)
+		vmproto_put_str(out, VMPROTO_T_CWD, req->cwd);
+	vmproto_put_u64(out, VMPROTO_T_TIMEOUT_MS,
+			(uint64_t)(req->timeout_s * 1000));
+	vmproto_put_u64(out, VMPROTO_T_MONITOR, req->monitor && eq->monitors);
+	vmproto_end(out, start);
+}
+
+/* The monitor record from the guest's snapshots, or why there is none. */
+static const struct monitor_record *
+guest_monitors(struct executor_qemu *eq, const struct vmproto_msg *msg,
+	       struct strbuf *why)
+{
+	int have = 0;
+
+	for (size_t i = 0; i < msg->nr; i++) {
+		const struct vmproto_field *f = &msg->fields[i];
+		int phase = f->tag == VMPROTO_T_SNAP_BEFORE  ? 0
+			    : f->tag == VMPROTO_T_SNAP_AFTER ? 1
+							     : -1;
+
+		if (phase < 0 || !f->len || f->data[0] >= MONITOR_SOURCE_NR)
+			continue;
+		if (monitor_parse(&eq->mon.snap[phase][f->data[0]],
+				  MONITOR_VMSTAT, "guest snapshot",
+				  (const char *)f->data + 1, f->len - 1, why))
+			return NULL;
+		have++;
+	}
+	if (have != 2 * MONITOR_SOURCE_NR) {
+		if (!vmproto_get_str(msg, VMPROTO_T_MONITOR_ERR, why))
+			strbuf_addstr(why, "the guest sent no snapshots");
+		return NULL;
+	}
+	monitor_record_fill(&eq->mon);
+	return &eq->mon.rec;
+}
+
+static int qemu_run(struct executor *ex, const struct executor_request *req,
+		    struct executor_result *res, struct strbuf *err)
+{
+	struct executor_qemu *eq = (struct executor_qemu *)ex;
+	struct runner_result *r = &res->run;
+	struct strbuf file = STRBUF_INIT, frame = STRBUF_INIT,
+		      bad = STRBUF_INIT, why = STRBUF_INIT;
+	struct vmproto_msg msg = VMPROTO_MSG_INIT;
+	double until = 0;
+	int e, got;
+
+	(void)err;
+	res->monitors = NULL;
+	strbuf_reset(&res->monitor_err);
+	r->status = RUNNER_OK;
+	r->exit_code = r->term_signal = 0;
+	r->elapsed_s = r->user_s = r->sys_s = 0;
+	r->maxrss_kb = 0;
+	r->out_truncated = false;
+	strbuf_reset(&r->out);
+	strbuf_reset(&r->err_tail);
+	if (eq->dead || eq->pid <= 0) {
+		fail_result(r, RUNNER_EXEC,
+			    eq->dead ? eq->why.buf : "no guest is running");
+		goto out;
+	}
+	e = runner_find_program(req->argv[0], env_path(req->env), req->cwd,
+				&file);
+	if (e || !guest_has(eq, file.buf)) {
+		strbuf_addf(&why, "cannot execute '%s' in the guest: %s",
+			    req->argv[0],
+			    e ? strerror(e) : "not in its initramfs");
+		fail_result(r, RUNNER_EXEC, why.buf);
+		goto out;
+	}
+	build_request(eq, req, file.buf, &frame);
+	if (req->timeout_s > 0)
+		until = now_s() + req->timeout_s + eq->boot_timeout_s;
+	if (write(eq->fd, frame.buf, frame.len) != (ssize_t)frame.len) {
+		guest_died(eq, "cannot write to the guest: %s",
+			   strerror(errno));
+		fail_result(r, RUNNER_SIGNAL, eq->why.buf);
+		goto out;
+	}
+	got = read_frame(eq, &msg, until, req->stop, &bad, &why);
+	if (got == -2) {
+		/* Ctrl-C: the guest goes, the command is not kept. */
+		guest_died(eq, "interrupted");
+		r->status = RUNNER_INTERRUPTED;
+		goto out;
+	}
+	if (got == -1) {
+		bool late = until > 0 && now_s() > until;
+
+		guest_died(eq, "%s%s", why.buf,
+			   late ? " (the iteration's timeout, and boot_timeout "
+				  "more)"
+				: "");
+		fail_result(r, late ? RUNNER_TIMEOUT : RUNNER_SIGNAL,
+			    eq->why.buf);
+		goto out;
+	}
+	strbuf_reset(&why);
+	if (got == 0 || vmproto_get_result(&msg, r, &why)) {
+		fail_result(r, RUNNER_EXEC, got ? why.buf : bad.buf);
+		if (got)
+			consume_frame(eq);
+		goto out;
+	}
+	if (req->monitor && eq->monitors) {
+		res->monitors = guest_monitors(eq, &msg, &res->monitor_err);
+	}
+	consume_frame(eq);
+out:
+	strbuf_release(&file);
+	strbuf_release(&frame);
+	strbuf_release(&bad);
+	strbuf_release(&why);
+	vmproto_msg_release(&msg);
+	return 0;
+}
+
+static void qemu_machine(struct executor *ex, struct machine_info *mi)
+{
+	(void)ex;
+	/* The host's: the guest's facts go with each boot. */
+	machine_info_read(mi);
+}
+
+/* Remove our directory and what is in it (files and sockets only). */
+static void remove_dir(const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/%s", dir, de->d_name);
+		unlink(sb.buf);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+	strbuf_release(&sb);
+}
+
+static void qemu_free(struct executor *ex)
+{
+	struct executor_qemu *eq = (struct executor_qemu *)ex;
+
+	end_guest(eq, true);
+	runner_guard_stop(&eq->guard);
+	monitor_release(&eq->mon);
+	if (eq->dir)
+		remove_dir(eq->dir);
+	for (size_t i = 0; i < eq->kernels_nr; i++) {
+		free(eq->kernels[i].name);
+		free(eq->kernels[i].image);
+		free(eq->kernels[i].append);
+		free(eq->kernels[i].sha256);
+		free(eq->kernels[i].release);
+	}
+	free(eq->kernels);
+	machine_info_release(eq->guest);
+	free(eq->guest);
+	strvec_clear(&eq->programs);
+	strbuf_release(&eq->why);
+	strbuf_release(&eq->console);
+	strbuf_release(&eq->in);
+	free(eq->qemu);
+	free(eq->accel);
+	free(eq->dir);
+	free(eq->root);
+	free(eq->version);
+	free(eq);
+}
+
+static const struct executor_ops qemu_ops = {
+	.name = "qemu",
+	.run = qemu_run,
+	.machine = qemu_machine,
+	.free = qemu_free,
+	.boot = qemu_boot,
+};
+
+/* The kernels with their images' digests and releases. */
+static int load_kernels(struct executor_qemu *eq,
+			const struct executor_qemu_opts *o, struct strbuf *err)
+{
+	eq->kernels = xcalloc(o->kernels_nr, sizeof(*eq->kernels));
+	for (size_t i = 0; i < o->kernels_nr; i++) {
+		struct kernel *k = &eq->kernels[eq->kernels_nr++];
+		struct strbuf img = STRBUF_INIT;
+		char hex[65];
+
+		k->name = xstrdup(o->kernels[i].name);
+		k->image = xstrdup(o->kernels[i].image);
+		k->append = xstrdup(o->kernels[i].append ? o->kernels[i].append
+							 : "");
+		if (strbuf_read_file(&img, k->image, err) ||
+		    qemu_image_release(k->image, &k->release, err)) {
+			strbuf_release(&img);
+			return error_addf(err, "kernel '%s'", k->name);
+		}
+		sha256_hex(img.buf, img.len, hex);
+		k->sha256 = xstrdup(hex);
+		strbuf_release(&img);
+	}
+	return 0;
+}
+
+/* Write the initramfs: the agent as /init, and the programs. */
+static int write_root(struct executor_qemu *eq,
+		      const struct executor_qemu_opts *o, struct strbuf *err)
+{
+	struct initramfs *ir = initramfs_new();
+	struct strbuf sb = STRBUF_INIT;
+	int ret = -1;
+
+	if (initramfs_add_file(ir, "/init", o->agent, 0755, err))
+		goto out;
+	initramfs_add_dir(ir, "/dev");
+	initramfs_add_dir(ir, "/proc");
+	initramfs_add_dir(ir, "/sys");
+	initramfs_add_dir(ir, "/tmp");
+	for (size_t i = 0; o->programs && o->programs[i]; i++) {
+		if (initramfs_add_program(ir, o->programs[i], err))
+			goto out;
+		strvec_push(&eq->programs, o->programs[i]);
+	}
+	strbuf_addf(&sb, "%s/root.cpio.gz", eq->dir);
+	eq->root = strbuf_detach(&sb, NULL);
+	ret = initramfs_write(ir, eq->root, err);
+out:
+	initramfs_free(ir);
+	strbuf_release(&sb);
+	return ret;
+}
+
+struct executor *executor_qemu_new(const struct executor_qemu_opts *o,
+				   struct strbuf *err)
+{
+	struct executor_qemu *eq = xcalloc(1, sizeof(*eq));
+	struct runner_guard guard = RUNNER_GUARD_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	const char *tmp = getenv("TMPDIR");
+
+	eq->base.ops = &qemu_ops;
+	eq->guard = guard;
+	eq->pid = -1;
+	eq->fd = -1;
+	strbuf_init(&eq->why, 0);
+	strbuf_init(&eq->console, 0);
+	strbuf_init(&eq->in, 0);
+	strvec_init(&eq->programs);
+	monitor_init(&eq->mon, 0);
+	eq->qemu = xstrdup(o->qemu ? o->qemu : "qemu-system-x86_64");
+	eq->accel = xstrdup(o->accel ? o->accel : "tcg");
+	eq->cpus = o->cpus > 0 ? o->cpus : 1;
+	eq->memory_mb = o->memory_mb > 0 ? o->memory_mb : 1024;
+	eq->boot_timeout_s = o->boot_timeout_s > 0 ? o->boot_timeout_s : 60;
+	eq->monitors = o->monitors;
+	eq->stdout_max = o->stdout_max;
+	if (qemu_version(eq->qemu, &sb, err))
+		goto fail;
+	eq->version = strbuf_detach(&sb, NULL);
+	if (load_kernels(eq, o, err))
+		goto fail;
+	strbuf_addf(&sb, "%s/mmcmp-vm-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(sb.buf)) {
+		error_addf(err, "cannot create '%s': %s", sb.buf,
+			   strerror(errno));
+		goto fail;
+	}
+	eq->dir = strbuf_detach(&sb, NULL);
+	if (write_root(eq, o, err) || runner_guard_start(&eq->guard, err))
+		goto fail;
+	return &eq->base;
+fail:
+	strbuf_release(&sb);
+	qemu_free(&eq->base);
+	return NULL;
+}

@@ -1,0 +1,90 @@
+#ifndef MMCMP_EXECUTOR_QEMU_H
+#define MMCMP_EXECUTOR_QEMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct strbuf;
+struct executor;
+
+/*
+ * executor-qemu: the executor (executor.h) that runs commands in a QEMU
+ * guest, one boot at a time. Per boot it starts qemu with
+ *
+ *   -accel A -m MEM -smp CPUS -kernel IMAGE -initrd ROOT
+ *   -append "console=ttyS0 panic=-1 oops=panic ... APPEND"
+ *   -nodefaults -display none -no-reboot
+ *   -serial file:CONSOLE -serial unix:SOCKET
+ *
+ * the same for every kernel but for -kernel and -append; ROOT is an
+ * initramfs (initramfs.h) written once per executor with the guest
+ * agent as /init and every program the run needs (with its libraries),
+ * each at its host path. ttyS0 is the console, kept in a file whose tail
+ * explains a boot that failed; ttyS1 carries the protocol (vmproto.h).
+ * The boot waits at most boot_timeout_s for the agent's hello; each
+ * command is run by the agent under the request's timeout, and the host
+ * waits that long plus boot_timeout_s before it gives the guest up, so a
+ * hung guest costs one bounded wait. A guest that panics, dies or stops
+ * answering ends its boot: that command and the rest of the boot's fail
+ * with the reason and the console's tail, until the next boot. When
+ * *stop is set qemu is stopped and the command is RUNNER_INTERRUPTED.
+ * qemu runs in its own process group under the runner guard
+ * (runner_guard_start()), so it dies with mmcmp even on SIGKILL.
+ *
+ * Monitors are read in the guest, around the command; periodic samples
+ * are not taken there. Functions returning int give 0, or -1 with one
+ * line in err.
+ */
+
+struct executor_qemu_kernel {
+	const char *name;
+	const char *image;  /* a bzImage */
+	const char *append; /* added to the kernel command line; may be NULL */
+};
+
+struct executor_qemu_opts {
+	const char *qemu;  /* NULL: qemu-system-x86_64 in PATH */
+	const char *agent; /* the static mmcmp-agent */
+	/* Host paths of the programs to put in the guest, NULL-terminated. */
+	char *const *programs;
+	const struct executor_qemu_kernel *kernels;
+	size_t kernels_nr;
+	long cpus;
+	int64_t memory_mb;
+	const char *accel; /* "tcg" or "kvm" */
+	double boot_timeout_s;
+	bool monitors;
+	size_t stdout_max; /* 0: the runner's default */
+};
+
+/*
+ * A new executor: checks the images, writes the initramfs into a new
+ * directory under $TMPDIR (removed by executor_free()) and starts the
+ * guard. No guest runs until executor_boot().
+ */
+struct executor *executor_qemu_new(const struct executor_qemu_opts *opts,
+				   struct strbuf *err);
+
+/*
+ * The kernel release of the bzImage at path, from its setup header (the
+ * version string the header points to, up to the first blank), into
+ * *release (the caller frees it). Fails for a file that is not a
+ * bzImage.
+ */
+int qemu_image_release(const char *path, char **release, struct strbuf *err);
+
+/*
+ * Whether `accel: kvm` works with qemu here: the bzImage at image is
+ * booted under KVM without a root and must print its banner on the
+ * console within timeout_s (a KVM that fails shows as an error of qemu,
+ * or as a guest that hangs before the kernel runs). On failure err says
+ * why and names `accel: tcg`.
+ */
+int qemu_probe_kvm(const char *qemu, const char *image, double timeout_s,
+		   struct strbuf *err);
+
+/* The first line of `qemu --version` into out; -1 when qemu is missing. */
+int qemu_version(const char *qemu, struct strbuf *out, struct strbuf *err);
+
+#endif /* MMCMP_EXECUTOR_QEMU_H */

@@ -1,0 +1,82 @@
+/* store-boot: the boots of a run with kernels (db/migrations/0003). */
+#include "store.h"
+
+#include <inttypes.h>
+#include <sqlite3.h>
+
+#include "executor.h"
+#include "machine.h"
+#include "run-data.h"
+#include "store-internal.h"
+#include "strbuf.h"
+
+static const char boot_sql[] =
+	"INSERT INTO boot (run_id, number, kernel, image, image_sha256,"
+	" image_release, append, accel, cpus, memory_mb, qemu_version,"
+	" qemu_cmdline, boot_s, guest_release, guest_cmdline, guest_facts,"
+	" failed, pinning)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+	" ?15, ?16, ?17, ?18)";
+
+/* The guest's machine facts as "name=value" lines. */
+static void facts_text(const struct machine_info *mi, struct strbuf *out)
+{
+	for (size_t i = 0; i < machine_fields_nr; i++) {
+		size_t len = out->len;
+
+		strbuf_addf(out, "%s=", machine_fields[i].name);
+		if (machine_field_text(&machine_fields[i], mi, out))
+			strbuf_addch(out, '\n');
+		else
+			strbuf_setlen(out, len);
+	}
+}
+
+int store_boot_add(struct store *st, int64_t run_id,
+		   const struct executor_boot_info *b, struct strbuf *err)
+{
+	const struct machine_info *g = b->guest;
+	struct strbuf facts = STRBUF_INIT;
+	struct store_tx tx;
+	sqlite3_stmt *stmt = NULL;
+	int ret = -1;
+
+	if (g)
+		facts_text(g, &facts);
+	if (store_tx_open(st, true, &tx, err))
+		return -1;
+	if (sqlite3_prepare_v2(st->db, boot_sql, -1, &stmt, NULL) !=
+	    SQLITE_OK) {
+		store_fail(st, err, "prepare the boot insert");
+		goto out;
+	}
+	if (sqlite3_bind_int64(stmt, 1, run_id) ||
+	    sqlite3_bind_int64(stmt, 2, b->number) ||
+	    store_bind_text(stmt, 3, b->kernel) ||
+	    store_bind_text(stmt, 4, b->image) ||
+	    store_bind_text(stmt, 5, b->image_sha256) ||
+	    store_bind_text(stmt, 6, b->image_release) ||
+	    store_bind_text(stmt, 7, b->append) ||
+	    store_bind_text(stmt, 8, b->accel) ||
+	    sqlite3_bind_int64(stmt, 9, b->cpus) ||
+	    sqlite3_bind_int64(stmt, 10, b->memory_mb) ||
+	    store_bind_text(stmt, 11, b->qemu_version) ||
+	    store_bind_text(stmt, 12, b->qemu_cmdline) ||
+	    (b->boot_s >= 0 ? sqlite3_bind_double(stmt, 13, b->boot_s)
+			    : sqlite3_bind_null(stmt, 13)) ||
+	    store_bind_text(stmt, 14, g ? g->kernel_release : NULL) ||
+	    store_bind_text(stmt, 15, g ? g->cmdline : NULL) ||
+	    store_bind_text(stmt, 16, g ? facts.buf : NULL) ||
+	    store_bind_text(stmt, 17, b->failed.len ? b->failed.buf : NULL) ||
+	    store_bind_text(stmt, 18, b->pinning) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "store boot %ld of run %" PRId64, b->number,
+			   run_id);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	strbuf_release(&facts);
+	return store_tx_close(st, &tx, ret, err);
+}

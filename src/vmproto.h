@@ -1,0 +1,149 @@
+#ifndef MMCMP_VMPROTO_H
+#define MMCMP_VMPROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "strbuf.h"
+
+/*
+ * vmproto: the messages between mmcmp on the host and its agent in a
+ * guest (guest/mmcmp-agent.c), over a serial port: binary-safe frames
+ * with a version, a length and a CRC-32, so a corrupt or truncated frame
+ * is recognised and fails the one exchange it carried, not the run.
+ *
+ * A frame is, all integers little-endian:
+ *
+ *   "MMVP"  magic, 4 bytes
+ *   u8      version (VMPROTO_VERSION)
+ *   u8      type (enum vmproto_type)
+ *   u16     0
+ *   u32     payload length, at most VMPROTO_MAX_PAYLOAD
+ *   ...     payload: fields, each u16 tag, u32 length, bytes
+ *   u32     CRC-32 (IEEE 802.3, as zlib's crc32()) of all that precedes
+ *
+ * Tags repeat where a list is meant (argv, env); a reader skips tags it
+ * does not know, so fields can be added without a new version. Numbers
+ * are fields of 8 bytes (u64, or the bits of an IEEE double).
+ *
+ * vmproto_frame_parse() returns VMPROTO_NEED_MORE until a whole frame is
+ * there, so a reader feeds it what arrived so far. Decoded fields point
+ * into the caller's buffer. Functions returning int give 0, or -1 with
+ * one line in err.
+ */
+
+#define VMPROTO_VERSION	    1
+#define VMPROTO_HEADER	    12
+#define VMPROTO_MAX_PAYLOAD ((uint32_t)256 * 1024 * 1024)
+
+enum vmproto_type {
+	VMPROTO_HELLO = 1,    /* guest: ready, with its facts */
+	VMPROTO_REQUEST = 2,  /* host: run a command */
+	VMPROTO_RESULT = 3,   /* guest: what the command did */
+	VMPROTO_POWEROFF = 4, /* host: power the guest off */
+};
+
+enum vmproto_tag {
+	/* REQUEST */
+	VMPROTO_T_ARGV = 1,	  /* one per argument, in order */
+	VMPROTO_T_ENV = 2,	  /* one per NAME=VALUE */
+	VMPROTO_T_CWD = 3,	  /* absent: the agent's */
+	VMPROTO_T_TIMEOUT_MS = 4, /* u64; 0: none */
+	VMPROTO_T_MONITOR = 5,	  /* u64 0/1: take the snapshots */
+	/* RESULT */
+	VMPROTO_T_STATUS = 20,	    /* u64 enum runner_status */
+	VMPROTO_T_EXIT_CODE = 21,   /* u64 */
+	VMPROTO_T_SIGNAL = 22,	    /* u64 */
+	VMPROTO_T_STDOUT = 23,	    /* bytes, capped by the agent */
+	VMPROTO_T_TRUNCATED = 24,   /* u64 0/1 */
+	VMPROTO_T_STDERR_TAIL = 25, /* bytes */
+	VMPROTO_T_ELAPSED_NS = 26,  /* u64, guest CLOCK_MONOTONIC */
+	VMPROTO_T_USER_NS = 27,	    /* u64 */
+	VMPROTO_T_SYS_NS = 28,	    /* u64 */
+	VMPROTO_T_MAXRSS_KB = 29,   /* u64 */
+	VMPROTO_T_SNAP_BEFORE = 30, /* u8 source, then the file's bytes */
+	VMPROTO_T_SNAP_AFTER = 31,  /* u8 source, then the file's bytes */
+	VMPROTO_T_MONITOR_ERR = 32, /* why there are no snapshots */
+	/* HELLO */
+	VMPROTO_T_RELEASE = 40, /* uname -r */
+	VMPROTO_T_CMDLINE = 41, /* /proc/cmdline */
+	VMPROTO_T_FACT = 42,	/* NAME=VALUE, a machine fact */
+};
+
+/* One field of a decoded frame; data points into the parsed buffer. */
+struct vmproto_field {
+	uint16_t tag;
+	uint32_t len;
+	const uint8_t *data;
+};
+
+struct vmproto_msg {
+	enum vmproto_type type;
+	struct vmproto_field *fields;
+	size_t nr, alloc;
+};
+
+#define VMPROTO_MSG_INIT                                                       \
+	{                                                                      \
+		.fields = NULL                                                 \
+	}
+
+/* Free the field array; NULL is a no-op. */
+void vmproto_msg_release(struct vmproto_msg *msg);
+
+/* CRC-32 (IEEE, reflected, as zlib) of len bytes, continuing from crc. */
+uint32_t vmproto_crc32(uint32_t crc, const void *buf, size_t len);
+
+/*
+ * Building a frame: vmproto_begin() appends a header to out and returns
+ * its offset; the put functions append fields; vmproto_end() fills in
+ * the length and appends the CRC.
+ */
+size_t vmproto_begin(struct strbuf *out, enum vmproto_type type);
+void vmproto_put(struct strbuf *out, uint16_t tag, const void *data,
+		 size_t len);
+void vmproto_put_str(struct strbuf *out, uint16_t tag, const char *s);
+void vmproto_put_u64(struct strbuf *out, uint16_t tag, uint64_t v);
+void vmproto_end(struct strbuf *out, size_t start);
+
+enum vmproto_parse {
+	VMPROTO_NEED_MORE = 0, /* no whole frame yet */
+	VMPROTO_FRAME = 1,     /* msg holds one frame of *used bytes */
+	VMPROTO_BAD = -1,      /* not a valid frame: err says why */
+};
+
+/*
+ * Parse the frame at the start of buf (len bytes) into msg. On
+ * VMPROTO_FRAME, *used is the frame's size; on VMPROTO_BAD, *used is how
+ * much to drop before looking again (at least 1), and err has a line.
+ */
+enum vmproto_parse vmproto_frame_parse(const uint8_t *buf, size_t len,
+				       size_t *used, struct vmproto_msg *msg,
+				       struct strbuf *err);
+
+/* The first field tagged tag, or NULL. */
+const struct vmproto_field *vmproto_get(const struct vmproto_msg *msg,
+					uint16_t tag);
+/* The u64 of field tag, or def when absent or not 8 bytes. */
+uint64_t vmproto_get_u64(const struct vmproto_msg *msg, uint16_t tag,
+			 uint64_t def);
+/* Append field tag's bytes to sb; false when absent. */
+bool vmproto_get_str(const struct vmproto_msg *msg, uint16_t tag,
+		     struct strbuf *sb);
+
+struct runner_result;
+
+/*
+ * Append the fields of r (status, exit code or signal, stdout, stderr
+ * tail, times, max RSS) to a RESULT frame being built.
+ */
+void vmproto_put_result(struct strbuf *out, const struct runner_result *r);
+/*
+ * Fill r (released by the caller) from a RESULT message; a missing or
+ * unknown status is an error.
+ */
+int vmproto_get_result(const struct vmproto_msg *msg, struct runner_result *r,
+		       struct strbuf *err);
+
+#endif /* MMCMP_VMPROTO_H */

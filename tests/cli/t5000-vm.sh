@@ -1,0 +1,198 @@
+#!/bin/sh
+# mmcmp run with kernels, in QEMU guests under TCG (emulated: the
+# timings here test behaviour, not speed): two kernels (the Debian cloud
+# kernel with THP always and never) x 2 boots x 2 iterations interleaved
+# A B B A, with the guest's facts and boots stored; a kernel that
+# panics, a boot that times out, a hung workload and Ctrl-C, each
+# bounded and kept; --check and its errors.
+#
+# Needs qemu-system-x86_64 (Debian package qemu-system-x86) and a kernel:
+# $MMCMP_TEST_KERNEL, else the newest /boot/vmlinuz-*-cloud-amd64
+# (linux-image-cloud-amd64); scripts/setup installs both.
+set -e
+. ./lib.sh
+: "${WORKLOAD_PAGE_FAULT:?}"
+
+kernel=${MMCMP_TEST_KERNEL:-}
+if [ -z "$kernel" ]; then
+	for f in /boot/vmlinuz-*-cloud-amd64; do
+		[ -r "$f" ] && kernel=$f
+	done
+fi
+if ! command -v qemu-system-x86_64 >/dev/null; then
+	echo "1..0 # SKIP no qemu-system-x86_64 (Debian package qemu-system-x86)"
+	exit 0
+fi
+if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
+	echo "1..0 # SKIP no kernel image (Debian package linux-image-cloud-amd64, or MMCMP_TEST_KERNEL)"
+	exit 0
+fi
+if [ ! -x "$MMCMP_BUILDDIR/guest/mmcmp-agent" ]; then
+	echo "1..0 # SKIP the guest agent is not built here (no static linking, or a sanitizer build)"
+	exit 0
+fi
+if ! command -v sqlite3 >/dev/null; then
+	echo "1..0 # SKIP no sqlite3 command (Debian package sqlite3)"
+	exit 0
+fi
+echo "# kernel $kernel"
+# The executor's directory, and so qemu's command line, under $TMP.
+export TMPDIR="$TMP"
+q() {
+	sqlite3 "$MMCMP_DB" "$1"
+}
+
+# 1. Two kernels x 2 boots x 2 iterations, A B B A.
+cat >"$TMP/two.yaml" <<EOF2
+name: two
+iterations: 2
+timeout: 60
+workloads:
+  - name: pf
+    command: ["$WORKLOAD_PAGE_FAULT", "--mode", "processes", "--tasks", "1",
+              "--seconds", "1", "--warmup", "0", "--size", "16M"]
+    metrics:
+      - name: ops
+        better: higher
+        extract: { parser: will-it-scale }
+kernels:
+  thp:   { image: $kernel, append: "transparent_hugepage=always" }
+  nothp: { image: $kernel, append: "transparent_hugepage=never" }
+vm: { cpus: 1, memory: 1G, accel: tcg, boots: 2, boot_timeout: 120 }
+EOF2
+expect_status 0 "--check prints the boot schedule" \
+	"$MMCMP" run --check --label k "$TMP/two.yaml"
+grep_file "$TMP/out" "^boots: 1:thp 2:nothp 3:nothp 4:thp$" "boots alternate A B B A"
+grep_file "$TMP/out" "^kernel thp: .* (release [0-9]" "the release is read from the image"
+expect_status 0 "two kernels x 2 boots x 2 iterations run" \
+	"$MMCMP" run -q --label k "$TMP/two.yaml"
+check "boots stored in order A B B A" \
+	test "$(q "SELECT group_concat(kernel, ' ') FROM (SELECT kernel FROM boot ORDER BY number, run_id)")" = "thp nothp nothp thp"
+check "each label has its 2 boots x 2 iterations" \
+	test "$(q "SELECT group_concat(r.label || ':' || i.boot, ' ') FROM (SELECT * FROM iteration ORDER BY id) i JOIN run r ON r.id = i.run_id")" = "k-thp:1 k-thp:1 k-nothp:2 k-nothp:2 k-nothp:3 k-nothp:3 k-thp:4 k-thp:4"
+check "all iterations ok, each with a sample" \
+	test "$(q "SELECT count(*) FROM iteration i JOIN sample s ON s.iteration_id = i.id WHERE i.status = 'ok'")" = 8
+host_release=$(uname -r)
+check "the guest's release is stored, not the host's" \
+	test "$(q "SELECT count(*) FROM boot WHERE guest_release IS NOT NULL AND guest_release <> '$host_release' AND guest_release = image_release")" = 4
+check "the guest's command line is stored, with the kernel's append" \
+	test "$(q "SELECT count(*) FROM boot WHERE guest_cmdline LIKE '%console=ttyS0%transparent_hugepage=always' AND kernel = 'thp'")" = 2
+check "the guest's THP mode differs by kernel" \
+	test "$(q "SELECT group_concat(DISTINCT kernel || '=' || (guest_facts LIKE '%thp_enabled=always%')) FROM boot")" = "thp=1,nothp=0"
+check "image digest, qemu and accel are stored" \
+	test "$(q "SELECT count(*) FROM boot WHERE length(image_sha256) = 64 AND qemu_version LIKE 'QEMU%' AND qemu_cmdline LIKE '%-accel tcg%' AND accel = 'tcg' AND cpus = 1 AND memory_mb = 1024 AND boot_s > 0 AND failed IS NULL")" = 4
+check "vCPU pinning is recorded (pinned, or why not)" \
+	test "$(q "SELECT count(*) FROM boot WHERE pinning LIKE 'vCPU0=CPU%' OR pinning LIKE 'none: %'")" = 4
+check "the guest's monitors show THP faults only with THP always" \
+	test "$(q "SELECT group_concat(r.label || '=' || (coalesce(sum_thp, 0) > 0)) FROM (SELECT i.run_id, sum(json_extract(m.vmstat, '\$.thp_fault_alloc')) AS sum_thp FROM iteration i JOIN iteration_monitor m ON m.iteration_id = i.id GROUP BY i.run_id) t JOIN run r ON r.id = t.run_id")" = "k-thp=1,k-nothp=0"
+
+# 2. A kernel that panics, then one whose workload hangs: both bounded,
+# the schedule goes on.
+cat >"$TMP/faults.yaml" <<EOF2
+name: faults
+iterations: 1
+timeout: 3
+workloads:
+  - name: hang
+    command: ["sleep", "1000"]
+    metrics:
+      - name: elapsed
+        extract: { measure: elapsed }
+kernels:
+  panics: { image: $kernel, append: "rdinit=/nonexistent init=/nonexistent" }
+  hangs:  { image: $kernel }
+vm: { cpus: 1, memory: 512M, accel: tcg, boots: 1, boot_timeout: 120 }
+EOF2
+expect_status 1 "a panic and a hung workload fail their iterations" \
+	"$MMCMP" run -q --label f "$TMP/faults.yaml"
+grep_file "$TMP/err" "boot 1 of kernel 'panics' failed" "the failed boot is reported"
+check "the panicking boot's iteration keeps the console's tail" \
+	test "$(q "SELECT count(*) FROM iteration i JOIN run r ON r.id = i.run_id WHERE r.label = 'f-panics' AND i.status = 'exec' AND i.stderr_tail LIKE '%Kernel panic%'")" = 1
+check "the boot records why it failed" \
+	test "$(q "SELECT count(*) FROM boot b JOIN run r ON r.id = b.run_id WHERE r.label = 'f-panics' AND b.failed LIKE 'boot 1: no agent: qemu exited%' AND b.guest_release IS NULL")" = 1
+check "the hung workload is timed out in the guest" \
+	test "$(q "SELECT i.status || ' ' || (i.elapsed_s < 30) FROM iteration i JOIN run r ON r.id = i.run_id WHERE r.label = 'f-hangs'")" = "timeout 1"
+
+# 3. A boot that does not reach the agent in time.
+sed 's/boot_timeout: 120/boot_timeout: 1/; s/boots: 1/boots: 1/' \
+	"$TMP/faults.yaml" | sed '/panics:/d' >"$TMP/slow.yaml"
+expect_status 1 "a boot timeout fails the boot's iterations" \
+	"$MMCMP" run -q --label s "$TMP/slow.yaml"
+check "the boot timeout is the reason" \
+	test "$(q "SELECT count(*) FROM boot b JOIN run r ON r.id = b.run_id WHERE r.label = 's-hangs' AND b.failed LIKE '%boot_timeout 1s%'")" = 1
+check "no qemu of this test is left" \
+	sh -c "! pgrep -f -- '[q]emu-system-x86_64 .*$TMP/mmcmp-vm' >/dev/null"
+
+# 4. Ctrl-C: the guest goes, the finished iterations stay.
+cat >"$TMP/intr.yaml" <<EOF2
+name: intr
+iterations: 1
+timeout: 600
+workloads:
+  - name: quick
+    command: ["true"]
+    metrics:
+      - name: elapsed
+        extract: { measure: elapsed }
+  - name: hang
+    command: ["sleep", "1000"]
+    metrics:
+      - name: elapsed
+        extract: { measure: elapsed }
+kernels:
+  k: { image: $kernel }
+vm: { cpus: 1, memory: 512M, accel: tcg, boots: 1, boot_timeout: 120 }
+EOF2
+"$MMCMP" run -q --label i "$TMP/intr.yaml" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+n=0
+while [ "$(q "SELECT count(*) FROM iteration i JOIN run r ON r.id = i.run_id WHERE r.label = 'i-k'" 2>/dev/null || echo 0)" != 1 ] && [ $n -lt 1200 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+sleep 1
+kill -INT $pid
+set +e
+wait $pid
+got=$?
+set -e
+check "Ctrl-C ends the run with status 130 (got $got)" test "$got" = 130
+check "the finished iteration is kept, the interrupted one is not" \
+	test "$(q "SELECT group_concat(i.benchmark || ':' || i.status) FROM iteration i JOIN run r ON r.id = i.run_id WHERE r.label = 'i-k'")" = "quick:ok"
+check "the run is marked interrupted" \
+	test "$(q "SELECT status FROM run WHERE label = 'i-k'")" = interrupted
+check "no qemu is left after Ctrl-C" \
+	sh -c "! pgrep -f -- '[q]emu-system-x86_64 .*$TMP/mmcmp-vm' >/dev/null"
+check "no guest directory is left behind" \
+	sh -c "! ls -d '$TMP'/mmcmp-vm-* 2>/dev/null"
+
+# 5. --check errors.
+sed "s|image: $kernel|image: $TMP/missing|" "$TMP/intr.yaml" >"$TMP/missing.yaml"
+expect_status 2 "--check: a missing image" \
+	"$MMCMP" run --check "$TMP/missing.yaml"
+grep_file "$TMP/err" "kernel 'k': image '$TMP/missing' is not installed" "the missing image is named"
+echo "not a kernel" >"$TMP/text"
+sed "s|image: $kernel|image: $TMP/text|" "$TMP/intr.yaml" >"$TMP/text.yaml"
+expect_status 2 "--check: an image that is not a bzImage" \
+	"$MMCMP" run --check "$TMP/text.yaml"
+grep_file "$TMP/err" "is not a bzImage" "the error says so"
+sed 's|\["true"\]|["/bin/true"]|; /name: hang/,$d' "$TMP/intr.yaml" >"$TMP/noqemu.yaml"
+cat >>"$TMP/noqemu.yaml" <<EOF2
+kernels:
+  k: { image: $kernel }
+EOF2
+expect_status 2 "--check: no qemu" \
+	env PATH=/nonexistent "$MMCMP" run --check "$TMP/noqemu.yaml"
+grep_file "$TMP/err" "install the Debian package 'qemu-system-x86'" "the error names the Debian package"
+sed 's/memory: 512M/memory: 100000G/' "$TMP/intr.yaml" >"$TMP/huge.yaml"
+expect_status 2 "--check: a guest larger than the machine is refused" \
+	"$MMCMP" run --check "$TMP/huge.yaml"
+grep_file "$TMP/err" "vm: memory 102400000 MiB does not fit" "the error says so"
+expect_status 2 "--kernel without an image is a usage error" \
+	"$MMCMP" run --check --kernel nope "$TMP/intr.yaml"
+expect_status 0 "--kernel adds a kernel" \
+	"$MMCMP" run --check --label c --kernel "extra=$kernel,append=quiet x=1,2" "$TMP/intr.yaml"
+grep_file "$TMP/out" "^kernel extra: $kernel (release .*), append quiet x=1,2$" "with its whole append"
+grep_file "$TMP/out" "^boots: 1:k 2:extra$" "after the config's"
+
+done_testing

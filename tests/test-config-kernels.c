@@ -1,0 +1,159 @@
+/*
+ * Unit tests for config-kernels: memory sizes, --kernel specs, the boot
+ * order with and without interleaving, and kernels x builds with their
+ * names and kernel indexes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "config.h"
+#include "strbuf.h"
+#include "util.h"
+
+static const struct {
+	const char *in;
+	int64_t want; /* -1: refused */
+} memory_cases[] = {
+	{"1G", 1024}, {"512M", 512}, {"65536K", 64}, {"2g", 2048},
+	{"63M", -1},  {"1T", -1},    {"", -1},	     {"M", -1},
+	{"-1G", -1},  {"1.5G", -1},  {"64", -1},
+};
+
+static const struct {
+	const char *spec;
+	const char *name, *image, *append; /* name NULL: refused */
+} kernel_cases[] = {
+	{"a=/boot/x", "a", "/boot/x", NULL},
+	{"b=bz,append=quiet x=1,2", "b", "bz", "quiet x=1,2"},
+	{"a=/other", "a", "/other", NULL}, /* replaces a */
+	{"=x", NULL, NULL, NULL},
+	{"noimage", NULL, NULL, NULL},
+	{"c=", NULL, NULL, NULL},
+	{"bad name=x", NULL, NULL, NULL},
+};
+
+static const struct {
+	int boots;
+	bool interleave;
+	size_t n;
+	const char *want;
+} order_cases[] = {
+	{2, true, 2, "0 1 1 0"},     {4, true, 2, "0 1 1 0 0 1 1 0"},
+	{2, false, 2, "0 0 1 1"},    {1, true, 3, "0 1 2"},
+	{2, true, 3, "0 1 2 2 1 0"}, {3, true, 1, "0 0 0"},
+};
+
+static void test_memory(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(memory_cases); i++) {
+		int64_t mb = -1;
+		int r = config_parse_memory(memory_cases[i].in, &mb);
+
+		ok(memory_cases[i].want < 0 ? r == -1
+					    : !r && mb == memory_cases[i].want,
+		   "memory case %zu '%s': %d %" PRId64, i, memory_cases[i].in,
+		   r, mb);
+	}
+}
+
+static void test_add_kernel(void)
+{
+	struct config cfg = CONFIG_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(kernel_cases); i++) {
+		struct strbuf err = STRBUF_INIT;
+		int r = config_add_kernel(&cfg, kernel_cases[i].spec, &err);
+		const struct kernel_spec *ks = NULL;
+
+		for (size_t k = 0; !r && k < cfg.kernels_nr; k++)
+			if (!strcmp(cfg.kernels[k].name, kernel_cases[i].name))
+				ks = &cfg.kernels[k];
+		if (!kernel_cases[i].name)
+			ok(r == -1 && strstr(err.buf, "bad --kernel"),
+			   "kernel case %zu refused: %s", i, err.buf);
+		else
+			ok(!r && ks &&
+				   !strcmp(ks->image, kernel_cases[i].image) &&
+				   (kernel_cases[i].append
+					    ? ks->append &&
+						      !strcmp(ks->append,
+							      kernel_cases[i]
+								      .append)
+					    : !ks->append),
+			   "kernel case %zu '%s'", i, kernel_cases[i].spec);
+		strbuf_release(&err);
+	}
+	ok(cfg.kernels_nr == 2, "a replaced kernel is not added twice");
+	config_release(&cfg);
+}
+
+static void test_order(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(order_cases); i++) {
+		struct vm_spec vm = {.boots = order_cases[i].boots,
+				     .interleave = order_cases[i].interleave};
+		size_t nr = order_cases[i].n * (size_t)vm.boots;
+		size_t *order = xcalloc(nr, sizeof(*order));
+		struct strbuf got = STRBUF_INIT;
+
+		config_boot_order(&vm, order_cases[i].n, order);
+		for (size_t k = 0; k < nr; k++)
+			strbuf_addf(&got, "%s%zu", k ? " " : "", order[k]);
+		is_str(got.buf, order_cases[i].want, "boot order case %zu", i);
+		free(order);
+		strbuf_release(&got);
+	}
+}
+
+static void test_expand(void)
+{
+	static const char yaml[] = "name: x\n"
+				   "workloads:\n"
+				   "  - name: w\n"
+				   "    command: [echo]\n"
+				   "    metrics:\n"
+				   "      - name: t\n"
+				   "        extract: {measure: elapsed}\n"
+				   "builds:\n"
+				   "  b1: { env: { A: '1' }, prefix: [nice] }\n"
+				   "  b2: {}\n"
+				   "kernels:\n"
+				   "  k1: { image: /a }\n"
+				   "  k2: { image: /b }\n";
+	struct config cfg = CONFIG_INIT;
+	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
+	int r;
+
+	r = config_load_buffer(&cfg, "t.yaml", yaml, strlen(yaml), &err) ||
+	    config_expand_kernels(&cfg, &err);
+	ok(!r, "kernels x builds expand: %s", err.buf);
+	for (size_t b = 0; !r && b < cfg.builds_nr; b++)
+		strbuf_addf(&got, "%s%s:%zu", b ? " " : "", cfg.builds[b].name,
+			    cfg.builds[b].kernel);
+	is_str(got.buf, "b1-k1:0 b2-k1:0 b1-k2:1 b2-k2:1",
+	       "every kernel with every build, kernel by kernel");
+	ok(!r && cfg.builds[2].env.nr == 1 &&
+		   !strcmp(cfg.builds[2].env.v[0].value, "1") &&
+		   cfg.builds[2].prefix.nr == 1,
+	   "a build's settings are copied to each kernel's");
+	ok(!r && cfg.vm.boots == 1 && cfg.vm.cpus == 2 &&
+		   cfg.vm.memory_mb == 1024 &&
+		   cfg.vm.accel == CONFIG_ACCEL_KVM && cfg.vm.interleave &&
+		   cfg.vm.boot_timeout_s == 60,
+	   "vm: defaults without a vm mapping");
+	config_release(&cfg);
+	strbuf_release(&err);
+	strbuf_release(&got);
+}
+
+int main(void)
+{
+	plan((int)(ARRAY_SIZE(memory_cases) + ARRAY_SIZE(kernel_cases) + 1 +
+		   ARRAY_SIZE(order_cases) + 4));
+	test_memory();
+	test_add_kernel();
+	test_order();
+	test_expand();
+	return tap_failed ? 1 : 0;
+}
