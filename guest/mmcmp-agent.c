@@ -42,7 +42,11 @@ static void setup_mounts(void)
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	if (mount("devtmpfs", "/dev", "devtmpfs", 0, NULL))
 		mknod(PORT, S_IFCHR | 0600, makedev(4, 65));
-	mount("tmpfs", "/tmp", "tmpfs", 0, NULL);
+	/*
+	 * No tmpfs on /tmp: the initramfs root is in memory and writable
+	 * already, and programs packed below /tmp (a build tree there)
+	 * would be hidden by it.
+	 */
 	mkdir("/sys/fs/cgroup", 0755);
 	mount("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL);
 }
