@@ -81,13 +81,15 @@ struct cmd_option {
  * m has type `type` (a _Generic selection without a match does not
  * compile).
  */
-#define OPT_AT_(T, m, type)                                                    \
-	(offsetof(T, m) + _Generic(&((T *)0)->m, type * : 0))
+#define OPT_MEMBER_AT(T, m, type)                                              \
+	(offsetof(T, m) +                                                      \
+	 _Generic(&((T *)0)->m,                                                \
+		  type * : 0)) /* NOLINT(bugprone-macro-parentheses) */
 /* sizeof member m of T, which must be an int or an int64_t. */
-#define OPT_INT_SIZE_(T, m)                                                    \
+#define OPT_MEMBER_INT_SIZE(T, m)                                              \
 	_Generic(&((T *)0)->m, int * : sizeof(int), int64_t * : sizeof(int64_t))
 /* The offset of member m of T, which must have the size of an int. */
-#define OPT_ENUM_AT_(T, m)                                                     \
+#define OPT_MEMBER_ENUM_AT(T, m)                                               \
 	(offsetof(T, m) +                                                      \
 	 0 * sizeof(char[sizeof(((T *)0)->m) == sizeof(int) ? 1 : -1]))
 
@@ -104,7 +106,7 @@ struct cmd_option {
 #define OPT_FLAG(LONG, SHORT, T, M, VALUE, HELP)                               \
 	{                                                                      \
 		.type = OPTION_FLAG, .long_name = (LONG),                      \
-		.short_name = (SHORT), .offset = OPT_AT_(T, M, bool),          \
+		.short_name = (SHORT), .offset = OPT_MEMBER_AT(T, M, bool),    \
 		.flag_value = (VALUE), .help = (HELP),                         \
 	}
 /* --LONG=V sets const char *M to V. */
@@ -112,14 +114,14 @@ struct cmd_option {
 	{                                                                      \
 		.type = OPTION_STRING, .long_name = (LONG),                    \
 		.short_name = (SHORT), .argname = (ARG),                       \
-		.offset = OPT_AT_(T, M, const char *), .help = (HELP),         \
+		.offset = OPT_MEMBER_AT(T, M, const char *), .help = (HELP),   \
 	}
 /* --LONG=V sets int or int64_t M to V, a whole number in [MIN, MAX]. */
 #define OPT_INT(LONG, SHORT, T, M, ARG, MIN, MAX, HELP)                        \
 	{                                                                      \
 		.type = OPTION_INT, .long_name = (LONG),                       \
 		.short_name = (SHORT), .argname = (ARG),                       \
-		.offset = offsetof(T, M), .size = OPT_INT_SIZE_(T, M),         \
+		.offset = offsetof(T, M), .size = OPT_MEMBER_INT_SIZE(T, M),   \
 		.min = (MIN), .max = (MAX), .help = (HELP),                    \
 	}
 /* --LONG=V sets double M to V, with LO < V < HI. */
@@ -127,7 +129,7 @@ struct cmd_option {
 	{                                                                      \
 		.type = OPTION_NUMBER, .long_name = (LONG),                    \
 		.short_name = (SHORT), .argname = (ARG),                       \
-		.offset = OPT_AT_(T, M, double), .lo = (LO), .hi = (HI),       \
+		.offset = OPT_MEMBER_AT(T, M, double), .lo = (LO), .hi = (HI), \
 		.help = (HELP),                                                \
 	}
 /*
@@ -137,7 +139,7 @@ struct cmd_option {
 #define OPT_CHOICE(LONG, SHORT, T, M, CHOICE, HELP)                            \
 	{                                                                      \
 		.type = OPTION_CHOICE, .long_name = (LONG),                    \
-		.short_name = (SHORT), .offset = OPT_ENUM_AT_(T, M),           \
+		.short_name = (SHORT), .offset = OPT_MEMBER_ENUM_AT(T, M),     \
 		.choice = (CHOICE), .help = (HELP),                            \
 	}
 /*
@@ -148,7 +150,7 @@ struct cmd_option {
 #define OPT_CHOICE_OPTARG(LONG, SHORT, T, M, CHOICE, DEFAULT, HELP)            \
 	{                                                                      \
 		.type = OPTION_CHOICE, .long_name = (LONG),                    \
-		.short_name = (SHORT), .offset = OPT_ENUM_AT_(T, M),           \
+		.short_name = (SHORT), .offset = OPT_MEMBER_ENUM_AT(T, M),     \
 		.choice = (CHOICE), .optional_value = true,                    \
 		.choice_default = (int)(DEFAULT), .help = (HELP),              \
 	}
@@ -157,15 +159,15 @@ struct cmd_option {
 	{                                                                      \
 		.type = OPTION_STRING_LIST, .long_name = (LONG),               \
 		.short_name = (SHORT), .argname = (ARG),                       \
-		.offset = OPT_AT_(T, M, struct strvec), .help = (HELP),        \
+		.offset = OPT_MEMBER_AT(T, M, struct strvec), .help = (HELP),  \
 	}
 /* Each --LONG=V appends V, a whole number in [MIN, MAX], to list M. */
 #define OPT_INT_LIST(LONG, SHORT, T, M, ARG, MIN, MAX, HELP)                   \
 	{                                                                      \
 		.type = OPTION_INT_LIST, .long_name = (LONG),                  \
 		.short_name = (SHORT), .argname = (ARG),                       \
-		.offset = OPT_AT_(T, M, struct int64_list), .min = (MIN),      \
-		.max = (MAX), .help = (HELP),                                  \
+		.offset = OPT_MEMBER_AT(T, M, struct int64_list),              \
+		.min = (MIN), .max = (MAX), .help = (HELP),                    \
 	}
 /*
  * The options of TABLE, whose offsets are into the struct that is member

@@ -34,7 +34,7 @@ int config_parse_memory(const char *s, int64_t *mb)
 		shift_kb = 1024;
 		break;
 	case 'G':
-		shift_kb = 1024 * 1024;
+		shift_kb = (int64_t)1024 * 1024;
 		break;
 	default:
 		return -1;

@@ -74,11 +74,12 @@ int import_gunzip(const char *path, const char *buf, size_t len,
 	if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
 		return error_addf(err, "%s: cannot start gzip decompression",
 				  path);
-	zs.next_in = (unsigned char *)(uintptr_t)buf;
+	/* zlib takes a non-const pointer that it only reads through. */
+	zs.next_in = (unsigned char *)buf;
 	for (;;) {
 		if (!zs.avail_in && left) {
 			/* avail_in is an unsigned int: feed 1 GiB at most. */
-			size_t in = left < (1u << 30) ? left : (1u << 30);
+			size_t in = left < (1U << 30) ? left : (1U << 30);
 
 			zs.avail_in = (unsigned)in;
 			left -= in;

@@ -244,8 +244,8 @@ static void newc_header(struct strbuf *out, size_t ino, unsigned mode,
 	strbuf_addf(
 		out,
 		"070701%08zx%08x%08x%08x%08x%08x%08zx%08x%08x%08x%08x%08zx%08x",
-		ino, mode, 0u, 0u, (mode & S_IFDIR) ? 2u : 1u, 0u, size, 0u, 0u,
-		0u, 0u, namesize, 0u);
+		ino, mode, 0U, 0U, (mode & S_IFDIR) ? 2U : 1U, 0U, size, 0U, 0U,
+		0U, 0U, namesize, 0U);
 	strbuf_add(out, name, namesize);
 	while (out->len % 4)
 		strbuf_add(out, "", 1);
@@ -276,8 +276,8 @@ int initramfs_write(const struct initramfs *ir, const char *out_path,
 		goto out;
 	}
 	for (size_t off = 0; off < sb.len;) {
-		unsigned chunk = sb.len - off > (1u << 30)
-					 ? 1u << 30
+		unsigned chunk = sb.len - off > (1U << 30)
+					 ? 1U << 30
 					 : (unsigned)(sb.len - off);
 		int n = gzwrite(gz, sb.buf + off, chunk);
 

@@ -365,6 +365,8 @@ static int run_commands(struct session *s, const struct command_list *cl,
 			const struct workload_spec *wl, const char *what,
 			struct strbuf *err)
 {
+	if (!cl)
+		BUG("no command list for %s", what);
 	for (size_t i = 0; i < cl->nr; i++)
 		if (run_aux(s, cl->v[i].v, b, wl, what, false, err))
 			return -1;
@@ -382,6 +384,8 @@ static void run_teardown(struct session *s, const struct command_list *cl,
 {
 	struct strbuf err = STRBUF_INIT;
 
+	if (!cl)
+		BUG("no command list for %s", what);
 	for (size_t i = 0; i < cl->nr; i++) {
 		char *const *argv = cl->v[i].v;
 
@@ -711,7 +715,8 @@ static int run_iteration(struct session *s, size_t j, long it,
 			.job = job->key,
 			.build = job->build ? job->build->name : NULL,
 			.index =
-				it + (s->boot ? s->iter_base[job->build->kernel]
+				it + (s->boot && job->build
+					      ? s->iter_base[job->build->kernel]
 					      : 0),
 			.warmup = warmup,
 			.status = status,
@@ -1096,6 +1101,9 @@ static int do_step(struct session *s, const struct plan_step *step,
 	/* The config's own steps come also for a plan without jobs. */
 	const struct job *job = s->plan->nr ? &s->plan->jobs[step->job] : NULL;
 
+	if (!job && step->kind != PLAN_STEP_SETUP &&
+	    step->kind != PLAN_STEP_TEARDOWN)
+		BUG("step %d of a plan without jobs", (int)step->kind);
 	/* Each build's commands and iterations run under its settings. */
 	if (job && job->build && step->kind != PLAN_STEP_SETUP &&
 	    step->kind != PLAN_STEP_TEARDOWN) {

@@ -370,10 +370,10 @@ int store_run_settings(struct store *st, int64_t run_id, struct strvec *out,
 struct executor_boot_info;
 
 /*
- * Record boot info->number of run run_id (store-boot.c): the kernel
+ * Record boot b->number of run run_id (store-boot.c): the kernel
  * image, qemu and the guest's facts, as db/schema.sql's boot table says.
  */
 int store_boot_add(struct store *st, int64_t run_id,
-		   const struct executor_boot_info *info, struct strbuf *err);
+		   const struct executor_boot_info *b, struct strbuf *err);
 
 #endif /* MMCMP_STORE_H */

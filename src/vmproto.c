@@ -26,7 +26,7 @@ uint32_t vmproto_crc32(uint32_t crc, const void *buf, size_t len)
 	for (size_t i = 0; i < len; i++) {
 		crc ^= p[i];
 		for (int k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+			crc = (crc >> 1) ^ (0xEDB88320U & (0U - (crc & 1U)));
 	}
 	return ~crc;
 }
