@@ -1298,7 +1298,7 @@ static int add_iteration(struct run_full *rf, struct strmap *ops,
 	}
 	iter->samples_nr = rf->samples_nr - iter->samples_first;
 	if (vm.found) {
-		iter->monitor = xcalloc(1, sizeof(*iter->monitor));
+		iter->monitor = iteration_monitor_new();
 		iter->monitor->vmstat.v = vm.v;
 		iter->monitor->vmstat.nr = vm.nr;
 		iter->monitor->vmstat.alloc = vm.alloc;

@@ -285,6 +285,12 @@ static cJSON *counts_object(const struct monitor_counts *mc)
 	return raw;
 }
 
+/* A figure of a monitor record: the number, or null for NaN. */
+static cJSON *figure(double v)
+{
+	return isnan(v) ? jcheck(cJSON_CreateNull()) : jnum(v);
+}
+
 /* The monitor record m, or null. */
 static cJSON *monitor_object(const struct iteration_monitor *m)
 {
@@ -298,6 +304,18 @@ static cJSON *monitor_object(const struct iteration_monitor *m)
 	jadd(o, "cpu", counts_object(&m->cpu));
 	jadd(o, "meminfo_start", counts_object(&m->meminfo_start));
 	jadd(o, "meminfo_end", counts_object(&m->meminfo_end));
+	jadd(o, "other_cpu", figure(m->other_cpu));
+	jadd(o, "loadavg_start", figure(m->loadavg_start));
+	jadd(o, "loadavg_end", figure(m->loadavg_end));
+	jadd(o, "cgroup",
+	     m->has_cgroup ? counts_object(&m->cgroup)
+			   : jcheck(cJSON_CreateNull()));
+	jadd(o, "cgroup_start",
+	     m->has_cgroup ? counts_object(&m->cgroup_start)
+			   : jcheck(cJSON_CreateNull()));
+	jadd(o, "cgroup_end",
+	     m->has_cgroup ? counts_object(&m->cgroup_end)
+			   : jcheck(cJSON_CreateNull()));
 	samples = jadd(o, "samples", cJSON_CreateArray());
 	for (size_t i = 0; i < m->samples_nr; i++) {
 		const struct iteration_monitor_sample *ms = &m->samples[i];

@@ -222,6 +222,12 @@ static const struct jfield monitor_fields[] = {
 	{.name = "cpu", .kind = JF_OTHER},
 	{.name = "meminfo_start", .kind = JF_OTHER},
 	{.name = "meminfo_end", .kind = JF_OTHER},
+	{.name = "other_cpu", .kind = JF_OTHER},
+	{.name = "loadavg_start", .kind = JF_OTHER},
+	{.name = "loadavg_end", .kind = JF_OTHER},
+	{.name = "cgroup", .kind = JF_OTHER},
+	{.name = "cgroup_start", .kind = JF_OTHER},
+	{.name = "cgroup_end", .kind = JF_OTHER},
 	{.name = "samples", .kind = JF_OTHER},
 };
 
@@ -716,6 +722,24 @@ static int jr_samples(struct jr *jr, const cJSON *iter, struct run_full *rf,
 	return 0;
 }
 
+/* Member key of obj: a number from 0 to 1e6, or null for NaN. */
+static int jr_figure(struct jr *jr, const cJSON *obj, const char *key,
+		     double *out)
+{
+	const cJSON *node = cJSON_GetObjectItemCaseSensitive(obj, key);
+	size_t mark = jr_key(jr, key);
+
+	if (cJSON_IsNull(node)) {
+		*out = NAN;
+	} else if (!jr_number(jr, node, "a number or null", out)) {
+		return -1;
+	} else if (*out < 0 || *out > 1e6) {
+		return jr_fail(jr, "%.17g is out of range (0 to 1e6)", *out);
+	}
+	jr_pop(jr, mark);
+	return 0;
+}
+
 /*
  * The object member key of obj, of name -> integer, appended to mc: names
  * not empty, UTF-8 and each once, integers exact (up to 2^53).
@@ -813,7 +837,7 @@ static int jr_monitor(struct jr *jr, const cJSON *iter,
 	if (!node || cJSON_IsNull(node))
 		return 0;
 	mark = jr_key(jr, "monitor");
-	m = it->monitor = xcalloc(1, sizeof(*m));
+	m = it->monitor = iteration_monitor_new();
 	if (!cJSON_IsObject(node))
 		return jr_type(jr, node, "an object or null");
 	if (jr_object(jr, node, monitor_fields, ARRAY_SIZE(monitor_fields),
@@ -822,8 +846,32 @@ static int jr_monitor(struct jr *jr, const cJSON *iter,
 	    jr_counts(jr, node, "cpu", &m->cpu) ||
 	    jr_counts(jr, node, "meminfo_start", &m->meminfo_start) ||
 	    jr_counts(jr, node, "meminfo_end", &m->meminfo_end) ||
+	    jr_figure(jr, node, "other_cpu", &m->other_cpu) ||
+	    jr_figure(jr, node, "loadavg_start", &m->loadavg_start) ||
+	    jr_figure(jr, node, "loadavg_end", &m->loadavg_end) ||
 	    jr_monitor_samples(jr, node, m))
 		return -1;
+	/* The cgroup's counters: all three objects, or all three null. */
+	m->has_cgroup =
+		!cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(node, "cgroup"));
+	for (size_t i = 0; i < 3; i++) {
+		static const char *const keys[] = {"cgroup", "cgroup_start",
+						   "cgroup_end"};
+		struct monitor_counts *mc[] = {&m->cgroup, &m->cgroup_start,
+					       &m->cgroup_end};
+		const cJSON *c =
+			cJSON_GetObjectItemCaseSensitive(node, keys[i]);
+
+		if (!m->has_cgroup) {
+			if (!cJSON_IsNull(c)) {
+				jr_key(jr, keys[i]);
+				return jr_fail(jr, "not null, but 'cgroup' is");
+			}
+			continue;
+		}
+		if (jr_counts(jr, node, keys[i], mc[i]))
+			return -1;
+	}
 	/* The store keeps no interval for a record without samples. */
 	if (!m->samples_nr && m->interval_s != 0) {
 		jr_key(jr, "interval_s");

@@ -148,10 +148,21 @@ static void monitor_counts_release(struct monitor_counts *mc)
 	memset(mc, 0, sizeof(*mc));
 }
 
+struct iteration_monitor *iteration_monitor_new(void)
+{
+	struct iteration_monitor *m = xcalloc(1, sizeof(*m));
+
+	m->other_cpu = m->loadavg_start = m->loadavg_end = NAN;
+	return m;
+}
+
 void iteration_monitor_free(struct iteration_monitor *m)
 {
 	if (!m)
 		return;
+	monitor_counts_release(&m->cgroup);
+	monitor_counts_release(&m->cgroup_start);
+	monitor_counts_release(&m->cgroup_end);
 	monitor_counts_release(&m->vmstat);
 	monitor_counts_release(&m->cpu);
 	monitor_counts_release(&m->meminfo_start);

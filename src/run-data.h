@@ -192,6 +192,15 @@ struct iteration_monitor {
 	struct monitor_counts vmstat; /* end - start, non-zero ones only */
 	struct monitor_counts cpu;    /* end - start */
 	struct monitor_counts meminfo_start, meminfo_end;
+	/*
+	 * The share of the machine other processes used and the 1-minute
+	 * load averages at start and end (monitor.h); NaN where unknown
+	 * (records of older mmcmp, other tools' results).
+	 */
+	double other_cpu, loadavg_start, loadavg_end;
+	/* The cgroup's counters (cgroup-stat.h), when has_cgroup. */
+	bool has_cgroup;
+	struct monitor_counts cgroup, cgroup_start, cgroup_end;
 	struct iteration_monitor_sample *samples; /* in time order */
 	size_t samples_nr, samples_alloc;
 };
@@ -257,6 +266,8 @@ void monitor_counts_add(struct monitor_counts *mc, const char *name,
 			int64_t value);
 /* Free everything m holds and m itself; NULL is a no-op. */
 void iteration_monitor_free(struct iteration_monitor *m);
+/* A new empty monitor record: no counts, the figures unknown (NaN). */
+struct iteration_monitor *iteration_monitor_new(void);
 void iteration_data_release(struct iteration_data *it);
 /* Free all of rf and zero it. */
 void run_full_release(struct run_full *rf);

@@ -71,6 +71,14 @@ static int bind_json(sqlite3_stmt *stmt, int i, struct strbuf *sb,
 }
 
 /* Bind v, or NULL when it is NaN (not known). */
+/* Column i as a number, NaN for NULL. */
+static double column_real(sqlite3_stmt *stmt, int i)
+{
+	return sqlite3_column_type(stmt, i) == SQLITE_NULL
+		       ? NAN
+		       : sqlite3_column_double(stmt, i);
+}
+
 static int bind_real(sqlite3_stmt *stmt, int i, double v)
 {
 	return isnan(v) ? sqlite3_bind_null(stmt, i)
@@ -192,9 +200,18 @@ int store_monitor_add_full(struct store *st, int64_t iter_id,
 			   const struct iteration_monitor *m,
 			   struct strbuf *err)
 {
-	struct monitor_record rec = {.interval_s = m->interval_s};
+	struct monitor_record rec = {
+		.interval_s = m->interval_s,
+		.other_cpu = m->other_cpu,
+		.loadavg_start = m->loadavg_start,
+		.loadavg_end = m->loadavg_end,
+		.has_cgroup = m->has_cgroup,
+	};
 	int ret;
 
+	counts_view(&m->cgroup, &rec.cgroup);
+	counts_view(&m->cgroup_start, &rec.cgroup_start);
+	counts_view(&m->cgroup_end, &rec.cgroup_end);
 	counts_view(&m->vmstat, &rec.vmstat);
 	counts_view(&m->cpu, &rec.cpu);
 	counts_view(&m->meminfo_start, &rec.meminfo_start);
@@ -208,6 +225,9 @@ int store_monitor_add_full(struct store *st, int64_t iter_id,
 		counts_view(&m->samples[i].meminfo, &rec.samples[i].meminfo);
 	}
 	ret = add_record(st, iter_id, &rec, err);
+	monitor_values_release(&rec.cgroup);
+	monitor_values_release(&rec.cgroup_start);
+	monitor_values_release(&rec.cgroup_end);
 	monitor_values_release(&rec.vmstat);
 	monitor_values_release(&rec.cpu);
 	monitor_values_release(&rec.meminfo_start);
@@ -267,7 +287,8 @@ static struct iteration_data *iter_by_id(struct run_full *rf, size_t *k,
 
 static const char full_sql[] =
 	"SELECT m.iteration_id, m.interval_s, m.vmstat, m.cpu,"
-	" m.meminfo_start, m.meminfo_end"
+	" m.meminfo_start, m.meminfo_end, m.other_cpu, m.loadavg_start,"
+	" m.loadavg_end, m.cgroup, m.cgroup_start, m.cgroup_end"
 	" FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id"
 	" WHERE i.run_id = ?1 AND (?2 IS NULL OR i.benchmark = ?2)"
 	" ORDER BY m.iteration_id";
@@ -297,7 +318,7 @@ static int load_full_rows(struct store *st, sqlite3_stmt *stmt,
 		if (!it || (samples && !it->monitor))
 			continue;
 		if (!samples) {
-			m = it->monitor = xcalloc(1, sizeof(*m));
+			m = it->monitor = iteration_monitor_new();
 			m->interval_s = sqlite3_column_double(stmt, 1);
 			if (load_counts(st, each, stmt, 2, &m->vmstat, id,
 					err) ||
@@ -306,6 +327,19 @@ static int load_full_rows(struct store *st, sqlite3_stmt *stmt,
 					id, err) ||
 			    load_counts(st, each, stmt, 5, &m->meminfo_end, id,
 					err))
+				return -1;
+			m->other_cpu = column_real(stmt, 6);
+			m->loadavg_start = column_real(stmt, 7);
+			m->loadavg_end = column_real(stmt, 8);
+			m->has_cgroup =
+				sqlite3_column_type(stmt, 9) != SQLITE_NULL;
+			if (m->has_cgroup &&
+			    (load_counts(st, each, stmt, 9, &m->cgroup, id,
+					 err) ||
+			     load_counts(st, each, stmt, 10, &m->cgroup_start,
+					 id, err) ||
+			     load_counts(st, each, stmt, 11, &m->cgroup_end, id,
+					 err)))
 				return -1;
 			continue;
 		}

@@ -108,6 +108,11 @@ if [ -r /proc/vmstat ] && [ -r /proc/stat ] && [ -r /proc/meminfo ]; then
 	check "the imported monitor records are stored" \
 		test "$(sqlite3 "$B" 'SELECT count(*) FROM iteration_monitor')" = \
 		"$(sqlite3 "$A" 'SELECT count(*) FROM iteration_monitor')"
+	# The busy-machine figures travel too, so the note under a table of a
+	# run made on a busy machine reads the same after the import.
+	fig="SELECT group_concat(coalesce(other_cpu, 'n') || '/' || coalesce(loadavg_start, 'n') || '/' || coalesce(loadavg_end, 'n') || '/' || coalesce(cgroup, 'n'), ' ') FROM (SELECT * FROM iteration_monitor ORDER BY iteration_id)"
+	check "the busy-machine figures and cgroup counters are imported as they were" \
+		test "$(sqlite3 "$B" "$fig")" = "$(sqlite3 "$A" "$fig")"
 	for opt in "" --monitors --monitors=all; do
 		# shellcheck disable=SC2086 # $opt is one word or none
 		MA compare $opt base patched >"$TMP/mon-a.txt" 2>&1 || true
