@@ -41,7 +41,8 @@ enum gate_decision gate_decide(const struct compare_result *res,
 
 		for (size_t o = 0; !b->monitor && o < b->ops_nr; o++) {
 			for (size_t i = 1; i < res->runs_nr; i++) {
-				enum stats_verdict v = b->ops[o].side[i].verdict;
+				enum stats_verdict v =
+					b->ops[o].side[i].verdict;
 
 				if (v > STATS_VERDICT_INCONCLUSIVE)
 					BUG("verdict %d", (int)v);

@@ -51,10 +51,10 @@ enum gate_decision gate_row(enum gate_fail_on fail_on, enum stats_verdict v);
 
 /* The counts behind a decision, over the rows that count. */
 struct gate_summary {
-	size_t rows;			  /* rows that count */
-	size_t tested;			  /* rows with a verdict */
+	size_t rows;   /* rows that count */
+	size_t tested; /* rows with a verdict */
 	size_t verdicts[STATS_VERDICT_INCONCLUSIVE + 1]; /* by verdict */
-	size_t failed, unsure;		  /* rows gate_row() flags */
+	size_t failed, unsure; /* rows gate_row() flags */
 	enum gate_decision decision;
 };
 

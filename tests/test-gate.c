@@ -20,11 +20,26 @@ struct row {
 };
 
 #define MAX_ROWS 3
-#define WORSE	 {true, -8.0, -9.0, -7.0}
-#define BETTER	 {true, 8.0, 7.0, 9.0}
-#define SAME	 {false, 0.3, -1.0, 1.5}
-#define NOISE	 {false, -3.0, -20.0, 14.0}
-#define UNTESTED {false, NAN, NAN, NAN}
+#define WORSE                                                                  \
+	{                                                                      \
+		true, -8.0, -9.0, -7.0                                         \
+	}
+#define BETTER                                                                 \
+	{                                                                      \
+		true, 8.0, 7.0, 9.0                                            \
+	}
+#define SAME                                                                   \
+	{                                                                      \
+		false, 0.3, -1.0, 1.5                                          \
+	}
+#define NOISE                                                                  \
+	{                                                                      \
+		false, -3.0, -20.0, 14.0                                       \
+	}
+#define UNTESTED                                                               \
+	{                                                                      \
+		false, NAN, NAN, NAN                                           \
+	}
 
 static const struct {
 	const char *name;
@@ -35,27 +50,66 @@ static const struct {
 	bool monitor_worse;
 	enum gate_decision want[GATE_OFF]; /* by enum gate_fail_on */
 } cases[] = {
-	{"worse", 0, {WORSE, SAME}, 2, false,
+	{"worse",
+	 0,
+	 {WORSE, SAME},
+	 2,
+	 false,
 	 {GATE_FAIL, GATE_FAIL, GATE_FAIL}},
-	{"better", 0, {BETTER}, 1, false,
-	 {GATE_PASS, GATE_FAIL, GATE_PASS}},
-	{"same within margin", 5, {SAME, SAME}, 2, false,
+	{"better", 0, {BETTER}, 1, false, {GATE_PASS, GATE_FAIL, GATE_PASS}},
+	{"same within margin",
+	 5,
+	 {SAME, SAME},
+	 2,
+	 false,
 	 {GATE_PASS, GATE_PASS, GATE_PASS}},
-	{"tiny change without margin", 0, {SAME}, 1, false,
+	{"tiny change without margin",
+	 0,
+	 {SAME},
+	 1,
+	 false,
 	 {GATE_PASS, GATE_PASS, GATE_UNSURE}},
-	{"a marked change inside the margin", 10, {WORSE}, 1, false,
+	{"a marked change inside the margin",
+	 10,
+	 {WORSE},
+	 1,
+	 false,
 	 {GATE_PASS, GATE_PASS, GATE_PASS}},
-	{"inconclusive", 5, {NOISE, SAME}, 2, false,
+	{"inconclusive",
+	 5,
+	 {NOISE, SAME},
+	 2,
+	 false,
 	 {GATE_PASS, GATE_PASS, GATE_UNSURE}},
-	{"untested among tested", 5, {SAME, UNTESTED}, 2, false,
+	{"untested among tested",
+	 5,
+	 {SAME, UNTESTED},
+	 2,
+	 false,
 	 {GATE_PASS, GATE_PASS, GATE_UNSURE}},
-	{"nothing tested", 5, {UNTESTED, UNTESTED}, 2, false,
+	{"nothing tested",
+	 5,
+	 {UNTESTED, UNTESTED},
+	 2,
+	 false,
 	 {GATE_UNSURE, GATE_UNSURE, GATE_UNSURE}},
-	{"worse wins over inconclusive", 5, {NOISE, UNTESTED, WORSE}, 3,
-	 false, {GATE_FAIL, GATE_FAIL, GATE_FAIL}},
-	{"better and inconclusive", 5, {BETTER, NOISE}, 2, false,
+	{"worse wins over inconclusive",
+	 5,
+	 {NOISE, UNTESTED, WORSE},
+	 3,
+	 false,
+	 {GATE_FAIL, GATE_FAIL, GATE_FAIL}},
+	{"better and inconclusive",
+	 5,
+	 {BETTER, NOISE},
+	 2,
+	 false,
 	 {GATE_PASS, GATE_FAIL, GATE_UNSURE}},
-	{"monitor rows do not count", 5, {SAME}, 1, true,
+	{"monitor rows do not count",
+	 5,
+	 {SAME},
+	 1,
+	 true,
 	 {GATE_PASS, GATE_PASS, GATE_PASS}},
 };
 
@@ -116,9 +170,8 @@ int main(void)
 			   gate_fail_on_nth(f), decision_names[got],
 			   decision_names[cases[c].want[f]]);
 		}
-		ok(sum.rows == cases[c].rows_nr,
-		   "%s: %zu rows count, want %zu", cases[c].name, sum.rows,
-		   cases[c].rows_nr);
+		ok(sum.rows == cases[c].rows_nr, "%s: %zu rows count, want %zu",
+		   cases[c].name, sum.rows, cases[c].rows_nr);
 		ok(sum.tested + sum.verdicts[STATS_VERDICT_UNTESTED] ==
 			   sum.rows,
 		   "%s: tested and untested rows add up", cases[c].name);
