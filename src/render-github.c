@@ -42,7 +42,8 @@ static void summary_row(struct strbuf *md, const struct compare_bench *b,
 			enum stats_verdict v)
 {
 	char *const *c = (k + 1) * RENDER_CHANGE_COLS <= cells->nr
-				 ? cells->v + k * RENDER_CHANGE_COLS : NULL;
+				 ? cells->v + k * RENDER_CHANGE_COLS
+				 : NULL;
 
 	strbuf_addstr(md, "| ");
 	render_md_escape(md, b->name);
@@ -77,13 +78,15 @@ void render_github(const struct compare_result *res,
 
 			for (size_t i = 1; i < res->runs_nr; i++) {
 				enum stats_verdict v = op->side[i].verdict;
-				enum gate_decision d = gate_row(opts->fail_on, v);
+				enum gate_decision d =
+					gate_row(opts->fail_on, v);
 				size_t k = o * (res->runs_nr - 1) + (i - 1);
 
 				if (d == GATE_PASS)
 					continue;
-				strbuf_addstr(out, d == GATE_FAIL ? "::error"
-								  : "::warning");
+				strbuf_addstr(out, d == GATE_FAIL
+							   ? "::error"
+							   : "::warning");
 				strbuf_addstr(out, " title=");
 				gh_escape(out, "mmcmp compare: ", true);
 				gh_escape(out, b->name, true);

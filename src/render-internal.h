@@ -89,7 +89,8 @@ void render_change_head(const struct compare_result *res, size_t i,
 
 /*
  * The gate's line on row k of cells (render_change_rows() of its table):
- * "worse: -5.00% [-6.10%, -3.90%], p=0.0004, n=4/4"; only the verdict,
+ * "worse: -5.00% [-6.10%, -3.90%], p=0.0004, n=4/4", "untested: n=4/0"
+ * for an untested row; only the verdict,
  * "untested", when cells has no row k (mmtests mode). For junit and
  * github, in render-junit.c.
  */

@@ -21,7 +21,10 @@ void render_gate_detail(const struct strvec *cells, size_t k,
 	if ((k + 1) * RENDER_CHANGE_COLS > cells->nr)
 		return;
 	c = cells->v + k * RENDER_CHANGE_COLS;
-	strbuf_addf(sb, ": %s %s, %s, %s", c[2], c[3], c[4], c[5]);
+	if (v == STATS_VERDICT_UNTESTED)
+		strbuf_addf(sb, ": %s", c[5]);
+	else
+		strbuf_addf(sb, ": %s %s, %s, %s", c[2], c[3], c[4], c[5]);
 }
 
 /*
@@ -64,8 +67,8 @@ struct junit_counts {
 };
 
 static void count_bench(const struct compare_result *res,
-			const struct compare_bench *b, enum gate_fail_on fail_on,
-			struct junit_counts *n)
+			const struct compare_bench *b,
+			enum gate_fail_on fail_on, struct junit_counts *n)
 {
 	for (size_t o = 0; o < b->ops_nr; o++) {
 		for (size_t i = 1; i < res->runs_nr; i++) {
@@ -89,8 +92,8 @@ static void counts_attrs(struct strbuf *out, const struct junit_counts *n)
 }
 
 static void junit_bench(const struct compare_result *res,
-			const struct compare_bench *b, enum gate_fail_on fail_on,
-			struct strbuf *out)
+			const struct compare_bench *b,
+			enum gate_fail_on fail_on, struct strbuf *out)
 {
 	struct junit_counts n = {0};
 	struct strvec cells = STRVEC_INIT;
@@ -132,7 +135,8 @@ static void junit_bench(const struct compare_result *res,
 				strbuf_addstr(out, "/>\n    </testcase>\n");
 				continue;
 			}
-			strbuf_addf(out, " type=\"%s\">", stats_verdict_name(v));
+			strbuf_addf(out, " type=\"%s\">",
+				    stats_verdict_name(v));
 			xml_escape(out, sb.buf);
 			if (!isnan(op->side[i].p_adjusted))
 				strbuf_addf(out, "; p adjusted %.4g",
