@@ -11,6 +11,7 @@
 #include "render-internal.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "svg.h"
 
 void render_gate_detail(const struct strvec *cells, size_t k,
 			enum stats_verdict v, struct strbuf *sb)
@@ -30,34 +31,14 @@ void render_gate_detail(const struct strvec *cells, size_t k,
 /*
  * Append s for XML text or a quoted attribute: control characters as
  * names_escape() writes them (XML 1.0 has no way to carry most of them),
- * then the five predefined entities.
+ * then the five predefined entities (svg_escape()).
  */
 static void xml_escape(struct strbuf *out, const char *s)
 {
 	struct strbuf safe = STRBUF_INIT;
 
 	names_escape(&safe, s, strlen(s));
-	for (size_t i = 0; i < safe.len; i++) {
-		switch (safe.buf[i]) {
-		case '&':
-			strbuf_addstr(out, "&amp;");
-			break;
-		case '<':
-			strbuf_addstr(out, "&lt;");
-			break;
-		case '>':
-			strbuf_addstr(out, "&gt;");
-			break;
-		case '"':
-			strbuf_addstr(out, "&quot;");
-			break;
-		case '\'':
-			strbuf_addstr(out, "&apos;");
-			break;
-		default:
-			strbuf_addch(out, safe.buf[i]);
-		}
-	}
+	svg_escape(out, safe.buf);
 	strbuf_release(&safe);
 }
 
