@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "compare.h"
+#include "gate.h"
 #include "render.h"
 #include "run-data.h"
 #include "store.h"
@@ -20,7 +21,13 @@ static const char compare_usage[] =
 	"confidence interval, p, units per side and a verdict (better, worse,\n"
 	"same within --margin, inconclusive, untested), then the footer. The\n"
 	"tests use one value per --unit. All runs of a label are pooled\n"
-	"unless --run picks some.\n";
+	"unless --run picks some.\n"
+	"\n"
+	"Exit status: 0, or with --fail-on 3 when a mean row of a workload\n"
+	"table is worse (regression; change: worse or better) and 4 when\n"
+	"--fail-on inconclusive finds a row inconclusive or untested, or\n"
+	"when no row could be tested at all; 3 wins over 4. 1 on failure, 2\n"
+	"on bad usage or input.\n";
 
 struct compare_args {
 	struct compare_options opts;
@@ -30,6 +37,7 @@ struct compare_args {
 	char **labels; /* in argv */
 	size_t labels_nr;
 	struct int64_list runs;
+	enum gate_fail_on fail_on; /* GATE_OFF: no --fail-on */
 };
 
 const struct cmd_option compare_test_options[] = {
@@ -77,7 +85,14 @@ static const struct cmd_option compare_option_table[] = {
 		"(=all) or none (=off); --sub-heading filters the "
 		"counters"),
 	OPT_CHOICE("format", 0, struct compare_args, format, render_format_nth,
-		   "the output format (default text)"),
+		   "the output format (default text); junit and github "
+		   "report the rows that qualify under --fail-on (default "
+		   "regression)"),
+	OPT_CHOICE("fail-on", 0, struct compare_args, fail_on, gate_fail_on_nth,
+		   "exit 3 when a mean row is worse (regression), worse or "
+		   "better (change), and with inconclusive also 4 when one is "
+		   "inconclusive or untested (3 wins); 4 whenever no row "
+		   "could be tested"),
 	OPT_FLAG("no-titles", 0, struct compare_args, ropts.titles, false,
 		 "text: no blank line and title before each table, as "
 		 "compare-mmtests.pl prints a single benchmark"),
@@ -183,12 +198,48 @@ static int check_runs(struct store *st, const struct compare_args *a)
 	return ret;
 }
 
+/* Print why the gate failed on stderr; return the exit status. */
+static int gate_status(const struct compare_result *res,
+		       enum gate_fail_on fail_on)
+{
+	struct gate_summary sum;
+	const char *name = gate_fail_on_nth(fail_on);
+
+	switch (gate_decide(res, fail_on, &sum)) {
+	case GATE_PASS:
+		return 0;
+	case GATE_FAIL:
+		fprintf(stderr,
+			"mmcmp: --fail-on %s: %zu of %zu rows %s (%zu worse, "
+			"%zu better)\n",
+			name, sum.failed, sum.rows,
+			fail_on == GATE_CHANGE ? "changed" : "worse",
+			sum.verdicts[STATS_VERDICT_WORSE],
+			sum.verdicts[STATS_VERDICT_BETTER]);
+		return 3;
+	case GATE_UNSURE:
+		break;
+	}
+	if (!sum.tested)
+		fprintf(stderr,
+			"mmcmp: --fail-on %s: none of the %zu rows could be "
+			"tested; the comparison was not made\n",
+			name, sum.rows);
+	else
+		fprintf(stderr,
+			"mmcmp: --fail-on %s: %zu of %zu rows inconclusive or "
+			"untested\n",
+			name, sum.unsure, sum.rows);
+	return 4;
+}
+
 static int compare_main(int argc, char **argv)
 {
 	struct compare_args a = {
 		.opts = COMPARE_OPTIONS_INIT,
 		.format = RENDER_TEXT,
 		.ropts = RENDER_OPTIONS_INIT,
+		.fail_on = GATE_OFF,
 	};
 	struct compare_result res = COMPARE_RESULT_INIT;
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
@@ -221,11 +272,15 @@ static int compare_main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < res.warnings.nr; i++)
 		warning("%s", res.warnings.v[i]);
+	if (a.fail_on != GATE_OFF)
+		a.ropts.fail_on = a.fail_on;
 	if (render(a.format, &res, &a.ropts, &out, &err)) {
 		ret = error("%s", err.buf);
 		goto out;
 	}
 	ret = write_output(a.output, &out);
+	if (!ret && a.fail_on != GATE_OFF)
+		ret = gate_status(&res, a.fail_on);
 out:
 	compare_result_release(&res);
 	for (size_t i = 0; runs && i < a.labels_nr; i++)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "render.h"
+#include "stats.h"
 
 struct compare_bench;
 struct compare_result;
@@ -29,6 +30,10 @@ void render_csv(const struct compare_result *res,
 		const struct render_options *opts, struct strbuf *out);
 void render_html(const struct compare_result *res,
 		 const struct render_options *opts, struct strbuf *out);
+void render_junit(const struct compare_result *res,
+		  const struct render_options *opts, struct strbuf *out);
+void render_github(const struct compare_result *res,
+		   const struct render_options *opts, struct strbuf *out);
 
 /*
  * Helpers shared by the renderers.
@@ -81,5 +86,18 @@ void render_change_rows(const struct compare_result *res,
 /* The change block's column i heading: "operation", ..., "95% CI", ... */
 void render_change_head(const struct compare_result *res, size_t i,
 			struct strbuf *sb);
+
+/*
+ * The gate's line on row k of cells (render_change_rows() of its table):
+ * "worse: -5.00% [-6.10%, -3.90%], p=0.0004, n=4/4", "untested: n=4/0"
+ * for an untested row; only the verdict,
+ * "untested", when cells has no row k (mmtests mode). For junit and
+ * github, in render-junit.c.
+ */
+void render_gate_detail(const struct strvec *cells, size_t k,
+			enum stats_verdict v, struct strbuf *sb);
+
+/* Append s with Markdown's syntax backslash-escaped (render-markdown.c). */
+void render_md_escape(struct strbuf *out, const char *s);
 
 #endif /* MMCMP_RENDER_INTERNAL_H */

@@ -27,6 +27,11 @@ static void md_escape(struct strbuf *out, const char *s)
 	}
 }
 
+void render_md_escape(struct strbuf *out, const char *s)
+{
+	md_escape(out, s);
+}
+
 static void md_num(struct strbuf *out, int prec, double v)
 {
 	render_fixed(out, 0, prec, false, v);

@@ -14,9 +14,10 @@
 #include "util.h"
 
 static const char *const format_names[] = {
-	[RENDER_TEXT] = "text", [RENDER_MARKDOWN] = "markdown",
-	[RENDER_CSV] = "csv",	[RENDER_HTML] = "html",
-	[RENDER_JSON] = "json",
+	[RENDER_TEXT] = "text",	    [RENDER_MARKDOWN] = "markdown",
+	[RENDER_CSV] = "csv",	    [RENDER_HTML] = "html",
+	[RENDER_JSON] = "json",	    [RENDER_JUNIT] = "junit",
+	[RENDER_GITHUB] = "github",
 };
 
 bool render_format_parse(const char *name, enum render_format *out)
@@ -55,6 +56,12 @@ int render(enum render_format format, const struct compare_result *res,
 		return 0;
 	case RENDER_JSON:
 		json_render_compare(res, out);
+		return 0;
+	case RENDER_JUNIT:
+		render_junit(res, opts, out);
+		return 0;
+	case RENDER_GITHUB:
+		render_github(res, opts, out);
 		return 0;
 	}
 	BUG("unknown render format %d", (int)format);

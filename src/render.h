@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "gate.h"
+
 struct compare_result;
 struct strbuf;
 
@@ -28,6 +30,16 @@ struct strbuf;
  *   json      an "mmcmp-compare" document (json_render_compare() of
  *             json.h; docs/export-format.md): every cell with its value,
  *             percentage, p-value, verdict and the n of both sides.
+ *   junit     JUnit XML for CI: a testsuite per benchmark, a testcase per
+ *             operation and compared label (classname the benchmark, name
+ *             "operation (label)"), a <failure> for the rows that qualify
+ *             under render_options.fail_on (gate.h) with the change, its
+ *             interval, p and the verdict; <skipped> for untested rows
+ *             that do not qualify.
+ *   github    GitHub Actions workflow commands, "::error" for rows that
+ *             qualify as a change, "::warning" for unsure ones, then a
+ *             Markdown summary for $GITHUB_STEP_SUMMARY: a table of the
+ *             qualifying rows.
  *
  * compare_options.print_ratio and print_significance select the ratio
  * table (2.8) and the "Significant" rows (2.6) in text, markdown and
@@ -39,6 +51,8 @@ enum render_format {
 	RENDER_CSV,
 	RENDER_HTML,
 	RENDER_JSON,
+	RENDER_JUNIT,
+	RENDER_GITHUB,
 };
 
 struct render_options {
@@ -52,14 +66,20 @@ struct render_options {
 	bool titles;
 	/* html: only the tables, exactly as mmtests --format html. */
 	bool html_fragment;
+	/* junit and github: the rows that fail (default GATE_REGRESSION). */
+	enum gate_fail_on fail_on;
 };
 
 #define RENDER_OPTIONS_INIT                                                    \
 	{                                                                      \
-		.titles = false, .html_fragment = false                        \
+		.titles = false, .html_fragment = false,                       \
+		.fail_on = GATE_REGRESSION                                     \
 	}
 
-/* Map "text", "markdown", "csv", "html", "json"; false when unknown. */
+/*
+ * Map "text", "markdown", "csv", "html", "json", "junit", "github";
+ * false when unknown.
+ */
 bool render_format_parse(const char *name, enum render_format *out);
 /*
  * The name of the format whose enum render_format value is i, or NULL when

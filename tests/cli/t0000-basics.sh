@@ -142,7 +142,7 @@ expect_status 2 "a flag with a value" M compare --no-fdr=yes $base $other
 grep_file "$TMP/err" "option '--no-fdr' takes no value" "the flag is named"
 expect_status 0 "compare --help" M compare --help
 grep_file "$TMP/out" "^  --test=welch|mmtests|utest\$" "compare --help lists the tests"
-grep_file "$TMP/out" "^  --format=text|markdown|csv|html|json\$" "compare --help lists the formats"
+grep_file "$TMP/out" "^  --format=text|markdown|csv|html|json|junit|github\$" "compare --help lists the formats"
 grep_file "$TMP/out" "^  --run=ID  *use run ID for its label (repeatable)\$" "compare --help marks --run repeatable"
 for f in $(sed -n 's/^  --format=\([a-z|]*\)$/\1/p' "$TMP/out" | tr '|' ' '); do
 	expect_status 0 "compare --format=$f, as --help lists it" M compare --format="$f" $base $other

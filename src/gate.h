@@ -1,0 +1,69 @@
+#ifndef MMCMP_GATE_H
+#define MMCMP_GATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stats.h"
+
+struct compare_result;
+
+/*
+ * gate: whether a comparison passes in CI (mmcmp compare --fail-on).
+ *
+ * Only the mean rows of workload tables count: every operation of every
+ * benchmark table that is not a monitor table (vmstat, cgroup), once per
+ * compared label (the baseline column is not a row). A row qualifies by
+ * its verdict (compare_side.verdict):
+ *   GATE_REGRESSION    worse
+ *   GATE_CHANGE        worse or better
+ *   GATE_INCONCLUSIVE  worse, or inconclusive or untested (unsure)
+ * The decision is GATE_FAIL when some row qualifies as a change (worse,
+ * or better under GATE_CHANGE), else GATE_UNSURE when some row qualifies
+ * as unsure, or when no row was tested at all (a comparison that could
+ * not be made never passes), else GATE_PASS. A failed change wins over
+ * an unsure row. The functions are pure: they read the result and fill
+ * plain structs; nothing here fails or allocates.
+ */
+
+/* The --fail-on choices; GATE_OFF (no --fail-on) after the last. */
+enum gate_fail_on {
+	GATE_REGRESSION,
+	GATE_CHANGE,
+	GATE_INCONCLUSIVE,
+	GATE_OFF,
+};
+
+/*
+ * The name of choice i ("regression", "change", "inconclusive"), or NULL
+ * when i is past the last: the choices of --fail-on.
+ */
+const char *gate_fail_on_nth(size_t i);
+
+enum gate_decision {
+	GATE_PASS,   /* nothing qualifies */
+	GATE_FAIL,   /* a row qualifies as a change: exit 3 */
+	GATE_UNSURE, /* an unsure row, or nothing tested: exit 4 */
+};
+
+/* How a single row with verdict v counts under fail_on. */
+enum gate_decision gate_row(enum gate_fail_on fail_on, enum stats_verdict v);
+
+/* The counts behind a decision, over the rows that count. */
+struct gate_summary {
+	size_t rows;   /* rows that count */
+	size_t tested; /* rows with a verdict */
+	size_t verdicts[STATS_VERDICT_INCONCLUSIVE + 1]; /* by verdict */
+	size_t failed, unsure; /* rows gate_row() flags */
+	enum gate_decision decision;
+};
+
+/*
+ * Decide res under fail_on (not GATE_OFF) and fill *out; returns
+ * out->decision.
+ */
+enum gate_decision gate_decide(const struct compare_result *res,
+			       enum gate_fail_on fail_on,
+			       struct gate_summary *out);
+
+#endif /* MMCMP_GATE_H */
