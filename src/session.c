@@ -660,8 +660,6 @@ static void until_note(struct session *s, size_t j, const struct extraction *x)
 	long long *key = xcalloc(x->samples_nr + 1, sizeof(*key));
 	double *row;
 
-	if (!s->until_pct)
-		goto out;
 	ALLOC_GROW(ju->vals, (ju->rows + 1) * wl->metrics_nr, ju->alloc);
 	row = ju->vals + ju->rows++ * wl->metrics_nr;
 	for (size_t m = 0; m < wl->metrics_nr; m++) {
@@ -677,7 +675,6 @@ static void until_note(struct session *s, size_t j, const struct extraction *x)
 					  NULL);
 		row[m] = u;
 	}
-out:
 	free(v);
 	free(key);
 }
@@ -838,7 +835,7 @@ static int run_iteration(struct session *s, size_t j, long it,
 		lr->sum.iterations++;
 		lr->sum.samples += x.samples_nr;
 		s->until[j].ran++;
-		if (!strcmp(status, "ok"))
+		if (s->until_pct && !strcmp(status, "ok"))
 			until_note(s, j, &x);
 	}
 	if (strcmp(status, "ok")) {
