@@ -70,6 +70,7 @@ struct run_args {
 	const char *config_path;
 	const char *label;
 	int iterations;	       /* 0: the config's */
+	double until_pct;      /* 0: the config's */
 	struct strvec params;  /* --param overrides */
 	struct strvec kernels; /* --kernel NAME=IMAGE[,append=...] */
 	bool check, append, replace, quiet, quick;
@@ -91,6 +92,9 @@ static const struct cmd_option run_option_table[] = {
 		"label of the results (default: the running kernel release, as uname -r prints it); with builds, each build is stored as NAME-BUILD"),
 	OPT_INT("iterations", 0, struct run_args, iterations, "N", 1, 1000000,
 		"measured iterations per job (default: the config's)"),
+	OPT_NUMBER(
+		"until", 0, struct run_args, until_pct, "PCT", 0, 1e9,
+		"stop a job once, after at least 3 iterations, the 95% confidence half-width of each metric's mean is at most PCT percent of it; the iterations are then the most (default: the config's until)"),
 	OPT_STRING_LIST(
 		"param", 0, struct run_args, params, "NAME=V[,V...]",
 		"give parameter NAME of every workload that has it these values instead"),
@@ -127,6 +131,9 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	if (a->append && a->replace)
 		return usage_error(&cmd_run,
 				   "--append and --replace exclude each other");
+	if (a->until_pct > 100)
+		return usage_error(&cmd_run,
+				   "--until: expected a percentage up to 100");
 	/* SQLite's in-memory database is gone when mmcmp exits. */
 	if (!a->check && !strcmp(mmcmp_db_path(), ":memory:"))
 		return usage_error(
@@ -529,6 +536,13 @@ static int run_main(int argc, char **argv)
 	    plan_prepare(&rs.cfg, args.params.v, &err) ||
 	    plan_build(&rs.plan, &rs.cfg, &err)) {
 		error("%s", err.buf);
+		ret = 2;
+		goto out;
+	}
+	if (args.until_pct > 0)
+		rs.cfg.until_pct = args.until_pct;
+	if (rs.cfg.until_pct > 0 && rs.cfg.kernels_nr) {
+		error("--until and until: do not work with kernels yet");
 		ret = 2;
 		goto out;
 	}

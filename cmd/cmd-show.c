@@ -29,7 +29,8 @@ static const struct cmd_option show_option_table[] = {
 		"only this run of LABEL"),
 	OPT_FLAG("config", 0, struct show_args, with_config, true,
 		 "also print the effective setup (iterations and parameters "
-		 "after --iterations and --param) and the config text the "
+		 "after --iterations and --param, how --until stopped each "
+		 "job) and the config text the "
 		 "run used"),
 	OPT_END(),
 };
@@ -116,6 +117,30 @@ static void show_failures(const struct run_full *rf)
 	strbuf_release(&sb);
 }
 
+/* The rule of --until and how each job stopped under it. */
+static void show_until(const struct run_setup *setup)
+{
+	if (!(setup->until_pct > 0))
+		return;
+	printf("  until:     %g%% (95%% confidence half-width of the mean), "
+	       "at most %" PRId64 " iteration%s\n",
+	       setup->until_pct, setup->iterations,
+	       setup->iterations == 1 ? "" : "s");
+	for (size_t i = 0; i < setup->stops_nr; i++) {
+		const struct setup_stop *st = &setup->stops[i];
+		const char *why = !strcmp(st->stopped, "precision")
+					  ? "stopped on precision"
+				  : !strcmp(st->stopped, "maximum")
+					  ? "ran to the maximum"
+					  : "cut short by the run's end";
+
+		printf("  %s %s%s%s: %" PRId64 " iteration%s, %s\n",
+		       i ? "          " : "stopped:  ", st->workload,
+		       *st->job ? " " : "", st->job, st->iterations,
+		       st->iterations == 1 ? "" : "s", why);
+	}
+}
+
 /*
  * The effective setup beside the config text: the iteration counts and
  * parameter values the run used, after --iterations and --param.
@@ -143,6 +168,7 @@ static void show_setup(const struct run_info *ri)
 				printf("%s%s", k ? "," : "", p->values[k]);
 			putchar('\n');
 		}
+		show_until(&setup);
 	}
 	run_setup_release(&setup);
 	strbuf_release(&err);

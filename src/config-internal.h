@@ -15,7 +15,7 @@ struct strbuf;
  */
 
 /* Keys in the largest level of config-keys.c, for the loader's arrays. */
-#define MAX_LEVEL_KEYS 20
+#define MAX_LEVEL_KEYS 24
 
 enum key_type {
 	KEY_STRING,    /* char * */

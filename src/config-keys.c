@@ -61,6 +61,18 @@ static const struct key top_keys[] = {
 	 .max = 100000,
 	 .def = "0",
 	 .help = "Iterations run before the measured ones and discarded."},
+	{.name = "until",
+	 .type = KEY_NUMBER,
+	 AT(struct config, until_pct),
+	 .min = 0,
+	 .max = 100,
+	 .def_doc = "none: every job runs `iterations`",
+	 .help = "Stop a job early once it is precise enough: after at "
+		 "least 3 measured iterations, when for every metric the 95% "
+		 "confidence half-width of the mean of its iteration values "
+		 "is at most this many percent of that mean (more than 0, "
+		 "at most 100). `iterations` is then the maximum; interleaved "
+		 "builds stop together. `mmcmp run --until` overrides it."},
 	{.name = "timeout",
 	 .type = KEY_NUMBER,
 	 AT(struct config, timeout_s),

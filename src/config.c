@@ -1661,9 +1661,14 @@ static int parse_top(struct loader *l, const yaml_node_t *root,
 	size_t builds = key_index(lv, "builds");
 	size_t interval = key_index(lv, "monitor_interval");
 	size_t cgroup = key_index(lv, "cgroup");
+	size_t until = key_index(lv, "until");
 
 	if (parse_mapping(l, root, lv, cfg, found))
 		return -1;
+	if (found[until] && !(cfg->until_pct > 0))
+		return fail(l, found[until],
+			    "'until' must be more than 0 (a percentage of the "
+			    "mean)");
 	/* Counted before the workloads, which check the run's size. */
 	l->builds_nr = 1;
 	if (found[builds] && found[builds]->type == YAML_MAPPING_NODE &&

@@ -174,6 +174,7 @@ struct config {
 	int iterations;	   /* measured iterations, default 5, 1..100000 */
 	int warmup;	   /* unmeasured first iterations, default 0 */
 	double timeout_s;  /* per iteration, default 600, 0 = none */
+	double until_pct;  /* stop on precision (0, 100]; 0: never */
 	enum config_on_error on_error;
 	bool interleave;	   /* alternate builds per iteration */
 	bool monitors;		   /* vmstat, meminfo, cpu per iteration */

@@ -357,13 +357,35 @@ static cJSON *iterations_array(const struct run_full *rf)
 	return arr;
 }
 
+/* The "until" member of a setup: null without the rule. */
+static cJSON *until_tree(const struct run_setup *setup)
+{
+	cJSON *o, *jobs;
+
+	if (!(setup->until_pct > 0))
+		return jcheck(cJSON_CreateNull());
+	o = jcheck(cJSON_CreateObject());
+	jadd(o, "pct", jnum(setup->until_pct));
+	jobs = jadd(o, "jobs", cJSON_CreateArray());
+	for (size_t i = 0; i < setup->stops_nr; i++) {
+		const struct setup_stop *st = &setup->stops[i];
+		cJSON *jo = jpush(jobs, cJSON_CreateObject());
+
+		jadd(jo, "workload", jstr(st->workload));
+		jadd(jo, "job", jstr(st->job));
+		jadd(jo, "iterations", jint(st->iterations));
+		jadd(jo, "stopped", jstr(st->stopped));
+	}
+	return o;
+}
+
 static cJSON *setup_tree(const struct run_setup *setup)
 {
 	cJSON *o = jcheck(cJSON_CreateObject()), *params;
 
 	jadd(o, "iterations", jint(setup->iterations));
 	jadd(o, "warmup", jint(setup->warmup));
-	jadd(o, "until", cJSON_CreateNull());
+	jadd(o, "until", until_tree(setup));
 	params = jadd(o, "params", cJSON_CreateArray());
 	for (size_t i = 0; i < setup->params_nr; i++) {
 		const struct setup_param *p = &setup->params[i];

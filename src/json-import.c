@@ -207,6 +207,30 @@ static const struct jfield setup_fields[] = {
 	{.name = "params", .kind = JF_OTHER},
 };
 
+static const char *const stop_reasons[] = {
+	"precision",
+	"maximum",
+	"interrupted",
+	NULL,
+};
+
+/* "until" of a setup; pct is read apart, as it must be above 0. */
+static const struct jfield until_fields[] = {
+	{.name = "pct", .kind = JF_OTHER},
+	{.name = "jobs", .kind = JF_OTHER},
+};
+
+static const struct jfield stop_fields[] = {
+	{.name = "workload",
+	 F_KIND(JF_NAME, struct setup_stop, workload, false)},
+	{.name = "job", F_STR(struct setup_stop, job, JSON_MAX_NAME, false)},
+	{.name = "iterations",
+	 F_INT(struct setup_stop, iterations, 0, JR_INT_MAX)},
+	{.name = "stopped",
+	 F_KIND(JF_CHOICE, struct setup_stop, stopped, false),
+	 .choices = stop_reasons},
+};
+
 static const struct jfield setup_param_fields[] = {
 	{.name = "workload",
 	 F_KIND(JF_NAME, struct setup_param, workload, false)},
@@ -936,6 +960,44 @@ static int jr_setup_values(struct jr *jr, const cJSON *obj,
 	return 0;
 }
 
+/* The "until" member of a setup, an object, into setup. */
+static int jr_until(struct jr *jr, const cJSON *node, struct run_setup *setup)
+{
+	size_t mark = jr_key(jr, "until"), amark, i = 0;
+	const cJSON *pct, *arr, *el;
+
+	if (!cJSON_IsObject(node))
+		return jr_type(jr, node, "null or an object");
+	if (jr_object(jr, node, until_fields, ARRAY_SIZE(until_fields), NULL))
+		return -1;
+	pct = cJSON_GetObjectItemCaseSensitive(node, "pct");
+	if (!cJSON_IsNumber(pct) || !(pct->valuedouble > 0) ||
+	    pct->valuedouble > 100) {
+		jr_key(jr, "pct");
+		return jr_fail(jr, "expected a number above 0, at most 100");
+	}
+	setup->until_pct = pct->valuedouble;
+	arr = jr_array(jr, node, "jobs", JSON_MAX_OPERATIONS, &amark);
+	if (!arr)
+		return -1;
+	cJSON_ArrayForEach(el, arr)
+	{
+		size_t m = jr_index(jr, i++);
+		struct setup_stop *st;
+
+		ALLOC_GROW(setup->stops, setup->stops_nr + 1,
+			   setup->stops_alloc);
+		st = &setup->stops[setup->stops_nr++];
+		memset(st, 0, sizeof(*st));
+		if (jr_object(jr, el, stop_fields, ARRAY_SIZE(stop_fields), st))
+			return -1;
+		jr_pop(jr, m);
+	}
+	jr_pop(jr, amark);
+	jr_pop(jr, mark);
+	return 0;
+}
+
 /* An effective setup (the "setup" member of a run) into setup. */
 static int jr_setup(struct jr *jr, const cJSON *node, struct run_setup *setup)
 {
@@ -945,10 +1007,8 @@ static int jr_setup(struct jr *jr, const cJSON *node, struct run_setup *setup)
 	if (jr_object(jr, node, setup_fields, ARRAY_SIZE(setup_fields), setup))
 		return -1;
 	until = cJSON_GetObjectItemCaseSensitive(node, "until");
-	if (!cJSON_IsNull(until)) {
-		jr_key(jr, "until");
-		return jr_type(jr, until, "null (reserved for --until)");
-	}
+	if (!cJSON_IsNull(until) && jr_until(jr, until, setup))
+		return -1;
 	arr = jr_array(jr, node, "params", JSON_MAX_OPERATIONS, &mark);
 	if (!arr)
 		return -1;

@@ -678,3 +678,17 @@ void plan_walk_finish(struct plan_walk *w)
 		w->member = 0;
 	}
 }
+
+void plan_walk_skip_job(struct plan_walk *w, size_t job)
+{
+	bool in_group = false;
+
+	if (w->phase != WALK_ITERATION)
+		return;
+	for (size_t m = 0; m < group_size(w) && !in_group; m++)
+		in_group = walk_job(w, w->group, m) == job;
+	if (!in_group)
+		return;
+	w->it = w->iterations;
+	w->member = 0;
+}

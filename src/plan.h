@@ -177,5 +177,14 @@ bool plan_walk_next(struct plan_walk *w, struct plan_step *step);
  * teardowns, and when called again.
  */
 void plan_walk_finish(struct plan_walk *w);
+/*
+ * Skip the iterations of job `job` not yet handed out, for a job that
+ * stopped early (mmcmp run --until): the walk goes on with the workload
+ * teardowns of its group, then with the next group. Under interleaving
+ * the group holds the job of every build, which all stop together, so
+ * call it after the last build's iteration of a round. A no-op when job
+ * is not in the group whose iterations are being handed out.
+ */
+void plan_walk_skip_job(struct plan_walk *w, size_t job);
 
 #endif /* MMCMP_PLAN_H */

@@ -39,7 +39,27 @@ void run_setup_release(struct run_setup *setup)
 		free(p->values);
 	}
 	free(setup->params);
+	for (size_t i = 0; i < setup->stops_nr; i++) {
+		free(setup->stops[i].workload);
+		free(setup->stops[i].job);
+		free(setup->stops[i].stopped);
+	}
+	free(setup->stops);
 	memset(setup, 0, sizeof(*setup));
+}
+
+void run_setup_add_stop(struct run_setup *setup, const char *workload,
+			const char *job, int64_t iterations,
+			const char *stopped)
+{
+	struct setup_stop *st;
+
+	ALLOC_GROW(setup->stops, setup->stops_nr + 1, setup->stops_alloc);
+	st = &setup->stops[setup->stops_nr++];
+	st->workload = xstrdup(workload);
+	st->job = xstrdup(job);
+	st->iterations = iterations;
+	st->stopped = xstrdup(stopped);
 }
 
 struct setup_param *run_setup_add_param(struct run_setup *setup,

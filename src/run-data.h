@@ -66,15 +66,31 @@ struct setup_param {
 };
 
 /*
+ * How one job of a run with `until` ended: the measured iterations it
+ * ran and why it stopped, "precision" (precise enough), "maximum" (it
+ * ran `iterations`) or "interrupted" (the run stopped before either).
+ */
+struct setup_stop {
+	char *workload; /* the benchmark */
+	char *job; /* its parameters, "mode=threads tasks=2"; "" for none */
+	int64_t iterations;
+	char *stopped;
+};
+
+/*
  * The effective setup of a run: the iteration counts and parameter values
- * after the command line's overrides. `--until` (to come) will add its
- * condition here; the JSON form keeps a place for it, "until": null.
+ * after the command line's overrides, and the precision rule of `until`
+ * with how each job ended under it. In JSON "until" is null without the
+ * rule, else {"pct": P, "jobs": [{workload, job, iterations, stopped}]}.
  */
 struct run_setup {
-	int64_t iterations;	    /* measured, per job */
+	int64_t iterations;	    /* measured, per job; with until the most */
 	int64_t warmup;		    /* warm-ups, per job */
 	struct setup_param *params; /* workload by workload, in file order */
 	size_t params_nr, params_alloc;
+	double until_pct;	  /* 0: no until */
+	struct setup_stop *stops; /* with until: job by job, in plan order */
+	size_t stops_nr, stops_alloc;
 };
 
 /* One operation (a row label) of one benchmark in one run. */
@@ -254,6 +270,10 @@ struct setup_param *run_setup_add_param(struct run_setup *setup,
 					const char *workload, const char *name);
 /* Append a copy of value to p's values. */
 void setup_param_add_value(struct setup_param *p, const char *value);
+/* Append how job `job` of workload ended (struct setup_stop), copied. */
+void run_setup_add_stop(struct run_setup *setup, const char *workload,
+			const char *job, int64_t iterations,
+			const char *stopped);
 void run_info_release(struct run_info *ri);
 void op_samples_release(struct op_samples *op);
 void monitor_table_release(struct monitor_table *mt);

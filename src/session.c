@@ -17,6 +17,7 @@
 #include "runner.h"
 #include "settings.h"
 #include "sha256.h"
+#include "stats.h"
 #include "store.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -27,6 +28,20 @@
 struct job_busy {
 	size_t iterations, busy; /* monitored ones; above the threshold */
 	double worst, load;	 /* highest other_cpu and load average */
+};
+
+/* The significance of the precision rule of `until` (section 9). */
+#define UNTIL_ALPHA 0.05
+
+/*
+ * A job under `until`: per successful measured iteration, the iteration
+ * value of each metric (rows of metrics_nr values), and how it went.
+ */
+struct job_until {
+	double *vals;
+	size_t rows, alloc;
+	long ran;     /* measured iterations run, failed ones included */
+	bool precise; /* stopped on precision */
 };
 
 /* A run being recorded: one per build. */
@@ -67,7 +82,9 @@ struct session {
 	size_t settings_build; /* whose are applied; SIZE_MAX: none */
 	struct job_busy *busy; /* per job */
 	long boot;	       /* the guest boot running, 0: none */
-	long *iter_base; /* per kernel: iteration indexes used by its boots */
+	long *iter_base;  /* per kernel: iteration indexes used by its boots */
+	double until_pct; /* 0: no stopping on precision */
+	struct job_until *until; /* per job */
 };
 
 static const char no_monitors[] = "iterations are stored without them";
@@ -103,6 +120,8 @@ struct session *session_new(const struct config *cfg, const struct plan *plan,
 			s->total_iters * opts->boots_nr / cfg->kernels_nr;
 	s->runs = xcalloc(plan->builds_nr, sizeof(*s->runs));
 	s->busy = xcalloc(plan->nr + 1, sizeof(*s->busy));
+	s->until_pct = cfg->until_pct;
+	s->until = xcalloc(plan->nr + 1, sizeof(*s->until));
 	for (size_t b = 0; b < plan->builds_nr; b++)
 		s->runs[b].sum.label = opts->labels[b];
 	plan_walk_init(&s->walk, plan, cfg->warmup + s->measured,
@@ -632,6 +651,83 @@ static void report_progress(struct session *s, const struct job *job, long it)
 }
 
 /*
+ * Keep the iteration value of each metric of job j from its samples in
+ * x: their mean for lower-is-better, the mean of 1/x for higher-is-better
+ * (compare's unit value, section 1).
+ */
+static void until_note(struct session *s, size_t j, const struct extraction *x)
+{
+	const struct workload_spec *wl = s->plan->jobs[j].wl;
+	const struct live_run *lr = &s->runs[s->plan->jobs[j].build_index];
+	struct job_until *ju = &s->until[j];
+	double *v = xcalloc(x->samples_nr + 1, sizeof(*v));
+	long long *key = xcalloc(x->samples_nr + 1, sizeof(*key));
+	double *row;
+
+	ALLOC_GROW(ju->vals, (ju->rows + 1) * wl->metrics_nr, ju->alloc);
+	row = ju->vals + ju->rows++ * wl->metrics_nr;
+	for (size_t m = 0; m < wl->metrics_nr; m++) {
+		size_t n = 0;
+		double u = NAN;
+
+		for (size_t k = 0; k < x->samples_nr; k++)
+			if (x->samples[k].op_id == lr->op_ids[j][m])
+				v[n++] = x->samples[k].value;
+		if (n)
+			stats_unit_values(v, key, n,
+					  wl->metrics[m].higher_better, &u,
+					  NULL);
+		row[m] = u;
+	}
+	free(v);
+	free(key);
+}
+
+/* Whether every metric of job j is precise enough to stop (section 9). */
+static bool until_precise(const struct session *s, size_t j)
+{
+	const struct job_until *ju = &s->until[j];
+	size_t nm = s->plan->jobs[j].wl->metrics_nr;
+	double *u = xcalloc(ju->rows + 1, sizeof(*u));
+	bool precise = ju->rows >= 3;
+
+	for (size_t m = 0; m < nm && precise; m++) {
+		for (size_t r = 0; r < ju->rows; r++)
+			u[r] = ju->vals[r * nm + m];
+		precise = stats_precise(u, ju->rows, UNTIL_ALPHA, s->until_pct);
+	}
+	free(u);
+	return precise;
+}
+
+/*
+ * After a measured iteration of job j: stop the job once it is precise
+ * enough. Interleaved builds stop together, after a whole round, when
+ * the job of every build is; each looks at its own values only.
+ */
+static void until_check(struct session *s, size_t j, long it)
+{
+	size_t per = s->plan->nr / s->plan->builds_nr;
+	size_t first = j, step = 1, nr = 1;
+
+	if (!s->until_pct || it < s->cfg->warmup)
+		return;
+	if (s->walk.interleave) {
+		if (s->plan->jobs[j].build_index + 1 != s->plan->builds_nr)
+			return;
+		first = j % per;
+		step = per;
+		nr = s->plan->builds_nr;
+	}
+	for (size_t k = 0; k < nr; k++)
+		if (!until_precise(s, first + k * step))
+			return;
+	for (size_t k = 0; k < nr; k++)
+		s->until[first + k * step].precise = true;
+	plan_walk_skip_job(&s->walk, j);
+}
+
+/*
  * Run iteration `it` of job j and store it. Returns -1 only when the
  * executor or the store fails (the run cannot go on); a failing workload
  * returns 0.
@@ -743,6 +839,9 @@ static int run_iteration(struct session *s, size_t j, long it,
 	if (!warmup) {
 		lr->sum.iterations++;
 		lr->sum.samples += x.samples_nr;
+		s->until[j].ran++;
+		if (s->until_pct && !strcmp(status, "ok"))
+			until_note(s, j, &x);
 	}
 	if (strcmp(status, "ok")) {
 		char code[32] = "";
@@ -954,13 +1053,26 @@ static void remove_cgroups(struct session *s)
  * The effective setup of the run: the iteration counts it uses and every
  * workload parameter's values after plan_prepare() applied --param.
  */
-static char *effective_setup(const struct session *s)
+static char *effective_setup(const struct session *s, size_t b)
 {
 	struct run_setup setup = {
 		.iterations = s->measured,
 		.warmup = s->cfg->warmup,
+		.until_pct = s->until_pct,
 	};
 	char *text;
+
+	for (size_t j = 0; s->until_pct && j < s->plan->nr; j++) {
+		const struct job *job = &s->plan->jobs[j];
+		const struct job_until *ju = &s->until[j];
+
+		if (job->build_index != b)
+			continue;
+		run_setup_add_stop(&setup, job->wl->name, job->key, ju->ran,
+				   ju->precise		    ? "precision"
+				   : ju->ran >= s->measured ? "maximum"
+							    : "interrupted");
+	}
 
 	for (size_t w = 0; w < s->cfg->workloads_nr; w++) {
 		const struct workload_spec *wl = &s->cfg->workloads[w];
@@ -999,7 +1111,7 @@ static int create_runs(struct session *s, struct strbuf *err)
 		ri.config_name = xstrdup(s->cfg->name);
 		ri.config_text = xstrdup(s->cfg->text);
 		ri.config_hash = xstrdup(hash);
-		ri.setup = effective_setup(s);
+		ri.setup = effective_setup(s, b);
 		ri.started_at = xstrdup(now);
 		ri.mmcmp_version = xstrdup(MMCMP_VERSION);
 		executor_machine_info(s->ex, &ri.machine);
@@ -1124,7 +1236,10 @@ static int do_step(struct session *s, const struct plan_step *step,
 		return run_commands(s, &job->wl->setup, job->build, job->wl,
 				    "workload setup", err);
 	case PLAN_STEP_ITERATION:
-		return run_iteration(s, step->job, step->iteration, err);
+		if (run_iteration(s, step->job, step->iteration, err))
+			return -1;
+		until_check(s, step->job, step->iteration);
+		return 0;
 	case PLAN_STEP_JOB_TEARDOWN:
 		run_teardown(s, &job->wl->teardown, job->build, job->wl,
 			     "workload teardown");
@@ -1254,9 +1369,15 @@ static int finish_runs(struct session *s, struct strbuf *err)
 	machine_utc_now(now);
 	for (size_t b = 0; b < s->plan->builds_nr; b++) {
 		const struct session_summary *sum = &s->runs[b].sum;
+		char *setup;
 
 		if (!sum->id)
 			continue;
+		/* How each job stopped is known only now. */
+		setup = s->until_pct ? effective_setup(s, b) : NULL;
+		if (setup && store_run_set_setup(s->st, sum->id, setup, err))
+			ret = -1;
+		free(setup);
 		if (store_run_set_status(s->st, sum->id, status, now, err))
 			ret = -1;
 	}
@@ -1347,6 +1468,9 @@ void session_free(struct session *s)
 	}
 	free(s->runs);
 	free(s->busy);
+	for (size_t j = 0; j < p->nr; j++)
+		free(s->until[j].vals);
+	free(s->until);
 	free(s->iter_base);
 	free(s);
 }

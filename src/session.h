@@ -51,6 +51,13 @@ struct cgroup_spec;
  * *stop on the first interrupt and *cut on the second. Settings are put
  * back after the teardowns, also after an interrupt.
  *
+ * With the config's `until` (statistics section 9), a job stops once it
+ * has at least 3 successful measured iterations and, for every metric,
+ * the 95% confidence half-width of the mean of its iteration values is
+ * at most `until` percent of that mean; interleaved builds stop
+ * together (mmcmp run refuses it with kernels: for now). Each run's setup
+ * records, at its end, how every job of its build stopped.
+ *
  * Before it makes its cgroups, session_run() removes those that runs
  * marked aborted recorded and left (cgroup_remove_stale()), unless a run
  * still running records the same; what it cannot remove is a warning.

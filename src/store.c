@@ -915,6 +915,32 @@ out:
 	return store_tx_close(st, &tx, ret, err);
 }
 
+int store_run_set_setup(struct store *st, int64_t run_id, const char *setup,
+			struct strbuf *err)
+{
+	static const char sql[] = "UPDATE run SET setup = ?2 WHERE id = ?1";
+	sqlite3_stmt *stmt = NULL;
+	struct store_tx tx;
+	int ret = -1;
+
+	if (store_tx_open(st, true, &tx, err))
+		return -1;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+		store_fail(st, err, "prepare setup update");
+		goto out;
+	}
+	if (sqlite3_bind_int64(stmt, 1, run_id) ||
+	    store_bind_text(stmt, 2, setup) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "set setup of run %" PRId64, run_id);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return store_tx_close(st, &tx, ret, err);
+}
+
 int store_run_set_status(struct store *st, int64_t run_id, const char *status,
 			 const char *ended_at, struct strbuf *err)
 {

@@ -129,6 +129,12 @@ int store_run_create_exclusive(struct store *st, struct run_info *ri,
 int store_run_set_status(struct store *st, int64_t run_id, const char *status,
 			 const char *ended_at, struct strbuf *err);
 /*
+ * Replace a run's effective setup (run_info.setup) by setup, for what is
+ * known only at its end (how each job stopped under `until`).
+ */
+int store_run_set_setup(struct store *st, int64_t run_id, const char *setup,
+			struct strbuf *err);
+/*
  * Lifecycle (store-lifecycle.c). A run is alive while its status is
  * "running" and the process that created it (pid and start time, on this host)
  * still exists. The calls below that delete or move runs refuse, changing

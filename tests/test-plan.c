@@ -106,6 +106,13 @@ static void test_bad_overrides(void)
  * teardown, "B1"/"b1" build 1's setup and teardown, "J3"/"j3" job 3's, and
  * "3.0" iteration 0 of job 3.
  */
+/* When iteration at_job.at_it is handed out, skip job `skip`. */
+struct walk_skip {
+	size_t at_job;
+	long at_it;
+	size_t skip;
+};
+
 static const struct {
 	size_t builds, jobs;
 	long iterations;
@@ -136,8 +143,9 @@ static const struct {
 	{0, 0, 3, false, 0, "S T"},
 };
 
-static void walk_string(const struct plan *p, long iterations, bool interleave,
-			size_t stop_after, struct strbuf *sb)
+static void walk_string_skip(const struct plan *p, long iterations,
+			     bool interleave, size_t stop_after,
+			     const struct walk_skip *skip, struct strbuf *sb)
 {
 	static const char *const kinds[] = {
 		[PLAN_STEP_SETUP] = "S",
@@ -164,6 +172,9 @@ static void walk_string(const struct plan *p, long iterations, bool interleave,
 			strbuf_addstr(sb, kinds[step.kind]);
 		else
 			strbuf_addf(sb, "%s%zu", kinds[step.kind], step.job);
+		if (skip && step.kind == PLAN_STEP_ITERATION &&
+		    step.job == skip->at_job && step.iteration == skip->at_it)
+			plan_walk_skip_job(&w, skip->skip);
 		if (++n == stop_after)
 			plan_walk_finish(&w);
 		if (n > 1000)
@@ -171,23 +182,90 @@ static void walk_string(const struct plan *p, long iterations, bool interleave,
 	}
 }
 
-static void test_walk(void)
+/*
+ * plan_walk_skip_job() (mmcmp run --until): after iteration step
+ * "at_job.at_it" is handed out, skip job `skip`'s remaining iterations.
+ */
+static const struct {
+	size_t builds, jobs;
+	long iterations;
+	bool interleave;
+	size_t at_job;
+	long at_it;
+	size_t skip;
+	const char *want;
+} skip_cases[] = {
+	{0, 2, 4, false, 0, 2, 0,
+	 "S J0 0.0 0.1 0.2 j0 J1 1.0 1.1 1.2 1.3 j1 T"},
+	{0, 2, 4, false, 1, 2, 1,
+	 "S J0 0.0 0.1 0.2 0.3 j0 J1 1.0 1.1 1.2 j1 T"},
+	/* Not the job being iterated: nothing changes. */
+	{0, 2, 2, false, 0, 0, 1, "S J0 0.0 0.1 j0 J1 1.0 1.1 j1 T"},
+	/* Interleaved builds stop together, after a whole round. */
+	{2, 1, 5, true, 1, 2, 1,
+	 "S B0 J0 B1 J1 0.0 1.0 0.1 1.1 0.2 1.2 j0 j1 b0 b1 T"},
+	{2, 2, 4, true, 2, 0, 0,
+	 "S B0 J0 B1 J2 0.0 2.0 j0 j2 J1 J3 1.0 3.0 1.1 3.1 1.2 3.2 1.3 3.3 "
+	 "j1 j3 b0 b1 T"},
+	{2, 1, 3, false, 1, 0, 1,
+	 "S B0 J0 0.0 0.1 0.2 j0 B1 J1 1.0 j1 b0 b1 T"},
+	/* Skipped at the last iteration: the walk is as without it. */
+	{0, 1, 2, false, 0, 1, 0, "S J0 0.0 0.1 j0 T"},
+};
+
+static void walk_string(const struct plan *p, long iterations, bool interleave,
+			size_t stop_after, struct strbuf *sb)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(walk_cases); i++) {
-		size_t nb = walk_cases[i].builds ? walk_cases[i].builds : 1;
-		struct build_spec *builds = xcalloc(nb, sizeof(*builds));
+	walk_string_skip(p, iterations, interleave, stop_after, NULL, sb);
+}
+
+/* A plan of `builds` builds (0: none) of `jobs` jobs each, for walks. */
+static void walk_plan(struct plan *p, struct build_spec **builds,
+		      size_t nbuilds, size_t jobs)
+{
+	size_t nb = nbuilds ? nbuilds : 1;
+
+	*builds = xcalloc(nb, sizeof(**builds));
+	p->builds_nr = nb;
+	p->nr = nb * jobs;
+	p->jobs = xcalloc(p->nr + 1, sizeof(*p->jobs));
+	for (size_t j = 0; j < p->nr; j++) {
+		p->jobs[j].build_index = j / jobs;
+		if (nbuilds)
+			p->jobs[j].build = &(*builds)[j / jobs];
+	}
+}
+
+static void test_walk_skip(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(skip_cases); i++) {
+		struct walk_skip skip = {skip_cases[i].at_job,
+					 skip_cases[i].at_it,
+					 skip_cases[i].skip};
+		struct build_spec *builds;
 		struct plan p = PLAN_INIT;
 		struct strbuf sb = STRBUF_INIT;
 
-		p.builds_nr = nb;
-		p.nr = nb * walk_cases[i].jobs;
-		p.jobs = xcalloc(p.nr + 1, sizeof(*p.jobs));
-		for (size_t j = 0; j < p.nr; j++) {
-			p.jobs[j].build_index = j / walk_cases[i].jobs;
-			if (walk_cases[i].builds)
-				p.jobs[j].build =
-					&builds[j / walk_cases[i].jobs];
-		}
+		walk_plan(&p, &builds, skip_cases[i].builds,
+			  skip_cases[i].jobs);
+		walk_string_skip(&p, skip_cases[i].iterations,
+				 skip_cases[i].interleave, 0, &skip, &sb);
+		is_str(sb.buf, skip_cases[i].want, "skip case %zu", i);
+		free(p.jobs);
+		free(builds);
+		strbuf_release(&sb);
+	}
+}
+
+static void test_walk(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(walk_cases); i++) {
+		struct build_spec *builds;
+		struct plan p = PLAN_INIT;
+		struct strbuf sb = STRBUF_INIT;
+
+		walk_plan(&p, &builds, walk_cases[i].builds,
+			  walk_cases[i].jobs);
 		walk_string(&p, walk_cases[i].iterations,
 			    walk_cases[i].interleave, walk_cases[i].stop_after,
 			    &sb);
@@ -362,6 +440,7 @@ int main(void)
 		strbuf_release(&err);
 	}
 	test_walk();
+	test_walk_skip();
 	test_combinations();
 	test_shell_quoting();
 	test_bad_overrides();

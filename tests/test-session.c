@@ -64,6 +64,11 @@ static const char *fake_bench;
 	"    command: \"" what " >> @F; echo total:1\"\n" extra                \
 	"    operation: op\n" TOTAL
 
+/* Counts a workload's runs in file @F.NAME: n is 1, 2, ... */
+#define COUNTER(name)                                                          \
+	"n=$(cat @F." name " 2>/dev/null || echo 0); n=$((n + 1)); "           \
+	"echo $n > @F." name "; "
+
 /*
  * Each case runs its config (with "@B" standing for fake-bench) `runs`
  * times into a new store, under label "t" ("t-a", "t-b" with builds), the
@@ -100,6 +105,7 @@ static const struct {
 	const char *thp;      /* NULL: THP_TEXT, untouched */
 	const char *settings; /* NULL: "" */
 	size_t stop_at;
+	const char *setup; /* NULL: not looked at; a substring of setups */
 } cases[] = {
 	{
 		.name = "warm-ups run first and are not counted",
@@ -391,6 +397,70 @@ static const struct {
 		.thp = "madvise\n",
 		.settings = "t: " THP " madvise -> never;",
 	},
+	{
+		.name = "until: constant values stop after 3 iterations",
+		.config =
+			"name: t\niterations: 20\nuntil: 5\n" ONE_VALUE_WORKLOAD,
+		.runs = 1,
+		.status = "complete",
+		.progress = "t:op:i1 t:op:i2 t:op:i3",
+		.iterations = "i:ok:1 i:ok:1 i:ok:1",
+		.summary = "t 3/0/3 stored 3",
+		.label_runs = 1,
+		.setup = "\"until\":{\"pct\":5,\"jobs\":[{\"workload\":\"w\","
+			 "\"job\":\"\",\"iterations\":3,\"stopped\":"
+			 "\"precision\"}]}",
+	},
+	{
+		.name = "until: values with spread run to the maximum",
+		.config =
+			"name: t\niterations: 5\nuntil: 5\n"
+			"setup: [[\"/bin/sh\", \"-c\", \"rm -f @F.s\"]]\n"
+			"workloads:\n  - name: w\n"
+			"    shell: true\n"
+			"    command: \"" COUNTER(
+				"s") "if [ $((n % 2)) = 1 ]; "
+				     "then echo total:100; else echo total:10; fi\"\n"
+				     "    operation: op\n" TOTAL,
+		.runs = 1,
+		.status = "complete",
+		.progress = "t:op:i1 t:op:i2 t:op:i3 t:op:i4 t:op:i5",
+		.iterations = "i:ok:1 i:ok:1 i:ok:1 i:ok:1 i:ok:1",
+		.summary = "t 5/0/5 stored 5",
+		.label_runs = 1,
+		.setup = "\"iterations\":5,\"stopped\":\"maximum\"",
+	},
+	{
+		/*
+		 * Build a is precise after 3 iterations; b (150, then 100s)
+		 * at 30% only after 5 (35% at 4, 25% at 5): both run 5.
+		 */
+		.name = "until: interleaved builds stop together",
+		.config =
+			"name: t\niterations: 10\nuntil: 30\n"
+			"interleave: true\n" BUILDS
+			"setup: [[\"/bin/sh\", \"-c\", \"rm -f @F.a @F.b\"]]\n"
+			"workloads:\n  - name: w\n"
+			"    shell: true\n"
+			"    command: \"" COUNTER(
+				"$X") "if [ $X = b ] && [ $n = 1 ]; "
+				      "then echo total:150; else echo total:100; fi\"\n"
+				      "    operation: op\n" TOTAL,
+		.runs = 1,
+		.status = "complete",
+		.progress = "t-a:op:i1 t-b:op:i1 t-a:op:i2 t-b:op:i2 "
+			    "t-a:op:i3 t-b:op:i3 t-a:op:i4 t-b:op:i4 "
+			    "t-a:op:i5 t-b:op:i5",
+		.iterations = "i:ok:1 i:ok:1 i:ok:1 i:ok:1 i:ok:1 "
+			      "i:ok:1 i:ok:1 i:ok:1 i:ok:1 i:ok:1",
+		.summary = "t-a 5/0/5 stored 5 t-b 5/0/5 stored 5",
+		.label_runs = 1,
+		.setup = "\"iterations\":5,\"stopped\":\"precision\"}]},"
+			 "\"params\":[]}\n{\"iterations\":10,\"warmup\":0,"
+			 "\"until\":{\"pct\":30,\"jobs\":[{\"workload\":\"w\","
+			 "\"job\":\"\",\"iterations\":5,\"stopped\":"
+			 "\"precision\"}]}",
+	},
 };
 
 static const char *settings_root, *hook_log;
@@ -477,7 +547,7 @@ static void describe_settings(struct store *st,
 /* The stored iterations and samples of run id, as the wants spell them. */
 static void describe_run(struct store *st, const struct session_summary *sum,
 			 struct strbuf *iters, struct strbuf *summary,
-			 struct strbuf *tails)
+			 struct strbuf *tails, struct strbuf *setups)
 {
 	struct run_full rf = {0};
 	struct run_data rd = {0};
@@ -495,6 +565,8 @@ static void describe_run(struct store *st, const struct session_summary *sum,
 		if (it->stderr_tail)
 			strbuf_addf(tails, "%s\n", it->stderr_tail);
 	}
+	strbuf_addf(setups, "%s%s", setups->len ? "\n" : "",
+		    rf.info.setup ? rf.info.setup : "");
 	for (size_t i = 0; i < rd.ops_nr; i++)
 		stored += rd.ops[i].nr;
 	strbuf_addf(summary, "%s%s %zu/%zu/%zu stored %zu",
@@ -531,6 +603,7 @@ static void run_case(size_t i, const char *db)
 	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
 	struct strbuf iters = STRBUF_INIT, summary = STRBUF_INIT;
 	struct strbuf tails = STRBUF_INIT, settings = STRBUF_INIT;
+	struct strbuf setups = STRBUF_INIT;
 	struct strbuf file = STRBUF_INIT, thp = STRBUF_INIT;
 	struct seen seen = {STRBUF_INIT, STRBUF_INIT, 0, 0, 0};
 	struct store *st = NULL;
@@ -593,7 +666,7 @@ static void run_case(size_t i, const char *db)
 			       name);
 			for (size_t b = 0; b < session_runs_nr(s); b++) {
 				describe_run(st, session_summary(s, b), &iters,
-					     &summary, &tails);
+					     &summary, &tails, &setups);
 				describe_settings(st, session_summary(s, b),
 						  &settings);
 			}
@@ -622,6 +695,9 @@ static void run_case(size_t i, const char *db)
 	else
 		is_str(seen.warnings.buf, "", "case %zu (%s): no warning", i,
 		       name);
+	if (cases[i].setup)
+		ok(strstr(setups.buf, cases[i].setup) != NULL,
+		   "case %zu (%s): stored setup: %s", i, name, setups.buf);
 	if (cases[i].tail)
 		ok(strstr(tails.buf, cases[i].tail) != NULL,
 		   "case %zu (%s): stored stderr tail: %s", i, name, tails.buf);
@@ -647,6 +723,7 @@ out:
 	strbuf_release(&iters);
 	strbuf_release(&summary);
 	strbuf_release(&tails);
+	strbuf_release(&setups);
 	strbuf_release(&settings);
 	strbuf_release(&file);
 	strbuf_release(&thp);
