@@ -35,6 +35,7 @@ struct live_run {
 	int64_t **op_ids;      /* per job (indexed by job), per metric */
 	struct cgroup *cgroup; /* its workloads' cgroup (borrowed), or NULL */
 	bool settings_stored;  /* its build's settings are recorded */
+	size_t measured_ok;    /* measured iterations that succeeded */
 };
 
 struct session {
@@ -738,6 +739,7 @@ static int run_iteration(struct session *s, size_t j, long it,
 	if (!warmup) {
 		lr->sum.iterations++;
 		lr->sum.samples += x.samples_nr;
+		lr->measured_ok += !strcmp(status, "ok");
 	}
 	if (strcmp(status, "ok")) {
 		char code[32] = "";
@@ -1246,10 +1248,15 @@ static int finish_runs(struct session *s, struct strbuf *err)
 	machine_utc_now(now);
 	for (size_t b = 0; b < s->plan->builds_nr; b++) {
 		const struct session_summary *sum = &s->runs[b].sum;
+		/* A run whose every measured iteration failed measured nothing.
+		 */
+		bool none_ok = s->status == SESSION_COMPLETE &&
+			       sum->iterations && !s->runs[b].measured_ok;
 
 		if (!sum->id)
 			continue;
-		if (store_run_set_status(s->st, sum->id, status, now, err))
+		if (store_run_set_status(s->st, sum->id,
+					 none_ok ? "failed" : status, now, err))
 			ret = -1;
 	}
 	/* Only once every build's run is marked does --replace delete. */
