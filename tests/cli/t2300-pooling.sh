@@ -98,4 +98,23 @@ expect_status 0 "compare --benchmark b" M compare --benchmark b one two
 check "--benchmark b leaves c's operations unnamed" \
 	sh -c "! grep -q 'lone' '$TMP/out'"
 
+# Headers in the default mode: labels whole, split only at an inner '-',
+# columns widened for long labels; --test=mmtests keeps mmtests' split.
+long=aaaaaaaaaabbbbbbbbbbccccccccccdddddddddd
+for l in base patched 6.8-base $long; do
+	printf 'label,benchmark,operation,value\n%s,h,op,1\n%s,h,op,2\n' "$l" "$l" >"$TMP/h.csv"
+	M import "$TMP/h.csv" >/dev/null
+done
+expect_status 0 "compare four labels" M compare --benchmark h base patched 6.8-base $long
+grep_file "$TMP/out" "^ \{37\}base \{22\}patched \{25\}base $long$" \
+	"base, patched and the long label print whole, 6.8-base's rest under 6.8"
+grep_file "$TMP/out" "^ \{96\}6\.8  *$" "6.8-base is split at its dash"
+check "no label loses a character" sh -c "! grep -q ' bas \| patche ' '$TMP/out'"
+grep "$long\$" "$TMP/out" >"$TMP/hdr"
+grep '^Min ' "$TMP/out" >"$TMP/min"
+check "the last column ends where the long label ends" \
+	test "$(awk '{ print length($0) }' "$TMP/hdr")" = "$(awk '{ print length($0) }' "$TMP/min")"
+expect_status 0 "compare --test=mmtests" M compare --test=mmtests --benchmark h base patched
+grep_file "$TMP/out" "^ *bas  *patche$" "--test=mmtests keeps mmtests' header"
+
 done_testing
