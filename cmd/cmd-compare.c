@@ -73,6 +73,10 @@ static const struct cmd_option compare_option_table[] = {
 	OPT_STRING("sub-heading", 0, struct compare_args, opts.sub_heading,
 		   "REGEX",
 		   "only operations whose name matches REGEX at its start"),
+	OPT_FLAG("include-incomplete", 0, struct compare_args,
+		 opts.include_incomplete, true,
+		 "pool runs that are not complete and failed iterations "
+		 "too (the footer says so)"),
 	OPT_INT_LIST("run", 0, struct compare_args, runs, "ID", 1, INT64_MAX,
 		     "use run ID for its label"),
 	OPT_CHOICE_OPTARG(
@@ -150,9 +154,15 @@ static int load_label(struct store *st, const struct compare_args *a,
 	 * Every benchmark, even with --benchmark: the family of the tests
 	 * is the whole comparison (compare.h).
 	 */
-	if (store_load_label(st, label, only, only_nr, NULL, rd, &loaded,
-			     &err)) {
+	if (store_load_pooled(st, label, only, only_nr, NULL,
+			      a->opts.include_incomplete, rd, &loaded, &err)) {
 		error("%s", err.buf);
+		goto out;
+	}
+	if (!loaded && rd->notes.nr) {
+		error("label '%s' has no complete run (%s); "
+		      "--include-incomplete uses it anyway",
+		      label, rd->notes.v[0]);
 		goto out;
 	}
 	if (!loaded) {

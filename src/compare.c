@@ -1117,6 +1117,81 @@ static void op_key(struct strbuf *key, const struct op_samples *op)
 	strbuf_addstr(key, op->name);
 }
 
+/*
+ * The note naming the operations of run i that the baseline lacks, under
+ * their benchmark's table (or the first table when the baseline lacks
+ * the benchmark too), the filters applied.
+ */
+static void only_ops_notes(struct compare_result *res,
+			   const struct run_data *runs, size_t i,
+			   const struct strmap *base_ops, const char *benchmark,
+			   const regex_t *re)
+{
+	struct strbuf key = STRBUF_INIT, sb = STRBUF_INIT;
+	const struct run_data *rd = &runs[i];
+	bool *done = xcalloc(rd->ops_nr + 1, sizeof(*done));
+
+	for (size_t k = 0; k < rd->ops_nr; k++) {
+		const char *bench = rd->ops[k].benchmark;
+		struct compare_bench *b = NULL;
+		bool own = false;
+
+		if (done[k])
+			continue;
+		strbuf_reset(&sb);
+		for (size_t m = k; m < rd->ops_nr; m++) {
+			const struct op_samples *op = &rd->ops[m];
+
+			if (done[m] || strcmp(op->benchmark, bench))
+				continue;
+			done[m] = true;
+			op_key(&key, op);
+			if (strmap_get(base_ops, key.buf, key.len, NULL) ||
+			    (benchmark && strcmp(benchmark, bench)) ||
+			    (re && regexec(re, op->name, 0, NULL, 0)))
+				continue;
+			strbuf_addstr(&sb, sb.len ? ", " : "");
+			strbuf_addstr(&sb, op->name);
+		}
+		if (!sb.len)
+			continue;
+		for (size_t bi = 0; bi < res->bench_nr && !b; bi++)
+			if (!res->bench[bi].monitor &&
+			    !strcmp(res->bench[bi].name, bench))
+				b = &res->bench[bi];
+		own = b != NULL;
+		if (!b)
+			b = &res->bench[0];
+		strbuf_reset(&key);
+		strbuf_addf(&key, "operations%s%s only in '%s': %s",
+			    own ? "" : " of ", own ? "" : bench, res->labels[i],
+			    sb.buf);
+		strvec_push(&b->notes, key.buf);
+	}
+	free(done);
+	strbuf_release(&key);
+	strbuf_release(&sb);
+}
+
+/*
+ * Under every table of operations, what pooling left out of each label
+ * (struct run_data's notes) and the operations the baseline lacks.
+ */
+static void pool_notes(struct compare_result *res, const struct run_data *runs,
+		       const struct strmap *base_ops,
+		       const struct compare_options *opts, const regex_t *re)
+{
+	for (size_t bi = 0; bi < res->bench_nr; bi++) {
+		struct compare_bench *b = &res->bench[bi];
+
+		for (size_t i = 0; !b->monitor && i < res->runs_nr; i++)
+			for (size_t n = 0; n < runs[i].notes.nr; n++)
+				strvec_push(&b->notes, runs[i].notes.v[n]);
+	}
+	for (size_t i = 1; i < res->runs_nr; i++)
+		only_ops_notes(res, runs, i, base_ops, opts->benchmark, re);
+}
+
 int compare_runs(const struct run_data *runs, size_t nr,
 		 const struct compare_options *opts, struct compare_result *res,
 		 struct strbuf *err)
@@ -1157,7 +1232,7 @@ int compare_runs(const struct run_data *runs, size_t nr,
 
 	/* Hash every other run's operations once: lookups stay O(1). */
 	opmaps = xcalloc(nr, sizeof(*opmaps));
-	for (size_t i = 1; i < nr; i++) {
+	for (size_t i = 0; i < nr; i++) {
 		for (size_t k = 0; k < runs[i].ops_nr; k++) {
 			op_key(&key, &runs[i].ops[k]);
 			if (!strmap_get(&opmaps[i], key.buf, key.len, NULL))
@@ -1218,6 +1293,7 @@ int compare_runs(const struct run_data *runs, size_t nr,
 		mmtests_warnings(res);
 	for (size_t bi = 0; bi < res->bench_nr; bi++)
 		bench_finish(res, &res->bench[bi], runs);
+	pool_notes(res, runs, &opmaps[0], opts, have_re ? &re : NULL);
 	machine_diffs(res, runs);
 	ret = 0;
 out:

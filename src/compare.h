@@ -129,6 +129,11 @@ struct compare_options {
 	enum compare_unit unit; /* default COMPARE_UNIT_ITERATION */
 	/* Verdicts: the change, percent >= 0, that counts (default 0). */
 	double margin_pct;
+	/*
+	 * Pool runs that are not complete and failed iterations too
+	 * (store_load_pooled()); compare_runs() does not read it.
+	 */
+	bool include_incomplete;
 };
 
 #define COMPARE_OPTIONS_INIT                                                   \

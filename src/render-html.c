@@ -62,7 +62,7 @@ static void html_header(const struct compare_result *res, size_t lead,
 		strbuf_addchars(&t, ' ', lead);
 		html_cell(out, "th", "colspan=\"2\" ", &t);
 		for (size_t i = 0; i < res->runs_nr; i++) {
-			render_split_label(res->labels[i], &len1, &start2);
+			render_header_label(res, i, &len1, &start2);
 			strbuf_reset(&t);
 			if (!line)
 				strbuf_addf(&t, "%*.*s", width, (int)len1,

@@ -48,6 +48,15 @@ void render_github(const struct compare_result *res,
 void render_split_label(const char *label, size_t *len1, size_t *start2);
 
 /*
+ * The two header lines of run i's label, as render_split_label() gives
+ * them: mmtests' split under --test=mmtests; otherwise the label whole,
+ * on line 2 (*len1 is 0, *start2 0), or split at its first '-' when
+ * both parts are non-empty ("6.8-base" -> "6.8" / "base").
+ */
+void render_header_label(const struct compare_result *res, size_t i,
+			 size_t *len1, size_t *start2);
+
+/*
  * Append len bytes of s for a terminal, control characters escaped
  * (names_escape()), padded with spaces to |width| characters (not
  * bytes): on the left for width > 0, as "%*s" pads, on the right for

@@ -12,12 +12,46 @@
 /* mmtests' field length of shellpack benchmarks, and of " (%7.2f%%)". */
 #define FIELD_WIDTH 18
 #define PCT_WIDTH   11
+/* A column of the main and ratio tables: value and percentage. */
+#define TABLE_WIDTH (FIELD_WIDTH + PCT_WIDTH)
 /* The value columns of the monitor tables ("Ops ..."). */
 #define OPS_WIDTH 15
 /* The empty ratio and percentage cells of a --print-ratio footer row. */
 #define RATIO_FOOTER_PAD 17
 
-/* Two header lines: the run labels split as mmtests splits them. */
+/* Characters len bytes of s take as render_text_cell() shows them. */
+static size_t text_chars(const char *s, size_t len)
+{
+	struct strbuf cell = STRBUF_INIT;
+	size_t chars = 0;
+
+	render_text_cell(&cell, 0, s, len);
+	for (size_t i = 0; i < cell.len; i++)
+		chars += ((unsigned char)cell.buf[i] & 0xc0) != 0x80;
+	strbuf_release(&cell);
+	return chars;
+}
+
+/*
+ * The spaces column i of width characters takes in front of its cells,
+ * so that its header lines fit with a space before them; none under
+ * --test=mmtests, whose columns run long labels together.
+ */
+static size_t text_widen(const struct compare_result *res, size_t i, int width)
+{
+	const char *label = res->labels[i];
+	size_t len1, start2, chars;
+
+	if (res->opts.test == COMPARE_TEST_MMTESTS)
+		return 0;
+	render_header_label(res, i, &len1, &start2);
+	chars = text_chars(label, len1);
+	if (text_chars(label + start2, strlen(label + start2)) > chars)
+		chars = text_chars(label + start2, strlen(label + start2));
+	return chars + 1 > (size_t)width ? chars + 1 - (size_t)width : 0;
+}
+
+/* Two header lines: the run labels split by render_header_label(). */
 static void text_header(const struct compare_result *res, size_t lead,
 			int width, struct strbuf *out)
 {
@@ -25,14 +59,16 @@ static void text_header(const struct compare_result *res, size_t lead,
 
 	strbuf_addchars(out, ' ', lead);
 	for (size_t i = 0; i < res->runs_nr; i++) {
-		render_split_label(res->labels[i], &len1, &start2);
-		render_text_cell(out, width, res->labels[i], len1);
+		render_header_label(res, i, &len1, &start2);
+		render_text_cell(out, width + (int)text_widen(res, i, width),
+				 res->labels[i], len1);
 	}
 	strbuf_addch(out, '\n');
 	strbuf_addchars(out, ' ', lead);
 	for (size_t i = 0; i < res->runs_nr; i++) {
-		render_split_label(res->labels[i], &len1, &start2);
-		render_text_cell(out, width, res->labels[i] + start2,
+		render_header_label(res, i, &len1, &start2);
+		render_text_cell(out, width + (int)text_widen(res, i, width),
+				 res->labels[i] + start2,
 				 strlen(res->labels[i] + start2));
 	}
 	strbuf_addch(out, '\n');
@@ -72,8 +108,7 @@ static void text_table(const struct compare_result *res,
 	const struct compare_cell *c;
 	const struct compare_op *op;
 
-	text_header(res, b->stat_width + b->op_width + 1,
-		    FIELD_WIDTH + PCT_WIDTH, out);
+	text_header(res, b->stat_width + b->op_width + 1, TABLE_WIDTH, out);
 	for (size_t r = 0; r < b->rows_nr; r++) {
 		const struct compare_row *row = &b->rows[r];
 
@@ -82,6 +117,8 @@ static void text_table(const struct compare_result *res,
 		render_text_cell(out, -ol, op->name, strlen(op->name));
 		for (size_t i = 0; i < res->runs_nr; i++) {
 			c = compare_cell(res, b, r, i);
+			strbuf_addchars(out, ' ',
+					text_widen(res, i, TABLE_WIDTH));
 			text_cell_value(out, res, c, op->decimals);
 			if (i && c->pct_state != STATS_PCT_OK)
 				strbuf_addf(out, " (%7s) ",
@@ -99,6 +136,8 @@ static void text_table(const struct compare_result *res,
 		strbuf_addstr(out, "Significant ");
 		render_text_cell(out, -ol, op->name, strlen(op->name));
 		for (size_t i = 0; i < res->runs_nr; i++) {
+			strbuf_addchars(out, ' ',
+					text_widen(res, i, TABLE_WIDTH));
 			text_value(out, op->decimals,
 				   op->side[i].significant ? 1.0 : 0.0);
 			render_verdict(out, res, i, &op->side[i]);
@@ -117,10 +156,12 @@ static void text_ratio_footer_row(const struct compare_result *res,
 		    b->higher_better ? "Higher" : "Lower");
 	for (size_t i = 0; i < res->runs_nr; i++) {
 		const struct compare_ratio_footer *f = &b->ratio_footer[i];
+		size_t widen = text_widen(res, i, TABLE_WIDTH);
 		double v = which == 0	? f->dmean
 			   : which == 1 ? f->dmin
 			   : which == 2 ? f->dmax
 					: f->gmean;
+		strbuf_addchars(out, ' ', widen);
 		render_fixed(out, FIELD_WIDTH, b->decimals, false, v);
 		strbuf_addchars(out, ' ', RATIO_FOOTER_PAD);
 	}
@@ -134,7 +175,7 @@ static void text_ratio_table(const struct compare_result *res,
 	const struct compare_side *s;
 	const struct compare_op *op;
 
-	text_header(res, 5 + b->op_width + 1, FIELD_WIDTH + PCT_WIDTH, out);
+	text_header(res, 5 + b->op_width + 1, TABLE_WIDTH, out);
 	for (size_t o = 0; o < b->ops_nr; o++) {
 		op = &b->ops[o];
 		strbuf_addstr(out, "Ratio ");
@@ -142,6 +183,8 @@ static void text_ratio_table(const struct compare_result *res,
 				 strlen(op->name));
 		for (size_t i = 0; i < res->runs_nr; i++) {
 			s = &op->side[i];
+			strbuf_addchars(out, ' ',
+					text_widen(res, i, TABLE_WIDTH));
 			render_fixed(out, FIELD_WIDTH, op->decimals, false,
 				     s->ratio);
 			strbuf_addstr(out, " (");
@@ -171,23 +214,16 @@ static void text_changes(const struct compare_result *res,
 	struct strvec cells = STRVEC_INIT;
 	size_t width[RENDER_CHANGE_COLS] = {0}, rows;
 
-	struct strbuf cell = STRBUF_INIT;
-
 	render_change_rows(res, b, &cells);
 	rows = cells.nr / RENDER_CHANGE_COLS;
 	/* Widths in characters, of the names as render_text_cell() shows them.
 	 */
 	for (size_t k = 0; k < cells.nr; k++) {
-		size_t chars = 0;
+		size_t chars = text_chars(cells.v[k], strlen(cells.v[k]));
 
-		strbuf_reset(&cell);
-		render_text_cell(&cell, 0, cells.v[k], strlen(cells.v[k]));
-		for (size_t i = 0; i < cell.len; i++)
-			chars += ((unsigned char)cell.buf[i] & 0xc0) != 0x80;
 		if (chars > width[k % RENDER_CHANGE_COLS])
 			width[k % RENDER_CHANGE_COLS] = chars;
 	}
-	strbuf_release(&cell);
 	if (rows)
 		strbuf_addch(out, '\n');
 	for (size_t r = 0; r < rows; r++) {
@@ -217,6 +253,8 @@ static void text_durations(const struct compare_result *res,
 		strbuf_addf(out, "Duration %-7s", names[k]);
 		for (size_t i = 0; i < res->runs_nr; i++) {
 			d = &b->durations[i];
+			strbuf_addchars(out, ' ',
+					text_widen(res, i, FIELD_WIDTH));
 			v = k == 0   ? d->user_s
 			    : k == 1 ? d->sys_s
 				     : d->elapsed_s;
@@ -248,6 +286,8 @@ static void text_vmstat(const struct compare_result *res,
 		for (size_t i = 0; i < res->runs_nr; i++) {
 			double v = b->vmstat[r * res->runs_nr + i];
 
+			strbuf_addchars(out, ' ',
+					text_widen(res, i, OPS_WIDTH));
 			render_fixed(out, OPS_WIDTH, 2, false,
 				     isnan(v) ? 0.0 : v);
 		}

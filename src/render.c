@@ -89,6 +89,24 @@ void render_split_label(const char *label, size_t *len1, size_t *start2)
 	*start2 = idx + 1 < len ? idx + 1 : len;
 }
 
+void render_header_label(const struct compare_result *res, size_t i,
+			 size_t *len1, size_t *start2)
+{
+	const char *label = res->labels[i];
+	const char *dash = strchr(label, '-');
+
+	if (res->opts.test == COMPARE_TEST_MMTESTS) {
+		render_split_label(label, len1, start2);
+		return;
+	}
+	*len1 = 0;
+	*start2 = 0;
+	if (dash && dash > label && dash[1]) {
+		*len1 = (size_t)(dash - label);
+		*start2 = *len1 + 1;
+	}
+}
+
 void render_text_cell(struct strbuf *out, int width, const char *s, size_t len)
 {
 	size_t start = out->len, chars = 0;

@@ -144,6 +144,7 @@ void run_data_release(struct run_data *rd)
 	for (size_t i = 0; i < rd->cgroups_nr; i++)
 		monitor_table_release(&rd->cgroups[i]);
 	free(rd->cgroups);
+	strvec_clear(&rd->notes);
 	memset(rd, 0, sizeof(*rd));
 }
 

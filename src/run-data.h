@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "strvec.h"
+
 /*
  * run-data: the plain value structs that describe a stored run and its
  * samples. The store fills them (store_load_run()), CSV and JSON import
@@ -171,6 +173,12 @@ struct run_data {
 	 */
 	struct monitor_table *cgroups;
 	size_t cgroups_nr, cgroups_alloc;
+	/*
+	 * What pooling left out of the label or took in although incomplete
+	 * (store_load_pooled()), one line each; a zeroed strvec is empty.
+	 * run_data_merge() keeps dst's.
+	 */
+	struct strvec notes;
 };
 
 /*

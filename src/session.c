@@ -50,6 +50,7 @@ struct live_run {
 	int64_t **op_ids;      /* per job (indexed by job), per metric */
 	struct cgroup *cgroup; /* its workloads' cgroup (borrowed), or NULL */
 	bool settings_stored;  /* its build's settings are recorded */
+	size_t measured_ok;    /* measured iterations that succeeded */
 };
 
 struct session {
@@ -842,6 +843,7 @@ static int run_iteration(struct session *s, size_t j, long it,
 		s->until[j].ran++;
 		if (s->until_pct && !strcmp(status, "ok"))
 			until_note(s, j, &x);
+		lr->measured_ok += !strcmp(status, "ok");
 	}
 	if (strcmp(status, "ok")) {
 		char code[32] = "";
@@ -1369,6 +1371,10 @@ static int finish_runs(struct session *s, struct strbuf *err)
 	machine_utc_now(now);
 	for (size_t b = 0; b < s->plan->builds_nr; b++) {
 		const struct session_summary *sum = &s->runs[b].sum;
+		/* A run whose every measured iteration failed measured nothing.
+		 */
+		bool none_ok = s->status == SESSION_COMPLETE &&
+			       sum->iterations && !s->runs[b].measured_ok;
 		char *setup;
 
 		if (!sum->id)
@@ -1378,7 +1384,8 @@ static int finish_runs(struct session *s, struct strbuf *err)
 		if (setup && store_run_set_setup(s->st, sum->id, setup, err))
 			ret = -1;
 		free(setup);
-		if (store_run_set_status(s->st, sum->id, status, now, err))
+		if (store_run_set_status(s->st, sum->id,
+					 none_ok ? "failed" : status, now, err))
 			ret = -1;
 	}
 	/* Only once every build's run is marked does --replace delete. */

@@ -20,6 +20,7 @@
 #include "parse-num.h"
 #include "run-data.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "util.h"
 
 /* How long a writer waits for another one before giving up. */
@@ -50,6 +51,7 @@ enum store_stmt {
 	ST_LOAD_SAMPLES,
 	ST_LOAD_DURATIONS,
 	ST_LIST_RUNS,
+	ST_COUNT_ITERS,
 	ST_NR
 };
 
@@ -110,7 +112,12 @@ static const char *const stmt_sql[ST_NR] = {
 		" FROM iteration i JOIN sample s ON s.iteration_id = i.id"
 		" WHERE i.run_id = ?1 AND i.warmup = 0"
 		" AND (?2 IS NULL OR i.benchmark = ?2)"
+		" AND (?3 OR i.status = 'ok')"
 		" ORDER BY i.id, s.seq",
+	[ST_COUNT_ITERS] = "SELECT count(*), coalesce(sum(status <> 'ok'), 0)"
+			   " FROM iteration"
+			   " WHERE run_id = ?1 AND warmup = 0"
+			   " AND (?2 IS NULL OR benchmark = ?2)",
 	[ST_LOAD_DURATIONS] =
 		"SELECT i.benchmark, sum(i.user_s), sum(i.sys_s),"
 		" sum(i.elapsed_s), count(*)"
@@ -1421,7 +1428,8 @@ out:
 }
 
 static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
-			struct run_data *rd, struct strbuf *err)
+			bool include_failed, struct run_data *rd,
+			struct strbuf *err)
 {
 	sqlite3_stmt *stmt = stmt_get(st, ST_LOAD_SAMPLES, err);
 	struct op_slot *slots = xcalloc(rd->ops_nr + 1, sizeof(*slots));
@@ -1435,7 +1443,8 @@ static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 		slots[i].index = i;
 	}
 	qsort(slots, rd->ops_nr, sizeof(*slots), op_slot_cmp);
-	if (bind_run_bench(stmt, run_id, benchmark)) {
+	if (bind_run_bench(stmt, run_id, benchmark) ||
+	    sqlite3_bind_int(stmt, 3, include_failed)) {
 		store_fail(st, err, "load samples of run %" PRId64, run_id);
 		goto out;
 	}
@@ -1496,8 +1505,9 @@ out:
 	return ret;
 }
 
-int store_load_run(struct store *st, int64_t run_id, const char *benchmark,
-		   struct run_data *rd, struct strbuf *err)
+static int load_run(struct store *st, int64_t run_id, const char *benchmark,
+		    bool include_failed, struct run_data *rd,
+		    struct strbuf *err)
 {
 	struct store_tx tx;
 	int ret = -1;
@@ -1508,7 +1518,7 @@ int store_load_run(struct store *st, int64_t run_id, const char *benchmark,
 	if (store_run_get(st, run_id, &rd->info, err) ||
 	    store_load_ops(st, run_id, benchmark, &rd->ops, &rd->ops_nr,
 			   &rd->ops_alloc, err) ||
-	    load_samples(st, run_id, benchmark, rd, err) ||
+	    load_samples(st, run_id, benchmark, include_failed, rd, err) ||
 	    load_durations(st, run_id, benchmark, rd, err) ||
 	    store_load_monitors(st, run_id, benchmark, rd, err))
 		goto out;
@@ -1517,6 +1527,35 @@ out:
 	ret = store_tx_close(st, &tx, ret, err);
 	if (ret)
 		run_data_release(rd);
+	return ret;
+}
+
+int store_load_run(struct store *st, int64_t run_id, const char *benchmark,
+		   struct run_data *rd, struct strbuf *err)
+{
+	return load_run(st, run_id, benchmark, true, rd, err);
+}
+
+/* How many measured iterations run_id has (of benchmark), and failed. */
+static int count_iterations(struct store *st, int64_t run_id,
+			    const char *benchmark, int64_t *all,
+			    int64_t *failed, struct strbuf *err)
+{
+	sqlite3_stmt *stmt = stmt_get(st, ST_COUNT_ITERS, err);
+	int ret = -1;
+
+	if (!stmt)
+		return -1;
+	if (bind_run_bench(stmt, run_id, benchmark) ||
+	    sqlite3_step(stmt) != SQLITE_ROW) {
+		store_fail(st, err, "count iterations of run %" PRId64, run_id);
+		goto out;
+	}
+	*all = sqlite3_column_int64(stmt, 0);
+	*failed = sqlite3_column_int64(stmt, 1);
+	ret = 0;
+out:
+	stmt_done(stmt);
 	return ret;
 }
 
@@ -1536,11 +1575,52 @@ static void drop_unmeasured_durations(struct run_data *rd)
 	rd->durations_nr = out;
 }
 
-int store_load_label(struct store *st, const char *label, const int64_t *only,
-		     size_t only_nr, const char *benchmark, struct run_data *rd,
-		     size_t *loaded, struct strbuf *err)
+/*
+ * Whether run id of label joins the pool, noting in notes why not or
+ * that it joins although incomplete; *failed counts the failed measured
+ * iterations of a run that joins.
+ */
+static int pool_run(struct store *st, const char *label, int64_t id,
+		    const char *benchmark, bool include_incomplete,
+		    struct strvec *notes, bool *join, int64_t *failed,
+		    struct strbuf *err)
 {
-	int64_t *ids = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	struct run_info ri = {0};
+	const char *status;
+	int64_t all = 0;
+	int ret = -1;
+
+	if (store_run_get(st, id, &ri, err) ||
+	    count_iterations(st, id, benchmark, &all, failed, err))
+		goto out;
+	status = store_run_status(st, id, ri.status);
+	*join = include_incomplete || !strcmp(status, "complete");
+	if (strcmp(status, "complete")) {
+		strbuf_addf(&sb,
+			    "run %" PRId64 " of '%s' %s: %s after %" PRId64
+			    " iteration%s",
+			    id, label,
+			    *join ? "included (--include-incomplete)"
+				  : "left out",
+			    status, all, all == 1 ? "" : "s");
+		strvec_push(notes, sb.buf);
+	}
+	ret = 0;
+out:
+	run_info_release(&ri);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int store_load_pooled(struct store *st, const char *label, const int64_t *only,
+		      size_t only_nr, const char *benchmark,
+		      bool include_incomplete, struct run_data *rd,
+		      size_t *loaded, struct strbuf *err)
+{
+	struct strvec notes = STRVEC_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	int64_t *ids = NULL, failed_nr = 0;
 	size_t nr = 0;
 	int ret = -1;
 
@@ -1549,14 +1629,21 @@ int store_load_label(struct store *st, const char *label, const int64_t *only,
 		goto out;
 	for (size_t i = 0; i < nr; i++) {
 		struct run_data one = {0};
-		bool want = !only_nr;
+		bool want = !only_nr, join = true;
+		int64_t failed = 0;
 
 		for (size_t k = 0; k < only_nr && !want; k++)
 			want = ids[i] == only[k];
 		if (!want)
 			continue;
-		if (store_load_run(st, ids[i], benchmark, *loaded ? &one : rd,
-				   err)) {
+		if (pool_run(st, label, ids[i], benchmark, include_incomplete,
+			     &notes, &join, &failed, err))
+			goto out;
+		if (!join)
+			continue;
+		failed_nr += failed;
+		if (load_run(st, ids[i], benchmark, include_incomplete,
+			     *loaded ? &one : rd, err)) {
 			run_data_release(&one);
 			goto out;
 		}
@@ -1566,11 +1653,33 @@ int store_load_label(struct store *st, const char *label, const int64_t *only,
 		}
 	}
 	drop_unmeasured_durations(rd);
+	if (failed_nr) {
+		strbuf_addf(&sb, "%" PRId64 " failed iteration%s of '%s' %s",
+			    failed_nr, failed_nr == 1 ? "" : "s", label,
+			    include_incomplete
+				    ? "included (--include-incomplete)"
+				    : "left out");
+		strvec_push(&notes, sb.buf);
+	}
 	ret = 0;
 out:
+	strvec_clear(&rd->notes);
+	rd->notes = notes;
+	if (ret)
+		run_data_release(rd);
+	strbuf_release(&sb);
 	free(ids);
 	return ret;
 }
+
+int store_load_label(struct store *st, const char *label, const int64_t *only,
+		     size_t only_nr, const char *benchmark, struct run_data *rd,
+		     size_t *loaded, struct strbuf *err)
+{
+	return store_load_pooled(st, label, only, only_nr, benchmark, true, rd,
+				 loaded, err);
+}
+
 int store_list_runs(struct store *st, struct run_rows *rows, struct strbuf *err)
 {
 	sqlite3_stmt *stmt = stmt_get(st, ST_LIST_RUNS, err);

@@ -272,6 +272,22 @@ int store_load_label(struct store *st, const char *label, const int64_t *only,
 		     size_t *loaded, struct strbuf *err);
 
 /*
+ * store_load_label() under compare's pooling rules: unless
+ * include_incomplete, only the runs whose status is "complete" and only
+ * the samples of iterations whose status is "ok" (store_load_label()
+ * takes them all, as include_incomplete does). rd->notes receives one
+ * line per run left out, or taken in although not complete ("run 15 of
+ * 'patched' left out: interrupted after 2 iterations"), and one for the
+ * failed iterations of the runs pooled ("3 failed iterations of 'base'
+ * left out"). *loaded counts the runs pooled; 0 with notes means every
+ * run of the label was left out.
+ */
+int store_load_pooled(struct store *st, const char *label, const int64_t *only,
+		      size_t only_nr, const char *benchmark,
+		      bool include_incomplete, struct run_data *rd,
+		      size_t *loaded, struct strbuf *err);
+
+/*
  * One line of `mmcmp list`. The strings are never NULL (an unknown config
  * name is ""). The counts cover measured (not warm-up) iterations only:
  * all of them, those whose status is not "ok", and their samples.

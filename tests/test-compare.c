@@ -844,6 +844,19 @@ static void test_helpers(void)
 		{"caf\xc3\xa9", "caf", "caf\xc3\xa9"},
 		{"\xe2\x82\xac", "", "\xe2\x82\xac"},
 	};
+	/* render_header_label(): the default mode's split. */
+	static const struct {
+		const char *label, *line1, *line2;
+	} headers[] = {
+		{"base", "", "base"},
+		{"patched", "", "patched"},
+		{"6.8-base", "6.8", "base"},
+		{"6.10-rc1-patched", "6.10", "rc1-patched"},
+		{"-x", "", "-x"},
+		{"x-", "", "x-"},
+		{"", "", ""},
+		{"caf\xc3\xa9", "", "caf\xc3\xa9"},
+	};
 	/* render_text_cell(): escaped, padded in characters. */
 	static const struct {
 		int width;
@@ -884,6 +897,27 @@ static void test_helpers(void)
 		ok(len1 == strlen(splits[i].line1) &&
 			   !strcmp(splits[i].label + start2, splits[i].line2),
 		   "split '%s' -> '%s'", splits[i].label, sb.buf);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(headers); i++) {
+		struct compare_result res = COMPARE_RESULT_INIT;
+		char *label = xstrdup(headers[i].label);
+		size_t want1, want2;
+
+		res.runs_nr = 1;
+		res.labels = &label;
+		render_header_label(&res, 0, &len1, &start2);
+		ok(len1 == strlen(headers[i].line1) &&
+			   !strncmp(label, headers[i].line1, len1) &&
+			   !strcmp(label + start2, headers[i].line2),
+		   "header '%s' -> '%.*s' / '%s'", label, (int)len1, label,
+		   label + start2);
+		/* --test=mmtests: mmtests' split, as render_split_label(). */
+		res.opts.test = COMPARE_TEST_MMTESTS;
+		render_header_label(&res, 0, &len1, &start2);
+		render_split_label(label, &want1, &want2);
+		ok(len1 == want1 && start2 == want2,
+		   "header '%s' under mmtests: mmtests' split", label);
+		free(label);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(cells); i++) {
 		strbuf_reset(&sb);
