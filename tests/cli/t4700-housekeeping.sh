@@ -236,13 +236,16 @@ grep_file "$TMP/err" "has no '# quick:' line" "the refusal says why"
 expect_status 0 "run --quick --check of a shipped config" \
 	"$MMCMP" run --quick --check "$MMCMP_SRCDIR/configs/pagefault.yaml"
 grep_file "$TMP/out" "2 iterations each after 0 warm-up" "the shipped quick line is applied"
+# shellcheck disable=SC2016 # the inner sh expands its own arguments
 expect_status 0 "run - reads the config from stdin" \
 	sh -c '"$1" --db "$2" run -q - --label piped <"$3"' sh "$MMCMP" "$Q" "$TMP/one.yaml"
 expect_status 0 "list" "$MMCMP" --db "$Q" list
 grep_file "$TMP/out" " piped .* one .* 2  *2  complete$" "the piped config ran"
+# shellcheck disable=SC2016 # the inner sh expands its own arguments
 expect_status 2 "a bad config on stdin" \
 	sh -c 'echo "name: [" | "$1" --db "$2" run -' sh "$MMCMP" "$Q"
 grep_file "$TMP/err" "^mmcmp: error: <stdin>:" "errors name <stdin>"
+# shellcheck disable=SC2016 # the inner sh expands its own arguments
 expect_status 0 "run --quick - reads the quick line from stdin" \
 	sh -c '"$1" --db "$2" run -q --quick - --label pq <"$3"' sh "$MMCMP" "$Q" "$TMP/quick.yaml"
 expect_status 0 "list" "$MMCMP" --db "$Q" list
@@ -303,7 +306,7 @@ if command -v sqlite3 >/dev/null; then
 	"$MMCMP" --db "$E" compare --format html plain "caf$(printf '\303\251')" >"$TMP/out"
 	check "the HTML header is valid UTF-8" iconv -f UTF-8 -t UTF-8 "$TMP/out" -o /dev/null
 else
-	for i in 1 2 3 4 5 6 7 8 9 10; do ok "escapes # SKIP no sqlite3"; done
+	for _ in 1 2 3 4 5 6 7 8 9 10; do ok "escapes # SKIP no sqlite3"; done
 fi
 
 done_testing
