@@ -10,6 +10,7 @@
 #include "names.h"
 #include "parse-num.h"
 #include "plan.h"
+#include "run-check.h"
 #include "run-vm.h"
 #include "run-data.h"
 #include "session.h"
@@ -171,87 +172,6 @@ static char *workload_path(void)
 	return strbuf_detach(&sb, NULL);
 }
 
-static void print_argv(FILE *f, char *const *argv)
-{
-	for (size_t i = 0; argv[i]; i++) {
-		const char *a = argv[i];
-		bool quote = !*a || strpbrk(a, " \t\n'\"\\$`*?[]{}()<>|&;#~");
-
-		fputs(i ? " " : "", f);
-		if (!quote) {
-			fputs(a, f);
-			continue;
-		}
-		fputc('\'', f);
-		for (; *a; a++) {
-			if (*a == '\'')
-				fputs("'\\''", f);
-			else
-				fputc(*a, f);
-		}
-		fputc('\'', f);
-	}
-}
-
-/* How --check names where a metric's values come from. */
-static const char *const source_names[] = {
-	[METRIC_REGEX] = "regex",   [METRIC_JSON] = "json",
-	[METRIC_PARSER] = "parser", [METRIC_ELAPSED] = "elapsed",
-	[METRIC_USER] = "user",	    [METRIC_SYSTEM] = "system",
-	[METRIC_MAXRSS] = "maxrss",
-};
-
-static void print_cgroup(const struct cgroup_spec *cg)
-{
-	printf("  cgroup %s", cg->path);
-	for (size_t i = 0; i < cg->controllers.nr; i++)
-		printf("%s%s", i ? "," : " +", cg->controllers.v[i]);
-	for (size_t i = 0; i < cg->limits.nr; i++)
-		printf(" %s=%s", cg->limits.v[i].key, cg->limits.v[i].value);
-	if (cg->root)
-		printf(" under %s", cg->root);
-	putchar('\n');
-}
-
-static int print_plan(const struct run_state *rs)
-{
-	const struct config *cfg = &rs->cfg;
-	int iters =
-		rs->args->iterations ? rs->args->iterations : cfg->iterations;
-
-	printf("config %s (%s): %zu job%s, %d iteration%s each after %d warm-up, timeout %gs%s\n",
-	       cfg->name, cfg->path, rs->plan.nr, rs->plan.nr == 1 ? "" : "s",
-	       iters, iters == 1 ? "" : "s", cfg->warmup, cfg->timeout_s,
-	       cfg->interleave && rs->plan.builds_nr > 1
-		       ? ", builds interleaved"
-		       : "");
-	for (size_t j = 0; j < rs->plan.nr; j++) {
-		const struct job *job = &rs->plan.jobs[j];
-		size_t b = job->build_index;
-
-		if (!j || b != rs->plan.jobs[j - 1].build_index) {
-			printf("label %s%s%s\n", rs->labels.v[b],
-			       job->build ? " build " : "",
-			       job->build ? job->build->name : "");
-			if (session_build_cgroup(&rs->cfg, b))
-				print_cgroup(session_build_cgroup(&rs->cfg, b));
-		}
-		printf("  %s%s%s: ", job->wl->name, *job->key ? " " : "",
-		       job->key);
-		print_argv(stdout, job->argv.v);
-		putchar('\n');
-		for (size_t m = 0; m < job->wl->metrics_nr; m++) {
-			const struct metric_spec *ms = &job->wl->metrics[m];
-
-			printf("    %s  %s [%s] %s is better, %s, %d+%d iterations\n",
-			       job->ops[m], ms->name, ms->unit,
-			       ms->higher_better ? "higher" : "lower",
-			       source_names[ms->source], cfg->warmup, iters);
-		}
-	}
-	return 0;
-}
-
 static void fmt_duration(char *buf, size_t len, double s)
 {
 	long t = s < 0 ? 0 : (long)(s + 0.5);
@@ -338,30 +258,14 @@ static int read_config(const char *path, struct strbuf *text,
 static int apply_quick(char *const *argv, const struct strbuf *text,
 		       struct run_args *a, struct strvec *words)
 {
-	const char *line = text->buf, *end;
 	char **av;
 	int ret;
 
-	while (line && strncmp(line, "# quick:", 8)) {
-		line = strchr(line, '\n');
-		line = line ? line + 1 : NULL;
-	}
-	if (!line)
+	strvec_push(words, argv[0]);
+	if (!config_quick_words(text->buf, words))
 		return usage_error(&cmd_run,
 				   "--quick: '%s' has no '# quick:' line",
 				   a->config_path);
-	line += 8;
-	end = line + strcspn(line, "\n");
-	strvec_push(words, argv[0]);
-	while (line < end) {
-		size_t n;
-
-		line += strspn(line, " \t\r");
-		n = strcspn(line, " \t\r\n");
-		if (n)
-			strvec_push_nodup(words, xstrndup(line, n));
-		line += n;
-	}
 	strvec_pushv(words, argv + 1);
 	/* parse_options() rearranges its argv: give it a copy. */
 	av = xcalloc(words->nr + 1, sizeof(*av));
@@ -372,16 +276,6 @@ static int apply_quick(char *const *argv, const struct strbuf *text,
 	ret = parse_args((int)words->nr, av, a);
 	free(av);
 	return ret;
-}
-
-/* The --kernel options into cfg's kernels. */
-static int add_kernels(struct config *cfg, const struct strvec *kernels,
-		       struct strbuf *err)
-{
-	for (size_t i = 0; i < kernels->nr; i++)
-		if (config_add_kernel(cfg, kernels->v[i], err))
-			return -1;
-	return 0;
 }
 
 /* The label without --label: the running kernel's release. */
@@ -531,7 +425,7 @@ static int run_main(int argc, char **argv)
 			       strcmp(args.config_path, "-") ? args.config_path
 							     : STDIN_NAME,
 			       text.buf, text.len, &err) ||
-	    add_kernels(&rs.cfg, &args.kernels, &err) ||
+	    run_vm_add_kernels(&rs.cfg, &args.kernels, &err) ||
 	    config_expand_kernels(&rs.cfg, &err) ||
 	    plan_prepare(&rs.cfg, args.params.v, &err) ||
 	    plan_build(&rs.plan, &rs.cfg, &err)) {
@@ -560,7 +454,8 @@ static int run_main(int argc, char **argv)
 		goto out;
 	}
 	if (args.check) {
-		ret = print_plan(&rs);
+		ret = run_check_print(&rs.cfg, &rs.plan, rs.labels.v,
+				      args.iterations);
 		if (!ret && rs.cfg.kernels_nr &&
 		    run_vm_check(&rs.cfg, rs.labels.v, &err))
 			ret = error("%s", err.buf);

@@ -257,3 +257,13 @@ out:
 	strbuf_release(&agent);
 	return ret;
 }
+
+/* The --kernel options into cfg's kernels. */
+int run_vm_add_kernels(struct config *cfg, const struct strvec *kernels,
+		       struct strbuf *err)
+{
+	for (size_t i = 0; i < kernels->nr; i++)
+		if (config_add_kernel(cfg, kernels->v[i], err))
+			return -1;
+	return 0;
+}

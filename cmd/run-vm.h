@@ -7,6 +7,7 @@ struct config;
 struct plan;
 struct executor;
 struct strbuf;
+struct strvec;
 
 /*
  * run-vm: what `mmcmp run` does for a config with kernels: the executor
@@ -14,6 +15,10 @@ struct strbuf;
  * its initramfs, the boot order, and the --check of images, qemu and
  * KVM. Functions returning int give 0, or -1 with one line in err.
  */
+
+/* Add the --kernel NAME=IMAGE[,append=...] options to cfg's kernels. */
+int run_vm_add_kernels(struct config *cfg, const struct strvec *kernels,
+		       struct strbuf *err);
 
 /* The kernel of each boot, config_boot_order(); *nr of them (caller frees). */
 size_t *run_vm_boot_order(const struct config *cfg, size_t *nr);

@@ -2020,3 +2020,27 @@ out:
 	strbuf_release(&sb);
 	return ret;
 }
+
+bool config_quick_words(const char *text, struct strvec *words)
+{
+	const char *line = text, *end;
+
+	while (line && strncmp(line, "# quick:", 8)) {
+		line = strchr(line, '\n');
+		line = line ? line + 1 : NULL;
+	}
+	if (!line)
+		return false;
+	line += 8;
+	end = line + strcspn(line, "\n");
+	while (line < end) {
+		size_t n;
+
+		line += strspn(line, " \t\r");
+		n = strcspn(line, " \t\r\n");
+		if (n)
+			strvec_push_nodup(words, xstrndup(line, n));
+		line += n;
+	}
+	return true;
+}

@@ -201,6 +201,13 @@ struct config {
 	}
 
 /*
+ * The words of the first "# quick:" line of a config's text (what
+ * `mmcmp run --quick` adds to the command line), appended to words.
+ * Returns false, appending nothing, when the text has no such line.
+ */
+bool config_quick_words(const char *text, struct strvec *words);
+
+/*
  * Read and parse the file at path. cfg is overwritten, so it must not hold
  * a loaded config; on failure it is left as CONFIG_INIT.
  */

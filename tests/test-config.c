@@ -7,6 +7,7 @@
 #include "tap.h"
 #include "config.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "util.h"
 
 #define VALID_DIR   "data/configs/valid"
@@ -498,8 +499,42 @@ out:
 	strbuf_release(&err);
 }
 
+/* The "# quick:" line: its words, or false without one. */
+static const struct {
+	const char *text, *want; /* want: the words joined by '|'; NULL: none */
+} quick_cases[] = {
+	{"name: x\n# quick: --iterations 2 --param a=1\n",
+	 "--iterations|2|--param|a=1"},
+	{"# quick:\t-q  --label  x \r\nname: x\n", "-q|--label|x"},
+	{"# quick:\n", ""},
+	{"# quick: a\n# quick: b\n", "a"},
+	{"name: x\n#quick: a\n", NULL},
+	{"name: x\n  # quick: a\n", NULL},
+	{"", NULL},
+};
+
+static void test_quick_words(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(quick_cases); i++) {
+		struct strvec words = STRVEC_INIT;
+		struct strbuf got = STRBUF_INIT;
+		bool found = config_quick_words(quick_cases[i].text, &words);
+
+		for (size_t k = 0; k < words.nr; k++)
+			strbuf_addf(&got, "%s%s", k ? "|" : "", words.v[k]);
+		if (quick_cases[i].want)
+			ok(found && !strcmp(got.buf, quick_cases[i].want),
+			   "quick case %zu: '%s'", i, got.buf);
+		else
+			ok(!found && !words.nr, "quick case %zu: no line", i);
+		strvec_clear(&words);
+		strbuf_release(&got);
+	}
+}
+
 int main(void)
 {
+	test_quick_words();
 	test_valid_files(VALID_DIR);
 	test_valid_files(CONFIGS_DIR);
 	test_full();
