@@ -242,8 +242,9 @@ static int store_runs(struct import_state *s, const char *path,
 				     o++) {
 					struct run_data rd = {0};
 
-					if (o && !strcmp(ops[o].benchmark,
-							 ops[o - 1].benchmark))
+					if (o && ops[o - 1].benchmark &&
+					    !strcmp(ops[o].benchmark,
+						    ops[o - 1].benchmark))
 						continue;
 					if (store_load_run(s->st, ids[k],
 							   ops[o].benchmark,

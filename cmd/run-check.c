@@ -56,11 +56,10 @@ int run_check_print(const struct config *cfg, const struct plan *plan,
 	int iters = iterations ? iterations : cfg->iterations;
 
 	printf("config %s (%s): %zu job%s, %d iteration%s each after %d warm-up, timeout %gs%s\n",
-	       cfg->name, cfg->path, plan->nr, plan->nr == 1 ? "" : "s",
-	       iters, iters == 1 ? "" : "s", cfg->warmup, cfg->timeout_s,
-	       cfg->interleave && plan->builds_nr > 1
-		       ? ", builds interleaved"
-		       : "");
+	       cfg->name, cfg->path, plan->nr, plan->nr == 1 ? "" : "s", iters,
+	       iters == 1 ? "" : "s", cfg->warmup, cfg->timeout_s,
+	       cfg->interleave && plan->builds_nr > 1 ? ", builds interleaved"
+						      : "");
 	for (size_t j = 0; j < plan->nr; j++) {
 		const struct job *job = &plan->jobs[j];
 		size_t b = job->build_index;

@@ -614,7 +614,7 @@ bool plan_walk_next(struct plan_walk *w, struct plan_step *step)
 			j = walk_job(w, w->group, w->member);
 			/* A build's jobs are visited in order in both modes. */
 			if (!w->build_done && w->plan->jobs[j].build &&
-			    j % per_build(w) == 0) {
+			    per_build(w) && j % per_build(w) == 0) {
 				w->build_done = true;
 				w->builds_set_up++;
 				return emit(w, step, PLAN_STEP_BUILD_SETUP, j,

@@ -167,7 +167,7 @@ static void check_aa(void)
 {
 	const struct model m = {1000.0, 0.02, 0.01, 5};
 	size_t marks_units = 0, marks_samples = 0, tables_units = 0,
-	       tables_samples = 0, rows = AA_TABLES * ROWS;
+	       tables_samples = 0, rows = (size_t)AA_TABLES * ROWS;
 	double rate_units, rate_samples;
 	struct rng r;
 

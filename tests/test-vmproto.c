@@ -15,10 +15,10 @@ static const struct {
 	const char *in;
 	uint32_t want;
 } crc_cases[] = {
-	{"", 0x00000000u},
-	{"a", 0xe8b7be43u},
-	{"123456789", 0xcbf43926u},
-	{"The quick brown fox jumps over the lazy dog", 0x414fa339u},
+	{"", 0x00000000U},
+	{"a", 0xe8b7be43U},
+	{"123456789", 0xcbf43926U},
+	{"The quick brown fox jumps over the lazy dog", 0x414fa339U},
 };
 
 /* A request frame with binary-unsafe bytes in its fields. */
