@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "render.h"
 #include "report.h"
 #include "store.h"
 #include "strbuf.h"
@@ -152,7 +153,9 @@ static void forest_matches_compare(const struct report_label *rl, size_t nr,
 				   const char *page)
 {
 	struct compare_result res = COMPARE_RESULT_INIT;
-	struct strbuf err = STRBUF_INIT, want = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, want = STRBUF_INIT, html = STRBUF_INIT;
+	struct render_options ropts = RENDER_OPTIONS_INIT;
+	const char *body, *end;
 	struct run_data *runs = xcalloc(nr, sizeof(*runs));
 	const char *p = strstr(page, "class=\"chart forest\"");
 	size_t rows = 0, agree = 0;
@@ -183,11 +186,21 @@ static void forest_matches_compare(const struct report_label *rl, size_t nr,
 	ok(rows == ARRAY_SIZE(ops) * (nr - 1) && agree == rows,
 	   "%zu of %zu forest rows carry compare's verdict", agree, rows);
 	ok(p && !strstr(p, "<g class=\"row "), "and there are no more rows");
+	/* The comparison part is compare's html page body, byte for byte. */
+	if (render(RENDER_HTML, &res, &ropts, &html, &err))
+		BUG("render() cannot fail");
+	body = strstr(html.buf, "<body>\n");
+	end = body ? strstr(body, "</body>") : NULL;
+	if (end)
+		strbuf_setlen(&html, (size_t)(end - html.buf));
+	ok(end && strstr(page, body + strlen("<body>\n")),
+	   "the page holds the body of compare --format html");
 out:
 	compare_result_release(&res);
 	free(runs);
 	strbuf_release(&err);
 	strbuf_release(&want);
+	strbuf_release(&html);
 }
 
 static void test_page(void)
