@@ -159,20 +159,7 @@ static int load_label(struct store *st, const struct compare_args *a,
 		error("%s", err.buf);
 		goto out;
 	}
-	if (!loaded && rd->notes.nr) {
-		error("label '%s' has no complete run (%s); "
-		      "--include-incomplete uses it anyway",
-		      label, rd->notes.v[0]);
-		goto out;
-	}
-	if (!loaded) {
-		label_hint(st, label, &err);
-		ret = usage_error(&cmd_compare,
-				  "no runs with label '%s' in '%s'%s", label,
-				  mmcmp_db_path(), err.buf);
-		goto out;
-	}
-	ret = 0;
+	ret = pooled_label_error(&cmd_compare, st, label, loaded, &rd->notes);
 out:
 	free(only);
 	strbuf_release(&err);

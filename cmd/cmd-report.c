@@ -18,7 +18,9 @@ static const char report_usage[] =
 	"differ in one numeric job parameter, the unit values of each\n"
 	"operation, run-order plots and monitor charts. The charts are inline\n"
 	"SVG; the file fetches nothing. The default output is\n"
-	"reports/BASE-vs-OTHER.html.\n";
+	"reports/BASE-vs-OTHER.html. Labels are pooled as compare pools them\n"
+	"(complete runs, the iterations that succeeded), and every verdict,\n"
+	"change and interval is compare's.\n";
 
 struct report_args {
 	struct report_options opts;
@@ -27,10 +29,10 @@ struct report_args {
 
 static const struct cmd_option report_option_table[] = {
 	OPT_INCLUDE(struct report_args, opts.compare, compare_test_options),
-	OPT_NUMBER("margin", 0, struct report_args, opts.margin_pct, "PCT", -1,
-		   100,
-		   "the band of changes too small to matter, +-PCT percent "
-		   "(default 0)"),
+	OPT_FLAG("include-incomplete", 0, struct report_args,
+		 opts.compare.include_incomplete, true,
+		 "pool runs that are not complete and failed iterations "
+		 "too (the footers say so)"),
 	OPT_STRING("output", 'o', struct report_args, output, "FILE",
 		   "write to FILE (- for stdout) instead of "
 		   "reports/BASE-vs-OTHER.html"),
@@ -72,8 +74,8 @@ static int report_main(int argc, char **argv)
 		return usage_error(
 			&cmd_report,
 			"need a baseline label and at least one more");
-	if (a.opts.margin_pct < 0)
-		return usage_error(&cmd_report, "--margin must be at least 0");
+	if (a.opts.compare.margin_pct < 0)
+		return usage_error(&cmd_report, "--margin must be 0 or more");
 	st = store_open_read(mmcmp_db_path(), &err);
 	if (!st) {
 		ret = error("%s", err.buf);
@@ -81,19 +83,19 @@ static int report_main(int argc, char **argv)
 	}
 	labels = xcalloc((size_t)argc - 1, sizeof(*labels));
 	for (nr = 0; nr < (size_t)argc - 1; nr++) {
-		bool found;
+		size_t loaded = 0;
 
-		if (report_label_load(st, argv[nr + 1], &labels[nr], &found,
-				      &err)) {
+		if (report_label_load(st, argv[nr + 1],
+				      a.opts.compare.include_incomplete,
+				      &labels[nr], &loaded, &err)) {
 			nr++;
 			ret = error("%s", err.buf);
 			goto out;
 		}
-		if (!found) {
+		ret = pooled_label_error(&cmd_report, st, argv[nr + 1], loaded,
+					 &labels[nr].pooled.notes);
+		if (ret) {
 			nr++;
-			ret = usage_error(&cmd_report,
-					  "no runs with label '%s' in '%s'",
-					  argv[nr], mmcmp_db_path());
 			goto out;
 		}
 	}

@@ -67,6 +67,19 @@ struct store;
  */
 void label_hint(struct store *st, const char *label, struct strbuf *hint);
 
+struct strvec;
+
+/*
+ * After store_load_pooled() pooled `loaded` runs of label with notes:
+ * 0 when loaded > 0; else print the error compare and report share and
+ * return its status: 1 for a label whose runs were all left out ("label
+ * 'L' has no complete run (NOTE); --include-incomplete uses it anyway"),
+ * 2 for a label without runs (a usage error of cmd, with label_hint()).
+ */
+int pooled_label_error(const struct cmd *cmd, struct store *st,
+		       const char *label, size_t loaded,
+		       const struct strvec *notes);
+
 /* Print "mmcmp: error: ..." on stderr; returns 1. */
 MMCMP_PRINTF(1, 2) int error(const char *fmt, ...);
 /* Print "mmcmp: warning: ..." on stderr. */

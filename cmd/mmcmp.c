@@ -13,6 +13,7 @@
 #include "names.h"
 #include "store.h"
 #include "strbuf.h"
+#include "strvec.h"
 
 #define DEFAULT_DB "mmcmp.db"
 
@@ -281,6 +282,26 @@ void label_hint(struct store *st, const char *label, struct strbuf *hint)
 out:
 	free(labels);
 	run_rows_release(&rows);
+}
+
+int pooled_label_error(const struct cmd *cmd, struct store *st,
+		       const char *label, size_t loaded,
+		       const struct strvec *notes)
+{
+	struct strbuf hint = STRBUF_INIT;
+	int ret;
+
+	if (loaded)
+		return 0;
+	if (notes->nr)
+		return error("label '%s' has no complete run (%s); "
+			     "--include-incomplete uses it anyway",
+			     label, notes->v[0]);
+	label_hint(st, label, &hint);
+	ret = usage_error(cmd, "no runs with label '%s' in '%s'%s", label,
+			  mmcmp_db_path(), hint.buf);
+	strbuf_release(&hint);
+	return ret;
 }
 
 static const char main_usage_head[] =

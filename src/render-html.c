@@ -7,6 +7,7 @@
 #include "compare.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "svg.h"
 #include "util.h"
 
 #define FIELD_WIDTH  18
@@ -15,37 +16,12 @@
 #define COLOR_BETTER "#A0FFA0"
 #define COLOR_WORSE  "#FFA0A0"
 
-static void html_escape(struct strbuf *out, const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		switch (s[i]) {
-		case '&':
-			strbuf_addstr(out, "&amp;");
-			break;
-		case '<':
-			strbuf_addstr(out, "&lt;");
-			break;
-		case '>':
-			strbuf_addstr(out, "&gt;");
-			break;
-		case '"':
-			strbuf_addstr(out, "&quot;");
-			break;
-		case '\'':
-			strbuf_addstr(out, "&#39;");
-			break;
-		default:
-			strbuf_addch(out, s[i]);
-		}
-	}
-}
-
 /* Append <TAG ATTR>text</TAG> with the text escaped; attr may be "". */
 static void html_cell(struct strbuf *out, const char *tag, const char *attr,
 		      const struct strbuf *text)
 {
 	strbuf_addf(out, "<%s %s>", tag, attr);
-	html_escape(out, text->buf, text->len);
+	svg_escape(out, text->buf);
 	strbuf_addf(out, "</%s>", tag);
 }
 
@@ -328,7 +304,7 @@ static void html_page_start(const struct compare_result *res,
 	for (size_t i = 0; i < res->runs_nr; i++) {
 		if (i)
 			strbuf_addstr(out, " vs ");
-		html_escape(out, res->labels[i], strlen(res->labels[i]));
+		svg_escape(out, res->labels[i]);
 	}
 	strbuf_addstr(out, "</title>\n"
 			   "<style>\n"
@@ -350,8 +326,7 @@ static void html_page_start(const struct compare_result *res,
 			   " machines or set-ups:</p>\n<ul>\n");
 	for (size_t i = 0; i < res->machine_diffs.nr; i++) {
 		strbuf_addstr(out, "<li>");
-		html_escape(out, res->machine_diffs.v[i],
-			    strlen(res->machine_diffs.v[i]));
+		svg_escape(out, res->machine_diffs.v[i]);
 		strbuf_addstr(out, "</li>\n");
 	}
 	strbuf_addstr(out, "</ul>\n</div>\n");
@@ -370,7 +345,7 @@ void render_html(const struct compare_result *res,
 
 		if (page) {
 			strbuf_addstr(out, "<h2>");
-			html_escape(out, b->title, strlen(b->title));
+			svg_escape(out, b->title);
 			strbuf_addstr(out, "</h2>\n");
 		}
 		if (res->opts.print_ratio)
@@ -383,7 +358,7 @@ void render_html(const struct compare_result *res,
 		compare_footer(res, b, &footer);
 		for (size_t i = 0; i < footer.nr; i++) {
 			strbuf_addstr(out, "<p class=\"footer\">");
-			html_escape(out, footer.v[i], strlen(footer.v[i]));
+			svg_escape(out, footer.v[i]);
 			strbuf_addstr(out, "</p>\n");
 		}
 		strvec_clear(&footer);

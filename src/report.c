@@ -22,12 +22,29 @@
 /* Room right of the forest plot for its legend of the verdicts. */
 #define FOREST_LEGEND_PX 150
 
-static const char *const verdict_names[REPORT_VERDICT_NR] = {
-	"better", "worse", "same", "inconclusive", "untested",
+/* The verdicts in the forest plot's legend, and the rows' series styles. */
+static const enum stats_verdict legend_verdicts[] = {
+	STATS_VERDICT_BETTER,	    STATS_VERDICT_WORSE,    STATS_VERDICT_SAME,
+	STATS_VERDICT_INCONCLUSIVE, STATS_VERDICT_UNTESTED,
 };
 
-/* The series style (svg.h) of each verdict: green, vermillion, blue... */
-static const size_t verdict_style[REPORT_VERDICT_NR] = {2, 1, 0, 4, 7};
+/* The series style (svg.h) of verdict v: green, vermillion, blue... */
+static size_t verdict_style(enum stats_verdict v)
+{
+	switch (v) {
+	case STATS_VERDICT_BETTER:
+		return 2;
+	case STATS_VERDICT_WORSE:
+		return 1;
+	case STATS_VERDICT_SAME:
+		return 0;
+	case STATS_VERDICT_INCONCLUSIVE:
+		return 4;
+	case STATS_VERDICT_UNTESTED:
+		break;
+	}
+	return 7;
+}
 
 /* Counters worth a look in a monitor chart, when they changed. */
 static const char *const monitor_counters[REPORT_COUNTERS_NR] = {
@@ -40,46 +57,55 @@ const char *report_counter_name(size_t i)
 	return i < REPORT_COUNTERS_NR ? monitor_counters[i] : NULL;
 }
 
-const char *report_verdict_name(enum report_verdict v)
+static int cmp_int64(const void *a, const void *b)
 {
-	return (size_t)v < REPORT_VERDICT_NR ? verdict_names[v] : "untested";
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
 }
 
-enum report_verdict report_verdict_of(double change_pct, double low_pct,
-				      double high_pct, double margin_pct)
+/*
+ * The sorted distinct values of field run (run ids) or iteration of
+ * every sample of rd; NULL arrays are skipped.
+ */
+static int64_t *pooled_ids(const struct run_data *rd, bool runs, size_t *nr)
 {
-	if (!isfinite(change_pct))
-		return REPORT_UNTESTED;
-	if (!isfinite(low_pct) || !isfinite(high_pct))
-		return REPORT_INCONCLUSIVE;
-	if (low_pct > 0)
-		return REPORT_BETTER;
-	if (high_pct < 0)
-		return REPORT_WORSE;
-	if (margin_pct > 0 && low_pct > -margin_pct && high_pct < margin_pct)
-		return REPORT_SAME;
-	return REPORT_INCONCLUSIVE;
+	int64_t *ids = NULL;
+	size_t n = 0, alloc = 0, out = 0;
+
+	for (size_t k = 0; k < rd->ops_nr; k++) {
+		const int64_t *v = runs ? rd->ops[k].run : rd->ops[k].iteration;
+
+		for (size_t i = 0; v && i < rd->ops[k].nr; i++) {
+			ALLOC_GROW(ids, n + 1, alloc);
+			ids[n++] = v[i];
+		}
+	}
+	if (n)
+		qsort(ids, n, sizeof(*ids), cmp_int64);
+	for (size_t i = 0; i < n; i++)
+		if (!out || ids[out - 1] != ids[i])
+			ids[out++] = ids[i];
+	*nr = out;
+	return ids;
 }
 
 int report_label_load(struct store *st, const char *label,
-		      struct report_label *rl, bool *found, struct strbuf *err)
+		      bool include_incomplete, struct report_label *rl,
+		      size_t *loaded, struct strbuf *err)
 {
 	int64_t *ids = NULL;
-	size_t ids_nr = 0, loaded = 0;
+	size_t ids_nr = 0;
 	int ret = -1;
 
-	*found = false;
+	*loaded = 0;
 	rl->label = xstrdup(label);
-	if (store_find_runs(st, label, &ids, &ids_nr, err))
+	/* compare's loader and rules, so that both pool the same samples. */
+	if (store_load_pooled(st, label, NULL, 0, NULL, include_incomplete,
+			      &rl->pooled, loaded, err))
 		goto out;
-	if (!ids_nr) {
-		ret = 0;
-		goto out;
-	}
-	if (store_load_label(st, label, NULL, 0, NULL, &rl->pooled, &loaded,
-			     err))
-		goto out;
-	rl->runs = xcalloc(ids_nr, sizeof(*rl->runs));
+	ids = pooled_ids(&rl->pooled, true, &ids_nr);
+	rl->runs = xcalloc(ids_nr + 1, sizeof(*rl->runs));
 	for (size_t i = 0; i < ids_nr; i++) {
 		rl->runs_nr++;
 		if (store_run_load_full(st, ids[i], NULL, &rl->runs[i], err))
@@ -90,7 +116,6 @@ int report_label_load(struct store *st, const char *label,
 						      &rl->series[k], err))
 				goto out;
 	}
-	*found = true;
 	ret = 0;
 out:
 	free(ids);
@@ -126,14 +151,14 @@ struct rop {
 	const char *job; /* the base's job for it; NULL: none or several */
 	size_t metric;	 /* its index among the ops of the same job */
 	struct label_op *l;
-	struct stats_change *change; /* per label; [0] unused */
-	enum report_verdict *verdict;
 };
 
 struct model {
 	const struct report_label *labels;
 	size_t nr;
 	const struct report_options *opts;
+	/* The comparison: every verdict, change and interval shown. */
+	const struct compare_result *res;
 	struct rop *ops;
 	size_t ops_nr;
 	struct strvec groups; /* colour group names: builds or runs */
@@ -232,11 +257,14 @@ static void gather_label(struct model *md, size_t li,
 	size_t ops_nr = md->ops_nr;
 	double **x = xcalloc(ops_nr, sizeof(*x));
 	long long **key = xcalloc(ops_nr, sizeof(*key));
-	size_t *n = xcalloc(ops_nr, sizeof(*n)), *alloc;
+	size_t *n = xcalloc(ops_nr, sizeof(*n)), *alloc, pooled_nr = 0;
+	int64_t *pooled;
 
 	long long seq = 0; /* one key per iteration, whatever its id */
 
 	alloc = xcalloc(ops_nr, sizeof(*alloc));
+	/* Only the iterations compare pools (store_load_pooled()). */
+	pooled = pooled_ids(&rl->pooled, false, &pooled_nr);
 	for (size_t r = 0; r < rl->runs_nr; r++) {
 		const struct run_full *rf = &rl->runs[r];
 		size_t *map = xcalloc(rf->ops_nr + 1, sizeof(*map));
@@ -253,7 +281,8 @@ static void gather_label(struct model *md, size_t li,
 					       id->build ? id->build
 							 : run_name.buf);
 
-			if (id->warmup)
+			if (id->warmup || !bsearch(&id->id, pooled, pooled_nr,
+						   sizeof(*pooled), cmp_int64))
 				continue;
 			seq++;
 			for (size_t s = id->samples_first;
@@ -304,6 +333,7 @@ static void gather_label(struct model *md, size_t li,
 	free(key);
 	free(n);
 	free(alloc);
+	free(pooled);
 }
 
 /* The job of the base's iterations with samples of each operation. */
@@ -370,28 +400,10 @@ static void model_build(struct model *md)
 		r->unit = op->unit;
 		r->higher_better = op->higher_better;
 		r->l = xcalloc(md->nr, sizeof(*r->l));
-		r->change = xcalloc(md->nr, sizeof(*r->change));
-		r->verdict = xcalloc(md->nr, sizeof(*r->verdict));
 	}
 	for (size_t li = 0; li < md->nr; li++)
 		gather_label(md, li, &index);
 	find_jobs(md, &index);
-	for (size_t o = 0; o < md->ops_nr; o++) {
-		struct rop *r = &md->ops[o];
-
-		for (size_t li = 1; li < md->nr; li++) {
-			struct stats_welch_units w;
-			struct stats_change *ch = &r->change[li];
-
-			stats_welch_units(r->l[0].u, r->l[0].nr, r->l[li].u,
-					  r->l[li].nr, &w);
-			stats_change(&w, r->higher_better,
-				     md->opts->compare.alpha, ch);
-			r->verdict[li] = report_verdict_of(
-				w.untested ? NAN : ch->change_pct, ch->low_pct,
-				ch->high_pct, md->opts->margin_pct);
-		}
-	}
 	strbuf_release(&key);
 	strmap_clear(&index);
 }
@@ -406,8 +418,6 @@ static void model_release(struct model *md)
 			free(md->ops[o].l[li].group);
 		}
 		free(md->ops[o].l);
-		free(md->ops[o].change);
-		free(md->ops[o].verdict);
 	}
 	free(md->ops);
 	strvec_clear(&md->groups);
@@ -432,30 +442,50 @@ static void chart_figure_end(struct strbuf *out)
 	strbuf_addstr(out, "</figure>\n");
 }
 
-/* The forest plot: one line per operation and compared label. */
+/* The compared sides of the workload tables: the forest plot's rows. */
+static size_t forest_rows(const struct compare_result *res)
+{
+	size_t rows = 0;
+
+	for (size_t bi = 0; bi < res->bench_nr; bi++)
+		if (!res->bench[bi].monitor)
+			rows += res->bench[bi].ops_nr * (res->runs_nr - 1);
+	return rows;
+}
+
+/*
+ * The forest plot: one line per operation and compared label, with the
+ * change, interval and verdict of the compare result, never its own.
+ */
 static void forest_plot(const struct model *md, struct strbuf *out)
 {
-	size_t rows = md->ops_nr * (md->nr - 1), row = 0;
-	double lo = -md->opts->margin_pct, hi = md->opts->margin_pct;
+	const struct compare_result *res = md->res;
+	double margin = res->opts.margin_pct;
+	size_t rows = forest_rows(res), row = 0;
+	double lo = -margin, hi = margin;
 	struct svg_chart c;
 	struct strbuf sb = STRBUF_INIT;
-	const char *names[REPORT_VERDICT_NR];
+	const char *names[ARRAY_SIZE(legend_verdicts)];
+	size_t styles[ARRAY_SIZE(legend_verdicts)];
 
 	if (!rows)
 		return;
-	for (size_t o = 0; o < md->ops_nr; o++)
-		for (size_t li = 1; li < md->nr; li++) {
-			const struct stats_change *ch = &md->ops[o].change[li];
+	for (size_t bi = 0; bi < res->bench_nr; bi++)
+		for (size_t o = 0;
+		     !res->bench[bi].monitor && o < res->bench[bi].ops_nr; o++)
+			for (size_t i = 1; i < res->runs_nr; i++) {
+				const struct stats_change *ch =
+					&res->bench[bi].ops[o].side[i].change;
 
-			if (isfinite(ch->low_pct))
-				lo = fmin(lo, ch->low_pct);
-			if (isfinite(ch->high_pct))
-				hi = fmax(hi, ch->high_pct);
-			if (isfinite(ch->change_pct)) {
-				lo = fmin(lo, ch->change_pct);
-				hi = fmax(hi, ch->change_pct);
+				if (isfinite(ch->low_pct))
+					lo = fmin(lo, ch->low_pct);
+				if (isfinite(ch->high_pct))
+					hi = fmax(hi, ch->high_pct);
+				if (isfinite(ch->change_pct)) {
+					lo = fmin(lo, ch->change_pct);
+					hi = fmax(hi, ch->change_pct);
+				}
 			}
-		}
 	chart_figure_begin(out, "wide");
 	/* At least the height of the legend of five verdicts. */
 	svg_chart_begin(&c, out, "forest", PAGE_PX,
@@ -465,50 +495,61 @@ static void forest_plot(const struct model *md, struct strbuf *out)
 	svg_axis_linear(&c.x, lo, hi, 9);
 	svg_axis_plain(&c.y, 0, (double)rows);
 	svg_chart_axes(&c, "change (%, positive = better)", NULL);
-	if (md->opts->margin_pct > 0) {
-		double x0 = svg_axis_map(&c.x, -md->opts->margin_pct);
-		double x1 = svg_axis_map(&c.x, md->opts->margin_pct);
+	if (margin > 0) {
+		double x0 = svg_axis_map(&c.x, -margin);
+		double x1 = svg_axis_map(&c.x, margin);
 
 		strbuf_addf(out,
 			    "<rect class=\"margin\" x=\"%.1f\" y=\"%.1f\""
 			    " width=\"%.1f\" height=\"%.1f\"><title>margin"
 			    " &#177;%g%%</title></rect>\n",
-			    x0, c.top, x1 - x0, c.bottom - c.top,
-			    md->opts->margin_pct);
+			    x0, c.top, x1 - x0, c.bottom - c.top, margin);
 	}
 	strbuf_addf(out,
 		    "<line class=\"zero\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\""
 		    " y2=\"%.1f\"/>\n",
 		    svg_axis_map(&c.x, 0), svg_axis_map(&c.x, 0), c.top,
 		    c.bottom);
-	for (size_t o = 0; o < md->ops_nr; o++) {
-		const struct rop *r = &md->ops[o];
+	for (size_t bi = 0; bi < res->bench_nr; bi++) {
+		const struct compare_bench *b = &res->bench[bi];
 
-		for (size_t li = 1; li < md->nr; li++, row++) {
-			const struct stats_change *ch = &r->change[li];
-			size_t s = verdict_style[r->verdict[li]];
-			double y = (double)rows - (double)row - 0.5;
+		for (size_t o = 0; !b->monitor && o < b->ops_nr; o++) {
+			for (size_t i = 1; i < res->runs_nr; i++, row++) {
+				const struct compare_side *sd =
+					&b->ops[o].side[i];
+				const struct stats_change *ch = &sd->change;
+				size_t s = verdict_style(sd->verdict);
+				double y = (double)rows - (double)row - 0.5;
+				bool tested = isfinite(ch->change_pct);
 
-			strbuf_setlen(&sb, 0);
-			strbuf_addf(&sb, "%s %s (%s)", r->bench, r->name,
-				    md->labels[li].label);
-			svg_text(&c, c.left - 8, svg_axis_map(&c.y, y) + 4,
-				 "end", "rowlabel", sb.buf);
-			svg_segment(&c, ch->low_pct, y, ch->high_pct, y, s, 2);
-			strbuf_addf(&sb, ": %s, change %.2f%% [%.2f, %.2f]",
-				    report_verdict_name(r->verdict[li]),
-				    ch->change_pct, ch->low_pct, ch->high_pct);
-			svg_marker(&c,
-				   isfinite(ch->change_pct) ? ch->change_pct
-							    : 0,
-				   y, s, isfinite(ch->change_pct), sb.buf);
+				strbuf_addf(out, "<g class=\"row %s\">\n",
+					    stats_verdict_name(sd->verdict));
+				strbuf_setlen(&sb, 0);
+				strbuf_addf(&sb, "%s %s (%s)", b->name,
+					    b->ops[o].name, res->labels[i]);
+				svg_text(&c, c.left - 8,
+					 svg_axis_map(&c.y, y) + 4, "end",
+					 "rowlabel", sb.buf);
+				svg_segment(&c, ch->low_pct, y, ch->high_pct, y,
+					    s, 2);
+				strbuf_addf(&sb,
+					    ": %s, change %.2f%% [%.2f, %.2f]",
+					    stats_verdict_name(sd->verdict),
+					    ch->change_pct, ch->low_pct,
+					    ch->high_pct);
+				svg_marker(&c, tested ? ch->change_pct : 0, y,
+					   s, tested, sb.buf);
+				strbuf_addstr(out, "</g>\n");
+			}
 		}
 	}
-	for (size_t v = 0; v < REPORT_VERDICT_NR; v++)
-		names[v] = verdict_names[v];
+	for (size_t v = 0; v < ARRAY_SIZE(legend_verdicts); v++) {
+		names[v] = stats_verdict_name(legend_verdicts[v]);
+		styles[v] = verdict_style(legend_verdicts[v]);
+	}
 	/* The legend goes right of the plot box, clear of the rows. */
 	c.right = c.width - 4;
-	svg_legend(&c, names, verdict_style, REPORT_VERDICT_NR);
+	svg_legend(&c, names, styles, ARRAY_SIZE(legend_verdicts));
 	svg_chart_end(&c);
 	chart_figure_end(out);
 	strbuf_release(&sb);
@@ -1213,36 +1254,43 @@ static void provenance(const struct model *md, struct strbuf *out)
 	strbuf_addstr(out, "</table>\n");
 }
 
-/* The body of render()'s html page: its tables, footers and warnings. */
+static void section(struct strbuf *out, const char *id, const char *title)
+{
+	strbuf_addf(out, "<h2 id=\"%s\">%s</h2>\n", id, title);
+}
+
+/*
+ * The comparison as `compare --format html` prints it: the body of
+ * render()'s page, its tables, change rows, footers, notes and warnings,
+ * so that whatever compare's page gains appears here too.
+ */
 static int comparison(const struct model *md, struct strbuf *out,
 		      struct strbuf *err)
 {
-	struct compare_result res = COMPARE_RESULT_INIT;
 	struct render_options ropts = RENDER_OPTIONS_INIT;
 	struct strbuf page = STRBUF_INIT;
-	struct run_data *runs = xcalloc(md->nr, sizeof(*runs));
 	const char *start, *end;
 	int ret = -1;
 
-	/* compare_runs() only reads its runs: a shallow copy will do. */
-	for (size_t i = 0; i < md->nr; i++)
-		runs[i] = md->labels[i].pooled;
-	if (compare_runs(runs, md->nr, &md->opts->compare, &res, err))
-		goto out;
-	if (render(RENDER_HTML, &res, &ropts, &page, err))
+	if (render(RENDER_HTML, md->res, &ropts, &page, err))
 		goto out;
 	start = strstr(page.buf, "<body>\n");
 	end = start ? strstr(start, "</body>") : NULL;
-	if (!start || !end) {
-		strbuf_addstr(out, page.buf);
-	} else {
-		start += strlen("<body>\n");
-		strbuf_add(out, start, (size_t)(end - start));
-	}
+	if (!start || !end)
+		BUG("render() gave an html page without a body");
+	start += strlen("<body>\n");
+	/*
+	 * The provenance block goes here, the one place for it: the pooled
+	 * runs' table of provenance(), first in the section. NEEDSWORK:
+	 * once render_html() prints a provenance block of its own it comes
+	 * with the body below; then provenance() goes and this is all.
+	 */
+	section(out, "provenance", "Provenance");
+	provenance(md, out);
+	section(out, "comparison", "Comparison");
+	strbuf_add(out, start, (size_t)(end - start));
 	ret = 0;
 out:
-	free(runs);
-	compare_result_release(&res);
 	strbuf_release(&page);
 	return ret;
 }
@@ -1274,11 +1322,6 @@ static const char report_css[] =
 	"svg.chart .margin { fill: #bbb; fill-opacity: 0.35; }\n"
 	"svg.chart .legendbox { fill: #fff; fill-opacity: 0.9; stroke: #999; }\n";
 
-static void section(struct strbuf *out, const char *id, const char *title)
-{
-	strbuf_addf(out, "<h2 id=\"%s\">%s</h2>\n", id, title);
-}
-
 int report_render(const struct report_label *labels, size_t nr,
 		  const struct report_options *opts, struct strbuf *out,
 		  struct strbuf *err)
@@ -1289,6 +1332,8 @@ int report_render(const struct report_label *labels, size_t nr,
 		.opts = opts,
 		.groups = STRVEC_INIT,
 	};
+	struct compare_result res = COMPARE_RESULT_INIT;
+	struct run_data *runs = NULL;
 	struct strbuf body = STRBUF_INIT;
 	size_t monitors;
 	int ret = -1;
@@ -1297,21 +1342,29 @@ int report_render(const struct report_label *labels, size_t nr,
 		strbuf_addstr(err, "a report needs a base and another label");
 		goto out;
 	}
+	/* compare_runs() only reads its runs: a shallow copy will do. */
+	runs = xcalloc(nr, sizeof(*runs));
+	for (size_t i = 0; i < nr; i++)
+		runs[i] = labels[i].pooled;
+	if (compare_runs(runs, nr, &opts->compare, &res, err))
+		goto out;
+	md.res = &res;
 	model_build(&md);
-	section(&body, "provenance", "Provenance");
-	provenance(&md, &body);
-	section(&body, "comparison", "Comparison");
 	if (comparison(&md, &body, err))
 		goto out;
 	section(&body, "forest", "Changes");
 	strbuf_addf(&body,
-		    "<p>Change of each label against %s, positive = better,"
-		    " with its %g%% interval (Fieller, on the unit values);"
-		    " verdicts are provisional, from the interval alone",
-		    "the base", 100 * (1 - opts->compare.alpha));
-	if (opts->margin_pct > 0)
-		strbuf_addf(&body, ", margin &#177;%g%%", opts->margin_pct);
-	strbuf_addstr(&body, ".</p>\n");
+		    "<p>Change of each label against the base, positive ="
+		    " better, with its %g%% interval and verdict as compare"
+		    " gives them (%s, on one value per %s",
+		    100 * (1 - res.opts.alpha),
+		    compare_test_name(res.opts.test),
+		    compare_unit_nth(res.opts.unit));
+	if (res.opts.fdr)
+		strbuf_addstr(&body, ", BH-adjusted p");
+	if (res.opts.margin_pct > 0)
+		strbuf_addf(&body, ", margin &#177;%g%%", res.opts.margin_pct);
+	strbuf_addstr(&body, ").</p>\n");
 	forest_plot(&md, &body);
 	section(&body, "scaling", "Scaling");
 	scaling_curves(&md, &body);
@@ -1349,6 +1402,8 @@ int report_render(const struct report_label *labels, size_t nr,
 	ret = 0;
 out:
 	model_release(&md);
+	compare_result_release(&res);
+	free(runs);
 	strbuf_release(&body);
 	return ret;
 }

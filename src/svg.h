@@ -15,8 +15,9 @@ struct strbuf;
  * safe for colour-blind readers), marker shape and dash pattern, so
  * that they stay apart when printed in grey. Everything appends to a
  * strbuf and cannot fail; every text taken from the caller is escaped
- * (svg_escape()). The output is XML: each chart is one well-formed
- * <svg class="chart"> element that references nothing outside itself.
+ * (svg_escape(), which the html and junit renderers use too). The output is
+ * XML: each chart is one well-formed <svg class="chart"> element that
+ * references nothing outside itself.
  */
 
 /* The number of distinct series styles; series i uses i % SVG_SERIES_NR. */
@@ -64,7 +65,11 @@ double svg_axis_map(const struct svg_axis *ax, double v);
  */
 void svg_tick_label(const struct svg_axis *ax, double v, struct strbuf *out);
 
-/* Append s with & < > " ' as entities (XML and HTML text or attribute). */
+/*
+ * Append s with & < > " ' as entities and control characters other than
+ * tab and newline as '?' (XML 1.0 cannot carry them): XML and HTML text
+ * or attribute values. The one escape of the html, junit and svg output.
+ */
 void svg_escape(struct strbuf *out, const char *s);
 
 /* A chart being written into out. */

@@ -121,6 +121,36 @@ expect_status 3 "--format junit --fail-on change" C mixed --format junit --fail-
 check "junit: --fail-on change fails the better row too" \
 	test "$(junit)" = "5 2 1 ['fast (new)', 'slow (new)'] ['better', 'worse']"
 
+# junit: valid under the common schema (tests/data/junit.xsd), with
+# failures, without, and with labels that need escaping.
+xsd="$MMCMP_SRCDIR/tests/data/junit.xsd"
+valid() {
+	if command -v xmllint >/dev/null 2>&1; then
+		check "$1: valid JUnit XML" xmllint --noout --schema "$xsd" "$TMP/out"
+	else
+		ok "$1: xmllint is not installed (Debian libxml2-utils) # SKIP"
+	fi
+}
+expect_status 3 "junit with failures" C mixed --margin 5 --format junit --fail-on inconclusive base new
+valid "junit with failures"
+expect_status 0 "junit with failures and skipped rows, no --fail-on" C mixed --format junit base new
+valid "junit with a failure and a skipped row"
+expect_status 0 "junit without failures" C improve --format junit base new
+check "no failure, no skipped row" sh -c "! grep -q '<failure\\|<skipped' '$TMP/out'"
+valid "junit without failures"
+hostile="n<e>w&\"q\"'"
+gen "$TMP/hostile.csv" "slow:1.2:0.005:5" "a<b&c%d:1.0:0.005:5"
+sed "s/^new,/\"n<e>w\\&\"\"q\"\"'\",/" "$TMP/hostile.csv" >"$TMP/hostile2.csv"
+"$MMCMP" --db "$TMP/hostile.db" import "$TMP/hostile2.csv" >/dev/null
+expect_status 0 "junit of a label with markup" C hostile --format junit base "$hostile"
+valid "junit with escaped labels"
+grep_file "$TMP/out" 'name="slow (n&lt;e&gt;w&amp;&quot;q&quot;&#39;)"' "the label is escaped"
+if command -v xmllint >/dev/null 2>&1; then
+	sed 's/ time="0"/ time="-1"/' "$TMP/out" >"$TMP/bad.xml"
+	check "the schema refuses a negative time" \
+		sh -c "! xmllint --noout --schema '$xsd' '$TMP/bad.xml' 2>/dev/null"
+fi
+
 # github: workflow commands, then the summary.
 expect_status 0 "--format github" C mixed --format github base new
 check "github: one ::error line, no warnings" \

@@ -32,7 +32,7 @@ builds:
   patched: { env: { F: "9" } }
 EOF2
 expect_status 0 "a made-up run with two builds" "$MMCMP" run -q "$TMP/rep.yaml" --label r
-expect_status 0 "report -o FILE" "$MMCMP" report --margin 5 -o "$TMP/r.html" r-base r-patched
+expect_status 0 "report -o FILE" "$MMCMP" report --margin 2 -o "$TMP/r.html" r-base r-patched
 check "the report is written" test -s "$TMP/r.html"
 expect_status 0 "report writes reports/BASE-vs-OTHER.html by default" \
 	sh -c "cd '$TMP' && '$MMCMP' --db '$MMCMP_DB' report r-base r-patched"
@@ -65,6 +65,102 @@ if command -v python3 >/dev/null 2>&1; then
 else
 	ok "python3 not installed: XML check skipped # SKIP"
 fi
+
+# The forest plot takes its verdicts from the comparison (compare_runs()),
+# never from the interval alone: in a made-up comparison, weak's 95%
+# interval lies above 0 but its BH-adjusted p is not (inconclusive), small
+# is better by 1% within --margin 2 (same); the null rows fill the family.
+cat >"$TMP/forest.py" <<'EOF2'
+import json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+doc = json.load(open(sys.argv[2], encoding="utf-8"))
+unesc = lambda s: s.replace("&lt;", "<").replace("&gt;", ">").replace(
+    "&quot;", '"').replace("&#39;", "'").replace("&amp;", "&")
+forest = re.search(r'<svg class="chart forest".*?</svg>', page, re.S).group(0)
+rows = re.findall(r'<g class="row (\w+)">.*?<title>(.*?)</title>', forest, re.S)
+got = [(unesc(t).split(": ")[0], v, re.search(r"change (\S+)%", t).group(1))
+       for v, t in rows]
+want = []
+for b in doc["benchmarks"]:
+    for op in b["operations"]:
+        for c in op["cells"]:
+            if "verdict" in c:
+                ch = c["change_pct"]
+                want.append(("%s %s (%s)" % (b["name"], op["name"], c["label"]),
+                             c["verdict"], "nan" if ch is None else "%.2f" % ch))
+for w, g in zip(want, got):
+    if w != g:
+        print("compare %s, report %s" % (w, g))
+if len(want) != len(got) or not want:
+    print("compare has %d rows, the report %d" % (len(want), len(got)))
+for name in sys.argv[3:]:
+    op, verdict = name.split("=")
+    cell = [c for b in doc["benchmarks"] for o in b["operations"]
+            if o["name"] == op for c in o["cells"] if "verdict" in c][0]
+    if cell["verdict"] != verdict or not cell["ci_low_pct"] > 0:
+        print("%s: %s [%s, %s], not %s above 0" % (op, cell["verdict"],
+              cell["ci_low_pct"], cell["ci_high_pct"], verdict))
+EOF2
+{
+	echo "label,benchmark,operation,value,unit,better,decimals,iteration"
+	for spec in weak:10:9.75 small:10:9.9 clear:10:12 n1:10:10 n2:10:10 \
+		n3:10:10 n4:10:10 n5:10:10 n6:10:10 n7:10:10; do
+		echo "$spec" | awk -F: '{
+			split("0 0.2 -0.2 0.1 -0.1", d, " ");
+			split("0.1 -0.1 0 -0.2 0.2", e, " ");
+			tight = $1 == "small" ? 0.05 : 1;
+			for (i = 1; i <= 5; i++) {
+				printf "base,b,%s,%.4f,s,lower,4,%d\n", $1, $2 + tight * d[i], i;
+				printf "new,b,%s,%.4f,s,lower,4,%d\n", $1, $3 + tight * ($1 ~ /^n/ ? e[i] : d[i]), i;
+			}
+		}'
+	done
+} >"$TMP/forest.csv"
+F() { "$MMCMP" --db "$TMP/forest.db" "$@"; }
+expect_status 0 "import a made-up comparison" F import "$TMP/forest.csv"
+expect_status 0 "its report" F report --margin 2 -o "$TMP/f.html" base new
+expect_status 0 "its comparison" F compare --margin 2 --format json -o "$TMP/f.json" base new
+if command -v python3 >/dev/null 2>&1; then
+	check "the forest rows carry compare's verdicts and changes, where the interval alone would not" \
+		sh -c "python3 '$TMP/forest.py' '$TMP/f.html' '$TMP/f.json' weak=inconclusive small=same >'$TMP/diff' && test ! -s '$TMP/diff'"
+	sed 's/^/# /' "$TMP/diff"
+else
+	ok "python3 not installed: forest check skipped # SKIP"
+fi
+
+# Pooling: an interrupted run of base is left out by report as by
+# compare, with the same note, and taken in by both under
+# --include-incomplete.
+sed -n '1p; /^base,b,clear,/p' "$TMP/forest.csv" | sed 's/^base,b,clear,[0-9.]*/base,b,clear,11.5/' >"$TMP/more.csv"
+expect_status 0 "import a second run of base" F import --append "$TMP/more.csv"
+id=$(sqlite3 "$TMP/forest.db" "SELECT max(id) FROM run")
+sqlite3 "$TMP/forest.db" "UPDATE run SET status = 'interrupted' WHERE id = $id"
+for inc in "" --include-incomplete; do
+	expect_status 0 "report $inc with an interrupted run" \
+		F report --margin 2 $inc -o "$TMP/p.html" base new
+	expect_status 0 "compare $inc with an interrupted run" \
+		F compare --margin 2 $inc --format json -o "$TMP/p.json" base new
+	if [ -z "$inc" ]; then
+		note="run $id of &#39;base&#39; left out: interrupted"
+	else
+		note="run $id of &#39;base&#39; included (--include-incomplete): interrupted"
+	fi
+	grep_file "$TMP/p.html" "<p class=\"footer\">$note" "the report notes what compare notes ($inc)"
+	if command -v python3 >/dev/null 2>&1; then
+		check "report and compare agree on every row ($inc)" \
+			sh -c "python3 '$TMP/forest.py' '$TMP/p.html' '$TMP/p.json' >'$TMP/diff' && test ! -s '$TMP/diff'"
+		sed 's/^/# /' "$TMP/diff"
+	fi
+done
+check "the provenance lists the interrupted run when it is pooled" \
+	grep -q '<td>interrupted</td>' "$TMP/p.html"
+expect_status 0 "report without --include-incomplete" F report -o - base new
+check "and not when it is left out" sh -c "! grep -q '<td>interrupted</td>' '$TMP/out'"
+sqlite3 "$TMP/forest.db" "UPDATE run SET status = 'interrupted' WHERE label = 'new'"
+expect_status 1 "a label of incomplete runs only is refused, as compare refuses it" \
+	F report base new
+grep_file "$TMP/err" "label 'new' has no complete run (run [0-9]* of 'new' left out: interrupted.*); --include-incomplete uses it anyway" \
+	"the error names the label and --include-incomplete"
 
 # Monitors: dd faults its buffer in, so pgfault changes every iteration
 # and in the periodic samples while it runs.
