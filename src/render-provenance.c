@@ -106,7 +106,8 @@ bool render_text_provenance(const struct compare_result *res,
 			    struct strbuf *out)
 {
 	const struct compare_provenance *p = render_provenance(res);
-	struct strbuf line = STRBUF_INIT;
+	struct strbuf line = STRBUF_INIT, part = STRBUF_INIT;
+	const char *where;
 	size_t width = 0;
 
 	if (!p)
@@ -124,7 +125,21 @@ bool render_text_provenance(const struct compare_result *res,
 		strbuf_reset(&line);
 		prov_counts(l, &line);
 		prov_where(l, &line);
-		text_line(out, 2 + width, 4 + width, "  ", &line);
+		/* Too long: the kernel, host and config on a line of their own.
+		 */
+		if (4 + width + line.len > TEXT_WRAP &&
+		    (where = strstr(line.buf, "; "))) {
+			strbuf_reset(&part);
+			strbuf_add(&part, line.buf,
+				   (size_t)(where - line.buf) + 1);
+			text_line(out, 2 + width, 4 + width, "  ", &part);
+			strbuf_reset(&part);
+			strbuf_addstr(&part, where + 2);
+			strbuf_addchars(out, ' ', 2 + width);
+			text_line(out, 2 + width, 4 + width, "  ", &part);
+		} else {
+			text_line(out, 2 + width, 4 + width, "  ", &line);
+		}
 		if (!l->vm)
 			continue;
 		strbuf_reset(&line);
@@ -145,6 +160,7 @@ bool render_text_provenance(const struct compare_result *res,
 		text_line(out, 0, 4, "  ", &line);
 	}
 	strbuf_release(&line);
+	strbuf_release(&part);
 	return true;
 }
 
