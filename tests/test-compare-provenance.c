@@ -157,25 +157,22 @@ static void test_cases(void)
 		struct run_data runs[MAX_LABELS];
 		char *labels[MAX_LABELS];
 		struct compare_provenance *p;
-		int64_t id = 1;
 
 		memset(runs, 0, sizeof(runs));
+		/* Run ids: 1, 2, ... for the labels' first runs, 10 + i after.
+		 */
 		for (size_t i = 0; i < cases[c].nr; i++) {
 			const struct fake_label *fl = &cases[c].labels[i];
+			struct run_source *src =
+				xcalloc(MAX_RUNS, sizeof(*src));
 
 			labels[i] = (char *)fl->name;
-			runs[i].sources =
-				xcalloc(fl->nr, sizeof(*runs[i].sources));
+			for (size_t r = 0; r < fl->nr; r++)
+				fake_source(&src[r], &fl->runs[r],
+					    (int64_t)(r ? 10 + i : 1 + i));
+			runs[i].sources = src;
 			runs[i].sources_nr = runs[i].sources_alloc = fl->nr;
 		}
-		/* Run ids in the order of the labels' first runs, then more. */
-		for (size_t r = 0; r < MAX_RUNS; r++)
-			for (size_t i = 0; i < cases[c].nr; i++)
-				if (r < cases[c].labels[i].nr)
-					fake_source(&runs[i].sources[r],
-						    &cases[c].labels[i].runs[r],
-						    r ? (int64_t)(10 + i)
-						      : id++);
 		p = compare_provenance_new(runs, labels, cases[c].nr);
 		ok(p != NULL, "%s: a provenance", cases[c].what);
 		if (p) {
