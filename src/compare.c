@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare-provenance.h"
 #include "machine.h"
 #include "run-data.h"
 #include "stats.h"
@@ -1295,6 +1296,7 @@ int compare_runs(const struct run_data *runs, size_t nr,
 		bench_finish(res, &res->bench[bi], runs);
 	pool_notes(res, runs, &opmaps[0], opts, have_re ? &re : NULL);
 	machine_diffs(res, runs);
+	res->provenance = compare_provenance_new(runs, res->labels, nr);
 	ret = 0;
 out:
 	if (ret)
@@ -1322,6 +1324,7 @@ void compare_result_release(struct compare_result *res)
 	free(res->labels);
 	strvec_clear(&res->machine_diffs);
 	strvec_clear(&res->warnings);
+	compare_provenance_free(res->provenance);
 	memset(res, 0, sizeof(*res));
 	strvec_init(&res->machine_diffs);
 	strvec_init(&res->warnings);

@@ -7,6 +7,7 @@
 #include "stats.h"
 #include "strvec.h"
 
+struct compare_provenance;
 struct monitor_table;
 struct run_data;
 struct strbuf;
@@ -348,6 +349,12 @@ struct compare_result {
 	 * "hostname: 'a' in base, 'b' in patched". Empty when all agree.
 	 */
 	struct strvec machine_diffs;
+	/*
+	 * What went into the comparison and what makes it unlike for like
+	 * (compare-provenance.h), for the block before the tables; NULL
+	 * when no run comes from the store.
+	 */
+	struct compare_provenance *provenance;
 	/*
 	 * The Benjamini-Hochberg families, [0] of the workload rows (the
 	 * tested mean cells of the whole comparison, before filters), [1]

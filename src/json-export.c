@@ -5,12 +5,14 @@
 
 #include <cjson/cJSON.h>
 
+#include "compare-provenance.h"
 #include "compare.h"
 #include "machine.h"
 #include "mmcmp-version.h"
 #include "run-data.h"
 #include "stats.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "util.h"
 
 /* cJSON returns NULL only when malloc() fails: abort as xmalloc() does. */
@@ -537,6 +539,53 @@ static cJSON *bench_object(const struct compare_result *res,
 	return o;
 }
 
+/* Every string of sv as a JSON array. */
+static cJSON *strings_array(const struct strvec *sv)
+{
+	cJSON *a = jcheck(cJSON_CreateArray());
+
+	for (size_t i = 0; i < sv->nr; i++)
+		jpush(a, jstr(sv->v[i]));
+	return a;
+}
+
+/* The provenance block (compare-provenance.h); null where it has none. */
+static cJSON *provenance_object(const struct compare_result *res)
+{
+	const struct compare_provenance *p = res->provenance;
+	cJSON *o, *labels;
+
+	if (!p || res->opts.test == COMPARE_TEST_MMTESTS)
+		return jcheck(cJSON_CreateNull());
+	o = jcheck(cJSON_CreateObject());
+	labels = jadd(o, "labels", cJSON_CreateArray());
+	for (size_t i = 0; i < p->labels_nr; i++) {
+		const struct compare_prov_label *l = &p->labels[i];
+		cJSON *lo = jpush(labels, cJSON_CreateObject()), *g;
+
+		jadd(lo, "label", jstr(res->labels[i]));
+		jadd(lo, "runs", jint((int64_t)l->runs));
+		jadd(lo, "iterations", jint(l->iterations));
+		jadd(lo, "samples", jint((int64_t)l->samples));
+		jadd(lo, "kernel_release", jstr(l->kernel_release));
+		jadd(lo, "hostname", jstr(l->host));
+		jadd(lo, "config_name", jstr(l->config_name));
+		if (!l->vm) {
+			jadd(lo, "guest", cJSON_CreateNull());
+			continue;
+		}
+		g = jadd(lo, "guest", cJSON_CreateObject());
+		jadd(g, "kernel_release", jstr(l->guest_release));
+		jadd(g, "cmdline", jstr(l->guest_cmdline));
+		jadd(g, "image", jstr(l->image));
+		jadd(g, "image_sha256", jstr(l->image_sha256));
+		jadd(g, "boots", jint((int64_t)l->boots));
+	}
+	jadd(o, "warnings", strings_array(&p->warnings));
+	jadd(o, "notes", strings_array(&p->notes));
+	return o;
+}
+
 static cJSON *compare_object(const struct compare_result *res)
 {
 	cJSON *o = jcheck(cJSON_CreateObject()), *labels, *diffs, *benches;
@@ -555,6 +604,7 @@ static cJSON *compare_object(const struct compare_result *res)
 	diffs = jadd(o, "machine_diffs", cJSON_CreateArray());
 	for (size_t i = 0; i < res->machine_diffs.nr; i++)
 		jpush(diffs, jstr(res->machine_diffs.v[i]));
+	jadd(o, "provenance", provenance_object(res));
 	benches = jadd(o, "benchmarks", cJSON_CreateArray());
 	for (size_t i = 0; i < res->bench_nr; i++)
 		jpush(benches, bench_object(res, &res->bench[i]));

@@ -62,6 +62,8 @@ void render_csv(const struct compare_result *res,
 				   "verdict,p_adjusted,mde_pct,n_base_units,"
 				   "n_other_units");
 	strbuf_addch(out, '\n');
+	/* 13: the columns after value of the mode that has provenance. */
+	render_csv_provenance(res, 13, out);
 	for (size_t bi = 0; bi < res->bench_nr; bi++) {
 		b = &res->bench[bi];
 		for (size_t r = 0; r < b->rows_nr; r++) {

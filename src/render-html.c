@@ -319,7 +319,7 @@ static void html_page_start(const struct compare_result *res,
 			   "</style>\n"
 			   "</head>\n"
 			   "<body>\n");
-	if (!res->machine_diffs.nr)
+	if (render_html_provenance(res, out) || !res->machine_diffs.nr)
 		return;
 	strbuf_addstr(out, "<div class=\"warning\">\n"
 			   "<p>Warning: the runs were made on different"

@@ -8,6 +8,7 @@
 #include "stats.h"
 
 struct compare_bench;
+struct compare_provenance;
 struct compare_result;
 struct compare_side;
 struct strbuf;
@@ -34,6 +35,24 @@ void render_junit(const struct compare_result *res,
 		  const struct render_options *opts, struct strbuf *out);
 void render_github(const struct compare_result *res,
 		   const struct render_options *opts, struct strbuf *out);
+
+/*
+ * The provenance block (compare-provenance.h) of each format, before the
+ * tables (render-provenance.c): res->provenance, or nothing under
+ * --test=mmtests and for runs not from the store. render_provenance()
+ * says which: the block or NULL. The text and markdown functions return
+ * whether they appended anything. render_csv_provenance() appends its
+ * records of benchmark "provenance" with `empty` commas after the value
+ * column (render.h); render_html_provenance() is in render.h.
+ */
+const struct compare_provenance *
+render_provenance(const struct compare_result *res);
+bool render_text_provenance(const struct compare_result *res,
+			    struct strbuf *out);
+bool render_markdown_provenance(const struct compare_result *res,
+				struct strbuf *out);
+void render_csv_provenance(const struct compare_result *res, size_t empty,
+			   struct strbuf *out);
 
 /*
  * Helpers shared by the renderers.

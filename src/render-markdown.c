@@ -254,7 +254,9 @@ void render_markdown(const struct compare_result *res,
 	struct strvec footer = STRVEC_INIT;
 
 	(void)opts;
-	if (res->machine_diffs.nr) {
+	if (render_markdown_provenance(res, out)) {
+		/* It ends with a blank line, as the warning below. */
+	} else if (res->machine_diffs.nr) {
 		strbuf_addstr(
 			out,
 			"> **Warning:** the runs were made on different machines or set-ups:\n");

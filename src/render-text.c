@@ -301,7 +301,10 @@ void render_text(const struct compare_result *res,
 	struct strvec footer = STRVEC_INIT;
 	bool titles = opts->titles || res->bench_nr > 1;
 
-	if (res->machine_diffs.nr) {
+	if (render_text_provenance(res, out)) {
+		if (!titles)
+			strbuf_addch(out, '\n');
+	} else if (res->machine_diffs.nr) {
 		strbuf_addstr(
 			out,
 			"Warning: the runs were made on different machines or set-ups\n");

@@ -24,6 +24,10 @@ struct strbuf;
  *             benchmark,stat,operation,label,value,pct,p,significant,
  *             n_base,n_other; values and percentages with 15
  *             significant digits, p-values with 6, empty when undefined.
+ *             The provenance block comes first, as records of benchmark
+ *             "provenance": stat names the field (runs, iterations,
+ *             samples, kernel, host, config, guest, note, warning), a
+ *             text is in operation, a count in value.
  *   html      a standalone page around mmtests' <table class=
  *             "resultsTable"> tables (reference 2.9); significant cells
  *             get bgcolor #A0FFA0 (better) or #FFA0A0 (worse).
@@ -40,6 +44,10 @@ struct strbuf;
  *             qualify as a change, "::warning" for unsure ones, then a
  *             Markdown summary for $GITHUB_STEP_SUMMARY: a table of the
  *             qualifying rows.
+ *
+ * In every mode but mmtests', text, markdown, csv, html and json start
+ * with the provenance block (compare-provenance.h) when the runs come
+ * from the store; it replaces the machine differences, which it covers.
  *
  * compare_options.print_ratio and print_significance select the ratio
  * table (2.8) and the "Significant" rows (2.6) in text, markdown and
@@ -94,6 +102,17 @@ const char *render_format_nth(size_t i);
 int render(enum render_format format, const struct compare_result *res,
 	   const struct render_options *opts, struct strbuf *out,
 	   struct strbuf *err);
+
+/*
+ * The provenance block of the html format (compare-provenance.h), as
+ * render() puts it at the top of the page's body: an <h2>, a <table
+ * class="provenance"> of the labels, <p class="note"> notes and a <div
+ * class="warning"> list of what is not like for like. Appends nothing
+ * and returns false under --test=mmtests or when res has no provenance;
+ * for pages that embed the comparison (report.c).
+ */
+bool render_html_provenance(const struct compare_result *res,
+			    struct strbuf *out);
 
 /*
  * The per-format functions behind render() and the helpers they share

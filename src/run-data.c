@@ -145,7 +145,35 @@ void run_data_release(struct run_data *rd)
 		monitor_table_release(&rd->cgroups[i]);
 	free(rd->cgroups);
 	strvec_clear(&rd->notes);
+	for (size_t i = 0; i < rd->sources_nr; i++)
+		run_source_release(&rd->sources[i]);
+	free(rd->sources);
 	memset(rd, 0, sizeof(*rd));
+}
+
+void run_boot_release(struct run_boot *b)
+{
+	if (!b)
+		return;
+	free(b->kernel);
+	free(b->image);
+	free(b->image_sha256);
+	free(b->append);
+	free(b->guest_release);
+	free(b->guest_cmdline);
+	machine_info_release(&b->guest);
+	memset(b, 0, sizeof(*b));
+}
+
+void run_source_release(struct run_source *src)
+{
+	if (!src)
+		return;
+	run_info_release(&src->info);
+	for (size_t i = 0; i < src->boots_nr; i++)
+		run_boot_release(&src->boots[i]);
+	free(src->boots);
+	memset(src, 0, sizeof(*src));
 }
 
 void monitor_count_free(struct monitor_count *v, size_t nr)

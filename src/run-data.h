@@ -157,6 +157,35 @@ struct monitor_table {
 	size_t other_cpu_alloc;
 };
 
+/*
+ * A guest boot of a run with kernels (the boot table, store-boot.c):
+ * what was booted and what the guest said it ran. Strings may be NULL.
+ */
+struct run_boot {
+	int64_t number;	    /* 1 for the run's first */
+	char *kernel;	    /* its name under kernels: */
+	char *image;	    /* path of the bzImage */
+	char *image_sha256; /* lowercase hex */
+	char *append;	    /* the command line mmcmp gave */
+	char *guest_release, *guest_cmdline;
+	bool has_guest;		   /* the agent answered: guest holds facts */
+	struct machine_info guest; /* its facts, zeroed when !has_guest */
+};
+
+/*
+ * One run pooled into a struct run_data (store_load_pooled()), for the
+ * provenance of a comparison: its info, the measured iterations whose
+ * samples were taken and those samples, the measured iterations it
+ * planned (its effective setup; 0: unknown) and its boots.
+ */
+struct run_source {
+	struct run_info info;
+	int64_t iterations, planned;
+	size_t samples;
+	struct run_boot *boots; /* in boot order; empty without kernels */
+	size_t boots_nr, boots_alloc;
+};
+
 struct run_data {
 	struct run_info info;
 	struct op_samples *ops; /* in the order they were created */
@@ -179,6 +208,13 @@ struct run_data {
 	 * run_data_merge() keeps dst's.
 	 */
 	struct strvec notes;
+	/*
+	 * The runs pooled, oldest first (store_load_pooled()); empty for
+	 * data that does not come from the store (CSV imports, tests).
+	 * run_data_merge() does not touch them.
+	 */
+	struct run_source *sources;
+	size_t sources_nr, sources_alloc;
 };
 
 /*
@@ -283,6 +319,10 @@ void run_setup_add_stop(struct run_setup *setup, const char *workload,
 			const char *job, int64_t iterations,
 			const char *stopped);
 void run_info_release(struct run_info *ri);
+/* Free what b holds and zero it; NULL is a no-op. */
+void run_boot_release(struct run_boot *b);
+/* Free what src holds (its info and boots) and zero it; NULL is a no-op. */
+void run_source_release(struct run_source *src);
 void op_samples_release(struct op_samples *op);
 void monitor_table_release(struct monitor_table *mt);
 /* Free all of rd and zero it. */

@@ -2,13 +2,17 @@
 #include "store.h"
 
 #include <inttypes.h>
+#include <string.h>
+
 #include <sqlite3.h>
 
 #include "executor.h"
 #include "machine.h"
+#include "parse-num.h"
 #include "run-data.h"
 #include "store-internal.h"
 #include "strbuf.h"
+#include "util.h"
 
 static const char boot_sql[] =
 	"INSERT INTO boot (run_id, number, kernel, image, image_sha256,"
@@ -79,4 +83,77 @@ out:
 	sqlite3_finalize(stmt);
 	strbuf_release(&facts);
 	return store_tx_close(st, &tx, ret, err);
+}
+
+/* Fill m from "name=value" lines as facts_text() writes them. */
+static void facts_parse(const char *text, struct machine_info *m)
+{
+	while (text && *text) {
+		const char *eol = strchr(text, '\n');
+		size_t len = eol ? (size_t)(eol - text) : strlen(text);
+		const char *eq = memchr(text, '=', len);
+
+		for (size_t i = 0; eq && i < machine_fields_nr; i++) {
+			const struct machine_field *f = &machine_fields[i];
+			char *v;
+
+			if (strlen(f->name) != (size_t)(eq - text) ||
+			    strncmp(f->name, text, (size_t)(eq - text)))
+				continue;
+			v = xstrndup(eq + 1, (size_t)(text + len - eq - 1));
+			if (f->kind == MACHINE_INT) {
+				if (!parse_int64(v, 0, f->max,
+						 machine_field_int_at(f, m)))
+					*machine_field_int_at(f, m) = 0;
+				free(v);
+			} else {
+				free(*machine_field_str_at(f, m));
+				*machine_field_str_at(f, m) = v;
+			}
+			break;
+		}
+		text = eol ? eol + 1 : NULL;
+	}
+}
+
+int store_load_boots(struct store *st, int64_t run_id, struct run_source *src,
+		     struct strbuf *err)
+{
+	static const char sql[] =
+		"SELECT number, kernel, image, image_sha256, append,"
+		" guest_release, guest_cmdline, guest_facts FROM boot"
+		" WHERE run_id = ?1 ORDER BY number";
+	sqlite3_stmt *stmt = NULL;
+	int rc, ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
+	    sqlite3_bind_int64(stmt, 1, run_id)) {
+		store_fail(st, err, "read the boots of run %" PRId64, run_id);
+		goto out;
+	}
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct run_boot *b;
+
+		ALLOC_GROW(src->boots, src->boots_nr + 1, src->boots_alloc);
+		b = &src->boots[src->boots_nr++];
+		memset(b, 0, sizeof(*b));
+		b->number = sqlite3_column_int64(stmt, 0);
+		b->kernel = store_column_strdup(stmt, 1);
+		b->image = store_column_strdup(stmt, 2);
+		b->image_sha256 = store_column_strdup(stmt, 3);
+		b->append = store_column_strdup(stmt, 4);
+		b->guest_release = store_column_strdup(stmt, 5);
+		b->guest_cmdline = store_column_strdup(stmt, 6);
+		b->has_guest = sqlite3_column_type(stmt, 7) != SQLITE_NULL;
+		facts_parse((const char *)sqlite3_column_text(stmt, 7),
+			    &b->guest);
+	}
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "read the boots of run %" PRId64, run_id);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return ret;
 }

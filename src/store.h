@@ -277,10 +277,13 @@ int store_load_label(struct store *st, const char *label, const int64_t *only,
  * the samples of iterations whose status is "ok" (store_load_label()
  * takes them all, as include_incomplete does). rd->notes receives one
  * line per run left out, or taken in although not complete ("run 15 of
- * 'patched' left out: interrupted after 2 iterations"), and one for the
- * failed iterations of the runs pooled ("3 failed iterations of 'base'
- * left out"). *loaded counts the runs pooled; 0 with notes means every
- * run of the label was left out.
+ * 'patched' left out: interrupted after 2 of 5 iterations", the planned
+ * count from the run's effective setup and config, left out when they
+ * do not tell), and one for the failed iterations of the runs pooled
+ * ("3 failed iterations of 'base' left out"). *loaded counts the runs
+ * pooled; 0 with notes means every run of the label was left out.
+ * rd->sources gets one entry per run pooled: its info, the measured
+ * iterations and samples taken, the iterations planned, its boots.
  */
 int store_load_pooled(struct store *st, const char *label, const int64_t *only,
 		      size_t only_nr, const char *benchmark,
@@ -397,5 +400,15 @@ struct executor_boot_info;
  */
 int store_boot_add(struct store *st, int64_t run_id,
 		   const struct executor_boot_info *b, struct strbuf *err);
+
+struct run_source;
+
+/*
+ * Append the boots of run run_id to src->boots, in boot order, with the
+ * guest's facts parsed back into struct machine_info (store-boot.c). A
+ * run without kernels has none.
+ */
+int store_load_boots(struct store *st, int64_t run_id, struct run_source *src,
+		     struct strbuf *err);
 
 #endif /* MMCMP_STORE_H */

@@ -54,13 +54,13 @@ expect_status 0 "a second run of base" M run -q "$TMP/alt.yaml" --label base --a
 id=$(sqlite3 "$MMCMP_DB" "SELECT max(id) FROM run")
 sqlite3 "$MMCMP_DB" "UPDATE run SET status = 'interrupted' WHERE id = $id"
 expect_status 0 "compare with an interrupted run" M compare base patched
-grep_file "$TMP/out" "^run $id of 'base' left out: interrupted after 4 iterations$" \
+grep_file "$TMP/out" "^run $id of 'base' left out: interrupted after 4 of 4 iterations$" \
 	"the footer names the interrupted run"
 grep_file "$TMP/out" "^n = base 4 iterations (4 samples), patched 2 iterations (2 samples)$" \
 	"the interrupted run's iterations are not pooled"
 expect_status 0 "--include-incomplete with an interrupted run" \
 	M compare --include-incomplete base patched
-grep_file "$TMP/out" "^run $id of 'base' included (--include-incomplete): interrupted after 4 iterations$" \
+grep_file "$TMP/out" "^run $id of 'base' included (--include-incomplete): interrupted after 4 of 4 iterations$" \
 	"the note marks the run included"
 grep_file "$TMP/out" "^n = base 8 iterations (8 samples), patched 4 iterations (4 samples)$" \
 	"its iterations are pooled again"
@@ -68,7 +68,7 @@ grep_file "$TMP/out" "^n = base 8 iterations (8 samples), patched 4 iterations (
 # A label of incomplete runs only is an error that names the way out.
 sqlite3 "$MMCMP_DB" "UPDATE run SET status = 'interrupted' WHERE label = 'patched'"
 expect_status 1 "a label with only incomplete runs" M compare base patched
-grep_file "$TMP/err" "label 'patched' has no complete run (run [0-9]* of 'patched' left out: interrupted after 4 iterations); --include-incomplete uses it anyway" \
+grep_file "$TMP/err" "label 'patched' has no complete run (run [0-9]* of 'patched' left out: interrupted after 4 of 4 iterations); --include-incomplete uses it anyway" \
 	"the error names the label and --include-incomplete"
 expect_status 0 "--include-incomplete compares it" M compare --include-incomplete base patched
 
@@ -110,7 +110,8 @@ grep_file "$TMP/out" "^ \{37\}base \{22\}patched \{25\}base $long$" \
 	"base, patched and the long label print whole, 6.8-base's rest under 6.8"
 grep_file "$TMP/out" "^ \{96\}6\.8  *$" "6.8-base is split at its dash"
 check "no label loses a character" sh -c "! grep -q ' bas \| patche ' '$TMP/out'"
-grep "$long\$" "$TMP/out" >"$TMP/hdr"
+# The header line, not a provenance line that ends with the label.
+grep "^ *base .*$long\$" "$TMP/out" >"$TMP/hdr"
 grep '^Min ' "$TMP/out" >"$TMP/min"
 check "the last column ends where the long label ends" \
 	test "$(awk '{ print length($0) }' "$TMP/hdr")" = "$(awk '{ print length($0) }' "$TMP/min")"

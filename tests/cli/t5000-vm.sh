@@ -89,6 +89,14 @@ check "vCPU pinning is recorded (pinned, or why not)" \
 	test "$(q "SELECT count(*) FROM boot WHERE pinning LIKE 'vCPU0=CPU%' OR pinning LIKE 'none: %'")" = 4
 check "the guest's monitors show THP faults only with THP always" \
 	test "$(q "SELECT group_concat(r.label || '=' || (coalesce(sum_thp, 0) > 0)) FROM (SELECT i.run_id, sum(json_extract(m.vmstat, '\$.thp_fault_alloc')) AS sum_thp FROM iteration i JOIN iteration_monitor m ON m.iteration_id = i.id GROUP BY i.run_id) t JOIN run r ON r.id = t.run_id")" = "k-thp=1,k-nothp=0"
+expect_status 0 "compare the two kernels" "$MMCMP" compare k-thp k-nothp
+tr '\n' ' ' <"$TMP/out" | tr -s ' ' >"$TMP/flat"
+grep_file "$TMP/flat" " guest $(q "SELECT guest_release FROM boot LIMIT 1") '[^']*transparent_hugepage=never', image $kernel (sha256 [0-9a-f]\{12\}), 2 boots " \
+	"the provenance block shows each label's guest"
+grep_file "$TMP/flat" " guest thp_enabled: 'always' in k-thp, 'never' in k-nothp " \
+	"and the guests' THP modes among the differences"
+check "other command lines: not the same image warning" \
+	sh -c "! grep -q 'booted the same image' '$TMP/out'"
 
 # 2. A kernel that panics, then one whose workload hangs: both bounded,
 # the schedule goes on.

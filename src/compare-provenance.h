@@ -1,0 +1,87 @@
+#ifndef MMCMP_COMPARE_PROVENANCE_H
+#define MMCMP_COMPARE_PROVENANCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "strvec.h"
+
+struct run_data;
+
+/*
+ * compare-provenance: what went into a comparison and whether it is like
+ * for like, as data for the renderers (the block they print before the
+ * tables in every mode but mmtests'). compare_runs() fills the
+ * compare_result's provenance from the runs' sources (run-data.h's
+ * struct run_source, filled by store_load_pooled()); data that does not
+ * come from the store (CSV imports, tests) has none, and then no block.
+ *
+ * Per label: the runs pooled, the measured iterations and the samples
+ * used (after the pooling rules), the kernel release, host and config
+ * name of its first run and, for runs from `kernels:`, the guest's
+ * release and command line and the image of its first boot that
+ * answered.
+ *
+ * Then the warnings: one line per fact on which the labels differ, each
+ * label named by its first run, in the style of machine differences:
+ *   "thp_enabled: 'always' in base, 'never' in patched"
+ * over the config hash ("config_sha256"), the effective parameters
+ * ("params": "WORKLOAD.NAME=V1,V2 ..."), iterations, warm-ups and the
+ * precision rule of `until` (the stored effective setup), every machine
+ * fact of machine_fields[] but the kernel's release and version (which
+ * comparisons are about), and for runs from `kernels:` the guest's facts
+ * ("guest thp_enabled: ..."). Values unknown to a run are skipped, as
+ * machine differences do. Then one line per fact on which the runs
+ * pooled into one label differ (the kernel included):
+ *   "thp_enabled within base: 'always' in run 3, 'never' in run 7"
+ * and one per group of labels whose runs from `kernels:` booted the same
+ * image (SHA-256) with the same command line:
+ *   "base and patched booted the same image (sha256 1a2b3c4d5e6f) with
+ *   the same command line"
+ *
+ * The notes: one per group of labels whose first runs, recorded by
+ * separate mmcmp processes, ran the same kernel (release, version and
+ * config hash), the "forgot to reboot" case:
+ *   "base and patched ran the same kernel (6.1.0-18-amd64, one version
+ *   and config): was the machine rebooted into the kernel under test?"
+ *
+ * Everything is owned by the struct; compare_provenance_free() frees it.
+ */
+
+/* One label of the comparison. */
+struct compare_prov_label {
+	size_t runs;	    /* runs pooled */
+	int64_t iterations; /* measured iterations used */
+	size_t samples;	    /* samples used, over all operations */
+	/* Of its first run; NULL where unknown. */
+	char *kernel_release, *host, *config_name;
+	/* Runs from kernels: the guest of the first boot that answered. */
+	bool vm;
+	size_t boots;
+	char *guest_release, *guest_cmdline, *image, *image_sha256;
+};
+
+struct compare_provenance {
+	struct compare_prov_label *labels; /* one per label, baseline first */
+	size_t labels_nr;
+	bool has_vm; /* some label ran from kernels: */
+	struct strvec warnings, notes;
+};
+
+/*
+ * The provenance of runs[0..nr), labelled labels[0..nr), or NULL when no
+ * run has sources (not from the store). The caller frees the result with
+ * compare_provenance_free().
+ */
+struct compare_provenance *compare_provenance_new(const struct run_data *runs,
+						  char *const *labels,
+						  size_t nr);
+
+/* Free p and everything it owns; NULL is a no-op. */
+void compare_provenance_free(struct compare_provenance *p);
+
+/* The first 12 hex digits of a SHA-256, as the block shows them. */
+#define COMPARE_PROV_SHA_SHORT 12
+
+#endif /* MMCMP_COMPARE_PROVENANCE_H */
