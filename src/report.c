@@ -1216,7 +1216,8 @@ static size_t timeseries_plots(const struct model *md, struct strbuf *out)
 	return charts;
 }
 
-static void provenance(const struct model *md, struct strbuf *out)
+/* One row per pooled run: its id, uuid, start, status, config, host. */
+static void runs_table(const struct model *md, struct strbuf *out)
 {
 	strbuf_addstr(out, "<table class=\"prov\">\n<tr><th>label</th>"
 			   "<th>run</th><th>uuid</th><th>started</th>"
@@ -1280,15 +1281,14 @@ static int comparison(const struct model *md, struct strbuf *out,
 		BUG("render() gave an html page without a body");
 	start += strlen("<body>\n");
 	/*
-	 * The provenance block goes here, the one place for it: the pooled
-	 * runs' table of provenance(), first in the section. NEEDSWORK:
-	 * once render_html() prints a provenance block of its own it comes
-	 * with the body below; then provenance() goes and this is all.
+	 * compare's page opens with its provenance block (per label, the
+	 * warning block, the notes), so the comparison comes first; the
+	 * table of the pooled runs, one row each, follows as the detail.
 	 */
-	section(out, "provenance", "Provenance");
-	provenance(md, out);
 	section(out, "comparison", "Comparison");
 	strbuf_add(out, start, (size_t)(end - start));
+	section(out, "runs", "Runs pooled");
+	runs_table(md, out);
 	ret = 0;
 out:
 	strbuf_release(&page);

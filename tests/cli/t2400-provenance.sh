@@ -129,5 +129,8 @@ grep_file "$TMP/out" "^  intr     1 run, 2 iterations, 6 samples;" \
 # The report, which embeds compare's html, still renders.
 expect_status 0 "report" M report base patched -o "$TMP/r.html"
 grep_file "$TMP/r.html" "<table class=\"provenance\">" "the report has the block"
+check "once, before the table of the pooled runs" \
+	test "$(grep -c -e '<table class="provenance">' -e '<h2 id="runs">' "$TMP/r.html")" = 2 -a \
+	"$(grep -n -e '<table class="provenance">' -e '<h2 id="runs">' "$TMP/r.html" | cut -d: -f2 | tr -d '\n' | cut -c1-6)" = "<table"
 
 done_testing
