@@ -25,6 +25,21 @@ for c in wis-improve trunc-regress wis-nochange; do
 	done
 done
 
+# --print-ratio where mmtests has no number: the expected tables are
+# derived from mmtests' compare code (tests/data/mmtests/README.md).
+for c in ratio-gaps ratio-single; do
+	db="$TMP/$c.db"
+	expect_status 0 "import $c.csv" "$MMCMP" --db "$db" import "$data/$c.csv"
+	"$MMCMP" --db "$db" compare --test=mmtests --no-titles --print-ratio \
+		v1-base v1-patch >"$TMP/got" 2>"$TMP/err" || true
+	if cmp -s "$TMP/got" "$data/$c.ratio.txt"; then
+		ok "$c.ratio.txt is what mmtests prints"
+	else
+		not_ok "$c.ratio.txt is what mmtests prints"
+		diff "$data/$c.ratio.txt" "$TMP/got" | sed 's/^/# /' | head -20
+	fi
+done
+
 db="$TMP/wis-improve.db"
 M() { "$MMCMP" --db "$db" "$@"; }
 expect_status 0 "default compare (welch)" M compare 6.9-vanilla 6.9-patched
