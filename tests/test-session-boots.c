@@ -107,8 +107,9 @@ static void on_warning(void *ctx, const char *msg)
 
 /*
  * The cases run 2 kernels x `boots` boots (2 when 0) x 2 iterations,
- * of a constant workload, or with `spread` one whose values alternate
- * between 100 and 10 (never precise at 5%); `until` is the config's.
+ * of a constant workload, or with `first_high` one that prints 150 the
+ * first time and 100 after (the first boot, of kernel a, has the spread);
+ * `until` is the config's.
  */
 static const struct {
 	const char *name;
@@ -117,7 +118,7 @@ static const struct {
 	const char *boots, *progress, *summary;
 	int vm_boots;
 	double until;
-	bool spread;
+	bool first_high;
 } cases[] = {
 	{"A B B A", true, 0, "0:1 1:2 1:3 0:4",
 	 "t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i1 t-b:i2 t-a:i1 t-a:i2",
@@ -129,20 +130,25 @@ static const struct {
 	 "t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i1 t-b:i2 t-a:i1 t-a:i2",
 	 "t-a 4/0 t-b 4/2", 0, 0, false},
 	/*
-	 * until: 4 iterations of each after the round A B then B A, so
-	 * all stop there, after a whole round, not after A's second boot.
+	 * until 40: b is precise after boot 3 (4 values of 100), a only
+	 * after boot 4 (150 and 3 x 100: 35%), at the end of the round.
 	 */
 	{"until: A B B A stops after a whole round", true, 0, "0:1 1:2 1:3 0:4",
 	 "t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i1 t-b:i2 t-a:i1 t-a:i2",
-	 "t-a 4/0 t-b 4/0", 3, 5, false},
-	{"until: A A B B stops kernel by kernel", false, 0, "0:1 0:2 1:3 1:4",
-	 "t-a:i1 t-a:i2 t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i1 t-b:i2",
-	 "t-a 4/0 t-b 4/0", 3, 5, false},
-	{"until: values with spread boot to the maximum", true, 0,
+	 "t-a 4/0 t-b 4/0", 3, 40, true},
+	/*
+	 * until 5: a never is (20% after 6 values), so b keeps booting
+	 * although it has been precise since boot 3: the rounds stay whole.
+	 */
+	{"until: A B B A boots to the maximum, b with a", true, 0,
 	 "0:1 1:2 1:3 0:4 0:5 1:6",
 	 "t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i1 t-b:i2 t-a:i1 t-a:i2 "
 	 "t-a:i1 t-a:i2 t-b:i1 t-b:i2",
 	 "t-a 6/0 t-b 6/0", 3, 5, true},
+	/* In sequence: each kernel stops after its second boot. */
+	{"until: A A B B stops kernel by kernel", false, 0, "0:1 0:2 1:3 1:4",
+	 "t-a:i1 t-a:i2 t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i1 t-b:i2",
+	 "t-a 4/0 t-b 4/0", 3, 5, false},
 };
 
 static void run_case(size_t i, const char *fake_bench, const char *db,
@@ -165,14 +171,12 @@ static void run_case(size_t i, const char *fake_bench, const char *db,
 	if (cases[i].until > 0)
 		strbuf_addf(&text, "until: %g\n", cases[i].until);
 	strbuf_addstr(&text, "workloads:\n  - name: w\n");
-	if (cases[i].spread)
+	if (cases[i].first_high)
 		strbuf_addf(
 			&text,
 			"    shell: true\n"
-			"    command: \"n=$(cat %s/n 2>/dev/null || echo 0); "
-			"echo $((n + 1)) > %s/n; "
-			"if [ $((n %% 2)) = 1 ]; then echo total:100; "
-			"else echo total:10; fi\"\n",
+			"    command: \"if [ -e %s/n ]; then echo total:100; "
+			"else : > %s/n; echo total:150; fi\"\n",
 			dir, dir);
 	else
 		strbuf_addf(&text,
@@ -186,6 +190,9 @@ static void run_case(size_t i, const char *fake_bench, const char *db,
 		    "vm: { boots: %d, interleave: %s }\n",
 		    vm_boots, cases[i].interleave ? "true" : "false");
 	unlink(db);
+	strbuf_addf(&sum, "%s/n", dir);
+	unlink(sum.buf);
+	strbuf_reset(&sum);
 	f.fail_boot = cases[i].fail_boot;
 	r = config_load_buffer(&cfg, "t.yaml", text.buf, text.len, &err) ||
 	    config_expand_kernels(&cfg, &err) || plan_build(&plan, &cfg, &err);
