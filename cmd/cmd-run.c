@@ -435,11 +435,6 @@ static int run_main(int argc, char **argv)
 	}
 	if (args.until_pct > 0)
 		rs.cfg.until_pct = args.until_pct;
-	if (rs.cfg.until_pct > 0 && rs.cfg.kernels_nr) {
-		error("--until and until: do not work with kernels yet");
-		ret = 2;
-		goto out;
-	}
 	base_label = args.label ? xstrdup(args.label) : default_label();
 	ret = make_labels(&rs, base_label);
 	if (ret)

@@ -118,6 +118,30 @@ static double rdiff(double new_value, double base)
 	return new_value / base;
 }
 
+/*
+ * The --print-ratio cells of s against the baseline bs. mmtests takes
+ * a side whose mean is undefined (a zero sample under Hmean, or the
+ * operation missing) on either side as ratio 1, percentage 0 and
+ * normalised difference 0 (Compare.pm's "else" branch); ratio_void
+ * records that for bench_cidiff(). Under --test=mmtests the baseline
+ * column goes through the same formulas, so a baseline mean of 0 prints
+ * ratio 0 there, as in mmtests. The default modes keep rdiff() alone.
+ */
+static void side_ratio(struct compare_side *s, const struct compare_side *bs,
+		       bool higher_better, enum compare_test test)
+{
+	s->ratio_void = test == COMPARE_TEST_MMTESTS &&
+			(isnan(s->sum.mean) || isnan(bs->sum.mean));
+	if (s->ratio_void) {
+		s->ratio = 1.0;
+		s->ratio_pct = 0.0;
+		return;
+	}
+	s->ratio = rdiff(s->sum.mean, bs->sum.mean);
+	s->ratio_pct = higher_better ? stats_pdiff(s->ratio, 1.0)
+				     : stats_pndiff(s->ratio, 1.0);
+}
+
 static const char *const unit_names[] = {
 	[COMPARE_UNIT_ITERATION] = "iteration",
 	[COMPARE_UNIT_SAMPLE] = "sample",
@@ -421,12 +445,12 @@ static void bench_add_op(struct compare_bench *b, char *const *labels,
 	bs->change.change_pct = bs->change.low_pct = bs->change.high_pct = NAN;
 	bs->ratio = 1.0;
 	for (size_t i = 1; i < runs_nr; i++) {
-		s = &op->side[i];
-		side_test(s, bs, &su[i], &su[0], op->higher_better, opts);
-		s->ratio = rdiff(s->sum.mean, bs->sum.mean);
-		s->ratio_pct = op->higher_better ? stats_pdiff(s->ratio, 1.0)
-						 : stats_pndiff(s->ratio, 1.0);
+		side_test(&op->side[i], bs, &su[i], &su[0], op->higher_better,
+			  opts);
+		side_ratio(&op->side[i], bs, op->higher_better, opts->test);
 	}
+	if (opts->test == COMPARE_TEST_MMTESTS)
+		side_ratio(bs, bs, op->higher_better, opts->test);
 	if (opts->test != COMPARE_TEST_MMTESTS)
 		op_warnings(op, su, labels, runs_nr, opts);
 	for (size_t i = 0; i < runs_nr; i++)
@@ -477,6 +501,12 @@ static void bench_cidiff(struct compare_bench *b, size_t runs_nr,
 		double blo, bhi;
 
 		side_ci(bs, &blo, &bhi);
+		/*
+		 * mmtests prints NaN in every column, its own included,
+		 * when the baseline has no CI at all.
+		 */
+		if (test == COMPARE_TEST_MMTESTS)
+			b->ops[o].side[0].ndiff = any_ci[0] ? 0.0 : NAN;
 		for (size_t i = 1; i < runs_nr; i++) {
 			struct compare_side *s = &b->ops[o].side[i];
 			double lo, hi;
@@ -484,6 +514,8 @@ static void bench_cidiff(struct compare_bench *b, size_t runs_nr,
 			side_ci(s, &lo, &hi);
 			if (!any_ci[0] || !any_ci[i])
 				s->ndiff = NAN;
+			else if (s->ratio_void)
+				s->ndiff = 0.0;
 			else
 				s->ndiff = cidiff(s->sum.mean, lo, hi,
 						  bs->sum.mean, blo, bhi);
@@ -682,9 +714,9 @@ static void bench_footers(const struct compare_result *res,
 	const struct compare_side *s;
 	double *ratios = xmalloc(b->ops_nr * sizeof(*ratios));
 
+	/* The baseline's column too: mmtests runs it through the same. */
 	b->ratio_footer = xcalloc(runs_nr, sizeof(*b->ratio_footer));
-	b->ratio_footer[0].gmean = 1.0;
-	for (size_t i = 1; i < runs_nr; i++) {
+	for (size_t i = 0; i < runs_nr; i++) {
 		struct compare_ratio_footer *f = &b->ratio_footer[i];
 		double sum = 0.0;
 		size_t nd = 0;

@@ -216,10 +216,18 @@ struct compare_side {
 	double p_adjusted;
 	enum stats_verdict verdict;
 	double mde_pct;
-	/* --print-ratio (reference 2.8); 1, 0 and 0 in the baseline. */
+	/*
+	 * --print-ratio (reference 2.8); 1, 0 and 0 in the baseline, where
+	 * under --test=mmtests ndiff is NaN when the baseline has no CI at
+	 * all and ratio 0 when its mean is 0, as mmtests prints them.
+	 * ratio_void: under --test=mmtests, this side's or the baseline's
+	 * mean is undefined or missing, so ratio is 1 and both differences
+	 * 0, as mmtests takes such a cell.
+	 */
 	double ratio;	  /* rdiff(mean, base mean) */
 	double ratio_pct; /* pdiff/pndiff(ratio, 1) */
 	double ndiff;	  /* cidiff(mean, base mean); NaN: no CI */
+	bool ratio_void;
 };
 
 struct compare_op {

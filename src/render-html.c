@@ -207,7 +207,7 @@ static void html_ratio_table(const struct compare_result *res,
 			strbuf_addstr(&t, " (");
 			render_fixed(&t, 0, 2, false, s->ratio_pct);
 			strbuf_addstr(&t, "%) (");
-			render_fixed(&t, 0, 2, true, i ? s->ndiff : 0.0);
+			render_fixed(&t, 0, 2, true, s->ndiff);
 			strbuf_addstr(&t, "s)");
 			html_cell(out, "td", "", &t);
 		}

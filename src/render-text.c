@@ -190,7 +190,7 @@ static void text_ratio_table(const struct compare_result *res,
 			strbuf_addstr(out, " (");
 			render_fixed(out, 0, 2, false, s->ratio_pct);
 			strbuf_addstr(out, "%) (");
-			render_fixed(out, 0, 2, true, i ? s->ndiff : 0.0);
+			render_fixed(out, 0, 2, true, s->ndiff);
 			strbuf_addstr(out, "s)");
 		}
 		strbuf_addch(out, '\n');

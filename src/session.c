@@ -711,7 +711,8 @@ static void until_check(struct session *s, size_t j, long it)
 	size_t per = s->plan->nr / s->plan->builds_nr;
 	size_t first = j, step = 1, nr = 1;
 
-	if (!s->until_pct || it < s->cfg->warmup)
+	/* With kernels, session_run_boots() decides between boots. */
+	if (!s->until_pct || it < s->cfg->warmup || s->opts.boots_nr)
 		return;
 	if (s->walk.interleave) {
 		if (s->plan->jobs[j].build_index + 1 != s->plan->builds_nr)
@@ -1062,6 +1063,9 @@ static char *effective_setup(const struct session *s, size_t b)
 		.warmup = s->cfg->warmup,
 		.until_pct = s->until_pct,
 	};
+	/* With kernels, each of a kernel's boots runs every iteration. */
+	long most =
+		s->opts.boots_nr ? s->measured * s->cfg->vm.boots : s->measured;
 	char *text;
 
 	for (size_t j = 0; s->until_pct && j < s->plan->nr; j++) {
@@ -1071,9 +1075,9 @@ static char *effective_setup(const struct session *s, size_t b)
 		if (job->build_index != b)
 			continue;
 		run_setup_add_stop(&setup, job->wl->name, job->key, ju->ran,
-				   ju->precise		    ? "precision"
-				   : ju->ran >= s->measured ? "maximum"
-							    : "interrupted");
+				   ju->precise	     ? "precision"
+				   : ju->ran >= most ? "maximum"
+						     : "interrupted");
 	}
 
 	for (size_t w = 0; w < s->cfg->workloads_nr; w++) {
@@ -1297,10 +1301,9 @@ fail:
 	return -1;
 }
 
-/* Boot n (1-based) of s->opts.boot_order: record it for k's runs. */
-static int start_boot(struct session *s, size_t n, struct strbuf *err)
+/* Boot kernel k as boot n (1-based): record it for k's runs. */
+static int start_boot(struct session *s, size_t k, size_t n, struct strbuf *err)
 {
-	size_t k = s->opts.boot_order[n - 1];
 	struct executor_boot_info info = {.failed = STRBUF_INIT};
 	int ret = -1;
 
@@ -1322,9 +1325,55 @@ out:
 	return ret;
 }
 
+/*
+ * Whether every job of kernel k (SIZE_MAX: of every kernel) is precise
+ * enough to stop; if so, mark them stopped on precision.
+ */
+static bool until_kernel_precise(struct session *s, size_t k)
+{
+	for (int mark = 0; mark < 2; mark++)
+		for (size_t j = 0; j < s->plan->nr; j++) {
+			size_t b = s->plan->jobs[j].build_index;
+
+			if (k != SIZE_MAX && s->cfg->builds[b].kernel != k)
+				continue;
+			if (mark)
+				s->until[j].precise = true;
+			else if (!until_precise(s, j))
+				return false;
+		}
+	return true;
+}
+
+/*
+ * After the n-th boot of the schedule, of kernel k, under `until`: which
+ * kernels need no more boots (section 9 with boots). Interleaved boots
+ * (A B B A) stop together, and only after a whole round, so that every
+ * kernel keeps as many boots as the others and the alternation that
+ * cancels drift stays whole; boots in sequence (A A B B) stop kernel by
+ * kernel. Each job looks at its own iteration values, from all boots.
+ */
+static void until_boots_check(struct session *s, size_t n, size_t k, bool *done)
+{
+	size_t kernels_nr = s->cfg->kernels_nr;
+
+	if (!s->until_pct)
+		return;
+	if (!s->cfg->vm.interleave) {
+		done[k] = until_kernel_precise(s, k);
+		return;
+	}
+	if (n % kernels_nr || !until_kernel_precise(s, SIZE_MAX))
+		return;
+	for (size_t i = 0; i < kernels_nr; i++)
+		done[i] = true;
+}
+
 static int session_run_boots(struct session *s, struct strbuf *err)
 {
 	long per = s->cfg->warmup + s->measured;
+	bool *done = xcalloc(s->cfg->kernels_nr, sizeof(*done));
+	size_t booted = 0;
 	int ret = -1;
 
 	s->iter_base = xcalloc(s->cfg->kernels_nr, sizeof(*s->iter_base));
@@ -1334,7 +1383,10 @@ static int session_run_boots(struct session *s, struct strbuf *err)
 
 		if (flag_set(s->opts.stop) || s->aborted)
 			break;
-		if (start_boot(s, n, err))
+		/* Boots are numbered as they happen, skipped ones left out. */
+		if (done[k])
+			continue;
+		if (start_boot(s, k, ++booted, err))
 			goto out;
 		plan_walk_init(&s->walk, s->plan, per, s->cfg->interleave);
 		for (;;) {
@@ -1355,9 +1407,11 @@ static int session_run_boots(struct session *s, struct strbuf *err)
 				goto out;
 		}
 		s->iter_base[k] += per;
+		until_boots_check(s, n, k, done);
 	}
 	ret = 0;
 out:
+	free(done);
 	s->boot = 0;
 	return ret;
 }

@@ -109,8 +109,12 @@ static const char *const stmt_sql[ST_NR] = {
 		" FROM operation"
 		" WHERE run_id = ?1 AND (?2 IS NULL OR benchmark = ?2)"
 		" ORDER BY seq",
+	/*
+	 * s.iteration_id rather than i.id: the same value, but read from
+	 * the sample row in hand, not from the iteration index per sample.
+	 */
 	[ST_LOAD_SAMPLES] =
-		"SELECT s.operation_id, s.value, i.id"
+		"SELECT s.operation_id, s.value, s.iteration_id"
 		" FROM iteration i JOIN sample s ON s.iteration_id = i.id"
 		" WHERE i.run_id = ?1 AND i.warmup = 0"
 		" AND (?2 IS NULL OR i.benchmark = ?2)"

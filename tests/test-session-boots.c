@@ -105,24 +105,54 @@ static void on_warning(void *ctx, const char *msg)
 	strbuf_addf(&s->warnings, "%s\n", msg);
 }
 
+/*
+ * The cases run 2 kernels x `boots` boots (2 when 0) x 2 iterations,
+ * of a constant workload, or with `first_high` one that prints 150 the
+ * first time and 100 after (the first boot, of kernel a, has the spread);
+ * `until` is the config's.
+ */
 static const struct {
 	const char *name;
 	bool interleave;
 	long fail_boot;
 	const char *boots, *progress, *summary;
+	int vm_boots;
+	double until;
+	bool first_high;
 } cases[] = {
 	{"A B B A", true, 0, "0:1 1:2 1:3 0:4",
 	 "t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i1 t-b:i2 t-a:i1 t-a:i2",
-	 "t-a 4/0 t-b 4/0"},
+	 "t-a 4/0 t-b 4/0", 0, 0, false},
 	{"A A B B", false, 0, "0:1 0:2 1:3 1:4",
 	 "t-a:i1 t-a:i2 t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i1 t-b:i2",
-	 "t-a 4/0 t-b 4/0"},
+	 "t-a 4/0 t-b 4/0", 0, 0, false},
 	{"a failed boot fails its iterations only", true, 2, "0:1 1:2 1:3 0:4",
 	 "t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i1 t-b:i2 t-a:i1 t-a:i2",
-	 "t-a 4/0 t-b 4/2"},
+	 "t-a 4/0 t-b 4/2", 0, 0, false},
+	/*
+	 * until 40: b is precise after boot 3 (4 values of 100), a only
+	 * after boot 4 (150 and 3 x 100: 35%), at the end of the round.
+	 */
+	{"until: A B B A stops after a whole round", true, 0, "0:1 1:2 1:3 0:4",
+	 "t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i1 t-b:i2 t-a:i1 t-a:i2",
+	 "t-a 4/0 t-b 4/0", 3, 40, true},
+	/*
+	 * until 5: a never is (20% after 6 values), so b keeps booting
+	 * although it has been precise since boot 3: the rounds stay whole.
+	 */
+	{"until: A B B A boots to the maximum, b with a", true, 0,
+	 "0:1 1:2 1:3 0:4 0:5 1:6",
+	 "t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i1 t-b:i2 t-a:i1 t-a:i2 "
+	 "t-a:i1 t-a:i2 t-b:i1 t-b:i2",
+	 "t-a 6/0 t-b 6/0", 3, 5, true},
+	/* In sequence: each kernel stops after its second boot. */
+	{"until: A A B B stops kernel by kernel", false, 0, "0:1 0:2 1:3 1:4",
+	 "t-a:i1 t-a:i2 t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i1 t-b:i2",
+	 "t-a 4/0 t-b 4/0", 3, 5, false},
 };
 
-static void run_case(size_t i, const char *fake_bench, const char *db)
+static void run_case(size_t i, const char *fake_bench, const char *db,
+		     const char *dir)
 {
 	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT, sum = STRBUF_INIT;
 	struct config cfg = CONFIG_INIT;
@@ -131,22 +161,38 @@ static void run_case(size_t i, const char *fake_bench, const char *db)
 	struct seen seen = {STRBUF_INIT, STRBUF_INIT};
 	struct executor_local_opts lo = {.monitors = false};
 	struct fake f = {.base = {&fake_ops}, .log = STRBUF_INIT};
-	size_t order[4];
+	int vm_boots = cases[i].vm_boots ? cases[i].vm_boots : 2;
+	size_t order[6];
 	struct store *st = NULL;
 	struct session *s = NULL;
 	int r;
 
+	strbuf_addf(&text, "name: t\niterations: 2\n");
+	if (cases[i].until > 0)
+		strbuf_addf(&text, "until: %g\n", cases[i].until);
+	strbuf_addstr(&text, "workloads:\n  - name: w\n");
+	if (cases[i].first_high)
+		strbuf_addf(
+			&text,
+			"    shell: true\n"
+			"    command: \"if [ -e %s/n ]; then echo total:100; "
+			"else : > %s/n; echo total:150; fi\"\n",
+			dir, dir);
+	else
+		strbuf_addf(&text,
+			    "    command: [\"%s\", \"--values\", \"1\"]\n",
+			    fake_bench);
 	strbuf_addf(&text,
-		    "name: t\niterations: 2\n"
-		    "workloads:\n  - name: w\n"
-		    "    command: [\"%s\", \"--values\", \"1\"]\n"
 		    "    metrics:\n"
 		    "      - { name: total, extract: { regex: "
 		    "\"total:([0-9]+)\" } }\n"
 		    "kernels:\n  a: { image: /x }\n  b: { image: /y }\n"
-		    "vm: { boots: 2, interleave: %s }\n",
-		    fake_bench, cases[i].interleave ? "true" : "false");
+		    "vm: { boots: %d, interleave: %s }\n",
+		    vm_boots, cases[i].interleave ? "true" : "false");
 	unlink(db);
+	strbuf_addf(&sum, "%s/n", dir);
+	unlink(sum.buf);
+	strbuf_reset(&sum);
 	f.fail_boot = cases[i].fail_boot;
 	r = config_load_buffer(&cfg, "t.yaml", text.buf, text.len, &err) ||
 	    config_expand_kernels(&cfg, &err) || plan_build(&plan, &cfg, &err);
@@ -169,7 +215,7 @@ static void run_case(size_t i, const char *fake_bench, const char *db)
 			.warning = on_warning,
 			.ctx = &seen,
 			.boot_order = order,
-			.boots_nr = 4,
+			.boots_nr = 2 * (size_t)vm_boots,
 		};
 
 		s = session_new(&cfg, &plan, st, &so);
@@ -235,8 +281,13 @@ int main(void)
 	}
 	strbuf_addf(&db, "%s/test.db", dir.buf);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
-		run_case(i, fake_bench, db.buf);
+		run_case(i, fake_bench, db.buf, dir.buf);
 	unlink(db.buf);
+	strbuf_setlen(&db, db.len - strlen("test.db"));
+	strbuf_addstr(&db, "n");
+	unlink(db.buf);
+	strbuf_setlen(&db, db.len - 1);
+	strbuf_addstr(&db, "test.db");
 	strbuf_addstr(&db, "-wal");
 	unlink(db.buf);
 	strbuf_setlen(&db, db.len - 4);

@@ -4,7 +4,8 @@
 # kernel with THP always and never) x 2 boots x 2 iterations interleaved
 # A B B A, with the guest's facts and boots stored; a kernel that
 # panics, a boot that times out, a hung workload and Ctrl-C, each
-# bounded and kept; --check and its errors.
+# bounded and kept; --until stopping between boots; --check and its
+# errors.
 #
 # Needs qemu-system-x86_64 (Debian package qemu-system-x86) and a kernel:
 # $MMCMP_TEST_KERNEL, else the newest /boot/vmlinuz-*-cloud-amd64
@@ -178,7 +179,32 @@ check "no qemu is left after Ctrl-C" \
 check "no guest directory is left behind" \
 	sh -c "! ls -d '$TMP'/mmcmp-vm-* 2>/dev/null"
 
-# 5. --check errors.
+# 5. --until with kernels: a constant metric is precise after the first
+# boot's 3 iterations, so the second boot of vm.boots: 2 is not made.
+cat >"$TMP/until.yaml" <<EOF2
+name: until
+iterations: 3
+until: 5
+workloads:
+  - name: five
+    command: ["echo", "total:5"]
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+kernels:
+  k: { image: $kernel }
+vm: { cpus: 1, memory: 512M, accel: tcg, boots: 2, boot_timeout: 120 }
+EOF2
+expect_status 0 "until: with kernels runs" "$MMCMP" run -q --label u "$TMP/until.yaml"
+check "one boot of two: the first was precise enough" \
+	test "$(q "SELECT count(*) || ':' || min(b.number) FROM boot b JOIN run r ON r.id = b.run_id WHERE r.label = 'u-k'")" = "1:1"
+check "with its 3 iterations" \
+	test "$(q "SELECT count(*) FROM iteration i JOIN run r ON r.id = i.run_id WHERE r.label = 'u-k' AND i.status = 'ok'")" = 3
+expect_status 0 "show --config of it" "$MMCMP" show --config u-k
+grep_file "$TMP/out" "^  stopped:   five: 3 iterations, stopped on precision$" \
+	"the run records that it stopped on precision"
+
+# 6. --check errors.
 sed "s|image: $kernel|image: $TMP/missing|" "$TMP/intr.yaml" >"$TMP/missing.yaml"
 expect_status 2 "--check: a missing image" \
 	"$MMCMP" run --check "$TMP/missing.yaml"
