@@ -1323,6 +1323,9 @@ MMCMP_NORETURN static void guard_loop(int sock)
 			told = (pid_t)h.value;
 			continue;
 		}
+		/* Sent while the command was being reaped: it is gone. */
+		if (h.type == GUARD_SIGNAL && !h.len)
+			continue;
 		if (h.type != GUARD_SPAWN || fds[0] < 0 || fds[1] < 0)
 			break;
 		buf = xmalloc(h.len + 1);

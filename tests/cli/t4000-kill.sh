@@ -205,20 +205,26 @@ kill -KILL "$pid"
 set +e
 wait "$pid"
 set -e
-i=0
-while [ -n "$(workload_pids)" ] && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-left=$(workload_pids)
-if [ -z "$left" ]; then
-	ok "no workload process outlives mmcmp killed with SIGKILL"
-else
-	not_ok "no workload process outlives mmcmp killed with SIGKILL"
-	echo "# still running 5 s after the kill: $(echo "$left" | tr '\n' ' ')"
-	# shellcheck disable=SC2086
-	kill -KILL $left 2>/dev/null || true
-fi
+# Passes when no process whose command line holds MARK is left TENTHS
+# tenths of a second after the kill; kills those left.
+expect_gone() {
+	desc=$1 mark=$2 tenths=$3
+	i=0
+	while [ -n "$(pgrep -f -- "$mark")" ] && [ $i -lt "$tenths" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	left=$(pgrep -f -- "$mark" || true)
+	if [ -z "$left" ]; then
+		ok "$desc"
+	else
+		not_ok "$desc"
+		echo "# still running $((tenths / 10)) s after the kill: $(echo "$left" | tr '\n' ' ')"
+		# shellcheck disable=SC2086
+		kill -KILL $left 2>/dev/null || true
+	fi
+}
+expect_gone "no workload process outlives mmcmp killed with SIGKILL" "$marker" 50
 
 # Workloads that leave their process group: a child in a session of its
 # own (setsid), and a daemon whose parent exits at once (its orphan). The
@@ -242,6 +248,7 @@ EOF2
 	# A session of its own, so that mmcmp's group is not this script's;
 	# SIGQUIT at its default action, which sh sets to ignored for a
 	# command started with &.
+	# shellcheck disable=SC3045 # dash and bash have ulimit -c
 	(ulimit -c 0; exec env --default-signal=QUIT setsid "$MMCMP" run -q \
 		"$TMP/escape.yaml" --label "escape-$2" >"$TMP/out" 2>"$TMP/err") &
 	pid=$!
@@ -270,20 +277,7 @@ EOF2
 	set +e
 	wait "$pid"
 	set -e
-	i=0
-	while [ -n "$(pgrep -f -- "$mark")" ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	left=$(pgrep -f -- "$mark" || true)
-	if [ -z "$left" ]; then
-		ok "$how: no process of the workload outlives mmcmp"
-	else
-		not_ok "$how: no process of the workload outlives mmcmp"
-		echo "# still running 10 s after the kill: $(echo "$left" | tr '\n' ' ')"
-		# shellcheck disable=SC2086
-		kill -KILL $left 2>/dev/null || true
-	fi
+	expect_gone "$how: no process of the workload outlives mmcmp" "$mark" 100
 }
 if command -v setsid >/dev/null && command -v pgrep >/dev/null &&
 	env --default-signal=QUIT true 2>/dev/null; then
@@ -291,7 +285,7 @@ if command -v setsid >/dev/null && command -v pgrep >/dev/null &&
 	escape_case "SIGKILL to mmcmp's process group" group
 	escape_case "SIGQUIT to mmcmp's process group" quit
 else
-	for n in 1 2 3 4 5 6 7 8 9 10 11 12; do ok "# SKIP no setsid, pgrep or env --default-signal"; done
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do ok "# SKIP no setsid, pgrep or env --default-signal"; done
 fi
 
 done_testing
