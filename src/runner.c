@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -67,6 +68,13 @@ struct run_state {
 	int64_t start_ticks; /* the child's start (machine_proc_start()) */
 	pid_t *strays;	     /* killed processes that had left the group */
 	size_t strays_nr, strays_alloc;
+	/*
+	 * The guard's socket when the guard runs the command (-1: we do),
+	 * and what it reports: its clock at the spawn and after the reap.
+	 */
+	int guard_fd;
+	uint64_t guard_t0_ns, guard_t1_ns;
+	uint64_t guard_strays;
 };
 
 const char *runner_status_name(enum runner_status status)
@@ -564,8 +572,8 @@ static void read_fd(struct run_state *st, int k)
 /* Poll the open pipes (and pidfd) once, reading one chunk per ready pipe. */
 static int poll_fds(struct run_state *st, int timeout_ms, bool with_pid)
 {
-	struct pollfd pfd[FD_NR];
-	int kind[FD_NR];
+	struct pollfd pfd[FD_NR + 1];
+	int kind[FD_NR + 1];
 	nfds_t n = 0;
 	int r;
 
@@ -576,6 +584,13 @@ static int poll_fds(struct run_state *st, int timeout_ms, bool with_pid)
 		pfd[n].events = POLLIN;
 		pfd[n].revents = 0;
 		kind[n++] = k;
+	}
+	/* The guard's report of the exit stands for the pidfd. */
+	if (with_pid && st->guard_fd >= 0) {
+		pfd[n].fd = st->guard_fd;
+		pfd[n].events = POLLIN;
+		pfd[n].revents = 0;
+		kind[n++] = FD_PID;
 	}
 	r = poll(pfd, n, timeout_ms);
 	for (nfds_t i = 0; r > 0 && i < n; i++)
@@ -609,7 +624,7 @@ static int next_timeout(const struct run_state *st, uint64_t now)
 	int ms = -1;
 
 	/* Without a pidfd, only polling waitid() notices the exit. */
-	if (st->fd[FD_PID] < 0)
+	if (st->fd[FD_PID] < 0 && st->guard_fd < 0)
 		ms = st->idle_ms;
 	if (st->opts->stop)
 		ms = min_ms(ms, STOP_POLL_MS);
@@ -636,15 +651,155 @@ static void check_tick(struct run_state *st, uint64_t now)
 		st->next_tick_ns = now + st->tick_ns;
 }
 
+/*
+ * The guard's socket (a stream socketpair): each message from us is a
+ * guard_hdr, for GUARD_SPAWN followed by `len` bytes of request and
+ * carrying the command's stdout and stderr (SCM_RIGHTS). The guard
+ * answers a spawn with guard_started (and `len` bytes of text: why the
+ * command did not start), then, once the command has exited and been
+ * reaped, guard_exited.
+ */
+enum guard_msg_type { GUARD_TELL = 1, GUARD_SPAWN, GUARD_SIGNAL };
+
+struct guard_hdr {
+	uint32_t type; /* enum guard_msg_type */
+	uint32_t len;  /* of the payload that follows */
+	int64_t value; /* TELL: a process group; SIGNAL: the signal */
+};
+
+/* Counts, then NUL-terminated strings: file, cwd, argv, env, cgroups. */
+struct guard_spawn_req {
+	uint32_t argc, envc, cgroupc;
+	uint8_t has_cwd, keep_daemons;
+};
+
+struct guard_started {
+	int32_t pid;	/* -1: not started */
+	int32_t error;	/* 1: text is an error of ours, not RUNNER_EXEC */
+	uint32_t len;	/* of the text that follows */
+	uint64_t t0_ns; /* the guard's CLOCK_MONOTONIC before the spawn */
+};
+
+struct guard_exited {
+	int32_t wstatus;
+	struct rusage ru;
+	uint64_t t1_ns; /* after the reap */
+	uint64_t strays;
+};
+
+/* Send all of buf (fds, when not NULL, with its first byte); 0 or -1. */
+static int send_all(int sock, const void *buf, size_t len, const int *fds,
+		    size_t fds_nr)
+{
+	const char *p = buf;
+	union {
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+
+	while (len) {
+		struct iovec iov = {(void *)p, len};
+		struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
+		ssize_t n;
+
+		if (fds && fds_nr) {
+			struct cmsghdr *c;
+
+			memset(&ctl, 0, sizeof(ctl));
+			mh.msg_control = ctl.buf;
+			mh.msg_controllen = CMSG_SPACE(fds_nr * sizeof(int));
+			c = CMSG_FIRSTHDR(&mh);
+			c->cmsg_level = SOL_SOCKET;
+			c->cmsg_type = SCM_RIGHTS;
+			c->cmsg_len = CMSG_LEN(fds_nr * sizeof(int));
+			memcpy(CMSG_DATA(c), fds, fds_nr * sizeof(int));
+		}
+		n = sendmsg(sock, &mh, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		fds = NULL;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Read exactly len bytes; up to fds_max fds that came with them go to
+ * fds (the others are closed). -1 on end of file or error.
+ */
+static int recv_all(int sock, void *buf, size_t len, int *fds, size_t fds_max)
+{
+	char *p = buf;
+	union {
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+
+	while (len) {
+		struct iovec iov = {p, len};
+		struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
+		ssize_t n;
+
+		mh.msg_control = ctl.buf;
+		mh.msg_controllen = sizeof(ctl.buf);
+		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c;
+		     c = CMSG_NXTHDR(&mh, c)) {
+			size_t nr;
+
+			if (c->cmsg_level != SOL_SOCKET ||
+			    c->cmsg_type != SCM_RIGHTS)
+				continue;
+			nr = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+			for (size_t i = 0; i < nr; i++) {
+				int fd;
+
+				memcpy(&fd, CMSG_DATA(c) + i * sizeof(int),
+				       sizeof(fd));
+				if (fds && i < fds_max)
+					fds[i] = fd;
+				else
+					close(fd);
+			}
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int guard_send(int sock, enum guard_msg_type type, int64_t value)
+{
+	struct guard_hdr h = {(uint32_t)type, 0, value};
+
+	return send_all(sock, &h, sizeof(h), NULL, 0);
+}
+
+/* Signal the command's process group, through the guard when it runs it. */
+static void signal_group(const struct run_state *st, int sig)
+{
+	if (st->guard_fd >= 0)
+		(void)guard_send(st->guard_fd, GUARD_SIGNAL, sig);
+	else
+		kill(-st->pid, sig);
+}
+
 static void escalate(struct run_state *st, enum runner_status reason,
 		     uint64_t now)
 {
 	st->killing = true;
 	st->reason = reason;
 	st->kill_at_ns = now + st->grace_ns;
-	kill(-st->pid, SIGTERM);
+	signal_group(st, SIGTERM);
 	/* A stopped process would only see SIGTERM once continued. */
-	kill(-st->pid, SIGCONT);
+	signal_group(st, SIGCONT);
 }
 
 static void check_limits(struct run_state *st, uint64_t now)
@@ -654,7 +809,7 @@ static void check_limits(struct run_state *st, uint64_t now)
 	if (!st->killing && st->deadline_ns && now >= st->deadline_ns)
 		escalate(st, RUNNER_TIMEOUT, now);
 	if (st->killing && !st->killed && now >= st->kill_at_ns) {
-		kill(-st->pid, SIGKILL);
+		signal_group(st, SIGKILL);
 		st->killed = true;
 	}
 }
@@ -674,6 +829,29 @@ static int child_exited(const struct run_state *st)
 	return si.si_pid != 0;
 }
 
+/*
+ * Whether the guard has reported the command's exit (and reaped it),
+ * filling wstatus, ru and the guard's figures: 1, 0, or -1 (the guard
+ * died) with errno.
+ */
+static int guard_exited(struct run_state *st)
+{
+	struct guard_exited ge;
+	struct pollfd pfd = {st->guard_fd, POLLIN, 0};
+
+	if (poll(&pfd, 1, 0) <= 0)
+		return 0;
+	if (recv_all(st->guard_fd, &ge, sizeof(ge), NULL, 0)) {
+		errno = ECHILD;
+		return -1;
+	}
+	st->wstatus = ge.wstatus;
+	st->ru = ge.ru;
+	st->guard_t1_ns = ge.t1_ns;
+	st->guard_strays = ge.strays;
+	return 1;
+}
+
 /* Read the pipes and enforce the limits until the child has exited. */
 static int watch(struct run_state *st)
 {
@@ -682,7 +860,7 @@ static int watch(struct run_state *st)
 		int r;
 
 		/* An exit seen late is still an exit, not a timeout. */
-		r = child_exited(st);
+		r = st->guard_fd >= 0 ? guard_exited(st) : child_exited(st);
 		if (r)
 			return r < 0 ? -1 : 0;
 		check_limits(st, now);
@@ -749,107 +927,10 @@ static int wait_failed(struct run_state *st, struct strbuf *err)
 {
 	int wait_errno = errno;
 
-	kill(-st->pid, SIGKILL);
+	signal_group(st, SIGKILL);
 	drain(st);
 	return error_addf(err, "cannot wait for '%s': %s", st->opts->argv[0],
 			  strerror(wait_errno));
-}
-
-/* Tell the guard the process group of the running command (0: none). */
-static void guard_tell(const struct runner_guard *g, pid_t pgid)
-{
-	int64_t v = pgid;
-
-	if (!g || g->fd < 0)
-		return;
-	/* 8 bytes to a pipe are written at once; a dead guard is ignored. */
-	while (write(g->fd, &v, sizeof(v)) < 0 && errno == EINTR)
-		;
-}
-
-void runner_guard_tell(const struct runner_guard *g, pid_t pgid)
-{
-	guard_tell(g, pgid);
-}
-
-/* The guard process: never returns. */
-static void guard_loop(int fd)
-{
-	int64_t pgid = 0, v;
-	int devnull = open("/dev/null", O_RDWR);
-
-	/*
-	 * Its own session and process group: a signal to mmcmp's whole
-	 * group (kill -KILL -- -PGID, Ctrl-\ at the terminal) must leave
-	 * the guard alive to kill the command's group.
-	 */
-	setsid();
-	/* Ctrl-C and friends are for mmcmp; the guard waits for its end. */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
-	/* Hold no terminal or pipe of mmcmp's open. */
-	if (devnull >= 0) {
-		dup2(devnull, 0);
-		dup2(devnull, 1);
-		dup2(devnull, 2);
-	}
-	for (;;) {
-		ssize_t n = read(fd, &v, sizeof(v));
-
-		if (n == (ssize_t)sizeof(v)) {
-			pgid = v;
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		break;
-	}
-	if (pgid > 0)
-		kill(-(pid_t)pgid, SIGKILL);
-	_exit(0);
-}
-
-int runner_guard_start(struct runner_guard *g, struct strbuf *err)
-{
-	int fds[2];
-
-	if (pipe2(fds, O_CLOEXEC))
-		return error_addf(err, "cannot create the guard pipe: %s",
-				  strerror(errno));
-	/*
-	 * Orphans of the commands' processes become ours rather than
-	 * init's, so that runner_run() finds and kills those that left the
-	 * command's process group (setsid). Linux >= 3.4; without it they
-	 * go on as before.
-	 */
-	(void)prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L);
-	g->pid = fork();
-	if (g->pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return error_addf(err, "cannot start the guard process: %s",
-				  strerror(errno));
-	}
-	if (!g->pid) {
-		close(fds[1]);
-		guard_loop(fds[0]);
-	}
-	close(fds[0]);
-	g->fd = fds[1];
-	return 0;
-}
-
-void runner_guard_stop(struct runner_guard *g)
-{
-	if (!g || g->fd < 0)
-		return;
-	close(g->fd);
-	g->fd = -1;
-	while (waitpid(g->pid, NULL, 0) < 0 && errno == EINTR)
-		;
-	g->pid = -1;
 }
 
 static void pause_ns(uint64_t ns)
@@ -916,16 +997,20 @@ static bool reap_zombies(struct run_state *st)
 	return any;
 }
 
-/* One pass over our children (of every thread); whether any was swept. */
-static bool sweep_once(struct run_state *st)
+/*
+ * Set *v to our children (of every thread), as /proc/self/task/TID/children
+ * lists them; false when the kernel has no such file.
+ */
+static bool read_children(pid_t **v, size_t *nr, size_t *alloc)
 {
 	DIR *tasks = opendir("/proc/self/task");
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 	struct dirent *de;
-	bool any = false, listed = false;
+	bool listed = false;
 
+	*nr = 0;
 	if (!tasks)
-		return reap_zombies(st);
+		return false;
 	while ((de = readdir(tasks))) {
 		int fd;
 		char buf[4096];
@@ -948,14 +1033,34 @@ static bool sweep_once(struct run_state *st)
 
 			if (end == p)
 				break;
-			if (pid > 0 && sweep_child(st, (pid_t)pid))
-				any = true;
+			if (pid <= 0)
+				continue;
+			ALLOC_GROW(*v, *nr + 1, *alloc);
+			(*v)[(*nr)++] = (pid_t)pid;
 		}
 	}
 	closedir(tasks);
 	strbuf_release(&path);
 	strbuf_release(&text);
-	return listed ? any : reap_zombies(st);
+	return listed;
+}
+
+/* One pass over our children (of every thread); whether any was swept. */
+static bool sweep_once(struct run_state *st)
+{
+	pid_t *v = NULL;
+	size_t nr = 0, alloc = 0;
+	bool any = false;
+
+	if (!read_children(&v, &nr, &alloc)) {
+		free(v);
+		return reap_zombies(st);
+	}
+	for (size_t i = 0; i < nr; i++)
+		if (sweep_child(st, v[i]))
+			any = true;
+	free(v);
+	return any;
 }
 
 /*
@@ -978,11 +1083,394 @@ static void sweep(struct run_state *st)
 	st->res->strays = st->strays_nr;
 }
 
+/* Tell the guard the process group of the running command (0: none). */
+static void guard_tell(const struct runner_guard *g, pid_t pgid)
+{
+	/* A dead guard is ignored. */
+	if (g && g->fd >= 0)
+		(void)guard_send(g->fd, GUARD_TELL, pgid);
+}
+
+void runner_guard_tell(const struct runner_guard *g, pid_t pgid)
+{
+	guard_tell(g, pgid);
+}
+
+/*
+ * In the guard, once mmcmp is gone (or done): kill the group it told of,
+ * then every descendant left, which the subreaper made our children
+ * whatever session or group they moved to; a killed process's children
+ * become ours in turn, found on the next pass. Bounded by 5 s.
+ */
+static void guard_kill_all(pid_t told)
+{
+	uint64_t end = mono_ns() + 5 * SWEEP_NS;
+	pid_t *v = NULL;
+	size_t nr = 0, alloc = 0;
+
+	if (told > 0)
+		kill(-told, SIGKILL);
+	for (;;) {
+		bool listed = read_children(&v, &nr, &alloc);
+
+		for (size_t i = 0; i < nr; i++)
+			kill(v[i], SIGKILL);
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		/* Without the list, only "no child at all" says we are done. */
+		if (listed ? !nr
+			   : waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD)
+			break;
+		if (mono_ns() >= end)
+			break;
+		pause_ns(SWEEP_PAUSE_NS);
+	}
+	free(v);
+}
+
+/* The strings of a spawn request, pointing into its payload. */
+struct guard_cmd {
+	const char *file;
+	struct runner_opts opts;
+	char **v; /* argv, NULL, env, NULL, cgroups, NULL */
+};
+
+static int parse_spawn(char *buf, size_t len, struct guard_cmd *c)
+{
+	struct guard_spawn_req rq;
+	char *p = buf + sizeof(rq), *end = buf + len;
+	char **all;
+	size_t nr, k = 0, n = 0;
+
+	/* Every string ends in a NUL, so strlen() stays inside buf. */
+	if (len <= sizeof(rq) || buf[len - 1])
+		return -1;
+	memcpy(&rq, buf, sizeof(rq));
+	nr = 1 + (size_t)rq.has_cwd + rq.argc + rq.envc + rq.cgroupc;
+	if (!rq.argc || nr > len)
+		return -1;
+	all = xcalloc(nr, sizeof(*all));
+	for (size_t i = 0; i < nr; i++) {
+		if (p >= end) {
+			free(all);
+			return -1;
+		}
+		all[i] = p;
+		p += strlen(p) + 1;
+	}
+	c->file = all[k++];
+	if (rq.has_cwd)
+		c->opts.cwd = all[k++];
+	/* argv, NULL, env, NULL, cgroups, NULL */
+	c->v = xcalloc(nr + 3, sizeof(*c->v));
+	for (uint32_t i = 0; i < rq.argc; i++)
+		c->v[n++] = all[k++];
+	c->v[n++] = NULL;
+	for (uint32_t i = 0; i < rq.envc; i++)
+		c->v[n++] = all[k++];
+	c->v[n++] = NULL;
+	for (uint32_t i = 0; i < rq.cgroupc; i++)
+		c->v[n++] = all[k++];
+	c->v[n] = NULL;
+	free(all);
+	c->opts.argv = c->v;
+	c->opts.env = c->v + rq.argc + 1;
+	c->opts.cgroup_procs =
+		(const char *const *)(c->v + rq.argc + 1 + rq.envc + 1);
+	c->opts.keep_daemons = rq.keep_daemons;
+	return 0;
+}
+
+/* Answer a spawn that did not start a command. */
+static int guard_not_started(int sock, bool ours, const struct strbuf *why)
+{
+	struct guard_started gs = {-1, ours, (uint32_t)why->len, 0};
+
+	if (send_all(sock, &gs, sizeof(gs), NULL, 0) ||
+	    send_all(sock, why->buf, why->len, NULL, 0))
+		return -1;
+	return 0;
+}
+
+/*
+ * In the guard: run one command for mmcmp, as runner_run() would, and
+ * report its start and its exit. Returns -1 when mmcmp is gone (the
+ * command's group is killed; the caller kills the rest).
+ */
+static int guard_command(int sock, char *buf, size_t len, const int *fds)
+{
+	struct guard_cmd c = {0};
+	struct runner_result res = RUNNER_RESULT_INIT;
+	struct run_state st = {
+		.opts = &c.opts,
+		.res = &res,
+		.pid = -1,
+		.fd = {-1, -1, -1},
+		.out_w = fds[0],
+		.err_w = fds[1],
+		.guard_fd = -1,
+		.idle_ms = 1,
+	};
+	struct strbuf err = STRBUF_INIT;
+	struct guard_started gs = {0};
+	struct guard_exited ge;
+	int ret = -1;
+
+	if (parse_spawn(buf, len, &c)) {
+		strbuf_addstr(&err, "the guard got a bad request");
+		close_child_fds(&st);
+		ret = guard_not_started(sock, true, &err);
+		goto out;
+	}
+	gs.t0_ns = mono_ns();
+	if (c.opts.cgroup_procs[0] ? spawn_fork(&st, c.file, &err)
+				   : spawn(&st, c.file, &err)) {
+		close_child_fds(&st);
+		ret = guard_not_started(sock, true, &err);
+		goto out;
+	}
+	if (st.pid < 0) {
+		ret = guard_not_started(sock, false, &res.err_tail);
+		goto out;
+	}
+	st.start_ticks = machine_proc_start(st.pid);
+	gs.pid = st.pid;
+	if (send_all(sock, &gs, sizeof(gs), NULL, 0))
+		goto gone;
+	for (;;) {
+		struct pollfd pfd[2] = {{sock, POLLIN, 0},
+					{st.fd[FD_PID], POLLIN, 0}};
+		int r = child_exited(&st);
+
+		if (r)
+			break;
+		r = poll(pfd, st.fd[FD_PID] >= 0 ? 2 : 1,
+			 st.fd[FD_PID] >= 0 ? -1 : IDLE_MAX_MS);
+		if (r > 0 && pfd[0].revents) {
+			struct guard_hdr h;
+
+			if (recv_all(sock, &h, sizeof(h), NULL, 0) || h.len)
+				goto gone;
+			if (h.type == GUARD_SIGNAL)
+				kill(-st.pid, (int)h.value);
+		}
+	}
+	/* As finish(): the child is a zombie; its group goes, then it. */
+	kill(-st.pid, SIGKILL);
+	if (reap(&st))
+		goto gone;
+	memset(&ge, 0, sizeof(ge));
+	ge.t1_ns = mono_ns();
+	sweep(&st);
+	ge.wstatus = st.wstatus;
+	ge.ru = st.ru;
+	ge.strays = res.strays;
+	ret = send_all(sock, &ge, sizeof(ge), NULL, 0);
+	goto out;
+gone:
+	if (st.pid > 0)
+		kill(-st.pid, SIGKILL);
+	ret = -1;
+out:
+	close_fd(&st.fd[FD_PID]);
+	free(c.v);
+	free(st.strays);
+	strbuf_release(&err);
+	runner_result_release(&res);
+	return ret;
+}
+
+/* The guard process: never returns. */
+MMCMP_NORETURN static void guard_loop(int sock)
+{
+	int devnull = open("/dev/null", O_RDWR);
+	pid_t told = 0;
+
+	/*
+	 * Its own session and process group: a signal to mmcmp's whole
+	 * group (kill -KILL -- -PGID, Ctrl-\\ at the terminal) must leave
+	 * the guard alive to kill the commands.
+	 */
+	setsid();
+	/*
+	 * It starts the commands, and is their child subreaper: whatever
+	 * they leave, in whatever session, becomes its child, so that it is
+	 * found after each command and when mmcmp dies. Linux >= 3.4.
+	 */
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L);
+	/* Ctrl-C and friends are for mmcmp; the guard waits for its end. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	/* Hold no terminal or pipe of mmcmp's open. */
+	if (devnull >= 0) {
+		dup2(devnull, 0);
+		dup2(devnull, 1);
+		dup2(devnull, 2);
+		if (devnull > 2)
+			close(devnull);
+	}
+	for (;;) {
+		struct guard_hdr h;
+		int fds[2] = {-1, -1};
+		char *buf;
+
+		if (recv_all(sock, &h, sizeof(h), fds, 2))
+			break;
+		if (h.type == GUARD_TELL) {
+			told = (pid_t)h.value;
+			continue;
+		}
+		/* Sent while the command was being reaped: it is gone. */
+		if (h.type == GUARD_SIGNAL && !h.len)
+			continue;
+		if (h.type != GUARD_SPAWN || fds[0] < 0 || fds[1] < 0)
+			break;
+		buf = xmalloc(h.len + 1);
+		if (recv_all(sock, buf, h.len, NULL, 0) ||
+		    guard_command(sock, buf, h.len, fds)) {
+			free(buf);
+			break;
+		}
+		free(buf);
+	}
+	guard_kill_all(told);
+	_exit(0);
+}
+
+int runner_guard_start(struct runner_guard *g, struct strbuf *err)
+{
+	int fds[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds))
+		return error_addf(err, "cannot create the guard socket: %s",
+				  strerror(errno));
+	g->pid = fork();
+	if (g->pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return error_addf(err, "cannot start the guard process: %s",
+				  strerror(errno));
+	}
+	if (!g->pid) {
+		close(fds[1]);
+		guard_loop(fds[0]);
+	}
+	close(fds[0]);
+	g->fd = fds[1];
+	return 0;
+}
+
+void runner_guard_stop(struct runner_guard *g)
+{
+	if (!g || g->fd < 0)
+		return;
+	close(g->fd);
+	g->fd = -1;
+	while (waitpid(g->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	g->pid = -1;
+}
+
+/* Append s and its NUL to sb. */
+static void add_str(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s) + 1);
+}
+
+static uint32_t add_strs(struct strbuf *sb, const char *const *v)
+{
+	uint32_t n = 0;
+
+	for (; v && *v; v++, n++)
+		add_str(sb, *v);
+	return n;
+}
+
+/*
+ * Have the guard start the command, as spawn() would here: with st->pid
+ * set, or -1 after not_started(). The guard's clock at the spawn goes
+ * to st->guard_t0_ns.
+ */
+static int guard_spawn(struct run_state *st, const char *file,
+		       struct strbuf *err)
+{
+	const struct runner_opts *opts = st->opts;
+	struct guard_spawn_req rq = {0};
+	struct strbuf req = STRBUF_INIT, text = STRBUF_INIT;
+	struct guard_hdr h = {GUARD_SPAWN, 0, 0};
+	struct guard_started gs;
+	int fds[2] = {st->out_w, st->err_w};
+	int ret = -1;
+
+	strbuf_add(&req, &rq, sizeof(rq));
+	add_str(&req, file);
+	if (opts->cwd) {
+		rq.has_cwd = 1;
+		add_str(&req, opts->cwd);
+	}
+	rq.argc = add_strs(&req, (const char *const *)opts->argv);
+	rq.envc = add_strs(
+		&req, (const char *const *)(opts->env ? opts->env : environ));
+	rq.cgroupc = add_strs(&req, opts->cgroup_procs);
+	rq.keep_daemons = opts->keep_daemons;
+	memcpy(req.buf, &rq, sizeof(rq));
+	h.len = (uint32_t)req.len;
+	if (req.len > UINT32_MAX ||
+	    send_all(st->guard_fd, &h, sizeof(h), fds, 2) ||
+	    send_all(st->guard_fd, req.buf, req.len, NULL, 0) ||
+	    recv_all(st->guard_fd, &gs, sizeof(gs), NULL, 0)) {
+		error_addf(err, "cannot start '%s': the guard process is gone",
+			   opts->argv[0]);
+		goto out;
+	}
+	strbuf_grow(&text, gs.len);
+	if (gs.len && recv_all(st->guard_fd, text.buf, gs.len, NULL, 0)) {
+		error_addf(err, "cannot start '%s': the guard process is gone",
+			   opts->argv[0]);
+		goto out;
+	}
+	strbuf_setlen(&text, gs.len);
+	close_child_fds(st);
+	st->guard_t0_ns = gs.t0_ns;
+	st->pid = gs.pid;
+	if (gs.pid < 0 && gs.error) {
+		error_addf(err, "%s", text.buf);
+		goto out;
+	}
+	if (gs.pid < 0) {
+		st->res->status = RUNNER_EXEC;
+		strbuf_reset(&st->res->err_tail);
+		strbuf_add(&st->res->err_tail, text.buf, text.len);
+	}
+	ret = 0;
+out:
+	strbuf_release(&req);
+	strbuf_release(&text);
+	return ret;
+}
+
 /* Everything after a successful spawn; t0 is the start on opts' clock. */
 static int finish(struct run_state *st, uint64_t t0, struct strbuf *err)
 {
 	if (watch(st))
 		return wait_failed(st, err);
+	if (st->guard_fd >= 0) {
+		/* The guard killed the group, reaped and swept. */
+		uint64_t t1 = clock_now(st->opts);
+
+		st->res->elapsed_s =
+			st->opts->ops && st->opts->ops->now_ns
+				? (double)(t1 - t0) / 1e9
+				: (double)(st->guard_t1_ns - st->guard_t0_ns) /
+					  1e9;
+		st->res->strays = (size_t)st->guard_strays;
+		drain(st);
+		decode(st);
+		return 0;
+	}
 	/* The child is a zombie: kill what is left of its group, then reap. */
 	kill(-st->pid, SIGKILL);
 	if (reap(st))
@@ -1017,6 +1505,7 @@ int runner_run(const struct runner_opts *opts, struct runner_result *result,
 		.fd = {-1, -1, -1},
 		.out_w = -1,
 		.err_w = -1,
+		.guard_fd = opts->guard ? opts->guard->fd : -1,
 		.idle_ms = 1,
 	};
 	struct strbuf file = STRBUF_INIT;
@@ -1062,7 +1551,8 @@ int runner_run(const struct runner_opts *opts, struct runner_result *result,
 		st.tick_ns = seconds_to_ns(opts->tick_s);
 		st.next_tick_ns = mono_ns() + st.tick_ns;
 	}
-	if (opts->cgroup_procs && opts->cgroup_procs[0]
+	if (st.guard_fd >= 0 ? guard_spawn(&st, file.buf, err)
+	    : opts->cgroup_procs && opts->cgroup_procs[0]
 		    ? spawn_fork(&st, file.buf, err)
 		    : spawn(&st, file.buf, err))
 		goto out;
@@ -1072,10 +1562,10 @@ int runner_run(const struct runner_opts *opts, struct runner_result *result,
 		ret = 0;
 		goto out;
 	}
-	st.start_ticks = machine_proc_start(st.pid);
-	guard_tell(opts->guard, st.pid);
+	/* With a guard, the guard sweeps: it is the parent. */
+	if (st.guard_fd < 0)
+		st.start_ticks = machine_proc_start(st.pid);
 	ret = finish(&st, t0, err);
-	guard_tell(opts->guard, 0);
 out:
 	for (int k = 0; k < FD_NR; k++)
 		close_fd(&st.fd[k]);

@@ -23,12 +23,15 @@
  * last `stderr_tail` bytes. On timeout, or when *stop becomes non-zero,
  * the whole group gets SIGTERM and, after `grace_s`, SIGKILL. When the
  * child exits, whatever is left of its process group is killed, and so
- * is what the caller, as a child subreaper, adopted from it meanwhile
- * (see struct runner_guard), so no process outlives an iteration. Elapsed time
+ * is what the guard (or the caller, as a child subreaper) adopted from
+ * it meanwhile (see struct runner_guard), so no process outlives an
+ * iteration. Elapsed time
  * is CLOCK_MONOTONIC (or the clock of `ops`); user, system and max RSS come
- * from wait4(). As the child starts in our address space, the kernel counts our
- * peak RSS into its max RSS (with fork() it was our anonymous RSS): a few MiB
- * for mmcmp, which only shows for commands smaller than that.
+ * from wait4() (the guard's, with a guard). As the child starts in its
+ * spawner's address space (ours, or the guard's), the kernel counts the
+ * spawner's peak RSS into its max RSS (with fork() it was its anonymous
+ * RSS): a few MiB for mmcmp, about 2 MiB for the guard, which only shows
+ * for commands smaller than that.
  *
  * runner_run() returns 0 when the command was started and waited for, even
  * if it failed: the outcome is in result->status. It returns -1, with one
@@ -104,7 +107,7 @@ struct runner_opts {
 	 * err_tail.
 	 */
 	const char *const *cgroup_procs;
-	/* When not NULL, the guard is told the child's process group. */
+	/* When not NULL and started, the guard runs the command (see there). */
 	const struct runner_guard *guard;
 	/*
 	 * Leave running, and do not count in strays, the processes that
@@ -115,26 +118,40 @@ struct runner_opts {
 };
 
 /*
- * A guard process kills the running command's process group when the
- * process that runs it dies without cleaning up (SIGKILL, a crash): it
- * reads the group of each command from a pipe whose write end only the
- * caller holds, and on end of file kills the last group it was told of,
- * unless told that the command finished. Without it a killed mmcmp would
- * leave its workload running, children and all. The guard runs in its own
- * session, so a signal to the caller's whole process group (SIGKILL or
- * SIGQUIT to -PGID) does not kill it too.
+ * The guard: a process forked by runner_guard_start() that starts the
+ * commands of runner_run() (opts.guard) in the caller's stead and is
+ * their parent and child subreaper (PR_SET_CHILD_SUBREAPER), so that
+ * every process a command leaves behind becomes the guard's child,
+ * whatever process group or session it moved to (setsid, a daemon whose
+ * parent exited). It runs in a session of its own, so that a signal to
+ * the caller's whole process group (SIGKILL or SIGQUIT to -PGID, Ctrl-\)
+ * leaves it alive, and ignores SIGINT, SIGTERM, SIGHUP, SIGQUIT and
+ * SIGPIPE. It talks with the caller over a socket that only the caller
+ * holds: the caller sends each command (argv, environment, cwd, cgroups,
+ * and its stdout and stderr pipes, SCM_RIGHTS) and the signals for its
+ * process group; the guard spawns it as runner_run() would, waits for
+ * it, kills what is left of its group, reaps it with wait4(), sweeps its
+ * other children as below, and sends back the wait status, the rusage
+ * and its CLOCK_MONOTONIC just before the spawn and just after the reap,
+ * so timing, rusage and output capture are those of a command the caller
+ * runs itself. On end of file (the caller died, or runner_guard_stop())
+ * it kills the group of the running command and the group it was told
+ * of (runner_guard_tell()), then every descendant left, pass by pass
+ * (a killed process's children become its own), reaps them and exits.
+ * So nothing of a workload outlives a killed mmcmp.
  *
- * runner_guard_start() also makes the calling process a child subreaper
- * (PR_SET_CHILD_SUBREAPER, for good): what a command's processes leave
- * behind when they die becomes the caller's child. After each command,
- * runner_run() kills and reaps every child of the caller that started
- * after the command, but the guard, and counts in result->strays those
- * that had left the command's process group, such as a `setsid` daemon.
- * So the caller must not start children of its own while runner_run()
- * runs (mmcmp has one thread).
+ * After each command, the guard kills and reaps every child of its that
+ * started after the command, and counts in result->strays those that
+ * had left the command's process group, such as a `setsid` daemon
+ * (keep_daemons leaves those running, for a later teardown; they are
+ * killed when the guard ends). The commands run in the guard's session,
+ * without a controlling terminal (their stdin is /dev/null). Without a
+ * guard, runner_run() starts the command itself and sweeps the caller's
+ * children the same way, which finds what the command left only when the
+ * caller is a child subreaper.
  */
 struct runner_guard {
-	int fd;	   /* write end, close-on-exec; -1 when not started */
+	int fd;	   /* our end of the socket, close-on-exec; -1: none */
 	pid_t pid; /* the guard process */
 };
 
@@ -143,7 +160,7 @@ struct runner_guard {
 		.fd = -1, .pid = -1                                            \
 	}
 
-/* Start the guard; -1 with a line in err when pipe or fork fails. */
+/* Start the guard; -1 with a line in err when socketpair or fork fails. */
 int runner_guard_start(struct runner_guard *g, struct strbuf *err);
 /*
  * Tell the guard the process group to kill should we die (0: none), for

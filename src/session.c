@@ -2,6 +2,7 @@
 #include "session.h"
 
 #include <math.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cgroup.h"
@@ -20,6 +21,7 @@
 #include "stats.h"
 #include "store.h"
 #include "strbuf.h"
+#include "strmap.h"
 #include "strvec.h"
 #include "util.h"
 #include "uuid.h"
@@ -43,6 +45,31 @@ struct job_until {
 	long ran;     /* measured iterations run, failed ones included */
 	bool precise; /* stopped on precision */
 };
+
+/*
+ * A finished iteration kept in memory while another process holds the
+ * database's write lock (a long import), stored once the lock frees. Its
+ * record's benchmark, job, build and status strings are the plan's or
+ * static; the rest is its own.
+ */
+struct held_iter {
+	struct iteration_rec rec;
+	char *stderr_tail, *started_at;
+	struct sample_rec *samples;
+	size_t samples_nr;
+	struct monitor_record *mon; /* NULL: none; names are s->held_names */
+};
+
+/*
+ * At most this many finished iterations, or this many bytes of them, are
+ * held in memory; past either the run fails rather than grow unbounded.
+ */
+#define SESSION_HELD_MAX_NR    100000
+#define SESSION_HELD_MAX_BYTES ((size_t)256 << 20)
+/* Busy timeout of the retries between iterations: the run goes on. */
+#define SESSION_HELD_RETRY_MS 50
+/* How long the end of the run waits for the lock to free. */
+#define SESSION_HELD_WAIT_S 600
 
 /* A run being recorded: one per build. */
 struct live_run {
@@ -86,6 +113,13 @@ struct session {
 	long *iter_base;  /* per kernel: iteration indexes used by its boots */
 	double until_pct; /* 0: no stopping on precision */
 	struct job_until *until; /* per job */
+	/* Finished iterations not stored yet, oldest first (struct held_iter).
+	 */
+	struct held_iter *held;
+	size_t held_first, held_nr, held_alloc, held_bytes;
+	/* The monitor names of held records, each once. */
+	struct strvec held_names;
+	struct strmap held_name_index;
 };
 
 static const char no_monitors[] = "iterations are stored without them";
@@ -129,6 +163,7 @@ struct session *session_new(const struct config *cfg, const struct plan *plan,
 		       cfg->interleave);
 	s->settings = settings_new(opts->settings_root);
 	s->settings_build = SIZE_MAX;
+	strvec_init(&s->held_names);
 	return s;
 }
 
@@ -517,6 +552,236 @@ static int store_iteration(struct session *s, const struct iteration_rec *rec,
 	return store_commit(s->st, err);
 }
 
+/* name, interned in s->held_names so that it outlives the monitor's. */
+static const char *held_name(struct session *s, const char *name)
+{
+	size_t len = strlen(name), i;
+
+	if (!strmap_get(&s->held_name_index, name, len, &i)) {
+		i = s->held_names.nr;
+		strvec_push(&s->held_names, name);
+		strmap_put(&s->held_name_index, name, len, i);
+		s->held_bytes += len + 1;
+	}
+	return s->held_names.v[i];
+}
+
+static void held_values(struct session *s, struct monitor_values *dst,
+			const struct monitor_values *src)
+{
+	*dst = (struct monitor_values)MONITOR_VALUES_INIT;
+	if (!src->nr)
+		return;
+	dst->v = xcalloc(src->nr, sizeof(*dst->v));
+	dst->nr = dst->alloc = src->nr;
+	for (size_t i = 0; i < src->nr; i++) {
+		dst->v[i].name = held_name(s, src->v[i].name);
+		dst->v[i].value = src->v[i].value;
+	}
+	s->held_bytes += src->nr * sizeof(*dst->v);
+}
+
+/* A copy of mon whose names stay valid as long as the session. */
+static struct monitor_record *held_monitor(struct session *s,
+					   const struct monitor_record *mon)
+{
+	struct monitor_record *c = xmalloc(sizeof(*c));
+
+	*c = *mon;
+	held_values(s, &c->vmstat, &mon->vmstat);
+	held_values(s, &c->cpu, &mon->cpu);
+	held_values(s, &c->meminfo_start, &mon->meminfo_start);
+	held_values(s, &c->meminfo_end, &mon->meminfo_end);
+	held_values(s, &c->cgroup, &mon->cgroup);
+	held_values(s, &c->cgroup_start, &mon->cgroup_start);
+	held_values(s, &c->cgroup_end, &mon->cgroup_end);
+	c->samples = NULL;
+	c->samples_nr = c->samples_alloc = 0;
+	if (mon->samples_nr) {
+		c->samples = xcalloc(mon->samples_nr, sizeof(*c->samples));
+		c->samples_nr = c->samples_alloc = mon->samples_nr;
+	}
+	for (size_t i = 0; i < mon->samples_nr; i++) {
+		c->samples[i].t_s = mon->samples[i].t_s;
+		held_values(s, &c->samples[i].vmstat, &mon->samples[i].vmstat);
+		held_values(s, &c->samples[i].cpu, &mon->samples[i].cpu);
+		held_values(s, &c->samples[i].meminfo,
+			    &mon->samples[i].meminfo);
+	}
+	s->held_bytes += sizeof(*c) + mon->samples_nr * sizeof(*c->samples);
+	return c;
+}
+
+static void held_iter_release(struct held_iter *h)
+{
+	struct monitor_record *m = h->mon;
+
+	free(h->stderr_tail);
+	free(h->started_at);
+	free(h->samples);
+	if (m) {
+		monitor_values_release(&m->vmstat);
+		monitor_values_release(&m->cpu);
+		monitor_values_release(&m->meminfo_start);
+		monitor_values_release(&m->meminfo_end);
+		monitor_values_release(&m->cgroup);
+		monitor_values_release(&m->cgroup_start);
+		monitor_values_release(&m->cgroup_end);
+		for (size_t i = 0; i < m->samples_nr; i++) {
+			monitor_values_release(&m->samples[i].vmstat);
+			monitor_values_release(&m->samples[i].cpu);
+			monitor_values_release(&m->samples[i].meminfo);
+		}
+		free(m->samples);
+		free(m);
+	}
+	memset(h, 0, sizeof(*h));
+}
+
+/* Keep a finished iteration that could not be stored; -1 past the bounds. */
+static int hold_iteration(struct session *s, const struct iteration_rec *rec,
+			  const struct sample_rec *samples, size_t nr,
+			  const struct monitor_record *mon, struct strbuf *err)
+{
+	struct held_iter *h;
+
+	if (s->held_nr >= SESSION_HELD_MAX_NR ||
+	    s->held_bytes >= SESSION_HELD_MAX_BYTES)
+		return error_addf(
+			err,
+			"cannot keep more finished iterations in memory: the database is locked by another process, and %zu iterations (%zu MiB) are held already",
+			s->held_nr, s->held_bytes >> 20);
+	if (s->held_first && s->held_first + s->held_nr == s->held_alloc) {
+		/* Move the queue to the front rather than grow it. */
+		memmove(s->held, s->held + s->held_first,
+			s->held_nr * sizeof(*s->held));
+		s->held_first = 0;
+	}
+	ALLOC_GROW(s->held, s->held_first + s->held_nr + 1, s->held_alloc);
+	h = &s->held[s->held_first + s->held_nr++];
+	memset(h, 0, sizeof(*h));
+	h->rec = *rec;
+	h->stderr_tail = rec->stderr_tail ? xstrdup(rec->stderr_tail) : NULL;
+	h->started_at = xstrdup(rec->started_at);
+	h->rec.stderr_tail = h->stderr_tail;
+	h->rec.started_at = h->started_at;
+	if (nr) {
+		h->samples = xcalloc(nr, sizeof(*h->samples));
+		memcpy(h->samples, samples, nr * sizeof(*samples));
+	}
+	h->samples_nr = nr;
+	h->mon = mon ? held_monitor(s, mon) : NULL;
+	s->held_bytes += sizeof(*h) + nr * sizeof(*samples) +
+			 strlen(h->started_at) +
+			 (h->stderr_tail ? strlen(h->stderr_tail) : 0);
+	return 0;
+}
+
+/*
+ * Store the held iterations, oldest first, while the lock is free. With
+ * `quick`, a lock is waited for only SESSION_HELD_RETRY_MS (between
+ * iterations, the run goes on). Returns 0 when the lock stopped it too
+ * (what is left stays held), -1 on any other failure.
+ */
+static int store_held(struct session *s, bool quick, struct strbuf *err)
+{
+	int timeout_ms = store_busy_timeout(s->st);
+	int ret = 0;
+
+	if (quick && store_set_busy_timeout(s->st, SESSION_HELD_RETRY_MS, err))
+		return -1;
+	while (s->held_nr) {
+		struct held_iter *h = &s->held[s->held_first];
+		struct strbuf why = STRBUF_INIT;
+
+		if (store_iteration(s, &h->rec, h->samples, h->samples_nr,
+				    h->mon, &why)) {
+			if (!store_busy(s->st)) {
+				error_addf(err, "%s", why.buf);
+				ret = -1;
+			}
+			strbuf_release(&why);
+			break;
+		}
+		strbuf_release(&why);
+		held_iter_release(h);
+		s->held_first++;
+		s->held_nr--;
+	}
+	if (!s->held_nr)
+		s->held_first = s->held_bytes = 0;
+	if (quick && store_set_busy_timeout(s->st, timeout_ms, err))
+		ret = -1;
+	return ret;
+}
+
+/*
+ * Store a finished iteration, or, while another process holds the lock
+ * past the busy timeouts, keep it in memory behind those held already,
+ * so that none is lost and the run goes on; the held ones are retried
+ * after each iteration and at the end (store_held_wait()).
+ */
+static int keep_iteration(struct session *s, const struct iteration_rec *rec,
+			  const struct sample_rec *samples, size_t nr,
+			  const struct monitor_record *mon, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret = -1;
+
+	if (!s->held_nr) {
+		if (!store_iteration(s, rec, samples, nr, mon, &why)) {
+			ret = 0;
+			goto out;
+		}
+		if (!store_busy(s->st)) {
+			error_addf(err, "%s", why.buf);
+			goto out;
+		}
+		if (hold_iteration(s, rec, samples, nr, mon, err))
+			goto out;
+		notify(s,
+		       "database locked by another process; 1 iteration held in memory, stored once the lock frees");
+		ret = 0;
+		goto out;
+	}
+	if (hold_iteration(s, rec, samples, nr, mon, err))
+		goto out;
+	ret = store_held(s, true, err);
+out:
+	strbuf_release(&why);
+	return ret;
+}
+
+/*
+ * At the end: wait, bounded by SESSION_HELD_WAIT_S (or until *cut), for
+ * the lock to free and store what is held; -1 when it did not.
+ */
+static int store_held_wait(struct session *s, struct strbuf *err)
+{
+	time_t end = time(NULL) + SESSION_HELD_WAIT_S;
+
+	if (!s->held_nr)
+		return 0;
+	notify(s,
+	       "database locked by another process; %zu iterations held in memory, waiting up to %d s for the lock",
+	       s->held_nr, SESSION_HELD_WAIT_S);
+	for (;;) {
+		struct timespec pause = {0, 100000000L};
+
+		if (store_held(s, false, err))
+			return -1;
+		if (!s->held_nr)
+			return 0;
+		if (time(NULL) >= end || flag_set(s->opts.cut))
+			break;
+		nanosleep(&pause, NULL);
+	}
+	return error_addf(
+		err,
+		"cannot store %zu finished iterations: the database stayed locked by another process",
+		s->held_nr);
+}
+
 /* The samples of one iteration, being extracted. */
 struct extraction {
 	struct sample_rec *samples;
@@ -830,8 +1095,8 @@ static int run_iteration(struct session *s, size_t j, long it,
 			.boot = s->boot,
 		};
 
-		if (store_iteration(s, &rec, x.samples, x.samples_nr,
-				    res.monitors, err))
+		if (keep_iteration(s, &rec, x.samples, x.samples_nr,
+				   res.monitors, err))
 			goto out;
 	}
 	s->done_iters++;
@@ -1469,6 +1734,8 @@ int session_finish(struct session *s, struct strbuf *err)
 	restore_settings(s);
 	busy_warn(s);
 	remove_cgroups(s);
+	if (store_held_wait(s, err))
+		s->failed = true;
 	if (flag_set(s->opts.stop))
 		s->status = SESSION_INTERRUPTED;
 	else if (s->failed || s->aborted)
@@ -1533,5 +1800,10 @@ void session_free(struct session *s)
 		free(s->until[j].vals);
 	free(s->until);
 	free(s->iter_base);
+	for (size_t i = 0; i < s->held_nr; i++)
+		held_iter_release(&s->held[s->held_first + i]);
+	free(s->held);
+	strvec_clear(&s->held_names);
+	strmap_clear(&s->held_name_index);
 	free(s);
 }

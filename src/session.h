@@ -58,6 +58,16 @@ struct cgroup_spec;
  * together (mmcmp run refuses it with kernels: for now). Each run's setup
  * records, at its end, how every job of its build stopped.
  *
+ * A finished iteration that cannot be stored because another process
+ * holds the database's write lock past the busy timeouts
+ * (store_iteration_add()) is kept in memory, with a warning, and the run
+ * goes on; what is held is stored, oldest first, after each later
+ * iteration (waiting only briefly for the lock) and in session_finish(),
+ * which waits up to 10 minutes for the lock (or until *cut), with a
+ * warning that says how many iterations it holds, before it marks the
+ * runs. Past 100,000 held iterations or 256 MiB, or when the lock is
+ * still held after that wait, the run fails with an error saying so.
+ *
  * Before it makes its cgroups, session_run() removes those that runs
  * marked aborted recorded and left (cgroup_remove_stale()), unless a run
  * still running records the same; what it cannot remove is a warning.

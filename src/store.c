@@ -772,6 +772,11 @@ int store_set_busy_timeout(struct store *st, int timeout_ms, struct strbuf *err)
 	return 0;
 }
 
+int store_busy_timeout(const struct store *st)
+{
+	return st->busy_timeout_ms;
+}
+
 bool store_busy(const struct store *st)
 {
 	return st->busy;

@@ -71,6 +71,8 @@ void store_close(struct store *st);
  */
 int store_set_busy_timeout(struct store *st, int timeout_ms,
 			   struct strbuf *err);
+/* The busy timeout in force, in milliseconds (store_set_busy_timeout()). */
+int store_busy_timeout(const struct store *st);
 /*
  * Whether the last failed call failed because another connection held
  * the lock (SQLITE_BUSY or SQLITE_LOCKED) past the busy timeout. Nothing
@@ -239,7 +241,8 @@ struct sample_rec {
  * STORE_ITERATION_TRIES busy timeouts (a minute); when it still fails,
  * store_busy() is true, nothing was stored, and the caller, which still
  * has it and the samples, should keep them and call again later rather
- * than drop a finished iteration.
+ * than drop a finished iteration (the session engine holds them in
+ * memory, session.h).
  */
 int store_iteration_add(struct store *st, const struct iteration_rec *it,
 			const struct sample_rec *samples, size_t nr,

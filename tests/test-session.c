@@ -3,7 +3,7 @@
  * and fake-bench as the workload, through the local executor: the order
  * of iterations with and without interleaving, warm-ups, on_error: abort,
  * extraction failures, truncated stdout, labels that have runs, --append
- * and --replace, a failing setup.
+ * and --replace, a failing setup, a write lock held by another connection.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -804,6 +804,154 @@ out:
 	strbuf_release(&seen.warnings);
 }
 
+/* A second connection that holds the write lock, as a long import does. */
+struct locker {
+	struct seen seen;
+	struct store *other;
+	size_t take_at, free_at; /* progress events; free_at 0: at the end */
+	bool held;
+};
+
+static void lock_take(struct locker *lk, bool take)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	if (take ? store_begin(lk->other, &err) : store_commit(lk->other, &err))
+		diag("cannot %s the lock: %s", take ? "take" : "free", err.buf);
+	else
+		lk->held = take;
+	strbuf_release(&err);
+}
+
+static void locker_progress(void *ctx, const struct session_progress *p)
+{
+	struct locker *lk = ctx;
+
+	on_progress(&lk->seen, p);
+	if (lk->seen.events == lk->take_at)
+		lock_take(lk, true);
+	else if (lk->held && lk->seen.events == lk->free_at)
+		lock_take(lk, false);
+}
+
+static void locker_warning(void *ctx, const char *msg)
+{
+	struct locker *lk = ctx;
+
+	on_warning(&lk->seen, msg);
+	if (lk->held && !lk->free_at && strstr(msg, "waiting up to"))
+		lock_take(lk, false);
+}
+
+static int64_t count_of(struct store *st, const char *sql)
+{
+	struct strbuf err = STRBUF_INIT;
+	int64_t n = -1;
+
+	if (store_query_int64(st, sql, &n, &err))
+		diag("%s: %s", sql, err.buf);
+	strbuf_release(&err);
+	return n;
+}
+
+/*
+ * Another process holds the write lock from the first iteration on, past
+ * every busy timeout, and frees it after the third (free_at 4) or only
+ * once the run says, at its end, that it waits for it (free_at 0): no
+ * finished iteration is lost, the run goes on and ends complete, and
+ * the iterations are stored in order, each with its sample and monitors.
+ */
+static void test_held_while_locked(const char *db, size_t free_at)
+{
+	struct config cfg = CONFIG_INIT;
+	struct plan plan = PLAN_INIT;
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf counter = STRBUF_INIT;
+	struct store *st = NULL;
+	char held[] = "held";
+	char *labels[] = {held, NULL};
+	struct session *s = NULL;
+	struct executor *ex = NULL;
+	struct executor_local_opts eo = {.monitors = true};
+	struct locker lk = {
+		.seen = {STRBUF_INIT, STRBUF_INIT, 0, 0, 0},
+		.take_at = 1,
+		.free_at = free_at,
+	};
+	struct session_opts so = {
+		.labels = labels,
+		.progress = locker_progress,
+		.warning = locker_warning,
+		.ctx = &lk,
+	};
+	const char *when = free_at ? "freed meanwhile" : "freed at the end";
+	int run_ret, finish_ret;
+
+	add_config(&text, "name: t\niterations: 5\n"
+			  "workloads:\n  - name: w\n"
+			  "    shell: true\n"
+			  "    command: \"" COUNTER(
+				  "held") "echo total:$n\"\n"
+					  "    operation: op\n" TOTAL);
+	strbuf_addf(&counter, "%s.held", hook_log);
+	unlink(counter.buf);
+	if (config_load_buffer(&cfg, "t.yaml", text.buf, text.len, &err) ||
+	    plan_prepare(&cfg, NULL, &err) || plan_build(&plan, &cfg, &err) ||
+	    !(st = store_open(db, &err)) ||
+	    !(lk.other = store_open(db, &err)) ||
+	    store_set_busy_timeout(st, 20, &err) ||
+	    !(ex = executor_local_new(&eo, &err))) {
+		ok(false, "lock %s: set up: %s", when, err.buf);
+		goto out;
+	}
+	s = session_new(&cfg, &plan, st, &so);
+	run_ret = session_run(s, ex, &err);
+	finish_ret = session_finish(s, &err);
+	ok(!run_ret && !finish_ret && session_status(s) == SESSION_COMPLETE,
+	   "lock %s: the run ends complete: %s", when, err.buf);
+	ok(!lk.held, "lock %s: the lock was freed", when);
+	ok(strstr(lk.seen.warnings.buf,
+		  "database locked by another process; 1 iteration held in memory") !=
+		   NULL,
+	   "lock %s: the run says it holds iterations in memory", when);
+	if (!free_at)
+		ok(strstr(lk.seen.warnings.buf,
+			  "5 iterations held in memory, waiting up to") != NULL,
+		   "lock %s: and at the end that it waits for the lock", when);
+	is_str(lk.seen.progress.buf,
+	       "held:op:i1 held:op:i2 held:op:i3 held:op:i4 held:op:i5",
+	       "lock %s: every iteration ran", when);
+	ok(count_of(st, "SELECT count(*) FROM iteration") == 5 &&
+		   count_of(st, "SELECT count(*) FROM iteration i"
+				" JOIN sample s ON s.iteration_id = i.id"
+				" WHERE s.value = i.idx + 1") == 5,
+	   "lock %s: every iteration is stored once, with its sample", when);
+	ok(count_of(st, "SELECT count(*) FROM iteration a JOIN iteration b"
+			" ON b.id > a.id WHERE b.idx < a.idx") == 0,
+	   "lock %s: in the order they ran", when);
+	ok(count_of(st, "SELECT count(*) FROM iteration_monitor") == 5,
+	   "lock %s: each with its monitor record", when);
+	ok(count_of(st, "SELECT count(*) FROM run"
+			" WHERE label = 'held' AND status = 'complete'") == 1,
+	   "lock %s: the run is marked complete", when);
+out:
+	if (lk.held)
+		lock_take(&lk, false);
+	session_free(s);
+	executor_free(ex);
+	store_close(lk.other);
+	store_close(st);
+	unlink(db);
+	unlink(counter.buf);
+	plan_release(&plan);
+	config_release(&cfg);
+	strbuf_release(&text);
+	strbuf_release(&err);
+	strbuf_release(&counter);
+	strbuf_release(&lk.seen.progress);
+	strbuf_release(&lk.seen.warnings);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -831,6 +979,8 @@ int main(void)
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
 		run_case(i, db.buf);
 	test_label_claimed_meanwhile(db.buf);
+	test_held_while_locked(db.buf, 4);
+	test_held_while_locked(db.buf, 0);
 	unlink(log.buf);
 	{
 		static const char *const tree[] = {

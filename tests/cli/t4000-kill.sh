@@ -205,19 +205,87 @@ kill -KILL "$pid"
 set +e
 wait "$pid"
 set -e
-i=0
-while [ -n "$(workload_pids)" ] && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-left=$(workload_pids)
-if [ -z "$left" ]; then
-	ok "no workload process outlives mmcmp killed with SIGKILL"
+# Passes when no process whose command line holds MARK is left TENTHS
+# tenths of a second after the kill; kills those left.
+expect_gone() {
+	desc=$1 mark=$2 tenths=$3
+	i=0
+	while [ -n "$(pgrep -f -- "$mark")" ] && [ $i -lt "$tenths" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	left=$(pgrep -f -- "$mark" || true)
+	if [ -z "$left" ]; then
+		ok "$desc"
+	else
+		not_ok "$desc"
+		echo "# still running $((tenths / 10)) s after the kill: $(echo "$left" | tr '\n' ' ')"
+		# shellcheck disable=SC2086
+		kill -KILL $left 2>/dev/null || true
+	fi
+}
+expect_gone "no workload process outlives mmcmp killed with SIGKILL" "$marker" 50
+
+# Workloads that leave their process group: a child in a session of its
+# own (setsid), and a daemon whose parent exits at once (its orphan). The
+# guard starts the workloads and is their child subreaper, in a session
+# of its own, so none of them outlives mmcmp killed alone, mmcmp's whole
+# process group killed, or SIGQUIT to that group (Ctrl-\). Each case
+# marks its processes with a marker of its own.
+escape_case() {
+	how=$1 mark="$marker-$2"
+	cat >"$TMP/escape.yaml" <<EOF2
+name: escape
+iterations: 1
+workloads:
+  - name: e
+    shell: true
+    command: "setsid '$FAKE_BENCH' --stderr $mark --hang & (setsid '$FAKE_BENCH' --stderr $mark --hang &); '$FAKE_BENCH' --stderr $mark --hang"
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+EOF2
+	# A session of its own, so that mmcmp's group is not this script's;
+	# SIGQUIT at its default action, which sh sets to ignored for a
+	# command started with &.
+	# shellcheck disable=SC3045 # dash and bash have ulimit -c
+	(ulimit -c 0; exec env --default-signal=QUIT setsid "$MMCMP" run -q \
+		"$TMP/escape.yaml" --label "escape-$2" >"$TMP/out" 2>"$TMP/err") &
+	pid=$!
+	i=0
+	while [ "$(pgrep -f -- "$mark" | wc -l)" -lt 4 ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	check "$how: the workload and its escaped processes started" \
+		test "$(pgrep -f -- "$mark" | wc -l)" -ge 4
+	# setsid, not a group leader here, made mmcmp one: its pid is the group.
+	pgid=$(awk '{ print $5 }' "/proc/$pid/stat")
+	check "$how: mmcmp leads a process group of its own" test "$pgid" = "$pid"
+	case $how in
+	*QUIT*) kill -QUIT "-$pgid" ;;
+	*group*) kill -KILL "-$pgid" ;;
+	*) kill -KILL "$pid" ;;
+	esac
+	i=0
+	while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	check "$how: mmcmp is dead" sh -c "! kill -0 $pid 2>/dev/null"
+	kill -KILL "$pid" 2>/dev/null || true
+	set +e
+	wait "$pid"
+	set -e
+	expect_gone "$how: no process of the workload outlives mmcmp" "$mark" 100
+}
+if command -v setsid >/dev/null && command -v pgrep >/dev/null &&
+	env --default-signal=QUIT true 2>/dev/null; then
+	escape_case "SIGKILL to mmcmp" kill
+	escape_case "SIGKILL to mmcmp's process group" group
+	escape_case "SIGQUIT to mmcmp's process group" quit
 else
-	not_ok "no workload process outlives mmcmp killed with SIGKILL"
-	echo "# still running 5 s after the kill: $(echo "$left" | tr '\n' ' ')"
-	# shellcheck disable=SC2086
-	kill -KILL $left 2>/dev/null || true
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do ok "# SKIP no setsid, pgrep or env --default-signal"; done
 fi
 
 done_testing
