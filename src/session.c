@@ -68,6 +68,8 @@ struct held_iter {
 #define SESSION_HELD_MAX_BYTES ((size_t)256 << 20)
 /* Busy timeout of the retries between iterations: the run goes on. */
 #define SESSION_HELD_RETRY_MS 50
+/* How long the benchmark waits on a lock before an iteration is held. */
+#define SESSION_FIRST_WAIT_MS 12000
 /* How long the end of the run waits for the lock to free. */
 #define SESSION_HELD_WAIT_S 600
 
@@ -729,7 +731,21 @@ static int keep_iteration(struct session *s, const struct iteration_rec *rec,
 	int ret = -1;
 
 	if (!s->held_nr) {
-		if (!store_iteration(s, rec, samples, nr, mon, &why)) {
+		int timeout_ms = store_busy_timeout(s->st);
+		int failed;
+
+		/*
+		 * The benchmark waits while this one tries: no longer than
+		 * SESSION_FIRST_WAIT_MS in all, then the iteration is held.
+		 */
+		if (store_set_busy_timeout(
+			    s->st,
+			    SESSION_FIRST_WAIT_MS / STORE_ITERATION_TRIES, err))
+			goto out;
+		failed = store_iteration(s, rec, samples, nr, mon, &why);
+		if (store_set_busy_timeout(s->st, timeout_ms, err))
+			goto out;
+		if (!failed) {
 			ret = 0;
 			goto out;
 		}

@@ -55,7 +55,8 @@ struct cgroup_spec;
  * has at least 3 successful measured iterations and, for every metric,
  * the 95% confidence half-width of the mean of its iteration values is
  * at most `until` percent of that mean; interleaved builds stop
- * together (mmcmp run refuses it with kernels: for now). Each run's setup
+ * together; with kernels, boots stop after a whole round of the kernels
+ * once every job of every kernel is precise. Each run's setup
  * records, at its end, how every job of its build stopped.
  *
  * A finished iteration that cannot be stored because another process
