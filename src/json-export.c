@@ -351,6 +351,8 @@ static cJSON *iterations_array(const struct run_full *rf)
 		jadd(o, "sys_s", jnum(it->sys_s));
 		jadd(o, "maxrss_kb", jint(it->maxrss_kb));
 		jadd(o, "stderr_tail", jstr(it->stderr_tail));
+		jadd(o, "boot",
+		     it->boot ? jint(it->boot) : jcheck(cJSON_CreateNull()));
 		jadd(o, "samples", samples_array(rf, it));
 		jadd(o, "monitor", monitor_object(it->monitor));
 	}

@@ -46,7 +46,7 @@ struct jfield {
 };
 
 /* The most members an object of the format has. */
-#define JR_MAX_FIELDS 16
+#define JR_MAX_FIELDS 20
 /* Integers in JSON are exact up to 2^53. */
 #define JR_INT_MAX (INT64_C(1) << 53)
 
@@ -195,6 +195,10 @@ static const struct jfield iteration_fields[] = {
 	 F_INT(struct iteration_data, maxrss_kb, 0, JR_INT_MAX)},
 	{.name = "stderr_tail",
 	 F_STR(struct iteration_data, stderr_tail, JSON_MAX_TEXT, true)},
+	{.name = "boot",
+	 F_INT(struct iteration_data, boot, 1, JR_INT_MAX),
+	 .nullable = true,
+	 .since = 3},
 	{.name = "samples", .kind = JF_OTHER},
 	{.name = "monitor", .kind = JF_OTHER, .since = 2},
 };
@@ -530,6 +534,9 @@ static int jr_member(struct jr *jr, const cJSON *node, const struct jfield *f,
 		*(bool *)at = cJSON_IsTrue(node);
 		return 0;
 	case JF_INT:
+		/* A null integer keeps the zero of a fresh struct. */
+		if (f->nullable && cJSON_IsNull(node))
+			return 0;
 		return jr_int(jr, node, f, at);
 	case JF_SECONDS:
 		if (!jr_number(jr, node, "a number", &d))

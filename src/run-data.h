@@ -117,6 +117,13 @@ struct op_samples {
 	/* Per sample of v, or NULL: the store id of its run. */
 	int64_t *run;
 	size_t run_alloc;
+	/*
+	 * Per sample of v, or NULL unless every sample knows it: the
+	 * number of the guest boot its iteration ran in (iteration.boot,
+	 * unique within its run, so a boot is the pair run, boot).
+	 */
+	int64_t *boot;
+	size_t boot_alloc;
 };
 
 /* Summed resource use of a benchmark's measured iterations in a run. */
@@ -249,6 +256,7 @@ struct iteration_data {
 	double elapsed_s, user_s, sys_s;
 	int64_t maxrss_kb;
 	char *stderr_tail; /* NULL: none recorded */
+	int64_t boot;	   /* the guest boot it ran in; 0: on the host */
 	/* Its samples: run_full.samples[samples_first .. + samples_nr). */
 	size_t samples_first, samples_nr;
 	/* What its monitors recorded, or NULL when it ran without them. */
@@ -317,6 +325,13 @@ void op_samples_add(struct op_samples *op, double value);
  */
 void op_samples_add_keyed(struct op_samples *op, double value,
 			  int64_t iteration, int64_t run);
+/*
+ * Set the boot of op's last sample (there must be one) to boot, > 0;
+ * 0 says it ran in none, which drops op's boots for good: boot stays
+ * NULL unless every sample has one. Call it for every sample, or for
+ * none.
+ */
+void op_samples_set_boot(struct op_samples *op, int64_t boot);
 
 /*
  * The monitor table of benchmark in rd, created empty at the end when
