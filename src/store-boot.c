@@ -43,6 +43,9 @@ int store_boot_add(struct store *st, int64_t run_id,
 
 	if (g)
 		facts_text(g, &facts);
+	/* The watchdog is a fact of the boot, kept with the guest's. */
+	if (g && b->watchdog)
+		strbuf_addf(&facts, "watchdog=%s\n", b->watchdog);
 	if (store_tx_open(st, true, &tx, err))
 		return -1;
 	if (sqlite3_prepare_v2(st->db, boot_sql, -1, &stmt, NULL) !=
