@@ -903,7 +903,7 @@ static void test_boot_notes(void)
 					notes++;
 				}
 			}
-			ok(notes == (cases[k].want ? 1u : 0u),
+			ok(notes == (cases[k].want ? 1U : 0U),
 			   "boot notes: %s: %zu notes", cases[k].what, notes);
 			is_str(got, cases[k].want, "boot notes: %s",
 			       cases[k].what);
