@@ -212,6 +212,26 @@ void iteration_data_release(struct iteration_data *it)
 	memset(it, 0, sizeof(*it));
 }
 
+void boot_data_release(struct boot_data *b)
+{
+	if (!b)
+		return;
+	free(b->kernel);
+	free(b->image);
+	free(b->image_sha256);
+	free(b->image_release);
+	free(b->append);
+	free(b->accel);
+	free(b->qemu_version);
+	free(b->qemu_cmdline);
+	free(b->pinning);
+	free(b->guest_release);
+	free(b->guest_cmdline);
+	free(b->guest_facts);
+	free(b->failed);
+	memset(b, 0, sizeof(*b));
+}
+
 void run_full_release(struct run_full *rf)
 {
 	if (!rf)
@@ -224,6 +244,9 @@ void run_full_release(struct run_full *rf)
 		iteration_data_release(&rf->iters[i]);
 	free(rf->iters);
 	free(rf->samples);
+	for (size_t i = 0; i < rf->boots_nr; i++)
+		boot_data_release(&rf->boots[i]);
+	free(rf->boots);
 	memset(rf, 0, sizeof(*rf));
 }
 

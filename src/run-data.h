@@ -268,6 +268,23 @@ struct sample_data {
 	double value;
 };
 
+/*
+ * One guest boot of a run with kernels, as the store's boot table keeps
+ * it (db/schema.sql, store_boot_add()); NULL strings where the table has
+ * NULL.
+ */
+struct boot_data {
+	int64_t number; /* from 1, in the run's boot order */
+	char *kernel, *image, *image_sha256, *image_release, *append;
+	char *accel;
+	int64_t cpus, memory_mb;
+	char *qemu_version, *qemu_cmdline;
+	double boot_s; /* to the agent's hello; < 0: it never answered */
+	char *pinning;
+	char *guest_release, *guest_cmdline, *guest_facts;
+	char *failed; /* why the boot failed; NULL: it did not */
+};
+
 struct run_full {
 	struct run_info info;
 	struct op_samples *ops; /* in creation order */
@@ -276,6 +293,8 @@ struct run_full {
 	size_t iters_nr, iters_alloc;
 	struct sample_data *samples; /* iteration by iteration */
 	size_t samples_nr, samples_alloc;
+	struct boot_data *boots; /* in number order; none on the host */
+	size_t boots_nr, boots_alloc;
 };
 
 void machine_info_release(struct machine_info *m);
@@ -305,6 +324,8 @@ void iteration_monitor_free(struct iteration_monitor *m);
 /* A new empty monitor record: no counts, the figures unknown (NaN). */
 struct iteration_monitor *iteration_monitor_new(void);
 void iteration_data_release(struct iteration_data *it);
+/* Free the strings of b and zero it; NULL is a no-op. */
+void boot_data_release(struct boot_data *b);
 /* Free all of rf and zero it. */
 void run_full_release(struct run_full *rf);
 /* Release runs[0..nr) and free the array; NULL is a no-op. */

@@ -232,7 +232,8 @@ int store_run_load_full(struct store *st, int64_t run_id, const char *benchmark,
 			   &rf->ops_alloc, err) ||
 	    load_iters(st, run_id, benchmark, rf, err) ||
 	    load_samples(st, run_id, rf, err) ||
-	    store_monitor_load_full(st, run_id, benchmark, rf, err))
+	    store_monitor_load_full(st, run_id, benchmark, rf, err) ||
+	    store_boot_load_full(st, run_id, rf, err))
 		goto out;
 	for (size_t i = 0; i < rf->iters_nr; i++) {
 		const struct iteration_data *it = &rf->iters[i];
@@ -420,6 +421,9 @@ int store_run_insert_full(struct store *st, struct run_full *rf,
 		     store_monitor_add_full(st, iter_id, it->monitor, err)))
 			goto out;
 	}
+	for (size_t i = 0; i < rf->boots_nr; i++)
+		if (store_boot_add_full(st, rf->info.id, &rf->boots[i], err))
+			goto out;
 	ret = 0;
 out:
 	finalize_inserts(&s);

@@ -167,6 +167,41 @@ static void fixture(struct run_full runs[2])
 	add_op(rf, "fake", "total-10", "ops/s", true, 2);
 	/* It ran in the second boot of a run with kernels. */
 	add_iter(rf, "fake", 0, false, p0)->boot = 2;
+	rf->boots = xcalloc(2, sizeof(*rf->boots));
+	rf->boots_nr = rf->boots_alloc = 2;
+	rf->boots[0] = (struct boot_data){
+		.number = 1,
+		.kernel = xstrdup("thp"),
+		.image = xstrdup("/boot/vmlinuz-6.1"),
+		.image_sha256 = xstrdup(hash),
+		.image_release = xstrdup("6.1.0-cloud"),
+		.append = xstrdup(""),
+		.accel = xstrdup("tcg"),
+		.cpus = 1,
+		.memory_mb = 512,
+		.qemu_version = xstrdup("QEMU emulator version 7.2"),
+		.qemu_cmdline = xstrdup("qemu-system-x86_64 -accel tcg"),
+		.boot_s = -1,
+		.failed = xstrdup("boot 1: no agent: qemu exited"),
+	};
+	rf->boots[1] = (struct boot_data){
+		.number = 2,
+		.kernel = xstrdup("thp"),
+		.image = xstrdup("/boot/vmlinuz-6.1"),
+		.image_sha256 = xstrdup(hash),
+		.append = xstrdup("transparent_hugepage=always"),
+		.accel = xstrdup("tcg"),
+		.cpus = 1,
+		.memory_mb = 512,
+		.qemu_version = xstrdup("QEMU emulator version 7.2"),
+		.qemu_cmdline = xstrdup("qemu-system-x86_64 -accel tcg"),
+		.boot_s = 2.5,
+		.pinning = xstrdup("vCPU0=CPU1"),
+		.guest_release = xstrdup("6.1.0-cloud"),
+		.guest_cmdline = xstrdup("console=ttyS0"),
+		.guest_facts = xstrdup("thp_enabled=always\nwatchdog=Software "
+				       "Watchdog, 30 s\n"),
+	};
 }
 
 static void export_runs(const struct run_full *runs, size_t nr,
@@ -204,6 +239,17 @@ static void test_export(struct strbuf *golden)
 	ok(nr == 2 && !back[1].info.setup, "a null setup reads back as NULL");
 	ok(nr == 2 && back[1].iters[0].boot == 2 && back[0].iters[1].boot == 0,
 	   "an iteration's boot reads back, null as 0 (on the host)");
+	ok(nr == 2 && !back[0].boots_nr && back[1].boots_nr == 2 &&
+		   back[1].boots[0].boot_s == -1 &&
+		   back[1].boots[0].image_release &&
+		   !strcmp(back[1].boots[0].image_release, "6.1.0-cloud") &&
+		   !back[1].boots[0].guest_facts &&
+		   back[1].boots[1].boot_s == 2.5 &&
+		   !back[1].boots[1].image_release &&
+		   !back[1].boots[1].failed &&
+		   !strcmp(back[1].boots[1].guest_facts,
+			   runs[1].boots[1].guest_facts),
+	   "the boots read back, nulls as nulls");
 	ok(nr == 2 && !back[0].iters[0].monitor && back[0].iters[1].monitor &&
 		   back[0].iters[1].monitor->vmstat.nr == 3 &&
 		   back[0].iters[1].monitor->vmstat.v[1].value == -56 &&
@@ -234,9 +280,9 @@ static const struct {
 	{"not JSON", "\"version\":\t3,", "\"version\":\t3,,",
 	 "t.json: invalid JSON near line 3, column 16"},
 	{"cut short", "\"version\":\t3,", "\"version\":\t3,\n\"x\": [",
-	 "t.json: the JSON ends early (truncated?) at line 303, column 1"},
+	 "t.json: the JSON ends early (truncated?) at line 341, column 1"},
 	{"text after the document", "\t\t}]\n}\n", "\t\t}]\n}\n{}",
-	 "t.json: unexpected text after the JSON value at line 302, column 1"},
+	 "t.json: unexpected text after the JSON value at line 340, column 1"},
 	{"a NUL character", "\"label\":\t\"base\"",
 	 "\"label\":\t\"ba\\u0000se\"",
 	 "t.json: line 7, column 16: a string holds \\u0000"},
@@ -258,6 +304,11 @@ static const struct {
 	 "t.json: runs[1].iterations[0].boot: 0 is out of range (1 to 9007199254740992)"},
 	{"boot not an integer", "\"boot\":\t2,", "\"boot\":\t\"2\",",
 	 "t.json: runs[1].iterations[0].boot: expected an integer, found a string"},
+	{"a boot number twice", "\"number\":\t2,", "\"number\":\t1,",
+	 "t.json: runs[1].boots[1]: boot 1 twice"},
+	{"a boot time that is not a number", "\"boot_s\":\t2.5,",
+	 "\"boot_s\":\t\"2.5\",",
+	 "t.json: runs[1].boots[1].boot_s: expected a number, found a string"},
 	{"setup not an object", "\"setup\":\tnull", "\"setup\":\t2",
 	 "t.json: runs[1].setup: expected an object or null, found a number"},
 	{"until given", "\"until\":\tnull", "\"until\":\t\"ci<2%\"",
@@ -530,6 +581,20 @@ static void remove_all(struct strbuf *sb, const char *from)
 	}
 }
 
+/* Remove the "boots" member (the last run's array) from doc. */
+static void remove_boots(struct strbuf *doc)
+{
+	char *at = strstr(doc->buf, "\t\t\t\"boots\":\t[");
+	char *end = at ? strstr(at, "\t\t\t\"operations\":") : NULL;
+
+	if (!end) {
+		ok(false, "the document has boots");
+		return;
+	}
+	memmove(at, end, strlen(end) + 1);
+	strbuf_setlen(doc, strlen(doc->buf));
+}
+
 /*
  * Version 1 documents, which have no setup and monitor records, and
  * version 2 ones, which have no boots, still read; in version 3 all of
@@ -545,11 +610,15 @@ static void test_version1(void)
 	export_runs(&runs[1], 1, &doc);
 	ok(replace_once(&doc, "\"version\":\t3,", "\"version\":\t2,", &v1),
 	   "version 2: the fixture has one version");
+	expect_failure("a version 2 document with boots", &v1,
+		       "t.json: runs[0]: unknown member 'boots'");
+	remove_boots(&v1);
 	expect_failure("a version 2 document with a boot member", &v1,
 		       "t.json: runs[0].iterations[0]: unknown member 'boot'");
 	remove_all(&v1, "\t\t\t\t\t\"boot\":\t2,\n");
 	ok(!json_import("t.json", v1.buf, v1.len, &back, &nr, &err) &&
-		   nr == 1 && back[0].iters_nr == 1 && !back[0].iters[0].boot,
+		   nr == 1 && back[0].iters_nr == 1 && !back[0].iters[0].boot &&
+		   !back[0].boots_nr,
 	   "a version 2 document reads, its iterations on the host");
 	if (err.len)
 		diag("%s", err.buf);
@@ -560,6 +629,9 @@ static void test_version1(void)
 	remove_all(&doc, "\t\t\t\t\t\"boot\":\t2,\n");
 	expect_failure("a version 3 document without boot", &doc,
 		       "t.json: runs[0].iterations[0]: missing member 'boot'");
+	remove_boots(&doc);
+	expect_failure("a version 3 document without boots", &doc,
+		       "t.json: runs[0]: missing member 'boots'");
 	remove_all(&doc, "\t\t\t\"setup\":\tnull,\n");
 	ok(replace_once(&doc, "\"version\":\t3,", "\"version\":\t1,", &v1),
 	   "version 1: the fixture has one version");

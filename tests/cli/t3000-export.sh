@@ -134,6 +134,7 @@ d = json.load(open(sys.argv[1]))
 d["version"] = 1
 for r in d["runs"]:
 	del r["setup"]
+	del r["boots"]
 	for i in r["iterations"]:
 		del i["monitor"]
 		del i["boot"]

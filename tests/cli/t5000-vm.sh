@@ -93,6 +93,18 @@ check "vCPU pinning is recorded (pinned, or why not)" \
 check "the guest's monitors show THP faults only with THP always" \
 	test "$(q "SELECT group_concat(r.label || '=' || (coalesce(sum_thp, 0) > 0)) FROM (SELECT i.run_id, sum(json_extract(m.vmstat, '\$.thp_fault_alloc')) AS sum_thp FROM iteration i JOIN iteration_monitor m ON m.iteration_id = i.id GROUP BY i.run_id) t JOIN run r ON r.id = t.run_id")" = "k-thp=1,k-nothp=0"
 
+expect_status 0 "the kernels' runs export" "$MMCMP" export json -o "$TMP/two.json" k-thp k-nothp
+expect_status 0 "and import into another database" \
+	"$MMCMP" --db "$TMP/copy.db" import "$TMP/two.json"
+boots_of() {
+	sqlite3 "$1" "SELECT group_concat(r.label || ':' || b.number || ':' || b.kernel || ':' || b.image_sha256 || ':' || b.guest_facts || ':' || b.qemu_cmdline, '|') FROM (SELECT * FROM boot ORDER BY number) b JOIN run r ON r.id = b.run_id"
+}
+check "the boots come along, facts and all" \
+	test "$(boots_of "$TMP/copy.db")" = "$(boots_of "$MMCMP_DB")"
+iter_boots="SELECT group_concat(l || ':' || boot, ' ') FROM (SELECT r.label AS l, i.boot FROM iteration i JOIN run r ON r.id = i.run_id ORDER BY r.label, i.id)"
+check "and so does each iteration's boot" \
+	test "$(sqlite3 "$TMP/copy.db" "$iter_boots")" = "k-nothp:2 k-nothp:2 k-nothp:3 k-nothp:3 k-thp:1 k-thp:1 k-thp:4 k-thp:4"
+
 # 2. A kernel that panics, then one whose workload hangs: both bounded,
 # the schedule goes on.
 cat >"$TMP/faults.yaml" <<EOF2
