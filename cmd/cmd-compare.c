@@ -52,8 +52,8 @@ const struct cmd_option compare_test_options[] = {
 		 "no Benjamini-Hochberg false-discovery control"),
 	OPT_CHOICE("unit", 0, struct compare_options, unit, compare_unit_nth,
 		   "the unit of replication the test compares (default "
-		   "iteration): one value per iteration, every sample, or one "
-		   "value per run"),
+		   "iteration): one value per iteration, every sample, one "
+		   "value per run, or one per guest boot (runs of kernels:)"),
 	OPT_NUMBER("margin", 0, struct compare_options, margin_pct, "PCT", -1,
 		   INFINITY,
 		   "verdicts: better or worse only beyond PCT percent, same "

@@ -5,24 +5,31 @@
  * the console), then runs one command per request frame (vmproto.h)
  * with runner_run(), the monitors read around it inside the guest, and
  * answers with a result frame; a power-off frame, or the host going
- * away, powers the guest off. Linked statically: the initramfs has no
- * C library for it.
+ * away, powers the guest off. Before the hello it starts the guest's
+ * watchdog (start_watchdog()) and names it in the hello. Linked
+ * statically: the initramfs has no C library for it.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <linux/watchdog.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/utsname.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "machine.h"
 #include "monitor.h"
+#include "parse-num.h"
 #include "run-data.h"
 #include "runner.h"
 #include "strbuf.h"
@@ -31,6 +38,8 @@
 #include "vmproto.h"
 
 #define PORT "/dev/ttyS1"
+/* The watchdog's timeout unless mmcmp.watchdog=S on the command line. */
+#define WATCHDOG_DEFAULT_S 30
 
 static void setup_mounts(void)
 {
@@ -49,6 +58,97 @@ static void setup_mounts(void)
 	 */
 	mkdir("/sys/fs/cgroup", 0755);
 	mount("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL);
+}
+
+/*
+ * The watchdog timeout in seconds: mmcmp.watchdog=S of /proc/cmdline
+ * (a kernel's append; 0 turns it off), else WATCHDOG_DEFAULT_S.
+ */
+static int watchdog_seconds(void)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	int s = WATCHDOG_DEFAULT_S;
+	const char *at;
+
+	if (!strbuf_read_file(&cmd, "/proc/cmdline", NULL) &&
+	    (at = strstr(cmd.buf, "mmcmp.watchdog="))) {
+		char *end;
+
+		at += strlen("mmcmp.watchdog=");
+		end = (char *)at + strcspn(at, " \n");
+		*end = '\0';
+		if (!parse_int(at, 0, 3600, &s))
+			s = WATCHDOG_DEFAULT_S;
+	}
+	strbuf_release(&cmd);
+	return s;
+}
+
+/* Load a module the initramfs carries for this kernel, if it does. */
+static void load_module(const char *release, const char *name)
+{
+	struct strbuf path = STRBUF_INIT;
+	int fd;
+
+	strbuf_addf(&path, "/lib/modules/%s/%s.ko", release, name);
+	fd = open(path.buf, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		syscall(SYS_finit_module, fd, "", 0);
+		close(fd);
+	}
+	strbuf_release(&path);
+}
+
+/*
+ * Start /dev/watchdog and a child, "mmcmp-watchdog", that pets it every
+ * third of its timeout: when the guest stops running its user space
+ * (a livelock, a lockup that softlockup_panic misses), the watchdog
+ * reboots it, which -no-reboot turns into qemu's exit, and the host
+ * fails the boot with the console's tail. A driver the kernel has
+ * (qemu's i6300esb) is used first, else softdog (watchdog.ko and
+ * softdog.ko from the initramfs: the Debian cloud kernel has no other).
+ * Describes the outcome in what, for the hello.
+ */
+static void start_watchdog(struct strbuf *what)
+{
+	struct watchdog_info wi = {0};
+	struct utsname u;
+	int secs = watchdog_seconds(), fd;
+	pid_t pid;
+
+	if (!secs) {
+		strbuf_addstr(what, "off (mmcmp.watchdog=0)");
+		return;
+	}
+	if (access("/dev/watchdog", F_OK) && !uname(&u)) {
+		load_module(u.release, "watchdog");
+		load_module(u.release, "softdog");
+	}
+	fd = open("/dev/watchdog", O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		strbuf_addf(what, "none (/dev/watchdog: %s)", strerror(errno));
+		return;
+	}
+	ioctl(fd, WDIOC_SETTIMEOUT, &secs);
+	ioctl(fd, WDIOC_GETTIMEOUT, &secs);
+	ioctl(fd, WDIOC_GETSUPPORT, &wi);
+	if (secs < 1)
+		secs = 1;
+	pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_NAME, "mmcmp-watchdog");
+		for (;;) {
+			ioctl(fd, WDIOC_KEEPALIVE, 0);
+			sleep((unsigned int)(secs > 3 ? secs / 3 : 1));
+		}
+	}
+	close(fd);
+	if (pid < 0) {
+		strbuf_addf(what, "none (fork: %s)", strerror(errno));
+		return;
+	}
+	strbuf_addf(what, "%.*s, %d s", (int)sizeof(wi.identity),
+		    (const char *)wi.identity, secs);
 }
 
 static int open_port(void)
@@ -82,7 +182,8 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-static void send_hello(int fd)
+/* The hello: machine facts, then the watchdog as "watchdog=...". */
+static void send_hello(int fd, const char *watchdog)
 {
 	struct machine_info mi = {0};
 	struct strbuf out = STRBUF_INIT, v = STRBUF_INIT;
@@ -100,6 +201,9 @@ static void send_hello(int fd)
 		if (machine_field_text(&machine_fields[i], &mi, &v))
 			vmproto_put(&out, VMPROTO_T_FACT, v.buf, v.len);
 	}
+	strbuf_reset(&v);
+	strbuf_addf(&v, "watchdog=%s", watchdog);
+	vmproto_put(&out, VMPROTO_T_FACT, v.buf, v.len);
 	vmproto_end(&out, start);
 	write_all(fd, out.buf, out.len);
 	strbuf_release(&out);
@@ -243,19 +347,25 @@ static void serve(int fd)
 
 int main(void)
 {
+	struct strbuf watchdog = STRBUF_INIT;
 	int fd;
 
-	if (getpid() == 1)
+	if (getpid() == 1) {
 		setup_mounts();
+		start_watchdog(&watchdog);
+	} else {
+		strbuf_addstr(&watchdog, "off (not init)");
+	}
 	fd = open_port();
 	if (fd < 0) {
 		fprintf(stderr, "mmcmp-agent: cannot open %s: %s\n", PORT,
 			strerror(errno));
 	} else {
-		send_hello(fd);
+		send_hello(fd, watchdog.buf);
 		serve(fd);
 		close(fd);
 	}
+	strbuf_release(&watchdog);
 	if (getpid() != 1)
 		return fd < 0;
 	sync();

@@ -281,7 +281,13 @@ anova_cases <- list(
   list(smp(9, 10, 1), rep(1:3, each = 3)),
   list(c(smp(4, 10, 0.1), smp(4, 11, 0.1)), rep(c(7, 2), each = 4)),
   list(smp(10, 5, 1), c(1, 2, 1, 2, 3, 3, 1, 2, 3, 1)),
-  list(smp(12, 100, 3), rep(1:2, 6))
+  list(smp(12, 100, 3), rep(1:2, 6)),
+  # The boot notes of tests/test-compare.c (test_boot_notes()): boots
+  # that differ, boots that do not, and the boots' values by run.
+  list(c(10, 10.3, 9.8, 10.9, 11.2, 10.8, 10.1, 9.9, 10.2), rep(1:3, each = 3)),
+  list(c(10, 10.4, 9.8, 10.9, 11.2, 10.6, 10.1, 9.9, 10.3), rep(1:3, each = 3)),
+  list(c(10.1, 10, 10.2, 10.6, 10.5, 10.8), rep(5:6, each = 3)),
+  list(c(10.1, 10, 10.2, 10.1, 10.1, 10.1), rep(5:6, each = 3))
 )
 for (cs in anova_cases) {
   p <- oneway.test(x ~ g, data = data.frame(x = cs[[1]], g = factor(cs[[2]])),

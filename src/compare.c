@@ -146,6 +146,7 @@ static const char *const unit_names[] = {
 	[COMPARE_UNIT_ITERATION] = "iteration",
 	[COMPARE_UNIT_SAMPLE] = "sample",
 	[COMPARE_UNIT_RUN] = "run",
+	[COMPARE_UNIT_BOOT] = "boot",
 };
 
 const char *compare_unit_nth(size_t i)
@@ -162,6 +163,8 @@ const char *compare_unit_plural(enum compare_unit unit)
 		return "samples";
 	case COMPARE_UNIT_RUN:
 		return "runs";
+	case COMPARE_UNIT_BOOT:
+		return "boots";
 	}
 	BUG("unknown unit %d", (int)unit);
 }
@@ -170,13 +173,15 @@ const char *compare_unit_plural(enum compare_unit unit)
  * One side's units of an operation: their values, their order in time
  * (the mean store iteration id of their samples, which rises with the
  * time they were stored; the sample's position without one) and their
- * run (NaN when unknown). The iteration values stay for the note about
- * runs that differ (reference section 1).
+ * run (NaN when unknown). The iteration values stay for the notes about
+ * runs and boots that differ (reference section 1).
  */
 struct side_units {
 	double *u, *time, *run;
 	size_t n;
 	double *iter_u, *iter_run; /* per iteration, before --unit run */
+	/* Per iteration, its boot as a key (boot_keys()); NULL: unknown. */
+	long long *iter_boot;
 	size_t iter_n;
 };
 
@@ -187,6 +192,7 @@ static void side_units_release(struct side_units *su)
 	free(su->run);
 	free(su->iter_u);
 	free(su->iter_run);
+	free(su->iter_boot);
 	memset(su, 0, sizeof(*su));
 }
 
@@ -208,6 +214,45 @@ static long long *as_keys(const double *v, size_t n)
 
 	for (size_t i = 0; i < n; i++)
 		k[i] = (long long)v[i];
+	return k;
+}
+
+/* A unit's run and boot number, and its position. */
+struct boot_item {
+	double run, boot;
+	size_t i;
+};
+
+static int boot_item_cmp(const void *a, const void *b)
+{
+	const struct boot_item *x = a, *y = b;
+
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	if (x->boot != y->boot)
+		return x->boot < y->boot ? -1 : 1;
+	return 0;
+}
+
+/*
+ * One key per distinct pair (run[i], boot[i]) of n units: a boot's
+ * number is unique only within its run, and a label pools runs.
+ */
+static long long *boot_keys(const double *run, const double *boot, size_t n)
+{
+	struct boot_item *it = xmalloc((n ? n : 1) * sizeof(*it));
+	long long *k = xmalloc((n ? n : 1) * sizeof(*k));
+	long long next = 0;
+
+	for (size_t i = 0; i < n; i++)
+		it[i] = (struct boot_item){run[i], boot[i], i};
+	qsort(it, n, sizeof(*it), boot_item_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (i && boot_item_cmp(&it[i - 1], &it[i]))
+			next++;
+		k[it[i].i] = next;
+	}
+	free(it);
 	return k;
 }
 
@@ -240,18 +285,33 @@ static void side_units_compute(const struct op_samples *src,
 		memcpy(su->iter_u, su->u, su->n * sizeof(*su->u));
 		memcpy(su->iter_run, su->run, su->n * sizeof(*su->run));
 	}
+	if (n && src->boot && src->run) {
+		double *b;
+
+		for (size_t i = 0; i < n; i++)
+			tmp[i] = (double)src->boot[i];
+		b = per_unit(tmp, key, n, su->n);
+		su->iter_boot = boot_keys(su->iter_run, b, su->iter_n);
+		free(b);
+	}
 	/*
-	 * A run's value averages its iterations' with equal weight. Samples
-	 * that know no run (parsed, not stored) stay at their iterations.
+	 * A run's or a boot's value averages its iterations' with equal
+	 * weight. Samples that know no run (parsed, not stored) stay at
+	 * their iterations; compare_runs() refuses --unit boot without
+	 * boots.
 	 */
-	if (unit == COMPARE_UNIT_RUN && n && src->run) {
-		long long *rk = as_keys(su->iter_run, su->iter_n);
+	if (n && ((unit == COMPARE_UNIT_RUN && src->run) ||
+		  (unit == COMPARE_UNIT_BOOT && su->iter_boot))) {
+		long long *rk = unit == COMPARE_UNIT_RUN
+					? as_keys(su->iter_run, su->iter_n)
+					: NULL;
+		const long long *uk = rk ? rk : su->iter_boot;
 		double *t = su->time, *r = su->run;
 
-		su->n = stats_unit_values(su->iter_u, rk, su->iter_n, false,
+		su->n = stats_unit_values(su->iter_u, uk, su->iter_n, false,
 					  su->u, NULL);
-		su->time = per_unit(t, rk, su->iter_n, su->n);
-		su->run = per_unit(r, rk, su->iter_n, su->n);
+		su->time = per_unit(t, uk, su->iter_n, su->n);
+		su->run = per_unit(r, uk, su->iter_n, su->n);
 		free(t);
 		free(r);
 		free(rk);
@@ -324,6 +384,66 @@ static void side_test(struct compare_side *s, const struct compare_side *b,
 }
 
 /*
+ * The level above a side's units that differs more than they do, by a
+ * one-way ANOVA at p < 0.01 (stats_anova_p()), as the data nest: runs >
+ * boots > iterations. Under --unit iteration the boots when known, else
+ * the runs; under --unit boot the runs. COMPARE_UNIT_SAMPLE when none
+ * does or it cannot be told; *p is the ANOVA's p, NaN untested.
+ */
+static enum compare_unit level_above(const struct side_units *x,
+				     enum compare_unit unit, double *p)
+{
+	long long *rk = NULL;
+	enum compare_unit level = COMPARE_UNIT_SAMPLE;
+
+	*p = NAN;
+	if (unit == COMPARE_UNIT_ITERATION && x->iter_n > 2 && x->iter_boot) {
+		*p = stats_anova_p(x->iter_u, x->iter_boot, x->iter_n);
+		level = COMPARE_UNIT_BOOT;
+	} else if (unit == COMPARE_UNIT_ITERATION && x->iter_n > 2 &&
+		   !isnan(x->iter_run[0])) {
+		rk = as_keys(x->iter_run, x->iter_n);
+		*p = stats_anova_p(x->iter_u, rk, x->iter_n);
+		level = COMPARE_UNIT_RUN;
+	} else if (unit == COMPARE_UNIT_BOOT && x->n > 2 && !isnan(x->run[0])) {
+		rk = as_keys(x->run, x->n);
+		*p = stats_anova_p(x->u, rk, x->n);
+		level = COMPARE_UNIT_RUN;
+	}
+	free(rk);
+	return !isnan(*p) && *p < 0.01 ? level : COMPARE_UNIT_SAMPLE;
+}
+
+/*
+ * The note of reference section 1 on op's side x of label: when its
+ * boots or runs differ more than its units, the --unit to use. Boots
+ * nest in runs, so differing runs make boots differ too: with boots
+ * known, the boot note covers both, and under --unit boot its own note
+ * says whether runs differ more still.
+ */
+static void level_note(struct compare_op *op, const char *label,
+		       const struct side_units *x, enum compare_unit unit,
+		       struct strbuf *sb)
+{
+	double p;
+	enum compare_unit level = level_above(x, unit, &p);
+
+	if (level == COMPARE_UNIT_SAMPLE)
+		return;
+	strbuf_reset(sb);
+	strbuf_addf(sb,
+		    "%s: %s %s: its %s differ more than their %s (ANOVA "
+		    "p=%.4f); consider --unit %s",
+		    compare_unit_plural(level), op->name, label,
+		    compare_unit_plural(level), compare_unit_plural(unit), p,
+		    compare_unit_nth(level));
+	if (level == COMPARE_UNIT_BOOT)
+		strbuf_addstr(sb, ": more boots, not more iterations, buy "
+				  "precision");
+	strvec_push(&op->warnings, sb->buf);
+}
+
+/*
  * The warnings of one operation's data (reference sections 1 and 8):
  * outlying units, a drift in time, no interleaving of a compared run
  * with the baseline, runs of a label that differ more than their
@@ -381,22 +501,7 @@ static void op_warnings(struct compare_op *op, const struct side_units *su,
 				labels[su[0].time[0] < x->time[0] ? i : 0]);
 			strvec_push(&op->warnings, sb.buf);
 		}
-		if (opts->unit == COMPARE_UNIT_ITERATION && x->iter_n > 2 &&
-		    !isnan(x->iter_run[0])) {
-			long long *rk = as_keys(x->iter_run, x->iter_n);
-
-			p = stats_anova_p(x->iter_u, rk, x->iter_n);
-			if (!isnan(p) && p < 0.01) {
-				strbuf_reset(&sb);
-				strbuf_addf(&sb,
-					    "runs: %s %s: its runs differ more "
-					    "than their iterations (ANOVA "
-					    "p=%.4f); consider --unit run",
-					    op->name, labels[i], p);
-				strvec_push(&op->warnings, sb.buf);
-			}
-			free(rk);
-		}
+		level_note(op, labels[i], x, opts->unit, &sb);
 	}
 	strbuf_release(&sb);
 }
@@ -1225,6 +1330,31 @@ static void pool_notes(struct compare_result *res, const struct run_data *runs,
 		only_ops_notes(res, runs, i, base_ops, opts->benchmark, re);
 }
 
+/*
+ * --unit boot needs the boot of every sample: fail naming the first
+ * label that has samples without one (runs on the host, imports).
+ */
+static int missing_boots(const struct run_data *runs, size_t nr,
+			 struct strbuf *err)
+{
+	for (size_t i = 0; i < nr; i++) {
+		for (size_t k = 0; k < runs[i].ops_nr; k++) {
+			const struct op_samples *op = &runs[i].ops[k];
+
+			if (!op->nr || (op->boot && op->run))
+				continue;
+			error_addf(err,
+				   "--unit boot: label '%s' has no boots: its "
+				   "iterations did not run in guests of "
+				   "'kernels:' (use --unit iteration or run)",
+				   runs[i].info.label ? runs[i].info.label
+						      : "");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int compare_runs(const struct run_data *runs, size_t nr,
 		 const struct compare_options *opts, struct compare_result *res,
 		 struct strbuf *err)
@@ -1254,6 +1384,8 @@ int compare_runs(const struct run_data *runs, size_t nr,
 		}
 		have_re = true;
 	}
+	if (opts->unit == COMPARE_UNIT_BOOT && missing_boots(runs, nr, err))
+		goto out;
 	res->opts = *opts;
 	res->opts.benchmark = NULL;
 	res->opts.sub_heading = NULL;

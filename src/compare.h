@@ -30,10 +30,13 @@ struct strbuf;
  * Significance is judged on mean rows only, for every run against the
  * baseline (the statistics reference, version 2), on one value per unit
  * of replication (compare_options.unit): the unit value is mean(1/x)
- * over the unit's samples under Hmean, mean(x) under Amean; a run's
- * value averages its iterations' with equal weight; samples without an
- * iteration are each their own. The summary rows stay computed over all
- * samples. The test is one of three:
+ * over the unit's samples under Hmean, mean(x) under Amean; a run's or
+ * a boot's value averages its iterations' with equal weight; samples
+ * without an iteration are each their own. Under COMPARE_UNIT_BOOT every
+ * run must know the boot of every sample (op_samples.boot): otherwise
+ * compare_runs() fails naming the label, as a label of host runs has no
+ * boots to count. The summary rows stay computed over all samples. The
+ * test is one of three:
  *   COMPARE_TEST_MMTESTS  mmtests HEAD's rule (reference 2.6): CI half-width
  *       q = 1.959964 * SD rounded to 7 significant digits, significant when
  *       |cidiff| > 1. Unlike mmtests, a baseline without any CI (n = 1 for
@@ -110,6 +113,7 @@ enum compare_unit {
 	COMPARE_UNIT_ITERATION, /* one value per iteration (default) */
 	COMPARE_UNIT_SAMPLE,	/* every sample on its own (version 1) */
 	COMPARE_UNIT_RUN,	/* one value per run of a label */
+	COMPARE_UNIT_BOOT,	/* one value per guest boot (kernels:) */
 };
 
 struct compare_options {
@@ -144,11 +148,11 @@ struct compare_options {
 	}
 
 /*
- * The name of unit i ("iteration", "sample", "run"), or NULL when i is
- * past the last: the choices of --unit.
+ * The name of unit i ("iteration", "sample", "run", "boot"), or NULL
+ * when i is past the last: the choices of --unit.
  */
 const char *compare_unit_nth(size_t i);
-/* The plural of unit for footers: "iterations", "samples", "runs". */
+/* The plural of unit for footers: "iterations", "samples", "runs"... */
 const char *compare_unit_plural(enum compare_unit unit);
 
 /* Map "welch", "mmtests", "utest" to the test; false when unknown. */

@@ -440,6 +440,25 @@ static void consume_frame(struct executor_qemu *eq)
 	strbuf_setlen(&eq->in, eq->in.len - used);
 }
 
+/*
+ * The hello's "watchdog=" fact (mmcmp-agent.c's start_watchdog()), or
+ * NULL when it has none.
+ */
+static char *hello_watchdog(const struct vmproto_msg *msg)
+{
+	static const char key[] = "watchdog=";
+
+	for (size_t i = 0; i < msg->nr; i++) {
+		const struct vmproto_field *f = &msg->fields[i];
+
+		if (f->tag == VMPROTO_T_FACT && f->len >= sizeof(key) - 1 &&
+		    !memcmp(f->data, key, sizeof(key) - 1))
+			return xstrndup((const char *)f->data + sizeof(key) - 1,
+					f->len - (sizeof(key) - 1));
+	}
+	return NULL;
+}
+
 /* The guest's machine facts from its hello. */
 static struct machine_info *hello_facts(const struct vmproto_msg *msg)
 {
@@ -531,6 +550,14 @@ static void qemu_argv(const struct executor_qemu *eq, const struct kernel *k,
 	strvec_push(argv, "-display");
 	strvec_push(argv, "none");
 	strvec_push(argv, "-no-reboot");
+	/*
+	 * A watchdog device for kernels with its driver: it fires even when
+	 * the guest's kernel hangs, and qemu then powers the guest off.
+	 */
+	strvec_push(argv, "-device");
+	strvec_push(argv, "i6300esb");
+	strvec_push(argv, "-action");
+	strvec_push(argv, "watchdog=poweroff");
 	strvec_push(argv, "-serial");
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "file:%s", eq->console.buf);
@@ -744,6 +771,7 @@ static int qemu_boot(struct executor *ex, size_t kernel, long number,
 		info->pinning = strbuf_detach(&pins, NULL);
 		eq->guest = hello_facts(&msg);
 		info->guest = hello_facts(&msg);
+		info->watchdog = hello_watchdog(&msg);
 		consume_frame(eq);
 		goto out;
 	}
@@ -1030,7 +1058,46 @@ static int load_kernels(struct executor_qemu *eq,
 	return 0;
 }
 
-/* Write the initramfs: the agent as /init, and the programs. */
+/*
+ * The modules of the guest's watchdog (the agent loads them when the
+ * kernel has no watchdog driver of its own): for each kernel whose
+ * release the host has modules of, its watchdog core and softdog,
+ * uncompressed, at /lib/modules/RELEASE/NAME.ko. A kernel without them
+ * runs without a watchdog, which its hello says.
+ */
+static int add_watchdog_modules(struct initramfs *ir,
+				const struct executor_qemu *eq,
+				struct strbuf *err)
+{
+	static const char *const names[] = {"watchdog", "softdog"};
+	struct strbuf host = STRBUF_INIT, guest = STRBUF_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; i < eq->kernels_nr && !ret; i++) {
+		const char *rel = eq->kernels[i].release;
+
+		for (size_t n = 0; rel && n < ARRAY_SIZE(names) && !ret; n++) {
+			strbuf_reset(&host);
+			strbuf_addf(&host,
+				    "/lib/modules/%s/kernel/drivers/watchdog/"
+				    "%s.ko",
+				    rel, names[n]);
+			strbuf_reset(&guest);
+			strbuf_addf(&guest, "/lib/modules/%s/%s.ko", rel,
+				    names[n]);
+			if (access(host.buf, R_OK) ||
+			    initramfs_has(ir, guest.buf))
+				continue;
+			ret = initramfs_add_file(ir, guest.buf, host.buf, 0644,
+						 err);
+		}
+	}
+	strbuf_release(&host);
+	strbuf_release(&guest);
+	return ret;
+}
+
+/* Write the initramfs: the agent as /init, the programs, the modules. */
 static int write_root(struct executor_qemu *eq,
 		      const struct executor_qemu_opts *o, struct strbuf *err)
 {
@@ -1049,6 +1116,8 @@ static int write_root(struct executor_qemu *eq,
 			goto out;
 		strvec_push(&eq->programs, o->programs[i]);
 	}
+	if (add_watchdog_modules(ir, eq, err))
+		goto out;
 	strbuf_addf(&sb, "%s/root.cpio.gz", eq->dir);
 	eq->root = strbuf_detach(&sb, NULL);
 	ret = initramfs_write(ir, eq->root, err);

@@ -57,6 +57,7 @@ void executor_boot_info_release(struct executor_boot_info *info)
 	free(info->qemu_cmdline);
 	free(info->accel);
 	free(info->pinning);
+	free(info->watchdog);
 	if (info->guest) {
 		machine_info_release(info->guest);
 		free(info->guest);

@@ -86,7 +86,12 @@ struct executor_boot_info {
 	char *pinning;
 	/* The guest's facts (uname -r, /proc/cmdline, ...), from its hello. */
 	struct machine_info *guest; /* NULL when the agent never answered */
-	struct strbuf failed;	    /* why the boot failed; empty: it did not */
+	/*
+	 * The guest's watchdog as its hello names it: "Software Watchdog,
+	 * 30 s", "none (...)", "off (...)"; NULL without a hello.
+	 */
+	char *watchdog;
+	struct strbuf failed; /* why the boot failed; empty: it did not */
 };
 
 /* Free what info holds and zero it. NULL is a no-op. */

@@ -353,6 +353,8 @@ static cJSON *iterations_array(const struct run_full *rf)
 		jadd(o, "sys_s", jnum(it->sys_s));
 		jadd(o, "maxrss_kb", jint(it->maxrss_kb));
 		jadd(o, "stderr_tail", jstr(it->stderr_tail));
+		jadd(o, "boot",
+		     it->boot ? jint(it->boot) : jcheck(cJSON_CreateNull()));
 		jadd(o, "samples", samples_array(rf, it));
 		jadd(o, "monitor", monitor_object(it->monitor));
 	}
@@ -427,6 +429,38 @@ static cJSON *setup_object(const char *text)
 	return o ? o : jcheck(cJSON_CreateNull());
 }
 
+/* The boots of a run with kernels (version 3); empty on the host. */
+static cJSON *boots_array(const struct run_full *rf)
+{
+	cJSON *arr = jcheck(cJSON_CreateArray());
+
+	for (size_t i = 0; i < rf->boots_nr; i++) {
+		const struct boot_data *b = &rf->boots[i];
+		cJSON *o = jpush(arr, cJSON_CreateObject());
+
+		jadd(o, "number", jint(b->number));
+		jadd(o, "kernel", jstr(b->kernel));
+		jadd(o, "image", jstr(b->image));
+		jadd(o, "image_sha256", jstr(b->image_sha256));
+		jadd(o, "image_release", jstr(b->image_release));
+		jadd(o, "append", jstr(b->append));
+		jadd(o, "accel", jstr(b->accel));
+		jadd(o, "cpus", jint(b->cpus));
+		jadd(o, "memory_mb", jint(b->memory_mb));
+		jadd(o, "qemu_version", jstr(b->qemu_version));
+		jadd(o, "qemu_cmdline", jstr(b->qemu_cmdline));
+		jadd(o, "boot_s",
+		     b->boot_s >= 0 ? jnum(b->boot_s)
+				    : jcheck(cJSON_CreateNull()));
+		jadd(o, "pinning", jstr(b->pinning));
+		jadd(o, "guest_release", jstr(b->guest_release));
+		jadd(o, "guest_cmdline", jstr(b->guest_cmdline));
+		jadd(o, "guest_facts", jstr(b->guest_facts));
+		jadd(o, "failed", jstr(b->failed));
+	}
+	return arr;
+}
+
 void json_export_add_run(struct json_export *je, const struct run_full *rf)
 {
 	const struct run_info *ri = &rf->info;
@@ -446,6 +480,7 @@ void json_export_add_run(struct json_export *je, const struct run_full *rf)
 	jadd(config, "sha256", jstr(ri->config_hash));
 	jadd(run, "setup", setup_object(ri->setup));
 	jadd(run, "machine", machine_object(&ri->machine));
+	jadd(run, "boots", boots_array(rf));
 	jadd(run, "operations", operations_array(rf));
 	jadd(run, "iterations", iterations_array(rf));
 }

@@ -46,7 +46,7 @@ struct jfield {
 };
 
 /* The most members an object of the format has. */
-#define JR_MAX_FIELDS 16
+#define JR_MAX_FIELDS 20
 /* Integers in JSON are exact up to 2^53. */
 #define JR_INT_MAX (INT64_C(1) << 53)
 
@@ -97,6 +97,7 @@ static const struct jfield run_fields[] = {
 	{.name = "config", .kind = JF_OTHER},
 	{.name = "setup", .kind = JF_OTHER, .since = 2},
 	{.name = "machine", .kind = JF_OTHER},
+	{.name = "boots", .kind = JF_OTHER, .since = 3},
 	{.name = "operations", .kind = JF_OTHER},
 	{.name = "iterations", .kind = JF_OTHER},
 };
@@ -195,8 +196,44 @@ static const struct jfield iteration_fields[] = {
 	 F_INT(struct iteration_data, maxrss_kb, 0, JR_INT_MAX)},
 	{.name = "stderr_tail",
 	 F_STR(struct iteration_data, stderr_tail, JSON_MAX_TEXT, true)},
+	{.name = "boot",
+	 F_INT(struct iteration_data, boot, 1, JR_INT_MAX),
+	 .nullable = true,
+	 .since = 3},
 	{.name = "samples", .kind = JF_OTHER},
 	{.name = "monitor", .kind = JF_OTHER, .since = 2},
+};
+
+/* A boot of a run with kernels (version 3). */
+static const struct jfield boot_fields[] = {
+	{.name = "number", F_INT(struct boot_data, number, 1, JR_INT_MAX)},
+	{.name = "kernel", F_KIND(JF_NAME, struct boot_data, kernel, false)},
+	{.name = "image", F_KIND(JF_NAME, struct boot_data, image, false)},
+	{.name = "image_sha256",
+	 F_KIND(JF_SHA256, struct boot_data, image_sha256, false)},
+	{.name = "image_release",
+	 F_STR(struct boot_data, image_release, JSON_MAX_NAME, true)},
+	{.name = "append",
+	 F_STR(struct boot_data, append, JSON_MAX_NAME, false)},
+	{.name = "accel", F_KIND(JF_NAME, struct boot_data, accel, false)},
+	{.name = "cpus", F_INT(struct boot_data, cpus, 1, 1 << 20)},
+	{.name = "memory_mb",
+	 F_INT(struct boot_data, memory_mb, 1, JR_INT_MAX)},
+	{.name = "qemu_version",
+	 F_STR(struct boot_data, qemu_version, JSON_MAX_NAME, false)},
+	{.name = "qemu_cmdline",
+	 F_STR(struct boot_data, qemu_cmdline, JSON_MAX_TEXT, false)},
+	{.name = "boot_s", F_KIND(JF_SECONDS, struct boot_data, boot_s, true)},
+	{.name = "pinning",
+	 F_STR(struct boot_data, pinning, JSON_MAX_NAME, true)},
+	{.name = "guest_release",
+	 F_STR(struct boot_data, guest_release, JSON_MAX_NAME, true)},
+	{.name = "guest_cmdline",
+	 F_STR(struct boot_data, guest_cmdline, JSON_MAX_TEXT, true)},
+	{.name = "guest_facts",
+	 F_STR(struct boot_data, guest_facts, JSON_MAX_TEXT, true)},
+	{.name = "failed",
+	 F_STR(struct boot_data, failed, JSON_MAX_TEXT, true)},
 };
 
 static const struct jfield setup_fields[] = {
@@ -530,8 +567,14 @@ static int jr_member(struct jr *jr, const cJSON *node, const struct jfield *f,
 		*(bool *)at = cJSON_IsTrue(node);
 		return 0;
 	case JF_INT:
+		/* A null integer keeps the zero of a fresh struct. */
+		if (f->nullable && cJSON_IsNull(node))
+			return 0;
 		return jr_int(jr, node, f, at);
 	case JF_SECONDS:
+		/* A null number keeps the caller's default. */
+		if (f->nullable && cJSON_IsNull(node))
+			return 0;
 		if (!jr_number(jr, node, "a number", &d))
 			return -1;
 		if (d < 0 || d > 1e9)
@@ -1056,6 +1099,38 @@ out:
 	return ret;
 }
 
+/* The boots of a run (version 3 on): at most one per number. */
+static int jr_boots(struct jr *jr, const cJSON *run, struct run_full *rf)
+{
+	const cJSON *arr, *el;
+	size_t mark, i = 0;
+
+	if (jr->version < 3)
+		return 0;
+	arr = jr_array(jr, run, "boots", JSON_MAX_ITERATIONS, &mark);
+	if (!arr)
+		return -1;
+	cJSON_ArrayForEach(el, arr)
+	{
+		size_t m = jr_index(jr, i++);
+		struct boot_data *b;
+
+		ALLOC_GROW(rf->boots, rf->boots_nr + 1, rf->boots_alloc);
+		b = &rf->boots[rf->boots_nr++];
+		memset(b, 0, sizeof(*b));
+		b->boot_s = -1.0;
+		if (jr_object(jr, el, boot_fields, ARRAY_SIZE(boot_fields), b))
+			return -1;
+		for (size_t k = 0; k + 1 < rf->boots_nr; k++)
+			if (rf->boots[k].number == b->number)
+				return jr_fail(jr, "boot %" PRId64 " twice",
+					       b->number);
+		jr_pop(jr, m);
+	}
+	jr_pop(jr, mark);
+	return 0;
+}
+
 static int jr_run(struct jr *jr, const cJSON *run, struct run_full *rf)
 {
 	struct jfield mf[JR_MAX_FIELDS];
@@ -1088,8 +1163,10 @@ static int jr_run(struct jr *jr, const cJSON *run, struct run_full *rf)
 		      &rf->info.machine))
 		return -1;
 	jr_pop(jr, mark);
-	return jr_operations(jr, run, rf) || jr_iterations(jr, run, rf) ? -1
-									: 0;
+	return jr_boots(jr, run, rf) || jr_operations(jr, run, rf) ||
+			       jr_iterations(jr, run, rf)
+		       ? -1
+		       : 0;
 }
 
 /* The format and version, checked before anything else. */

@@ -110,6 +110,7 @@ void op_samples_release(struct op_samples *op)
 	free(op->v);
 	free(op->iteration);
 	free(op->run);
+	free(op->boot);
 	memset(op, 0, sizeof(*op));
 }
 
@@ -239,6 +240,26 @@ void iteration_data_release(struct iteration_data *it)
 	memset(it, 0, sizeof(*it));
 }
 
+void boot_data_release(struct boot_data *b)
+{
+	if (!b)
+		return;
+	free(b->kernel);
+	free(b->image);
+	free(b->image_sha256);
+	free(b->image_release);
+	free(b->append);
+	free(b->accel);
+	free(b->qemu_version);
+	free(b->qemu_cmdline);
+	free(b->pinning);
+	free(b->guest_release);
+	free(b->guest_cmdline);
+	free(b->guest_facts);
+	free(b->failed);
+	memset(b, 0, sizeof(*b));
+}
+
 void run_full_release(struct run_full *rf)
 {
 	if (!rf)
@@ -251,6 +272,9 @@ void run_full_release(struct run_full *rf)
 		iteration_data_release(&rf->iters[i]);
 	free(rf->iters);
 	free(rf->samples);
+	for (size_t i = 0; i < rf->boots_nr; i++)
+		boot_data_release(&rf->boots[i]);
+	free(rf->boots);
 	memset(rf, 0, sizeof(*rf));
 }
 
@@ -304,8 +328,22 @@ void op_samples_add_keyed(struct op_samples *op, double value,
 	op->run[op->nr - 1] = run;
 }
 
+void op_samples_set_boot(struct op_samples *op, int64_t boot)
+{
+	if (!op->nr)
+		BUG("boot before any sample");
+	if (boot <= 0 || (op->nr > 1 && !op->boot)) {
+		free(op->boot);
+		op->boot = NULL;
+		op->boot_alloc = 0;
+		return;
+	}
+	ALLOC_GROW(op->boot, op->nr, op->boot_alloc);
+	op->boot[op->nr - 1] = boot;
+}
+
 /*
- * Append src's keys (iteration or run) of n samples to dst's array,
+ * Append src's keys (iteration, run or boot) of n samples to dst's array,
  * which holds dst_nr; when either side lacks them, dst lacks them too.
  */
 static void keys_merge(int64_t **dst, size_t *alloc, size_t dst_nr,
@@ -457,6 +495,8 @@ void run_data_merge(struct run_data *dst, const struct run_data *src)
 		keys_merge(&op->iteration, &op->iteration_alloc, op->nr,
 			   so->iteration, so->nr);
 		keys_merge(&op->run, &op->run_alloc, op->nr, so->run, so->nr);
+		keys_merge(&op->boot, &op->boot_alloc, op->nr, so->boot,
+			   so->nr);
 		ALLOC_GROW(op->v, op->nr + so->nr, op->alloc);
 		if (so->nr)
 			memcpy(op->v + op->nr, so->v, so->nr * sizeof(*so->v));

@@ -117,6 +117,13 @@ struct op_samples {
 	/* Per sample of v, or NULL: the store id of its run. */
 	int64_t *run;
 	size_t run_alloc;
+	/*
+	 * Per sample of v, or NULL unless every sample knows it: the
+	 * number of the guest boot its iteration ran in (iteration.boot,
+	 * unique within its run, so a boot is the pair run, boot).
+	 */
+	int64_t *boot;
+	size_t boot_alloc;
 };
 
 /* Summed resource use of a benchmark's measured iterations in a run. */
@@ -285,6 +292,7 @@ struct iteration_data {
 	double elapsed_s, user_s, sys_s;
 	int64_t maxrss_kb;
 	char *stderr_tail; /* NULL: none recorded */
+	int64_t boot;	   /* the guest boot it ran in; 0: on the host */
 	/* Its samples: run_full.samples[samples_first .. + samples_nr). */
 	size_t samples_first, samples_nr;
 	/* What its monitors recorded, or NULL when it ran without them. */
@@ -296,6 +304,23 @@ struct sample_data {
 	double value;
 };
 
+/*
+ * One guest boot of a run with kernels, as the store's boot table keeps
+ * it (db/schema.sql, store_boot_add()); NULL strings where the table has
+ * NULL.
+ */
+struct boot_data {
+	int64_t number; /* from 1, in the run's boot order */
+	char *kernel, *image, *image_sha256, *image_release, *append;
+	char *accel;
+	int64_t cpus, memory_mb;
+	char *qemu_version, *qemu_cmdline;
+	double boot_s; /* to the agent's hello; < 0: it never answered */
+	char *pinning;
+	char *guest_release, *guest_cmdline, *guest_facts;
+	char *failed; /* why the boot failed; NULL: it did not */
+};
+
 struct run_full {
 	struct run_info info;
 	struct op_samples *ops; /* in creation order */
@@ -304,6 +329,8 @@ struct run_full {
 	size_t iters_nr, iters_alloc;
 	struct sample_data *samples; /* iteration by iteration */
 	size_t samples_nr, samples_alloc;
+	struct boot_data *boots; /* in number order; none on the host */
+	size_t boots_nr, boots_alloc;
 };
 
 void machine_info_release(struct machine_info *m);
@@ -337,6 +364,8 @@ void iteration_monitor_free(struct iteration_monitor *m);
 /* A new empty monitor record: no counts, the figures unknown (NaN). */
 struct iteration_monitor *iteration_monitor_new(void);
 void iteration_data_release(struct iteration_data *it);
+/* Free the strings of b and zero it; NULL is a no-op. */
+void boot_data_release(struct boot_data *b);
 /* Free all of rf and zero it. */
 void run_full_release(struct run_full *rf);
 /* Release runs[0..nr) and free the array; NULL is a no-op. */
@@ -357,6 +386,13 @@ void op_samples_add(struct op_samples *op, double value);
  */
 void op_samples_add_keyed(struct op_samples *op, double value,
 			  int64_t iteration, int64_t run);
+/*
+ * Set the boot of op's last sample (there must be one) to boot, > 0;
+ * 0 says it ran in none, which drops op's boots for good: boot stays
+ * NULL unless every sample has one. Call it for every sample, or for
+ * none.
+ */
+void op_samples_set_boot(struct op_samples *op, int64_t boot);
 
 /*
  * The monitor table of benchmark in rd, created empty at the end when

@@ -1,4 +1,4 @@
-/* store-boot: the boots of a run with kernels (db/migrations/0003). */
+/* store-boot: the boots of a run with kernels (db/migrations/0007). */
 #include "store.h"
 
 #include <inttypes.h>
@@ -8,10 +8,10 @@
 
 #include "executor.h"
 #include "machine.h"
-#include "parse-num.h"
 #include "run-data.h"
 #include "store-internal.h"
 #include "strbuf.h"
+#include "parse-num.h"
 #include "util.h"
 
 static const char boot_sql[] =
@@ -36,19 +36,12 @@ static void facts_text(const struct machine_info *mi, struct strbuf *out)
 	}
 }
 
-int store_boot_add(struct store *st, int64_t run_id,
-		   const struct executor_boot_info *b, struct strbuf *err)
+int store_boot_add_full(struct store *st, int64_t run_id,
+			const struct boot_data *b, struct strbuf *err)
 {
-	const struct machine_info *g = b->guest;
-	struct strbuf facts = STRBUF_INIT;
-	struct store_tx tx;
 	sqlite3_stmt *stmt = NULL;
 	int ret = -1;
 
-	if (g)
-		facts_text(g, &facts);
-	if (store_tx_open(st, true, &tx, err))
-		return -1;
 	if (sqlite3_prepare_v2(st->db, boot_sql, -1, &stmt, NULL) !=
 	    SQLITE_OK) {
 		store_fail(st, err, "prepare the boot insert");
@@ -68,21 +61,114 @@ int store_boot_add(struct store *st, int64_t run_id,
 	    store_bind_text(stmt, 12, b->qemu_cmdline) ||
 	    (b->boot_s >= 0 ? sqlite3_bind_double(stmt, 13, b->boot_s)
 			    : sqlite3_bind_null(stmt, 13)) ||
-	    store_bind_text(stmt, 14, g ? g->kernel_release : NULL) ||
-	    store_bind_text(stmt, 15, g ? g->cmdline : NULL) ||
-	    store_bind_text(stmt, 16, g ? facts.buf : NULL) ||
-	    store_bind_text(stmt, 17, b->failed.len ? b->failed.buf : NULL) ||
+	    store_bind_text(stmt, 14, b->guest_release) ||
+	    store_bind_text(stmt, 15, b->guest_cmdline) ||
+	    store_bind_text(stmt, 16, b->guest_facts) ||
+	    store_bind_text(stmt, 17, b->failed) ||
 	    store_bind_text(stmt, 18, b->pinning) ||
 	    sqlite3_step(stmt) != SQLITE_DONE) {
-		store_fail(st, err, "store boot %ld of run %" PRId64, b->number,
-			   run_id);
+		store_fail(st, err, "store boot %" PRId64 " of run %" PRId64,
+			   b->number, run_id);
 		goto out;
 	}
 	ret = 0;
 out:
 	sqlite3_finalize(stmt);
+	return ret;
+}
+
+int store_boot_add(struct store *st, int64_t run_id,
+		   const struct executor_boot_info *b, struct strbuf *err)
+{
+	const struct machine_info *g = b->guest;
+	struct strbuf facts = STRBUF_INIT;
+	struct store_tx tx;
+	/* Borrowed strings: nothing of it is freed. */
+	struct boot_data row = {
+		.number = b->number,
+		.kernel = b->kernel,
+		.image = b->image,
+		.image_sha256 = b->image_sha256,
+		.image_release = b->image_release,
+		.append = b->append,
+		.accel = b->accel,
+		.cpus = b->cpus,
+		.memory_mb = b->memory_mb,
+		.qemu_version = b->qemu_version,
+		.qemu_cmdline = b->qemu_cmdline,
+		.boot_s = b->boot_s,
+		.pinning = b->pinning,
+		.guest_release = g ? g->kernel_release : NULL,
+		.guest_cmdline = g ? g->cmdline : NULL,
+		.failed = b->failed.len ? b->failed.buf : NULL,
+	};
+	int ret;
+
+	if (g)
+		facts_text(g, &facts);
+	/* The watchdog is a fact of the boot, kept with the guest's. */
+	if (g && b->watchdog)
+		strbuf_addf(&facts, "watchdog=%s\n", b->watchdog);
+	row.guest_facts = g ? facts.buf : NULL;
+	if (store_tx_open(st, true, &tx, err)) {
+		strbuf_release(&facts);
+		return -1;
+	}
+	ret = store_boot_add_full(st, run_id, &row, err);
 	strbuf_release(&facts);
 	return store_tx_close(st, &tx, ret, err);
+}
+
+int store_boot_load_full(struct store *st, int64_t run_id, struct run_full *rf,
+			 struct strbuf *err)
+{
+	static const char sql[] =
+		"SELECT number, kernel, image, image_sha256, image_release,"
+		" append, accel, cpus, memory_mb, qemu_version, qemu_cmdline,"
+		" boot_s, pinning, guest_release, guest_cmdline, guest_facts,"
+		" failed FROM boot WHERE run_id = ?1 ORDER BY number";
+	sqlite3_stmt *stmt = NULL;
+	int rc, ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
+	    sqlite3_bind_int64(stmt, 1, run_id)) {
+		store_fail(st, err, "read the boots of run %" PRId64, run_id);
+		goto out;
+	}
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct boot_data *b;
+
+		ALLOC_GROW(rf->boots, rf->boots_nr + 1, rf->boots_alloc);
+		b = &rf->boots[rf->boots_nr++];
+		memset(b, 0, sizeof(*b));
+		b->number = sqlite3_column_int64(stmt, 0);
+		b->kernel = store_column_strdup(stmt, 1);
+		b->image = store_column_strdup(stmt, 2);
+		b->image_sha256 = store_column_strdup(stmt, 3);
+		b->image_release = store_column_strdup(stmt, 4);
+		b->append = store_column_strdup(stmt, 5);
+		b->accel = store_column_strdup(stmt, 6);
+		b->cpus = sqlite3_column_int64(stmt, 7);
+		b->memory_mb = sqlite3_column_int64(stmt, 8);
+		b->qemu_version = store_column_strdup(stmt, 9);
+		b->qemu_cmdline = store_column_strdup(stmt, 10);
+		b->boot_s = sqlite3_column_type(stmt, 11) == SQLITE_NULL
+				    ? -1.0
+				    : sqlite3_column_double(stmt, 11);
+		b->pinning = store_column_strdup(stmt, 12);
+		b->guest_release = store_column_strdup(stmt, 13);
+		b->guest_cmdline = store_column_strdup(stmt, 14);
+		b->guest_facts = store_column_strdup(stmt, 15);
+		b->failed = store_column_strdup(stmt, 16);
+	}
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "read the boots of run %" PRId64, run_id);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return ret;
 }
 
 /* Fill m from "name=value" lines as facts_text() writes them. */
@@ -119,41 +205,36 @@ static void facts_parse(const char *text, struct machine_info *m)
 int store_load_boots(struct store *st, int64_t run_id, struct run_source *src,
 		     struct strbuf *err)
 {
-	static const char sql[] =
-		"SELECT number, kernel, image, image_sha256, append,"
-		" guest_release, guest_cmdline, guest_facts FROM boot"
-		" WHERE run_id = ?1 ORDER BY number";
-	sqlite3_stmt *stmt = NULL;
-	int rc, ret = -1;
+	struct run_full rf;
+	int ret = -1;
 
-	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
-	    sqlite3_bind_int64(stmt, 1, run_id)) {
-		store_fail(st, err, "read the boots of run %" PRId64, run_id);
+	memset(&rf, 0, sizeof(rf));
+	if (store_boot_load_full(st, run_id, &rf, err))
 		goto out;
-	}
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	for (size_t i = 0; i < rf.boots_nr; i++) {
+		struct boot_data *d = &rf.boots[i];
 		struct run_boot *b;
 
 		ALLOC_GROW(src->boots, src->boots_nr + 1, src->boots_alloc);
 		b = &src->boots[src->boots_nr++];
 		memset(b, 0, sizeof(*b));
-		b->number = sqlite3_column_int64(stmt, 0);
-		b->kernel = store_column_strdup(stmt, 1);
-		b->image = store_column_strdup(stmt, 2);
-		b->image_sha256 = store_column_strdup(stmt, 3);
-		b->append = store_column_strdup(stmt, 4);
-		b->guest_release = store_column_strdup(stmt, 5);
-		b->guest_cmdline = store_column_strdup(stmt, 6);
-		b->has_guest = sqlite3_column_type(stmt, 7) != SQLITE_NULL;
-		facts_parse((const char *)sqlite3_column_text(stmt, 7),
-			    &b->guest);
-	}
-	if (rc != SQLITE_DONE) {
-		store_fail(st, err, "read the boots of run %" PRId64, run_id);
-		goto out;
+		b->number = d->number;
+		/* The strings move; what stays behind is freed below. */
+		b->kernel = d->kernel;
+		b->image = d->image;
+		b->image_sha256 = d->image_sha256;
+		b->append = d->append;
+		b->guest_release = d->guest_release;
+		b->guest_cmdline = d->guest_cmdline;
+		d->kernel = d->image = d->image_sha256 = d->append = NULL;
+		d->guest_release = d->guest_cmdline = NULL;
+		b->has_guest = d->guest_facts != NULL;
+		facts_parse(d->guest_facts, &b->guest);
 	}
 	ret = 0;
 out:
-	sqlite3_finalize(stmt);
+	for (size_t i = 0; i < rf.boots_nr; i++)
+		boot_data_release(&rf.boots[i]);
+	free(rf.boots);
 	return ret;
 }

@@ -83,7 +83,9 @@ enum store_owner {
 enum store_owner store_run_owner(const char *hostname, int64_t pid,
 				 int64_t pid_start);
 
+struct boot_data;
 struct iteration_rec;
+struct run_full;
 struct op_samples;
 
 /*
@@ -114,6 +116,16 @@ int store_load_ops(struct store *st, int64_t run_id, const char *benchmark,
 
 struct iteration_monitor;
 struct run_full;
+
+/*
+ * Store b as boot b->number of run run_id, inside the caller's
+ * transaction (store-boot.c).
+ */
+int store_boot_add_full(struct store *st, int64_t run_id,
+			const struct boot_data *b, struct strbuf *err);
+/* Append the boots of run run_id to rf->boots, in number order. */
+int store_boot_load_full(struct store *st, int64_t run_id, struct run_full *rf,
+			 struct strbuf *err);
 
 /*
  * Store m as the monitor record of iteration iter_id, periodic samples

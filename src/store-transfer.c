@@ -59,7 +59,8 @@ static int load_iters(struct store *st, int64_t run_id, const char *benchmark,
 	static const char sql[] =
 		"SELECT id, benchmark, job, build, idx, warmup, status,"
 		" exit_code, term_signal, started_at, elapsed_s, user_s,"
-		" sys_s, maxrss_kb, stderr_tail FROM iteration"
+		" sys_s, maxrss_kb, stderr_tail, coalesce(boot, 0)"
+		" FROM iteration"
 		" WHERE run_id = ?1 AND (?2 IS NULL OR benchmark = ?2)"
 		" ORDER BY id";
 	sqlite3_stmt *stmt = NULL;
@@ -88,6 +89,7 @@ static int load_iters(struct store *st, int64_t run_id, const char *benchmark,
 		it->sys_s = sqlite3_column_double(stmt, 12);
 		it->maxrss_kb = sqlite3_column_int64(stmt, 13);
 		it->stderr_tail = store_column_strdup(stmt, 14);
+		it->boot = sqlite3_column_int64(stmt, 15);
 	}
 	if (rc != SQLITE_DONE) {
 		store_fail(st, err, "read iterations of run %" PRId64, run_id);
@@ -230,7 +232,8 @@ int store_run_load_full(struct store *st, int64_t run_id, const char *benchmark,
 			   &rf->ops_alloc, err) ||
 	    load_iters(st, run_id, benchmark, rf, err) ||
 	    load_samples(st, run_id, rf, err) ||
-	    store_monitor_load_full(st, run_id, benchmark, rf, err))
+	    store_monitor_load_full(st, run_id, benchmark, rf, err) ||
+	    store_boot_load_full(st, run_id, rf, err))
 		goto out;
 	for (size_t i = 0; i < rf->iters_nr; i++) {
 		const struct iteration_data *it = &rf->iters[i];
@@ -336,6 +339,7 @@ static int insert_iter(struct store *st, int64_t run_id,
 		.maxrss_kb = it->maxrss_kb,
 		.stderr_tail = it->stderr_tail,
 		.started_at = it->started_at,
+		.boot = it->boot,
 	};
 
 	return store_insert_iteration(st, &rec, iter_id, err);
@@ -417,6 +421,9 @@ int store_run_insert_full(struct store *st, struct run_full *rf,
 		     store_monitor_add_full(st, iter_id, it->monitor, err)))
 			goto out;
 	}
+	for (size_t i = 0; i < rf->boots_nr; i++)
+		if (store_boot_add_full(st, rf->info.id, &rf->boots[i], err))
+			goto out;
 	ret = 0;
 out:
 	finalize_inserts(&s);

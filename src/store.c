@@ -114,7 +114,8 @@ static const char *const stmt_sql[ST_NR] = {
 	 * the sample row in hand, not from the iteration index per sample.
 	 */
 	[ST_LOAD_SAMPLES] =
-		"SELECT s.operation_id, s.value, s.iteration_id"
+		"SELECT s.operation_id, s.value, s.iteration_id,"
+		" coalesce(i.boot, 0)"
 		" FROM iteration i JOIN sample s ON s.iteration_id = i.id"
 		" WHERE i.run_id = ?1 AND i.warmup = 0"
 		" AND (?2 IS NULL OR i.benchmark = ?2)"
@@ -1465,10 +1466,11 @@ static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 		/* Samples of one operation mostly come in a row. */
 		if (!last || last->id != id)
 			last = op_lookup(rd, slots, rd->ops_nr, id);
-		if (last)
-			op_samples_add_keyed(
-				last, sqlite3_column_double(stmt, 1),
-				sqlite3_column_int64(stmt, 2), run_id);
+		if (!last)
+			continue;
+		op_samples_add_keyed(last, sqlite3_column_double(stmt, 1),
+				     sqlite3_column_int64(stmt, 2), run_id);
+		op_samples_set_boot(last, sqlite3_column_int64(stmt, 3));
 	}
 	if (rc != SQLITE_DONE) {
 		store_fail(st, err, "load samples of run %" PRId64, run_id);

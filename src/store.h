@@ -399,7 +399,9 @@ struct executor_boot_info;
 
 /*
  * Record boot b->number of run run_id (store-boot.c): the kernel
- * image, qemu and the guest's facts, as db/schema.sql's boot table says.
+ * image, qemu and the guest's facts, as db/schema.sql's boot table says;
+ * the guest's watchdog (b->watchdog) is the last line of guest_facts,
+ * "watchdog=...".
  */
 int store_boot_add(struct store *st, int64_t run_id,
 		   const struct executor_boot_info *b, struct strbuf *err);

@@ -669,6 +669,253 @@ static void test_units(void)
 }
 
 /*
+ * Add samples v[] of one operation, each with its iteration, run and
+ * guest boot (0: on the host).
+ */
+static void add_booted(struct run_data *rd, const double *v,
+		       const int64_t *iter, const int64_t *run,
+		       const int64_t *boot, size_t n)
+{
+	struct op_samples *op = run_data_op(rd, "b", "t", true);
+
+	for (size_t i = 0; i < n; i++) {
+		op_samples_add_keyed(op, v[i], iter[i], run[i]);
+		op_samples_set_boot(op, boot[i]);
+	}
+}
+
+/*
+ * --unit boot: a boot's value averages its iterations' with equal
+ * weight, and a boot is its run and number (a pooled label may have a
+ * boot 1 in each run). Base: 3 iterations of 1, 1 and 2 samples in
+ * boot 1 of run 1 and boot 1 of run 2; new: 4 iterations, two in boot 2
+ * of run 3, one each in boots 1 and 3 of run 3.
+ */
+static void test_boot_units(void)
+{
+	static const double va[4] = {10, 12, 11, 13};
+	static const int64_t ia[4] = {1, 2, 3, 3}, ra[4] = {1, 1, 2, 2},
+			     ba[4] = {1, 1, 1, 1};
+	static const double vb[5] = {20, 22, 21, 23, 19};
+	static const int64_t ib[5] = {4, 5, 6, 6, 7}, rb[5] = {3, 3, 3, 3, 3},
+			     bb[5] = {2, 2, 1, 1, 3};
+	/* Iteration means, then boot means of those. */
+	static const double ua[3] = {10, 12, 12}, ub[4] = {20, 22, 22, 19};
+	static const double boota[2] = {11, 12}, bootb[3] = {21, 22, 19};
+	static const double runa[2] = {11, 12}, runb[1] = {83.0 / 4};
+	static const struct {
+		enum compare_unit unit;
+		size_t na, nb;
+		const double *a, *b;
+	} cases[] = {
+		{COMPARE_UNIT_ITERATION, 3, 4, ua, ub},
+		{COMPARE_UNIT_BOOT, 2, 3, boota, bootb},
+		{COMPARE_UNIT_RUN, 2, 1, runa, runb},
+	};
+	struct run_data runs[2];
+
+	run_init(&runs[0], "base");
+	run_init(&runs[1], "new");
+	add_booted(&runs[0], va, ia, ra, ba, 4);
+	add_booted(&runs[1], vb, ib, rb, bb, 5);
+	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
+		struct compare_options opts = COMPARE_OPTIONS_INIT;
+		struct compare_result res = COMPARE_RESULT_INIT;
+		struct strbuf err = STRBUF_INIT;
+		struct stats_welch_units w;
+		const struct compare_side *s;
+		const char *name = compare_unit_nth(cases[k].unit);
+
+		opts.unit = cases[k].unit;
+		if (compare_runs(runs, 2, &opts, &res, &err)) {
+			ok(false, "boot units %s: %s", name, err.buf);
+			strbuf_release(&err);
+			continue;
+		}
+		s = res.bench[0].ops[0].side;
+		ok(s[0].units == cases[k].na && s[1].units == cases[k].nb,
+		   "boot units %s: %zu and %zu units", name, cases[k].na,
+		   cases[k].nb);
+		stats_welch_units(cases[k].a, cases[k].na, cases[k].b,
+				  cases[k].nb, &w);
+		if (cases[k].nb > 1)
+			ok_near(s[1].p, w.p, 1e-12,
+				"boot units %s: Welch's p on unit values",
+				name);
+		else
+			ok(s[1].untested == COMPARE_UNTESTED_FEW,
+			   "boot units %s: one unit is too few", name);
+		compare_result_release(&res);
+		strbuf_release(&err);
+	}
+	run_data_release(&runs[0]);
+	run_data_release(&runs[1]);
+}
+
+/*
+ * --unit boot needs every sample's boot: a label of host runs, or one
+ * that pools a host run with a guest run, stops the comparison with an
+ * error naming it.
+ */
+static void test_boot_missing(void)
+{
+	static const double v[2] = {1, 2};
+	static const int64_t it[2] = {1, 2}, it2[2] = {3, 4}, run[2] = {1, 1},
+			     run2[2] = {2, 2}, boot[2] = {1, 2},
+			     none[2] = {0, 0};
+	static const char *const want =
+		"--unit boot: label 'host' has no boots: its iterations did "
+		"not run in guests of 'kernels:' (use --unit iteration or run)";
+	struct run_data runs[2], guest;
+
+	for (size_t k = 0; k < 2; k++) {
+		struct compare_options opts = COMPARE_OPTIONS_INIT;
+		struct compare_result res = COMPARE_RESULT_INIT;
+		struct strbuf err = STRBUF_INIT;
+		int rc;
+
+		run_init(&runs[0], "vm");
+		run_init(&runs[1], "host");
+		add_booted(&runs[0], v, it, run, boot, 2);
+		add_booted(&runs[1], v, it2, run2, none, 2);
+		if (k) {
+			/* The host run pooled with a guest run. */
+			run_init(&guest, "host");
+			add_booted(&guest, v, it, run, boot, 2);
+			run_data_merge(&guest, &runs[1]);
+			run_data_release(&runs[1]);
+			runs[1] = guest;
+		}
+		opts.unit = COMPARE_UNIT_BOOT;
+		rc = compare_runs(runs, 2, &opts, &res, &err);
+		ok(rc == -1 && !strcmp(err.buf, want),
+		   "boot missing %zu: refused, naming the label: %s", k,
+		   err.buf);
+		compare_result_release(&res);
+		strbuf_reset(&err);
+		opts.unit = COMPARE_UNIT_ITERATION;
+		ok(!compare_runs(runs, 2, &opts, &res, &err),
+		   "boot missing %zu: --unit iteration compares them", k);
+		compare_result_release(&res);
+		strbuf_release(&err);
+		run_data_release(&runs[0]);
+		run_data_release(&runs[1]);
+	}
+}
+
+/*
+ * The note on the level above the units (reference section 1), one
+ * sample per iteration of label "new". The p-values are R's
+ * oneway.test(var.equal = TRUE) (the anova rows of
+ * tests/data/stats-v2-reference.tsv); the cut is p < 0.01.
+ */
+static void test_boot_notes(void)
+{
+	/* Boots differ: p = 0.0023989615504585262. */
+	static const double differ[9] = {10,   10.3, 9.8, 10.9, 11.2,
+					 10.8, 10.1, 9.9, 10.2};
+	/* Boots differ a little: p = 0.015742187013545173. */
+	static const double little[9] = {10,   10.4, 9.8, 10.9, 11.2,
+					 10.6, 10.1, 9.9, 10.3};
+	/* Boot values 10.1 10 10.2 | 10.6 10.5 10.8: p = 0.0071823285663. */
+	static const double runs_differ[12] = {10,   10.2, 9.9,	 10.1,
+					       10.1, 10.3, 10.5, 10.7,
+					       10.4, 10.6, 10.7, 10.9};
+	/* Boot values 10.1 10 10.2 | 10.1 10.1 10.1: p = 1. */
+	static const double runs_same[12] = {10,   10.2, 9.9,  10.1,
+					     10.1, 10.3, 10.0, 10.2,
+					     10.2, 10.0, 10.1, 10.1};
+	static const int64_t b3[9] = {1, 1, 1, 2, 2, 2, 3, 3, 3};
+	static const int64_t one_run[9] = {5, 5, 5, 5, 5, 5, 5, 5, 5};
+	static const int64_t r3[9] = {5, 5, 5, 6, 6, 6, 7, 7, 7};
+	/* Boots (5, 1), (5, 2) and (6, 1): the same three groups as b3. */
+	static const int64_t r2[9] = {5, 5, 5, 5, 5, 5, 6, 6, 6};
+	static const int64_t b2[9] = {1, 1, 1, 2, 2, 2, 1, 1, 1};
+	static const int64_t nob[12] = {0};
+	static const int64_t b6[12] = {1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6};
+	static const int64_t r6[12] = {5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6};
+	static const char boot_note[] =
+		"boots: t new: its boots differ more than their iterations "
+		"(ANOVA p=0.0024); consider --unit boot: more boots, not more "
+		"iterations, buy precision";
+	static const struct {
+		const char *what;
+		enum compare_unit unit;
+		const double *v;
+		const int64_t *run, *boot;
+		size_t n;
+		const char *want; /* the note, NULL: none */
+	} cases[] = {
+		{"boots differ", COMPARE_UNIT_ITERATION, differ, one_run, b3, 9,
+		 boot_note},
+		{"boots differ a little", COMPARE_UNIT_ITERATION, little,
+		 one_run, b3, 9, NULL},
+		{"no boots, runs differ", COMPARE_UNIT_ITERATION, differ, r3,
+		 nob, 9,
+		 "runs: t new: its runs differ more than their iterations "
+		 "(ANOVA p=0.0024); consider --unit run"},
+		{"boots in runs: the boot note only", COMPARE_UNIT_ITERATION,
+		 differ, r2, b2, 9, boot_note},
+		{"runs differ more than boots", COMPARE_UNIT_BOOT, runs_differ,
+		 r6, b6, 12,
+		 "runs: t new: its runs differ more than their boots (ANOVA "
+		 "p=0.0072); consider --unit run"},
+		{"runs do not", COMPARE_UNIT_BOOT, runs_same, r6, b6, 12, NULL},
+		{"boot unit, iterations of boots that differ",
+		 COMPARE_UNIT_BOOT, differ, one_run, b3, 9, NULL},
+	};
+	static const double base[6] = {10, 10.1, 9.9, 10, 10.1, 9.9};
+	static const int64_t base_it[6] = {1, 2, 3, 4, 5, 6};
+	static const int64_t base_run[6] = {1, 1, 1, 1, 1, 1};
+
+	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
+		struct compare_options opts = COMPARE_OPTIONS_INIT;
+		struct compare_result res = COMPARE_RESULT_INIT;
+		struct strbuf err = STRBUF_INIT;
+		struct run_data runs[2];
+		int64_t it[12];
+		const char *got = NULL;
+		size_t notes = 0;
+
+		for (size_t i = 0; i < cases[k].n; i++)
+			it[i] = 101 + (int64_t)i;
+		run_init(&runs[0], "base");
+		run_init(&runs[1], "new");
+		/* One boot per iteration: the base never has a note. */
+		add_booted(&runs[0], base, base_it, base_run, base_it, 6);
+		add_booted(&runs[1], cases[k].v, it, cases[k].run,
+			   cases[k].boot, cases[k].n);
+		opts.unit = cases[k].unit;
+		if (cases[k].boot == nob) {
+			/* Without boots the base has none either. */
+			free(runs[0].ops[0].boot);
+			runs[0].ops[0].boot = NULL;
+		}
+		if (compare_runs(runs, 2, &opts, &res, &err)) {
+			ok(false, "boot notes: %s: %s", cases[k].what, err.buf);
+		} else {
+			const struct strvec *w = &res.bench[0].ops[0].warnings;
+
+			for (size_t i = 0; i < w->nr; i++) {
+				if (!strncmp(w->v[i], "boots: ", 7) ||
+				    !strncmp(w->v[i], "runs: ", 6)) {
+					got = w->v[i];
+					notes++;
+				}
+			}
+			ok(notes == (cases[k].want ? 1U : 0U),
+			   "boot notes: %s: %zu notes", cases[k].what, notes);
+			is_str(got, cases[k].want, "boot notes: %s",
+			       cases[k].what);
+		}
+		compare_result_release(&res);
+		strbuf_release(&err);
+		run_data_release(&runs[0]);
+		run_data_release(&runs[1]);
+	}
+}
+
+/*
  * One BH family (reference section 3): a filter shows fewer rows but
  * leaves their adjusted p, their marks and the family's size alone.
  */
@@ -1521,6 +1768,9 @@ int main(void)
 	test_missing_ops();
 	test_filters();
 	test_units();
+	test_boot_units();
+	test_boot_missing();
+	test_boot_notes();
 	test_family_before_filters();
 	test_verdicts();
 	test_machine_diffs();

@@ -165,7 +165,43 @@ static void fixture(struct run_full runs[2])
 	rf->info.status = xstrdup("running");
 	rf->info.started_at = xstrdup("2024-05-01T11:00:00Z");
 	add_op(rf, "fake", "total-10", "ops/s", true, 2);
-	add_iter(rf, "fake", 0, false, p0);
+	/* It ran in the second boot of a run with kernels. */
+	add_iter(rf, "fake", 0, false, p0)->boot = 2;
+	rf->boots = xcalloc(2, sizeof(*rf->boots));
+	rf->boots_nr = rf->boots_alloc = 2;
+	rf->boots[0] = (struct boot_data){
+		.number = 1,
+		.kernel = xstrdup("thp"),
+		.image = xstrdup("/boot/vmlinuz-6.1"),
+		.image_sha256 = xstrdup(hash),
+		.image_release = xstrdup("6.1.0-cloud"),
+		.append = xstrdup(""),
+		.accel = xstrdup("tcg"),
+		.cpus = 1,
+		.memory_mb = 512,
+		.qemu_version = xstrdup("QEMU emulator version 7.2"),
+		.qemu_cmdline = xstrdup("qemu-system-x86_64 -accel tcg"),
+		.boot_s = -1,
+		.failed = xstrdup("boot 1: no agent: qemu exited"),
+	};
+	rf->boots[1] = (struct boot_data){
+		.number = 2,
+		.kernel = xstrdup("thp"),
+		.image = xstrdup("/boot/vmlinuz-6.1"),
+		.image_sha256 = xstrdup(hash),
+		.append = xstrdup("transparent_hugepage=always"),
+		.accel = xstrdup("tcg"),
+		.cpus = 1,
+		.memory_mb = 512,
+		.qemu_version = xstrdup("QEMU emulator version 7.2"),
+		.qemu_cmdline = xstrdup("qemu-system-x86_64 -accel tcg"),
+		.boot_s = 2.5,
+		.pinning = xstrdup("vCPU0=CPU1"),
+		.guest_release = xstrdup("6.1.0-cloud"),
+		.guest_cmdline = xstrdup("console=ttyS0"),
+		.guest_facts = xstrdup("thp_enabled=always\nwatchdog=Software "
+				       "Watchdog, 30 s\n"),
+	};
 }
 
 static void export_runs(const struct run_full *runs, size_t nr,
@@ -201,6 +237,19 @@ static void test_export(struct strbuf *golden)
 	is_str(nr ? back[0].info.setup : NULL, runs[0].info.setup,
 	       "the setup reads back as its canonical text");
 	ok(nr == 2 && !back[1].info.setup, "a null setup reads back as NULL");
+	ok(nr == 2 && back[1].iters[0].boot == 2 && back[0].iters[1].boot == 0,
+	   "an iteration's boot reads back, null as 0 (on the host)");
+	ok(nr == 2 && !back[0].boots_nr && back[1].boots_nr == 2 &&
+		   back[1].boots[0].boot_s == -1 &&
+		   back[1].boots[0].image_release &&
+		   !strcmp(back[1].boots[0].image_release, "6.1.0-cloud") &&
+		   !back[1].boots[0].guest_facts &&
+		   back[1].boots[1].boot_s == 2.5 &&
+		   !back[1].boots[1].image_release &&
+		   !back[1].boots[1].failed &&
+		   !strcmp(back[1].boots[1].guest_facts,
+			   runs[1].boots[1].guest_facts),
+	   "the boots read back, nulls as nulls");
 	ok(nr == 2 && !back[0].iters[0].monitor && back[0].iters[1].monitor &&
 		   back[0].iters[1].monitor->vmstat.nr == 3 &&
 		   back[0].iters[1].monitor->vmstat.v[1].value == -56 &&
@@ -228,12 +277,12 @@ static void test_export(struct strbuf *golden)
 static const struct {
 	const char *what, *from, *to, *want;
 } bad_cases[] = {
-	{"not JSON", "\"version\":\t2,", "\"version\":\t2,,",
+	{"not JSON", "\"version\":\t3,", "\"version\":\t3,,",
 	 "t.json: invalid JSON near line 3, column 16"},
-	{"cut short", "\"version\":\t2,", "\"version\":\t2,\n\"x\": [",
-	 "t.json: the JSON ends early (truncated?) at line 298, column 1"},
+	{"cut short", "\"version\":\t3,", "\"version\":\t3,\n\"x\": [",
+	 "t.json: the JSON ends early (truncated?) at line 341, column 1"},
 	{"text after the document", "\t\t}]\n}\n", "\t\t}]\n}\n{}",
-	 "t.json: unexpected text after the JSON value at line 297, column 1"},
+	 "t.json: unexpected text after the JSON value at line 340, column 1"},
 	{"a NUL character", "\"label\":\t\"base\"",
 	 "\"label\":\t\"ba\\u0000se\"",
 	 "t.json: line 7, column 16: a string holds \\u0000"},
@@ -243,14 +292,23 @@ static const struct {
 	 "t.json: format: 'mmcmp-compare' is not an mmcmp export (want 'mmcmp-export')"},
 	{"format not a string", "\"mmcmp-export\"", "1",
 	 "t.json: format: expected a string, found a number"},
-	{"unknown version", "\"version\":\t2,", "\"version\":\t3,",
-	 "t.json: version: unsupported version 3 (this mmcmp reads versions 1 to 2)"},
-	{"version 0", "\"version\":\t2,", "\"version\":\t0,",
-	 "t.json: version: unsupported version 0 (this mmcmp reads versions 1 to 2)"},
+	{"unknown version", "\"version\":\t3,", "\"version\":\t4,",
+	 "t.json: version: unsupported version 4 (this mmcmp reads versions 1 to 3)"},
+	{"version 0", "\"version\":\t3,", "\"version\":\t0,",
+	 "t.json: version: unsupported version 0 (this mmcmp reads versions 1 to 3)"},
 	{"a version 1 document with a setup",
-	 "\"version\":\t2,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
+	 "\"version\":\t3,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
 	 "\"version\":\t1,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
 	 "t.json: runs[0]: unknown member 'setup'"},
+	{"boot 0", "\"boot\":\t2,", "\"boot\":\t0,",
+	 "t.json: runs[1].iterations[0].boot: 0 is out of range (1 to 9007199254740992)"},
+	{"boot not an integer", "\"boot\":\t2,", "\"boot\":\t\"2\",",
+	 "t.json: runs[1].iterations[0].boot: expected an integer, found a string"},
+	{"a boot number twice", "\"number\":\t2,", "\"number\":\t1,",
+	 "t.json: runs[1].boots[1]: boot 1 twice"},
+	{"a boot time that is not a number", "\"boot_s\":\t2.5,",
+	 "\"boot_s\":\t\"2.5\",",
+	 "t.json: runs[1].boots[1].boot_s: expected a number, found a string"},
 	{"setup not an object", "\"setup\":\tnull", "\"setup\":\t2",
 	 "t.json: runs[1].setup: expected an object or null, found a number"},
 	{"until given", "\"until\":\tnull", "\"until\":\t\"ci<2%\"",
@@ -304,9 +362,9 @@ static const struct {
 	{"an interval without samples", "\"interval_s\":\t0,",
 	 "\"interval_s\":\t1,",
 	 "t.json: runs[0].iterations[2].monitor.interval_s: not 0, but the record has no samples"},
-	{"version not an integer", "\"version\":\t2,", "\"version\":\t1.5,",
+	{"version not an integer", "\"version\":\t3,", "\"version\":\t1.5,",
 	 "t.json: version: expected an integer, found 1.5"},
-	{"missing version", "\t\"version\":\t2,\n", "",
+	{"missing version", "\t\"version\":\t3,\n", "",
 	 "t.json: top level: missing member 'version'"},
 	{"unknown member", "\"generator\":", "\"extra\":\t1,\n\t\"generator\":",
 	 "t.json: top level: unknown member 'extra'"},
@@ -523,9 +581,24 @@ static void remove_all(struct strbuf *sb, const char *from)
 	}
 }
 
+/* Remove the "boots" member (the last run's array) from doc. */
+static void remove_boots(struct strbuf *doc)
+{
+	char *at = strstr(doc->buf, "\t\t\t\"boots\":\t[");
+	char *end = at ? strstr(at, "\t\t\t\"operations\":") : NULL;
+
+	if (!end) {
+		ok(false, "the document has boots");
+		return;
+	}
+	memmove(at, end, strlen(end) + 1);
+	strbuf_setlen(doc, strlen(doc->buf));
+}
+
 /*
- * Version 1 documents, which have no setup and monitor records, still
- * read; in version 2 those members must be there.
+ * Version 1 documents, which have no setup and monitor records, and
+ * version 2 ones, which have no boots, still read; in version 3 all of
+ * those members must be there.
  */
 static void test_version1(void)
 {
@@ -535,8 +608,32 @@ static void test_version1(void)
 
 	fixture(runs);
 	export_runs(&runs[1], 1, &doc);
+	ok(replace_once(&doc, "\"version\":\t3,", "\"version\":\t2,", &v1),
+	   "version 2: the fixture has one version");
+	expect_failure("a version 2 document with boots", &v1,
+		       "t.json: runs[0]: unknown member 'boots'");
+	remove_boots(&v1);
+	expect_failure("a version 2 document with a boot member", &v1,
+		       "t.json: runs[0].iterations[0]: unknown member 'boot'");
+	remove_all(&v1, "\t\t\t\t\t\"boot\":\t2,\n");
+	ok(!json_import("t.json", v1.buf, v1.len, &back, &nr, &err) &&
+		   nr == 1 && back[0].iters_nr == 1 && !back[0].iters[0].boot &&
+		   !back[0].boots_nr,
+	   "a version 2 document reads, its iterations on the host");
+	if (err.len)
+		diag("%s", err.buf);
+	run_full_free_array(back, nr);
+	back = NULL;
+	nr = 0;
+	strbuf_reset(&v1);
+	remove_all(&doc, "\t\t\t\t\t\"boot\":\t2,\n");
+	expect_failure("a version 3 document without boot", &doc,
+		       "t.json: runs[0].iterations[0]: missing member 'boot'");
+	remove_boots(&doc);
+	expect_failure("a version 3 document without boots", &doc,
+		       "t.json: runs[0]: missing member 'boots'");
 	remove_all(&doc, "\t\t\t\"setup\":\tnull,\n");
-	ok(replace_once(&doc, "\"version\":\t2,", "\"version\":\t1,", &v1),
+	ok(replace_once(&doc, "\"version\":\t3,", "\"version\":\t1,", &v1),
 	   "version 1: the fixture has one version");
 	expect_failure(
 		"a version 1 document with a monitor member", &v1,
@@ -549,7 +646,7 @@ static void test_version1(void)
 	if (err.len)
 		diag("%s", err.buf);
 	run_full_free_array(back, nr);
-	expect_failure("a version 2 document without setup", &doc,
+	expect_failure("a version 3 document without setup", &doc,
 		       "t.json: runs[0]: missing member 'setup'");
 	run_full_release(&runs[0]);
 	run_full_release(&runs[1]);

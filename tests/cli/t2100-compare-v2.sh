@@ -1,7 +1,8 @@
 #!/bin/sh
 # mmcmp compare, version 2 of its statistics: units of replication,
 # one BH family before filters, the change block and verdicts, the power
-# footer and mmcmp power, the JSON members, and --alpha under mmtests.
+# footer and mmcmp power, the JSON members, --alpha under mmtests, and
+# --unit boot on an import of runs whose iterations carry their boot.
 set -e
 . ./lib.sh
 
@@ -73,6 +74,44 @@ check "export: --benchmark leaves the comparison's family whole" \
 expect_status 0 "a second run of each label" M import --append "$TMP/v2.csv"
 expect_status 0 "--unit run" M compare --unit run base new
 grep_file "$TMP/out" "^n = 2 runs (40 samples) per side$" "--unit run counts runs"
+
+# Boots: the same runs as if they had run in guests, two boots per run
+# with two iterations each, the second boot's values 20% higher; an
+# export of version 3 carries each iteration's boot through import.
+expect_status 0 "export for the boots" M export json base new
+python3 - "$TMP/out" "$TMP/boots.json" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for n, r in enumerate(d["runs"]):
+    r["uuid"] = "00000000-0000-4000-8000-%012d" % n
+    r["label"] = "vm-" + r["label"]
+    seen = {}
+    for it in r["iterations"]:
+        k = seen[it["benchmark"]] = seen.get(it["benchmark"], 0) + 1
+        it["boot"] = 1 if k <= 2 else 2
+        for g in it["samples"]:
+            if it["boot"] == 2:
+                g["values"] = [v * 1.2 for v in g["values"]]
+json.dump(d, open(sys.argv[2], "w"))
+EOF2
+expect_status 0 "import an export with boots" M import "$TMP/boots.json"
+expect_status 0 "export it again" M export json vm-base
+check "each iteration keeps its boot" \
+	test "$(py '(len(d["runs"]), sorted(set((i["index"], i["boot"]) for r in d["runs"] for i in r["iterations"])))')" = \
+	"(2, [(1, 1), (2, 1), (3, 2), (4, 2)])"
+expect_status 0 "--unit iteration of labels with boots" M compare vm-base vm-new
+grep_file "$TMP/out" "boots: fault vm-base: its boots differ more than their iterations (ANOVA p=0\.00[0-9]*); consider --unit boot: more boots, not more iterations, buy precision$" \
+	"the boot note says when boots differ more than iterations"
+check "and takes the place of the runs note" sh -c "! grep -q 'runs: fault vm-base' '$TMP/out'"
+expect_status 0 "--unit boot" M compare --unit boot vm-base vm-new
+grep_file "$TMP/out" "^n = 4 boots (40 samples) per side$" "--unit boot counts the boots of both runs"
+grep_file "$TMP/out" "^fault  vm-new  .*  n=4/4  " "the change block tests one value per boot"
+expect_status 0 "--unit boot --format json" M compare --unit boot --format json vm-base vm-new
+check "json: unit boot" test "$(py 'd["unit"]')" = boot
+expect_status 2 "--unit boot with a label of host runs" M compare --unit boot base vm-new
+grep_file "$TMP/err" "label 'base' has no boots" "the error names the label"
+expect_status 0 "mmcmp power --unit boot" M power --unit boot vm-base vm-new
+grep_file "$TMP/out" "^boots per side to find a 5% change" "power counts boots"
 
 expect_status 0 "mmcmp power with two labels" M power base new
 grep_file "$TMP/out" "^iterations per side to find a 5% change with power 0.8 at alpha 0.05$" \

@@ -230,8 +230,12 @@ else
 		python3 "$TMP/consistent.py" "$TMP"/r-export.*.out
 	tail -n 1 "$TMP/out" | sed 's/^/# /'
 fi
+# A run may wait for a long import with its finished iterations held in
+# memory (and says so); every sample is stored all the same (above).
+held='database locked by another process; [0-9]* iterations\{0,1\} held in memory'
 check "no command reports a locked or busy database" \
-	sh -c "! cat '$TMP'/*.err | grep -qi 'locked\|busy'"
+	sh -c "! cat '$TMP'/*.err | grep -v '$held' | grep -qi 'locked\|busy'"
+cat "$TMP"/*.err | grep -i 'locked\|busy' | head -5 | sed 's/^/# /'
 check "the database is intact" test "$(sqlite3 "$MMCMP_DB" 'PRAGMA integrity_check')" = ok
 
 done_testing

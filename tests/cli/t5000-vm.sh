@@ -3,9 +3,9 @@
 # timings here test behaviour, not speed): two kernels (the Debian cloud
 # kernel with THP always and never) x 2 boots x 2 iterations interleaved
 # A B B A, with the guest's facts and boots stored; a kernel that
-# panics, a boot that times out, a hung workload and Ctrl-C, each
-# bounded and kept; --until stopping between boots; --check and its
-# errors.
+# panics, a boot that times out, a hung workload, a guest whose
+# watchdog is no longer petted, and Ctrl-C, each bounded and kept;
+# --until stopping between boots; --check and its errors.
 #
 # Needs qemu-system-x86_64 (Debian package qemu-system-x86) and a kernel:
 # $MMCMP_TEST_KERNEL, else the newest /boot/vmlinuz-*-cloud-amd64
@@ -86,6 +86,8 @@ check "the guest's THP mode differs by kernel" \
 	test "$(q "SELECT group_concat(DISTINCT kernel || '=' || (guest_facts LIKE '%thp_enabled=always%')) FROM boot")" = "thp=1,nothp=0"
 check "image digest, qemu and accel are stored" \
 	test "$(q "SELECT count(*) FROM boot WHERE length(image_sha256) = 64 AND qemu_version LIKE 'QEMU%' AND qemu_cmdline LIKE '%-accel tcg%' AND accel = 'tcg' AND cpus = 1 AND memory_mb = 1024 AND boot_s > 0 AND failed IS NULL")" = 4
+check "every boot ran with the guest's watchdog, and records it" \
+	test "$(q "SELECT count(*) FROM boot WHERE guest_facts LIKE '%watchdog=%, 30 s%' AND qemu_cmdline LIKE '%-device i6300esb -action %watchdog=poweroff%'")" = 4
 check "vCPU pinning is recorded (pinned, or why not)" \
 	test "$(q "SELECT count(*) FROM boot WHERE pinning LIKE 'vCPU0=CPU%' OR pinning LIKE 'none: %'")" = 4
 check "the guest's monitors show THP faults only with THP always" \
@@ -98,6 +100,18 @@ grep_file "$TMP/flat" " guest thp_enabled: 'always' in k-thp, 'never' in k-nothp
 	"and the guests' THP modes among the differences"
 check "other command lines: not the same image warning" \
 	sh -c "! grep -q 'booted the same image' '$TMP/out'"
+
+expect_status 0 "the kernels' runs export" "$MMCMP" export json -o "$TMP/two.json" k-thp k-nothp
+expect_status 0 "and import into another database" \
+	"$MMCMP" --db "$TMP/copy.db" import "$TMP/two.json"
+boots_of() {
+	sqlite3 "$1" "SELECT group_concat(r.label || ':' || b.number || ':' || b.kernel || ':' || b.image_sha256 || ':' || b.guest_facts || ':' || b.qemu_cmdline, '|') FROM (SELECT * FROM boot ORDER BY number) b JOIN run r ON r.id = b.run_id"
+}
+check "the boots come along, facts and all" \
+	test "$(boots_of "$TMP/copy.db")" = "$(boots_of "$MMCMP_DB")"
+iter_boots="SELECT group_concat(l || ':' || boot, ' ') FROM (SELECT r.label AS l, i.boot FROM iteration i JOIN run r ON r.id = i.run_id ORDER BY r.label, i.id)"
+check "and so does each iteration's boot" \
+	test "$(sqlite3 "$TMP/copy.db" "$iter_boots")" = "k-nothp:2 k-nothp:2 k-nothp:3 k-nothp:3 k-thp:1 k-thp:1 k-thp:4 k-thp:4"
 
 # 2. A kernel that panics, then one whose workload hangs: both bounded,
 # the schedule goes on.
@@ -178,6 +192,27 @@ check "no qemu is left after Ctrl-C" \
 	sh -c "! pgrep -f -- '[q]emu-system-x86_64 .*$TMP/mmcmp-vm' >/dev/null"
 check "no guest directory is left behind" \
 	sh -c "! ls -d '$TMP'/mmcmp-vm-* 2>/dev/null"
+
+# 4b. The watchdog: a workload stops the agent's petting child (as a
+# guest whose user space no longer runs would), so the watchdog of 5 s
+# (mmcmp.watchdog=5) reboots the guest long before the iteration's
+# timeout; -no-reboot makes that qemu's exit, and the boot's iteration
+# fails with the console's tail.
+sed 's|\["true"\]|["pkill", "-STOP", "-x", "mmcmp-watchdog"]|; s/name: quick/name: stop/' \
+	"$TMP/intr.yaml" | sed "s|image: $kernel }|image: $kernel, append: \"mmcmp.watchdog=5\" }|" >"$TMP/wd.yaml"
+if command -v pkill >/dev/null; then
+	start=$(date +%s)
+	expect_status 1 "a guest whose watchdog is not petted is ended" \
+		"$MMCMP" run -q --label w "$TMP/wd.yaml"
+	check "by the watchdog, well before the iteration's timeout" \
+		test $(($(date +%s) - start)) -lt 300
+	check "the boot records its watchdog of 5 s" \
+		test "$(q "SELECT count(*) FROM boot b JOIN run r ON r.id = b.run_id WHERE r.label = 'w-k' AND b.guest_facts LIKE '%watchdog=%, 5 s%'")" = 1
+	check "the hung iteration failed with the console's tail" \
+		test "$(q "SELECT group_concat(i.benchmark || ':' || (i.status = 'ok') || ':' || (i.stderr_tail LIKE '%qemu exited%'), ' ') FROM iteration i JOIN run r ON r.id = i.run_id WHERE r.label = 'w-k'")" = "stop:1:0 hang:0:1"
+else
+	ok "# SKIP no pkill (Debian package procps)"
+fi
 
 # 5. --until with kernels: a constant metric is precise after the first
 # boot's 3 iterations, so the second boot of vm.boots: 2 is not made.
