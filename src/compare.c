@@ -959,14 +959,14 @@ static void utest_warning(const struct compare_result *res,
 	for (size_t o = 0; o < b->ops_nr; o++)
 		for (size_t i = 1; i < res->runs_nr; i++) {
 			const struct compare_side *s = &b->ops[o].side[i];
-			double floor;
+			double min_p;
 
 			if (s->untested != COMPARE_TESTED)
 				continue;
-			floor = stats_utest_floor(b->ops[o].side[0].units,
+			min_p = stats_utest_floor(b->ops[o].side[0].units,
 						  s->units);
-			cannot |= floor > alpha;
-			may_not |= floor > lone;
+			cannot |= min_p > alpha;
+			may_not |= min_p > lone;
 		}
 	if (cannot)
 		strbuf_addf(
