@@ -68,11 +68,44 @@ static void add_needed(struct strbuf *sb, double n)
 		strbuf_addf(sb, "%.0f", ceil(n));
 }
 
+/* The three cells of operation o of b: cv, current n, units needed. */
+static void row_cells(const struct power_args *a,
+		      const struct compare_result *res,
+		      const struct compare_bench *b, size_t o,
+		      struct strbuf cells[3])
+{
+	const struct compare_side *s = b->ops[o].side;
+	double sd = s[0].cv_pct, n = (double)s[0].units;
+
+	if (res->runs_nr > 1) {
+		sd = sqrt((s[0].cv_pct * s[0].cv_pct +
+			   s[1].cv_pct * s[1].cv_pct) /
+			  2);
+		n = s[1].units ? 2.0 / (1.0 / (double)s[0].units +
+					1.0 / (double)s[1].units)
+			       : 0.0;
+	}
+	for (size_t k = 0; k < 3; k++)
+		strbuf_reset(&cells[k]);
+	if (isnan(sd))
+		strbuf_addstr(&cells[0], "n/a");
+	else
+		strbuf_addf(&cells[0], "%.2f%%", sd);
+	strbuf_addf(&cells[1], "%.3g", n);
+	add_needed(&cells[2],
+		   stats_power_n(a->effect_pct, sd, res->opts.alpha, a->power));
+}
+
+/*
+ * One table per benchmark; each column as wide as its header or widest
+ * cell, the operations left-aligned and the figures right-aligned.
+ */
 static void print_table(const struct power_args *a,
 			const struct compare_result *res, struct strbuf *out)
 {
+	static const char *const head[] = {"operation", "cv", "n", "needed"};
 	const char *units = compare_unit_plural(res->opts.unit);
-	struct strbuf cell = STRBUF_INIT;
+	struct strbuf cells[3] = {STRBUF_INIT, STRBUF_INIT, STRBUF_INIT};
 
 	strbuf_addf(out,
 		    "%s per side to find a %g%% change with power %g at "
@@ -80,36 +113,33 @@ static void print_table(const struct power_args *a,
 		    units, a->effect_pct, a->power, res->opts.alpha);
 	for (size_t bi = 0; bi < res->bench_nr; bi++) {
 		const struct compare_bench *b = &res->bench[bi];
+		size_t width[4];
 
-		strbuf_addf(out, "\n%s\n%-*s %8s %8s %8s\n", b->title,
-			    (int)b->op_width, "operation", "cv", "n", "needed");
+		for (size_t k = 0; k < 4; k++)
+			width[k] = strlen(head[k]);
 		for (size_t o = 0; o < b->ops_nr; o++) {
-			const struct compare_side *s = b->ops[o].side;
-			double sd = s[0].cv_pct, n = (double)s[0].units;
+			size_t len = strlen(b->ops[o].name);
 
-			if (res->runs_nr > 1) {
-				sd = sqrt((s[0].cv_pct * s[0].cv_pct +
-					   s[1].cv_pct * s[1].cv_pct) /
-					  2);
-				n = s[1].units
-					    ? 2.0 / (1.0 / (double)s[0].units +
-						     1.0 / (double)s[1].units)
-					    : 0.0;
-			}
-			strbuf_reset(&cell);
-			add_needed(&cell,
-				   stats_power_n(a->effect_pct, sd,
-						 res->opts.alpha, a->power));
-			strbuf_addf(out, "%-*s ", (int)b->op_width,
-				    b->ops[o].name);
-			if (isnan(sd))
-				strbuf_addf(out, "%8s", "n/a");
-			else
-				strbuf_addf(out, "%7.2f%%", sd);
-			strbuf_addf(out, " %8.3g %8s\n", n, cell.buf);
+			if (len > width[0])
+				width[0] = len;
+			row_cells(a, res, b, o, cells);
+			for (size_t k = 0; k < 3; k++)
+				if (cells[k].len > width[k + 1])
+					width[k + 1] = cells[k].len;
+		}
+		strbuf_addf(out, "\n%s\n%-*s %*s %*s %*s\n", b->title,
+			    (int)width[0], head[0], (int)width[1], head[1],
+			    (int)width[2], head[2], (int)width[3], head[3]);
+		for (size_t o = 0; o < b->ops_nr; o++) {
+			row_cells(a, res, b, o, cells);
+			strbuf_addf(out, "%-*s %*s %*s %*s\n", (int)width[0],
+				    b->ops[o].name, (int)width[1], cells[0].buf,
+				    (int)width[2], cells[1].buf, (int)width[3],
+				    cells[2].buf);
 		}
 	}
-	strbuf_release(&cell);
+	for (size_t k = 0; k < 3; k++)
+		strbuf_release(&cells[k]);
 }
 
 static int power_main(int argc, char **argv)

@@ -940,8 +940,10 @@ static void bench_vmstat(const struct compare_result *res,
 
 /*
  * The U test's floor (reference section 8): the exact test cannot reach
- * a p below 2 / choose(na + nb, na), so rows with too few units cannot
- * be marked, whatever their change.
+ * a p below 2 / choose(na + nb, na). Under BH over m rows a row's cut is
+ * between alpha / m (alone) and alpha (when every row is marked), so a
+ * floor above alpha means the row cannot be marked, whatever its change,
+ * and a floor above alpha / m that it may not be, depending on the others.
  */
 static void utest_warning(const struct compare_result *res,
 			  struct compare_bench *b)
@@ -950,27 +952,38 @@ static void utest_warning(const struct compare_result *res,
 	size_t family = res->opts.fdr && res->family_size[b->monitor]
 				? res->family_size[b->monitor]
 				: 1;
-	size_t need = stats_utest_min_units(res->opts.alpha, family);
-	bool any = false;
+	double alpha = res->opts.alpha, lone = alpha / (double)family;
+	const char *units = compare_unit_plural(res->opts.unit);
+	bool cannot = false, may_not = false;
 
 	for (size_t o = 0; o < b->ops_nr; o++)
 		for (size_t i = 1; i < res->runs_nr; i++) {
 			const struct compare_side *s = &b->ops[o].side[i];
+			double min_p;
 
-			any |= s->untested == COMPARE_TESTED &&
-			       stats_utest_floor(b->ops[o].side[0].units,
-						 s->units) >
-				       res->opts.alpha / (double)family;
+			if (s->untested != COMPARE_TESTED)
+				continue;
+			min_p = stats_utest_floor(b->ops[o].side[0].units,
+						  s->units);
+			cannot |= min_p > alpha;
+			may_not |= min_p > lone;
 		}
-	if (!any)
-		goto out;
-	strbuf_addf(&sb,
-		    "the U test cannot mark rows with fewer than %zu %s per "
-		    "side (alpha %g over %zu rows)",
-		    need, compare_unit_plural(res->opts.unit), res->opts.alpha,
-		    family);
-	strvec_push(&b->warnings, sb.buf);
-out:
+	if (cannot)
+		strbuf_addf(
+			&sb,
+			"the U test cannot mark rows with fewer than %zu %s "
+			"per side (alpha %g)",
+			stats_utest_min_units(alpha, 1), units, alpha);
+	else if (may_not)
+		strbuf_addf(
+			&sb,
+			"the U test may not mark rows with fewer than %zu %s "
+			"per side: alone in the BH family of %zu rows, a row "
+			"needs p <= %g",
+			stats_utest_min_units(alpha, family), units, family,
+			lone);
+	if (sb.len)
+		strvec_push(&b->warnings, sb.buf);
 	strbuf_release(&sb);
 }
 
@@ -1060,17 +1073,16 @@ static void monitor_add_op(struct compare_bench *b, char *const *labels,
 
 /*
  * The monitors option: after the workload tables, a "BENCH vmstat" table
- * for each benchmark of the baseline that has monitor data and passes
- * the benchmark filter, of every counter that changed in some run and
- * matches the sub-heading regex re (when not NULL); with cgroup, a
- * "BENCH cgroup" table of the cgroup counters instead.
+ * for each benchmark of the baseline that has monitor data, of every
+ * counter that changed in some run; with cgroup, a "BENCH cgroup" table
+ * of the cgroup counters instead. The filters come later (prune()), so
+ * they do not change the family.
  */
 static void add_monitor_benches(struct compare_result *res,
 				const struct run_data *runs, size_t nr,
-				const struct compare_options *opts,
-				const regex_t *re, bool cgroup,
-				size_t *bench_alloc)
+				bool cgroup, size_t *bench_alloc)
 {
+	const struct compare_options *opts = &res->opts;
 	const struct monitor_table **mt =
 		xcalloc(nr, sizeof(const struct monitor_table *));
 	const struct monitor_table *base =
@@ -1083,8 +1095,6 @@ static void add_monitor_benches(struct compare_result *res,
 		const char *bench = base[t].benchmark;
 		struct compare_bench *b;
 
-		if (opts->benchmark && strcmp(bench, opts->benchmark) != 0)
-			continue;
 		for (size_t i = 0; i < nr; i++)
 			mt[i] = cgroup ? find_cgroups(&runs[i], bench)
 				       : find_monitors(&runs[i], bench);
@@ -1109,8 +1119,7 @@ static void add_monitor_benches(struct compare_result *res,
 				size_t len = strlen(name);
 
 				if (strmap_get(&seen, name, len, NULL) ||
-				    !counter_changed(mt[i], name) ||
-				    (re && regexec(re, name, 0, NULL, 0)))
+				    !counter_changed(mt[i], name))
 					continue;
 				strmap_put(&seen, name, len, 0);
 				monitor_add_op(b, res->labels, nr, mt, name,
@@ -1161,11 +1170,27 @@ static void machine_diffs(struct compare_result *res,
 }
 
 /*
- * Keep the operations the filters show: those of benchmark (NULL: all)
- * whose name re matches (NULL: all). Tables left empty go.
+ * Whether table b belongs to benchmark: its name, or for a monitor table
+ * "BENCHMARK vmstat" or "BENCHMARK cgroup" (add_monitor_benches()).
+ */
+static bool bench_of(const struct compare_bench *b, const char *benchmark)
+{
+	size_t len = strlen(benchmark);
+
+	if (!b->monitor)
+		return !strcmp(b->name, benchmark);
+	return !strncmp(b->name, benchmark, len) && b->name[len] == ' ' &&
+	       (!strcmp(b->name + len + 1, "vmstat") ||
+		!strcmp(b->name + len + 1, "cgroup"));
+}
+
+/*
+ * Keep the operations the filters show among the workload tables, or
+ * with monitor the monitor tables (the others stay): those of benchmark
+ * (NULL: all) whose name re matches (NULL: all). Tables left empty go.
  */
 static void prune(struct compare_result *res, const char *benchmark,
-		  const regex_t *re)
+		  const regex_t *re, bool monitor)
 {
 	size_t kept = 0;
 
@@ -1173,7 +1198,11 @@ static void prune(struct compare_result *res, const char *benchmark,
 		struct compare_bench *b = &res->bench[bi];
 		size_t ops = 0;
 
-		if (benchmark && strcmp(b->name, benchmark) != 0) {
+		if (b->monitor != monitor) {
+			res->bench[kept++] = *b;
+			continue;
+		}
+		if (benchmark && !bench_of(b, benchmark)) {
 			bench_release(b);
 			continue;
 		}
@@ -1427,15 +1456,22 @@ int compare_runs(const struct run_data *runs, size_t nr,
 	for (size_t bi = 0; bi < res->bench_nr; bi++)
 		bench_cidiff(&res->bench[bi], nr, opts->test);
 	apply_tests(res, false);
-	prune(res, opts->benchmark, have_re ? &re : NULL);
-	/* The sub-heading may match only counters of the monitor tables. */
+	prune(res, opts->benchmark, have_re ? &re : NULL, false);
+	/*
+	 * The monitor tables likewise: every counter of every benchmark
+	 * first, their own family, then the filters (the sub-heading may
+	 * match only counters of the monitor tables).
+	 */
 	bench_alloc = res->bench_nr;
 	if (opts->monitors) {
-		add_monitor_benches(res, runs, nr, opts, have_re ? &re : NULL,
-				    false, &bench_alloc);
-		add_monitor_benches(res, runs, nr, opts, have_re ? &re : NULL,
-				    true, &bench_alloc);
+		add_monitor_benches(res, runs, nr, false, &bench_alloc);
+		add_monitor_benches(res, runs, nr, true, &bench_alloc);
 	}
+	for (size_t bi = 0; bi < res->bench_nr; bi++)
+		if (res->bench[bi].monitor)
+			bench_cidiff(&res->bench[bi], nr, opts->test);
+	apply_tests(res, true);
+	prune(res, opts->benchmark, have_re ? &re : NULL, true);
 	if (!res->bench_nr) {
 		if (opts->benchmark && !opts->sub_heading)
 			error_addf(err, "benchmark '%s' not in baseline '%s'",
@@ -1450,10 +1486,6 @@ int compare_runs(const struct run_data *runs, size_t nr,
 				   res->labels[0]);
 		goto out;
 	}
-	for (size_t bi = 0; bi < res->bench_nr; bi++)
-		if (res->bench[bi].monitor)
-			bench_cidiff(&res->bench[bi], nr, opts->test);
-	apply_tests(res, true);
 	if (opts->test == COMPARE_TEST_MMTESTS)
 		mmtests_warnings(res);
 	for (size_t bi = 0; bi < res->bench_nr; bi++)
@@ -1658,14 +1690,25 @@ void compare_footer(const struct compare_result *res,
 		strvec_push(lines, sb.buf);
 	}
 	strbuf_reset(&sb);
-	strbuf_addf(&sb,
-		    "%s over %zu row%s, %zu marked; p unadjusted, as the "
-		    "%g%% intervals",
+	strbuf_addf(&sb, "%s over %zu row%s, %zu marked; ",
 		    res->opts.fdr ? "BH" : "no FDR control",
 		    res->family_size[bench->monitor],
 		    res->family_size[bench->monitor] == 1 ? "" : "s",
-		    res->family_marked[bench->monitor],
-		    100 * (1 - res->opts.alpha));
+		    res->family_marked[bench->monitor]);
+	/*
+	 * The intervals are always Fieller's on Welch's figures; under the
+	 * U test the p, marks and verdicts are the U test's, so an interval
+	 * may hold 0 on a marked row or miss it on an unmarked one.
+	 */
+	if (res->opts.test == COMPARE_TEST_UTEST)
+		strbuf_addf(&sb,
+			    "p unadjusted, the U test's, as the marks and "
+			    "verdicts; the %g%% intervals are Welch's and may "
+			    "disagree",
+			    100 * (1 - res->opts.alpha));
+	else
+		strbuf_addf(&sb, "p unadjusted, as the %g%% intervals",
+			    100 * (1 - res->opts.alpha));
 	if (res->opts.margin_pct > 0)
 		strbuf_addf(&sb, "; margin %g%%", res->opts.margin_pct);
 	strvec_push(lines, sb.buf);

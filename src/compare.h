@@ -428,6 +428,9 @@ char *compare_vmstat_note(const struct compare_result *res,
  *   (patched)"
  * then the family, the units and the power of the table:
  *   "BH over 40 rows, 3 marked; p unadjusted, as the 95% intervals"
+ * (under the U test, whose p the intervals are not: "...; p unadjusted,
+ * the U test's, as the marks and verdicts; the 95% intervals are
+ * Welch's and may disagree")
  *   "n = 5 iterations (75 samples) per side"
  *   "n = 5 iterations per side: changes under 4.1% (median row) are
  *   found less than 80% of the time"

@@ -122,4 +122,116 @@ grep_file "$TMP/out" "to find a 1% change with power 0.9" "power takes --effect 
 expect_status 2 "mmcmp power without a label" M power
 expect_status 2 "mmcmp power of an unknown label" M power nosuch
 
+# The power table's columns are as wide as their header or widest cell,
+# whatever the length of the operation names.
+printf 'label,benchmark,operation,value,unit,better,decimals,iteration\n' >"$TMP/pw.csv"
+for i in 1 2 3 4 5; do
+	printf 'base,p,ops-a,%s,ops/s,higher,2,%s\n' "10$i" "$i" >>"$TMP/pw.csv"
+done
+expect_status 0 "import operations with short names" M import "$TMP/pw.csv"
+expect_status 0 "mmcmp power of short names" M power base --benchmark p
+check "power: the header lines up with the rows" \
+	test "$(awk 'NR > 4 { print length($0) }' "$TMP/out" | sort -u)" = \
+	"$(awk 'NR == 4 { print length($0) }' "$TMP/out")"
+grep_file "$TMP/out" "^operation  *cv  *n  *needed$" "the header names the columns"
+grep_file "$TMP/out" "^ops-a      *[0-9.]*%  *5  *[0-9]*$" "a row of a short name"
+
+# The monitor rows' family is fixed before the filters: 50 counters of
+# which only nr_writeback changed (p = 0.02, not marked over 50 rows).
+printf 'label,benchmark,operation,value,unit,better,decimals,iteration\n' >"$TMP/mon.csv"
+for l in A B; do
+	for i in 1 2 3; do
+		printf '%s,w,op,10%s,ops/s,higher,2,%s\n' "$l" "$i" "$i" >>"$TMP/mon.csv"
+	done
+done
+mdb="$TMP/mon.db"
+expect_status 0 "import runs to give monitors" "$MMCMP" --db "$mdb" import "$TMP/mon.csv"
+expect_status 0 "export them" "$MMCMP" --db "$mdb" export json
+python3 - "$TMP/out" "$TMP/mon.json" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["runs"]:
+    new = r["label"] == "B"
+    for k, it in enumerate(r["iterations"]):
+        vm = {"nr_writeback": (13 if new else 10) + k}
+        for c in range(49):
+            vm["noise_%02d" % c] = 5 + ((k + 1) % 3 if new else k)
+        it["monitor"] = {"interval_s": 0, "vmstat": vm, "cpu": {},
+                         "meminfo_start": {}, "meminfo_end": {},
+                         "other_cpu": None, "loadavg_start": None,
+                         "loadavg_end": None, "cgroup": None,
+                         "cgroup_start": None, "cgroup_end": None,
+                         "samples": []}
+json.dump(d, open(sys.argv[2], "w"))
+EOF2
+rm -f "$mdb"
+expect_status 0 "import them with made-up vmstat counters" "$MMCMP" --db "$mdb" import "$TMP/mon.json"
+expect_status 0 "compare --monitors" "$MMCMP" --db "$mdb" compare --monitors A B
+grep_file "$TMP/out" "^BH over 50 rows, 0 marked; " "the monitor family holds every changed counter"
+grep_file "$TMP/out" "^nr_writeback  B  .*  p=0\.0213  n=3/3  inconclusive$" "p = 0.02 is not marked over 50 rows"
+expect_status 0 "compare --monitors --sub-heading" \
+	"$MMCMP" --db "$mdb" compare --monitors --sub-heading 'nr_writeback|tcpstream' A B
+grep_file "$TMP/out" "^BH over 50 rows, 0 marked; " "--sub-heading leaves the monitor family at 50 rows"
+grep_file "$TMP/out" "^nr_writeback  B  .*  p=0\.0213  n=3/3  inconclusive$" "nor changes the counter's verdict"
+check "nor its marker" sh -c "! grep -q '^Amean nr_writeback .*\*' '$TMP/out'"
+check "and shows only the counter it matches" test "$(grep -c '^Amean ' "$TMP/out")" -eq 1
+expect_status 0 "compare --monitors --benchmark w" "$MMCMP" --db "$mdb" compare --monitors --benchmark w A B
+check "--benchmark keeps its monitor table, its family whole" \
+	test "$(grep -c '^BH over 50 rows' "$TMP/out")" -eq 1
+expect_status 2 "compare --monitors --benchmark nosuch" "$MMCMP" --db "$mdb" compare --monitors --benchmark nosuch A B
+
+# The U test's floor, 2 / choose(2n, n): 0.1 at n = 3 (above alpha: no
+# row can be marked), 0.029 at n = 4 (above alpha / 3: a row may not be
+# marked alone, but three changed rows are), 0.0079 at n = 5 (none).
+utest_csv() {
+	awk -v n="$1" 'BEGIN {
+		print "label,benchmark,operation,value,unit,better,decimals,iteration";
+		for (l = 0; l < 2; l++)
+			for (i = 1; i <= n; i++)
+				for (o = 1; o <= 3; o++)
+					printf "%s,u,op%d,%d,s,lower,2,%d\n", l ? "new" : "base", o, 100 + i + (l ? 20 : 0), i;
+	}'
+}
+for n in 3 4 5; do
+	utest_csv "$n" >"$TMP/u$n.csv"
+	expect_status 0 "import $n iterations of three changed rows" \
+		"$MMCMP" --db "$TMP/u$n.db" import "$TMP/u$n.csv"
+	expect_status 0 "compare --test=utest at n = $n" \
+		"$MMCMP" --db "$TMP/u$n.db" compare --test=utest base new
+	cp "$TMP/out" "$TMP/u$n.out"
+done
+grep_file "$TMP/u3.out" "^warning: the U test cannot mark rows with fewer than 4 iterations per side (alpha 0.05)$" \
+	"n = 3: the U test cannot mark"
+grep_file "$TMP/u3.out" "^BH over 3 rows, 0 marked; " "and marks nothing"
+grep_file "$TMP/u4.out" "^warning: the U test may not mark rows with fewer than 5 iterations per side: alone in the BH family of 3 rows, a row needs p <= 0.0166667$" \
+	"n = 4: the U test may not mark"
+grep_file "$TMP/u4.out" "^BH over 3 rows, 3 marked; " "yet marks three changed rows"
+check "n = 4: it does not say cannot" sh -c "! grep -q 'cannot mark' '$TMP/u4.out'"
+check "n = 5: no floor warning" sh -c "! grep -q '^warning: the U test' '$TMP/u5.out'"
+grep_file "$TMP/u5.out" "^BH over 3 rows, 3 marked; " "n = 5: three rows marked"
+expect_status 0 "--no-fdr at n = 4" "$MMCMP" --db "$TMP/u4.db" compare --test=utest --no-fdr base new
+check "n = 4 without BH: no floor warning" sh -c "! grep -q '^warning: the U test' '$TMP/out'"
+
+# Under the U test p, markers and verdicts are its own while the interval
+# is Welch's: an outlier widens the interval over 0 on a marked row, and
+# the footer says so; --fail-on follows the printed verdict.
+awk 'BEGIN {
+	print "label,benchmark,operation,value,unit,better,decimals,iteration";
+	for (i = 1; i <= 6; i++) {
+		printf "base,o,c,%.1f,s,lower,2,%d\n", 10 + i / 10, i;
+		printf "new,o,c,%.1f,s,lower,2,%d\n", i == 6 ? 40 : 10.6 + i / 10, i;
+	}
+}' >"$TMP/uo.csv"
+expect_status 0 "import an outlier" "$MMCMP" --db "$TMP/uo.db" import "$TMP/uo.csv"
+expect_status 0 "compare --test=utest with an outlier" "$MMCMP" --db "$TMP/uo.db" compare --test=utest base new
+grep_file "$TMP/out" "^c  new  -[0-9.]*% \[-[0-9.]*%, +[0-9.]*%\]  p=0\.0022  n=6/6  worse$" \
+	"the U test marks the row whose Welch interval holds 0"
+grep_file "$TMP/out" "^BH over 1 row, 1 marked; p unadjusted, the U test's, as the marks and verdicts; the 95% intervals are Welch's and may disagree$" \
+	"the footer says whose p and whose intervals"
+expect_status 3 "--fail-on regression follows the verdict" \
+	"$MMCMP" --db "$TMP/uo.db" compare --test=utest --fail-on regression base new
+expect_status 0 "compare --test=welch with the outlier" "$MMCMP" --db "$TMP/uo.db" compare base new
+grep_file "$TMP/out" "^BH over 1 row, 0 marked; p unadjusted, as the 95% intervals$" \
+	"under welch the footer is as before"
+
 done_testing
