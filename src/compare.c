@@ -360,6 +360,10 @@ static void side_test(struct compare_side *s, const struct compare_side *b,
 		s->untested = COMPARE_UNTESTED_MISSING;
 		return;
 	}
+	if (!s->sum.n || !b->sum.n) {
+		s->untested = COMPARE_UNTESTED_EMPTY;
+		return;
+	}
 	if (isnan(s->sum.mean) || isnan(b->sum.mean)) {
 		s->untested = COMPARE_UNTESTED_UNDEFINED;
 		return;
@@ -741,6 +745,13 @@ static double cell_value(const struct compare_side *s, enum compare_stat stat,
 	if (!s->present)
 		return NAN;
 	v = stat_value(&s->sum, stat);
+	/*
+	 * mmtests' CoeffVar counts an undefined stddev or mean as 0; the
+	 * default modes print no number for it (reference section 7).
+	 */
+	if (test != COMPARE_TEST_MMTESTS && stat == COMPARE_STAT_CV &&
+	    (isnan(s->sum.stddev) || isnan(s->sum.mean) || s->sum.mean == 0.0))
+		return NAN;
 	/* mmtests still treats -1 as the old "no value" sentinel. */
 	if (test == COMPARE_TEST_MMTESTS && v == -1.0)
 		return NAN;
@@ -784,7 +795,12 @@ static void bench_rows(const struct compare_result *res,
 							res->opts.test);
 			base = c[0].value;
 			for (size_t i = 0; i < runs_nr; i++)
-				c[i].missing = !op->side[i].present;
+				c[i].missing = !op->side[i].present ||
+					       !op->side[i].sum.n;
+			/* No number, no 0.00% beside it (reference 7). */
+			if (res->opts.test != COMPARE_TEST_MMTESTS &&
+			    isnan(base))
+				c[0].pct_state = STATS_PCT_NONE;
 			for (size_t i = 1; i < runs_nr; i++) {
 				if (res->opts.test != COMPARE_TEST_MMTESTS) {
 					c[i].pct_state = stats_pct_change(
@@ -1496,6 +1512,7 @@ void compare_result_release(struct compare_result *res)
 
 static const char *const untested_reason[] = {
 	[COMPARE_UNTESTED_MISSING] = "operation missing",
+	[COMPARE_UNTESTED_EMPTY] = "no samples",
 	[COMPARE_UNTESTED_UNDEFINED] = "mean undefined (a sample <= 0)",
 	[COMPARE_UNTESTED_FEW] = "fewer than 2",
 	[COMPARE_UNTESTED_DEGENERATE] = "numerically degenerate",

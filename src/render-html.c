@@ -118,7 +118,7 @@ static void html_table(const struct compare_result *res,
 					    c->missing ? "-" : "n/a");
 				html_cell(out, "td", "", &t);
 			}
-			if (i && c->pct_state != STATS_PCT_OK) {
+			if (c->pct_state != STATS_PCT_OK) {
 				strbuf_reset(&t);
 				strbuf_addf(&t, " (%7s) ",
 					    c->pct_state == STATS_PCT_NA ? "n/a"

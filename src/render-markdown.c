@@ -73,7 +73,7 @@ static void md_cell(struct strbuf *out, const struct compare_result *res,
 		md_num(out, prec, isnan(c->value) ? 0.0 : c->value);
 	else
 		strbuf_addstr(out, c->missing ? "-" : "n/a");
-	if (!base && c->pct_state != STATS_PCT_OK) {
+	if (c->pct_state != STATS_PCT_OK) {
 		strbuf_addstr(out,
 			      c->pct_state == STATS_PCT_NA ? " (n/a)" : " (-)");
 	} else if (c->significant) {

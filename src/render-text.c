@@ -120,7 +120,7 @@ static void text_table(const struct compare_result *res,
 			strbuf_addchars(out, ' ',
 					text_widen(res, i, TABLE_WIDTH));
 			text_cell_value(out, res, c, op->decimals);
-			if (i && c->pct_state != STATS_PCT_OK)
+			if (c->pct_state != STATS_PCT_OK)
 				strbuf_addf(out, " (%7s) ",
 					    c->pct_state == STATS_PCT_NA ? "n/a"
 									 : "-");

@@ -76,6 +76,14 @@ expect_status 0 "--include-incomplete compares it" M compare --include-incomplet
 M run -q "$TMP/bad.yaml" --label allbad >/dev/null 2>&1 || :
 check "a run whose every iteration failed is failed" \
 	test "$(sqlite3 "$MMCMP_DB" "SELECT status FROM run WHERE label = 'allbad'")" = failed
+# Its failed iterations stored no sample: no samples, not an undefined mean.
+expect_status 0 "--include-incomplete with a label of no samples" \
+	M compare --include-incomplete base allbad
+grep_file "$TMP/out" "^1 mean row not tested, no samples: total (allbad)$" \
+	"the footer says the label has no samples"
+grep_file "$TMP/out" "^Amean  *total  *[0-9.]* (   0\.00%)  *- (      -) $" \
+	"its cells print -"
+check "no cell of it reads n/a" sh -c "! grep -q 'n/a (' '$TMP/out'"
 
 # Operations only in the non-base label are named under the table.
 cat >"$TMP/ops.csv" <<EOF2
