@@ -413,9 +413,17 @@ compare_cell(const struct compare_result *res, const struct compare_bench *b,
 }
 
 /*
+ * Whether run `run` has monitor data in workload table b, that is values
+ * in b->vmstat: else the default modes print its Ops column as "-",
+ * mmtests mode as 0.00.
+ */
+bool compare_vmstat_present(const struct compare_result *res,
+			    const struct compare_bench *b, size_t run);
+
+/*
  * The footer line of workload table b on the runs that have no monitor
  * data for it (b->vmstat and the runs' configs say which), e.g.
- *   "No monitor records for patched: its Ops column reads 0"
+ *   "No monitor records for patched: its Ops column reads -"
  * or NULL when there is nothing to say. The caller frees it.
  */
 char *compare_vmstat_note(const struct compare_result *res,

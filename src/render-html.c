@@ -283,8 +283,12 @@ static void html_vmstat(const struct compare_result *res,
 			double v = b->vmstat[r * res->runs_nr + i];
 
 			strbuf_reset(&t);
-			render_fixed(&t, OPS_WIDTH, 2, false,
-				     isnan(v) ? 0.0 : v);
+			if (res->opts.test != COMPARE_TEST_MMTESTS &&
+			    !compare_vmstat_present(res, b, i))
+				strbuf_addf(&t, "%*s", OPS_WIDTH, "-");
+			else
+				render_fixed(&t, OPS_WIDTH, 2, false,
+					     isnan(v) ? 0.0 : v);
 			html_cell(out, "td", "", &t);
 		}
 		strbuf_addstr(out, "</tr>\n");

@@ -241,7 +241,11 @@ static void md_vmstat(const struct compare_result *res,
 			double v = b->vmstat[r * res->runs_nr + i];
 
 			strbuf_addch(out, ' ');
-			md_num(out, 2, isnan(v) ? 0.0 : v);
+			if (res->opts.test != COMPARE_TEST_MMTESTS &&
+			    !compare_vmstat_present(res, b, i))
+				strbuf_addch(out, '-');
+			else
+				md_num(out, 2, isnan(v) ? 0.0 : v);
 			strbuf_addstr(out, " |");
 		}
 		strbuf_addch(out, '\n');

@@ -288,8 +288,12 @@ static void text_vmstat(const struct compare_result *res,
 
 			strbuf_addchars(out, ' ',
 					text_widen(res, i, OPS_WIDTH));
-			render_fixed(out, OPS_WIDTH, 2, false,
-				     isnan(v) ? 0.0 : v);
+			if (res->opts.test != COMPARE_TEST_MMTESTS &&
+			    !compare_vmstat_present(res, b, i))
+				strbuf_addf(out, "%*s", OPS_WIDTH, "-");
+			else
+				render_fixed(out, OPS_WIDTH, 2, false,
+					     isnan(v) ? 0.0 : v);
 		}
 		strbuf_addch(out, '\n');
 	}
