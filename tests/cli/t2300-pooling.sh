@@ -81,6 +81,10 @@ expect_status 0 "--include-incomplete with a label of no samples" \
 	M compare --include-incomplete base allbad
 grep_file "$TMP/out" "^1 mean row not tested, no samples: total (allbad)$" \
 	"the footer says the label has no samples"
+grep_file "$TMP/out" "^4 failed iterations of 'allbad' stored no samples: nothing to include$" \
+	"the note says its failed iterations bring no samples"
+check "and does not call them included" \
+	sh -c "! grep -q \"failed iterations\\? of 'allbad' included\" '$TMP/out'"
 grep_file "$TMP/out" "^Amean  *total  *[0-9.]* (   0\.00%)  *- (      -) $" \
 	"its cells print -"
 check "no cell of it reads n/a" sh -c "! grep -q 'n/a (' '$TMP/out'"
