@@ -466,9 +466,16 @@ static void op_warnings(struct compare_op *op, const struct side_units *su,
 		double rho, p;
 
 		if (stats_outliers(x->u, x->n, flag)) {
+			size_t flagged = 0;
+
 			strbuf_reset(&sb);
+			for (size_t k = 0; k < x->n; k++)
+				flagged += flag[k];
+			/* "iteration 5 of 5", "iterations 1, 3 of 10" */
 			strbuf_addf(&sb, "outlier: %s %s, %s", op->name,
-				    labels[i], units);
+				    labels[i],
+				    flagged == 1 ? compare_unit_nth(opts->unit)
+						 : units);
 			for (size_t k = 0, nr = 0; k < x->n; k++)
 				if (flag[k])
 					strbuf_addf(&sb, "%s %zu",
@@ -1564,11 +1571,14 @@ static void footer_units(const struct compare_result *res,
 		if (!same)
 			strbuf_addf(sb, "%s%s ", i ? ", " : "", res->labels[i]);
 		add_range(sb, n.units_min, n.units_max);
-		strbuf_addf(sb, " %s", units);
+		strbuf_addf(sb, " %s",
+			    n.units_max == 1 ? compare_unit_nth(res->opts.unit)
+					     : units);
 		if (res->opts.unit != COMPARE_UNIT_SAMPLE) {
 			strbuf_addstr(sb, " (");
 			add_range(sb, n.samples_min, n.samples_max);
-			strbuf_addstr(sb, " samples)");
+			strbuf_addstr(sb, n.samples_max == 1 ? " sample)"
+							     : " samples)");
 		}
 	}
 	if (same)

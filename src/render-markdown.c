@@ -70,7 +70,10 @@ static void md_cell(struct strbuf *out, const struct compare_result *res,
 	strbuf_addch(out, ' ');
 	/* The default modes print no 0.00 for what is not a number. */
 	if (res->opts.test == COMPARE_TEST_MMTESTS || !isnan(c->value))
-		md_num(out, prec, isnan(c->value) ? 0.0 : c->value);
+		md_num(out, prec,
+		       isnan(c->value)
+			       ? 0.0
+			       : render_plain_zero(res, prec, c->value));
 	else
 		strbuf_addstr(out, c->missing ? "-" : "n/a");
 	if (c->pct_state != STATS_PCT_OK) {
@@ -245,7 +248,9 @@ static void md_vmstat(const struct compare_result *res,
 			    !compare_vmstat_present(res, b, i))
 				strbuf_addch(out, '-');
 			else
-				md_num(out, 2, isnan(v) ? 0.0 : v);
+				md_num(out, 2,
+				       isnan(v) ? 0.0
+						: render_plain_zero(res, 2, v));
 			strbuf_addstr(out, " |");
 		}
 		strbuf_addch(out, '\n');

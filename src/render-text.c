@@ -89,7 +89,7 @@ static void text_cell_value(struct strbuf *out,
 			    const struct compare_cell *c, int prec)
 {
 	if (res->opts.test == COMPARE_TEST_MMTESTS || !isnan(c->value))
-		text_value(out, prec, c->value);
+		text_value(out, prec, render_plain_zero(res, prec, c->value));
 	else
 		strbuf_addf(out, "%*s", FIELD_WIDTH, c->missing ? "-" : "n/a");
 }
@@ -293,7 +293,9 @@ static void text_vmstat(const struct compare_result *res,
 				strbuf_addf(out, "%*s", OPS_WIDTH, "-");
 			else
 				render_fixed(out, OPS_WIDTH, 2, false,
-					     isnan(v) ? 0.0 : v);
+					     isnan(v) ? 0.0
+						      : render_plain_zero(
+								res, 2, v));
 		}
 		strbuf_addch(out, '\n');
 	}

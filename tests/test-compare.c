@@ -1097,8 +1097,8 @@ static void test_helpers(void)
 	} headers[] = {
 		{"base", "", "base"},
 		{"patched", "", "patched"},
-		{"6.8-base", "6.8", "base"},
-		{"6.10-rc1-patched", "6.10", "rc1-patched"},
+		{"6.8-base", "6.8-", "base"},
+		{"6.10-rc1-patched", "6.10-", "rc1-patched"},
 		{"-x", "", "-x"},
 		{"x-", "", "x-"},
 		{"", "", ""},
