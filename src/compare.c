@@ -486,9 +486,9 @@ static void op_warnings(struct compare_op *op, const struct side_units *su,
 		}
 		free(flag);
 		/*
-		 * From 6 units, where even the exact test can reach p < 0.01
-		 * (2 / 6!); the t approximation says p = 0 for any perfect
-		 * rank correlation, even of 3 units.
+		 * From 6 units, where the exact test can reach p < 0.01
+		 * (2 / 6! = 0.0028, stats_spearman()); below, no order of
+		 * the units is rare enough to warn.
 		 */
 		stats_spearman(x->u, x->time, x->n, &rho, &p);
 		if (x->n >= 6 && !isnan(p) && p < 0.01) {

@@ -88,6 +88,18 @@ expect_status 0 "compare with one outlier" M compare b5 n5
 grep_file "$TMP/out" "^warning: outlier: op n5, iteration 5 of 5 (|u - median| > 3.5 MAD)$" \
 	"the warning names iteration 5 in the singular"
 
+# Six iterations in rising order: the exact p of Spearman's rho 1 is 2 / 6!.
+printf 'label,benchmark,operation,value,iteration\n' >"$TMP/drift.csv"
+for l in bd nd; do
+	for i in 1 2 3 4 5 6; do
+		printf '%s,d,op,%s,%s\n' "$l" "$((10 + i))" "$i" >>"$TMP/drift.csv"
+	done
+done
+expect_status 0 "import a drift over six iterations" M import "$TMP/drift.csv"
+expect_status 0 "compare with a drift" M compare bd nd
+grep_file "$TMP/out" "^warning: drift: op bd: values drift over the run (Spearman rho 1\.00 with time, p=0\.0028)$" \
+	"the drift warning gives the exact p"
+
 # Two runs per label: --unit run has one value per run.
 expect_status 0 "a second run of each label" M import --append "$TMP/v2.csv"
 expect_status 0 "--unit run" M compare --unit run base new
