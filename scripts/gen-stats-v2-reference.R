@@ -23,7 +23,8 @@
 #   power_n     delta sd alpha power  want   power.t.test(...)$n
 #   utest_floor na nb  want                  p of wilcox.test, apart
 #   outliers    u-list  flag-list            |u - median| / mad(u) > 3.5
-#   spearman    x-list y-list  rho p         cor.test(exact = FALSE)
+#   spearman    x-list y-list  rho p         cor.test(method = "spearman"),
+#                                            exact for n <= 9 without ties
 #   anova       x-list key-list  p           oneway.test(var.equal = TRUE)
 #   ci_half     u-list alpha  want           t.test(u)$conf.int, % of mean
 #   pct         value base higher  want      100 (v - b) / |b|, +: better
@@ -270,11 +271,23 @@ spearman_cases <- list(
   list(c(1, 2, 3, 4, 5, 6.5, 6, 8), c(10, 20, 30, 40, 50, 60, 70, 80)),
   list(c(3, 1, 2, 2, 5, 4), c(1, 2, 3, 4, 5, 6)),
   list(smp(25, 0, 1) + (1:25) * 0.05, 1:25),
-  list(c(9, 8, 7, 6, 5), c(1, 2, 3, 5.5, 4))
+  list(c(9, 8, 7, 6, 5), c(1, 2, 3, 5.5, 4)),
+  # Exact p-values: n <= 9 without ties (R's prho() enumerates them).
+  list(c(1, 2, 3, 4, 5, 6), 1:6),
+  list(c(6, 5, 4, 3, 2, 1), 1:6),
+  list(c(3, 1, 2), 1:3),
+  list(c(2, 1, 4, 3, 6, 5, 7), 1:7),
+  list(c(10.2, 9.7, 11.3, 10.9, 9.1, 12.4, 11.8, 12.1), 1:8),
+  list(c(9.25, 9.57, 12.58, 11.93, 11.53, 13.53, 12.47, 11.82, 11.39), 1:9),
+  list(c(5, 3, 9, 1, 7, 2, 8, 4, 6), 1:9),
+  # n = 10 without ties: the t approximation, as mmcmp takes it.
+  list(c(1, 3, 2, 5, 4, 7, 6, 9, 8, 10), 1:10)
 )
 for (cs in spearman_cases) {
+  n <- length(cs[[1]])
+  exact <- n <= 9 && !anyDuplicated(cs[[1]]) && !anyDuplicated(cs[[2]])
   r <- suppressWarnings(cor.test(cs[[1]], cs[[2]], method = "spearman",
-                                 exact = FALSE))
+                                 exact = exact))
   add("spearman", vec(cs[[1]]), vec(cs[[2]]), num(r$estimate), num(r$p.value))
 }
 anova_cases <- list(

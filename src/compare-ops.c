@@ -328,10 +328,12 @@ const char *compare_monitors_nth(size_t i)
 	return i < ARRAY_SIZE(names) ? names[i] : NULL;
 }
 
-/* Whether run i has monitor data in b: a counter row is never NaN then. */
-static bool run_has_vmstat(const struct compare_result *res,
-			   const struct compare_bench *b, size_t i)
+/* A counter row is never NaN for a run with monitor data. */
+bool compare_vmstat_present(const struct compare_result *res,
+			    const struct compare_bench *b, size_t i)
 {
+	if (!b->vmstat)
+		return false;
 	for (size_t r = 0; r < COMPARE_VMSTAT_NR; r++)
 		if (!isnan(b->vmstat[r * res->runs_nr + i]))
 			return true;
@@ -348,7 +350,7 @@ char *compare_vmstat_note(const struct compare_result *res,
 	if (b->monitor || !b->vmstat)
 		return NULL;
 	for (size_t i = 0; i < res->runs_nr; i++) {
-		if (run_has_vmstat(res, b, i))
+		if (compare_vmstat_present(res, b, i))
 			continue;
 		/*
 		 * Without any monitor data and without the option, only runs
@@ -369,7 +371,7 @@ char *compare_vmstat_note(const struct compare_result *res,
 	strbuf_addf(&sb, "no monitor records for %s", names.buf);
 	strbuf_release(&names);
 	if (b->has_vmstat)
-		strbuf_addf(&sb, ": %s Ops column reads 0",
+		strbuf_addf(&sb, ": %s Ops column reads -",
 			    named == 1 ? "its" : "their");
 	else if (res->opts.monitors != COMPARE_MONITORS_OFF)
 		strbuf_addstr(&sb, ": no Ops table and no counter table");

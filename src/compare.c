@@ -360,6 +360,10 @@ static void side_test(struct compare_side *s, const struct compare_side *b,
 		s->untested = COMPARE_UNTESTED_MISSING;
 		return;
 	}
+	if (!s->sum.n || !b->sum.n) {
+		s->untested = COMPARE_UNTESTED_EMPTY;
+		return;
+	}
 	if (isnan(s->sum.mean) || isnan(b->sum.mean)) {
 		s->untested = COMPARE_UNTESTED_UNDEFINED;
 		return;
@@ -462,9 +466,16 @@ static void op_warnings(struct compare_op *op, const struct side_units *su,
 		double rho, p;
 
 		if (stats_outliers(x->u, x->n, flag)) {
+			size_t flagged = 0;
+
 			strbuf_reset(&sb);
+			for (size_t k = 0; k < x->n; k++)
+				flagged += flag[k];
+			/* "iteration 5 of 5", "iterations 1, 3 of 10" */
 			strbuf_addf(&sb, "outlier: %s %s, %s", op->name,
-				    labels[i], units);
+				    labels[i],
+				    flagged == 1 ? compare_unit_nth(opts->unit)
+						 : units);
 			for (size_t k = 0, nr = 0; k < x->n; k++)
 				if (flag[k])
 					strbuf_addf(&sb, "%s %zu",
@@ -475,9 +486,9 @@ static void op_warnings(struct compare_op *op, const struct side_units *su,
 		}
 		free(flag);
 		/*
-		 * From 6 units, where even the exact test can reach p < 0.01
-		 * (2 / 6!); the t approximation says p = 0 for any perfect
-		 * rank correlation, even of 3 units.
+		 * From 6 units, where the exact test can reach p < 0.01
+		 * (2 / 6! = 0.0028, stats_spearman()); below, no order of
+		 * the units is rare enough to warn.
 		 */
 		stats_spearman(x->u, x->time, x->n, &rho, &p);
 		if (x->n >= 6 && !isnan(p) && p < 0.01) {
@@ -741,6 +752,13 @@ static double cell_value(const struct compare_side *s, enum compare_stat stat,
 	if (!s->present)
 		return NAN;
 	v = stat_value(&s->sum, stat);
+	/*
+	 * mmtests' CoeffVar counts an undefined stddev or mean as 0; the
+	 * default modes print no number for it (reference section 7).
+	 */
+	if (test != COMPARE_TEST_MMTESTS && stat == COMPARE_STAT_CV &&
+	    (isnan(s->sum.stddev) || isnan(s->sum.mean) || s->sum.mean == 0.0))
+		return NAN;
 	/* mmtests still treats -1 as the old "no value" sentinel. */
 	if (test == COMPARE_TEST_MMTESTS && v == -1.0)
 		return NAN;
@@ -784,7 +802,12 @@ static void bench_rows(const struct compare_result *res,
 							res->opts.test);
 			base = c[0].value;
 			for (size_t i = 0; i < runs_nr; i++)
-				c[i].missing = !op->side[i].present;
+				c[i].missing = !op->side[i].present ||
+					       !op->side[i].sum.n;
+			/* No number, no 0.00% beside it (reference 7). */
+			if (res->opts.test != COMPARE_TEST_MMTESTS &&
+			    isnan(base))
+				c[0].pct_state = STATS_PCT_NONE;
 			for (size_t i = 1; i < runs_nr; i++) {
 				if (res->opts.test != COMPARE_TEST_MMTESTS) {
 					c[i].pct_state = stats_pct_change(
@@ -1528,6 +1551,7 @@ void compare_result_release(struct compare_result *res)
 
 static const char *const untested_reason[] = {
 	[COMPARE_UNTESTED_MISSING] = "operation missing",
+	[COMPARE_UNTESTED_EMPTY] = "no samples",
 	[COMPARE_UNTESTED_UNDEFINED] = "mean undefined (a sample <= 0)",
 	[COMPARE_UNTESTED_FEW] = "fewer than 2",
 	[COMPARE_UNTESTED_DEGENERATE] = "numerically degenerate",
@@ -1579,11 +1603,14 @@ static void footer_units(const struct compare_result *res,
 		if (!same)
 			strbuf_addf(sb, "%s%s ", i ? ", " : "", res->labels[i]);
 		add_range(sb, n.units_min, n.units_max);
-		strbuf_addf(sb, " %s", units);
+		strbuf_addf(sb, " %s",
+			    n.units_max == 1 ? compare_unit_nth(res->opts.unit)
+					     : units);
 		if (res->opts.unit != COMPARE_UNIT_SAMPLE) {
 			strbuf_addstr(sb, " (");
 			add_range(sb, n.samples_min, n.samples_max);
-			strbuf_addstr(sb, " samples)");
+			strbuf_addstr(sb, n.samples_max == 1 ? " sample)"
+							     : " samples)");
 		}
 	}
 	if (same)

@@ -184,6 +184,7 @@ enum compare_untested {
 	COMPARE_TESTED,
 	COMPARE_UNTESTED_BASELINE,   /* the baseline column itself */
 	COMPARE_UNTESTED_MISSING,    /* the run lacks the operation */
+	COMPARE_UNTESTED_EMPTY,	     /* a side has no sample of it */
 	COMPARE_UNTESTED_UNDEFINED,  /* a mean is NaN (Hmean, x <= 0) */
 	COMPARE_UNTESTED_FEW,	     /* fewer than 2 units on a side */
 	COMPARE_UNTESTED_DEGENERATE, /* non-finite values, df or error */
@@ -265,11 +266,14 @@ struct compare_cell {
 	 * Welch and utest modes (reference section 7): whether pct has a
 	 * number; else the renderers print "n/a" (base 0 or undefined)
 	 * or "-" (no value), and value NaN prints "n/a", or "-" when the
-	 * run lacks the operation. Always STATS_PCT_OK in the baseline
-	 * column and in mmtests mode, which keeps mmtests' 0.00.
+	 * run lacks the operation. Always STATS_PCT_OK in mmtests mode,
+	 * which keeps mmtests' 0.00, and in the baseline column but where
+	 * its value is NaN (STATS_PCT_NONE). The default modes' CoeffVar
+	 * is NaN where its stddev or mean is undefined or the mean is 0.
 	 */
 	enum stats_pct_state pct_state;
-	bool missing; /* the run lacks the operation */
+	/* The run lacks the operation or has no sample of it: "-". */
+	bool missing;
 };
 
 /* Summed resource use of the benchmark in one run (Duration table). */
@@ -409,9 +413,17 @@ compare_cell(const struct compare_result *res, const struct compare_bench *b,
 }
 
 /*
+ * Whether run `run` has monitor data in workload table b, that is values
+ * in b->vmstat: else the default modes print its Ops column as "-",
+ * mmtests mode as 0.00.
+ */
+bool compare_vmstat_present(const struct compare_result *res,
+			    const struct compare_bench *b, size_t run);
+
+/*
  * The footer line of workload table b on the runs that have no monitor
  * data for it (b->vmstat and the runs' configs say which), e.g.
- *   "No monitor records for patched: its Ops column reads 0"
+ *   "No monitor records for patched: its Ops column reads -"
  * or NULL when there is nothing to say. The caller frees it.
  */
 char *compare_vmstat_note(const struct compare_result *res,

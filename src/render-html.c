@@ -110,7 +110,9 @@ static void html_table(const struct compare_result *res,
 			c = compare_cell(res, b, r, i);
 			if (res->opts.test == COMPARE_TEST_MMTESTS ||
 			    !isnan(c->value)) {
-				html_value(out, &t, op->decimals, c->value);
+				html_value(out, &t, op->decimals,
+					   render_plain_zero(res, op->decimals,
+							     c->value));
 			} else {
 				/* Never 0.00 for what is not a number. */
 				strbuf_reset(&t);
@@ -118,7 +120,7 @@ static void html_table(const struct compare_result *res,
 					    c->missing ? "-" : "n/a");
 				html_cell(out, "td", "", &t);
 			}
-			if (i && c->pct_state != STATS_PCT_OK) {
+			if (c->pct_state != STATS_PCT_OK) {
 				strbuf_reset(&t);
 				strbuf_addf(&t, " (%7s) ",
 					    c->pct_state == STATS_PCT_NA ? "n/a"
@@ -283,8 +285,14 @@ static void html_vmstat(const struct compare_result *res,
 			double v = b->vmstat[r * res->runs_nr + i];
 
 			strbuf_reset(&t);
-			render_fixed(&t, OPS_WIDTH, 2, false,
-				     isnan(v) ? 0.0 : v);
+			if (res->opts.test != COMPARE_TEST_MMTESTS &&
+			    !compare_vmstat_present(res, b, i))
+				strbuf_addf(&t, "%*s", OPS_WIDTH, "-");
+			else
+				render_fixed(&t, OPS_WIDTH, 2, false,
+					     isnan(v) ? 0.0
+						      : render_plain_zero(
+								res, 2, v));
 			html_cell(out, "td", "", &t);
 		}
 		strbuf_addstr(out, "</tr>\n");

@@ -70,7 +70,8 @@ void render_split_label(const char *label, size_t *len1, size_t *start2);
  * The two header lines of run i's label, as render_split_label() gives
  * them: mmtests' split under --test=mmtests; otherwise the label whole,
  * on line 2 (*len1 is 0, *start2 0), or split at its first '-' when
- * both parts are non-empty ("6.8-base" -> "6.8" / "base").
+ * both parts are non-empty, the dash kept on line 1 ("6.8-base" -> "6.8-" /
+ * "base").
  */
 void render_header_label(const struct compare_result *res, size_t i,
 			 size_t *len1, size_t *start2);
@@ -88,6 +89,13 @@ void render_text_cell(struct strbuf *out, int width, const char *s, size_t len);
  * and infinities print "NaN", "Inf", "-Inf" as Perl's sprintf does.
  */
 void render_fixed(struct strbuf *sb, int width, int prec, bool plus, double v);
+
+/*
+ * v as the default modes print it at prec decimals: 0.0 for what would
+ * print as "-0.00" (a negative zero, a tiny negative value); v itself in
+ * mmtests mode, which prints "-0.00" as Perl does.
+ */
+double render_plain_zero(const struct compare_result *res, int prec, double v);
 
 /*
  * Append the verdict cell of a "Significant" row, 11 columns like the

@@ -70,10 +70,13 @@ static void md_cell(struct strbuf *out, const struct compare_result *res,
 	strbuf_addch(out, ' ');
 	/* The default modes print no 0.00 for what is not a number. */
 	if (res->opts.test == COMPARE_TEST_MMTESTS || !isnan(c->value))
-		md_num(out, prec, isnan(c->value) ? 0.0 : c->value);
+		md_num(out, prec,
+		       isnan(c->value)
+			       ? 0.0
+			       : render_plain_zero(res, prec, c->value));
 	else
 		strbuf_addstr(out, c->missing ? "-" : "n/a");
-	if (!base && c->pct_state != STATS_PCT_OK) {
+	if (c->pct_state != STATS_PCT_OK) {
 		strbuf_addstr(out,
 			      c->pct_state == STATS_PCT_NA ? " (n/a)" : " (-)");
 	} else if (c->significant) {
@@ -241,7 +244,13 @@ static void md_vmstat(const struct compare_result *res,
 			double v = b->vmstat[r * res->runs_nr + i];
 
 			strbuf_addch(out, ' ');
-			md_num(out, 2, isnan(v) ? 0.0 : v);
+			if (res->opts.test != COMPARE_TEST_MMTESTS &&
+			    !compare_vmstat_present(res, b, i))
+				strbuf_addch(out, '-');
+			else
+				md_num(out, 2,
+				       isnan(v) ? 0.0
+						: render_plain_zero(res, 2, v));
 			strbuf_addstr(out, " |");
 		}
 		strbuf_addch(out, '\n');

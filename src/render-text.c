@@ -89,7 +89,7 @@ static void text_cell_value(struct strbuf *out,
 			    const struct compare_cell *c, int prec)
 {
 	if (res->opts.test == COMPARE_TEST_MMTESTS || !isnan(c->value))
-		text_value(out, prec, c->value);
+		text_value(out, prec, render_plain_zero(res, prec, c->value));
 	else
 		strbuf_addf(out, "%*s", FIELD_WIDTH, c->missing ? "-" : "n/a");
 }
@@ -120,7 +120,7 @@ static void text_table(const struct compare_result *res,
 			strbuf_addchars(out, ' ',
 					text_widen(res, i, TABLE_WIDTH));
 			text_cell_value(out, res, c, op->decimals);
-			if (i && c->pct_state != STATS_PCT_OK)
+			if (c->pct_state != STATS_PCT_OK)
 				strbuf_addf(out, " (%7s) ",
 					    c->pct_state == STATS_PCT_NA ? "n/a"
 									 : "-");
@@ -288,8 +288,14 @@ static void text_vmstat(const struct compare_result *res,
 
 			strbuf_addchars(out, ' ',
 					text_widen(res, i, OPS_WIDTH));
-			render_fixed(out, OPS_WIDTH, 2, false,
-				     isnan(v) ? 0.0 : v);
+			if (res->opts.test != COMPARE_TEST_MMTESTS &&
+			    !compare_vmstat_present(res, b, i))
+				strbuf_addf(out, "%*s", OPS_WIDTH, "-");
+			else
+				render_fixed(out, OPS_WIDTH, 2, false,
+					     isnan(v) ? 0.0
+						      : render_plain_zero(
+								res, 2, v));
 		}
 		strbuf_addch(out, '\n');
 	}

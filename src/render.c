@@ -101,9 +101,10 @@ void render_header_label(const struct compare_result *res, size_t i,
 	}
 	*len1 = 0;
 	*start2 = 0;
+	/* The dash stays on line 1, so that no character is lost. */
 	if (dash && dash > label && dash[1]) {
-		*len1 = (size_t)(dash - label);
-		*start2 = *len1 + 1;
+		*len1 = (size_t)(dash - label) + 1;
+		*start2 = *len1;
 	}
 }
 
@@ -142,6 +143,14 @@ void render_fixed(struct strbuf *sb, int width, int prec, bool plus, double v)
 	else
 		word = "-Inf";
 	strbuf_addf(sb, "%*s", width, word);
+}
+
+double render_plain_zero(const struct compare_result *res, int prec, double v)
+{
+	if (res->opts.test == COMPARE_TEST_MMTESTS || isnan(v))
+		return v;
+	/* Whatever prints as zero at prec decimals, "-0.00" included. */
+	return fabs(v) < 0.5 * pow(10.0, -prec) ? 0.0 : v;
 }
 
 void render_verdict(struct strbuf *sb, const struct compare_result *res,

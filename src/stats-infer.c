@@ -600,10 +600,88 @@ static void midranks(const double *x, size_t n, double *rank)
 	free(it);
 }
 
+/*
+ * The exact null distribution of Spearman's S = sum (rank_x - rank_y)^2
+ * of n values without ties, n = 3 .. SPEARMAN_EXACT_MAX:
+ * spearman_counts_n[k] permutations of the n! have S = 2k (S is always
+ * even), k = 0 .. (n^3 - n) / 6. Counted by enumerating the permutations,
+ * as R's prho() (AS 89) does for n <= 9; tests/test-stats-v2.c counts
+ * them again.
+ */
+#define SPEARMAN_EXACT_MAX 9
+/* clang-format off */
+static const uint32_t spearman_counts_3[] = {
+	1, 2, 0, 2, 1
+};
+static const uint32_t spearman_counts_4[] = {
+	1, 3, 1, 4, 2, 2, 2, 4, 1, 3, 1
+};
+static const uint32_t spearman_counts_5[] = {
+	1, 4, 3, 6, 7, 6, 4, 10, 6, 10, 6, 10, 6, 10, 4, 6, 7, 6, 3, 4, 1
+};
+static const uint32_t spearman_counts_6[] = {
+	1, 5, 6, 9, 16, 12, 14, 24, 20, 21, 23, 28, 24, 34, 20, 32, 42, 29, 29,
+	42, 32, 20, 34, 24, 28, 23, 21, 20, 24, 14, 12, 16, 9, 6, 5, 1
+};
+static const uint32_t spearman_counts_7[] = {
+	1, 6, 10, 14, 29, 26, 35, 46, 55, 54, 74, 70, 84, 90, 78, 90, 129, 106,
+	123, 134, 147, 98, 168, 130, 175, 144, 168, 144, 184, 144, 168, 144,
+	175, 130, 168, 98, 147, 134, 123, 106, 129, 90, 78, 90, 84, 70, 74, 54,
+	55, 46, 35, 26, 29, 14, 10, 6, 1
+};
+static const uint32_t spearman_counts_8[] = {
+	1, 7, 15, 22, 47, 54, 70, 94, 129, 124, 178, 183, 237, 238, 276, 264,
+	379, 349, 380, 400, 517, 394, 542, 492, 640, 557, 666, 595, 776, 684,
+	786, 718, 922, 745, 917, 781, 982, 826, 950, 844, 1066, 845, 936, 845,
+	1066, 844, 950, 826, 982, 781, 917, 745, 922, 718, 786, 684, 776, 595,
+	666, 557, 640, 492, 542, 394, 517, 400, 380, 349, 379, 264, 276, 238,
+	237, 183, 178, 124, 129, 94, 70, 54, 47, 22, 15, 7, 1
+};
+static const uint32_t spearman_counts_9[] = {
+	1, 8, 21, 34, 72, 102, 130, 190, 260, 284, 398, 454, 555, 616, 756,
+	744, 1022, 1042, 1159, 1282, 1555, 1392, 1719, 1758, 2009, 2032, 2282,
+	2214, 2676, 2590, 2878, 2928, 3397, 3138, 3647, 3568, 3921, 3866, 4311,
+	4050, 4852, 4492, 4816, 4784, 5505, 4954, 5638, 5304, 5890, 5486, 6188,
+	5502, 6436, 5822, 6233, 6024, 6697, 5720, 6672, 6020, 6688, 6020, 6672,
+	5720, 6697, 6024, 6233, 5822, 6436, 5502, 6188, 5486, 5890, 5304, 5638,
+	4954, 5505, 4784, 4816, 4492, 4852, 4050, 4311, 3866, 3921, 3568, 3647,
+	3138, 3397, 2928, 2878, 2590, 2676, 2214, 2282, 2032, 2009, 1758, 1719,
+	1392, 1555, 1282, 1159, 1042, 1022, 744, 756, 616, 555, 454, 398, 284,
+	260, 190, 130, 102, 72, 34, 21, 8, 1
+};
+/* clang-format on */
+static const uint32_t *const spearman_counts[] = {
+	spearman_counts_3, spearman_counts_4, spearman_counts_5,
+	spearman_counts_6, spearman_counts_7, spearman_counts_8,
+	spearman_counts_9,
+};
+
+/*
+ * R's two-sided exact p of S (cor.test(method = "spearman", exact =
+ * TRUE)): twice the tail of S's null distribution on the side of its
+ * mean (n^3 - n) / 6 that S is on, at most 1.
+ */
+static double spearman_exact_p(size_t n, double s)
+{
+	const uint32_t *c = spearman_counts[n - 3];
+	size_t last = (n * n * n - n) / 6, k = (size_t)(s / 2.0 + 0.5);
+	double tail = 0.0, all = 0.0;
+
+	bool upper = 2 * k > last;
+
+	for (size_t i = 0; i <= last; i++) {
+		all += c[i];
+		if (upper ? i >= k : i <= k)
+			tail += c[i];
+	}
+	return fmin(1.0, 2.0 * tail / all);
+}
+
 void stats_spearman(const double *x, const double *y, size_t n, double *rho,
 		    double *p)
 {
 	double *rx, *ry, sxy = 0.0, sxx = 0.0, syy = 0.0, mean, r, t;
+	double s = 0.0;
 
 	*rho = *p = NAN;
 	if (n < 3)
@@ -618,6 +696,7 @@ void stats_spearman(const double *x, const double *y, size_t n, double *rho,
 		sxy += (rx[i] - mean) * (ry[i] - mean);
 		sxx += (rx[i] - mean) * (rx[i] - mean);
 		syy += (ry[i] - mean) * (ry[i] - mean);
+		s += (rx[i] - ry[i]) * (rx[i] - ry[i]);
 	}
 	free(rx);
 	free(ry);
@@ -625,6 +704,15 @@ void stats_spearman(const double *x, const double *y, size_t n, double *rho,
 		return;
 	r = fmax(-1.0, fmin(1.0, sxy / sqrt(sxx * syy)));
 	*rho = r;
+	/*
+	 * Without ties the ranks are 1 .. n, whose squares about their mean
+	 * sum to (n^3 - n) / 12 exactly; ties make the sum smaller.
+	 */
+	if (n <= SPEARMAN_EXACT_MAX && sxx == (double)(n * n * n - n) / 12.0 &&
+	    syy == (double)(n * n * n - n) / 12.0) {
+		*p = spearman_exact_p(n, s);
+		return;
+	}
 	t = fabs(r) == 1.0 ? INFINITY
 			   : fabs(r) * sqrt((double)(n - 2) / (1.0 - r * r));
 	*p = fmin(1.0, 2.0 * stats_t_sf(t, (double)(n - 2)));

@@ -176,26 +176,50 @@ static void reverse(double *x, size_t n)
 }
 
 /*
+ * The binary exponent e of the largest finite |x[i]| (frexp()), 0 when
+ * there is none: the summary works on x * 2^-e, which holds the values
+ * near 1, so that sums, squares and H^4 neither overflow nor underflow
+ * for values such as 1e300 or 1e-200. A power of two scales exactly:
+ * for values that did not overflow the results are the same bits.
+ */
+static int summary_exponent(const double *x, size_t n)
+{
+	double top = 0.0;
+	int e = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]) && fabs(x[i]) > top)
+			top = fabs(x[i]);
+	if (top > 0.0)
+		frexp(top, &e);
+	return e;
+}
+
+/*
  * The mean of mmtests' kind over x[0..n): harmonic when higher is better
  * (NaN as soon as one x <= 0), arithmetic otherwise. The sum runs in the
- * order of x, as mmtests sums its sorted list.
+ * order of x, as mmtests sums its sorted list, of x scaled by
+ * summary_exponent().
  */
 static double summary_mean(const double *x, size_t n, bool higher_better)
 {
+	int e = summary_exponent(x, n);
 	double sum = 0.0;
 
 	if (!n)
 		return NAN;
 	for (size_t i = 0; i < n; i++) {
+		double y = ldexp(x[i], -e);
+
 		if (higher_better) {
 			if (!(x[i] > 0.0))
 				return NAN;
-			sum += 1.0 / x[i];
+			sum += 1.0 / y;
 		} else {
-			sum += x[i];
+			sum += y;
 		}
 	}
-	return higher_better ? (double)n / sum : sum / (double)n;
+	return ldexp(higher_better ? (double)n / sum : sum / (double)n, e);
 }
 
 /*
@@ -206,18 +230,22 @@ static double summary_mean(const double *x, size_t n, bool higher_better)
 static double summary_stddev(const double *x, size_t n, bool higher_better,
 			     double mean)
 {
-	double sum = 0.0;
+	int e = summary_exponent(x, n);
+	double sum = 0.0, m;
 
 	if (n <= 1 || isnan(mean))
 		return NAN;
+	/* In units of 2^e (summary_exponent()), scaled back at the end. */
+	m = ldexp(mean, -e);
 	for (size_t i = 0; i < n; i++) {
-		double d =
-			higher_better ? 1.0 / x[i] - 1.0 / mean : x[i] - mean;
+		double y = ldexp(x[i], -e);
+		double d = higher_better ? 1.0 / y - 1.0 / m : y - m;
+
 		sum += d * d;
 	}
 	if (higher_better)
-		return sqrt(sum * pow(mean, 4) / (double)n);
-	return sqrt(sum / (double)(n - 1));
+		return ldexp(sqrt(sum * pow(m, 4) / (double)n), e);
+	return ldexp(sqrt(sum / (double)(n - 1)), e);
 }
 
 void stats_summarize(const double *x, size_t n, bool higher_better,

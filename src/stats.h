@@ -325,9 +325,11 @@ size_t stats_outliers(const double *u, size_t n, bool *flag);
 
 /*
  * Spearman's rank correlation of x and y (midranks for ties) and its
- * two-sided p by the t approximation with n - 2 df (R's cor.test(x, y,
- * method = "spearman", exact = FALSE)). NaN for n < 3 or a constant
- * side. For drift: x the unit values, y their start times.
+ * two-sided p: exact for n <= 9 without ties, from the distribution of
+ * S = sum (rank_x - rank_y)^2 over all n! orders (R's cor.test(x, y,
+ * method = "spearman", exact = TRUE)); otherwise by the t approximation
+ * with n - 2 df (exact = FALSE). NaN for n < 3 or a constant side. For
+ * drift: x the unit values, y their start times.
  */
 void stats_spearman(const double *x, const double *y, size_t n, double *rho,
 		    double *p);

@@ -121,7 +121,10 @@ static const char *const stmt_sql[ST_NR] = {
 		" AND (?2 IS NULL OR i.benchmark = ?2)"
 		" AND (?3 OR i.status = 'ok')"
 		" ORDER BY i.id, s.seq",
-	[ST_COUNT_ITERS] = "SELECT count(*), coalesce(sum(status <> 'ok'), 0)"
+	[ST_COUNT_ITERS] = "SELECT count(*), coalesce(sum(status <> 'ok'), 0),"
+			   " coalesce(sum(status <> 'ok' AND NOT EXISTS"
+			   " (SELECT 1 FROM sample s"
+			   " WHERE s.iteration_id = iteration.id)), 0)"
 			   " FROM iteration"
 			   " WHERE run_id = ?1 AND warmup = 0"
 			   " AND (?2 IS NULL OR benchmark = ?2)",
@@ -1549,10 +1552,13 @@ int store_load_run(struct store *st, int64_t run_id, const char *benchmark,
 	return load_run(st, run_id, benchmark, true, rd, err);
 }
 
-/* How many measured iterations run_id has (of benchmark), and failed. */
+/*
+ * How many measured iterations run_id has (of benchmark), how many of
+ * them failed, and how many of those stored no sample.
+ */
 static int count_iterations(struct store *st, int64_t run_id,
 			    const char *benchmark, int64_t *all,
-			    int64_t *failed, struct strbuf *err)
+			    int64_t *failed, int64_t *empty, struct strbuf *err)
 {
 	sqlite3_stmt *stmt = stmt_get(st, ST_COUNT_ITERS, err);
 	int ret = -1;
@@ -1566,6 +1572,7 @@ static int count_iterations(struct store *st, int64_t run_id,
 	}
 	*all = sqlite3_column_int64(stmt, 0);
 	*failed = sqlite3_column_int64(stmt, 1);
+	*empty = sqlite3_column_int64(stmt, 2);
 	ret = 0;
 out:
 	stmt_done(stmt);
@@ -1637,12 +1644,12 @@ out:
  * Whether run id of label joins the pool, noting in notes why not or
  * that it joins although incomplete. src gets the run's info and the
  * measured iterations it planned; *failed counts the failed measured
- * iterations of a run that joins.
+ * iterations of a run that joins, *empty those of them without samples.
  */
 static int pool_run(struct store *st, const char *label, int64_t id,
 		    const char *benchmark, bool include_incomplete,
 		    struct strvec *notes, bool *join, int64_t *failed,
-		    struct run_source *src, struct strbuf *err)
+		    int64_t *empty, struct run_source *src, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *status;
@@ -1650,7 +1657,7 @@ static int pool_run(struct store *st, const char *label, int64_t id,
 	int ret = -1;
 
 	if (store_run_get(st, id, &src->info, err) ||
-	    count_iterations(st, id, benchmark, &all, failed, err))
+	    count_iterations(st, id, benchmark, &all, failed, empty, err))
 		goto out;
 	status = store_run_status(st, id, src->info.status);
 	*join = include_incomplete || !strcmp(status, "complete");
@@ -1710,7 +1717,7 @@ int store_load_pooled(struct store *st, const char *label, const int64_t *only,
 	struct strbuf sb = STRBUF_INIT;
 	struct run_source *sources = NULL;
 	size_t sources_nr = 0, sources_alloc = 0;
-	int64_t *ids = NULL, failed_nr = 0;
+	int64_t *ids = NULL, failed_nr = 0, empty_nr = 0;
 	size_t nr = 0;
 	int ret = -1;
 
@@ -1721,14 +1728,14 @@ int store_load_pooled(struct store *st, const char *label, const int64_t *only,
 		struct run_data one = {0};
 		struct run_source src = {0};
 		bool want = !only_nr, join = true;
-		int64_t failed = 0;
+		int64_t failed = 0, empty = 0;
 
 		for (size_t k = 0; k < only_nr && !want; k++)
 			want = ids[i] == only[k];
 		if (!want)
 			continue;
 		if (pool_run(st, label, ids[i], benchmark, include_incomplete,
-			     &notes, &join, &failed, &src, err) ||
+			     &notes, &join, &failed, &empty, &src, err) ||
 		    (join && store_load_boots(st, ids[i], &src, err))) {
 			run_source_release(&src);
 			goto out;
@@ -1738,6 +1745,7 @@ int store_load_pooled(struct store *st, const char *label, const int64_t *only,
 			continue;
 		}
 		failed_nr += failed;
+		empty_nr += empty;
 		if (load_run(st, ids[i], benchmark, include_incomplete,
 			     *loaded ? &one : rd, err)) {
 			run_data_release(&one);
@@ -1754,12 +1762,27 @@ int store_load_pooled(struct store *st, const char *label, const int64_t *only,
 		}
 	}
 	drop_unmeasured_durations(rd);
+	/*
+	 * A failed iteration keeps only the samples it stored before it
+	 * failed: --include-incomplete includes those that have some, and
+	 * the note counts the others apart, as they change nothing.
+	 */
+	if (include_incomplete && empty_nr)
+		failed_nr -= empty_nr;
 	if (failed_nr) {
 		strbuf_addf(&sb, "%" PRId64 " failed iteration%s of '%s' %s",
 			    failed_nr, failed_nr == 1 ? "" : "s", label,
 			    include_incomplete
 				    ? "included (--include-incomplete)"
 				    : "left out");
+		strvec_push(&notes, sb.buf);
+	}
+	if (include_incomplete && empty_nr) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb,
+			    "%" PRId64 " failed iteration%s of '%s' stored no "
+			    "samples: nothing to include",
+			    empty_nr, empty_nr == 1 ? "" : "s", label);
 		strvec_push(&notes, sb.buf);
 	}
 	ret = 0;

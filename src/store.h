@@ -283,7 +283,10 @@ int store_load_label(struct store *st, const char *label, const int64_t *only,
  * 'patched' left out: interrupted after 2 of 5 iterations", the planned
  * count from the run's effective setup and config, left out when they
  * do not tell), and one for the failed iterations of the runs pooled
- * ("3 failed iterations of 'base' left out"). *loaded counts the runs
+ * ("3 failed iterations of 'base' left out"); with include_incomplete,
+ * those that stored no sample get a line of their own ("2 failed
+ * iterations of 'base' stored no samples: nothing to include") and the
+ * "included" line counts only the others. *loaded counts the runs
  * pooled; 0 with notes means every run of the label was left out.
  * rd->sources gets one entry per run pooled: its info, the measured
  * iterations and samples taken, the iterations planned, its boots.

@@ -1097,8 +1097,8 @@ static void test_helpers(void)
 	} headers[] = {
 		{"base", "", "base"},
 		{"patched", "", "patched"},
-		{"6.8-base", "6.8", "base"},
-		{"6.10-rc1-patched", "6.10", "rc1-patched"},
+		{"6.8-base", "6.8-", "base"},
+		{"6.10-rc1-patched", "6.10-", "rc1-patched"},
 		{"-x", "", "-x"},
 		{"x-", "", "x-"},
 		{"", "", ""},
@@ -1509,7 +1509,7 @@ static void test_monitor_note(void)
 	add_monitors(&runs[0], "bench", 2, 2, names, v, 1);
 	ok(!compare_runs(runs, 2, &opts, &res, &err), "one run with monitors");
 	note = res.bench_nr ? res.bench[0].vmstat_note : NULL;
-	is_str(note, "no monitor records for 'other': its Ops column reads 0",
+	is_str(note, "no monitor records for 'other': its Ops column reads -",
 	       "the run without them is named");
 	compare_footer(&res, &res.bench[0], &lines);
 	ok(lines.nr && !strcmp(lines.v[lines.nr - 1], note ? note : ""),

@@ -55,6 +55,23 @@ static const struct {
 	{ "zero mean lower", false, 2, { -1, 1 },
 	  -1, 0, 1.4142135623730951, 0, 1, -1 },
 	{ "empty", false, 0, { 0 }, NAN, NAN, NAN, NAN, NAN, NAN },
+	/*
+	 * Extreme magnitudes: H^4 and the squared reciprocals overflow or
+	 * underflow unless scaled first; Python on the values divided by
+	 * their magnitude, times it again.
+	 */
+	{ "1e100 higher", true, 3, { 1e100, 1.01e100, 0.99e100 },
+	  9.9e+99, 9.999333311110372e+99, 8.164829693625136e+97,
+	  0.8165374070042353, 1.01e+100, 1.0049751243781095e+100 },
+	{ "1e300 higher", true, 3, { 1e300, 1.01e300, 0.99e300 },
+	  9.9e+299, 9.999333311110371e+299, 8.164829693625225e+297,
+	  0.8165374070042443, 1.01e+300, 1.0049751243781097e+300 },
+	{ "1e-200 higher", true, 3, { 1e-200, 1.01e-200, 0.99e-200 },
+	  9.9e-201, 9.99933331111037e-201, 8.164829693625224e-203,
+	  0.8165374070042443, 1.01e-200, 1.0049751243781095e-200 },
+	{ "1e300 lower", false, 3, { 1e300, 1.01e300, 0.99e300 },
+	  9.9e+299, 1e+300, 1.0000000000000009e+298,
+	  1.0000000000000009, 1.01e+300, 9.950000000000001e+299 },
 };
 /* clang-format on */
 

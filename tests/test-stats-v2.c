@@ -651,6 +651,77 @@ static void check_selection_contract(void)
 	ok(spear, "spearman: sorted and unsorted times rank alike");
 }
 
+static void swap_ints(int *a, int *b)
+{
+	int t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* Step a[0..n) to its next permutation in lexical order; false at the end. */
+static bool next_permutation(int *a, size_t n)
+{
+	size_t i = n - 1, j = n - 1;
+
+	while (i > 0 && a[i - 1] >= a[i])
+		i--;
+	if (!i)
+		return false;
+	while (a[j] <= a[i - 1])
+		j--;
+	swap_ints(&a[i - 1], &a[j]);
+	for (j = n - 1; i < j; i++, j--)
+		swap_ints(&a[i], &a[j]);
+	return true;
+}
+
+/*
+ * The exact Spearman p of every permutation of n ranks without ties
+ * against the distribution of S counted here over all n! of them, R's
+ * two-sided rule: twice the tail on S's side of its mean, at most 1.
+ */
+static void check_spearman_exact(size_t n)
+{
+	size_t top = (n * n * n - n) / 6, nfac = 1, bad = 0;
+	size_t *count = xcalloc(top + 1, sizeof(*count));
+	int a[9];
+	double x[9], y[9];
+
+	for (size_t i = 0; i < n; i++) {
+		a[i] = (int)i;
+		nfac *= i + 1;
+	}
+	do {
+		size_t s = 0;
+
+		for (size_t i = 0; i < n; i++)
+			s += (size_t)((a[i] - (int)i) * (a[i] - (int)i));
+		count[s / 2]++;
+	} while (next_permutation(a, n));
+	for (size_t i = 0; i < n; i++)
+		a[i] = (int)i;
+	do {
+		size_t s = 0, k;
+		double tail = 0.0, rho, p;
+
+		for (size_t i = 0; i < n; i++) {
+			s += (size_t)((a[i] - (int)i) * (a[i] - (int)i));
+			x[i] = 10.0 + a[i];
+			y[i] = (double)i;
+		}
+		k = s / 2;
+		for (size_t i = 0; i <= top; i++)
+			if (2 * k > top ? i >= k : i <= k)
+				tail += (double)count[i];
+		stats_spearman(x, y, n, &rho, &p);
+		bad += !(fabs(p - fmin(1.0, 2.0 * tail / (double)nfac)) <
+			 1e-12);
+	} while (next_permutation(a, n));
+	ok(!bad, "spearman: exact p of all %zu permutations of n=%zu", nfac, n);
+	free(count);
+}
+
 int main(void)
 {
 	int rows = read_table(TABLE_PATH, check_row);
@@ -658,6 +729,8 @@ int main(void)
 	ok(rows > 0, "reference table %s has %d rows", TABLE_PATH, rows);
 	report_worst();
 	check_welch_contract();
+	for (size_t n = 3; n <= 9; n++)
+		check_spearman_exact(n);
 	check_units_contract();
 	check_pct_contract();
 	check_power_contract();

@@ -70,6 +70,36 @@ expect_status 0 "export --compare --benchmark" M export json --compare base --be
 check "export: --benchmark leaves the comparison's family whole" \
 	test "$(py '(d["comparison"]["fdr_family_size"], [b["name"] for b in d["comparison"]["benchmarks"]])')" = "(3, ['pf'])"
 
+# One run per label: one run, in the singular.
+expect_status 0 "--unit run of one run per label" M compare --unit run base new
+grep_file "$TMP/out" "^n = 1 run (20 samples) per side$" "one run is a run"
+
+# One outlying iteration is named in the singular.
+printf 'label,benchmark,operation,value,iteration\n' >"$TMP/out5.csv"
+for l in b5 n5; do
+	i=0
+	for v in 10 10.1 9.9 10 50; do
+		i=$((i + 1))
+		printf '%s,o,op,%s,%s\n' "$l" "$v" "$i" >>"$TMP/out5.csv"
+	done
+done
+expect_status 0 "import an outlier in iteration 5" M import "$TMP/out5.csv"
+expect_status 0 "compare with one outlier" M compare b5 n5
+grep_file "$TMP/out" "^warning: outlier: op n5, iteration 5 of 5 (|u - median| > 3.5 MAD)$" \
+	"the warning names iteration 5 in the singular"
+
+# Six iterations in rising order: the exact p of Spearman's rho 1 is 2 / 6!.
+printf 'label,benchmark,operation,value,iteration\n' >"$TMP/drift.csv"
+for l in bd nd; do
+	for i in 1 2 3 4 5 6; do
+		printf '%s,d,op,%s,%s\n' "$l" "$((10 + i))" "$i" >>"$TMP/drift.csv"
+	done
+done
+expect_status 0 "import a drift over six iterations" M import "$TMP/drift.csv"
+expect_status 0 "compare with a drift" M compare bd nd
+grep_file "$TMP/out" "^warning: drift: op bd: values drift over the run (Spearman rho 1\.00 with time, p=0\.0028)$" \
+	"the drift warning gives the exact p"
+
 # Two runs per label: --unit run has one value per run.
 expect_status 0 "a second run of each label" M import --append "$TMP/v2.csv"
 expect_status 0 "--unit run" M compare --unit run base new

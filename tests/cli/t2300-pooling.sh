@@ -76,6 +76,18 @@ expect_status 0 "--include-incomplete compares it" M compare --include-incomplet
 M run -q "$TMP/bad.yaml" --label allbad >/dev/null 2>&1 || :
 check "a run whose every iteration failed is failed" \
 	test "$(sqlite3 "$MMCMP_DB" "SELECT status FROM run WHERE label = 'allbad'")" = failed
+# Its failed iterations stored no sample: no samples, not an undefined mean.
+expect_status 0 "--include-incomplete with a label of no samples" \
+	M compare --include-incomplete base allbad
+grep_file "$TMP/out" "^1 mean row not tested, no samples: total (allbad)$" \
+	"the footer says the label has no samples"
+grep_file "$TMP/out" "^4 failed iterations of 'allbad' stored no samples: nothing to include$" \
+	"the note says its failed iterations bring no samples"
+check "and does not call them included" \
+	sh -c "! grep -q \"failed iterations\\? of 'allbad' included\" '$TMP/out'"
+grep_file "$TMP/out" "^Amean  *total  *[0-9.]* (   0\.00%)  *- (      -) $" \
+	"its cells print -"
+check "no cell of it reads n/a" sh -c "! grep -q 'n/a (' '$TMP/out'"
 
 # Operations only in the non-base label are named under the table.
 cat >"$TMP/ops.csv" <<EOF2
@@ -107,8 +119,8 @@ for l in base patched 6.8-base $long; do
 done
 expect_status 0 "compare four labels" M compare --benchmark h base patched 6.8-base $long
 grep_file "$TMP/out" "^ \{37\}base \{22\}patched \{25\}base $long$" \
-	"base, patched and the long label print whole, 6.8-base's rest under 6.8"
-grep_file "$TMP/out" "^ \{96\}6\.8  *$" "6.8-base is split at its dash"
+	"base, patched and the long label print whole, 6.8-base's rest under 6.8-"
+grep_file "$TMP/out" "^ \{95\}6\.8-  *$" "6.8-base is split after its dash, which it keeps"
 check "no label loses a character" sh -c "! grep -q ' bas \| patche ' '$TMP/out'"
 # The header line, not a provenance line that ends with the label.
 grep "^ *base .*$long\$" "$TMP/out" >"$TMP/hdr"
