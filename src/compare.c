@@ -1501,6 +1501,20 @@ static const char *const untested_reason[] = {
 	[COMPARE_UNTESTED_DEGENERATE] = "numerically degenerate",
 };
 
+void compare_untested_text(const struct compare_result *res,
+			   enum compare_untested why, struct strbuf *sb)
+{
+	if (why == COMPARE_UNTESTED_MMTESTS)
+		strbuf_addstr(sb, "--test=mmtests gives no verdicts");
+	else if (why < ARRAY_SIZE(untested_reason) && untested_reason[why])
+		strbuf_addstr(sb, untested_reason[why]);
+	else
+		strbuf_addstr(sb, "no test");
+	if (why == COMPARE_UNTESTED_FEW)
+		strbuf_addf(sb, " %s on a side",
+			    compare_unit_plural(res->opts.unit));
+}
+
 void compare_bench_side_n(const struct compare_bench *bench, size_t run,
 			  struct compare_side_n *out)
 {

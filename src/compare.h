@@ -439,6 +439,15 @@ void compare_footer(const struct compare_result *res,
 		    const struct compare_bench *bench, struct strvec *lines);
 
 /*
+ * Append why a mean cell was not tested, as compare_footer() words it:
+ * "operation missing", "mean undefined (a sample <= 0)", "fewer than 2
+ * iterations on a side", "numerically degenerate", "--test=mmtests
+ * gives no verdicts"; "no test" for COMPARE_TESTED and the baseline.
+ */
+void compare_untested_text(const struct compare_result *res,
+			   enum compare_untested why, struct strbuf *sb);
+
+/*
  * The units and samples of one side of a table, over its operations:
  * the fewest and most units, the fewest and most samples.
  */
