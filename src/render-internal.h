@@ -47,6 +47,14 @@ void render_github(const struct compare_result *res,
  */
 const struct compare_provenance *
 render_provenance(const struct compare_result *res);
+/*
+ * One CSV record that is not a cell: table in the benchmark column, field
+ * as stat, text (NULL: empty) in operation, the label (NULL: empty), a
+ * number (NULL: empty) in value, then `empty` empty columns.
+ */
+void render_csv_record(struct strbuf *out, const char *table, const char *field,
+		       const char *text, const char *label, const char *num,
+		       size_t empty);
 bool render_text_provenance(const struct compare_result *res,
 			    struct strbuf *out);
 bool render_markdown_provenance(const struct compare_result *res,

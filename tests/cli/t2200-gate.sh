@@ -189,6 +189,15 @@ expect_status 4 "junit of too few iterations" C few --format junit --fail-on inc
 grep_file "$TMP/out" 'message="untested: fewer than 2 iterations on a side, n=1/1"' \
 	"junit: the failed untested row says why"
 
+# json and csv: the reason too, and the footer's line.
+expect_status 0 "json of a missing operation" C gone --format json base new
+check "json: the untested cell has its reason, the table the footer's line" \
+	test "$(python3 -c 'import json,sys; b=json.load(sys.stdin)["benchmarks"][0]; print([c["untested_reason"] for o in b["operations"] for c in o["cells"] if "untested_reason" in c], b["untested"])' <"$TMP/out")" = \
+	"[None, 'operation missing'] ['1 mean row not tested, operation missing: gone (new)']"
+expect_status 0 "csv of a missing operation" C gone --format csv base new
+grep_file "$TMP/out" '^gate,untested,"1 mean row not tested, operation missing: gone (new)",,,,,,,,,,,,,,,$' \
+	"csv: an untested record"
+
 # mmtests' marks are no verdicts: the gate and its formats are refused.
 for f in "--fail-on regression" "--fail-on inconclusive" "--format junit" "--format github"; do
 	# shellcheck disable=SC2086 # $f is two words
