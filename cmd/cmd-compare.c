@@ -27,7 +27,10 @@ static const char compare_usage[] =
 	"table is worse (regression; change: worse or better) and 4 when\n"
 	"--fail-on inconclusive finds a row inconclusive or untested, or\n"
 	"when no row could be tested at all; 3 wins over 4. 1 on failure, 2\n"
-	"on bad usage or input.\n";
+	"on bad usage or input. --test=mmtests marks rows but gives no\n"
+	"verdicts, so it refuses --fail-on and the junit and github formats\n"
+	"(2). Without --fail-on, junit and github show the rows --fail-on\n"
+	"regression would fail and the exit status stays 0.\n";
 
 struct compare_args {
 	struct compare_options opts;
@@ -90,8 +93,8 @@ static const struct cmd_option compare_option_table[] = {
 		"counters"),
 	OPT_CHOICE("format", 0, struct compare_args, format, render_format_nth,
 		   "the output format (default text); junit and github "
-		   "report the rows that qualify under --fail-on (default "
-		   "regression)"),
+		   "report the rows that qualify under --fail-on (without "
+		   "it those of regression, exit status 0)"),
 	OPT_CHOICE("fail-on", 0, struct compare_args, fail_on, gate_fail_on_nth,
 		   "exit 3 when a mean row is worse (regression), worse or "
 		   "better (change), and with inconclusive also 4 when one is "
@@ -121,6 +124,22 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 		return usage_error(
 			&cmd_compare,
 			"--alpha has no meaning with --test=mmtests");
+	/*
+	 * mmtests' marks are no verdicts: every row would be untested, so a
+	 * gate, JUnit or GitHub output would fail or skip everything.
+	 */
+	if (a->opts.test == COMPARE_TEST_MMTESTS && a->fail_on != GATE_OFF)
+		return usage_error(&cmd_compare,
+				   "--fail-on needs verdicts, which "
+				   "--test=mmtests does not give; use "
+				   "--test=welch or --test=utest");
+	if (a->opts.test == COMPARE_TEST_MMTESTS &&
+	    (a->format == RENDER_JUNIT || a->format == RENDER_GITHUB))
+		return usage_error(&cmd_compare,
+				   "--format=%s needs verdicts, which "
+				   "--test=mmtests does not give; use "
+				   "--test=welch or --test=utest",
+				   render_format_nth(a->format));
 	if (isnan(a->opts.alpha))
 		a->opts.alpha = 0.05;
 	if (a->opts.margin_pct < 0)
@@ -269,8 +288,10 @@ static int compare_main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < res.warnings.nr; i++)
 		warning("%s", res.warnings.v[i]);
-	if (a.fail_on != GATE_OFF)
+	if (a.fail_on != GATE_OFF) {
 		a.ropts.fail_on = a.fail_on;
+		a.ropts.fail_on_given = true;
+	}
 	if (render(a.format, &res, &a.ropts, &out, &err)) {
 		ret = error("%s", err.buf);
 		goto out;

@@ -134,15 +134,25 @@ out:
 	return ret;
 }
 
-/* Load every run of label, pooled as mmcmp compare pools them. */
-static int load_label(struct store *st, const char *label,
-		      const char *benchmark, struct run_data *rd,
-		      struct strbuf *err)
+/*
+ * Load the runs of label as mmcmp compare pools them (store_load_pooled():
+ * complete runs, iterations that succeeded). Returns 0, or the status
+ * after printing why: 1, or 2 for a label without runs.
+ */
+static int load_label(struct store *st, const char *label, struct run_data *rd)
 {
-	size_t loaded;
+	struct strbuf err = STRBUF_INIT;
+	size_t loaded = 0;
+	int ret;
 
-	return store_load_label(st, label, NULL, 0, benchmark, rd, &loaded,
-				err);
+	if (store_load_pooled(st, label, NULL, 0, NULL, false, rd, &loaded,
+			      &err))
+		ret = error("%s", err.buf);
+	else
+		ret = pooled_label_error(&cmd_export, st, label, loaded,
+					 &rd->notes);
+	strbuf_release(&err);
+	return ret;
 }
 
 /*
@@ -175,18 +185,13 @@ static int add_compare(struct store *st, struct export_args *a,
 	 * Every benchmark: the family of the tests is the whole comparison,
 	 * --benchmark only picks what is shown (compare.h).
 	 */
-	if (load_label(st, a->base, NULL, &rds[nr++], &err)) {
-		error("%s", err.buf);
+	ret = load_label(st, a->base, &rds[nr++]);
+	for (size_t i = 0; !ret && i < labels_nr; i++)
+		if (strcmp(labels[i], a->base))
+			ret = load_label(st, labels[i], &rds[nr++]);
+	if (ret)
 		goto out;
-	}
-	for (size_t i = 0; i < labels_nr; i++) {
-		if (!strcmp(labels[i], a->base))
-			continue;
-		if (load_label(st, labels[i], NULL, &rds[nr++], &err)) {
-			error("%s", err.buf);
-			goto out;
-		}
-	}
+	ret = 1;
 	if (nr < 2) {
 		ret = usage_error(&cmd_export,
 				  "--compare: no exported label besides '%s'",

@@ -1557,6 +1557,20 @@ static const char *const untested_reason[] = {
 	[COMPARE_UNTESTED_DEGENERATE] = "numerically degenerate",
 };
 
+void compare_untested_text(const struct compare_result *res,
+			   enum compare_untested why, struct strbuf *sb)
+{
+	if (why == COMPARE_UNTESTED_MMTESTS)
+		strbuf_addstr(sb, "--test=mmtests gives no verdicts");
+	else if (why < ARRAY_SIZE(untested_reason) && untested_reason[why])
+		strbuf_addstr(sb, untested_reason[why]);
+	else
+		strbuf_addstr(sb, "no test");
+	if (why == COMPARE_UNTESTED_FEW)
+		strbuf_addf(sb, " %s on a side",
+			    compare_unit_plural(res->opts.unit));
+}
+
 void compare_bench_side_n(const struct compare_bench *bench, size_t run,
 			  struct compare_side_n *out)
 {
@@ -1686,6 +1700,32 @@ static void footer_names(const struct compare_result *res,
 	}
 }
 
+void compare_untested_lines(const struct compare_result *res,
+			    const struct compare_bench *bench,
+			    struct strvec *lines)
+{
+	const char *what = res->runs_nr == 2 ? "row" : "comparison";
+	struct strbuf sb = STRBUF_INIT;
+
+	/* mmtests mode tests nothing: its counts say nothing either. */
+	if (res->opts.test == COMPARE_TEST_MMTESTS)
+		return;
+	for (size_t why = 0; why < ARRAY_SIZE(untested_reason); why++) {
+		size_t n = bench->nr_untested[why];
+
+		if (!n || !untested_reason[why])
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%zu mean %s%s not tested, ", n, what,
+			    n == 1 ? "" : "s");
+		compare_untested_text(res, (enum compare_untested)why, &sb);
+		strbuf_addch(&sb, ':');
+		footer_names(res, bench, (enum compare_untested)why, &sb);
+		strvec_push(lines, sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
 void compare_footer(const struct compare_result *res,
 		    const struct compare_bench *bench, struct strvec *lines)
 {
@@ -1700,22 +1740,7 @@ void compare_footer(const struct compare_result *res,
 		    compare_test_name(res->opts.test), res->opts.alpha,
 		    res->opts.fdr ? ", BH FDR" : "");
 	strvec_push(lines, sb.buf);
-	for (size_t why = 0; why < ARRAY_SIZE(untested_reason); why++) {
-		size_t n = bench->nr_untested[why];
-
-		if (!n || !untested_reason[why])
-			continue;
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%zu mean %s%s not tested, ", n, what,
-			    n == 1 ? "" : "s");
-		strbuf_addstr(&sb, untested_reason[why]);
-		if (why == COMPARE_UNTESTED_FEW)
-			strbuf_addf(&sb, " %s on a side",
-				    compare_unit_plural(res->opts.unit));
-		strbuf_addch(&sb, ':');
-		footer_names(res, bench, (enum compare_untested)why, &sb);
-		strvec_push(lines, sb.buf);
-	}
+	compare_untested_lines(res, bench, lines);
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s over %zu row%s, %zu marked; ",
 		    res->opts.fdr ? "BH" : "no FDR control",

@@ -454,6 +454,25 @@ void compare_footer(const struct compare_result *res,
 		    const struct compare_bench *bench, struct strvec *lines);
 
 /*
+ * Append why a mean cell was not tested, as compare_footer() words it:
+ * "operation missing", "mean undefined (a sample <= 0)", "fewer than 2
+ * iterations on a side", "numerically degenerate", "--test=mmtests
+ * gives no verdicts"; "no test" for COMPARE_TESTED and the baseline.
+ */
+void compare_untested_text(const struct compare_result *res,
+			   enum compare_untested why, struct strbuf *sb);
+
+/*
+ * Append the footer's lines on the mean cells of bench left untested,
+ * one per reason (compare_footer()), e.g. "1 mean row not tested,
+ * operation missing: gone (new)"; nothing when every cell was tested
+ * and in mmtests mode, which tests none.
+ */
+void compare_untested_lines(const struct compare_result *res,
+			    const struct compare_bench *bench,
+			    struct strvec *lines);
+
+/*
  * The units and samples of one side of a table, over its operations:
  * the fewest and most units, the fewest and most samples.
  */

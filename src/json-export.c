@@ -505,6 +505,15 @@ static void change_members(const struct compare_result *res, cJSON *o,
 	jadd(o, "p_adjusted", jnum(side->p_adjusted));
 	jadd(o, "n_base_units", jint((int64_t)op->side[0].units));
 	jadd(o, "n_other_units", jint((int64_t)side->units));
+	if (side->untested == COMPARE_TESTED) {
+		jadd(o, "untested_reason", cJSON_CreateNull());
+	} else {
+		struct strbuf why = STRBUF_INIT;
+
+		compare_untested_text(res, side->untested, &why);
+		jadd(o, "untested_reason", jstr(why.buf));
+		strbuf_release(&why);
+	}
 }
 
 /* One cell of a comparison: the shape export and compare share. */
@@ -535,10 +544,21 @@ static cJSON *cell_object(const struct compare_result *res,
 	return o;
 }
 
+/* Every string of sv as a JSON array. */
+static cJSON *strings_array(const struct strvec *sv)
+{
+	cJSON *a = jcheck(cJSON_CreateArray());
+
+	for (size_t i = 0; i < sv->nr; i++)
+		jpush(a, jstr(sv->v[i]));
+	return a;
+}
+
 static cJSON *bench_object(const struct compare_result *res,
 			   const struct compare_bench *b)
 {
-	cJSON *o = jcheck(cJSON_CreateObject()), *ops, *durations;
+	cJSON *o = jcheck(cJSON_CreateObject()), *ops, *durations, *notes;
+	struct strvec untested = STRVEC_INIT;
 
 	jadd(o, "name", jstr(b->name));
 	ops = jadd(o, "operations", cJSON_CreateArray());
@@ -571,17 +591,15 @@ static cJSON *bench_object(const struct compare_result *res,
 		jadd(dd, "sys_s", jnum(d->present ? d->sys_s : NAN));
 		jadd(dd, "elapsed_s", jnum(d->present ? d->elapsed_s : NAN));
 	}
+	/* The footer's lines that are not in the cells (compare.h). */
+	notes = jadd(o, "notes", strings_array(&b->notes));
+	if (b->vmstat_note)
+		jpush(notes, jstr(b->vmstat_note));
+	jadd(o, "warnings", strings_array(&b->warnings));
+	compare_untested_lines(res, b, &untested);
+	jadd(o, "untested", strings_array(&untested));
+	strvec_clear(&untested);
 	return o;
-}
-
-/* Every string of sv as a JSON array. */
-static cJSON *strings_array(const struct strvec *sv)
-{
-	cJSON *a = jcheck(cJSON_CreateArray());
-
-	for (size_t i = 0; i < sv->nr; i++)
-		jpush(a, jstr(sv->v[i]));
-	return a;
 }
 
 /* The provenance block (compare-provenance.h); null where it has none. */
@@ -623,7 +641,7 @@ static cJSON *provenance_object(const struct compare_result *res)
 
 static cJSON *compare_object(const struct compare_result *res)
 {
-	cJSON *o = jcheck(cJSON_CreateObject()), *labels, *diffs, *benches;
+	cJSON *o = jcheck(cJSON_CreateObject()), *labels, *benches;
 
 	jadd(o, "format", cJSON_CreateString(JSON_COMPARE_FORMAT));
 	jadd(o, "version", jint(JSON_COMPARE_VERSION));
@@ -636,10 +654,17 @@ static cJSON *compare_object(const struct compare_result *res)
 	labels = jadd(o, "labels", cJSON_CreateArray());
 	for (size_t i = 0; i < res->runs_nr; i++)
 		jpush(labels, jstr(res->labels[i]));
-	diffs = jadd(o, "machine_diffs", cJSON_CreateArray());
-	for (size_t i = 0; i < res->machine_diffs.nr; i++)
-		jpush(diffs, jstr(res->machine_diffs.v[i]));
+	/*
+	 * The warning block the text prints: the provenance block's when
+	 * there is one, as it covers every machine fact, else compare's.
+	 */
+	if (res->provenance && res->opts.test != COMPARE_TEST_MMTESTS)
+		jadd(o, "machine_diffs",
+		     strings_array(&res->provenance->warnings));
+	else
+		jadd(o, "machine_diffs", strings_array(&res->machine_diffs));
 	jadd(o, "provenance", provenance_object(res));
+	jadd(o, "warnings", strings_array(&res->warnings));
 	benches = jadd(o, "benchmarks", cJSON_CreateArray());
 	for (size_t i = 0; i < res->bench_nr; i++)
 		jpush(benches, bench_object(res, &res->bench[i]));

@@ -1,4 +1,7 @@
-/* render-csv: one RFC 4180 record per table cell. */
+/*
+ * render-csv: one RFC 4180 record per table cell, then per table its
+ * footer lines (notes, warnings, untested cells) as records.
+ */
 #include "render-internal.h"
 
 #include <math.h>
@@ -7,6 +10,7 @@
 #include "compare.h"
 #include "csv.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "util.h"
 
 /* A number with 15 significant digits; empty when undefined. */
@@ -43,6 +47,33 @@ static void csv_change(struct strbuf *out, const struct compare_result *res,
 	strbuf_addf(out, ",%zu,%zu", base_units, s->units);
 }
 
+/*
+ * The footer lines of b that are not in its cells (compare.h): records
+ * "note", "warning" and "untested" of the benchmark, the line in the
+ * operation column.
+ */
+static void csv_footer(const struct compare_result *res,
+		       const struct compare_bench *b, size_t empty,
+		       struct strbuf *out)
+{
+	struct strvec untested = STRVEC_INIT;
+
+	for (size_t i = 0; i < b->notes.nr; i++)
+		render_csv_record(out, b->name, "note", b->notes.v[i], NULL,
+				  NULL, empty);
+	if (b->vmstat_note)
+		render_csv_record(out, b->name, "note", b->vmstat_note, NULL,
+				  NULL, empty);
+	for (size_t i = 0; i < b->warnings.nr; i++)
+		render_csv_record(out, b->name, "warning", b->warnings.v[i],
+				  NULL, NULL, empty);
+	compare_untested_lines(res, b, &untested);
+	for (size_t i = 0; i < untested.nr; i++)
+		render_csv_record(out, b->name, "untested", untested.v[i], NULL,
+				  NULL, empty);
+	strvec_clear(&untested);
+}
+
 void render_csv(const struct compare_result *res,
 		const struct render_options *opts, struct strbuf *out)
 {
@@ -51,7 +82,7 @@ void render_csv(const struct compare_result *res,
 	const struct compare_cell *c;
 	const struct compare_side *s;
 	const struct compare_op *op;
-	bool mean;
+	bool mean, mmtests = res->opts.test == COMPARE_TEST_MMTESTS;
 
 	(void)opts;
 	strbuf_addstr(out, "benchmark,stat,operation,label,value,pct,p,"
@@ -95,5 +126,6 @@ void render_csv(const struct compare_result *res,
 				strbuf_addch(out, '\n');
 			}
 		}
+		csv_footer(res, b, mmtests ? 5 : 13, out);
 	}
 }

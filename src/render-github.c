@@ -1,6 +1,7 @@
 /*
  * render-github: the comparison for GitHub Actions: one workflow command
- * per row that qualifies under --fail-on ("::error" for a change,
+ * per row that qualifies under --fail-on (regression when none is given:
+ * the summary says so; "::error" for a change,
  * "::warning" for an unsure row), then a Markdown summary for
  * $GITHUB_STEP_SUMMARY with a table of those rows.
  */
@@ -94,7 +95,8 @@ void render_github(const struct compare_result *res,
 				strbuf_reset(&sb);
 				strbuf_addf(&sb, "%s: %s (%s) ", b->name,
 					    op->name, res->labels[i]);
-				render_gate_detail(&cells, k, v, &sb);
+				render_gate_detail(res, &op->side[i], &cells, k,
+						   &sb);
 				gh_escape(out, sb.buf, false);
 				strbuf_addch(out, '\n');
 				summary_row(&md, b, op->name, res->labels[i],
@@ -102,8 +104,15 @@ void render_github(const struct compare_result *res,
 			}
 		}
 	}
-	strbuf_addf(out, "\n### mmcmp compare: --fail-on %s\n\n",
-		    gate_fail_on_nth(opts->fail_on));
+	if (opts->fail_on_given)
+		strbuf_addf(out, "\n### mmcmp compare: --fail-on %s\n\n",
+			    gate_fail_on_nth(opts->fail_on));
+	else
+		strbuf_addf(out,
+			    "\n### mmcmp compare: the rows --fail-on %s "
+			    "would fail\n\nNo --fail-on was given: the exit "
+			    "status is 0 whatever the rows.\n\n",
+			    gate_fail_on_nth(opts->fail_on));
 	if (!sum.tested)
 		strbuf_addf(out,
 			    "None of the %zu rows could be tested: the "

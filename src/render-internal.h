@@ -47,6 +47,14 @@ void render_github(const struct compare_result *res,
  */
 const struct compare_provenance *
 render_provenance(const struct compare_result *res);
+/*
+ * One CSV record that is not a cell: table in the benchmark column, field
+ * as stat, text (NULL: empty) in operation, the label (NULL: empty), a
+ * number (NULL: empty) in value, then `empty` empty columns.
+ */
+void render_csv_record(struct strbuf *out, const char *table, const char *field,
+		       const char *text, const char *label, const char *num,
+		       size_t empty);
 bool render_text_provenance(const struct compare_result *res,
 			    struct strbuf *out);
 bool render_markdown_provenance(const struct compare_result *res,
@@ -124,14 +132,16 @@ void render_change_head(const struct compare_result *res, size_t i,
 			struct strbuf *sb);
 
 /*
- * The gate's line on row k of cells (render_change_rows() of its table):
- * "worse: -5.00% [-6.10%, -3.90%], p=0.0004, n=4/4", "untested: n=4/0"
- * for an untested row; only the verdict,
- * "untested", when cells has no row k (mmtests mode). For junit and
- * github, in render-junit.c.
+ * The gate's line on row k of cells (render_change_rows() of its table)
+ * for side s of that row: "worse: -5.00% [-6.10%, -3.90%], p=0.0004,
+ * n=4/4"; for an untested row its reason (compare_untested_text()),
+ * "untested: operation missing, n=4/0"; only the verdict and reason when
+ * cells has no row k. For junit and github, in render-junit.c.
  */
-void render_gate_detail(const struct strvec *cells, size_t k,
-			enum stats_verdict v, struct strbuf *sb);
+void render_gate_detail(const struct compare_result *res,
+			const struct compare_side *s,
+			const struct strvec *cells, size_t k,
+			struct strbuf *sb);
 
 /* Append s with Markdown's syntax backslash-escaped (render-markdown.c). */
 void render_md_escape(struct strbuf *out, const char *s);

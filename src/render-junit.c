@@ -13,19 +13,23 @@
 #include "strvec.h"
 #include "svg.h"
 
-void render_gate_detail(const struct strvec *cells, size_t k,
-			enum stats_verdict v, struct strbuf *sb)
+void render_gate_detail(const struct compare_result *res,
+			const struct compare_side *s,
+			const struct strvec *cells, size_t k, struct strbuf *sb)
 {
-	char *const *c;
+	char *const *c = (k + 1) * RENDER_CHANGE_COLS <= cells->nr
+				 ? cells->v + k * RENDER_CHANGE_COLS
+				 : NULL;
 
-	strbuf_addstr(sb, stats_verdict_name(v));
-	if ((k + 1) * RENDER_CHANGE_COLS > cells->nr)
-		return;
-	c = cells->v + k * RENDER_CHANGE_COLS;
-	if (v == STATS_VERDICT_UNTESTED)
-		strbuf_addf(sb, ": %s", c[5]);
-	else
+	strbuf_addstr(sb, stats_verdict_name(s->verdict));
+	if (s->verdict == STATS_VERDICT_UNTESTED) {
+		strbuf_addstr(sb, ": ");
+		compare_untested_text(res, s->untested, sb);
+		if (c)
+			strbuf_addf(sb, ", %s", c[5]);
+	} else if (c) {
 		strbuf_addf(sb, ": %s %s, %s, %s", c[2], c[3], c[4], c[5]);
+	}
 }
 
 /*
@@ -107,7 +111,7 @@ static void junit_bench(const struct compare_result *res,
 				continue;
 			}
 			strbuf_reset(&sb);
-			render_gate_detail(&cells, k, v, &sb);
+			render_gate_detail(res, &op->side[i], &cells, k, &sb);
 			strbuf_addf(out, ">\n      <%s message=\"",
 				    fails ? "failure" : "skipped");
 			xml_escape(out, sb.buf);

@@ -289,21 +289,25 @@ bool render_html_provenance(const struct compare_result *res,
 	return true;
 }
 
-/*
- * One provenance record: benchmark "provenance", the field as stat, a
- * text in operation, the label, a number in value; the other columns
- * empty (columns of the cell records after label).
- */
-static void csv_record(struct strbuf *out, const char *field, const char *text,
-		       const char *label, const char *num, size_t empty)
+void render_csv_record(struct strbuf *out, const char *table, const char *field,
+		       const char *text, const char *label, const char *num,
+		       size_t empty)
 {
-	strbuf_addf(out, "provenance,%s,", field);
+	csv_quote_field(out, table);
+	strbuf_addf(out, ",%s,", field);
 	csv_quote_field(out, text ? text : "");
 	strbuf_addch(out, ',');
 	csv_quote_field(out, label ? label : "");
 	strbuf_addf(out, ",%s", num ? num : "");
 	strbuf_addchars(out, ',', empty);
 	strbuf_addch(out, '\n');
+}
+
+/* One provenance record: render_csv_record() of benchmark "provenance". */
+static void csv_record(struct strbuf *out, const char *field, const char *text,
+		       const char *label, const char *num, size_t empty)
+{
+	render_csv_record(out, "provenance", field, text, label, num, empty);
 }
 
 void render_csv_provenance(const struct compare_result *res, size_t empty,

@@ -43,7 +43,9 @@ struct strbuf;
  *   github    GitHub Actions workflow commands, "::error" for rows that
  *             qualify as a change, "::warning" for unsure ones, then a
  *             Markdown summary for $GITHUB_STEP_SUMMARY: a table of the
- *             qualifying rows.
+ *             qualifying rows, headed by the --fail-on choice when
+ *             render_options.fail_on_given, else by "worse rows" and a
+ *             line that no --fail-on sets the exit status.
  *
  * In every mode but mmtests', text, markdown, csv, html and json start
  * with the provenance block (compare-provenance.h) when the runs come
@@ -76,6 +78,11 @@ struct render_options {
 	bool html_fragment;
 	/* junit and github: the rows that fail (default GATE_REGRESSION). */
 	enum gate_fail_on fail_on;
+	/*
+	 * --fail-on was given, so fail_on decides the exit status: github's
+	 * summary names it only then, and else says the status stays 0.
+	 */
+	bool fail_on_given;
 };
 
 #define RENDER_OPTIONS_INIT                                                    \

@@ -454,6 +454,29 @@ static size_t forest_rows(const struct compare_result *res)
 }
 
 /*
+ * A forest row without a change (untested): no point on the 0% line,
+ * which would read as "no change", but "untested: n/a" there, its tooltip
+ * the row's name (in sb) with the reason.
+ */
+static void forest_untested(struct svg_chart *c,
+			    const struct compare_result *res, double y,
+			    const struct compare_side *sd, struct strbuf *sb)
+{
+	strbuf_addstr(sb, ": untested, change n/a (");
+	if (sd->untested == COMPARE_TESTED)
+		strbuf_addstr(sb, "no change computed");
+	else
+		compare_untested_text(res, sd->untested, sb);
+	strbuf_addch(sb, ')');
+	strbuf_addf(c->out,
+		    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\""
+		    " class=\"na\"><title>",
+		    svg_axis_map(&c->x, 0), svg_axis_map(&c->y, y) + 4);
+	svg_escape(c->out, sb->buf);
+	strbuf_addstr(c->out, "</title>untested: n/a</text>\n");
+}
+
+/*
  * The forest plot: one line per operation and compared label, with the
  * change, interval and verdict of the compare result, never its own.
  */
@@ -520,7 +543,8 @@ static void forest_plot(const struct model *md, struct strbuf *out)
 				const struct stats_change *ch = &sd->change;
 				size_t s = verdict_style(sd->verdict);
 				double y = (double)rows - (double)row - 0.5;
-				bool tested = isfinite(ch->change_pct);
+				bool tested = sd->untested == COMPARE_TESTED &&
+					      isfinite(ch->change_pct);
 
 				strbuf_addf(out, "<g class=\"row %s\">\n",
 					    stats_verdict_name(sd->verdict));
@@ -530,6 +554,11 @@ static void forest_plot(const struct model *md, struct strbuf *out)
 				svg_text(&c, c.left - 8,
 					 svg_axis_map(&c.y, y) + 4, "end",
 					 "rowlabel", sb.buf);
+				if (!tested) {
+					forest_untested(&c, res, y, sd, &sb);
+					strbuf_addstr(out, "</g>\n");
+					continue;
+				}
 				svg_segment(&c, ch->low_pct, y, ch->high_pct, y,
 					    s, 2);
 				strbuf_addf(&sb,
@@ -537,8 +566,8 @@ static void forest_plot(const struct model *md, struct strbuf *out)
 					    stats_verdict_name(sd->verdict),
 					    ch->change_pct, ch->low_pct,
 					    ch->high_pct);
-				svg_marker(&c, tested ? ch->change_pct : 0, y,
-					   s, tested, sb.buf);
+				svg_marker(&c, ch->change_pct, y, s, true,
+					   sb.buf);
 				strbuf_addstr(out, "</g>\n");
 			}
 		}
@@ -1319,6 +1348,7 @@ static const char report_css[] =
 	"svg.chart .series { stroke-width: 2; }\n"
 	"svg.chart .mark { stroke-width: 1.4; }\n"
 	"svg.chart .zero { stroke: #000; stroke-width: 1; }\n"
+	"svg.chart .na { fill: #666; font-size: 11px; font-style: italic; }\n"
 	"svg.chart .margin { fill: #bbb; fill-opacity: 0.35; }\n"
 	"svg.chart .legendbox { fill: #fff; fill-opacity: 0.9; stroke: #999; }\n";
 

@@ -203,6 +203,36 @@ out:
 	strbuf_release(&html);
 }
 
+/*
+ * The forest plot's one untested row (the missing op) has no point and
+ * no interval, only "untested: n/a" with the reason in its tooltip; no
+ * row of the plot says nan.
+ */
+static void forest_untested_row(const char *page)
+{
+	const char *forest = strstr(page, "class=\"chart forest\"");
+	const char *end = forest ? strstr(forest, "</svg>") : NULL;
+	const char *row =
+		forest ? strstr(forest, "<g class=\"row untested\">") : NULL;
+	const char *row_end = row ? strstr(row, "</g>") : NULL;
+	char *plot = NULL, *g = NULL;
+
+	if (!ok(end && row_end && row_end < end, "an untested forest row"))
+		return;
+	plot = xstrndup(forest, (size_t)(end - forest));
+	g = xstrndup(row, (size_t)(row_end - row));
+	ok(!strstr(g, "class=\"mark\"") && !strstr(g, "<line"),
+	   "it has neither a point nor an interval");
+	ok(strstr(g, ">untested: n/a</text>") &&
+		   strstr(g, ": untested, change n/a (operation missing)"),
+	   "it reads untested: n/a, its tooltip says why");
+	ok(!strstr(plot, "nan"), "no nan in the forest plot");
+	ok(count(plot, "<g class=\"row untested\">") == 1,
+	   "the only untested row");
+	free(plot);
+	free(g);
+}
+
 static void test_page(void)
 {
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
@@ -267,6 +297,7 @@ static void test_page(void)
 		   count(out.buf, "&#39;r&#39;): untested,") == 1,
 	   "a change within the margin is the same, a missing op untested");
 	ok(count(out.buf, "<rect class=\"margin\"") == 1, "the margin band");
+	forest_untested_row(out.buf);
 	forest_matches_compare(rl, ARRAY_SIZE(labels), &opts, out.buf);
 out:
 	for (size_t i = 0; i < ARRAY_SIZE(labels); i++)

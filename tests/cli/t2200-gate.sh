@@ -161,11 +161,53 @@ grep_file "$TMP/out" '^| gate | slow | new | -20.00% | ' "github: the summary's 
 expect_status 3 "--format github --fail-on inconclusive" C mixed --margin 5 --format github --fail-on inconclusive base new
 check "github: two ::warning lines, one ::error" \
 	test "$(grep -c '^::warning ' "$TMP/out") $(grep -c '^::error ' "$TMP/out")" = "2 1"
-grep_file "$TMP/out" '^::warning title=[^:]*::gate: gone (new) untested: n=5/0$' "github: the untested row warns"
+grep_file "$TMP/out" '^::warning title=[^:]*::gate: gone (new) untested: operation missing, n=5/0$' "github: the untested row warns with its reason"
 grep_file "$TMP/out" '^### mmcmp compare: --fail-on inconclusive$' "github: the summary heading"
 check "github: no raw newline or percent in a command" \
 	sh -c "! grep '^::' '$TMP/out' | sed 's/%25//g; s/%3A//g; s/%2C//g; s/%0A//g; s/%0D//g' | grep -q '%'"
 expect_status 4 "--format github on nothing tested" C few --format github --fail-on regression base new
 grep_file "$TMP/out" "None of the 1 rows could be tested" "github: the summary says so"
+expect_status 4 "--format github --fail-on inconclusive on nothing tested" C few --format github --fail-on inconclusive base new
+grep_file "$TMP/out" '^::warning title=[^:]*::gate: one (new) untested: fewer than 2 iterations on a side, n=1/1$' \
+	"github: the untested row says why"
+
+# Without --fail-on, github does not claim one and the status stays 0.
+expect_status 0 "--format github without --fail-on" C mixed --format github base new
+check "github: no --fail-on heading without --fail-on" \
+	sh -c "! grep -q '^### mmcmp compare: --fail-on' '$TMP/out'"
+grep_file "$TMP/out" '^### mmcmp compare: the rows --fail-on regression would fail$' \
+	"github: the heading names the rule it applied"
+grep_file "$TMP/out" '^No --fail-on was given: the exit status is 0' "github: and the exit status"
+expect_status 3 "--format github --fail-on regression" C mixed --format github --fail-on regression base new
+grep_file "$TMP/out" '^### mmcmp compare: --fail-on regression$' "github: the given --fail-on heads the summary"
+
+# junit: the reasons of untested rows.
+expect_status 0 "junit of a missing operation" C gone --format junit base new
+grep_file "$TMP/out" '<skipped message="untested: operation missing, n=5/0"/>' \
+	"junit: the skipped row says the operation is missing"
+expect_status 4 "junit of too few iterations" C few --format junit --fail-on inconclusive base new
+grep_file "$TMP/out" 'message="untested: fewer than 2 iterations on a side, n=1/1"' \
+	"junit: the failed untested row says why"
+
+# json and csv: the reason too, and the footer's line.
+expect_status 0 "json of a missing operation" C gone --format json base new
+check "json: the untested cell has its reason, the table the footer's line" \
+	test "$(python3 -c 'import json,sys; b=json.load(sys.stdin)["benchmarks"][0]; print([c["untested_reason"] for o in b["operations"] for c in o["cells"] if "untested_reason" in c], b["untested"])' <"$TMP/out")" = \
+	"[None, 'operation missing'] ['1 mean row not tested, operation missing: gone (new)']"
+expect_status 0 "csv of a missing operation" C gone --format csv base new
+grep_file "$TMP/out" '^gate,untested,"1 mean row not tested, operation missing: gone (new)",,,,,,,,,,,,,,,$' \
+	"csv: an untested record"
+
+# mmtests' marks are no verdicts: the gate and its formats are refused.
+for f in "--fail-on regression" "--fail-on inconclusive" "--format junit" "--format github"; do
+	# shellcheck disable=SC2086 # $f is two words
+	expect_status 2 "--test=mmtests refuses $f" C regress --test=mmtests $f base new
+	grep_file "$TMP/err" "needs verdicts, which --test=mmtests does not give" \
+		"--test=mmtests $f: stderr says why"
+done
+expect_status 0 "--test=mmtests without the gate still compares" C regress --test=mmtests base new
+grep_file "$TMP/out" "slow" "the mmtests table is printed"
+expect_status 0 "compare --help" "$MMCMP" compare --help
+grep_file "$TMP/out" "refuses --fail-on and the junit and github" "--help says --test=mmtests refuses the gate"
 
 done_testing

@@ -102,6 +102,9 @@ expect_status 0 "import thp-b" M import "$TMP/thp-b.json"
 expect_status 0 "compare the THP modes" M compare thp-a thp-b
 grep_file "$TMP/out" "^  thp_enabled: 'always' in thp-a, 'never' in thp-b$" \
 	"a THP mode that differs is flagged"
+expect_status 0 "json of the THP modes" M compare --format json thp-a thp-b
+check "json: machine_diffs holds the warnings of the provenance block" \
+	python3 -c 'import json,sys; d=json.load(sys.stdin); w=d["provenance"]["warnings"]; sys.exit(0 if w and d["machine_diffs"] == w and "thp_enabled: '"'always' in thp-a, 'never' in thp-b"'" in w else 1)' <"$TMP/out"
 
 # Differences among a label's own runs.
 expect_status 0 "--append with a different --param" \

@@ -78,7 +78,7 @@ unesc = lambda s: s.replace("&lt;", "<").replace("&gt;", ">").replace(
     "&quot;", '"').replace("&#39;", "'").replace("&amp;", "&")
 forest = re.search(r'<svg class="chart forest".*?</svg>', page, re.S).group(0)
 rows = re.findall(r'<g class="row (\w+)">.*?<title>(.*?)</title>', forest, re.S)
-got = [(unesc(t).split(": ")[0], v, re.search(r"change (\S+)%", t).group(1))
+got = [(unesc(t).split(": ")[0], v, re.search(r"change (n/a|[^%\s]+)", t).group(1))
        for v, t in rows]
 want = []
 for b in doc["benchmarks"]:
@@ -87,7 +87,7 @@ for b in doc["benchmarks"]:
             if "verdict" in c:
                 ch = c["change_pct"]
                 want.append(("%s %s (%s)" % (b["name"], op["name"], c["label"]),
-                             c["verdict"], "nan" if ch is None else "%.2f" % ch))
+                             c["verdict"], "n/a" if ch is None else "%.2f" % ch))
 for w, g in zip(want, got):
     if w != g:
         print("compare %s, report %s" % (w, g))
@@ -126,6 +126,22 @@ if command -v python3 >/dev/null 2>&1; then
 	sed 's/^/# /' "$TMP/diff"
 else
 	ok "python3 not installed: forest check skipped # SKIP"
+fi
+
+# --test=mmtests gives no verdicts: every forest row is untested, drawn
+# as "untested: n/a" without a point, never as a change of nan%.
+expect_status 0 "its report under --test=mmtests" F report --test=mmtests -o "$TMP/m.html" base new
+if command -v python3 >/dev/null 2>&1; then
+	check "under --test=mmtests the forest rows are untested, n/a, without points" \
+		python3 -c '
+import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+forest = re.search(r"<svg class=\"chart forest\".*?</svg>", page, re.S).group(0)
+rows = re.findall(r"<g class=\"row (\w+)\">(.*?)</g>", forest, re.S)
+sys.exit(0 if len(rows) == 10 and "nan" not in forest and all(
+    v == "untested" and "class=\"mark\"" not in g and ">untested: n/a<" in g
+    and "--test=mmtests gives no verdicts" in g for v, g in rows) else 1)
+' "$TMP/m.html"
 fi
 
 # Pooling: an interrupted run of base is left out by report as by
