@@ -156,6 +156,8 @@ int config_expand_kernels(struct config *cfg, struct strbuf *err)
 			to->cwd = from->cwd ? xstrdup(from->cwd) : NULL;
 			copy_commands(&to->setup, &from->setup);
 			copy_commands(&to->teardown, &from->teardown);
+			copy_commands(&to->prepare, &from->prepare);
+			copy_commands(&to->conclude, &from->conclude);
 			to->line = from->line;
 			to->col = from->col;
 		}

@@ -117,7 +117,7 @@ static void test_expand(void)
 				   "        extract: {measure: elapsed}\n"
 				   "builds:\n"
 				   "  b1: { env: { A: '1' }, prefix: [nice] }\n"
-				   "  b2: {}\n"
+				   "  b2: { prepare: [a], conclude: [b] }\n"
 				   "kernels:\n"
 				   "  k1: { image: /a }\n"
 				   "  k2: { image: /b }\n";
@@ -137,6 +137,9 @@ static void test_expand(void)
 		   !strcmp(cfg.builds[2].env.v[0].value, "1") &&
 		   cfg.builds[2].prefix.nr == 1,
 	   "a build's settings are copied to each kernel's");
+	ok(!r && cfg.builds[3].prepare.nr == 1 &&
+		   cfg.builds[3].conclude.nr == 1,
+	   "and its prepare and conclude hooks");
 	ok(!r && cfg.vm.boots == 1 && cfg.vm.cpus == 2 &&
 		   cfg.vm.memory_mb == 1024 &&
 		   cfg.vm.accel == CONFIG_ACCEL_KVM && cfg.vm.interleave &&
@@ -150,7 +153,7 @@ static void test_expand(void)
 int main(void)
 {
 	plan((int)(ARRAY_SIZE(memory_cases) + ARRAY_SIZE(kernel_cases) + 1 +
-		   ARRAY_SIZE(order_cases) + 4));
+		   ARRAY_SIZE(order_cases) + 5));
 	test_memory();
 	test_add_kernel();
 	test_order();
