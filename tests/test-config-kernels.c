@@ -150,13 +150,64 @@ static void test_expand(void)
 	strbuf_release(&got);
 }
 
+/* `settings:` with kernels are refused: the host would write them. */
+static const struct {
+	const char *settings; /* YAML lines: top-level, or under build b */
+	const char *want;     /* in the error */
+} settings_cases[] = {
+	{"settings: { /proc/sys/vm/swappiness: '10' }\n",
+	 "t.yaml: setting '/proc/sys/vm/swappiness' cannot be used with "
+	 "kernels: it would be written on the host, not in the guests; set it "
+	 "on the kernel's command line instead (append: "
+	 "\"sysctl.vm.swappiness=10\")"},
+	{"builds:\n  b: { settings: "
+	 "{ /sys/kernel/mm/transparent_hugepage/enabled: never } }\n",
+	 "build 'b': setting '/sys/kernel/mm/transparent_hugepage/enabled' "
+	 "cannot be used with kernels: it would be written on the host, not "
+	 "in the guests; set it on the kernel's command line instead (append: "
+	 "\"transparent_hugepage=never\")"},
+	{"settings: { /sys/kernel/mm/ksm/run: '1' }\n",
+	 "(the kernel's `append:`)"},
+};
+
+static void test_settings(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(settings_cases); i++) {
+		struct config cfg = CONFIG_INIT;
+		struct strbuf yaml = STRBUF_INIT, err = STRBUF_INIT;
+		int r;
+
+		strbuf_addf(&yaml,
+			    "name: x\n"
+			    "workloads:\n"
+			    "  - name: w\n"
+			    "    command: [echo]\n"
+			    "    metrics:\n"
+			    "      - name: t\n"
+			    "        extract: {measure: elapsed}\n"
+			    "%s"
+			    "kernels:\n"
+			    "  k1: { image: /a }\n",
+			    settings_cases[i].settings);
+		r = config_load_buffer(&cfg, "t.yaml", yaml.buf, yaml.len,
+				       &err) ||
+		    !config_expand_kernels(&cfg, &err);
+		ok(!r && strstr(err.buf, settings_cases[i].want),
+		   "settings case %zu refused with kernels: %s", i, err.buf);
+		config_release(&cfg);
+		strbuf_release(&yaml);
+		strbuf_release(&err);
+	}
+}
+
 int main(void)
 {
 	plan((int)(ARRAY_SIZE(memory_cases) + ARRAY_SIZE(kernel_cases) + 1 +
-		   ARRAY_SIZE(order_cases) + 5));
+		   ARRAY_SIZE(order_cases) + 5 + ARRAY_SIZE(settings_cases)));
 	test_memory();
 	test_add_kernel();
 	test_order();
 	test_expand();
+	test_settings();
 	return tap_failed ? 1 : 0;
 }

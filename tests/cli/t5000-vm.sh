@@ -270,6 +270,11 @@ sed 's|^timeout: 600|&\nprepare: [["mmcmp-no-such-program"]]|' "$TMP/intr.yaml" 
 expect_status 2 "--check: a hook the guest cannot have is refused" \
 	"$MMCMP" run --check "$TMP/nohook.yaml"
 grep_file "$TMP/err" "program 'mmcmp-no-such-program' for the guest" "the error names it"
+sed 's|^timeout: 600|&\nsettings: { /proc/sys/vm/swappiness: "10" }|' "$TMP/intr.yaml" >"$TMP/settings.yaml"
+expect_status 2 "--check: settings with kernels are refused" \
+	"$MMCMP" run --check "$TMP/settings.yaml"
+grep_file "$TMP/err" "setting '/proc/sys/vm/swappiness' cannot be used with kernels: .*(append: \"sysctl.vm.swappiness=10\")" \
+	"naming the key and the kernel's parameter"
 expect_status 2 "--kernel without an image is a usage error" \
 	"$MMCMP" run --check --kernel nope "$TMP/intr.yaml"
 expect_status 0 "--kernel adds a kernel" \
