@@ -106,21 +106,25 @@ static void test_order(void)
 	}
 }
 
+/* A config's name and one workload, for the kernels and builds to follow. */
+#define ONE_WORKLOAD                                                           \
+	"name: x\n"                                                            \
+	"workloads:\n"                                                         \
+	"  - name: w\n"                                                        \
+	"    command: [echo]\n"                                                \
+	"    metrics:\n"                                                       \
+	"      - name: t\n"                                                    \
+	"        extract: {measure: elapsed}\n"
+
 static void test_expand(void)
 {
-	static const char yaml[] = "name: x\n"
-				   "workloads:\n"
-				   "  - name: w\n"
-				   "    command: [echo]\n"
-				   "    metrics:\n"
-				   "      - name: t\n"
-				   "        extract: {measure: elapsed}\n"
-				   "builds:\n"
-				   "  b1: { env: { A: '1' }, prefix: [nice] }\n"
-				   "  b2: { prepare: [a], conclude: [b] }\n"
-				   "kernels:\n"
-				   "  k1: { image: /a }\n"
-				   "  k2: { image: /b }\n";
+	static const char yaml[] =
+		ONE_WORKLOAD "builds:\n"
+			     "  b1: { env: { A: '1' }, prefix: [nice] }\n"
+			     "  b2: { prepare: [a], conclude: [b] }\n"
+			     "kernels:\n"
+			     "  k1: { image: /a }\n"
+			     "  k2: { image: /b }\n";
 	struct config cfg = CONFIG_INIT;
 	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
 	int r;
@@ -178,16 +182,9 @@ static void test_settings(void)
 		int r;
 
 		strbuf_addf(&yaml,
-			    "name: x\n"
-			    "workloads:\n"
-			    "  - name: w\n"
-			    "    command: [echo]\n"
-			    "    metrics:\n"
-			    "      - name: t\n"
-			    "        extract: {measure: elapsed}\n"
-			    "%s"
-			    "kernels:\n"
-			    "  k1: { image: /a }\n",
+			    ONE_WORKLOAD "%s"
+					 "kernels:\n"
+					 "  k1: { image: /a }\n",
 			    settings_cases[i].settings);
 		r = config_load_buffer(&cfg, "t.yaml", yaml.buf, yaml.len,
 				       &err) ||
