@@ -444,7 +444,8 @@ static int run_main(int argc, char **argv)
 		ret = error("%s", err.buf) + 1;
 		goto out;
 	}
-	if (rs.cfg.kernels_nr && run_vm_ready(&rs.cfg, &err)) {
+	if (rs.cfg.kernels_nr &&
+	    run_vm_ready(&rs.cfg, &rs.plan, rs.workload_path, &err)) {
 		ret = error("%s", err.buf) + 1;
 		goto out;
 	}

@@ -18,8 +18,11 @@
 #include "strvec.h"
 #include "util.h"
 
-/* How long --check waits for a KVM guest to print its banner. */
-#define KVM_PROBE_S 30
+/*
+ * How long --check waits for a KVM guest to print its banner: one that
+ * works does within a second or two, even on a loaded machine.
+ */
+#define KVM_PROBE_S 10
 
 size_t *run_vm_boot_order(const struct config *cfg, size_t *nr)
 {
@@ -93,24 +96,48 @@ static int add_commands(const struct command_list *cl, const char *path,
 	return 0;
 }
 
-/* Every program the plan runs: workloads, setups and teardowns. */
+/* The setup, teardown, prepare and conclude commands of one level. */
+static int add_hooks(const struct command_list *const lists[4],
+		     const char *path, struct strvec *progs, struct strbuf *err)
+{
+	for (size_t i = 0; i < 4; i++)
+		if (add_commands(lists[i], path, progs, err))
+			return -1;
+	return 0;
+}
+
+/*
+ * Every program the plan runs in the guest: workloads, and the setups,
+ * teardowns, prepare and conclude hooks of the config, builds and
+ * workloads (a hook written as one string is /bin/sh's).
+ */
 static int plan_programs(const struct config *cfg, const struct plan *plan,
 			 const char *path, struct strvec *progs,
 			 struct strbuf *err)
 {
-	if (add_commands(&cfg->setup, path, progs, err) ||
-	    add_commands(&cfg->teardown, path, progs, err))
+	const struct command_list *const top[4] = {
+		&cfg->setup, &cfg->teardown, &cfg->prepare, &cfg->conclude};
+
+	if (add_hooks(top, path, progs, err))
 		return -1;
 	for (size_t j = 0; j < plan->nr; j++) {
 		const struct job *job = &plan->jobs[j];
+		const struct workload_spec *wl = job->wl;
+		const struct build_spec *b = job->build;
+		const struct command_list *const of_wl[4] = {
+			&wl->setup, &wl->teardown, &wl->prepare, &wl->conclude};
 
 		if (add_program(job->argv.v[0], path, progs, err) ||
-		    add_commands(&job->wl->setup, path, progs, err) ||
-		    add_commands(&job->wl->teardown, path, progs, err) ||
-		    (job->build &&
-		     (add_commands(&job->build->setup, path, progs, err) ||
-		      add_commands(&job->build->teardown, path, progs, err))))
+		    add_hooks(of_wl, path, progs, err))
 			return -1;
+		if (b) {
+			const struct command_list *const of_b[4] = {
+				&b->setup, &b->teardown, &b->prepare,
+				&b->conclude};
+
+			if (add_hooks(of_b, path, progs, err))
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -172,9 +199,11 @@ static int overcommits(int64_t memory_mb, struct strbuf *err)
 	return ret;
 }
 
-int run_vm_ready(const struct config *cfg, struct strbuf *err)
+int run_vm_ready(const struct config *cfg, const struct plan *plan,
+		 const char *path, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct strvec progs = STRVEC_INIT;
 	int ret = -1;
 
 	if (runner_find_program("qemu-system-x86_64", getenv("PATH"), NULL,
@@ -204,9 +233,13 @@ int run_vm_ready(const struct config *cfg, struct strbuf *err)
 		}
 		free(release);
 	}
+	/* What the guest will not have is refused now, not per iteration. */
+	if (plan_programs(cfg, plan, path, &progs, err))
+		goto out;
 	ret = find_agent(&sb, err);
 out:
 	strbuf_release(&sb);
+	strvec_clear(&progs);
 	return ret;
 }
 

@@ -34,10 +34,13 @@ struct executor *run_vm_executor(const struct config *cfg,
 
 /*
  * Whether cfg's kernels can boot here: qemu is installed, each image is
- * there and a bzImage, the guest agent is built. Run before anything
- * else, as the programs are checked; its errors are usage errors.
+ * there and a bzImage, every program plan runs in the guest (workloads
+ * and hooks, found in path as run_vm_executor() finds them) is there to
+ * pack, the guest agent is built. Run before anything else, as the
+ * programs are checked; its errors are usage errors.
  */
-int run_vm_ready(const struct config *cfg, struct strbuf *err);
+int run_vm_ready(const struct config *cfg, const struct plan *plan,
+		 const char *path, struct strbuf *err);
 
 /*
  * --check: print the boot schedule, check the images (bzImages, with

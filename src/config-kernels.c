@@ -113,6 +113,41 @@ static void copy_commands(struct command_list *to,
 	}
 }
 
+/*
+ * `settings:` are written by the host, so with kernels they would change
+ * the host and not the guests: refuse the first, naming the kernel
+ * command line parameter that sets it in a guest where one is known.
+ */
+static int refuse_settings(const struct kv_list *kv, const char *where,
+			   struct strbuf *err)
+{
+	static const char thp[] = "/sys/kernel/mm/transparent_hugepage/enabled";
+	struct strbuf hint = STRBUF_INIT;
+	const char *key, *value;
+
+	if (!kv->nr)
+		return 0;
+	key = kv->v[0].key;
+	value = kv->v[0].value;
+	if (!strncmp(key, "/proc/sys/", 10)) {
+		strbuf_addstr(&hint, "sysctl.");
+		for (const char *p = key + 10; *p; p++)
+			strbuf_addch(&hint, *p == '/' ? '.' : *p);
+		strbuf_addf(&hint, "=%s", value);
+	} else if (!strcmp(key, thp)) {
+		strbuf_addf(&hint, "transparent_hugepage=%s", value);
+	}
+	error_addf(err,
+		   "%s: setting '%s' cannot be used with kernels: it would "
+		   "be written on the host, not in the guests; set it on the "
+		   "kernel's command line instead (%s%s%s)",
+		   where, key,
+		   hint.len ? "append: \"" : "the kernel's `append:`", hint.buf,
+		   hint.len ? "\"" : "");
+	strbuf_release(&hint);
+	return -1;
+}
+
 int config_expand_kernels(struct config *cfg, struct strbuf *err)
 {
 	size_t nb = cfg->builds_nr ? cfg->builds_nr : 1, nr = 0;
@@ -120,6 +155,19 @@ int config_expand_kernels(struct config *cfg, struct strbuf *err)
 
 	if (!cfg->kernels_nr)
 		return 0;
+	if (refuse_settings(&cfg->settings, cfg->path ? cfg->path : cfg->name,
+			    err))
+		return -1;
+	for (size_t b = 0; b < cfg->builds_nr; b++) {
+		struct strbuf where = STRBUF_INIT;
+		int r;
+
+		strbuf_addf(&where, "build '%s'", cfg->builds[b].name);
+		r = refuse_settings(&cfg->builds[b].settings, where.buf, err);
+		strbuf_release(&where);
+		if (r)
+			return -1;
+	}
 	if (cfg->cgroup.path)
 		return error_addf(err,
 				  "%s: 'cgroup' cannot be used with "
@@ -156,6 +204,8 @@ int config_expand_kernels(struct config *cfg, struct strbuf *err)
 			to->cwd = from->cwd ? xstrdup(from->cwd) : NULL;
 			copy_commands(&to->setup, &from->setup);
 			copy_commands(&to->teardown, &from->teardown);
+			copy_commands(&to->prepare, &from->prepare);
+			copy_commands(&to->conclude, &from->conclude);
 			to->line = from->line;
 			to->col = from->col;
 		}

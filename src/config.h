@@ -243,7 +243,9 @@ int config_add_kernel(struct config *cfg, const char *spec, struct strbuf *err);
  * With kernels, make the builds every kernel with every build (or each
  * kernel alone, without builds), kernel by kernel: named BUILD-KERNEL
  * (or KERNEL), each with .kernel set, so each gets its own label. A
- * cgroup is refused: the guests have their own. Without kernels a no-op.
+ * cgroup is refused: the guests have their own; so are `settings:` (the
+ * host would write them, not the guests), with the kernel command line
+ * parameter that sets one in the guest. Without kernels a no-op.
  */
 int config_expand_kernels(struct config *cfg, struct strbuf *err);
 /*

@@ -216,6 +216,21 @@ out:
 	return ret;
 }
 
+/* The last non-empty line of text into line, control characters dropped. */
+static void last_line(const struct strbuf *text, struct strbuf *line)
+{
+	size_t end = text->len, start;
+
+	while (end &&
+	       (text->buf[end - 1] == '\n' || text->buf[end - 1] == '\r'))
+		end--;
+	for (start = end; start && text->buf[start - 1] != '\n'; start--)
+		;
+	for (size_t i = start; i < end; i++)
+		if ((unsigned char)text->buf[i] >= 0x20 && text->buf[i] != 0x7f)
+			strbuf_addch(line, text->buf[i]);
+}
+
 int qemu_probe_kvm(const char *qemu, const char *image, double timeout_s,
 		   struct strbuf *err)
 {
@@ -229,8 +244,9 @@ int qemu_probe_kvm(const char *qemu, const char *image, double timeout_s,
 		"-kernel",
 	};
 	struct strvec argv = STRVEC_INIT;
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, line = STRBUF_INIT;
 	double until = now_s() + timeout_s;
+	bool timed_out = false;
 	int fd = -1, ret = -1;
 	pid_t pid;
 
@@ -249,8 +265,13 @@ int qemu_probe_kvm(const char *qemu, const char *image, double timeout_s,
 		ssize_t n;
 		double left = until - now_s();
 
-		if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) <= 0)
+		if (left <= 0) {
+			timed_out = true;
 			break;
+		}
+		/* Nothing yet, or a signal: the loop checks the time. */
+		if (poll(&p, 1, (int)(left * 1000) + 1) <= 0)
+			continue;
 		n = read(fd, buf, sizeof(buf));
 		if (n <= 0)
 			break;
@@ -258,22 +279,25 @@ int qemu_probe_kvm(const char *qemu, const char *image, double timeout_s,
 	}
 	if (strstr(out.buf, "Linux version")) {
 		ret = 0;
-	} else {
-		char *line = strstr(out.buf, "qemu");
-
-		if (line)
-			line[strcspn(line, "\n")] = '\0';
+		goto out;
+	}
+	last_line(&out, &line);
+	if (timed_out)
+		error_addf(err,
+			   "accel: kvm probe did not answer within %g s (KVM "
+			   "guests hang on this machine?); use accel: tcg%s%s",
+			   timeout_s, line.len ? "; qemu's last line: " : "",
+			   line.buf);
+	else
 		error_addf(
 			err,
 			"accel: kvm does not work here (%s); use accel: tcg (emulated, slow, but it runs anywhere)",
-			line ? line
-			: now_s() >= until
-				? "the guest hung before the kernel started"
-				: "qemu failed without a message");
-	}
+			line.len ? line.buf : "qemu failed without a message");
+out:
 	close(fd);
 	stop_process(pid, 1);
 	strbuf_release(&out);
+	strbuf_release(&line);
 	return ret;
 }
 

@@ -79,7 +79,9 @@ int qemu_image_release(const char *path, char **release, struct strbuf *err);
  * booted under KVM without a root and must print its banner on the
  * console within timeout_s (a KVM that fails shows as an error of qemu,
  * or as a guest that hangs before the kernel runs). On failure err says
- * why and names `accel: tcg`.
+ * which (qemu exited with its last line, or the probe did not answer
+ * within timeout_s, with qemu's last line as detail) and names
+ * `accel: tcg`.
  */
 int qemu_probe_kvm(const char *qemu, const char *image, double timeout_s,
 		   struct strbuf *err);

@@ -106,21 +106,25 @@ static void test_order(void)
 	}
 }
 
+/* A config's name and one workload, for the kernels and builds to follow. */
+#define ONE_WORKLOAD                                                           \
+	"name: x\n"                                                            \
+	"workloads:\n"                                                         \
+	"  - name: w\n"                                                        \
+	"    command: [echo]\n"                                                \
+	"    metrics:\n"                                                       \
+	"      - name: t\n"                                                    \
+	"        extract: {measure: elapsed}\n"
+
 static void test_expand(void)
 {
-	static const char yaml[] = "name: x\n"
-				   "workloads:\n"
-				   "  - name: w\n"
-				   "    command: [echo]\n"
-				   "    metrics:\n"
-				   "      - name: t\n"
-				   "        extract: {measure: elapsed}\n"
-				   "builds:\n"
-				   "  b1: { env: { A: '1' }, prefix: [nice] }\n"
-				   "  b2: {}\n"
-				   "kernels:\n"
-				   "  k1: { image: /a }\n"
-				   "  k2: { image: /b }\n";
+	static const char yaml[] =
+		ONE_WORKLOAD "builds:\n"
+			     "  b1: { env: { A: '1' }, prefix: [nice] }\n"
+			     "  b2: { prepare: [a], conclude: [b] }\n"
+			     "kernels:\n"
+			     "  k1: { image: /a }\n"
+			     "  k2: { image: /b }\n";
 	struct config cfg = CONFIG_INIT;
 	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
 	int r;
@@ -137,6 +141,9 @@ static void test_expand(void)
 		   !strcmp(cfg.builds[2].env.v[0].value, "1") &&
 		   cfg.builds[2].prefix.nr == 1,
 	   "a build's settings are copied to each kernel's");
+	ok(!r && cfg.builds[3].prepare.nr == 1 &&
+		   cfg.builds[3].conclude.nr == 1,
+	   "and its prepare and conclude hooks");
 	ok(!r && cfg.vm.boots == 1 && cfg.vm.cpus == 2 &&
 		   cfg.vm.memory_mb == 1024 &&
 		   cfg.vm.accel == CONFIG_ACCEL_KVM && cfg.vm.interleave &&
@@ -147,13 +154,57 @@ static void test_expand(void)
 	strbuf_release(&got);
 }
 
+/* `settings:` with kernels are refused: the host would write them. */
+static const struct {
+	const char *settings; /* YAML lines: top-level, or under build b */
+	const char *want;     /* in the error */
+} settings_cases[] = {
+	{"settings: { /proc/sys/vm/swappiness: '10' }\n",
+	 "t.yaml: setting '/proc/sys/vm/swappiness' cannot be used with "
+	 "kernels: it would be written on the host, not in the guests; set it "
+	 "on the kernel's command line instead (append: "
+	 "\"sysctl.vm.swappiness=10\")"},
+	{"builds:\n  b: { settings: "
+	 "{ /sys/kernel/mm/transparent_hugepage/enabled: never } }\n",
+	 "build 'b': setting '/sys/kernel/mm/transparent_hugepage/enabled' "
+	 "cannot be used with kernels: it would be written on the host, not "
+	 "in the guests; set it on the kernel's command line instead (append: "
+	 "\"transparent_hugepage=never\")"},
+	{"settings: { /sys/kernel/mm/ksm/run: '1' }\n",
+	 "(the kernel's `append:`)"},
+};
+
+static void test_settings(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(settings_cases); i++) {
+		struct config cfg = CONFIG_INIT;
+		struct strbuf yaml = STRBUF_INIT, err = STRBUF_INIT;
+		int r;
+
+		strbuf_addf(&yaml,
+			    ONE_WORKLOAD "%s"
+					 "kernels:\n"
+					 "  k1: { image: /a }\n",
+			    settings_cases[i].settings);
+		r = config_load_buffer(&cfg, "t.yaml", yaml.buf, yaml.len,
+				       &err) ||
+		    !config_expand_kernels(&cfg, &err);
+		ok(!r && strstr(err.buf, settings_cases[i].want),
+		   "settings case %zu refused with kernels: %s", i, err.buf);
+		config_release(&cfg);
+		strbuf_release(&yaml);
+		strbuf_release(&err);
+	}
+}
+
 int main(void)
 {
 	plan((int)(ARRAY_SIZE(memory_cases) + ARRAY_SIZE(kernel_cases) + 1 +
-		   ARRAY_SIZE(order_cases) + 4));
+		   ARRAY_SIZE(order_cases) + 5 + ARRAY_SIZE(settings_cases)));
 	test_memory();
 	test_add_kernel();
 	test_order();
 	test_expand();
+	test_settings();
 	return tap_failed ? 1 : 0;
 }

@@ -216,13 +216,17 @@ fi
 
 # 5. --until with kernels: a constant metric is precise after the first
 # boot's 3 iterations, so the second boot of vm.boots: 2 is not made.
+# The iterations run between prepare and conclude hooks (a shell string
+# and an argv), which the guest must have as well.
 cat >"$TMP/until.yaml" <<EOF2
 name: until
 iterations: 3
 until: 5
+prepare: ["echo 1 > /proc/sys/vm/drop_caches"]
 workloads:
   - name: five
     command: ["echo", "total:5"]
+    conclude: [["true"]]
     metrics:
       - name: total
         extract: { regex: "total:([0-9]+)" }
@@ -233,8 +237,9 @@ EOF2
 expect_status 0 "until: with kernels runs" "$MMCMP" run -q --label u "$TMP/until.yaml"
 check "one boot of two: the first was precise enough" \
 	test "$(q "SELECT count(*) || ':' || min(b.number) FROM boot b JOIN run r ON r.id = b.run_id WHERE r.label = 'u-k'")" = "1:1"
-check "with its 3 iterations" \
+check "with its 3 iterations, hooks and all" \
 	test "$(q "SELECT count(*) FROM iteration i JOIN run r ON r.id = i.run_id WHERE r.label = 'u-k' AND i.status = 'ok'")" = 3
+check "and no hook failed" sh -c "! grep -q 'conclude' '$TMP/err'"
 expect_status 0 "show --config of it" "$MMCMP" show --config u-k
 grep_file "$TMP/out" "^  stopped:   five: 3 iterations, stopped on precision$" \
 	"the run records that it stopped on precision"
@@ -261,6 +266,15 @@ sed 's/memory: 512M/memory: 100000G/' "$TMP/intr.yaml" >"$TMP/huge.yaml"
 expect_status 2 "--check: a guest larger than the machine is refused" \
 	"$MMCMP" run --check "$TMP/huge.yaml"
 grep_file "$TMP/err" "vm: memory 102400000 MiB does not fit" "the error says so"
+sed 's|^timeout: 600|&\nprepare: [["mmcmp-no-such-program"]]|' "$TMP/intr.yaml" >"$TMP/nohook.yaml"
+expect_status 2 "--check: a hook the guest cannot have is refused" \
+	"$MMCMP" run --check "$TMP/nohook.yaml"
+grep_file "$TMP/err" "program 'mmcmp-no-such-program' for the guest" "the error names it"
+sed 's|^timeout: 600|&\nsettings: { /proc/sys/vm/swappiness: "10" }|' "$TMP/intr.yaml" >"$TMP/settings.yaml"
+expect_status 2 "--check: settings with kernels are refused" \
+	"$MMCMP" run --check "$TMP/settings.yaml"
+grep_file "$TMP/err" "setting '/proc/sys/vm/swappiness' cannot be used with kernels: .*(append: \"sysctl.vm.swappiness=10\")" \
+	"naming the key and the kernel's parameter"
 expect_status 2 "--kernel without an image is a usage error" \
 	"$MMCMP" run --check --kernel nope "$TMP/intr.yaml"
 expect_status 0 "--kernel adds a kernel" \
