@@ -1493,6 +1493,23 @@ static void restore_settings(struct session *s)
 	strbuf_release(&err);
 }
 
+/*
+ * Put back the settings of runs killed while they held them, each a
+ * warning; that they cannot be read is a warning too.
+ */
+static void recover_settings(struct session *s)
+{
+	struct strvec done = STRVEC_INIT;
+	struct strbuf err = STRBUF_INIT;
+
+	if (settings_recover(s->settings, &done, &err))
+		notify(s, "%s", err.buf);
+	for (size_t i = 0; i < done.nr; i++)
+		notify(s, "%s", done.v[i]);
+	strvec_clear(&done);
+	strbuf_release(&err);
+}
+
 /* Do one step of the walk; -1 when the run cannot go on. */
 static int do_step(struct session *s, const struct plan_step *step,
 		   struct strbuf *err)
@@ -1550,6 +1567,7 @@ int session_run(struct session *s, struct executor *ex, struct strbuf *err)
 	struct plan_step step;
 
 	s->ex = ex;
+	recover_settings(s);
 	if (create_cgroups(s, err) || create_runs(s, err) || prepare(s, err) ||
 	    apply_settings(s, &s->cfg->settings, 0, s->plan->builds_nr, err))
 		goto fail;

@@ -201,4 +201,59 @@ set -e
 check "Ctrl-C exits 130" test "$st" -eq 130
 check "the old value is back after Ctrl-C" test "$(cat $sysctl)" = "$old"
 
+# wait_file FILE: wait up to 30 s for FILE to appear.
+wait_file() {
+	i=0
+	while [ ! -e "$1" ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# Two runs at once with one setting: a second one that would write
+# another value is refused, naming the run that holds it; one with the
+# same value shares it, and the old value comes back when the last of
+# them ends, though the first ends first.
+rm -f "$TMP/hanging"
+sed -e "s|hanging|hanging-b|" "$TMP/sysctl-hang.yaml" >"$TMP/sysctl-hang-b.yaml"
+sed -e "s|: $new\$|: $((new + 1))|" "$TMP/sysctl.yaml" >"$TMP/sysctl-other.yaml"
+"$MMCMP" run --label shared-a "$TMP/sysctl-hang.yaml" >"$TMP/out-a" 2>"$TMP/err-a" &
+pid_a=$!
+wait_file "$TMP/hanging"
+expect_status 1 "a second run writing another value is refused" \
+	"$MMCMP" run --label other "$TMP/sysctl-other.yaml"
+grep_file "$TMP/err" "setting '$sysctl' is held at '$new' by another run (pid $pid_a)" \
+	"the message names the run that holds it"
+check "the first run's value holds" test "$(cat $sysctl)" = "$new"
+"$MMCMP" run --label shared-b "$TMP/sysctl-hang-b.yaml" >"$TMP/out-b" 2>"$TMP/err-b" &
+pid_b=$!
+wait_file "$TMP/hanging-b"
+kill -INT $pid_a
+set +e
+wait $pid_a
+set -e
+check "the value holds while the second run does" test "$(cat $sysctl)" = "$new"
+kill -INT $pid_b
+set +e
+wait $pid_b
+set -e
+check "the old value is back after both runs" test "$(cat $sysctl)" = "$old"
+
+# A run killed with SIGKILL cannot restore its settings: the next run
+# puts them back, with a warning.
+rm -f "$TMP/hanging"
+"$MMCMP" run --label killed "$TMP/sysctl-hang.yaml" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_file "$TMP/hanging"
+kill -KILL $pid
+set +e
+wait $pid
+set -e
+check "the killed run left its value" test "$(cat $sysctl)" = "$new"
+expect_status 0 "the next run, without settings" \
+	"$MMCMP" run --label after-kill "$TMP/params.yaml"
+grep_file "$TMP/err" "setting '$sysctl' put back to '$old' (a run that was killed left '$new')" \
+	"the next run says it put the value back"
+check "the old value is back after the next run" test "$(cat $sysctl)" = "$old"
+
 done_testing
