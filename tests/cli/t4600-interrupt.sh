@@ -141,9 +141,9 @@ finish "$pid"
 check "twice: mmcmp exits 130 (got $st)" test "$st" -eq 130
 check "twice: the slow teardown was cut short" test ! -e "$TMP/wl-teardown"
 check "twice: the config's teardown was skipped" test ! -e "$TMP/teardown"
-grep_file "$TMP/err" "workload teardown command '/bin/sh' cut short by a second interrupt" \
+grep_file "$TMP/err" "workload teardown command 'touch '$TMP/td-begun'; sleep $slower; echo done >'$TMP/wl-teardown'' cut short by a second interrupt" \
 	"twice: the message says the teardown was cut short"
-grep_file "$TMP/err" "teardown command '/bin/sh' skipped after a second interrupt" \
+grep_file "$TMP/err" "teardown command 'echo done >'$TMP/teardown'' skipped after a second interrupt" \
 	"twice: the message says the next teardown was skipped"
 grep_file "$TMP/err" "interrupted twice: the teardowns were cut short" \
 	"twice: the final message says so"

@@ -126,11 +126,33 @@ sed -e "s|^prepare: .*|prepare: [\"echo no caches >\&2; exit 5\"]|" \
 : >"$TMP/hooks.log"
 expect_status 1 "a failing prepare fails the iterations" \
 	"$MMCMP" run --label bad-prepare "$TMP/bad-prepare.yaml"
-grep_file "$TMP/err" "iteration 1 failed: exit status 5: prepare command '/bin/sh' failed (exit 5): no caches" \
+grep_file "$TMP/err" "iteration 1 failed: exit status 5: prepare command 'echo no caches >&2; exit 5' failed (exit 5): no caches" \
 	"the warning names the prepare command and why"
 grep_file "$TMP/out" "bad-prepare-a: run [0-9]* complete, 2 iterations (3 failed)" \
 	"the run goes on to the end"
 check "the workload did not run" sh -c "! grep -q '^w$' '$TMP/hooks.log'"
+
+# Ctrl-C during an iteration: the conclude hooks of the prepares that
+# ran still run, to their end.
+sed -e "s|command: .*|command: \"touch '$TMP/hooks-hang'; sleep 1000.4800\"|" \
+	-e "s|^conclude: .*|conclude: [\"sleep 0.3; echo C >> '$TMP/hooks.log'\"]|" \
+	"$TMP/hooks.yaml" >"$TMP/hooks-hang.yaml"
+: >"$TMP/hooks.log"
+"$MMCMP" run -q --label hooks-intr "$TMP/hooks-hang.yaml" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+i=0
+while [ ! -e "$TMP/hooks-hang" ] && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -INT $pid
+set +e
+wait $pid
+st=$?
+set -e
+check "Ctrl-C in an iteration exits 130" test "$st" -eq 130
+check "the concludes ran after Ctrl-C, the config's last" \
+	test "$(tr '\n' ' ' <"$TMP/hooks.log")" = "P BP WP WC BC C "
 
 # Settings: a path outside /proc/sys and /sys is a config error.
 cat >"$TMP/outside.yaml" <<EOF
