@@ -1328,6 +1328,81 @@ out:
 	return ret;
 }
 
+/* Whether one of the ", "-separated leaves of where ends in "/" path. */
+static bool where_has_path(const char *where, const char *path)
+{
+	size_t n = strlen(path);
+
+	while (*where) {
+		size_t len = strcspn(where, ",");
+
+		if (len > n && where[len - n - 1] == '/' &&
+		    !strncmp(where + len - n, path, n))
+			return true;
+		where += len;
+		where += strspn(where, ", ");
+	}
+	return false;
+}
+
+/*
+ * Set *id to a run of this database still running in a cgroup of path,
+ * or to 0; *pid to its process.
+ */
+static int find_cgroup_owner(struct session *s, const char *path, int64_t *id,
+			     int64_t *pid, struct strbuf *err)
+{
+	struct run_rows rows = {0};
+	int ret = -1;
+
+	*id = 0;
+	if (store_list_runs(s->st, &rows, err))
+		goto out;
+	for (size_t i = 0; i < rows.nr && !*id; i++) {
+		struct run_info ri = {0};
+
+		if (!rows.v[i].status || strcmp(rows.v[i].status, "running"))
+			continue;
+		if (store_run_get(s->st, rows.v[i].id, &ri, err))
+			goto out;
+		if (ri.cgroup && where_has_path(ri.cgroup, path)) {
+			*id = rows.v[i].id;
+			*pid = ri.pid;
+		}
+		run_info_release(&ri);
+	}
+	ret = 0;
+out:
+	run_rows_release(&rows);
+	return ret;
+}
+
+/*
+ * Create spec's cgroup. When it is in the way, and a live run of this
+ * database holds it, say so rather than to remove it.
+ */
+static struct cgroup *create_cgroup(struct session *s,
+				    const struct cgroup_spec *spec,
+				    struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct cgroup *cg = cgroup_create(spec, &why);
+	int64_t id = 0, pid = 0;
+
+	if (!cg && strstr(why.buf, " exist") &&
+	    !find_cgroup_owner(s, spec->path, &id, &pid, NULL) && id) {
+		error_addf(
+			err,
+			"cgroup '%s' is in use by run %" PRId64 " (pid %" PRId64
+			"), which is still running; wait for it to end or choose another path",
+			spec->path, id, pid);
+	} else if (!cg) {
+		error_addf(err, "%s", why.buf);
+	}
+	strbuf_release(&why);
+	return cg;
+}
+
 /*
  * Create the cgroups of the builds: the top-level one once, for all the
  * builds without their own; first, what killed runs left in the way.
@@ -1351,7 +1426,7 @@ static int create_cgroups(struct session *s, struct strbuf *err)
 			s->runs[b].cgroup = s->top_cgroup;
 			continue;
 		}
-		cg = cgroup_create(spec, err);
+		cg = create_cgroup(s, spec, err);
 		if (!cg)
 			return -1;
 		ALLOC_GROW(s->cgroups, s->cgroups_nr + 1, s->cgroups_alloc);

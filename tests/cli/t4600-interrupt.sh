@@ -276,6 +276,10 @@ EOF2
 	"$MMCMP" run -q "$TMP/cg.yaml" --label cg-killed >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
 	check "cgroup: the workload hangs in its cgroup" wait_for "$TMP/cg-started"
+	expect_status 1 "cgroup: a second run cannot use the live run's cgroup" \
+		"$MMCMP" run -q "$TMP/cg.yaml" --label cg-second
+	grep_file "$TMP/err" "cgroup '$top/a/leaf' is in use by run [0-9]* (pid $pid), which is still running" \
+		"cgroup: the message names the live run, not rmdir"
 	kill -KILL "$pid"
 	finish "$pid"
 	check "cgroup: the guard killed the workload" gone "slee[p] $slow"
