@@ -217,6 +217,33 @@ int session_check_labels(struct session *s, const char **taken,
 	return 0;
 }
 
+/* Read each setting of kv under st; -1 at the first that cannot be. */
+static int check_settings(struct settings *st, const struct kv_list *kv,
+			  struct strbuf *err)
+{
+	for (size_t i = 0; i < kv->nr; i++) {
+		char *value = NULL;
+
+		if (settings_read(st, kv->v[i].key, &value, err))
+			return -1;
+		free(value);
+	}
+	return 0;
+}
+
+int session_check_settings(const struct config *cfg, const char *root,
+			   struct strbuf *err)
+{
+	struct settings *st = settings_new(root);
+	int ret;
+
+	ret = check_settings(st, &cfg->settings, err);
+	for (size_t b = 0; !ret && b < cfg->builds_nr; b++)
+		ret = check_settings(st, &cfg->builds[b].settings, err);
+	settings_free(st);
+	return ret;
+}
+
 /* Set NAME=VALUE in env, replacing an earlier NAME. */
 static void env_set(struct strvec *env, const char *name, const char *value)
 {

@@ -170,6 +170,19 @@ expect_status 2 "a setting outside /proc/sys and /sys is refused" \
 grep_file "$TMP/err" "outside.yaml:8:3: setting '/etc/hostname' is not a file under /proc/sys or /sys" \
 	"the message says where"
 
+# A setting whose file does not exist stops --check and the run before
+# anything is stored.
+sed -e "s|/etc/hostname|/proc/sys/vm/no_such_setting|" "$TMP/outside.yaml" >"$TMP/missing.yaml"
+expect_status 2 "--check: a setting that does not exist is refused" \
+	"$MMCMP" run --check "$TMP/missing.yaml"
+grep_file "$TMP/err" "cannot read setting '/proc/sys/vm/no_such_setting': No such file or directory" \
+	"the message names the setting"
+expect_status 2 "the run stops too" "$MMCMP" run --label missing "$TMP/missing.yaml"
+if command -v sqlite3 >/dev/null; then
+	check "nothing is stored" \
+		test "$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM run WHERE label = 'missing'")" -eq 0
+fi
+
 # A real sysctl, written for the run and put back after it and after
 # Ctrl-C: vm.stat_interval (seconds between vmstat updates) is harmless.
 sysctl=/proc/sys/vm/stat_interval
