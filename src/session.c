@@ -1114,6 +1114,7 @@ static int run_iteration(struct session *s, size_t j, long it,
 	struct extraction x = {.note = STRBUF_INIT};
 	struct cmd_outcome hook = {.why = STRBUF_INIT};
 	size_t levels = 0;
+	bool prepare_failed;
 	char started[32];
 	const char *status;
 	int ret = -1;
@@ -1129,7 +1130,8 @@ static int run_iteration(struct session *s, size_t j, long it,
 	job_env(s->cfg, s->opts.path, job->build, wl, &env);
 	req.env = env.v;
 	machine_utc_now(started);
-	if (hook.status != RUNNER_OK) {
+	prepare_failed = hook.status != RUNNER_OK;
+	if (prepare_failed) {
 		/* The workload does not run; the hook's failure is stored. */
 		res.run.status = hook.status;
 		res.run.exit_code = hook.exit_code;
@@ -1207,19 +1209,26 @@ static int run_iteration(struct session *s, size_t j, long it,
 		lr->measured_ok += !strcmp(status, "ok");
 	}
 	if (strcmp(status, "ok")) {
-		char code[32] = "";
+		struct strbuf why = STRBUF_INIT;
 
-		if (r->status == RUNNER_EXIT || r->status == RUNNER_SIGNAL)
-			snprintf(code, sizeof(code), "%s %d",
-				 r->status == RUNNER_EXIT ? " status" : "",
-				 r->status == RUNNER_EXIT ? r->exit_code
-							  : r->term_signal);
+		/* A hook's failure says itself what failed and how. */
+		if (!prepare_failed)
+			strbuf_addstr(&why, status);
+		if (!prepare_failed &&
+		    (r->status == RUNNER_EXIT || r->status == RUNNER_SIGNAL))
+			strbuf_addf(&why, "%s %d",
+				    r->status == RUNNER_EXIT ? " status" : "",
+				    r->status == RUNNER_EXIT ? r->exit_code
+							     : r->term_signal);
+		if (why.len && x.note.len)
+			strbuf_addstr(&why, ": ");
+		strbuf_addstr(&why, x.note.buf);
 		lr->sum.failed++;
-		notify(s, "%s: %s %s %s %ld failed: %s%s%s%s", lr->sum.label,
-		       wl->name, *job->key ? job->key : "",
+		notify(s, "%s: %s%s%s %s %ld failed: %s", lr->sum.label,
+		       wl->name, *job->key ? " " : "", job->key,
 		       warmup ? "warm-up" : "iteration",
-		       warmup ? it + 1 : it - s->cfg->warmup + 1, status, code,
-		       x.note.len ? ": " : "", x.note.buf);
+		       warmup ? it + 1 : it - s->cfg->warmup + 1, why.buf);
+		strbuf_release(&why);
 		if (s->cfg->on_error == CONFIG_ON_ERROR_ABORT)
 			s->aborted = true;
 	}

@@ -126,11 +126,17 @@ sed -e "s|^prepare: .*|prepare: [\"echo no caches >\&2; exit 5\"]|" \
 : >"$TMP/hooks.log"
 expect_status 1 "a failing prepare fails the iterations" \
 	"$MMCMP" run --label bad-prepare "$TMP/bad-prepare.yaml"
-grep_file "$TMP/err" "iteration 1 failed: exit status 5: prepare command 'echo no caches >&2; exit 5' failed (exit 5): no caches" \
+grep_file "$TMP/err" "bad-prepare-a: w iteration 1 failed: prepare command 'echo no caches >&2; exit 5' failed (exit 5): no caches" \
 	"the warning names the prepare command and why"
 grep_file "$TMP/out" "bad-prepare-a: run [0-9]* complete, 2 iterations (3 failed)" \
 	"the run goes on to the end"
 check "the workload did not run" sh -c "! grep -q '^w$' '$TMP/hooks.log'"
+sed -e "s|^prepare: .*|prepare: [\"sleep 30.4800\"]|" -e "s|^warmup: .*|warmup: 0\ntimeout: 0.2|" \
+	-e "s|^iterations: .*|iterations: 1|" "$TMP/hooks.yaml" >"$TMP/slow-prepare.yaml"
+expect_status 1 "a prepare that times out fails the iteration" \
+	"$MMCMP" run --label slow-prepare "$TMP/slow-prepare.yaml"
+grep_file "$TMP/err" "w iteration 1 failed: prepare command 'sleep 30.4800' timed out after 0.2 s$" \
+	"the warning names the command and its timeout"
 
 # Ctrl-C during an iteration: the conclude hooks of the prepares that
 # ran still run, to their end.
