@@ -11,6 +11,7 @@
 
 #include "machine.h"
 #include "parse-num.h"
+#include "run-dir.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "util.h"
@@ -187,13 +188,13 @@ static int write_value(const struct settings *st, const char *path,
 
 /*
  * Settings are machine-wide, and runs may overlap: each file a run holds
- * has a record under root + STATE_DIR, kept under a lock, with the value
+ * has a record in run-dir.h's STATE_SUB, kept under a lock, with the value
  * it had before the first run wrote it, the value written now, and the
  * processes (pid and start time) holding it, one line per change on their
  * stacks. The last holder to let go writes the first value back; a record
  * whose holders all died is what settings_recover() puts back.
  */
-#define STATE_DIR "/run/mmcmp/settings"
+#define STATE_SUB "settings" /* under run-dir.h's directory */
 
 struct holder {
 	pid_t pid;
@@ -270,68 +271,50 @@ static void record_prune(struct record *r)
 	r->nr = n;
 }
 
+/* The state directory, or with name (a readdir() entry) a file in it. */
 static void state_file(const struct settings *st, const char *name,
 		       struct strbuf *out)
 {
-	strbuf_reset(out);
-	strbuf_addf(out, "%s" STATE_DIR "%s%s", st->root, name ? "/" : "",
-		    name ? name : "");
+	run_dir_path(out, st->root, STATE_SUB);
+	if (name)
+		strbuf_addf(out, "/%s", name);
 }
 
-/* The record file of path: its '/' and '%' escaped, so names are unique. */
+/* The record file of path. */
 static void record_file(const struct settings *st, const char *path,
 			struct strbuf *out)
 {
-	state_file(st, NULL, out);
-	strbuf_addch(out, '/');
-	for (const char *p = path + 1; *p; p++) {
-		if (*p == '/')
-			strbuf_addstr(out, "%2F");
-		else if (*p == '%')
-			strbuf_addstr(out, "%25");
-		else
-			strbuf_addch(out, *p);
-	}
+	run_dir_path(out, st->root, STATE_SUB);
+	run_dir_add_name(out, path);
 }
 
 /* Create the state directory and take its lock; the fd, or -1. */
 static int state_lock(const struct settings *st, struct strbuf *err)
 {
-	struct strbuf dir = STRBUF_INIT;
+	struct strbuf file = STRBUF_INIT;
 	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-	const char *p = STATE_DIR;
 	int fd = -1;
 
-	strbuf_addstr(&dir, st->root);
-	do {
-		size_t len = strcspn(p + 1, "/") + 1;
-
-		strbuf_add(&dir, p, len);
-		p += len;
-		if (mkdir(dir.buf, 0755) && errno != EEXIST) {
-			error_addf(err, "cannot create '%s': %s", dir.buf,
-				   strerror(errno));
-			goto out;
-		}
-	} while (*p);
-	strbuf_addstr(&dir, "/lock");
-	fd = open(dir.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (run_dir_make(st->root, STATE_SUB, err))
+		goto out;
+	state_file(st, "lock", &file);
+	fd = open(file.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		error_addf(err, "cannot open '%s': %s", dir.buf,
+		error_addf(err, "cannot open '%s': %s", file.buf,
 			   strerror(errno));
 		goto out;
 	}
 	while (fcntl(fd, F_SETLKW, &fl)) {
 		if (errno == EINTR)
 			continue;
-		error_addf(err, "cannot lock '%s': %s", dir.buf,
+		error_addf(err, "cannot lock '%s': %s", file.buf,
 			   strerror(errno));
 		close(fd);
 		fd = -1;
 		break;
 	}
 out:
-	strbuf_release(&dir);
+	strbuf_release(&file);
 	return fd;
 }
 
