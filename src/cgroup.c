@@ -476,16 +476,12 @@ static void record_file(const char *leaf, struct strbuf *out)
 static void record_made(const struct tree *t)
 {
 	struct strbuf file = STRBUF_INIT, text = STRBUF_INIT;
-	FILE *f;
 
 	for (size_t i = 0; i < t->created.nr; i++)
 		strbuf_addf(&text, "%s\n", t->created.v[i]);
 	record_file(t->leaf, &file);
-	if (!run_dir_make("", RECORD_SUB, NULL) &&
-	    (f = fopen(file.buf, "we"))) {
-		if ((fputs(text.buf, f) == EOF) | (fclose(f) == EOF))
-			unlink(file.buf);
-	}
+	if (!run_dir_make("", RECORD_SUB, NULL))
+		run_dir_write(file.buf, text.buf, NULL);
 	strbuf_release(&file);
 	strbuf_release(&text);
 }

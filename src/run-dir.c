@@ -2,8 +2,10 @@
 #include "run-dir.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "strbuf.h"
 #include "util.h"
@@ -54,4 +56,31 @@ out:
 	strbuf_release(&dir);
 	strbuf_release(&full);
 	return ret;
+}
+
+int run_dir_write(const char *file, const char *text, struct strbuf *err)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	size_t len = strlen(text);
+	ssize_t n = -1;
+	int fd, e = 0;
+
+	strbuf_addf(&tmp, "%s.tmp", file);
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		n = write(fd, text, len);
+		e = n < 0 ? errno : (size_t)n != len ? EIO : 0;
+		if (close(fd) && !e)
+			e = errno;
+	} else {
+		e = errno;
+	}
+	if (!e && rename(tmp.buf, file))
+		e = errno;
+	if (e) {
+		unlink(tmp.buf);
+		error_addf(err, "cannot write '%s': %s", file, strerror(e));
+	}
+	strbuf_release(&tmp);
+	return e ? -1 : 0;
 }

@@ -11,7 +11,7 @@ struct strbuf;
  * machine itself, a temporary tree in tests. /run is a tmpfs, emptied at
  * boot, when the settings and cgroups go back by themselves too.
  *
- * run_dir_make() returns 0, or -1 with one line appended to err.
+ * Functions returning int give 0, or -1 with one line appended to err.
  */
 
 /* Set out to ROOT/run/mmcmp/SUB. */
@@ -26,5 +26,11 @@ void run_dir_add_name(struct strbuf *out, const char *path);
 
 /* Create ROOT/run/mmcmp/SUB and the levels above it that are missing. */
 int run_dir_make(const char *root, const char *sub, struct strbuf *err);
+
+/*
+ * Write text to file through FILE.tmp and rename(), so that a reader, or
+ * a kill in between, sees the old file or the new one whole.
+ */
+int run_dir_write(const char *file, const char *text, struct strbuf *err);
 
 #endif /* MMCMP_RUN_DIR_H */

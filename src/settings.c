@@ -4,7 +4,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -376,36 +375,19 @@ out:
 	return ret;
 }
 
-/* Write r to file, through a temporary file, so it is whole or not. */
+/* Write r to file, whole or not at all. */
 static int record_save(const char *file, const struct record *r,
 		       struct strbuf *err)
 {
-	struct strbuf text = STRBUF_INIT, tmp = STRBUF_INIT;
-	ssize_t n = -1;
-	int fd, ret = -1;
+	struct strbuf text = STRBUF_INIT;
+	int ret;
 
 	strbuf_addf(&text, "%s\n%s\n%s\n", r->path, r->original, r->current);
 	for (size_t i = 0; i < r->nr; i++)
 		strbuf_addf(&text, "%ld %lld\n", (long)r->v[i].pid,
 			    (long long)r->v[i].start);
-	strbuf_addf(&tmp, "%s.tmp", file);
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd >= 0) {
-		n = write(fd, text.buf, text.len);
-		if (close(fd))
-			n = -1;
-	}
-	if (n < 0 || (size_t)n != text.len || rename(tmp.buf, file)) {
-		error_addf(err, "cannot write '%s': %s", file,
-			   n >= 0 && (size_t)n != text.len ? strerror(EIO)
-							   : strerror(errno));
-		unlink(tmp.buf);
-		goto out;
-	}
-	ret = 0;
-out:
+	ret = run_dir_write(file, text.buf, err);
 	strbuf_release(&text);
-	strbuf_release(&tmp);
 	return ret;
 }
 

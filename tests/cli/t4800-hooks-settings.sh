@@ -11,6 +11,24 @@ skip() {
 	ok "# SKIP $1"
 }
 
+# wait_file FILE: wait up to 30 s for FILE to appear.
+wait_file() {
+	i=0
+	while [ ! -e "$1" ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# stop_run PID SIG: send SIG to the run PID, and set st to how it exited.
+stop_run() {
+	kill -"$2" "$1"
+	set +e
+	wait "$1"
+	st=$?
+	set -e
+}
+
 # seq_list FROM TO: "FROM,FROM+1,...,TO".
 seq_list() {
 	seq -s, "$1" "$2"
@@ -146,16 +164,8 @@ sed -e "s|command: .*|command: \"touch '$TMP/hooks-hang'; sleep 1000.4800\"|" \
 : >"$TMP/hooks.log"
 "$MMCMP" run -q --label hooks-intr "$TMP/hooks-hang.yaml" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-i=0
-while [ ! -e "$TMP/hooks-hang" ] && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-kill -INT $pid
-set +e
-wait $pid
-st=$?
-set -e
+wait_file "$TMP/hooks-hang"
+stop_run $pid INT
 check "Ctrl-C in an iteration exits 130" test "$st" -eq 130
 check "the concludes ran after Ctrl-C, the config's last" \
 	test "$(tr '\n' ' ' <"$TMP/hooks.log")" = "P BP WP WC BC C "
@@ -242,15 +252,6 @@ set -e
 check "Ctrl-C exits 130" test "$st" -eq 130
 check "the old value is back after Ctrl-C" test "$(cat $sysctl)" = "$old"
 
-# wait_file FILE: wait up to 30 s for FILE to appear.
-wait_file() {
-	i=0
-	while [ ! -e "$1" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
-
 # Two runs at once with one setting: a second one that would write
 # another value is refused, naming the run that holds it; one with the
 # same value shares it, and the old value comes back when the last of
@@ -269,15 +270,9 @@ check "the first run's value holds" test "$(cat $sysctl)" = "$new"
 "$MMCMP" run --label shared-b "$TMP/sysctl-hang-b.yaml" >"$TMP/out-b" 2>"$TMP/err-b" &
 pid_b=$!
 wait_file "$TMP/hanging-b"
-kill -INT $pid_a
-set +e
-wait $pid_a
-set -e
+stop_run $pid_a INT
 check "the value holds while the second run does" test "$(cat $sysctl)" = "$new"
-kill -INT $pid_b
-set +e
-wait $pid_b
-set -e
+stop_run $pid_b INT
 check "the old value is back after both runs" test "$(cat $sysctl)" = "$old"
 
 # A run killed with SIGKILL cannot restore its settings: the next run
@@ -286,10 +281,7 @@ rm -f "$TMP/hanging"
 "$MMCMP" run --label killed "$TMP/sysctl-hang.yaml" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 wait_file "$TMP/hanging"
-kill -KILL $pid
-set +e
-wait $pid
-set -e
+stop_run $pid KILL
 check "the killed run left its value" test "$(cat $sysctl)" = "$new"
 expect_status 0 "the next run, without settings" \
 	"$MMCMP" run --label after-kill "$TMP/params.yaml"
