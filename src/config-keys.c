@@ -147,7 +147,12 @@ static const struct key top_keys[] = {
 		 "word of a `always [madvise] never` file), written and "
 		 "read back before the run; the old values are put back in "
 		 "reverse order after it, also after a failure or Ctrl-C. "
-		 "The run records the file, old and new value."},
+		 "The run records the file, old and new value. A file that "
+		 "does not exist stops `--check` and the run. Runs at once "
+		 "may share a file at one value (another is refused, naming "
+		 "the run that holds it); the last to end puts the old value "
+		 "back, and the next run puts back what a run killed with "
+		 "SIGKILL left."},
 	{.name = "workloads",
 	 .type = KEY_WORKLOADS,
 	 AT_ARRAY(struct config, workloads),
