@@ -440,7 +440,8 @@ static int run_main(int argc, char **argv)
 	if (ret)
 		goto out;
 	rs.workload_path = workload_path();
-	if (session_check_programs(&rs.cfg, &rs.plan, rs.workload_path, &err)) {
+	if (session_check_programs(&rs.cfg, &rs.plan, rs.workload_path, &err) ||
+	    session_check_settings(&rs.cfg, NULL, &err)) {
 		ret = error("%s", err.buf) + 1;
 		goto out;
 	}

@@ -66,7 +66,9 @@ int run_check_print(const struct config *cfg, const struct plan *plan,
 
 		if (!j || b != plan->jobs[j - 1].build_index) {
 			printf("label %s%s%s\n", labels[b],
-			       job->build ? " build " : "",
+			       !job->build	 ? ""
+			       : cfg->kernels_nr ? " kernel "
+						 : " build ",
 			       job->build ? job->build->name : "");
 			if (session_build_cgroup(cfg, b))
 				print_cgroup(session_build_cgroup(cfg, b));

@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "parse-num.h"
+#include "run-dir.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "util.h"
@@ -455,6 +456,73 @@ static int check_leaves(const struct cgroup_spec *spec,
 	return found_nr ? -1 : 0;
 }
 
+/*
+ * The levels a cgroup_create() made, top first, one full path a line, in
+ * a record of run-dir.h named after the leaf: what a killed run leaves
+ * is then known level by level (cgroup_remove_stale()).
+ */
+#define RECORD_SUB "cgroups"
+
+static void record_file(const char *leaf, struct strbuf *out)
+{
+	run_dir_path(out, "", RECORD_SUB);
+	run_dir_add_name(out, leaf);
+}
+
+/*
+ * Record what t made. Best effort: without the record, the levels above
+ * a killed run's leaf are only removed as levels of the config's path.
+ */
+static void record_made(const struct tree *t)
+{
+	struct strbuf file = STRBUF_INIT, text = STRBUF_INIT;
+
+	for (size_t i = 0; i < t->created.nr; i++)
+		strbuf_addf(&text, "%s\n", t->created.v[i]);
+	record_file(t->leaf, &file);
+	if (!run_dir_make("", RECORD_SUB, NULL))
+		run_dir_write(file.buf, text.buf, NULL);
+	strbuf_release(&file);
+	strbuf_release(&text);
+}
+
+static void record_drop(const char *leaf)
+{
+	struct strbuf file = STRBUF_INIT;
+
+	record_file(leaf, &file);
+	unlink(file.buf);
+	strbuf_release(&file);
+}
+
+/*
+ * After a killed run's leaf is gone: remove the levels its record says
+ * it made, deepest first, while they are empty. False when there is no
+ * record.
+ */
+static bool remove_recorded_levels(const char *leaf)
+{
+	struct strbuf file = STRBUF_INIT, text = STRBUF_INIT;
+	bool found;
+
+	record_file(leaf, &file);
+	found = !strbuf_read_file(&text, file.buf, NULL);
+	while (found && text.len) {
+		char *nl;
+
+		strbuf_setlen(&text, text.len - 1); /* the last '\n' */
+		nl = strrchr(text.buf, '\n');
+		if (rmdir(nl ? nl + 1 : text.buf) && errno != ENOENT)
+			break; /* in use, and so is everything above */
+		strbuf_setlen(&text, nl ? (size_t)(nl - text.buf) + 1 : 0);
+	}
+	if (found)
+		unlink(file.buf);
+	strbuf_release(&file);
+	strbuf_release(&text);
+	return found;
+}
+
 struct cgroup *cgroup_create(const struct cgroup_spec *spec, struct strbuf *err)
 {
 	struct cgroup *cg = xcalloc(1, sizeof(*cg));
@@ -485,6 +553,7 @@ struct cgroup *cgroup_create(const struct cgroup_spec *spec, struct strbuf *err)
 		if (check_controllers(t, spec, err) ||
 		    make_levels(t, spec, err))
 			goto fail;
+		record_made(t);
 		strbuf_reset(&procs);
 		strbuf_addf(&procs, "%s/cgroup.procs", t->leaf);
 		strvec_push(&cg->procs, procs.buf);
@@ -581,8 +650,10 @@ int cgroup_remove(struct cgroup *cg, struct strbuf *err)
 	for (size_t i = 0; i < cg->trees_nr; i++) {
 		struct tree *t = &cg->trees[i];
 
-		if (t->leaf && t->created.nr)
+		if (t->leaf && t->created.nr) {
 			empty_leaf(t->leaf, t->place.v2);
+			record_drop(t->leaf);
+		}
 		for (size_t k = t->created.nr; k-- > 0;) {
 			if (!rmdir(t->created.v[k]) || errno == ENOENT)
 				continue;
@@ -657,8 +728,11 @@ int cgroup_remove_stale(const char *where, const char *path, struct strbuf *err)
 		strbuf_add(&leaf, p, len);
 		p += len;
 		p += strspn(p, ", ");
-		if (access(leaf.buf, F_OK))
-			continue; /* removed already */
+		if (access(leaf.buf, F_OK)) {
+			/* Removed already; maybe not the levels above. */
+			remove_recorded_levels(leaf.buf);
+			continue;
+		}
 		empty_leaf(leaf.buf,
 			   statfs_type(leaf.buf, NULL) == CGROUP_V2_MAGIC);
 		if (rmdir(leaf.buf) && errno != ENOENT) {
@@ -667,7 +741,8 @@ int cgroup_remove_stale(const char *where, const char *path, struct strbuf *err)
 				    strerror(errno));
 			continue;
 		}
-		remove_levels_above(leaf.buf, path);
+		if (!remove_recorded_levels(leaf.buf))
+			remove_levels_above(leaf.buf, path);
 	}
 	if (failed.len) {
 		error_addf(err,

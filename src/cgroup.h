@@ -92,10 +92,12 @@ int cgroup_remove(struct cgroup *cg, struct strbuf *err);
  * Remove the cgroup that a run which died (a run marked aborted) left
  * behind: `where` is what cgroup_where() gave for it, its leaves,
  * ", "-separated. Each leaf that still exists is emptied (its processes
- * killed) and removed; when it ends in `path` (a spec's path, may be
- * NULL), the levels of path above it go too, deepest first, as long as
- * they are empty. Returns -1 naming in err every leaf that could not be
- * removed; a leaf that is gone already is no error.
+ * killed) and removed; then the levels above it that cgroup_create()
+ * recorded it made (in run-dir.h's directory) go too, deepest first, as
+ * long as they are empty. Without that record, when the leaf ends in
+ * `path` (a spec's path, may be NULL), the levels of path above it go. Returns
+ * -1 naming in err every leaf that could not be removed; a leaf that is gone
+ * already is no error.
  */
 int cgroup_remove_stale(const char *where, const char *path,
 			struct strbuf *err);

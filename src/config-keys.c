@@ -147,10 +147,15 @@ static const struct key top_keys[] = {
 		 "word of a `always [madvise] never` file), written and "
 		 "read back before the run; the old values are put back in "
 		 "reverse order after it, also after a failure or Ctrl-C. "
-		 "The run records the file, old and new value. With `kernels` "
-		 "they are refused, as the host would write them and not the "
-		 "guests: put them on a kernel's `append`, as "
-		 "`sysctl.vm.swappiness=10` or `transparent_hugepage=never`."},
+		 "The run records the file, old and new value. A file that "
+		 "does not exist stops `--check` and the run. Runs at once "
+		 "may share a file at one value (another is refused, naming "
+		 "the run that holds it); the last to end puts the old value "
+		 "back, and the next run puts back what a run killed with "
+		 "SIGKILL left. With `kernels` they are refused, as the host "
+		 "would write them and not the guests: put them on a kernel's "
+		 "`append`, as `sysctl.vm.swappiness=10` or "
+		 "`transparent_hugepage=never`."},
 	{.name = "workloads",
 	 .type = KEY_WORKLOADS,
 	 AT_ARRAY(struct config, workloads),

@@ -756,6 +756,14 @@ static int parse_settings(struct loader *l, const struct key *k,
 	return 0;
 }
 
+const char *config_command_name(char *const *argv)
+{
+	if (argv[0] && argv[1] && argv[2] && !argv[3] &&
+	    !strcmp(argv[0], SHELL) && !strcmp(argv[1], "-c"))
+		return argv[2];
+	return argv[0];
+}
+
 static void push_shell(struct strvec *argv, const char *script)
 {
 	strvec_push(argv, SHELL);

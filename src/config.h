@@ -228,6 +228,12 @@ void config_release(struct config *cfg);
  */
 bool config_is_network(const struct workload_spec *wl);
 /*
+ * How messages name the command argv: the script of a shell command (one
+ * the config gives as a string, run as `/bin/sh -c SCRIPT`), else
+ * argv[0]. Borrowed from argv.
+ */
+const char *config_command_name(char *const *argv);
+/*
  * Kernels (config-kernels.c). A kernel name is letters, digits, '.', '_'
  * and '-'. A memory size is a number with a suffix K, M or G, at least
  * 64M, given in MiB.

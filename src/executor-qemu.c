@@ -22,6 +22,7 @@
 #include "initramfs.h"
 #include "machine.h"
 #include "monitor.h"
+#include "parse-num.h"
 #include "run-data.h"
 #include "runner.h"
 #include "sha256.h"
@@ -1017,6 +1018,52 @@ static void remove_dir(const char *dir)
 	strbuf_release(&sb);
 }
 
+#define DIR_PREFIX "mmcmp-vm-"
+
+/*
+ * Remove the directories in tmp that executors of processes now gone
+ * left (mmcmp killed before qemu_free()): their names carry the pid and
+ * start time of the process that made them, DIR_PREFIX "PID-START-XXXXXX",
+ * so a pid used again is no match. Only ours (same uid) are touched.
+ */
+static void remove_dead_dirs(const char *tmp)
+{
+	struct strbuf sb = STRBUF_INIT, num = STRBUF_INIT;
+	DIR *d = opendir(tmp);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		const char *p = de->d_name, *dash;
+		int64_t pid, start;
+		struct stat st;
+
+		if (strncmp(p, DIR_PREFIX, strlen(DIR_PREFIX)))
+			continue;
+		p += strlen(DIR_PREFIX);
+		dash = strchr(p, '-');
+		strbuf_reset(&num);
+		strbuf_add(&num, p, dash ? (size_t)(dash - p) : 0);
+		if (!dash || !parse_int64(num.buf, 1, INT32_MAX, &pid))
+			continue; /* not named so: leave it */
+		p = dash + 1;
+		dash = strchr(p, '-');
+		strbuf_reset(&num);
+		strbuf_add(&num, p, dash ? (size_t)(dash - p) : 0);
+		if (!dash || !parse_int64(num.buf, 0, INT64_MAX, &start) ||
+		    machine_proc_start((pid_t)pid) == start)
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/%s", tmp, de->d_name);
+		if (!lstat(sb.buf, &st) && S_ISDIR(st.st_mode) &&
+		    st.st_uid == geteuid())
+			remove_dir(sb.buf);
+	}
+	if (d)
+		closedir(d);
+	strbuf_release(&sb);
+	strbuf_release(&num);
+}
+
 static void qemu_free(struct executor *ex)
 {
 	struct executor_qemu *eq = (struct executor_qemu *)ex;
@@ -1180,7 +1227,11 @@ struct executor *executor_qemu_new(const struct executor_qemu_opts *o,
 	eq->version = strbuf_detach(&sb, NULL);
 	if (load_kernels(eq, o, err))
 		goto fail;
-	strbuf_addf(&sb, "%s/mmcmp-vm-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	remove_dead_dirs(tmp);
+	strbuf_addf(&sb, "%s/" DIR_PREFIX "%ld-%lld-XXXXXX", tmp,
+		    (long)getpid(), (long long)machine_proc_start(getpid()));
 	if (!mkdtemp(sb.buf)) {
 		error_addf(err, "cannot create '%s': %s", sb.buf,
 			   strerror(errno));

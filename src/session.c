@@ -217,6 +217,33 @@ int session_check_labels(struct session *s, const char **taken,
 	return 0;
 }
 
+/* Read each setting of kv under st; -1 at the first that cannot be. */
+static int check_settings(struct settings *st, const struct kv_list *kv,
+			  struct strbuf *err)
+{
+	for (size_t i = 0; i < kv->nr; i++) {
+		char *value = NULL;
+
+		if (settings_read(st, kv->v[i].key, &value, err))
+			return -1;
+		free(value);
+	}
+	return 0;
+}
+
+int session_check_settings(const struct config *cfg, const char *root,
+			   struct strbuf *err)
+{
+	struct settings *st = settings_new(root);
+	int ret;
+
+	ret = check_settings(st, &cfg->settings, err);
+	for (size_t b = 0; !ret && b < cfg->builds_nr; b++)
+		ret = check_settings(st, &cfg->builds[b].settings, err);
+	settings_free(st);
+	return ret;
+}
+
 /* Set NAME=VALUE in env, replacing an earlier NAME. */
 static void env_set(struct strvec *env, const char *name, const char *value)
 {
@@ -348,16 +375,26 @@ struct cmd_outcome {
 };
 
 /*
+ * The kinds of commands besides the workload: setups and prepare hooks
+ * stop at the first interrupt; conclude hooks and teardowns run to their
+ * end after it, and only a second one cuts them short.
+ */
+enum cmd_kind {
+	CMD_SETUP,
+	CMD_CONCLUDE,
+	CMD_TEARDOWN,
+};
+
+/*
  * Run one setup, teardown, prepare or conclude command through the
  * executor, in the environment and directory of build b and workload wl.
- * Setups and hooks stop with *stop, teardowns only with *cut. Returns -1
- * with a line in err only when the executor cannot run it; how the
- * command ended is in *out (why reset first).
+ * Returns -1 with a line in err only when the executor cannot run it;
+ * how the command ended is in *out (why reset first).
  */
 static int run_cmd(struct session *s, char *const *argv,
 		   const struct build_spec *b, const struct workload_spec *wl,
-		   const char *what, bool teardown, struct cmd_outcome *out,
-		   struct strbuf *err)
+		   const char *what, enum cmd_kind kind,
+		   struct cmd_outcome *out, struct strbuf *err)
 {
 	struct strvec env = STRVEC_INIT;
 	struct executor_result res = EXECUTOR_RESULT_INIT;
@@ -365,11 +402,12 @@ static int run_cmd(struct session *s, char *const *argv,
 		.argv = argv,
 		.cwd = job_cwd(b, wl),
 		.timeout_s = s->cfg->timeout_s,
-		.stop = teardown ? s->opts.cut : s->opts.stop,
+		.stop = kind == CMD_SETUP ? s->opts.stop : s->opts.cut,
 		/* A setup may start a service that the iterations use. */
-		.keep_daemons = !teardown,
+		.keep_daemons = kind != CMD_TEARDOWN,
 	};
 	const struct runner_result *r = &res.run;
+	const char *name = config_command_name(argv);
 	int ret = -1;
 
 	strbuf_reset(&out->why);
@@ -377,18 +415,25 @@ static int run_cmd(struct session *s, char *const *argv,
 	req.env = env.v;
 	if (executor_run(s->ex, &req, &res, err))
 		goto out;
-	strays_warn(s, r, what, argv[0]);
+	strays_warn(s, r, what, name);
 	out->status = r->status;
 	out->exit_code = r->exit_code;
 	out->term_signal = r->term_signal;
 	if (r->status == RUNNER_INTERRUPTED) {
-		strbuf_addf(&out->why, "%s command '%s' %s", what, argv[0],
-			    teardown ? "cut short by a second interrupt"
-				     : "stopped by the interrupt");
+		strbuf_addf(&out->why, "%s command '%s' %s", what, name,
+			    kind != CMD_SETUP
+				    ? "cut short by a second interrupt"
+				    : "stopped by the interrupt");
+	} else if (r->status == RUNNER_TIMEOUT) {
+		strbuf_rtrim(&res.run.err_tail);
+		strbuf_addf(&out->why,
+			    "%s command '%s' timed out after %g s%s%s", what,
+			    name, req.timeout_s, r->err_tail.len ? ": " : "",
+			    r->err_tail.buf);
 	} else if (r->status != RUNNER_OK) {
 		strbuf_rtrim(&res.run.err_tail);
 		strbuf_addf(&out->why, "%s command '%s' failed (%s %d)%s%s",
-			    what, argv[0], runner_status_name(r->status),
+			    what, name, runner_status_name(r->status),
 			    r->status == RUNNER_SIGNAL ? r->term_signal
 						       : r->exit_code,
 			    r->err_tail.len ? ": " : "", r->err_tail.buf);
@@ -402,14 +447,13 @@ out:
 
 /*
  * Run one setup or teardown command; -1 with a line in err on failure.
- * Setups stop with *stop, teardowns with *cut.
  */
 static int run_aux(struct session *s, char *const *argv,
 		   const struct build_spec *b, const struct workload_spec *wl,
-		   const char *what, bool teardown, struct strbuf *err)
+		   const char *what, enum cmd_kind kind, struct strbuf *err)
 {
 	struct cmd_outcome co = {.why = STRBUF_INIT};
-	int ret = run_cmd(s, argv, b, wl, what, teardown, &co, err);
+	int ret = run_cmd(s, argv, b, wl, what, kind, &co, err);
 
 	if (!ret && co.why.len)
 		ret = error_addf(err, "%s", co.why.buf);
@@ -425,9 +469,30 @@ static int run_commands(struct session *s, const struct command_list *cl,
 	if (!cl)
 		BUG("no command list for %s", what);
 	for (size_t i = 0; i < cl->nr; i++)
-		if (run_aux(s, cl->v[i].v, b, wl, what, false, err))
+		if (run_aux(s, cl->v[i].v, b, wl, what, CMD_SETUP, err))
 			return -1;
 	return 0;
+}
+
+/*
+ * Before a command that runs to its end after a stop (a teardown or a
+ * conclude hook): false, with a warning, when a second interrupt came
+ * and it is skipped; after the first, say once what happens now.
+ */
+static bool run_after_stop(struct session *s, const char *what,
+			   char *const *argv)
+{
+	if (flag_set(s->opts.cut)) {
+		notify(s, "%s command '%s' skipped after a second interrupt",
+		       what, config_command_name(argv));
+		return false;
+	}
+	if (flag_set(s->opts.stop) && !s->stop_warned) {
+		s->stop_warned = true;
+		notify(s,
+		       "interrupted: running the teardowns; interrupt again to cut them short");
+	}
+	return true;
 }
 
 /*
@@ -446,18 +511,9 @@ static void run_teardown(struct session *s, const struct command_list *cl,
 	for (size_t i = 0; i < cl->nr; i++) {
 		char *const *argv = cl->v[i].v;
 
-		if (flag_set(s->opts.cut)) {
-			notify(s,
-			       "%s command '%s' skipped after a second interrupt",
-			       what, argv[0]);
+		if (!run_after_stop(s, what, argv))
 			continue;
-		}
-		if (flag_set(s->opts.stop) && !s->stop_warned) {
-			s->stop_warned = true;
-			notify(s,
-			       "interrupted: running the teardowns; interrupt again to cut them short");
-		}
-		if (run_aux(s, argv, b, wl, what, true, &err))
+		if (run_aux(s, argv, b, wl, what, CMD_TEARDOWN, &err))
 			notify(s, "%s", err.buf);
 		strbuf_reset(&err);
 	}
@@ -466,38 +522,59 @@ static void run_teardown(struct session *s, const struct command_list *cl,
 
 /*
  * Run the prepare hooks of job, the config's, the build's, then the
- * workload's, up to the first that fails (its outcome left in *out); or
- * all its conclude hooks, the other way round, each failure a warning.
- * Returns -1 only when the executor fails.
+ * workload's, up to the first that fails or is interrupted (its outcome
+ * left in *out), *levels set to how many of the three lists were begun.
+ * Or run the conclude hooks of the first *levels lists, the other way
+ * round, each failure a warning: as teardowns, each to its end after an
+ * interrupt, skipped after a second one. Returns -1 only when the
+ * executor fails.
  */
 static int run_hooks(struct session *s, const struct job *job, bool prepare,
-		     struct cmd_outcome *out, struct strbuf *err)
+		     size_t *levels, struct cmd_outcome *out,
+		     struct strbuf *err)
 {
 	const struct build_spec *b = job->build;
-	const struct command_list *of_build = NULL;
-	const struct command_list *lists[3];
+	const struct command_list *lists[3] = {
+		&s->cfg->prepare,
+		b ? &b->prepare : NULL,
+		&job->wl->prepare,
+	};
 	const char *what = prepare ? "prepare" : "conclude";
 
-	if (b)
-		of_build = prepare ? &b->prepare : &b->conclude;
-	lists[0] = prepare ? &s->cfg->prepare : &job->wl->conclude;
-	lists[1] = of_build;
-	lists[2] = prepare ? &job->wl->prepare : &s->cfg->conclude;
-
+	if (!prepare) {
+		lists[0] = &s->cfg->conclude;
+		lists[1] = b ? &b->conclude : NULL;
+		lists[2] = &job->wl->conclude;
+	}
 	out->status = RUNNER_OK;
-	for (size_t l = 0; l < ARRAY_SIZE(lists); l++) {
+	if (prepare)
+		*levels = 0;
+	for (size_t k = 0; k < ARRAY_SIZE(lists); k++) {
+		/* Concludes go from the workload's back to the config's. */
+		size_t l = prepare ? k : ARRAY_SIZE(lists) - 1 - k;
+
+		if (prepare)
+			*levels = l + 1;
+		else if (l >= *levels)
+			continue;
 		for (size_t i = 0; lists[l] && i < lists[l]->nr; i++) {
-			if (run_cmd(s, lists[l]->v[i].v, b, job->wl, what,
-				    false, out, err))
+			char *const *argv = lists[l]->v[i].v;
+
+			if (!prepare && !run_after_stop(s, what, argv))
+				continue;
+			if (run_cmd(s, argv, b, job->wl, what,
+				    prepare ? CMD_SETUP : CMD_CONCLUDE, out,
+				    err))
 				return -1;
 			if (out->status == RUNNER_OK)
 				continue;
-			if (prepare || out->status == RUNNER_INTERRUPTED)
+			if (prepare)
 				return 0;
 			notify(s, "%s: %s", s->runs[job->build_index].sum.label,
 			       out->why.buf);
 		}
 	}
+	out->status = RUNNER_OK;
 	return 0;
 }
 
@@ -1036,21 +1113,25 @@ static int run_iteration(struct session *s, size_t j, long it,
 	};
 	struct extraction x = {.note = STRBUF_INIT};
 	struct cmd_outcome hook = {.why = STRBUF_INIT};
+	size_t levels = 0;
+	bool prepare_failed;
 	char started[32];
 	const char *status;
 	int ret = -1;
 
 	report_progress(s, job, it);
-	if (run_hooks(s, job, true, &hook, err))
+	if (run_hooks(s, job, true, &levels, &hook, err))
 		goto out;
 	if (hook.status == RUNNER_INTERRUPTED) {
-		ret = 0;
+		/* The concludes of the prepares that ran still run. */
+		ret = run_hooks(s, job, false, &levels, &hook, err);
 		goto out;
 	}
 	job_env(s->cfg, s->opts.path, job->build, wl, &env);
 	req.env = env.v;
 	machine_utc_now(started);
-	if (hook.status != RUNNER_OK) {
+	prepare_failed = hook.status != RUNNER_OK;
+	if (prepare_failed) {
 		/* The workload does not run; the hook's failure is stored. */
 		res.run.status = hook.status;
 		res.run.exit_code = hook.exit_code;
@@ -1059,7 +1140,7 @@ static int run_iteration(struct session *s, size_t j, long it,
 	} else if (executor_run(s->ex, &req, &res, err)) {
 		goto out;
 	}
-	if (run_hooks(s, job, false, &hook, err))
+	if (run_hooks(s, job, false, &levels, &hook, err))
 		goto out;
 	strays_warn(s, r, "workload", wl->name);
 	if (res.monitor_err.len)
@@ -1128,19 +1209,26 @@ static int run_iteration(struct session *s, size_t j, long it,
 		lr->measured_ok += !strcmp(status, "ok");
 	}
 	if (strcmp(status, "ok")) {
-		char code[32] = "";
+		struct strbuf why = STRBUF_INIT;
 
-		if (r->status == RUNNER_EXIT || r->status == RUNNER_SIGNAL)
-			snprintf(code, sizeof(code), "%s %d",
-				 r->status == RUNNER_EXIT ? " status" : "",
-				 r->status == RUNNER_EXIT ? r->exit_code
-							  : r->term_signal);
+		/* A hook's failure says itself what failed and how. */
+		if (!prepare_failed)
+			strbuf_addstr(&why, status);
+		if (!prepare_failed &&
+		    (r->status == RUNNER_EXIT || r->status == RUNNER_SIGNAL))
+			strbuf_addf(&why, "%s %d",
+				    r->status == RUNNER_EXIT ? " status" : "",
+				    r->status == RUNNER_EXIT ? r->exit_code
+							     : r->term_signal);
+		if (why.len && x.note.len)
+			strbuf_addstr(&why, ": ");
+		strbuf_addstr(&why, x.note.buf);
 		lr->sum.failed++;
-		notify(s, "%s: %s %s %s %ld failed: %s%s%s%s", lr->sum.label,
-		       wl->name, *job->key ? job->key : "",
+		notify(s, "%s: %s%s%s %s %ld failed: %s", lr->sum.label,
+		       wl->name, *job->key ? " " : "", job->key,
 		       warmup ? "warm-up" : "iteration",
-		       warmup ? it + 1 : it - s->cfg->warmup + 1, status, code,
-		       x.note.len ? ": " : "", x.note.buf);
+		       warmup ? it + 1 : it - s->cfg->warmup + 1, why.buf);
+		strbuf_release(&why);
 		if (s->cfg->on_error == CONFIG_ON_ERROR_ABORT)
 			s->aborted = true;
 	}
@@ -1276,6 +1364,81 @@ out:
 	return ret;
 }
 
+/* Whether one of the ", "-separated leaves of where ends in "/" path. */
+static bool where_has_path(const char *where, const char *path)
+{
+	size_t n = strlen(path);
+
+	while (*where) {
+		size_t len = strcspn(where, ",");
+
+		if (len > n && where[len - n - 1] == '/' &&
+		    !strncmp(where + len - n, path, n))
+			return true;
+		where += len;
+		where += strspn(where, ", ");
+	}
+	return false;
+}
+
+/*
+ * Set *id to a run of this database still running in a cgroup of path,
+ * or to 0; *pid to its process.
+ */
+static int find_cgroup_owner(struct session *s, const char *path, int64_t *id,
+			     int64_t *pid, struct strbuf *err)
+{
+	struct run_rows rows = {0};
+	int ret = -1;
+
+	*id = 0;
+	if (store_list_runs(s->st, &rows, err))
+		goto out;
+	for (size_t i = 0; i < rows.nr && !*id; i++) {
+		struct run_info ri = {0};
+
+		if (!rows.v[i].status || strcmp(rows.v[i].status, "running"))
+			continue;
+		if (store_run_get(s->st, rows.v[i].id, &ri, err))
+			goto out;
+		if (ri.cgroup && where_has_path(ri.cgroup, path)) {
+			*id = rows.v[i].id;
+			*pid = ri.pid;
+		}
+		run_info_release(&ri);
+	}
+	ret = 0;
+out:
+	run_rows_release(&rows);
+	return ret;
+}
+
+/*
+ * Create spec's cgroup. When it is in the way, and a live run of this
+ * database holds it, say so rather than to remove it.
+ */
+static struct cgroup *create_cgroup(struct session *s,
+				    const struct cgroup_spec *spec,
+				    struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct cgroup *cg = cgroup_create(spec, &why);
+	int64_t id = 0, pid = 0;
+
+	if (!cg && strstr(why.buf, " exist") &&
+	    !find_cgroup_owner(s, spec->path, &id, &pid, NULL) && id) {
+		error_addf(
+			err,
+			"cgroup '%s' is in use by run %" PRId64 " (pid %" PRId64
+			"), which is still running; wait for it to end or choose another path",
+			spec->path, id, pid);
+	} else if (!cg) {
+		error_addf(err, "%s", why.buf);
+	}
+	strbuf_release(&why);
+	return cg;
+}
+
 /*
  * Create the cgroups of the builds: the top-level one once, for all the
  * builds without their own; first, what killed runs left in the way.
@@ -1299,7 +1462,7 @@ static int create_cgroups(struct session *s, struct strbuf *err)
 			s->runs[b].cgroup = s->top_cgroup;
 			continue;
 		}
-		cg = cgroup_create(spec, err);
+		cg = create_cgroup(s, spec, err);
 		if (!cg)
 			return -1;
 		ALLOC_GROW(s->cgroups, s->cgroups_nr + 1, s->cgroups_alloc);
@@ -1493,6 +1656,23 @@ static void restore_settings(struct session *s)
 	strbuf_release(&err);
 }
 
+/*
+ * Put back the settings of runs killed while they held them, each a
+ * warning; that they cannot be read is a warning too.
+ */
+static void recover_settings(struct session *s)
+{
+	struct strvec done = STRVEC_INIT;
+	struct strbuf err = STRBUF_INIT;
+
+	if (settings_recover(s->settings, &done, &err))
+		notify(s, "%s", err.buf);
+	for (size_t i = 0; i < done.nr; i++)
+		notify(s, "%s", done.v[i]);
+	strvec_clear(&done);
+	strbuf_release(&err);
+}
+
 /* Do one step of the walk; -1 when the run cannot go on. */
 static int do_step(struct session *s, const struct plan_step *step,
 		   struct strbuf *err)
@@ -1550,6 +1730,7 @@ int session_run(struct session *s, struct executor *ex, struct strbuf *err)
 	struct plan_step step;
 
 	s->ex = ex;
+	recover_settings(s);
 	if (create_cgroups(s, err) || create_runs(s, err) || prepare(s, err) ||
 	    apply_settings(s, &s->cfg->settings, 0, s->plan->builds_nr, err))
 		goto fail;

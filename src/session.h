@@ -171,6 +171,14 @@ const struct session_summary *session_summary(const struct session *s,
 					      size_t b);
 
 /*
+ * Before anything runs: whether every setting of cfg, the config's and
+ * each build's, can be read under root (NULL: "/"), so that a file that
+ * does not exist stops the run before it is stored.
+ */
+int session_check_settings(const struct config *cfg, const char *root,
+			   struct strbuf *err);
+
+/*
  * Before anything runs: whether the program of every job of plan can be
  * executed, found as the run will find it (runner_find_program() with
  * the PATH of the job's environment: `path`, as in struct session_opts,

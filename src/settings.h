@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 struct strbuf;
+struct strvec;
 
 /*
  * settings: kernel tunables, files under /proc/sys and /sys, written for
@@ -23,6 +24,13 @@ struct strbuf;
  * of blanks taken as one space; in a file that lists choices with the
  * current one in brackets ("always [madvise] never", transparent huge
  * pages), it is the bracketed word.
+ *
+ * Settings are machine-wide and runs may overlap, so each file a run holds
+ * has a record under ROOT/run/mmcmp/settings, kept under a lock: the value
+ * from before the first run wrote it, and the processes holding it. A
+ * second run may hold a file only at the value it holds already; the last
+ * to restore writes the first value back, and settings_recover() puts
+ * back the files of processes that died holding them.
  *
  * Functions returning int give 0, or -1 after appending one line to err.
  * A struct settings owns its strings; settings_free() restores nothing.
@@ -57,9 +65,11 @@ int settings_read(const struct settings *st, const char *path, char **value,
 		  struct strbuf *err);
 /*
  * Write value to path and push the change. Fails, changing nothing, when
- * path cannot be read or written; when the file reads back otherwise,
- * the change is pushed (so a restore puts the old value back) and -1
- * returned.
+ * path cannot be read or written, or when another live process holds it
+ * at another value (the message names its pid); the change's old value
+ * is the file's value before any live holder wrote it. When the file
+ * reads back otherwise, the change is pushed (so a restore puts the old
+ * value back) and -1 returned.
  */
 int settings_apply(struct settings *st, const char *path, const char *value,
 		   struct strbuf *err);
@@ -73,5 +83,14 @@ const struct setting_change *settings_change(const struct settings *st,
  * names the first such file and how many others failed.
  */
 int settings_restore(struct settings *st, size_t keep, struct strbuf *err);
+
+/*
+ * Put back the files whose holders all died (a run killed before it could
+ * restore them), each with the value from before they wrote it, pushing a
+ * line to done for each ("setting 'P' put back to 'V' ...", or why not).
+ * Fails only when the records cannot be read at all.
+ */
+int settings_recover(struct settings *st, struct strvec *done,
+		     struct strbuf *err);
 
 #endif /* MMCMP_SETTINGS_H */

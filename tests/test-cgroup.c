@@ -19,6 +19,7 @@
 #include "cgroup.h"
 #include "cgroup-stat.h"
 #include "config.h"
+#include "run-dir.h"
 #include "strbuf.h"
 #include "strvec.h"
 
@@ -336,6 +337,38 @@ static bool exists_under(const char *root, const char *rel)
 	return e;
 }
 
+/*
+ * A leaf whose run recorded the levels it made (x/a and the leaf, not x):
+ * those go, with no path to go by, and so does the record.
+ */
+static void test_stale_recorded(const char *root)
+{
+	struct strbuf leaf = STRBUF_INIT, file = STRBUF_INIT, err = STRBUF_INIT;
+	FILE *f;
+
+	strbuf_addf(&leaf, "%s/x/a/leaf", root);
+	run_dir_path(&file, "", "cgroups");
+	run_dir_add_name(&file, leaf.buf);
+	if (run_dir_make("", "cgroups", &err) || !(f = fopen(file.buf, "w"))) {
+		skip("cannot write a record under /run/mmcmp");
+		goto out;
+	}
+	fprintf(f, "%s/x/a\n%s\n", root, leaf.buf);
+	if (fclose(f))
+		BUG("cannot write %s", file.buf);
+	shell("mkdir -p", root, "x/a/leaf");
+	ok(!cgroup_remove_stale(leaf.buf, NULL, &err) &&
+		   !exists_under(root, "x/a") && exists_under(root, "x") &&
+		   !exists(file.buf),
+	   "a recorded stale cgroup: the levels it made go, x stays%s%s",
+	   err.len ? ": " : "", err.buf);
+	shell("rm -rf", root, "x");
+out:
+	strbuf_release(&leaf);
+	strbuf_release(&file);
+	strbuf_release(&err);
+}
+
 static void test_stale(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -362,6 +395,7 @@ static void test_stale(void)
 		strbuf_release(&leaf);
 		strbuf_release(&err);
 	}
+	test_stale_recorded(root.buf);
 	rmdir(root.buf);
 	strbuf_release(&root);
 }

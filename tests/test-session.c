@@ -153,7 +153,7 @@ static const struct {
 		.progress = "t:bad:i1",
 		.iterations = "i:exit:0",
 		.summary = "t 1/1/0 stored 0",
-		.warning = "t: bad  iteration 1 failed: exit",
+		.warning = "t: bad iteration 1 failed: exit",
 		.label_runs = 1,
 	},
 	{
@@ -164,7 +164,7 @@ static const struct {
 		.progress = "t:bad:i1 t:good:i1",
 		.iterations = "i:exit:0 i:ok:1",
 		.summary = "t 2/1/1 stored 1",
-		.warning = "t: bad  iteration 1 failed: exit",
+		.warning = "t: bad iteration 1 failed: exit",
 		.label_runs = 1,
 	},
 	{
@@ -308,8 +308,7 @@ static const struct {
 		.progress = "t:op:i1 t:op:i2",
 		.iterations = "i:exit:0 i:exit:0",
 		.summary = "t 2/2/0 stored 0",
-		.warning =
-			"t: w  iteration 1 failed: exit status 5: prepare command '",
+		.warning = "t: w iteration 1 failed: prepare command '",
 		.tail = "failed (exit 5): no caches",
 		.label_runs = 1,
 		.log = "C C",
@@ -376,7 +375,7 @@ static const struct {
 		.progress = "t:op:i1 t:hang:i1",
 		.iterations = "i:signal:0",
 		.summary = "t 1/1/0 stored 0",
-		.warning = "t: w  iteration 1 failed: signal",
+		.warning = "t: w iteration 1 failed: signal",
 		.label_runs = 1,
 		.thp = "madvise\n",
 		.settings = "t: " THP " madvise -> never;",

@@ -11,14 +11,17 @@
 
 #include "tap.h"
 #include "test-files.h"
+#include "machine.h"
 #include "settings.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "util.h"
 
 #define THP	  "/sys/kernel/mm/transparent_hugepage/enabled"
 #define DEFRAG	  "/sys/kernel/mm/transparent_hugepage/defrag"
 #define STAT	  "/proc/sys/vm/stat_interval"
 #define NULL_FILE "/sys/devnull"
+#define RECORD	  "/run/mmcmp/settings/proc%2Fsys%2Fvm%2Fstat_interval"
 
 static const struct {
 	const char *path;
@@ -150,6 +153,80 @@ static void test_apply_restore(void)
 	strbuf_release(&link);
 }
 
+/* Write the record of STAT as a run of process pid (start) would. */
+static void put_record(const char *original, const char *current, long pid,
+		       long long start)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	strbuf_addf(&text, "%s\n%s\n%s\n%ld %lld\n", STAT, original, current,
+		    pid, start);
+	put_tree_file(root, RECORD, text.buf);
+	strbuf_release(&text);
+}
+
+/*
+ * Two runs at once: a file held by another live process (init, pid 1)
+ * may be held at its value only, and its first value comes back when
+ * the last holder lets go; a dead holder's files are recovered.
+ */
+static void test_shared(void)
+{
+	struct settings *st = settings_new(root);
+	struct strbuf err = STRBUF_INIT, sb = STRBUF_INIT;
+	struct strvec done = STRVEC_INIT;
+	bool good;
+
+	put_tree_file(root, STAT, "3\n");
+	put_record("1", "3", 1, (long long)machine_proc_start(1));
+	good = settings_apply(st, STAT, "4", &err) == -1 &&
+	       strstr(err.buf, "setting '" STAT
+			       "' is held at '3' by another run (pid 1)") &&
+	       !settings_nr(st);
+	ok(good, "another value than a live run's is refused: %s", err.buf);
+	strbuf_reset(&err);
+	is_str(get(&sb, STAT), "3\n", "the file keeps the other run's value");
+	good = !settings_apply(st, STAT, "3", &err) && settings_nr(st) == 1 &&
+	       !strcmp(settings_change(st, 0)->old_value, "1");
+	ok(good, "the same value is shared; the old value is the first: %s",
+	   err.buf);
+	good = !settings_restore(st, 0, &err);
+	ok(good, "restore while the other run holds it: %s", err.buf);
+	is_str(get(&sb, STAT), "3\n", "the other run's value stays");
+	strbuf_reset(&err);
+	strbuf_addf(&err, STAT "\n1\n3\n1 %lld\n",
+		    (long long)machine_proc_start(1));
+	is_str(get(&sb, RECORD), err.buf, "the record keeps the other holder");
+	strbuf_reset(&err);
+
+	/* Held by a process that is gone: the next run puts it back. */
+	put_record("1", "3", 1, 0);
+	good = !settings_recover(st, &done, &err) && done.nr == 1 &&
+	       !strcmp(done.v[0],
+		       "setting '" STAT
+		       "' put back to '1' (a run that was killed left '3')");
+	ok(good, "recover a dead run's setting: %s",
+	   done.nr ? done.v[0] : err.buf);
+	is_str(get(&sb, STAT), "1\n", "the first value is back");
+	is_str(get(&sb, RECORD), "(none)", "the record is gone");
+	strvec_clear(&done);
+	good = !settings_recover(st, &done, &err) && !done.nr;
+	ok(good, "nothing left to recover: %s", err.buf);
+
+	/* A dead holder's record is also what a new apply starts from. */
+	put_tree_file(root, STAT, "3\n");
+	put_record("1", "3", 1, 0);
+	good = !settings_apply(st, STAT, "5", &err) &&
+	       !strcmp(settings_change(st, 0)->old_value, "1") &&
+	       !settings_restore(st, 0, &err);
+	ok(good, "apply over a dead run's value: %s", err.buf);
+	is_str(get(&sb, STAT), "1\n", "restore writes the first value");
+	strvec_clear(&done);
+	settings_free(st);
+	strbuf_release(&err);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -173,6 +250,7 @@ int main(void)
 	}
 	root = dir.buf;
 	test_apply_restore();
+	test_shared();
 	/* Leave no tree behind: the files (defrag is a directory now),
 	 * then the directories. */
 	{
@@ -187,6 +265,10 @@ int main(void)
 			"/proc/sys/vm",
 			"/proc/sys",
 			"/proc",
+			"/run/mmcmp/settings/lock",
+			"/run/mmcmp/settings",
+			"/run/mmcmp",
+			"/run",
 		};
 
 		remove_tree(root, paths, ARRAY_SIZE(paths));

@@ -82,7 +82,7 @@ workloads:
 EOF2
 expect_status 1 "a run whose iterations warn, stderr not a terminal" \
 	"$MMCMP" run "$TMP/noparse.yaml" --label notty
-grep_file "$TMP/err" "notty: quiet  iteration 1 failed: extract" \
+grep_file "$TMP/err" "notty: quiet iteration 1 failed: extract" \
 	"the run's stderr holds its warnings"
 check "no progress line when stderr is not a terminal" \
 	sh -c "! grep -q -- '$progress_re' '$TMP/err'"

@@ -141,9 +141,9 @@ finish "$pid"
 check "twice: mmcmp exits 130 (got $st)" test "$st" -eq 130
 check "twice: the slow teardown was cut short" test ! -e "$TMP/wl-teardown"
 check "twice: the config's teardown was skipped" test ! -e "$TMP/teardown"
-grep_file "$TMP/err" "workload teardown command '/bin/sh' cut short by a second interrupt" \
+grep_file "$TMP/err" "workload teardown command 'touch '$TMP/td-begun'; sleep $slower; echo done >'$TMP/wl-teardown'' cut short by a second interrupt" \
 	"twice: the message says the teardown was cut short"
-grep_file "$TMP/err" "teardown command '/bin/sh' skipped after a second interrupt" \
+grep_file "$TMP/err" "teardown command 'echo done >'$TMP/teardown'' skipped after a second interrupt" \
 	"twice: the message says the next teardown was skipped"
 grep_file "$TMP/err" "interrupted twice: the teardowns were cut short" \
 	"twice: the final message says so"
@@ -237,7 +237,7 @@ top="mmcmp-t4600-$$"
 cg_cleanup() {
 	for d in /sys/fs/cgroup /sys/fs/cgroup/unified /sys/fs/cgroup/memory \
 		/sys/fs/cgroup/pids; do
-		for c in "$d/$top/a/leaf" "$d/$top/a" "$d/$top"; do
+		for c in "$d/$top/a/leaf" "$d/$top/a" "$d/$top/b/leaf" "$d/$top/b" "$d/$top"; do
 			[ -d "$c" ] && rmdir "$c" 2>/dev/null
 		done
 	done
@@ -276,6 +276,10 @@ EOF2
 	"$MMCMP" run -q "$TMP/cg.yaml" --label cg-killed >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
 	check "cgroup: the workload hangs in its cgroup" wait_for "$TMP/cg-started"
+	expect_status 1 "cgroup: a second run cannot use the live run's cgroup" \
+		"$MMCMP" run -q "$TMP/cg.yaml" --label cg-second
+	grep_file "$TMP/err" "cgroup '$top/a/leaf' is in use by run [0-9]* (pid $pid), which is still running" \
+		"cgroup: the message names the live run, not rmdir"
 	kill -KILL "$pid"
 	finish "$pid"
 	check "cgroup: the guard killed the workload" gone "slee[p] $slow"
@@ -286,6 +290,21 @@ EOF2
 	check "cgroup: the killed run is aborted" \
 		test "$(q "SELECT status FROM run WHERE label = 'cg-killed'")" = aborted
 	check "cgroup: nothing is left of either run's cgroup" \
+		test ! -e "$cg_root/$top"
+	# The next run has another path: the killed run's levels go too.
+	touch "$TMP/cg-hang"
+	rm -f "$TMP/cg-started"
+	"$MMCMP" run -q "$TMP/cg.yaml" --label cg-killed2 >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	check "cgroup: the workload hangs again" wait_for "$TMP/cg-started"
+	kill -KILL "$pid"
+	finish "$pid"
+	check "cgroup: the guard killed the workload again" gone "slee[p] $slow"
+	rm -f "$TMP/cg-hang"
+	sed -e "s|path: $top/a/leaf|path: $top/b/leaf|" "$TMP/cg.yaml" >"$TMP/cg-b.yaml"
+	expect_status 0 "cgroup: a next run with another path" \
+		"$MMCMP" run -q "$TMP/cg-b.yaml" --label cg-b
+	check "cgroup: every level the killed run made is removed" \
 		test ! -e "$cg_root/$top"
 else
 	ok "# SKIP no writable cgroup hierarchy"

@@ -137,9 +137,9 @@ workloads:
 EOF2
 expect_status 1 "a run with failing iterations" \
 	"$MMCMP" --db "$L" run "$TMP/fail.yaml" --label f
-grep_file "$TMP/err" "f: bad  iteration 1 failed: exit status 3: disk on fire" \
+grep_file "$TMP/err" "f: bad iteration 1 failed: exit status 3: disk on fire" \
 	"the warning gives the exit status"
-grep_file "$TMP/err" "f: killed  iteration 2 failed: signal 9" \
+grep_file "$TMP/err" "f: killed iteration 2 failed: signal 9" \
 	"the warning gives the signal"
 expect_status 0 "list" "$MMCMP" --db "$L" list
 grep_file "$TMP/out" "^  id  label  started  *kernel  *host  *config" \

@@ -11,6 +11,24 @@ skip() {
 	ok "# SKIP $1"
 }
 
+# wait_file FILE: wait up to 30 s for FILE to appear.
+wait_file() {
+	i=0
+	while [ ! -e "$1" ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# stop_run PID SIG: send SIG to the run PID, and set st to how it exited.
+stop_run() {
+	kill -"$2" "$1"
+	set +e
+	wait "$1"
+	st=$?
+	set -e
+}
+
 # seq_list FROM TO: "FROM,FROM+1,...,TO".
 seq_list() {
 	seq -s, "$1" "$2"
@@ -126,11 +144,31 @@ sed -e "s|^prepare: .*|prepare: [\"echo no caches >\&2; exit 5\"]|" \
 : >"$TMP/hooks.log"
 expect_status 1 "a failing prepare fails the iterations" \
 	"$MMCMP" run --label bad-prepare "$TMP/bad-prepare.yaml"
-grep_file "$TMP/err" "iteration 1 failed: exit status 5: prepare command '/bin/sh' failed (exit 5): no caches" \
+grep_file "$TMP/err" "bad-prepare-a: w iteration 1 failed: prepare command 'echo no caches >&2; exit 5' failed (exit 5): no caches" \
 	"the warning names the prepare command and why"
 grep_file "$TMP/out" "bad-prepare-a: run [0-9]* complete, 2 iterations (3 failed)" \
 	"the run goes on to the end"
 check "the workload did not run" sh -c "! grep -q '^w$' '$TMP/hooks.log'"
+sed -e "s|^prepare: .*|prepare: [\"sleep 30.4800\"]|" -e "s|^warmup: .*|warmup: 0\ntimeout: 0.2|" \
+	-e "s|^iterations: .*|iterations: 1|" "$TMP/hooks.yaml" >"$TMP/slow-prepare.yaml"
+expect_status 1 "a prepare that times out fails the iteration" \
+	"$MMCMP" run --label slow-prepare "$TMP/slow-prepare.yaml"
+grep_file "$TMP/err" "w iteration 1 failed: prepare command 'sleep 30.4800' timed out after 0.2 s$" \
+	"the warning names the command and its timeout"
+
+# Ctrl-C during an iteration: the conclude hooks of the prepares that
+# ran still run, to their end.
+sed -e "s|command: .*|command: \"touch '$TMP/hooks-hang'; sleep 1000.4800\"|" \
+	-e "s|^conclude: .*|conclude: [\"sleep 0.3; echo C >> '$TMP/hooks.log'\"]|" \
+	"$TMP/hooks.yaml" >"$TMP/hooks-hang.yaml"
+: >"$TMP/hooks.log"
+"$MMCMP" run -q --label hooks-intr "$TMP/hooks-hang.yaml" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_file "$TMP/hooks-hang"
+stop_run $pid INT
+check "Ctrl-C in an iteration exits 130" test "$st" -eq 130
+check "the concludes ran after Ctrl-C, the config's last" \
+	test "$(tr '\n' ' ' <"$TMP/hooks.log")" = "P BP WP WC BC C "
 
 # Settings: a path outside /proc/sys and /sys is a config error.
 cat >"$TMP/outside.yaml" <<EOF
@@ -147,6 +185,19 @@ expect_status 2 "a setting outside /proc/sys and /sys is refused" \
 	"$MMCMP" run --check "$TMP/outside.yaml"
 grep_file "$TMP/err" "outside.yaml:8:3: setting '/etc/hostname' is not a file under /proc/sys or /sys" \
 	"the message says where"
+
+# A setting whose file does not exist stops --check and the run before
+# anything is stored.
+sed -e "s|/etc/hostname|/proc/sys/vm/no_such_setting|" "$TMP/outside.yaml" >"$TMP/missing.yaml"
+expect_status 2 "--check: a setting that does not exist is refused" \
+	"$MMCMP" run --check "$TMP/missing.yaml"
+grep_file "$TMP/err" "cannot read setting '/proc/sys/vm/no_such_setting': No such file or directory" \
+	"the message names the setting"
+expect_status 2 "the run stops too" "$MMCMP" run --label missing "$TMP/missing.yaml"
+if command -v sqlite3 >/dev/null; then
+	check "nothing is stored" \
+		test "$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM run WHERE label = 'missing'")" -eq 0
+fi
 
 # A real sysctl, written for the run and put back after it and after
 # Ctrl-C: vm.stat_interval (seconds between vmstat updates) is harmless.
@@ -200,5 +251,42 @@ st=$?
 set -e
 check "Ctrl-C exits 130" test "$st" -eq 130
 check "the old value is back after Ctrl-C" test "$(cat $sysctl)" = "$old"
+
+# Two runs at once with one setting: a second one that would write
+# another value is refused, naming the run that holds it; one with the
+# same value shares it, and the old value comes back when the last of
+# them ends, though the first ends first.
+rm -f "$TMP/hanging"
+sed -e "s|hanging|hanging-b|" "$TMP/sysctl-hang.yaml" >"$TMP/sysctl-hang-b.yaml"
+sed -e "s|: $new\$|: $((new + 1))|" "$TMP/sysctl.yaml" >"$TMP/sysctl-other.yaml"
+"$MMCMP" run --label shared-a "$TMP/sysctl-hang.yaml" >"$TMP/out-a" 2>"$TMP/err-a" &
+pid_a=$!
+wait_file "$TMP/hanging"
+expect_status 1 "a second run writing another value is refused" \
+	"$MMCMP" run --label other "$TMP/sysctl-other.yaml"
+grep_file "$TMP/err" "setting '$sysctl' is held at '$new' by another run (pid $pid_a)" \
+	"the message names the run that holds it"
+check "the first run's value holds" test "$(cat $sysctl)" = "$new"
+"$MMCMP" run --label shared-b "$TMP/sysctl-hang-b.yaml" >"$TMP/out-b" 2>"$TMP/err-b" &
+pid_b=$!
+wait_file "$TMP/hanging-b"
+stop_run $pid_a INT
+check "the value holds while the second run does" test "$(cat $sysctl)" = "$new"
+stop_run $pid_b INT
+check "the old value is back after both runs" test "$(cat $sysctl)" = "$old"
+
+# A run killed with SIGKILL cannot restore its settings: the next run
+# puts them back, with a warning.
+rm -f "$TMP/hanging"
+"$MMCMP" run --label killed "$TMP/sysctl-hang.yaml" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_file "$TMP/hanging"
+stop_run $pid KILL
+check "the killed run left its value" test "$(cat $sysctl)" = "$new"
+expect_status 0 "the next run, without settings" \
+	"$MMCMP" run --label after-kill "$TMP/params.yaml"
+grep_file "$TMP/err" "setting '$sysctl' put back to '$old' (a run that was killed left '$new')" \
+	"the next run says it put the value back"
+check "the old value is back after the next run" test "$(cat $sysctl)" = "$old"
 
 done_testing

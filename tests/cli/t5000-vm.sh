@@ -69,8 +69,18 @@ expect_status 0 "--check prints the boot schedule" \
 	"$MMCMP" run --check --label k "$TMP/two.yaml"
 grep_file "$TMP/out" "^boots: 1:thp 2:nothp 3:nothp 4:thp$" "boots alternate A B B A"
 grep_file "$TMP/out" "^kernel thp: .* (release [0-9]" "the release is read from the image"
+grep_file "$TMP/out" "^label k-thp kernel thp$" "--check calls a kernel a kernel"
+# What a killed run's executor left: a directory named with the pid and
+# start time of a process that is gone (this shell's pid, another start)
+# goes at the next start; that of a live process (this shell) stays.
+self_start=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f20)
+mkdir "$TMP/mmcmp-vm-$$-1-dead00" "$TMP/mmcmp-vm-$$-$self_start-live00"
+: >"$TMP/mmcmp-vm-$$-1-dead00/root.cpio.gz"
 expect_status 0 "two kernels x 2 boots x 2 iterations run" \
 	"$MMCMP" run -q --label k "$TMP/two.yaml"
+check "the directory a killed run left is removed" test ! -e "$TMP/mmcmp-vm-$$-1-dead00"
+check "that of a live process stays" test -d "$TMP/mmcmp-vm-$$-$self_start-live00"
+rmdir "$TMP/mmcmp-vm-$$-$self_start-live00"
 check "boots stored in order A B B A" \
 	test "$(q "SELECT group_concat(kernel, ' ') FROM (SELECT kernel FROM boot ORDER BY number, run_id)")" = "thp nothp nothp thp"
 check "each label has its 2 boots x 2 iterations" \
