@@ -135,7 +135,7 @@ static int power_main(int argc, char **argv)
 		ret = usage_error(&cmd_power, "need LABEL and at most OTHER");
 		goto out;
 	}
-	st = store_open(mmcmp_db_path(), &err);
+	st = store_open_read(mmcmp_db_path(), &err);
 	if (!st) {
 		ret = error("%s", err.buf);
 		goto out;

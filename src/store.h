@@ -48,7 +48,7 @@ struct store;
 struct store *store_open(const char *path, struct strbuf *err);
 /*
  * Open the database at path for reading (`list`, `show`, `compare`,
- * `export`): it never creates a file ("no database at 'X'" when path does
+ * `export`, `power`, `report`): it never creates a file ("no database at 'X'" when path does
  * not exist) and checks the schema in a read transaction, so it does not
  * wait for a writer. It writes only to upgrade an older mmcmp database
  * and to mark the runs of dead processes aborted, and only when it can:

@@ -62,7 +62,8 @@ live_run() {
 
 # Issue 18: on a path that does not exist, readers create nothing.
 none="$TMP/none.db"
-for c in list "show x" "compare x y" "export json" "delete x" "relabel x y"; do
+for c in list "show x" "compare x y" "export json" "delete x" "relabel x y" \
+	"power x" "report x y"; do
 	# shellcheck disable=SC2086
 	expect_status 1 "$c on a missing database fails" "$MMCMP" --db "$none" $c
 	grep_file "$TMP/err" "^mmcmp: error: no database at '$none'$" "$c: says there is none"
@@ -75,7 +76,7 @@ other="$TMP/other.db"
 sqlite3 "$other" "CREATE TABLE notes (x); INSERT INTO notes VALUES ('mine')"
 before=$(cksum <"$other")
 for c in list "show x" "compare x y" "export json" "delete x" "relabel x y" \
-	"run -q $TMP/good.yaml --label x" "import $TMP/one.csv"; do
+	"power x" "report x y" "run -q $TMP/good.yaml --label x" "import $TMP/one.csv"; do
 	# shellcheck disable=SC2086
 	expect_status 1 "${c%% *} on another application's file fails" "$MMCMP" --db "$other" $c
 	grep_file "$TMP/err" "^mmcmp: error: '$other' is not an mmcmp database" \
@@ -128,6 +129,7 @@ readable() {
 	expect_status 0 "$what: export" "$@" "$MMCMP" --db "$db" export csv
 	expect_status 0 "$what: compare" "$@" "$MMCMP" --db "$db" compare \
 		--include-incomplete first first
+	expect_status 0 "$what: power" "$@" "$MMCMP" --db "$db" power first
 	check "$what: the database is unchanged" test "$(cksum <"$db")" = "$before"
 	check "$what: the run is not marked in the file" \
 		test "$(sqlite3 "file:$db?immutable=1" "SELECT status FROM run WHERE label = 'first'")" = running
@@ -144,7 +146,7 @@ else
 	ro_skip="root, and cannot run mmcmp as nobody with setpriv"
 fi
 if [ -n "$ro_skip" ]; then
-	for _ in $(seq 20); do
+	for _ in $(seq 22); do
 		ok "# SKIP $ro_skip"
 	done
 else
@@ -171,7 +173,7 @@ if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=4M tmpfs "$mnt" 2>/dev/null; t
 	umount "$mnt"
 	trap 'kill $live 2>/dev/null || true; rm -rf "$TMP"' EXIT
 else
-	for _ in $(seq 10); do
+	for _ in $(seq 11); do
 		ok "# SKIP cannot mount a tmpfs (needs root)"
 	done
 fi
