@@ -356,6 +356,10 @@ static int import_files(struct import_state *s, struct import_file *files,
 	}
 	ret = 1;
 	s->st = store_open(mmcmp_db_path(), &err);
+	if (s->st && store_transient(s->st)) {
+		ret = transient_db_error(&cmd_import);
+		goto out;
+	}
 	if (!s->st || store_begin(s->st, &err)) {
 		error("%s", err.buf);
 		goto out;

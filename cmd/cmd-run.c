@@ -135,11 +135,6 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	if (a->until_pct > 100)
 		return usage_error(&cmd_run,
 				   "--until: expected a percentage up to 100");
-	/* SQLite's in-memory database is gone when mmcmp exits. */
-	if (!a->check && !strcmp(mmcmp_db_path(), ":memory:"))
-		return usage_error(
-			&cmd_run,
-			"--db :memory: would throw the results away at exit; give a database file");
 	return 0;
 }
 
@@ -459,6 +454,10 @@ static int run_main(int argc, char **argv)
 	st = store_open(mmcmp_db_path(), &err);
 	if (!st) {
 		ret = error("%s", err.buf);
+		goto out;
+	}
+	if (store_transient(st)) {
+		ret = transient_db_error(&cmd_run);
 		goto out;
 	}
 	ret = run_session(&rs, st);

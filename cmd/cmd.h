@@ -80,6 +80,13 @@ int pooled_label_error(const struct cmd *cmd, struct store *st,
 		       const char *label, size_t loaded,
 		       const struct strvec *notes);
 
+/*
+ * The usage error of cmd for a database that keeps nothing after mmcmp
+ * exits (store_transient()): ":memory:", "" or an in-memory URI given
+ * as --db. Returns 2.
+ */
+int transient_db_error(const struct cmd *cmd);
+
 /* Print "mmcmp: error: ..." on stderr; returns 1. */
 MMCMP_PRINTF(1, 2) int error(const char *fmt, ...);
 /* Print "mmcmp: warning: ..." on stderr. */

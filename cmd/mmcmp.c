@@ -77,6 +77,15 @@ int usage_error(const struct cmd *cmd, const char *fmt, ...)
 	return 2;
 }
 
+int transient_db_error(const struct cmd *cmd)
+{
+	/* SQLite's in-memory and temporary databases go when mmcmp exits. */
+	return usage_error(cmd,
+			   "--db '%s' would throw the results away at exit;"
+			   " give a database file",
+			   mmcmp_db_path());
+}
+
 int show_help(const struct cmd *cmd)
 {
 	struct strbuf sb = STRBUF_INIT;

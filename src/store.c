@@ -765,6 +765,14 @@ struct store *store_open_read(const char *path, struct strbuf *err)
 	return open_store(path, true, err);
 }
 
+bool store_transient(const struct store *st)
+{
+	/* NULL or "" for an in-memory or temporary database (sqlite3.h). */
+	const char *file = sqlite3_db_filename(st->db, "main");
+
+	return !file || !*file;
+}
+
 int store_set_busy_timeout(struct store *st, int timeout_ms, struct strbuf *err)
 {
 	if (sqlite3_busy_timeout(st->db, timeout_ms) != SQLITE_OK)

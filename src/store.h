@@ -48,8 +48,8 @@ struct store;
 struct store *store_open(const char *path, struct strbuf *err);
 /*
  * Open the database at path for reading (`list`, `show`, `compare`,
- * `export`, `power`, `report`): it never creates a file ("no database at 'X'" when path does
- * not exist) and checks the schema in a read transaction, so it does not
+ * `export`, `power`, `report`): it never creates a file ("no database at
+ * 'X'" when path does not exist) and checks the schema in a read transaction, so it does not
  * wait for a writer. It writes only to upgrade an older mmcmp database
  * and to mark the runs of dead processes aborted, and only when it can:
  * a file or directory it cannot write (a read-only file system, another
@@ -64,6 +64,13 @@ struct store *store_open(const char *path, struct strbuf *err);
 struct store *store_open_read(const char *path, struct strbuf *err);
 /* Close; NULL is a no-op. */
 void store_close(struct store *st);
+/*
+ * Whether st keeps nothing once closed: an in-memory or temporary
+ * database, as SQLite opens for ":memory:", "" and URIs such as
+ * "file::memory:" or "file:x?mode=memory". Writers that must keep
+ * their results refuse it.
+ */
+bool store_transient(const struct store *st);
 
 /*
  * Set how long a call waits for a lock held by another connection before
