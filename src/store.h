@@ -53,7 +53,8 @@ struct store *store_open(const char *path, struct strbuf *err);
  * wait for a writer. It writes only to upgrade an older mmcmp database
  * and to mark the runs of dead processes aborted, and only when it can:
  * a file or directory it cannot write (a read-only file system, another
- * user's file) is opened read-only, and runs it cannot mark (read-only,
+ * user's file) is opened read-only (a -wal file without its -shm file
+ * is read too, with the WAL index in memory), and runs it cannot mark (read-only,
  * or the lock held by a writer for more than 0.1 s) are shown as
  * "aborted" by store_run_get() and store_list_runs() without being
  * written. An older schema in a read-only file is an error. ":memory:"
