@@ -18,7 +18,8 @@
 static const char sql_running[] =
 	"SELECT id, hostname, pid, pid_start FROM run"
 	" WHERE status = 'running' AND (?1 IS NULL OR label = ?1)"
-	" AND (?2 = 0 OR id = ?2) AND id <> ?3 ORDER BY id";
+	" AND (?2 = 0 OR id = ?2) AND id <> ?3 AND (?4 = 0 OR replacing)"
+	" ORDER BY id";
 static const char sql_count[] =
 	"SELECT count(*) FROM run WHERE label = ?1 AND (?2 = 0 OR id = ?2)";
 static const char sql_replaceable[] =
@@ -48,12 +49,12 @@ static sqlite3_stmt *prepare(struct store *st, const char *sql,
 
 /*
  * Set *run_id to the first run matching label (any when NULL) and id (any
- * when 0), other than except_id, whose process is alive on this host; 0
- * when there is none. *pid is that process.
+ * when 0), other than except_id, replacing (when asked), whose process is
+ * alive on this host; 0 when there is none. *pid is that process.
  */
 static int find_alive(struct store *st, const char *label, int64_t id,
-		      int64_t except_id, int64_t *run_id, int64_t *pid,
-		      struct strbuf *err)
+		      int64_t except_id, bool replacing, int64_t *run_id,
+		      int64_t *pid, struct strbuf *err)
 {
 	sqlite3_stmt *stmt = prepare(st, sql_running, err);
 	int rc = SQLITE_ERROR, ret = -1;
@@ -63,7 +64,8 @@ static int find_alive(struct store *st, const char *label, int64_t id,
 		return -1;
 	if (!store_bind_text(stmt, 1, label) &&
 	    !sqlite3_bind_int64(stmt, 2, id) &&
-	    !sqlite3_bind_int64(stmt, 3, except_id)) {
+	    !sqlite3_bind_int64(stmt, 3, except_id) &&
+	    !sqlite3_bind_int(stmt, 4, replacing)) {
 		while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 			const char *host =
 				(const char *)sqlite3_column_text(stmt, 1);
@@ -93,7 +95,7 @@ int store_find_running(struct store *st, const char *label, int64_t except_id,
 {
 	int64_t pid;
 
-	return find_alive(st, label, 0, except_id, run_id, &pid, err);
+	return find_alive(st, label, 0, except_id, false, run_id, &pid, err);
 }
 
 /*
@@ -105,7 +107,7 @@ static int refuse_alive(struct store *st, const char *label, int64_t id,
 {
 	int64_t alive, pid = 0;
 
-	if (find_alive(st, label, id, except_id, &alive, &pid, err))
+	if (find_alive(st, label, id, except_id, false, &alive, &pid, err))
 		return -1;
 	if (alive)
 		return error_addf(err,
@@ -147,6 +149,29 @@ static int refuse_taken(struct store *st, const char *label, struct strbuf *err)
 	if (nr)
 		return error_addf(err, "label '%s' already has results in '%s'",
 				  label, st->path);
+	return 0;
+}
+
+int store_run_check_start(struct store *st, const char *label, bool replacing,
+			  struct strbuf *err)
+{
+	struct strbuf what = STRBUF_INIT;
+	int64_t alive, pid = 0;
+	int ret;
+
+	if (replacing) {
+		strbuf_addf(&what, "replace the runs of '%s'", label);
+		ret = refuse_alive(st, label, 0, 0, what.buf, err);
+		strbuf_release(&what);
+		return ret;
+	}
+	if (find_alive(st, label, 0, 0, true, &alive, &pid, err))
+		return -1;
+	if (alive)
+		return error_addf(err,
+				  "cannot add a run to '%s': run %" PRId64
+				  " is replacing its runs (pid %" PRId64 ")",
+				  label, alive, pid);
 	return 0;
 }
 

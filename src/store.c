@@ -66,10 +66,10 @@ static const char *const stmt_sql[ST_NR] = {
 		" mmcmp_version, hostname, kernel_release, kernel_version,"
 		" cmdline, cpu_model, nr_cpus, mem_bytes, pid, pid_start,"
 		" thp_enabled, thp_defrag, cpufreq_governor, numa_nodes, smt,"
-		" cgroup_mode, kernel_config_sha256, cgroup, setup)"
+		" cgroup_mode, kernel_config_sha256, cgroup, setup, replacing)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
 		" ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24,"
-		" ?25, ?26, ?27)",
+		" ?25, ?26, ?27, ?28)",
 	[ST_RUN_SET_STATUS] =
 		"UPDATE run SET status = ?2, ended_at = coalesce(?3, ended_at)"
 		" WHERE id = ?1",
@@ -926,6 +926,9 @@ int store_run_create(struct store *st, struct run_info *ri, struct strbuf *err)
 
 	if (store_tx_open(st, true, &tx, err))
 		return -1;
+	if (ri->status && !strcmp(ri->status, "running") &&
+	    store_run_check_start(st, ri->label, ri->replacing, err))
+		goto out;
 	stmt = stmt_get(st, ST_RUN_INSERT, err);
 	if (!stmt)
 		goto out;
@@ -957,6 +960,7 @@ int store_run_create(struct store *st, struct run_info *ri, struct strbuf *err)
 	    store_bind_text(stmt, 25, m->kernel_config_sha256) ||
 	    store_bind_text(stmt, 26, ri->cgroup) ||
 	    store_bind_text(stmt, 27, ri->setup) ||
+	    sqlite3_bind_int(stmt, 28, ri->replacing) ||
 	    sqlite3_step(stmt) != SQLITE_DONE) {
 		store_fail(st, err, "create run '%s'",
 			   ri->uuid ? ri->uuid : "(null)");

@@ -121,7 +121,12 @@ void store_rollback(struct store *st);
 /*
  * Insert a run from ri (id ignored, status as given) and set ri->id.
  * uuid must be unique; uuid, label, status and started_at must not be
- * NULL, the other strings may be (unknown).
+ * NULL, the other strings may be (unknown). A "running" run with
+ * ri->replacing is refused while any run of its label is alive ("cannot
+ * replace the runs of 'L': run N is still running (pid P)"), one without
+ * while a replacing run of its label is ("cannot add a run to 'L': run N
+ * is replacing its runs (pid P)"): the check and the insert are one
+ * write transaction.
  */
 int store_run_create(struct store *st, struct run_info *ri, struct strbuf *err);
 /*
@@ -159,6 +164,17 @@ int store_run_set_setup(struct store *st, int64_t run_id, const char *setup,
  */
 int store_find_running(struct store *st, const char *label, int64_t except_id,
 		       int64_t *run_id, struct strbuf *err);
+/*
+ * Whether a run of label may start now (store_run_create() checks it in
+ * its transaction; `mmcmp run` also before it prepares anything): when
+ * replacing (`--replace`), fail with "cannot replace the runs of 'L': run
+ * N is still running (pid P)" while any run of label is alive; else fail
+ * with "cannot add a run to 'L': run N is replacing its runs (pid P)"
+ * while a replacing run of label (run_info.replacing) is alive, as its end
+ * would leave the new run pooled with nothing it was meant to join.
+ */
+int store_run_check_start(struct store *st, const char *label, bool replacing,
+			  struct strbuf *err);
 
 /*
  * Delete every run of label with all that belongs to it; no run of that

@@ -250,6 +250,24 @@ check "and so are the others (3 runs)" test "$(q "SELECT count(*) FROM run WHERE
 expect_status 0 "with no live run, --replace replaces" \
 	sh -c "$MMCMP run -q '$TMP/good.yaml' --label keep2 && $MMCMP run -q '$TMP/good.yaml' --label keep2 --replace"
 check "one run of keep2 is left" test "$(q "SELECT count(*) FROM run WHERE label = 'keep2'")" = 1
+# While a --replace run of a label is alive, no --append run of it starts:
+# the replacement would fail at its end and leave old and new pooled.
+expect_status 0 "a good run of rep" "$MMCMP" run -q "$TMP/good.yaml" --label rep
+live_run rep
+q "UPDATE run SET replacing = 1 WHERE uuid = 'live-rep'"
+expect_status 1 "--append while a --replace of the label is alive" \
+	"$MMCMP" run -q "$TMP/good.yaml" --label rep --append
+grep_file "$TMP/err" "cannot add a run to 'rep': run [0-9]* is replacing its runs (pid $live)" \
+	"it names the replacing run"
+check "no run was added to rep" test "$(q "SELECT count(*) FROM run WHERE label = 'rep'")" = 2
+q "UPDATE run SET replacing = 0 WHERE uuid = 'live-rep'"
+expect_status 0 "--append beside a live run that does not replace" \
+	"$MMCMP" run -q "$TMP/good.yaml" --label rep --append
+expect_status 0 "a --replace run records that it replaces" \
+	"$MMCMP" run -q "$TMP/good.yaml" --label rep3 --replace
+check "and the others do not" \
+	test "$(q "SELECT group_concat(replacing) FROM run WHERE label IN ('rep', 'rep3') ORDER BY id")" = "0,0,0,1"
+q "DELETE FROM run WHERE uuid = 'live-rep'"
 
 # Issue 19: delete and relabel.
 expect_status 0 "relabel keep2 moved" "$MMCMP" relabel keep2 moved
