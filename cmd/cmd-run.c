@@ -42,23 +42,20 @@ static void on_interrupt(int sig)
 }
 
 /* The signals that catch_signals() sets for a run. */
-static const int run_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+static const int run_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
 /*
- * Catch the signals that should end a run cleanly; ignore SIGPIPE, so
- * that a closed stdout or stderr (mmcmp run | head) cannot kill a long
- * run: the write fails and the exit status says so.
+ * Catch the signals that should end a run cleanly. SIGPIPE is ignored
+ * by main() for every command, so that a closed stdout or stderr (mmcmp
+ * run | head) cannot kill a long run.
  */
 static void catch_signals(struct sigaction *old)
 {
 	struct sigaction sa = {.sa_handler = on_interrupt};
 
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < ARRAY_SIZE(run_signals); i++) {
-		sa.sa_handler =
-			run_signals[i] == SIGPIPE ? SIG_IGN : on_interrupt;
+	for (size_t i = 0; i < ARRAY_SIZE(run_signals); i++)
 		sigaction(run_signals[i], &sa, &old[i]);
-	}
 }
 
 static void restore_signals(const struct sigaction *old)
