@@ -203,10 +203,19 @@ static void clear_progress(const struct run_state *rs)
 }
 
 /* session_opts.warning: a warning, off the progress line. */
+/*
+ * Warnings quote what workloads wrote (their stderr, a guest's console):
+ * escaped as `mmcmp show` does, so that no escape sequence reaches the
+ * terminal.
+ */
 static void show_warning(void *ctx, const char *msg)
 {
+	struct strbuf sb = STRBUF_INIT;
+
 	clear_progress(ctx);
-	warning("%s", msg);
+	names_escape_lines(&sb, msg, strlen(msg));
+	warning("%s", sb.buf);
+	strbuf_release(&sb);
 }
 
 /* Give each build its label: base, or base-BUILD with builds. */

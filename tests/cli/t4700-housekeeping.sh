@@ -164,6 +164,25 @@ expect_status 0 "show of a run without failures" "$MMCMP" show base
 check "no failed iterations listed when none failed" \
 	sh -c "! grep -q 'failed iterations' '$TMP/out'"
 
+# The stderr a warning quotes is escaped as show escapes it: no escape
+# sequence reaches the terminal.
+cat >"$TMP/esc.yaml" <<EOF2
+name: esc
+iterations: 1
+workloads:
+  - name: e
+    shell: true
+    command: 'printf "bad \\033[31mred\\033[0m\\n" >&2; exit 3'
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+EOF2
+expect_status 1 "a run whose workload writes escape sequences" \
+	"$MMCMP" --db "$TMP/esc.db" run -q "$TMP/esc.yaml" --label esc
+grep_file "$TMP/err" 'iteration 1 failed: exit status 3: bad \\x1b\[31mred\\x1b\[0m$' \
+	"the warning escapes them as \\x1b"
+check "no ESC byte reaches stderr" sh -c "! LC_ALL=C grep -q \"\$(printf '\\033')\" '$TMP/err'"
+
 # Names: run and import store only what their export can hold.
 N="$TMP/names.db"
 cat >"$TMP/param.yaml" <<EOF2
