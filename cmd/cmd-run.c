@@ -371,13 +371,24 @@ static int run_session(struct run_state *rs, struct store *st)
 	status = session_status_name(session_status(s));
 	for (size_t b = 0; b < session_runs_nr(s); b++) {
 		const struct session_summary *sum = session_summary(s, b);
+		struct run_info ri = {0};
+		const char *shown = status;
 
 		failed += sum->failed;
-		if (!args->quiet && sum->id)
-			printf("%s: run %" PRId64
-			       " %s, %zu iterations (%zu failed), %zu samples\n",
-			       sum->label, sum->id, status, sum->iterations,
-			       sum->failed, sum->samples);
+		if (args->quiet || !sum->id)
+			continue;
+		/*
+		 * The status stored, as list and show print it: a run whose
+		 * every measured iteration (or boot) failed is "failed" in a
+		 * session that completed.
+		 */
+		if (!store_run_get(st, sum->id, &ri, NULL) && ri.status)
+			shown = ri.status;
+		printf("%s: run %" PRId64
+		       " %s, %zu iterations (%zu failed), %zu samples\n",
+		       sum->label, sum->id, shown, sum->iterations,
+		       sum->failed, sum->samples);
+		run_info_release(&ri);
 	}
 	if (!ret && failed)
 		ret = 1;

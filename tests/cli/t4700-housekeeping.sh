@@ -178,7 +178,10 @@ workloads:
         extract: { regex: "total:([0-9]+)" }
 EOF2
 expect_status 1 "a run whose workload writes escape sequences" \
-	"$MMCMP" --db "$TMP/esc.db" run -q "$TMP/esc.yaml" --label esc
+	"$MMCMP" --db "$TMP/esc.db" run "$TMP/esc.yaml" --label esc
+# Its every iteration failed: the run is stored failed, and says so.
+grep_file "$TMP/out" "^esc: run 1 failed, 1 iterations (1 failed), 0 samples$" \
+	"the run's last line gives the status stored"
 grep_file "$TMP/err" 'iteration 1 failed: exit status 3: bad \\x1b\[31mred\\x1b\[0m$' \
 	"the warning escapes them as \\x1b"
 check "no ESC byte reaches stderr" sh -c "! LC_ALL=C grep -q \"\$(printf '\\033')\" '$TMP/err'"
