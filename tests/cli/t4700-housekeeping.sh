@@ -292,6 +292,16 @@ grep_file "$TMP/err" "no runs with label 'mnie' in .*; did you mean 'mine'?" \
 expect_status 2 "show of an unknown label" "$MMCMP" --db "$Q" show fromquik
 grep_file "$TMP/err" "no runs with label 'fromquik'; did you mean 'fromquick'?" \
 	"did you mean for a label in show"
+# Every command that looks a label up gives the same hint.
+for c in "delete fromquik" "relabel fromquik other" "export csv fromquik" \
+	"export json --compare fromquik" "power fromquik"; do
+	# shellcheck disable=SC2086
+	"$MMCMP" --db "$Q" $c >"$TMP/out" 2>"$TMP/err" || true
+	grep_file "$TMP/err" "no runs with label 'fromquik'.*; did you mean 'fromquick'?" \
+		"did you mean for a label in ${c% *}"
+done
+expect_status 0 "list after the hints" "$MMCMP" --db "$Q" list
+grep_file "$TMP/out" " fromquick " "the hinted commands changed nothing"
 expect_status 0 "mmcmp help show" "$MMCMP" help show
 grep_file "$TMP/out" "^usage: mmcmp show" "help CMD prints CMD's help"
 "$MMCMP" show --help >"$TMP/show-help"
