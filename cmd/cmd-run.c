@@ -259,16 +259,42 @@ static int read_config(const char *path, struct strbuf *text,
 static int apply_quick(char *const *argv, const struct strbuf *text,
 		       struct run_args *a, struct strvec *words)
 {
+	struct strbuf where = STRBUF_INIT;
+	struct strvec alone = STRVEC_INIT;
+	struct run_args quick = {.params = STRVEC_INIT,
+				 .kernels = STRVEC_INIT};
+	size_t line_nr = 0;
 	char **av;
 	int ret;
 
 	strvec_push(words, argv[0]);
-	if (!config_quick_words(text->buf, words))
+	if (!config_quick_words(text->buf, words, &line_nr))
 		return usage_error(&cmd_run,
 				   "--quick: '%s' has no '# quick:' line",
 				   a->config_path);
-	strvec_pushv(words, argv + 1);
+	/*
+	 * The quick line alone first, with CONFIG, so that an error in it
+	 * says where it is rather than blaming the command line.
+	 */
+	strvec_pushv(&alone, words->v);
+	strvec_push(&alone, a->config_path);
+	strbuf_addf(&where, "in the quick line of %s:%zu: ",
+		    strcmp(a->config_path, "-") ? a->config_path : STDIN_NAME,
+		    line_nr);
 	/* parse_options() rearranges its argv: give it a copy. */
+	av = xcalloc(alone.nr + 1, sizeof(*av));
+	memcpy(av, alone.v, alone.nr * sizeof(*av));
+	usage_error_context(where.buf);
+	ret = parse_args((int)alone.nr, av, &quick);
+	usage_error_context(NULL);
+	free(av);
+	strvec_clear(&quick.params);
+	strvec_clear(&quick.kernels);
+	strvec_clear(&alone);
+	strbuf_release(&where);
+	if (ret)
+		return ret;
+	strvec_pushv(words, argv + 1);
 	av = xcalloc(words->nr + 1, sizeof(*av));
 	memcpy(av, words->v, words->nr * sizeof(*av));
 	strvec_clear(&a->params);

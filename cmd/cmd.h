@@ -97,6 +97,12 @@ MMCMP_PRINTF(1, 2) void warning(const char *fmt, ...);
  */
 MMCMP_PRINTF(2, 3) int usage_error(const struct cmd *cmd, const char *fmt, ...);
 /*
+ * Put ctx ("in the quick line of FILE:LINE: ") before the message of
+ * every usage_error() until it is called again with NULL; ctx must stay
+ * valid until then.
+ */
+void usage_error_context(const char *ctx);
+/*
  * The rule for a label that run or relabel gives: what names_check()
  * allows, and 1 to 200 bytes without a space, as labels head table
  * columns and name files. Returns 0, or 2 after a usage error of cmd.

@@ -25,6 +25,8 @@ static const struct cmd *const commands[] = {
 };
 
 static const char *db_path;
+/* What usage_error() puts before its message (usage_error_context()). */
+static const char *usage_context;
 
 const char *mmcmp_db_path(void)
 {
@@ -63,13 +65,18 @@ void warning(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void usage_error_context(const char *ctx)
+{
+	usage_context = ctx;
+}
+
 int usage_error(const struct cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
 	fflush(stdout);
-	fprintf(stderr, "mmcmp%s%s: error: ", cmd ? " " : "",
-		cmd ? cmd->name : "");
+	fprintf(stderr, "mmcmp%s%s: error: %s", cmd ? " " : "",
+		cmd ? cmd->name : "", usage_context ? usage_context : "");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

@@ -263,6 +263,16 @@ grep_file "$TMP/out" " mine .* 1  *1  complete$" "the command line overrides the
 expect_status 2 "run --quick of a config without a quick line" \
 	"$MMCMP" --db "$Q" run --quick "$TMP/one.yaml"
 grep_file "$TMP/err" "has no '# quick:' line" "the refusal says why"
+# An error in the quick line names the line, one of the command line not.
+{ echo "name: badquick"; echo "# quick: --iterations 1 --bogus"; sed 1d "$TMP/one.yaml"; } >"$TMP/badquick.yaml"
+expect_status 2 "run --quick with an unknown option in the quick line" \
+	"$MMCMP" --db "$Q" run --quick "$TMP/badquick.yaml"
+grep_file "$TMP/err" "^mmcmp run: error: in the quick line of $TMP/badquick.yaml:2: unknown option '--bogus'$" \
+	"the error names the quick line"
+expect_status 2 "run --quick with an unknown option of its own" \
+	"$MMCMP" --db "$Q" run --quick "$TMP/quick.yaml" --bogus
+grep_file "$TMP/err" "^mmcmp run: error: unknown option '--bogus'$" \
+	"the error of the command line does not blame the quick line"
 expect_status 0 "run --quick --check of a shipped config" \
 	"$MMCMP" run --quick --check "$MMCMP_SRCDIR/configs/pagefault.yaml"
 grep_file "$TMP/out" "2 iterations each after 0 warm-up" "the shipped quick line is applied"
