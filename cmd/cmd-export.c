@@ -112,7 +112,8 @@ static int select_runs(struct store *st, const struct export_args *a,
 			label_hint(st, a->labels[i], &err);
 			ret = usage_error(&cmd_export,
 					  "no runs with label '%s' in '%s'%s",
-					  a->labels[i], mmcmp_db_path(), err.buf);
+					  a->labels[i], mmcmp_db_path(),
+					  err.buf);
 			goto out;
 		}
 		want = xrealloc(want, (want_nr + n) * sizeof(*want));

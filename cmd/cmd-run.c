@@ -261,8 +261,7 @@ static int apply_quick(char *const *argv, const struct strbuf *text,
 {
 	struct strbuf where = STRBUF_INIT;
 	struct strvec alone = STRVEC_INIT;
-	struct run_args quick = {.params = STRVEC_INIT,
-				 .kernels = STRVEC_INIT};
+	struct run_args quick = {.params = STRVEC_INIT, .kernels = STRVEC_INIT};
 	size_t line_nr = 0;
 	char **av;
 	int ret;
@@ -412,8 +411,8 @@ static int run_session(struct run_state *rs, struct store *st)
 			shown = ri.status;
 		printf("%s: run %" PRId64
 		       " %s, %zu iterations (%zu failed), %zu samples\n",
-		       sum->label, sum->id, shown, sum->iterations,
-		       sum->failed, sum->samples);
+		       sum->label, sum->id, shown, sum->iterations, sum->failed,
+		       sum->samples);
 		run_info_release(&ri);
 	}
 	if (!ret && failed)

@@ -2021,8 +2021,7 @@ out:
 	return ret;
 }
 
-bool config_quick_words(const char *text, struct strvec *words,
-			size_t *line_nr)
+bool config_quick_words(const char *text, struct strvec *words, size_t *line_nr)
 {
 	const char *line = text, *end;
 	size_t nr = 1;

@@ -689,8 +689,8 @@ static int reader_open(const char *path, char **name, int *flags,
 	if (!dir_ok || access(path, W_OK))
 		*flags = SQLITE_OPEN_READONLY;
 	strbuf_release(&sb);
-	if (dir_ok || (sibling_exists(path, "-wal") &&
-		       sibling_exists(path, "-shm"))) {
+	if (dir_ok ||
+	    (sibling_exists(path, "-wal") && sibling_exists(path, "-shm"))) {
 		*name = xstrdup(path);
 		return 0;
 	}

@@ -49,13 +49,13 @@ struct store *store_open(const char *path, struct strbuf *err);
 /*
  * Open the database at path for reading (`list`, `show`, `compare`,
  * `export`, `power`, `report`): it never creates a file ("no database at
- * 'X'" when path does not exist) and checks the schema in a read transaction, so it does not
- * wait for a writer. It writes only to upgrade an older mmcmp database
- * and to mark the runs of dead processes aborted, and only when it can:
- * a file or directory it cannot write (a read-only file system, another
+ * 'X'" when path does not exist) and checks the schema in a read transaction,
+ * so it does not wait for a writer. It writes only to upgrade an older mmcmp
+ * database and to mark the runs of dead processes aborted, and only when it
+ * can: a file or directory it cannot write (a read-only file system, another
  * user's file) is opened read-only (a -wal file without its -shm file
- * is read too, with the WAL index in memory), and runs it cannot mark (read-only,
- * or the lock held by a writer for more than 0.1 s) are shown as
+ * is read too, with the WAL index in memory), and runs it cannot mark
+ * (read-only, or the lock held by a writer for more than 0.1 s) are shown as
  * "aborted" by store_run_get() and store_list_runs() without being
  * written. An older schema in a read-only file is an error. ":memory:"
  * opens as store_open() does. Commands that change only what exists

@@ -120,7 +120,7 @@ static const struct {
 	{"bad \033[31mred\033[0m\n", "bad \\x1b[31mred\\x1b[0m"},
 	{"one\ntwo\n\n", "one\ntwo"},
 	{"crlf\r\nline\r\n", "crlf\nline"},
-	{"tab\there\n\x07" "bell", "tab\\there\n\\x07bell"},
+	{"tab\there\n\abell", "tab\\there\n\\x07bell"},
 	{"\n\nlead", "\n\nlead"},
 	{"cut \xc3", "cut \\xc3"},
 };
