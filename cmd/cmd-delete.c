@@ -75,6 +75,7 @@ static int delete_label(struct store *st, const struct delete_args *a,
 		goto out;
 	if (!nr) {
 		error_addf(err, "no runs with label '%s'", a->label);
+		label_hint(st, a->label, err);
 		goto out;
 	}
 	if (store_delete_label(st, a->label, err))

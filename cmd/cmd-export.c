@@ -109,9 +109,11 @@ static int select_runs(struct store *st, const struct export_args *a,
 			goto out;
 		}
 		if (!n) {
+			label_hint(st, a->labels[i], &err);
 			ret = usage_error(&cmd_export,
-					  "no runs with label '%s' in '%s'",
-					  a->labels[i], mmcmp_db_path());
+					  "no runs with label '%s' in '%s'%s",
+					  a->labels[i], mmcmp_db_path(),
+					  err.buf);
 			goto out;
 		}
 		want = xrealloc(want, (want_nr + n) * sizeof(*want));
@@ -176,9 +178,10 @@ static int add_compare(struct store *st, struct export_args *a,
 		goto out;
 	}
 	if (!ids_nr) {
+		label_hint(st, a->base, &err);
 		ret = usage_error(&cmd_export,
-				  "--compare: no runs with label '%s'",
-				  a->base);
+				  "--compare: no runs with label '%s'%s",
+				  a->base, err.buf);
 		goto out;
 	}
 	/*

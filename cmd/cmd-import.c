@@ -304,11 +304,15 @@ static int read_runs(const struct import_args *a, struct import_file *f,
 		return fmt->parse_tree(f->path, &f->runs, &f->nr, err);
 	if (read_file(f->path, &buf, err))
 		goto out;
+	/*
+	 * What a gzip file holds has the limits of an uncompressed file: a
+	 * CSV 1 GiB, a JSON export less (json_import() checks it).
+	 */
 	if (import_is_gzip(buf.buf, buf.len)) {
 		strbuf_add(&raw, buf.buf, buf.len);
 		strbuf_reset(&buf);
-		if (import_gunzip(f->path, raw.buf, raw.len,
-				  JSON_IMPORT_MAX_BYTES, &buf, err))
+		if (import_gunzip(f->path, raw.buf, raw.len, IMPORT_MAX_BYTES,
+				  &buf, err))
 			goto out;
 	}
 	if (!fmt)
@@ -356,6 +360,10 @@ static int import_files(struct import_state *s, struct import_file *files,
 	}
 	ret = 1;
 	s->st = store_open(mmcmp_db_path(), &err);
+	if (s->st && store_transient(s->st)) {
+		ret = transient_db_error(&cmd_import);
+		goto out;
+	}
 	if (!s->st || store_begin(s->st, &err)) {
 		error("%s", err.buf);
 		goto out;

@@ -48,11 +48,14 @@ static int load(struct store *st, const char *label, struct run_data *rd)
 	size_t loaded = 0;
 	int ret = 0;
 
-	if (store_load_label(st, label, NULL, 0, NULL, rd, &loaded, &err))
+	if (store_load_label(st, label, NULL, 0, NULL, rd, &loaded, &err)) {
 		ret = error("%s", err.buf);
-	else if (!loaded)
-		ret = usage_error(&cmd_power, "no runs with label '%s' in '%s'",
-				  label, mmcmp_db_path());
+	} else if (!loaded) {
+		label_hint(st, label, &err);
+		ret = usage_error(&cmd_power,
+				  "no runs with label '%s' in '%s'%s", label,
+				  mmcmp_db_path(), err.buf);
+	}
 	strbuf_release(&err);
 	return ret;
 }
@@ -165,7 +168,7 @@ static int power_main(int argc, char **argv)
 		ret = usage_error(&cmd_power, "need LABEL and at most OTHER");
 		goto out;
 	}
-	st = store_open(mmcmp_db_path(), &err);
+	st = store_open_read(mmcmp_db_path(), &err);
 	if (!st) {
 		ret = error("%s", err.buf);
 		goto out;

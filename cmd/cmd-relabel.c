@@ -42,6 +42,18 @@ static int parse_args(int argc, char **argv, struct relabel_args *a)
 	return check_new_label(&cmd_relabel, a->new_label);
 }
 
+/* Whether label has runs; true when that cannot be read. */
+static bool has_runs(struct store *st, const char *label)
+{
+	int64_t *ids = NULL;
+	size_t nr = 1;
+
+	if (store_find_runs(st, label, &ids, &nr, NULL))
+		nr = 1;
+	free(ids);
+	return nr > 0;
+}
+
 static int relabel_main(int argc, char **argv)
 {
 	struct relabel_args args = {0};
@@ -57,6 +69,8 @@ static int relabel_main(int argc, char **argv)
 	st = store_open_read(mmcmp_db_path(), &err);
 	if (!st || store_relabel(st, args.old_label, args.new_label,
 				 args.run_id, args.append, &moved, &err)) {
+		if (st && !args.run_id && !has_runs(st, args.old_label))
+			label_hint(st, args.old_label, &err);
 		error("%s", err.buf);
 		goto out;
 	}

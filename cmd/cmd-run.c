@@ -42,23 +42,20 @@ static void on_interrupt(int sig)
 }
 
 /* The signals that catch_signals() sets for a run. */
-static const int run_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+static const int run_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
 /*
- * Catch the signals that should end a run cleanly; ignore SIGPIPE, so
- * that a closed stdout or stderr (mmcmp run | head) cannot kill a long
- * run: the write fails and the exit status says so.
+ * Catch the signals that should end a run cleanly. SIGPIPE is ignored
+ * by main() for every command, so that a closed stdout or stderr (mmcmp
+ * run | head) cannot kill a long run.
  */
 static void catch_signals(struct sigaction *old)
 {
 	struct sigaction sa = {.sa_handler = on_interrupt};
 
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < ARRAY_SIZE(run_signals); i++) {
-		sa.sa_handler =
-			run_signals[i] == SIGPIPE ? SIG_IGN : on_interrupt;
+	for (size_t i = 0; i < ARRAY_SIZE(run_signals); i++)
 		sigaction(run_signals[i], &sa, &old[i]);
-	}
 }
 
 static void restore_signals(const struct sigaction *old)
@@ -135,11 +132,6 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	if (a->until_pct > 100)
 		return usage_error(&cmd_run,
 				   "--until: expected a percentage up to 100");
-	/* SQLite's in-memory database is gone when mmcmp exits. */
-	if (!a->check && !strcmp(mmcmp_db_path(), ":memory:"))
-		return usage_error(
-			&cmd_run,
-			"--db :memory: would throw the results away at exit; give a database file");
 	return 0;
 }
 
@@ -211,10 +203,19 @@ static void clear_progress(const struct run_state *rs)
 }
 
 /* session_opts.warning: a warning, off the progress line. */
+/*
+ * Warnings quote what workloads wrote (their stderr, a guest's console):
+ * escaped as `mmcmp show` does, so that no escape sequence reaches the
+ * terminal.
+ */
 static void show_warning(void *ctx, const char *msg)
 {
+	struct strbuf sb = STRBUF_INIT;
+
 	clear_progress(ctx);
-	warning("%s", msg);
+	names_escape_lines(&sb, msg, strlen(msg));
+	warning("%s", sb.buf);
+	strbuf_release(&sb);
 }
 
 /* Give each build its label: base, or base-BUILD with builds. */
@@ -258,16 +259,41 @@ static int read_config(const char *path, struct strbuf *text,
 static int apply_quick(char *const *argv, const struct strbuf *text,
 		       struct run_args *a, struct strvec *words)
 {
+	struct strbuf where = STRBUF_INIT;
+	struct strvec alone = STRVEC_INIT;
+	struct run_args quick = {.params = STRVEC_INIT, .kernels = STRVEC_INIT};
+	size_t line_nr = 0;
 	char **av;
 	int ret;
 
 	strvec_push(words, argv[0]);
-	if (!config_quick_words(text->buf, words))
+	if (!config_quick_words(text->buf, words, &line_nr))
 		return usage_error(&cmd_run,
 				   "--quick: '%s' has no '# quick:' line",
 				   a->config_path);
-	strvec_pushv(words, argv + 1);
+	/*
+	 * The quick line alone first, with CONFIG, so that an error in it
+	 * says where it is rather than blaming the command line.
+	 */
+	strvec_pushv(&alone, words->v);
+	strvec_push(&alone, a->config_path);
+	strbuf_addf(&where, "in the quick line of %s:%zu: ",
+		    strcmp(a->config_path, "-") ? a->config_path : STDIN_NAME,
+		    line_nr);
 	/* parse_options() rearranges its argv: give it a copy. */
+	av = xcalloc(alone.nr + 1, sizeof(*av));
+	memcpy(av, alone.v, alone.nr * sizeof(*av));
+	usage_error_context(where.buf);
+	ret = parse_args((int)alone.nr, av, &quick);
+	usage_error_context(NULL);
+	free(av);
+	strvec_clear(&quick.params);
+	strvec_clear(&quick.kernels);
+	strvec_clear(&alone);
+	strbuf_release(&where);
+	if (ret)
+		return ret;
+	strvec_pushv(words, argv + 1);
 	av = xcalloc(words->nr + 1, sizeof(*av));
 	memcpy(av, words->v, words->nr * sizeof(*av));
 	strvec_clear(&a->params);
@@ -370,13 +396,24 @@ static int run_session(struct run_state *rs, struct store *st)
 	status = session_status_name(session_status(s));
 	for (size_t b = 0; b < session_runs_nr(s); b++) {
 		const struct session_summary *sum = session_summary(s, b);
+		struct run_info ri = {0};
+		const char *shown = status;
 
 		failed += sum->failed;
-		if (!args->quiet && sum->id)
-			printf("%s: run %" PRId64
-			       " %s, %zu iterations (%zu failed), %zu samples\n",
-			       sum->label, sum->id, status, sum->iterations,
-			       sum->failed, sum->samples);
+		if (args->quiet || !sum->id)
+			continue;
+		/*
+		 * The status stored, as list and show print it: a run whose
+		 * every measured iteration (or boot) failed is "failed" in a
+		 * session that completed.
+		 */
+		if (!store_run_get(st, sum->id, &ri, NULL) && ri.status)
+			shown = ri.status;
+		printf("%s: run %" PRId64
+		       " %s, %zu iterations (%zu failed), %zu samples\n",
+		       sum->label, sum->id, shown, sum->iterations, sum->failed,
+		       sum->samples);
+		run_info_release(&ri);
 	}
 	if (!ret && failed)
 		ret = 1;
@@ -461,6 +498,10 @@ static int run_main(int argc, char **argv)
 	st = store_open(mmcmp_db_path(), &err);
 	if (!st) {
 		ret = error("%s", err.buf);
+		goto out;
+	}
+	if (store_transient(st)) {
+		ret = transient_db_error(&cmd_run);
 		goto out;
 	}
 	ret = run_session(&rs, st);

@@ -80,6 +80,13 @@ int pooled_label_error(const struct cmd *cmd, struct store *st,
 		       const char *label, size_t loaded,
 		       const struct strvec *notes);
 
+/*
+ * The usage error of cmd for a database that keeps nothing after mmcmp
+ * exits (store_transient()): ":memory:", "" or an in-memory URI given
+ * as --db. Returns 2.
+ */
+int transient_db_error(const struct cmd *cmd);
+
 /* Print "mmcmp: error: ..." on stderr; returns 1. */
 MMCMP_PRINTF(1, 2) int error(const char *fmt, ...);
 /* Print "mmcmp: warning: ..." on stderr. */
@@ -89,6 +96,12 @@ MMCMP_PRINTF(1, 2) void warning(const char *fmt, ...);
  * stderr; returns 2.
  */
 MMCMP_PRINTF(2, 3) int usage_error(const struct cmd *cmd, const char *fmt, ...);
+/*
+ * Put ctx ("in the quick line of FILE:LINE: ") before the message of
+ * every usage_error() until it is called again with NULL; ctx must stay
+ * valid until then.
+ */
+void usage_error_context(const char *ctx);
 /*
  * The rule for a label that run or relabel gives: what names_check()
  * allows, and 1 to 200 bytes without a space, as labels head table

@@ -2,6 +2,8 @@
 #include "cmd.h"
 
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,8 @@ static const struct cmd *const commands[] = {
 };
 
 static const char *db_path;
+/* What usage_error() puts before its message (usage_error_context()). */
+static const char *usage_context;
 
 const char *mmcmp_db_path(void)
 {
@@ -61,13 +65,18 @@ void warning(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void usage_error_context(const char *ctx)
+{
+	usage_context = ctx;
+}
+
 int usage_error(const struct cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
 	fflush(stdout);
-	fprintf(stderr, "mmcmp%s%s: error: ", cmd ? " " : "",
-		cmd ? cmd->name : "");
+	fprintf(stderr, "mmcmp%s%s: error: %s", cmd ? " " : "",
+		cmd ? cmd->name : "", usage_context ? usage_context : "");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -75,6 +84,15 @@ int usage_error(const struct cmd *cmd, const char *fmt, ...)
 	fprintf(stderr, "usage: see 'mmcmp%s%s --help'\n", cmd ? " " : "",
 		cmd ? cmd->name : "");
 	return 2;
+}
+
+int transient_db_error(const struct cmd *cmd)
+{
+	/* SQLite's in-memory and temporary databases go when mmcmp exits. */
+	return usage_error(cmd,
+			   "--db '%s' would throw the results away at exit;"
+			   " give a database file",
+			   mmcmp_db_path());
 }
 
 int show_help(const struct cmd *cmd)
@@ -391,14 +409,30 @@ static int strip_global_options(int argc, char **argv, struct global_args *g)
 	return argc;
 }
 
-/* Flush stdout and report a write error (a full disk, a closed pipe). */
+/*
+ * Whether stdout is a pipe whose reader has gone (Linux reports POLLERR
+ * on its write end), so that an EPIPE seen by an earlier write is known
+ * after errno has moved on.
+ */
+static bool stdout_closed(void)
+{
+	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
+/*
+ * Flush stdout and report a write error (a full disk). A closed pipe
+ * (mmcmp list | head) is not an error: the reader wanted no more, and
+ * what mmcmp stored is stored, so the command's own status stands.
+ */
 static int finish_stdout(int status)
 {
 	if (fflush(stdout) || ferror(stdout)) {
-		if (errno != EPIPE)
-			fprintf(stderr,
-				"mmcmp: error: cannot write output: %s\n",
-				strerror(errno));
+		if (errno == EPIPE || stdout_closed())
+			return status;
+		fprintf(stderr, "mmcmp: error: cannot write output: %s\n",
+			strerror(errno));
 		return status ? status : 1;
 	}
 	return status;
@@ -409,6 +443,13 @@ int main(int argc, char **argv)
 	struct global_args g = {0};
 	const struct cmd *cmd = NULL;
 
+	/*
+	 * A closed stdout or stderr must not kill mmcmp halfway, after a
+	 * run has been stored but before it says so or closes the database:
+	 * writes fail with EPIPE instead (finish_stdout()). Children get
+	 * SIGPIPE back (runner, executor-qemu).
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	argc = strip_global_options(argc, argv, &g);
 	if (argc < 0)
 		return 2;

@@ -43,7 +43,10 @@ CREATE TABLE run (
 	-- 0004: the effective setup, JSON: {"iterations": 5, "warmup": 1,
 	-- "until": null, "params": [{"workload", "name", "values"}, ...]};
 	-- NULL where not recorded.
-	setup TEXT CONSTRAINT run_setup CHECK (setup IS NULL OR json_valid(setup))
+	setup TEXT CONSTRAINT run_setup CHECK (setup IS NULL OR json_valid(setup)),
+	-- 0008: 1 for a run of `mmcmp run --replace`.
+	replacing INTEGER NOT NULL DEFAULT 0
+		CONSTRAINT run_replacing CHECK (replacing IN (0, 1))
 ) STRICT;
 
 -- store_find_runs(), store_all_runs() and store_list_runs(): oldest first.

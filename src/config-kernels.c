@@ -50,10 +50,26 @@ int config_parse_memory(const char *s, int64_t *mb)
 	return 0;
 }
 
+/*
+ * The first ",KEY=" of s, KEY being lowercase letters and '_': where the
+ * image's options start (an image path may hold a comma, but not one
+ * followed by such a key). NULL when there is none.
+ */
+static const char *options_start(const char *s)
+{
+	for (const char *p = strchr(s, ','); p; p = strchr(p + 1, ',')) {
+		size_t n = strspn(p + 1, "abcdefghijklmnopqrstuvwxyz_");
+
+		if (n && p[1 + n] == '=')
+			return p;
+	}
+	return NULL;
+}
+
 int config_add_kernel(struct config *cfg, const char *spec, struct strbuf *err)
 {
 	const char *eq = strchr(spec, '=');
-	const char *append = strstr(spec, ",append=");
+	const char *append = eq ? options_start(eq + 1) : NULL;
 	struct kernel_spec *ks = NULL;
 	char *name, *image;
 
@@ -61,6 +77,12 @@ int config_add_kernel(struct config *cfg, const char *spec, struct strbuf *err)
 		return error_addf(err,
 				  "bad --kernel '%s': NAME=IMAGE[,append=...]",
 				  spec);
+	if (append && strncmp(append, ",append=", strlen(",append=")))
+		return error_addf(err,
+				  "bad --kernel '%s': unknown key '%.*s'"
+				  " (the only key is append)",
+				  spec, (int)strcspn(append + 1, "="),
+				  append + 1);
 	name = xstrndup(spec, (size_t)(eq - spec));
 	image = xstrndup(eq + 1,
 			 append ? (size_t)(append - eq - 1) : strlen(eq + 1));

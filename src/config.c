@@ -2029,16 +2029,20 @@ out:
 	return ret;
 }
 
-bool config_quick_words(const char *text, struct strvec *words)
+bool config_quick_words(const char *text, struct strvec *words, size_t *line_nr)
 {
 	const char *line = text, *end;
+	size_t nr = 1;
 
 	while (line && strncmp(line, "# quick:", 8)) {
 		line = strchr(line, '\n');
 		line = line ? line + 1 : NULL;
+		nr++;
 	}
 	if (!line)
 		return false;
+	if (line_nr)
+		*line_nr = nr;
 	line += 8;
 	end = line + strcspn(line, "\n");
 	while (line < end) {

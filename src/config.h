@@ -202,10 +202,12 @@ struct config {
 
 /*
  * The words of the first "# quick:" line of a config's text (what
- * `mmcmp run --quick` adds to the command line), appended to words.
- * Returns false, appending nothing, when the text has no such line.
+ * `mmcmp run --quick` adds to the command line), appended to words, and
+ * its line number, from 1, in *line_nr (when not NULL). Returns false,
+ * appending nothing, when the text has no such line.
  */
-bool config_quick_words(const char *text, struct strvec *words);
+bool config_quick_words(const char *text, struct strvec *words,
+			size_t *line_nr);
 
 /*
  * Read and parse the file at path. cfg is overwritten, so it must not hold

@@ -22,6 +22,7 @@
 #include "initramfs.h"
 #include "machine.h"
 #include "monitor.h"
+#include "names.h"
 #include "parse-num.h"
 #include "run-data.h"
 #include "runner.h"
@@ -312,18 +313,11 @@ static void console_tail(const struct executor_qemu *eq, struct strbuf *sb)
 		goto out;
 	from = text.len > CONSOLE_TAIL ? text.len - CONSOLE_TAIL : 0;
 	strbuf_addstr(sb, "; console:\n");
-	/* Control characters (the firmware clears the screen) as '?'. */
-	for (size_t i = from; i < text.len; i++) {
-		char c = text.buf[i];
-
-		if (c == '\r')
-			continue;
-		strbuf_addch(sb, (c == '\n' || c == '\t' ||
-				  (unsigned char)c >= 0x20) &&
-						 c != 0x7f
-					 ? c
-					 : '?');
-	}
+	/*
+	 * Control characters (the firmware clears the screen) escaped as
+	 * `mmcmp show` escapes them, \x1b, one console line per line.
+	 */
+	names_escape_lines(sb, text.buf + from, text.len - from);
 out:
 	strbuf_release(&text);
 	strbuf_release(&e);

@@ -117,6 +117,23 @@ void names_escape(struct strbuf *out, const char *s, size_t len)
 	}
 }
 
+void names_escape_lines(struct strbuf *out, const char *s, size_t len)
+{
+	while (len && (s[len - 1] == '\n' || s[len - 1] == '\r'))
+		len--;
+	while (len) {
+		size_t n = 0;
+
+		while (n < len && s[n] != '\n' && s[n] != '\r')
+			n++;
+		names_escape(out, s, n);
+		if (n < len && s[n] == '\n')
+			strbuf_addch(out, '\n');
+		s += n + (n < len);
+		len -= n + (n < len);
+	}
+}
+
 void names_quote(struct strbuf *out, const char *s)
 {
 	size_t len = strlen(s);

@@ -58,6 +58,12 @@ bool names_has_control(const char *s);
  * DEL and C1) and every byte that is not part of valid UTF-8 as \xNN.
  */
 void names_escape(struct strbuf *out, const char *s, size_t len);
+/*
+ * Append len bytes of s to out as names_escape() does, but for text of
+ * several lines (a workload's stderr, a console): each newline is kept,
+ * carriage returns are dropped and trailing newlines too.
+ */
+void names_escape_lines(struct strbuf *out, const char *s, size_t len);
 /* Append s as names_escape() does, cut after about 64 bytes with "...". */
 void names_quote(struct strbuf *out, const char *s);
 

@@ -57,6 +57,12 @@ struct run_info {
 	 * json_setup_parse()), NULL where it was not recorded.
 	 */
 	char *setup;
+	/*
+	 * Made by `mmcmp run --replace`: store_run_create() refuses it
+	 * while another run of its label is alive, and refuses other runs
+	 * of its label while it is alive. Written only on creation.
+	 */
+	bool replacing;
 };
 
 /* One workload parameter of an effective setup, with its values. */

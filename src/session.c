@@ -193,26 +193,10 @@ int session_check_labels(struct session *s, const char **taken,
 			*taken = s->runs[b].sum.label;
 			break;
 		}
-		if (s->opts.replace) {
-			int64_t alive = 0;
-
-			if (store_find_running(s->st, s->runs[b].sum.label, 0,
-					       &alive, err))
-				return -1;
-			if (alive) {
-				struct run_info ri = {0};
-
-				if (store_run_get(s->st, alive, &ri, err))
-					return -1;
-				error_addf(
-					err,
-					"cannot replace the runs of '%s': run %" PRId64
-					" is still running (pid %" PRId64 ")",
-					s->runs[b].sum.label, alive, ri.pid);
-				run_info_release(&ri);
-				return -1;
-			}
-		}
+		if ((s->opts.append || s->opts.replace) &&
+		    store_run_check_start(s->st, s->runs[b].sum.label,
+					  s->opts.replace, err))
+			return -1;
 	}
 	return 0;
 }
@@ -1567,6 +1551,7 @@ static int create_runs(struct session *s, struct strbuf *err)
 		executor_machine_info(s->ex, &ri.machine);
 		ri.pid = getpid();
 		ri.pid_start = machine_proc_start(getpid());
+		ri.replacing = s->opts.replace;
 		if (s->runs[b].cgroup)
 			ri.cgroup = xstrdup(cgroup_where(s->runs[b].cgroup));
 		/*

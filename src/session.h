@@ -143,7 +143,9 @@ void session_free(struct session *s);
 
 /*
  * Set *taken to the first label that already has runs in the store when
- * neither append nor replace is set, else to NULL.
+ * neither append nor replace is set, else to NULL; with append or
+ * replace, fail when a run of a label may not start now
+ * (store_run_check_start()).
  */
 int session_check_labels(struct session *s, const char **taken,
 			 struct strbuf *err);

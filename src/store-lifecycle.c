@@ -18,7 +18,8 @@
 static const char sql_running[] =
 	"SELECT id, hostname, pid, pid_start FROM run"
 	" WHERE status = 'running' AND (?1 IS NULL OR label = ?1)"
-	" AND (?2 = 0 OR id = ?2) AND id <> ?3 ORDER BY id";
+	" AND (?2 = 0 OR id = ?2) AND id <> ?3 AND (?4 = 0 OR replacing)"
+	" ORDER BY id";
 static const char sql_count[] =
 	"SELECT count(*) FROM run WHERE label = ?1 AND (?2 = 0 OR id = ?2)";
 static const char sql_replaceable[] =
@@ -48,12 +49,12 @@ static sqlite3_stmt *prepare(struct store *st, const char *sql,
 
 /*
  * Set *run_id to the first run matching label (any when NULL) and id (any
- * when 0), other than except_id, whose process is alive on this host; 0
- * when there is none. *pid is that process.
+ * when 0), other than except_id, replacing (when asked), whose process is
+ * alive on this host; 0 when there is none. *pid is that process.
  */
 static int find_alive(struct store *st, const char *label, int64_t id,
-		      int64_t except_id, int64_t *run_id, int64_t *pid,
-		      struct strbuf *err)
+		      int64_t except_id, bool replacing, int64_t *run_id,
+		      int64_t *pid, struct strbuf *err)
 {
 	sqlite3_stmt *stmt = prepare(st, sql_running, err);
 	int rc = SQLITE_ERROR, ret = -1;
@@ -63,7 +64,8 @@ static int find_alive(struct store *st, const char *label, int64_t id,
 		return -1;
 	if (!store_bind_text(stmt, 1, label) &&
 	    !sqlite3_bind_int64(stmt, 2, id) &&
-	    !sqlite3_bind_int64(stmt, 3, except_id)) {
+	    !sqlite3_bind_int64(stmt, 3, except_id) &&
+	    !sqlite3_bind_int(stmt, 4, replacing)) {
 		while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 			const char *host =
 				(const char *)sqlite3_column_text(stmt, 1);
@@ -93,25 +95,29 @@ int store_find_running(struct store *st, const char *label, int64_t except_id,
 {
 	int64_t pid;
 
-	return find_alive(st, label, 0, except_id, run_id, &pid, err);
+	return find_alive(st, label, 0, except_id, false, run_id, &pid, err);
 }
 
 /*
  * Fail with "cannot WHAT: run N is still running" when a run matching
- * label and id (as in find_alive()) is alive.
+ * label, id and replacing (as in find_alive()) is alive; for replacing,
+ * "... is replacing its runs".
  */
 static int refuse_alive(struct store *st, const char *label, int64_t id,
-			int64_t except_id, const char *what, struct strbuf *err)
+			int64_t except_id, bool replacing, const char *what,
+			struct strbuf *err)
 {
 	int64_t alive, pid = 0;
 
-	if (find_alive(st, label, id, except_id, &alive, &pid, err))
+	if (find_alive(st, label, id, except_id, replacing, &alive, &pid, err))
 		return -1;
 	if (alive)
-		return error_addf(err,
-				  "cannot %s: run %" PRId64
-				  " is still running (pid %" PRId64 ")",
-				  what, alive, pid);
+		return error_addf(
+			err,
+			"cannot %s: run %" PRId64 " is %s (pid %" PRId64 ")",
+			what, alive,
+			replacing ? "replacing its runs" : "still running",
+			pid);
 	return 0;
 }
 
@@ -148,6 +154,22 @@ static int refuse_taken(struct store *st, const char *label, struct strbuf *err)
 		return error_addf(err, "label '%s' already has results in '%s'",
 				  label, st->path);
 	return 0;
+}
+
+int store_run_check_start(struct store *st, const char *label, bool replacing,
+			  struct strbuf *err)
+{
+	struct strbuf what = STRBUF_INIT;
+	int ret;
+
+	/* A replacing run waits for no run; any other for a replacing one. */
+	strbuf_addf(&what,
+		    replacing ? "replace the runs of '%s'"
+			      : "add a run to '%s'",
+		    label);
+	ret = refuse_alive(st, label, 0, 0, !replacing, what.buf, err);
+	strbuf_release(&what);
+	return ret;
 }
 
 int store_run_create_exclusive(struct store *st, struct run_info *ri,
@@ -192,7 +214,7 @@ int store_delete_label(struct store *st, const char *label, struct strbuf *err)
 
 	if (store_tx_open(st, true, &tx, err))
 		return -1;
-	ret = refuse_alive(st, label, 0, 0, "delete the runs", err);
+	ret = refuse_alive(st, label, 0, 0, false, "delete the runs", err);
 	if (!ret)
 		ret = exec_label(st, sql_delete_label, label, 0, err);
 	return store_tx_close(st, &tx, ret, err);
@@ -206,7 +228,7 @@ int store_delete_run(struct store *st, int64_t run_id, struct strbuf *err)
 
 	if (store_tx_open(st, true, &tx, err))
 		return -1;
-	if (refuse_alive(st, NULL, run_id, 0, "delete it", err))
+	if (refuse_alive(st, NULL, run_id, 0, false, "delete it", err))
 		goto out;
 	stmt = prepare(st, sql_delete_run, err);
 	if (!stmt)
@@ -290,7 +312,7 @@ int store_delete_older_runs(struct store *st, const char *label,
 		return -1;
 	strbuf_addf(&what, "replace the runs of '%s'", label);
 	if (check_replacement(st, label, keep_id, err) ||
-	    refuse_alive(st, label, 0, keep_id, what.buf, err) ||
+	    refuse_alive(st, label, 0, keep_id, false, what.buf, err) ||
 	    exec_label(st, sql_delete_older, label, keep_id, err))
 		goto out;
 	ret = 0;
@@ -323,7 +345,7 @@ int store_relabel(struct store *st, const char *old_label,
 			error_addf(err, "no runs with label '%s'", old_label);
 		goto out;
 	}
-	if (refuse_alive(st, old_label, run_id, 0, "relabel", err) ||
+	if (refuse_alive(st, old_label, run_id, 0, false, "relabel", err) ||
 	    (!append && refuse_taken(st, new_label, err)))
 		goto out;
 	stmt = prepare(st, sql_relabel, err);

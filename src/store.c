@@ -66,10 +66,10 @@ static const char *const stmt_sql[ST_NR] = {
 		" mmcmp_version, hostname, kernel_release, kernel_version,"
 		" cmdline, cpu_model, nr_cpus, mem_bytes, pid, pid_start,"
 		" thp_enabled, thp_defrag, cpufreq_governor, numa_nodes, smt,"
-		" cgroup_mode, kernel_config_sha256, cgroup, setup)"
+		" cgroup_mode, kernel_config_sha256, cgroup, setup, replacing)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
 		" ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24,"
-		" ?25, ?26, ?27)",
+		" ?25, ?26, ?27, ?28)",
 	[ST_RUN_SET_STATUS] =
 		"UPDATE run SET status = ?2, ended_at = coalesce(?3, ended_at)"
 		" WHERE id = ?1",
@@ -640,24 +640,43 @@ static bool private_path(const char *path)
 	return !*path || !strcmp(path, ":memory:");
 }
 
+/* Whether the file path followed by suffix ("-wal") exists. */
+static bool sibling_exists(const char *path, const char *suffix)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool ret;
+
+	strbuf_addf(&sb, "%s%s", path, suffix);
+	ret = !access(sb.buf, F_OK);
+	strbuf_release(&sb);
+	return ret;
+}
+
 /*
  * The file name of a reader of path and its open flags: no creation, and
  * read-only when the file or its directory (where the -wal and -shm files
  * go) cannot be written, so that a read-only file system or another
  * user's file can still be read. SQLite can read a WAL database read-only
- * only when it can find or create the -shm file; when it cannot and there
+ * only when it can find or create the -shm file. When it cannot and there
  * is no -wal file (everything is in the database file, as after the last
- * writer closed it), the file is opened as immutable. A path that does
- * not exist is an error. *name is the caller's to free.
+ * writer closed it), the file is opened as immutable. When there is a
+ * -wal file but no -shm file (a copy of a database in use, or of a crashed
+ * one), no process has the database open, as each connection keeps the
+ * -shm file: it is opened without locks (VFS "unix-none") and *heap_wal
+ * is set, for an exclusive locking mode that keeps the WAL index in
+ * memory, so that the WAL's commits are read. A path that does not exist
+ * is an error. *name is the caller's to free.
  */
 static int reader_open(const char *path, char **name, int *flags,
-		       struct strbuf *err)
+		       bool *heap_wal, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
+	const char *query = "?immutable=1";
 	char *slash;
 	struct stat st;
 	bool dir_ok;
 
+	*heap_wal = false;
 	if (stat(path, &st)) {
 		if (errno == ENOENT)
 			return error_addf(err, "no database at '%s'", path);
@@ -672,15 +691,17 @@ static int reader_open(const char *path, char **name, int *flags,
 	*flags = SQLITE_OPEN_READWRITE;
 	if (!dir_ok || access(path, W_OK))
 		*flags = SQLITE_OPEN_READONLY;
-	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%s-wal", path);
-	if (dir_ok || !access(sb.buf, F_OK)) {
-		strbuf_release(&sb);
+	strbuf_release(&sb);
+	if (dir_ok ||
+	    (sibling_exists(path, "-wal") && sibling_exists(path, "-shm"))) {
 		*name = xstrdup(path);
 		return 0;
 	}
+	if (sibling_exists(path, "-wal")) {
+		query = "?mode=ro&vfs=unix-none";
+		*heap_wal = true;
+	}
 	/* A URI: "file:" and the path, %-escaped where URIs need it. */
-	strbuf_reset(&sb);
 	strbuf_addstr(&sb, path[0] == '/' ? "file://" : "file:");
 	for (const char *p = path; *p; p++) {
 		if (strchr("?#%", *p) || (unsigned char)*p <= ' ' ||
@@ -689,7 +710,7 @@ static int reader_open(const char *path, char **name, int *flags,
 		else
 			strbuf_addch(&sb, *p);
 	}
-	strbuf_addstr(&sb, "?immutable=1");
+	strbuf_addstr(&sb, query);
 	*flags |= SQLITE_OPEN_URI;
 	*name = strbuf_detach(&sb, NULL);
 	return 0;
@@ -713,6 +734,7 @@ static struct store *open_store(const char *path, bool reader,
 	struct store *st = xcalloc(1, sizeof(*st));
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	char *name = NULL;
+	bool heap_wal = false;
 	int rc;
 
 	st->path = xstrdup(path);
@@ -720,7 +742,7 @@ static struct store *open_store(const char *path, bool reader,
 	/* A private database has nobody else to protect: open it fully. */
 	if (private_path(path))
 		reader = false;
-	if (reader && reader_open(path, &name, &flags, err))
+	if (reader && reader_open(path, &name, &flags, &heap_wal, err))
 		goto fail;
 	/* One thread at a time uses a store: no locking per call. */
 	rc = sqlite3_open_v2(name ? name : path, &st->db,
@@ -738,6 +760,11 @@ static struct store *open_store(const char *path, bool reader,
 	 * machine) after every commit.
 	 */
 	if (sqlite3_busy_timeout(st->db, st->busy_timeout_ms) != SQLITE_OK) {
+		store_fail(st, err, "set up database '%s'", path);
+		goto fail;
+	}
+	if (heap_wal && sqlite3_exec(st->db, "PRAGMA locking_mode = EXCLUSIVE",
+				     NULL, NULL, NULL) != SQLITE_OK) {
 		store_fail(st, err, "set up database '%s'", path);
 		goto fail;
 	}
@@ -766,6 +793,14 @@ struct store *store_open(const char *path, struct strbuf *err)
 struct store *store_open_read(const char *path, struct strbuf *err)
 {
 	return open_store(path, true, err);
+}
+
+bool store_transient(const struct store *st)
+{
+	/* NULL or "" for an in-memory or temporary database (sqlite3.h). */
+	const char *file = sqlite3_db_filename(st->db, "main");
+
+	return !file || !*file;
 }
 
 int store_set_busy_timeout(struct store *st, int timeout_ms, struct strbuf *err)
@@ -894,6 +929,9 @@ int store_run_create(struct store *st, struct run_info *ri, struct strbuf *err)
 
 	if (store_tx_open(st, true, &tx, err))
 		return -1;
+	if (ri->status && !strcmp(ri->status, "running") &&
+	    store_run_check_start(st, ri->label, ri->replacing, err))
+		goto out;
 	stmt = stmt_get(st, ST_RUN_INSERT, err);
 	if (!stmt)
 		goto out;
@@ -925,6 +963,7 @@ int store_run_create(struct store *st, struct run_info *ri, struct strbuf *err)
 	    store_bind_text(stmt, 25, m->kernel_config_sha256) ||
 	    store_bind_text(stmt, 26, ri->cgroup) ||
 	    store_bind_text(stmt, 27, ri->setup) ||
+	    sqlite3_bind_int(stmt, 28, ri->replacing) ||
 	    sqlite3_step(stmt) != SQLITE_DONE) {
 		store_fail(st, err, "create run '%s'",
 			   ri->uuid ? ri->uuid : "(null)");

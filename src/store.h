@@ -48,13 +48,14 @@ struct store;
 struct store *store_open(const char *path, struct strbuf *err);
 /*
  * Open the database at path for reading (`list`, `show`, `compare`,
- * `export`): it never creates a file ("no database at 'X'" when path does
- * not exist) and checks the schema in a read transaction, so it does not
- * wait for a writer. It writes only to upgrade an older mmcmp database
- * and to mark the runs of dead processes aborted, and only when it can:
- * a file or directory it cannot write (a read-only file system, another
- * user's file) is opened read-only, and runs it cannot mark (read-only,
- * or the lock held by a writer for more than 0.1 s) are shown as
+ * `export`, `power`, `report`): it never creates a file ("no database at
+ * 'X'" when path does not exist) and checks the schema in a read transaction,
+ * so it does not wait for a writer. It writes only to upgrade an older mmcmp
+ * database and to mark the runs of dead processes aborted, and only when it
+ * can: a file or directory it cannot write (a read-only file system, another
+ * user's file) is opened read-only (a -wal file without its -shm file
+ * is read too, with the WAL index in memory), and runs it cannot mark
+ * (read-only, or the lock held by a writer for more than 0.1 s) are shown as
  * "aborted" by store_run_get() and store_list_runs() without being
  * written. An older schema in a read-only file is an error. ":memory:"
  * opens as store_open() does. Commands that change only what exists
@@ -64,6 +65,13 @@ struct store *store_open(const char *path, struct strbuf *err);
 struct store *store_open_read(const char *path, struct strbuf *err);
 /* Close; NULL is a no-op. */
 void store_close(struct store *st);
+/*
+ * Whether st keeps nothing once closed: an in-memory or temporary
+ * database, as SQLite opens for ":memory:", "" and URIs such as
+ * "file::memory:" or "file:x?mode=memory". Writers that must keep
+ * their results refuse it.
+ */
+bool store_transient(const struct store *st);
 
 /*
  * Set how long a call waits for a lock held by another connection before
@@ -113,7 +121,12 @@ void store_rollback(struct store *st);
 /*
  * Insert a run from ri (id ignored, status as given) and set ri->id.
  * uuid must be unique; uuid, label, status and started_at must not be
- * NULL, the other strings may be (unknown).
+ * NULL, the other strings may be (unknown). A "running" run with
+ * ri->replacing is refused while any run of its label is alive ("cannot
+ * replace the runs of 'L': run N is still running (pid P)"), one without
+ * while a replacing run of its label is ("cannot add a run to 'L': run N
+ * is replacing its runs (pid P)"): the check and the insert are one
+ * write transaction.
  */
 int store_run_create(struct store *st, struct run_info *ri, struct strbuf *err);
 /*
@@ -151,6 +164,17 @@ int store_run_set_setup(struct store *st, int64_t run_id, const char *setup,
  */
 int store_find_running(struct store *st, const char *label, int64_t except_id,
 		       int64_t *run_id, struct strbuf *err);
+/*
+ * Whether a run of label may start now (store_run_create() checks it in
+ * its transaction; `mmcmp run` also before it prepares anything): when
+ * replacing (`--replace`), fail with "cannot replace the runs of 'L': run
+ * N is still running (pid P)" while any run of label is alive; else fail
+ * with "cannot add a run to 'L': run N is replacing its runs (pid P)"
+ * while a replacing run of label (run_info.replacing) is alive, as its end
+ * would leave the new run pooled with nothing it was meant to join.
+ */
+int store_run_check_start(struct store *st, const char *label, bool replacing,
+			  struct strbuf *err);
 
 /*
  * Delete every run of label with all that belongs to it; no run of that

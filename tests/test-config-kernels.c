@@ -31,6 +31,9 @@ static const struct {
 	{"noimage", NULL, NULL, NULL},
 	{"c=", NULL, NULL, NULL},
 	{"bad name=x", NULL, NULL, NULL},
+	{"y=/vmlinuz,bogus=1", NULL, NULL, NULL},
+	{"y=/vmlinuz,append=quiet,bogus=1", "y", "/vmlinuz", "quiet,bogus=1"},
+	{"z=/boot/a,b.img", "z", "/boot/a,b.img", NULL},
 };
 
 static const struct {
@@ -84,7 +87,17 @@ static void test_add_kernel(void)
 			   "kernel case %zu '%s'", i, kernel_cases[i].spec);
 		strbuf_release(&err);
 	}
-	ok(cfg.kernels_nr == 2, "a replaced kernel is not added twice");
+	ok(cfg.kernels_nr == 4, "a replaced kernel is not added twice");
+	{
+		struct strbuf err = STRBUF_INIT;
+
+		config_add_kernel(&cfg, "y=/vmlinuz,bogus=1", &err);
+		is_str(err.buf,
+		       "bad --kernel 'y=/vmlinuz,bogus=1': unknown key 'bogus'"
+		       " (the only key is append)",
+		       "an unknown key is named");
+		strbuf_release(&err);
+	}
 	config_release(&cfg);
 }
 
@@ -199,7 +212,7 @@ static void test_settings(void)
 
 int main(void)
 {
-	plan((int)(ARRAY_SIZE(memory_cases) + ARRAY_SIZE(kernel_cases) + 1 +
+	plan((int)(ARRAY_SIZE(memory_cases) + ARRAY_SIZE(kernel_cases) + 2 +
 		   ARRAY_SIZE(order_cases) + 5 + ARRAY_SIZE(settings_cases)));
 	test_memory();
 	test_add_kernel();

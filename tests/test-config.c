@@ -502,15 +502,17 @@ out:
 /* The "# quick:" line: its words, or false without one. */
 static const struct {
 	const char *text, *want; /* want: the words joined by '|'; NULL: none */
+	size_t line_nr;		 /* of the quick line, from 1 */
 } quick_cases[] = {
 	{"name: x\n# quick: --iterations 2 --param a=1\n",
-	 "--iterations|2|--param|a=1"},
-	{"# quick:\t-q  --label  x \r\nname: x\n", "-q|--label|x"},
-	{"# quick:\n", ""},
-	{"# quick: a\n# quick: b\n", "a"},
-	{"name: x\n#quick: a\n", NULL},
-	{"name: x\n  # quick: a\n", NULL},
-	{"", NULL},
+	 "--iterations|2|--param|a=1", 2},
+	{"# quick:\t-q  --label  x \r\nname: x\n", "-q|--label|x", 1},
+	{"# quick:\n", "", 1},
+	{"# quick: a\n# quick: b\n", "a", 1},
+	{"a: 1\n\nb: 2\n# quick: c\n", "c", 4},
+	{"name: x\n#quick: a\n", NULL, 0},
+	{"name: x\n  # quick: a\n", NULL, 0},
+	{"", NULL, 0},
 };
 
 static void test_quick_words(void)
@@ -518,13 +520,17 @@ static void test_quick_words(void)
 	for (size_t i = 0; i < ARRAY_SIZE(quick_cases); i++) {
 		struct strvec words = STRVEC_INIT;
 		struct strbuf got = STRBUF_INIT;
-		bool found = config_quick_words(quick_cases[i].text, &words);
+		size_t line_nr = 0;
+		bool found = config_quick_words(quick_cases[i].text, &words,
+						&line_nr);
 
 		for (size_t k = 0; k < words.nr; k++)
 			strbuf_addf(&got, "%s%s", k ? "|" : "", words.v[k]);
 		if (quick_cases[i].want)
-			ok(found && !strcmp(got.buf, quick_cases[i].want),
-			   "quick case %zu: '%s'", i, got.buf);
+			ok(found && !strcmp(got.buf, quick_cases[i].want) &&
+				   line_nr == quick_cases[i].line_nr,
+			   "quick case %zu: '%s' on line %zu", i, got.buf,
+			   line_nr);
 		else
 			ok(!found && !words.nr, "quick case %zu: no line", i);
 		strvec_clear(&words);

@@ -111,6 +111,20 @@ static void test_max_bytes(void)
 	strbuf_release(&err);
 }
 
+/* Text of several lines, as run's warnings and a console's tail hold. */
+static const struct {
+	const char *s, *want;
+} escape_lines_cases[] = {
+	{"", ""},
+	{"plain", "plain"},
+	{"bad \033[31mred\033[0m\n", "bad \\x1b[31mred\\x1b[0m"},
+	{"one\ntwo\n\n", "one\ntwo"},
+	{"crlf\r\nline\r\n", "crlf\nline"},
+	{"tab\there\n\abell", "tab\\there\n\\x07bell"},
+	{"\n\nlead", "\n\nlead"},
+	{"cut \xc3", "cut \\xc3"},
+};
+
 int main(void)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -135,6 +149,16 @@ int main(void)
 			     escape_cases[i].len ? escape_cases[i].len
 						 : strlen(s));
 		is_str(sb.buf, escape_cases[i].want, "escape, case %zu", i);
+	}
+	for (size_t i = 0;
+	     i < sizeof(escape_lines_cases) / sizeof(escape_lines_cases[0]);
+	     i++) {
+		const char *s = escape_lines_cases[i].s;
+
+		strbuf_reset(&sb);
+		names_escape_lines(&sb, s, strlen(s));
+		is_str(sb.buf, escape_lines_cases[i].want,
+		       "escape lines, case %zu", i);
 	}
 	strbuf_reset(&sb);
 	strbuf_addchars(&sb, 'q', 100);

@@ -149,7 +149,7 @@ static void test_runs(void)
 		diag("%s", err.buf);
 	if (!st)
 		return;
-	ok(query(st, "PRAGMA user_version") == 7, "schema version is 7");
+	ok(query(st, "PRAGMA user_version") == 8, "schema version is 8");
 	ok(query(st, "PRAGMA application_id") == 0x6d6d6370,
 	   "application_id is \"mmcp\"");
 	ok(query(st, "PRAGMA foreign_keys") == 1, "foreign keys are on");
@@ -1015,6 +1015,7 @@ static void test_open_kinds(void)
 	    store_exec(
 		    st,
 		    "ALTER TABLE run DROP COLUMN setup; DROP TABLE run_setting;"
+		    " ALTER TABLE run DROP COLUMN replacing;"
 		    " ALTER TABLE iteration_monitor DROP COLUMN other_cpu;"
 		    " ALTER TABLE iteration_monitor DROP COLUMN loadavg_start;"
 		    " ALTER TABLE iteration_monitor DROP COLUMN loadavg_end;"
@@ -1030,7 +1031,7 @@ static void test_open_kinds(void)
 	if (!ok(st != NULL, "a reader opens a database of schema 2"))
 		diag("%s", err.buf);
 	if (st) {
-		ok(query(st, "PRAGMA user_version") == 7 &&
+		ok(query(st, "PRAGMA user_version") == 8 &&
 			   query(st, "PRAGMA application_id") == 0x6d6d6370,
 		   "and upgrades it, as it can write");
 		ok(query(st, "SELECT count(*) FROM run") == 1,
@@ -1046,7 +1047,7 @@ static void test_open_kinds(void)
 	ok(!st, "a reader refuses an empty file");
 	fails(-1, &err, "the file is empty", "and says so");
 	st = store_open(t.path.buf, &err);
-	ok(st && query(st, "PRAGMA user_version") == 7,
+	ok(st && query(st, "PRAGMA user_version") == 8,
 	   "a writer makes an empty file a database");
 	store_close(st);
 	tmp_db_free(&t, NULL);
@@ -1447,7 +1448,58 @@ static int relabel_same(struct store *st, const int64_t *ids,
 	return store_relabel(st, "a", "a", 0, false, NULL, err);
 }
 
-/* Issue 19: delete and relabel, transactional, refusing a live run. */
+/* Start a live run of label, replacing or not, as `mmcmp run` does. */
+static int start_run(struct store *st, const char *label, bool replacing,
+		     struct strbuf *err)
+{
+	char host[256] = "";
+	struct run_info ri;
+	int ret;
+
+	gethostname(host, sizeof(host) - 1);
+	run_init(&ri, label, "2024-01-03T00:00:00Z", "running");
+	free(ri.machine.hostname);
+	ri.machine.hostname = xstrdup(host);
+	ri.pid = getpid();
+	ri.pid_start = machine_proc_start(getpid());
+	ri.replacing = replacing;
+	ret = store_run_create(st, &ri, err);
+	run_info_release(&ri);
+	return ret;
+}
+
+static int replace_a(struct store *st, const int64_t *ids, struct strbuf *err)
+{
+	(void)ids;
+	return start_run(st, "a", true, err);
+}
+
+static int replace_c(struct store *st, const int64_t *ids, struct strbuf *err)
+{
+	(void)ids;
+	return start_run(st, "c", true, err);
+}
+
+static int append_c(struct store *st, const int64_t *ids, struct strbuf *err)
+{
+	(void)ids;
+	return start_run(st, "c", false, err);
+}
+
+/* Run 4 (label c) becomes a replacing run, then another run of c starts. */
+static int append_replaced_c(struct store *st, const int64_t *ids,
+			     struct strbuf *err)
+{
+	(void)ids;
+	if (store_exec(st, "UPDATE run SET replacing = 1 WHERE id = 4", err))
+		return -1;
+	return start_run(st, "c", false, err);
+}
+
+/*
+ * Issue 19: delete and relabel, transactional, refusing a live run; a
+ * replacing run and another run of its label never live together.
+ */
 static void test_housekeeping(void)
 {
 	static const struct house_case cases[] = {
@@ -1472,6 +1524,14 @@ static void test_housekeeping(void)
 		{"relabel zz d", relabel_none, "no runs with label 'zz'",
 		 "a a b c"},
 		{"relabel a a", relabel_same, "the new label is the old one",
+		 "a a b c"},
+		{"replace a", replace_a, NULL, "a a b c"},
+		{"replace c, alive", replace_c,
+		 "cannot replace the runs of 'c': run 4 is still running",
+		 "a a b c"},
+		{"append to c, alive", append_c, NULL, "a a b c"},
+		{"append to c, alive and replacing", append_replaced_c,
+		 "cannot add a run to 'c': run 4 is replacing its runs",
 		 "a a b c"},
 	};
 	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;

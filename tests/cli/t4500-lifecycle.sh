@@ -62,7 +62,8 @@ live_run() {
 
 # Issue 18: on a path that does not exist, readers create nothing.
 none="$TMP/none.db"
-for c in list "show x" "compare x y" "export json" "delete x" "relabel x y"; do
+for c in list "show x" "compare x y" "export json" "delete x" "relabel x y" \
+	"power x" "report x y"; do
 	# shellcheck disable=SC2086
 	expect_status 1 "$c on a missing database fails" "$MMCMP" --db "$none" $c
 	grep_file "$TMP/err" "^mmcmp: error: no database at '$none'$" "$c: says there is none"
@@ -75,7 +76,7 @@ other="$TMP/other.db"
 sqlite3 "$other" "CREATE TABLE notes (x); INSERT INTO notes VALUES ('mine')"
 before=$(cksum <"$other")
 for c in list "show x" "compare x y" "export json" "delete x" "relabel x y" \
-	"run -q $TMP/good.yaml --label x" "import $TMP/one.csv"; do
+	"power x" "report x y" "run -q $TMP/good.yaml --label x" "import $TMP/one.csv"; do
 	# shellcheck disable=SC2086
 	expect_status 1 "${c%% *} on another application's file fails" "$MMCMP" --db "$other" $c
 	grep_file "$TMP/err" "^mmcmp: error: '$other' is not an mmcmp database" \
@@ -128,6 +129,7 @@ readable() {
 	expect_status 0 "$what: export" "$@" "$MMCMP" --db "$db" export csv
 	expect_status 0 "$what: compare" "$@" "$MMCMP" --db "$db" compare \
 		--include-incomplete first first
+	expect_status 0 "$what: power" "$@" "$MMCMP" --db "$db" power first
 	check "$what: the database is unchanged" test "$(cksum <"$db")" = "$before"
 	check "$what: the run is not marked in the file" \
 		test "$(sqlite3 "file:$db?immutable=1" "SELECT status FROM run WHERE label = 'first'")" = running
@@ -144,7 +146,7 @@ else
 	ro_skip="root, and cannot run mmcmp as nobody with setpriv"
 fi
 if [ -n "$ro_skip" ]; then
-	for _ in $(seq 20); do
+	for _ in $(seq 30); do
 		ok "# SKIP $ro_skip"
 	done
 else
@@ -159,6 +161,41 @@ else
 	# shellcheck disable=SC2086
 	readable "$TMP/ro/r.db" "read-only directory" $as_user
 	chmod 755 "$TMP/ro"
+	# A read-only copy of a crashed database: its -wal holds the last
+	# commit, and there is no -shm that SQLite could use or create.
+	mkdir "$TMP/walro"
+	cp "$MMCMP_DB" "$TMP/walro/r.db"
+	if command -v python3 >/dev/null && python3 - "$TMP/walro/r.db" "$dead" <<'EOF2'
+import os, sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("PRAGMA wal_autocheckpoint = 0")
+c.execute("UPDATE run SET status = 'running', ended_at = NULL, pid = ?,"
+          " pid_start = 1 WHERE label = 'first'", (int(sys.argv[2]),))
+c.commit()
+os._exit(0)  # no checkpoint: the commit stays in the -wal file
+EOF2
+	then
+		rm "$TMP/walro/r.db-shm"
+		chmod 444 "$TMP/walro/r.db" "$TMP/walro/r.db-wal"
+		chmod 555 "$TMP/walro"
+		w="$TMP/walro/r.db"
+		before=$(cat "$w" "$w-wal" | cksum)
+		# shellcheck disable=SC2086
+		expect_status 0 "-wal without -shm: list" $as_user "$MMCMP" --db "$w" list
+		grep_file "$TMP/out" " first .* aborted$" "-wal without -shm: list reads the commit in the -wal"
+		for c in "show first" "export csv" "compare --include-incomplete first first" "power first"; do
+			# shellcheck disable=SC2086
+			expect_status 0 "-wal without -shm: ${c%% *}" $as_user "$MMCMP" --db "$w" $c
+		done
+		check "-wal without -shm: the files are unchanged" \
+			test "$(cat "$w" "$w-wal" | cksum)" = "$before"
+		check "-wal without -shm: no -shm is made" test ! -e "$w-shm"
+		chmod 755 "$TMP/walro"
+	else
+		for _ in $(seq 8); do
+			ok "# SKIP no python3 to leave a commit in the -wal file"
+		done
+	fi
 fi
 mnt="$TMP/mnt"
 mkdir "$mnt"
@@ -171,7 +208,7 @@ if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=4M tmpfs "$mnt" 2>/dev/null; t
 	umount "$mnt"
 	trap 'kill $live 2>/dev/null || true; rm -rf "$TMP"' EXIT
 else
-	for _ in $(seq 10); do
+	for _ in $(seq 11); do
 		ok "# SKIP cannot mount a tmpfs (needs root)"
 	done
 fi
@@ -213,6 +250,24 @@ check "and so are the others (3 runs)" test "$(q "SELECT count(*) FROM run WHERE
 expect_status 0 "with no live run, --replace replaces" \
 	sh -c "$MMCMP run -q '$TMP/good.yaml' --label keep2 && $MMCMP run -q '$TMP/good.yaml' --label keep2 --replace"
 check "one run of keep2 is left" test "$(q "SELECT count(*) FROM run WHERE label = 'keep2'")" = 1
+# While a --replace run of a label is alive, no --append run of it starts:
+# the replacement would fail at its end and leave old and new pooled.
+expect_status 0 "a good run of rep" "$MMCMP" run -q "$TMP/good.yaml" --label rep
+live_run rep
+q "UPDATE run SET replacing = 1 WHERE uuid = 'live-rep'"
+expect_status 1 "--append while a --replace of the label is alive" \
+	"$MMCMP" run -q "$TMP/good.yaml" --label rep --append
+grep_file "$TMP/err" "cannot add a run to 'rep': run [0-9]* is replacing its runs (pid $live)" \
+	"it names the replacing run"
+check "no run was added to rep" test "$(q "SELECT count(*) FROM run WHERE label = 'rep'")" = 2
+q "UPDATE run SET replacing = 0 WHERE uuid = 'live-rep'"
+expect_status 0 "--append beside a live run that does not replace" \
+	"$MMCMP" run -q "$TMP/good.yaml" --label rep --append
+expect_status 0 "a --replace run records that it replaces" \
+	"$MMCMP" run -q "$TMP/good.yaml" --label rep3 --replace
+check "and the others do not" \
+	test "$(q "SELECT group_concat(replacing) FROM run WHERE label IN ('rep', 'rep3') ORDER BY id")" = "0,0,0,1"
+q "DELETE FROM run WHERE uuid = 'live-rep'"
 
 # Issue 19: delete and relabel.
 expect_status 0 "relabel keep2 moved" "$MMCMP" relabel keep2 moved

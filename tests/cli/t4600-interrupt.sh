@@ -173,6 +173,24 @@ check "SIGPIPE: mmcmp goes on and exits 0 (got $st)" test "$st" -eq 0
 check "SIGPIPE: the run is complete with its 3 iterations" \
 	test "$(q "SELECT status || ' ' || (SELECT count(*) FROM iteration i
 		WHERE i.run_id = run.id) FROM run WHERE label = 'pipe'")" = "complete 3"
+# A stdout closed long before the run's summary: the writes fail with
+# EPIPE, which is not an error, and nothing kills mmcmp (no exit 141).
+{
+	"$MMCMP" run "$TMP/pipe.yaml" --label pipe2 2>"$TMP/err"
+	echo $? >"$TMP/st"
+} | true
+check "closed stdout: run exits 0 (got $(cat "$TMP/st"))" test "$(cat "$TMP/st")" -eq 0
+check "closed stdout: no error about the output" sh -c "! grep -q error '$TMP/err'"
+check "closed stdout: the run is complete with its 3 iterations" \
+	test "$(q "SELECT status || ' ' || (SELECT count(*) FROM iteration i
+		WHERE i.run_id = run.id) FROM run WHERE label = 'pipe2'")" = "complete 3"
+{
+	sleep 0.5
+	"$MMCMP" list 2>"$TMP/err"
+	echo $? >"$TMP/st"
+} | true
+check "closed stdout: list exits 0 (got $(cat "$TMP/st"))" test "$(cat "$TMP/st")" -eq 0
+check "closed stdout: list says nothing" test ! -s "$TMP/err"
 
 # The whole process group of mmcmp killed: the guard survives it and kills
 # the workload. setsid gives mmcmp a group of its own.

@@ -27,10 +27,18 @@ EOF2
 	printf 'setup:\n  - ["touch", "%s"]\n' "$TMP/ran"
 	sed -n '3,$p' "$TMP/one.yaml"
 } >"$TMP/marker.yaml"
-expect_status 2 "run --db :memory: is refused" \
-	"$MMCMP" --db :memory: run "$TMP/marker.yaml"
-grep_file "$TMP/err" "memory.*throw the results away" "the refusal says why"
-check "nothing ran for --db :memory:" test ! -e "$TMP/ran"
+# So are the URIs of in-memory and temporary databases, for run and
+# import.
+printf 'label,benchmark,operation,value\nm,b,op,1\n' >"$TMP/m.csv"
+for db in :memory: file::memory: 'file:mem?mode=memory' 'file:?cache=shared'; do
+	expect_status 2 "run --db $db is refused" \
+		"$MMCMP" --db "$db" run "$TMP/marker.yaml"
+	grep_file "$TMP/err" "'$db' would throw the results away" "the refusal says why"
+	check "nothing ran for --db $db" test ! -e "$TMP/ran"
+	expect_status 2 "import --db $db is refused" \
+		"$MMCMP" --db "$db" import "$TMP/m.csv"
+	grep_file "$TMP/err" "'$db' would throw the results away" "import: the refusal says why"
+done
 expect_status 0 "run --check --db :memory: still works" \
 	"$MMCMP" --db :memory: run --check "$TMP/marker.yaml"
 
@@ -156,6 +164,28 @@ expect_status 0 "show of a run without failures" "$MMCMP" show base
 check "no failed iterations listed when none failed" \
 	sh -c "! grep -q 'failed iterations' '$TMP/out'"
 
+# The stderr a warning quotes is escaped as show escapes it: no escape
+# sequence reaches the terminal.
+cat >"$TMP/esc.yaml" <<EOF2
+name: esc
+iterations: 1
+workloads:
+  - name: e
+    shell: true
+    command: 'printf "bad \\033[31mred\\033[0m\\n" >&2; exit 3'
+    metrics:
+      - name: total
+        extract: { regex: "total:([0-9]+)" }
+EOF2
+expect_status 1 "a run whose workload writes escape sequences" \
+	"$MMCMP" --db "$TMP/esc.db" run "$TMP/esc.yaml" --label esc
+# Its every iteration failed: the run is stored failed, and says so.
+grep_file "$TMP/out" "^esc: run 1 failed, 1 iterations (1 failed), 0 samples$" \
+	"the run's last line gives the status stored"
+grep_file "$TMP/err" 'iteration 1 failed: exit status 3: bad \\x1b\[31mred\\x1b\[0m$' \
+	"the warning escapes them as \\x1b"
+check "no ESC byte reaches stderr" sh -c "! LC_ALL=C grep -q \"\$(printf '\\033')\" '$TMP/err'"
+
 # Names: run and import store only what their export can hold.
 N="$TMP/names.db"
 cat >"$TMP/param.yaml" <<EOF2
@@ -233,6 +263,16 @@ grep_file "$TMP/out" " mine .* 1  *1  complete$" "the command line overrides the
 expect_status 2 "run --quick of a config without a quick line" \
 	"$MMCMP" --db "$Q" run --quick "$TMP/one.yaml"
 grep_file "$TMP/err" "has no '# quick:' line" "the refusal says why"
+# An error in the quick line names the line, one of the command line not.
+{ echo "name: badquick"; echo "# quick: --iterations 1 --bogus"; sed 1d "$TMP/one.yaml"; } >"$TMP/badquick.yaml"
+expect_status 2 "run --quick with an unknown option in the quick line" \
+	"$MMCMP" --db "$Q" run --quick "$TMP/badquick.yaml"
+grep_file "$TMP/err" "^mmcmp run: error: in the quick line of $TMP/badquick.yaml:2: unknown option '--bogus'$" \
+	"the error names the quick line"
+expect_status 2 "run --quick with an unknown option of its own" \
+	"$MMCMP" --db "$Q" run --quick "$TMP/quick.yaml" --bogus
+grep_file "$TMP/err" "^mmcmp run: error: unknown option '--bogus'$" \
+	"the error of the command line does not blame the quick line"
 expect_status 0 "run --quick --check of a shipped config" \
 	"$MMCMP" run --quick --check "$MMCMP_SRCDIR/configs/pagefault.yaml"
 grep_file "$TMP/out" "2 iterations each after 0 warm-up" "the shipped quick line is applied"
@@ -262,6 +302,16 @@ grep_file "$TMP/err" "no runs with label 'mnie' in .*; did you mean 'mine'?" \
 expect_status 2 "show of an unknown label" "$MMCMP" --db "$Q" show fromquik
 grep_file "$TMP/err" "no runs with label 'fromquik'; did you mean 'fromquick'?" \
 	"did you mean for a label in show"
+# Every command that looks a label up gives the same hint.
+for c in "delete fromquik" "relabel fromquik other" "export csv fromquik" \
+	"export json --compare fromquik" "power fromquik"; do
+	# shellcheck disable=SC2086
+	"$MMCMP" --db "$Q" $c >"$TMP/out" 2>"$TMP/err" || true
+	grep_file "$TMP/err" "no runs with label 'fromquik'.*; did you mean 'fromquick'?" \
+		"did you mean for a label in ${c% *}"
+done
+expect_status 0 "list after the hints" "$MMCMP" --db "$Q" list
+grep_file "$TMP/out" " fromquick " "the hinted commands changed nothing"
 expect_status 0 "mmcmp help show" "$MMCMP" help show
 grep_file "$TMP/out" "^usage: mmcmp show" "help CMD prints CMD's help"
 "$MMCMP" show --help >"$TMP/show-help"

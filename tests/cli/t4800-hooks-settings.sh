@@ -146,7 +146,7 @@ expect_status 1 "a failing prepare fails the iterations" \
 	"$MMCMP" run --label bad-prepare "$TMP/bad-prepare.yaml"
 grep_file "$TMP/err" "bad-prepare-a: w iteration 1 failed: prepare command 'echo no caches >&2; exit 5' failed (exit 5): no caches" \
 	"the warning names the prepare command and why"
-grep_file "$TMP/out" "bad-prepare-a: run [0-9]* complete, 2 iterations (3 failed)" \
+grep_file "$TMP/out" "bad-prepare-a: run [0-9]* failed, 2 iterations (3 failed)" \
 	"the run goes on to the end"
 check "the workload did not run" sh -c "! grep -q '^w$' '$TMP/hooks.log'"
 sed -e "s|^prepare: .*|prepare: [\"sleep 30.4800\"]|" -e "s|^warmup: .*|warmup: 0\ntimeout: 0.2|" \
