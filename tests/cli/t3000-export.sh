@@ -184,6 +184,32 @@ expect_status 0 "import the CSV into an empty database" "$MMCMP" --db "$C" impor
 "$MMCMP" --db "$C" export csv >"$TMP/c.csv"
 same "CSV exported again: the same bytes" "$TMP/a.csv" "$TMP/c.csv"
 
+# A label's runs through CSV: their iterations, each numbered from 0 in
+# its run, stay apart (no run merges into another's units), and an
+# interrupted run is left out as compare leaves it out.
+X="$TMP/x.db"
+printf 'label,benchmark,operation,value,iteration\nbig,b,op,10,0\nbig,b,op,11,1\nbig,b,op,12,2\n' >"$TMP/b1.csv"
+printf 'label,benchmark,operation,value,iteration\nbig,b,op,14,0\nbig,b,op,16,1\n' >"$TMP/b2.csv"
+printf 'label,benchmark,operation,value,iteration\nbig,b,op,30,0\nbig,b,op,31,1\n' >"$TMP/b3.csv"
+printf 'label,benchmark,operation,value,iteration\nsmall,b,op,9,0\nsmall,b,op,9.5,1\nsmall,b,op,9.2,2\n' >"$TMP/s.csv"
+"$MMCMP" --db "$X" import "$TMP/b1.csv" "$TMP/s.csv"
+"$MMCMP" --db "$X" import --append "$TMP/b2.csv"
+"$MMCMP" --db "$X" import --append "$TMP/b3.csv"
+sqlite3 "$X" "UPDATE run SET status = 'interrupted' WHERE config_name LIKE '%b3.csv'"
+"$MMCMP" --db "$X" export csv >"$TMP/x.csv"
+"$MMCMP" --db "$TMP/y.db" import "$TMP/x.csv"
+# The table, the change and n lines: not the provenance or the notes
+# about runs and storage order, which name what the import made.
+results() {
+	"$MMCMP" --db "$1" compare small big 2>&1 |
+		grep -v '^Provenance\|^  \|^run \|^warning: order'
+}
+results "$X" >"$TMP/x.cmp"
+results "$TMP/y.db" >"$TMP/y.cmp"
+grep_file "$TMP/x.cmp" "n=3/5" "two complete runs of big pool five iterations"
+same "pooled runs: compare is the same after a CSV round trip" "$TMP/x.cmp" "$TMP/y.cmp"
+check "the interrupted run is not exported" test "$(grep -c '^big,b,op,3[01],' "$TMP/x.csv")" = 0
+
 # The mmtests examples, through both formats.
 for c in wis-improve trunc-regress wis-nochange; do
 	D="$TMP/$c.db"
