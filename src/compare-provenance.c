@@ -269,8 +269,8 @@ static const char *str_or(const char *s, const char *dflt)
 
 /*
  * The key a label groups by, into key; false when it has none: the host
- * kernel of a label that did not boot kernels, the image and command line
- * of one that did.
+ * and its kernel of a label that did not boot kernels, the image and
+ * command line of one that did.
  */
 static bool group_key(const struct prov_label *l, bool image,
 		      struct strbuf *key)
@@ -292,9 +292,11 @@ static bool group_key(const struct prov_label *l, bool image,
 	}
 	if (b || !ri->machine.kernel_release || !ri->machine.kernel_version)
 		return false;
-	strbuf_addf(key, "%s\n%s\n%s", ri->machine.kernel_release,
+	/* The host too: one kernel on two machines needs no reboot. */
+	strbuf_addf(key, "%s\n%s\n%s\n%s", ri->machine.kernel_release,
 		    ri->machine.kernel_version,
-		    str_or(ri->machine.kernel_config_sha256, ""));
+		    str_or(ri->machine.kernel_config_sha256, ""),
+		    str_or(ri->machine.hostname, ""));
 	return true;
 }
 

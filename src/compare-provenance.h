@@ -42,7 +42,7 @@ struct run_data;
  *
  * The notes: one per group of labels whose first runs, recorded by
  * separate mmcmp processes, ran the same kernel (release, version and
- * config hash), the "forgot to reboot" case:
+ * config hash) on the same host, the "forgot to reboot" case:
  *   "base and patched ran the same kernel (6.1.0-18-amd64, one version
  *   and config): was the machine rebooted into the kernel under test?"
  *

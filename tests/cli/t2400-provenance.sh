@@ -85,15 +85,19 @@ check "one warning block" test "$(grep -c '^Warning' "$TMP/out")" = 1
 
 # Differing THP through an edited import.
 M export json base -o "$TMP/base.json"
-thp() {
-	python3 - "$TMP/base.json" "$1" "$2" "$3" >"$TMP/$2.json" <<'EOF2'
+# edit FIELD VALUE LABEL UUID: base's run with one machine fact changed.
+edit() {
+	python3 - "$TMP/base.json" "$1" "$2" "$3" "$4" >"$TMP/$3.json" <<'EOF2'
 import json, sys
 d = json.load(open(sys.argv[1]))
 r = d["runs"][0]
-r["label"], r["uuid"] = sys.argv[3], sys.argv[4]
-r["machine"]["thp_enabled"] = sys.argv[2]
+r["label"], r["uuid"] = sys.argv[4], sys.argv[5]
+r["machine"][sys.argv[2]] = sys.argv[3]
 print(json.dumps(d))
 EOF2
+}
+thp() {
+	edit thp_enabled "$@"
 }
 thp always thp-a 00000000-0000-4000-8000-000000000001
 thp never thp-b 00000000-0000-4000-8000-000000000002
@@ -102,6 +106,18 @@ expect_status 0 "import thp-b" M import "$TMP/thp-b.json"
 expect_status 0 "compare the THP modes" M compare thp-a thp-b
 grep_file "$TMP/out" "^  thp_enabled: 'always' in thp-a, 'never' in thp-b$" \
 	"a THP mode that differs is flagged"
+
+# The same kernel on another host: no reboot was forgotten.
+edit hostname elsewhere host-b 00000000-0000-4000-8000-000000000003
+expect_status 0 "import host-b" M import "$TMP/host-b.json"
+expect_status 0 "compare with a run of this host" M compare patched thp-a
+grep_file "$TMP/out" "^Note: patched and thp-a ran the same kernel" \
+	"the same kernel on the same host: the note"
+expect_status 0 "compare with a run of another host" M compare patched host-b
+check "the same kernel on another host: no note" \
+	sh -c "! grep -q 'ran the same kernel' '$TMP/out'"
+grep_file "$TMP/out" "^  hostname: '$(hostname)' in patched, 'elsewhere' in host-b$" \
+	"the hosts differ"
 
 # Differences among a label's own runs.
 expect_status 0 "--append with a different --param" \
