@@ -29,6 +29,7 @@ struct prov_label {
 
 enum fact_kind {
 	FACT_CONFIG,
+	FACT_CONFIG_NAME,
 	FACT_PARAMS,
 	FACT_ITERATIONS,
 	FACT_WARMUP,
@@ -44,8 +45,11 @@ struct fact {
 };
 
 static const struct fact setup_facts[] = {
-	{FACT_CONFIG, "config_sha256", NULL},  {FACT_PARAMS, "params", NULL},
-	{FACT_ITERATIONS, "iterations", NULL}, {FACT_WARMUP, "warmup", NULL},
+	{FACT_CONFIG, "config_sha256", NULL},
+	{FACT_CONFIG_NAME, "config_name", NULL},
+	{FACT_PARAMS, "params", NULL},
+	{FACT_ITERATIONS, "iterations", NULL},
+	{FACT_WARMUP, "warmup", NULL},
 	{FACT_UNTIL, "until", NULL},
 };
 
@@ -98,6 +102,12 @@ static bool fact_value(const struct fact *f, const struct prov_run *r,
 		if (!s || !*s)
 			return false;
 		strbuf_add(out, s, strnlen(s, COMPARE_PROV_SHA_SHORT));
+		return true;
+	case FACT_CONFIG_NAME:
+		s = r->info->config_name;
+		if (!s || !*s)
+			return false;
+		strbuf_addstr(out, s);
 		return true;
 	case FACT_PARAMS:
 		if (r->has_setup)
@@ -191,6 +201,16 @@ static bool kernel_fact(const struct fact *f)
 	return f->field && is_kernel_field(f->field);
 }
 
+/*
+ * Facts compared only among a label's own runs: the kernel (what labels
+ * differ in) and the config's name, which labels may well differ in while
+ * their text (config_sha256) is the same.
+ */
+static bool within_only_fact(const struct fact *f)
+{
+	return kernel_fact(f) || f->kind == FACT_CONFIG_NAME;
+}
+
 /* The differences between labels (their first runs) and within each. */
 static void differences(const struct prov_label *pl, size_t nr, bool vm,
 			struct strvec *warnings)
@@ -203,7 +223,7 @@ static void differences(const struct prov_label *pl, size_t nr, bool vm,
 	for (size_t f = 0; f < facts_nr; f++) {
 		size_t k = 0;
 
-		if (kernel_fact(&facts[f]))
+		if (within_only_fact(&facts[f]))
 			continue;
 		for (size_t i = 0; i < nr; i++) {
 			if (!pl[i].nr)
@@ -363,6 +383,36 @@ static char *dup_or_null(const char *s)
 	return s && *s ? xstrdup(s) : NULL;
 }
 
+/* The distinct config names of the label's runs, ", " between them. */
+static char *config_names(const struct prov_label *pl,
+			  const struct run_info *first)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t r = 0; r < pl->nr; r++) {
+		const char *name = pl->runs[r].info->config_name;
+		bool seen = false;
+
+		if (!name || !*name)
+			continue;
+		for (size_t q = 0; q < r && !seen; q++)
+			seen = pl->runs[q].info->config_name &&
+			       !strcmp(pl->runs[q].info->config_name, name);
+		if (seen)
+			continue;
+		if (sb.len)
+			strbuf_addstr(&sb, ", ");
+		strbuf_addstr(&sb, name);
+	}
+	if (!pl->nr && first->config_name)
+		strbuf_addstr(&sb, first->config_name);
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
 /* The label's line of the block, from rd and its runs. */
 static void label_fill(struct compare_prov_label *out,
 		       const struct run_data *rd, const struct prov_label *pl)
@@ -378,7 +428,7 @@ static void label_fill(struct compare_prov_label *out,
 	}
 	out->kernel_release = dup_or_null(ri->machine.kernel_release);
 	out->host = dup_or_null(ri->machine.hostname);
-	out->config_name = dup_or_null(ri->config_name);
+	out->config_name = config_names(pl, ri);
 	out->vm = out->boots > 0;
 	if (!b)
 		return;

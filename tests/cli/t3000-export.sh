@@ -202,11 +202,17 @@ sqlite3 "$X" "UPDATE run SET status = 'interrupted' WHERE config_name LIKE '%b3.
 # about runs and storage order, which name what the import made.
 results() {
 	"$MMCMP" --db "$1" compare small big 2>&1 |
-		grep -v '^Provenance\|^  \|^run \|^warning: order'
+		grep -v '^Provenance\|^Warning\|^  \|^run \|^warning: order'
 }
 results "$X" >"$TMP/x.cmp"
 results "$TMP/y.db" >"$TMP/y.cmp"
 grep_file "$TMP/x.cmp" "n=3/5" "two complete runs of big pool five iterations"
+expect_status 0 "compare the imports" "$MMCMP" --db "$X" compare small big
+tr '\n' ' ' <"$TMP/out" | tr -s ' ' >"$TMP/flat"
+grep_file "$TMP/flat" " big 2 runs, 5 iterations, 5 samples; config .*b1.csv, .*b2.csv " \
+	"provenance: the config names of every run pooled"
+grep_file "$TMP/flat" "config_name within big: '.*b1.csv' in run [0-9]*, '.*b2.csv' in run [0-9]*" \
+	"and a warning that the label's runs differ in them"
 same "pooled runs: compare is the same after a CSV round trip" "$TMP/x.cmp" "$TMP/y.cmp"
 check "the interrupted run is not exported" test "$(grep -c '^big,b,op,3[01],' "$TMP/x.csv")" = 0
 
