@@ -26,7 +26,7 @@ static void csv_change(struct strbuf *out, const struct compare_result *res,
 	if (res->opts.test == COMPARE_TEST_MMTESTS)
 		return;
 	if (!s) {
-		strbuf_addstr(out, ",,,,,,,,");
+		strbuf_addstr(out, ",,,,,,,,,");
 		return;
 	}
 	strbuf_addch(out, ',');
@@ -40,7 +40,8 @@ static void csv_change(struct strbuf *out, const struct compare_result *res,
 		strbuf_addf(out, "%.6g", s->p_adjusted);
 	strbuf_addch(out, ',');
 	csv_num(out, s->mde_pct);
-	strbuf_addf(out, ",%zu,%zu", base_units, s->units);
+	/* And the empty text column, for provenance records only. */
+	strbuf_addf(out, ",%zu,%zu,", base_units, s->units);
 }
 
 void render_csv(const struct compare_result *res,
@@ -60,9 +61,9 @@ void render_csv(const struct compare_result *res,
 	if (res->opts.test != COMPARE_TEST_MMTESTS)
 		strbuf_addstr(out, ",change_pct,ci_low_pct,ci_high_pct,"
 				   "verdict,p_adjusted,mde_pct,n_base_units,"
-				   "n_other_units");
+				   "n_other_units,text");
 	strbuf_addch(out, '\n');
-	/* 13: the columns after value of the mode that has provenance. */
+	/* 13: the columns between value and text in that mode. */
 	render_csv_provenance(res, 13, out);
 	for (size_t bi = 0; bi < res->bench_nr; bi++) {
 		b = &res->bench[bi];

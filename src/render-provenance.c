@@ -290,19 +290,18 @@ bool render_html_provenance(const struct compare_result *res,
 }
 
 /*
- * One provenance record: benchmark "provenance", the field as stat, a
- * text in operation, the label, a number in value; the other columns
- * empty (columns of the cell records after label).
+ * One provenance record: benchmark "provenance", the field as stat, the
+ * label, a number in value, a text in the last column (text); operation
+ * and the `empty` columns between value and text empty.
  */
 static void csv_record(struct strbuf *out, const char *field, const char *text,
 		       const char *label, const char *num, size_t empty)
 {
-	strbuf_addf(out, "provenance,%s,", field);
-	csv_quote_field(out, text ? text : "");
-	strbuf_addch(out, ',');
+	strbuf_addf(out, "provenance,%s,,", field);
 	csv_quote_field(out, label ? label : "");
 	strbuf_addf(out, ",%s", num ? num : "");
-	strbuf_addchars(out, ',', empty);
+	strbuf_addchars(out, ',', empty + 1);
+	csv_quote_field(out, text ? text : "");
 	strbuf_addch(out, '\n');
 }
 

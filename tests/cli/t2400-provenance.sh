@@ -49,10 +49,14 @@ grep_file "$TMP/out" "^<h2>Provenance</h2>$" "html: the block"
 grep_file "$TMP/out" "^<tr><td>patched</td><td>1</td><td>3</td><td>9</td>" \
 	"html: a row per label"
 expect_status 0 "csv" M compare --format csv base patched
-grep_file "$TMP/out" "^provenance,samples,,base,9,,,,,,,,,,,,,$" \
+grep_file "$TMP/out" "^provenance,samples,,base,9,,,,,,,,,,,,,,$" \
 	"csv: records of benchmark provenance, as many columns as the cells"
-grep_file "$TMP/out" "^provenance,note,\"base and patched ran the same kernel" \
-	"csv: the note"
+grep_file "$TMP/out" "^provenance,note,,,,,,,,,,,,,,,,,\"base and patched ran the same kernel" \
+	"csv: the note, in the text column"
+grep_file "$TMP/out" "^provenance,config,,patched,,,,,,,,,,,,,,,p$" \
+	"csv: the config name of a label, in the text column"
+check "csv: every record has the header's columns" \
+	python3 -c 'import csv, sys; r = list(csv.reader(open(sys.argv[1]))); sys.exit(not (r[0][-1] == "text" and all(len(x) == len(r[0]) for x in r)))' "$TMP/out"
 expect_status 0 "json" M compare --format json base patched
 check "json: the provenance object" \
 	test "$(python3 -c 'import json,sys; p=json.load(sys.stdin)["provenance"]; l=p["labels"][1]; print(l["label"], l["runs"], l["iterations"], l["samples"], l["config_name"], len(p["warnings"]), len(p["notes"]))' <"$TMP/out")" = \
