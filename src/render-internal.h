@@ -84,6 +84,13 @@ void render_header_label(const struct compare_result *res, size_t i,
 void render_text_cell(struct strbuf *out, int width, const char *s, size_t len);
 
 /*
+ * The characters (code points; no wide ones are told apart) that len
+ * bytes of s take as render_text_cell() shows them, what its width
+ * counts.
+ */
+size_t render_text_chars(const char *s, size_t len);
+
+/*
  * Append v as printf "%*.*f" (with '+' when plus) would, except that NaN
  * and infinities print "NaN", "Inf", "-Inf" as Perl's sprintf does.
  */

@@ -123,6 +123,16 @@ check "the same kernel on another host: no note" \
 grep_file "$TMP/out" "^  hostname: '$(hostname)' in patched, 'elsewhere' in host-b$" \
 	"the hosts differ"
 
+# Labels of many bytes per character pad and wrap by characters.
+wide='äöüäöüäöü-日本語'
+thp never "$wide" 00000000-0000-4000-8000-000000000004
+expect_status 0 "import a label of multibyte characters" M import "$TMP/$wide.json"
+expect_status 0 "compare with it" M compare patched "$wide"
+check "its counts start in the column of the other label's" \
+	python3 -c 'import sys; w = sys.argv[2].encode("utf-8", "surrogateescape").decode("utf-8"); l = [x for x in open(sys.argv[1], encoding="utf-8").read().split("\n") if x.startswith(("  patched ", "  " + w + " "))]; sys.exit(not (len(l) == 2 and l[0].index("1 run") == l[1].index("1 run") == 4 + len(w)))' "$TMP/out" "$wide"
+check "no line of the block is longer than 78 characters" \
+	python3 -c 'import sys; b = open(sys.argv[1], encoding="utf-8").read().split("\n\n")[0]; sys.exit(not all(len(x) <= 78 for x in b.split("\n")))' "$TMP/out"
+
 # Differences among a label's own runs.
 expect_status 0 "--append with a different --param" \
 	M run -q "$TMP/p.yaml" --label base --append --param loops=7
