@@ -3,6 +3,7 @@
 
 #include <sqlite3.h>
 
+#include "run-data.h"
 #include "store-internal.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -71,4 +72,36 @@ int store_run_settings(struct store *st, int64_t run_id, struct strvec *out,
 out:
 	sqlite3_finalize(stmt);
 	return ret;
+}
+
+int store_run_set_tunables(struct store *st, int64_t run_id,
+			   const struct machine_info *m, struct strbuf *err)
+{
+	static const char sql[] = "UPDATE run SET thp_enabled = ?2,"
+				  " thp_defrag = ?3, cpufreq_governor = ?4,"
+				  " smt = ?5 WHERE id = ?1";
+	sqlite3_stmt *stmt = NULL;
+	struct store_tx tx;
+	int ret = -1;
+
+	if (store_tx_open(st, true, &tx, err))
+		return -1;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+		store_fail(st, err, "prepare machine update");
+		goto out;
+	}
+	if (sqlite3_bind_int64(stmt, 1, run_id) ||
+	    store_bind_text(stmt, 2, m->thp_enabled) ||
+	    store_bind_text(stmt, 3, m->thp_defrag) ||
+	    store_bind_text(stmt, 4, m->cpufreq_governor) ||
+	    store_bind_text(stmt, 5, m->smt) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "record the machine of run %" PRId64,
+			   run_id);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return store_tx_close(st, &tx, ret, err);
 }

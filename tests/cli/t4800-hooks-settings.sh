@@ -182,6 +182,37 @@ if command -v sqlite3 >/dev/null; then
 else
 	skip "no sqlite3 to read the stored values with"
 fi
+expect_status 0 "show the run with a setting" "$MMCMP" show sysctl
+grep_file "$TMP/out" "^  setting:   $sysctl $old -> $new$" \
+	"show lists the settings a run wrote, with the value before"
+
+# The machine facts are read after the settings are written: a run that
+# sets the THP defrag mode is shown with that mode, not the one before.
+defrag=/sys/kernel/mm/transparent_hugepage/defrag
+if mode=$(sed 's/.*\[\(.*\)\].*/\1/' $defrag 2>/dev/null) && [ -w $defrag ]; then
+	other=never
+	[ "$mode" = never ] && other=madvise
+	trap 'echo "$old" >$sysctl; echo "$mode" >$defrag; rm -rf "$TMP"' EXIT
+	cat >"$TMP/defrag.yaml" <<EOF
+name: defrag
+settings:
+  $defrag: $other
+workloads:
+  - name: w
+    command: [true]
+    metrics:
+      - {name: t, extract: {measure: elapsed}}
+EOF
+	expect_status 0 "a run that sets the THP defrag mode" \
+		"$MMCMP" run -q --label defrag "$TMP/defrag.yaml"
+	check "the mode is back after the run" \
+		test "$(sed 's/.*\[\(.*\)\].*/\1/' $defrag)" = "$mode"
+	expect_status 0 "show it" "$MMCMP" show defrag
+	grep_file "$TMP/out" "^  thp: .*, defrag $other$" \
+		"show gives the defrag mode the run measured under"
+else
+	skip "$defrag is not writable here"
+fi
 
 sed -e "s|command: .*|command: \"touch '$TMP/hanging'; sleep 1000.4800\"|" \
 	"$TMP/sysctl.yaml" >"$TMP/sysctl-hang.yaml"
