@@ -18,6 +18,7 @@ struct prov_run {
 	const struct run_boot *boot; /* its first that answered, or NULL */
 	struct run_setup setup;
 	bool has_setup;
+	const struct strvec *settings; /* the run_source's */
 };
 
 /* The runs of one label, oldest first. */
@@ -34,6 +35,7 @@ enum fact_kind {
 	FACT_ITERATIONS,
 	FACT_WARMUP,
 	FACT_UNTIL,
+	FACT_SETTINGS,
 	FACT_MACHINE,
 	FACT_GUEST,
 };
@@ -51,6 +53,7 @@ static const struct fact setup_facts[] = {
 	{FACT_ITERATIONS, "iterations", NULL},
 	{FACT_WARMUP, "warmup", NULL},
 	{FACT_UNTIL, "until", NULL},
+	{FACT_SETTINGS, "settings", NULL},
 };
 
 /* The kernel's release and version: what a comparison is about. */
@@ -87,6 +90,24 @@ static void params_text(const struct run_setup *s, struct strbuf *out)
 			strbuf_addf(out, "%s%s", k ? "," : "", p->values[k]);
 	}
 	if (!s->params_nr)
+		strbuf_addstr(out, "none");
+}
+
+/*
+ * "PATH=NEW PATH=NEW" of settings ("PATH OLD -> NEW" each), "none"
+ * without any: what was written, not what it replaced.
+ */
+static void settings_text(const struct strvec *settings, struct strbuf *out)
+{
+	for (size_t i = 0; settings && i < settings->nr; i++) {
+		const char *s = settings->v[i];
+		const char *arrow = strstr(s, " -> ");
+		size_t path = strcspn(s, " ");
+
+		strbuf_addf(out, "%s%.*s=%s", i ? " " : "", (int)path, s,
+			    arrow ? arrow + 4 : "");
+	}
+	if (!settings || !settings->nr)
 		strbuf_addstr(out, "none");
 }
 
@@ -128,6 +149,9 @@ static bool fact_value(const struct fact *f, const struct prov_run *r,
 			strbuf_addf(out, "%g%%", r->setup.until_pct);
 		else
 			strbuf_addstr(out, "off");
+		return true;
+	case FACT_SETTINGS:
+		settings_text(r->settings, out);
 		return true;
 	case FACT_MACHINE:
 		return machine_value(f->field, &r->info->machine, out);
@@ -477,6 +501,7 @@ struct compare_provenance *compare_provenance_new(const struct run_data *runs,
 			pr->id = src->info.id;
 			pr->info = &src->info;
 			pr->boot = first_boot(src);
+			pr->settings = &src->settings;
 			pr->has_setup = src->info.setup &&
 					!json_setup_parse(src->info.setup,
 							  &pr->setup, &err);

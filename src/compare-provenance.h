@@ -29,7 +29,8 @@ struct run_data;
  *   "thp_enabled: 'always' in base, 'never' in patched"
  * over the config hash ("config_sha256"), the effective parameters
  * ("params": "WORKLOAD.NAME=V1,V2 ..."), iterations, warm-ups and the
- * precision rule of `until` (the stored effective setup), every machine
+ * precision rule of `until` (the stored effective setup), the settings
+ * the run wrote ("settings": "PATH=NEW ..." or "none"), every machine
  * fact of machine_fields[] but the kernel's release and version (which
  * comparisons are about), and for runs from `kernels:` the guest's facts
  * ("guest thp_enabled: ..."). Values unknown to a run are skipped, as

@@ -174,6 +174,7 @@ void run_source_release(struct run_source *src)
 	for (size_t i = 0; i < src->boots_nr; i++)
 		run_boot_release(&src->boots[i]);
 	free(src->boots);
+	strvec_clear(&src->settings);
 	memset(src, 0, sizeof(*src));
 }
 

@@ -191,6 +191,8 @@ struct run_source {
 	size_t samples;
 	struct run_boot *boots; /* in boot order; empty without kernels */
 	size_t boots_nr, boots_alloc;
+	/* Its settings, "PATH OLD -> NEW" (store_run_settings()). */
+	struct strvec settings;
 };
 
 struct run_data {

@@ -185,6 +185,11 @@ fi
 expect_status 0 "show the run with a setting" "$MMCMP" show sysctl
 grep_file "$TMP/out" "^  setting:   $sysctl $old -> $new$" \
 	"show lists the settings a run wrote, with the value before"
+sed '/^settings:$/,/stat_interval/d' "$TMP/sysctl.yaml" >"$TMP/plain.yaml"
+expect_status 0 "a run without the setting" "$MMCMP" run -q --label plain "$TMP/plain.yaml"
+expect_status 0 "compare the two" "$MMCMP" compare plain sysctl
+grep_file "$TMP/out" "^  settings: 'none' in plain, '$sysctl=$new' in sysctl$" \
+	"provenance: the settings differ"
 
 # The machine facts are read after the settings are written: a run that
 # sets the THP defrag mode is shown with that mode, not the one before.
