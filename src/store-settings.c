@@ -7,6 +7,7 @@
 #include "store-internal.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "util.h"
 
 int store_run_setting_add(struct store *st, int64_t run_id, const char *path,
 			  const char *old_value, const char *new_value,
@@ -104,4 +105,40 @@ int store_run_set_tunables(struct store *st, int64_t run_id,
 out:
 	sqlite3_finalize(stmt);
 	return store_tx_close(st, &tx, ret, err);
+}
+
+int store_run_settings_load(struct store *st, int64_t run_id,
+			    struct run_full *rf, struct strbuf *err)
+{
+	static const char sql[] = "SELECT path, old_value, new_value"
+				  " FROM run_setting WHERE run_id = ?1"
+				  " ORDER BY id";
+	sqlite3_stmt *stmt = NULL;
+	int rc, ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
+	    sqlite3_bind_int64(stmt, 1, run_id)) {
+		store_fail(st, err, "read the settings of run %" PRId64,
+			   run_id);
+		goto out;
+	}
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct setting_data *sd;
+
+		ALLOC_GROW(rf->settings, rf->settings_nr + 1,
+			   rf->settings_alloc);
+		sd = &rf->settings[rf->settings_nr++];
+		sd->path = store_column_strdup(stmt, 0);
+		sd->old_value = store_column_strdup(stmt, 1);
+		sd->new_value = store_column_strdup(stmt, 2);
+	}
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "read the settings of run %" PRId64,
+			   run_id);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return ret;
 }

@@ -396,6 +396,10 @@ int store_run_setting_add(struct store *st, int64_t run_id, const char *path,
 int store_run_settings(struct store *st, int64_t run_id, struct strvec *out,
 		       struct strbuf *err);
 
+/* Append the settings of run run_id to rf->settings, in writing order. */
+int store_run_settings_load(struct store *st, int64_t run_id,
+			    struct run_full *rf, struct strbuf *err);
+
 /*
  * Replace the machine facts of run run_id that settings can change (the
  * transparent hugepage modes, the cpufreq governor, SMT) by m's, read

@@ -185,6 +185,12 @@ fi
 expect_status 0 "show the run with a setting" "$MMCMP" show sysctl
 grep_file "$TMP/out" "^  setting:   $sysctl $old -> $new$" \
 	"show lists the settings a run wrote, with the value before"
+"$MMCMP" export json sysctl -o "$TMP/sysctl.json"
+expect_status 0 "import the run with a setting elsewhere" \
+	"$MMCMP" --db "$TMP/copy.db" import "$TMP/sysctl.json"
+expect_status 0 "show the imported run" "$MMCMP" --db "$TMP/copy.db" show sysctl
+grep_file "$TMP/out" "^  setting:   $sysctl $old -> $new$" \
+	"export json and import carry the run's settings"
 sed '/^settings:$/,/stat_interval/d' "$TMP/sysctl.yaml" >"$TMP/plain.yaml"
 expect_status 0 "a run without the setting" "$MMCMP" run -q --label plain "$TMP/plain.yaml"
 expect_status 0 "compare the two" "$MMCMP" compare plain sysctl
