@@ -44,34 +44,17 @@ out:
 int store_run_settings(struct store *st, int64_t run_id, struct strvec *out,
 		       struct strbuf *err)
 {
-	static const char sql[] = "SELECT path, old_value, new_value"
-				  " FROM run_setting WHERE run_id = ?1"
-				  " ORDER BY id";
-	sqlite3_stmt *stmt = NULL;
-	int rc, ret = -1;
+	struct run_full rf = {0};
+	int ret = store_run_settings_load(st, run_id, &rf, err);
 
-	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
-	    sqlite3_bind_int64(stmt, 1, run_id)) {
-		store_fail(st, err, "read the settings of run %" PRId64,
-			   run_id);
-		goto out;
-	}
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	for (size_t i = 0; !ret && i < rf.settings_nr; i++) {
 		struct strbuf sb = STRBUF_INIT;
 
-		strbuf_addf(&sb, "%s %s -> %s", sqlite3_column_text(stmt, 0),
-			    sqlite3_column_text(stmt, 1),
-			    sqlite3_column_text(stmt, 2));
+		strbuf_addf(&sb, "%s %s -> %s", rf.settings[i].path,
+			    rf.settings[i].old_value, rf.settings[i].new_value);
 		strvec_push_nodup(out, strbuf_detach(&sb, NULL));
 	}
-	if (rc != SQLITE_DONE) {
-		store_fail(st, err, "read the settings of run %" PRId64,
-			   run_id);
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(stmt);
+	run_full_release(&rf);
 	return ret;
 }
 
