@@ -10,6 +10,7 @@
 #include "stats.h"
 #include "store.h"
 #include "strbuf.h"
+#include "strvec.h"
 
 static const char show_usage[] =
 	"usage: mmcmp show [--run ID] [--config] LABEL\n"
@@ -175,7 +176,7 @@ static void show_setup(const struct run_info *ri)
 }
 
 static void show_run(const struct run_data *rd, const struct run_full *rf,
-		     bool with_config)
+		     const struct strvec *settings, bool with_config)
 {
 	const struct run_info *ri = &rd->info;
 	struct strbuf facts = STRBUF_INIT,
@@ -194,6 +195,9 @@ static void show_run(const struct run_data *rd, const struct run_full *rf,
 	strbuf_release(&facts);
 	if (ri->cgroup)
 		printf("  cgroup:    %s\n", esc(&e[0], ri->cgroup));
+	/* What the run wrote before it measured, and what was there. */
+	for (size_t i = 0; i < settings->nr; i++)
+		printf("  setting:   %s\n", esc(&e[0], settings->v[i]));
 	printf("  mmcmp:     %s\n", str_or(ri->mmcmp_version, "-"));
 	for (size_t i = 0; i < rd->durations_nr; i++)
 		printf("  duration:  %s user %.2fs system %.2fs elapsed %.2fs (%zu iterations)\n",
@@ -265,22 +269,26 @@ static int show_main(int argc, char **argv)
 	for (size_t i = 0; i < nr; i++) {
 		struct run_data rd = {0};
 		struct run_full rf = {0};
+		struct strvec settings = STRVEC_INIT;
 
 		if (a.run_id && ids[i] != a.run_id)
 			continue;
 		if (store_load_run(st, ids[i], NULL, &rd, &err) ||
-		    store_run_load_full(st, ids[i], NULL, &rf, &err)) {
+		    store_run_load_full(st, ids[i], NULL, &rf, &err) ||
+		    store_run_settings(st, ids[i], &settings, &err)) {
 			error("%s", err.buf);
 			run_data_release(&rd);
 			run_full_release(&rf);
+			strvec_clear(&settings);
 			goto out;
 		}
 		if (shown)
 			putchar('\n');
-		show_run(&rd, &rf, a.with_config);
+		show_run(&rd, &rf, &settings, a.with_config);
 		shown = true;
 		run_data_release(&rd);
 		run_full_release(&rf);
+		strvec_clear(&settings);
 	}
 	if (!shown) {
 		if (a.run_id)

@@ -18,6 +18,7 @@ struct prov_run {
 	const struct run_boot *boot; /* its first that answered, or NULL */
 	struct run_setup setup;
 	bool has_setup;
+	const struct strvec *settings; /* the run_source's */
 };
 
 /* The runs of one label, oldest first. */
@@ -29,10 +30,12 @@ struct prov_label {
 
 enum fact_kind {
 	FACT_CONFIG,
+	FACT_CONFIG_NAME,
 	FACT_PARAMS,
 	FACT_ITERATIONS,
 	FACT_WARMUP,
 	FACT_UNTIL,
+	FACT_SETTINGS,
 	FACT_MACHINE,
 	FACT_GUEST,
 };
@@ -44,9 +47,13 @@ struct fact {
 };
 
 static const struct fact setup_facts[] = {
-	{FACT_CONFIG, "config_sha256", NULL},  {FACT_PARAMS, "params", NULL},
-	{FACT_ITERATIONS, "iterations", NULL}, {FACT_WARMUP, "warmup", NULL},
+	{FACT_CONFIG, "config_sha256", NULL},
+	{FACT_CONFIG_NAME, "config_name", NULL},
+	{FACT_PARAMS, "params", NULL},
+	{FACT_ITERATIONS, "iterations", NULL},
+	{FACT_WARMUP, "warmup", NULL},
 	{FACT_UNTIL, "until", NULL},
+	{FACT_SETTINGS, "settings", NULL},
 };
 
 /* The kernel's release and version: what a comparison is about. */
@@ -86,6 +93,24 @@ static void params_text(const struct run_setup *s, struct strbuf *out)
 		strbuf_addstr(out, "none");
 }
 
+/*
+ * "PATH=NEW PATH=NEW" of settings ("PATH OLD -> NEW" each), "none"
+ * without any: what was written, not what it replaced.
+ */
+static void settings_text(const struct strvec *settings, struct strbuf *out)
+{
+	for (size_t i = 0; settings && i < settings->nr; i++) {
+		const char *s = settings->v[i];
+		const char *arrow = strstr(s, " -> ");
+		size_t path = strcspn(s, " ");
+
+		strbuf_addf(out, "%s%.*s=%s", i ? " " : "", (int)path, s,
+			    arrow ? arrow + 4 : "");
+	}
+	if (!settings || !settings->nr)
+		strbuf_addstr(out, "none");
+}
+
 /* Append fact f of run r to out; false, appending nothing, if unknown. */
 static bool fact_value(const struct fact *f, const struct prov_run *r,
 		       struct strbuf *out)
@@ -98,6 +123,12 @@ static bool fact_value(const struct fact *f, const struct prov_run *r,
 		if (!s || !*s)
 			return false;
 		strbuf_add(out, s, strnlen(s, COMPARE_PROV_SHA_SHORT));
+		return true;
+	case FACT_CONFIG_NAME:
+		s = r->info->config_name;
+		if (!s || !*s)
+			return false;
+		strbuf_addstr(out, s);
 		return true;
 	case FACT_PARAMS:
 		if (r->has_setup)
@@ -118,6 +149,9 @@ static bool fact_value(const struct fact *f, const struct prov_run *r,
 			strbuf_addf(out, "%g%%", r->setup.until_pct);
 		else
 			strbuf_addstr(out, "off");
+		return true;
+	case FACT_SETTINGS:
+		settings_text(r->settings, out);
 		return true;
 	case FACT_MACHINE:
 		return machine_value(f->field, &r->info->machine, out);
@@ -191,6 +225,16 @@ static bool kernel_fact(const struct fact *f)
 	return f->field && is_kernel_field(f->field);
 }
 
+/*
+ * Facts compared only among a label's own runs: the kernel (what labels
+ * differ in) and the config's name, which labels may well differ in while
+ * their text (config_sha256) is the same.
+ */
+static bool within_only_fact(const struct fact *f)
+{
+	return kernel_fact(f) || f->kind == FACT_CONFIG_NAME;
+}
+
 /* The differences between labels (their first runs) and within each. */
 static void differences(const struct prov_label *pl, size_t nr, bool vm,
 			struct strvec *warnings)
@@ -203,7 +247,7 @@ static void differences(const struct prov_label *pl, size_t nr, bool vm,
 	for (size_t f = 0; f < facts_nr; f++) {
 		size_t k = 0;
 
-		if (kernel_fact(&facts[f]))
+		if (within_only_fact(&facts[f]))
 			continue;
 		for (size_t i = 0; i < nr; i++) {
 			if (!pl[i].nr)
@@ -269,8 +313,8 @@ static const char *str_or(const char *s, const char *dflt)
 
 /*
  * The key a label groups by, into key; false when it has none: the host
- * kernel of a label that did not boot kernels, the image and command line
- * of one that did.
+ * and its kernel of a label that did not boot kernels, the image and
+ * command line of one that did.
  */
 static bool group_key(const struct prov_label *l, bool image,
 		      struct strbuf *key)
@@ -292,9 +336,11 @@ static bool group_key(const struct prov_label *l, bool image,
 	}
 	if (b || !ri->machine.kernel_release || !ri->machine.kernel_version)
 		return false;
-	strbuf_addf(key, "%s\n%s\n%s", ri->machine.kernel_release,
+	/* The host too: one kernel on two machines needs no reboot. */
+	strbuf_addf(key, "%s\n%s\n%s\n%s", ri->machine.kernel_release,
 		    ri->machine.kernel_version,
-		    str_or(ri->machine.kernel_config_sha256, ""));
+		    str_or(ri->machine.kernel_config_sha256, ""),
+		    str_or(ri->machine.hostname, ""));
 	return true;
 }
 
@@ -361,6 +407,36 @@ static char *dup_or_null(const char *s)
 	return s && *s ? xstrdup(s) : NULL;
 }
 
+/* The distinct config names of the label's runs, ", " between them. */
+static char *config_names(const struct prov_label *pl,
+			  const struct run_info *first)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t r = 0; r < pl->nr; r++) {
+		const char *name = pl->runs[r].info->config_name;
+		bool seen = false;
+
+		if (!name || !*name)
+			continue;
+		for (size_t q = 0; q < r && !seen; q++)
+			seen = pl->runs[q].info->config_name &&
+			       !strcmp(pl->runs[q].info->config_name, name);
+		if (seen)
+			continue;
+		if (sb.len)
+			strbuf_addstr(&sb, ", ");
+		strbuf_addstr(&sb, name);
+	}
+	if (!pl->nr && first->config_name)
+		strbuf_addstr(&sb, first->config_name);
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
 /* The label's line of the block, from rd and its runs. */
 static void label_fill(struct compare_prov_label *out,
 		       const struct run_data *rd, const struct prov_label *pl)
@@ -376,7 +452,7 @@ static void label_fill(struct compare_prov_label *out,
 	}
 	out->kernel_release = dup_or_null(ri->machine.kernel_release);
 	out->host = dup_or_null(ri->machine.hostname);
-	out->config_name = dup_or_null(ri->config_name);
+	out->config_name = config_names(pl, ri);
 	out->vm = out->boots > 0;
 	if (!b)
 		return;
@@ -425,6 +501,7 @@ struct compare_provenance *compare_provenance_new(const struct run_data *runs,
 			pr->id = src->info.id;
 			pr->info = &src->info;
 			pr->boot = first_boot(src);
+			pr->settings = &src->settings;
 			pr->has_setup = src->info.setup &&
 					!json_setup_parse(src->info.setup,
 							  &pr->setup, &err);

@@ -18,8 +18,9 @@ struct run_data;
  * come from the store (CSV imports, tests) has none, and then no block.
  *
  * Per label: the runs pooled, the measured iterations and the samples
- * used (after the pooling rules), the kernel release, host and config
- * name of its first run and, for runs from `kernels:`, the guest's
+ * used (after the pooling rules), the kernel release and host of its
+ * first run, the config names of all its runs and, for runs from
+ * `kernels:`, the guest's
  * release and command line and the image of its first boot that
  * answered.
  *
@@ -28,12 +29,14 @@ struct run_data;
  *   "thp_enabled: 'always' in base, 'never' in patched"
  * over the config hash ("config_sha256"), the effective parameters
  * ("params": "WORKLOAD.NAME=V1,V2 ..."), iterations, warm-ups and the
- * precision rule of `until` (the stored effective setup), every machine
+ * precision rule of `until` (the stored effective setup), the settings
+ * the run wrote ("settings": "PATH=NEW ..." or "none"), every machine
  * fact of machine_fields[] but the kernel's release and version (which
  * comparisons are about), and for runs from `kernels:` the guest's facts
  * ("guest thp_enabled: ..."). Values unknown to a run are skipped, as
  * machine differences do. Then one line per fact on which the runs
- * pooled into one label differ (the kernel included):
+ * pooled into one label differ (the kernel and the config's name
+ * included, "config_name within base: 'a' in run 3, 'b' in run 7"):
  *   "thp_enabled within base: 'always' in run 3, 'never' in run 7"
  * and one per group of labels whose runs from `kernels:` booted the same
  * image (SHA-256) with the same command line:
@@ -42,7 +45,7 @@ struct run_data;
  *
  * The notes: one per group of labels whose first runs, recorded by
  * separate mmcmp processes, ran the same kernel (release, version and
- * config hash), the "forgot to reboot" case:
+ * config hash) on the same host, the "forgot to reboot" case:
  *   "base and patched ran the same kernel (6.1.0-18-amd64, one version
  *   and config): was the machine rebooted into the kernel under test?"
  *
@@ -55,7 +58,9 @@ struct compare_prov_label {
 	int64_t iterations; /* measured iterations used */
 	size_t samples;	    /* samples used, over all operations */
 	/* Of its first run; NULL where unknown. */
-	char *kernel_release, *host, *config_name;
+	char *kernel_release, *host;
+	/* The distinct config names of its runs, in run order, ", " apart. */
+	char *config_name;
 	/* Runs from kernels: the guest of the first boot that answered. */
 	bool vm;
 	size_t boots;

@@ -705,6 +705,7 @@ void csv_quote_field(struct strbuf *out, const char *s)
 struct csv_export_iter {
 	size_t run, iter; /* indices in runs and in runs[run].iters */
 	int64_t index;
+	int64_t number; /* its iteration column: the position in the order */
 };
 
 static int csv_export_iter_cmp(const void *a, const void *b)
@@ -729,6 +730,38 @@ struct csv_export_sample {
 	int64_t iteration;
 };
 
+/*
+ * The iteration column of the label's sorted iters: each one's index
+ * while no two of one benchmark share it (one run), else its position,
+ * so that the iterations of pooled runs stay apart on import and
+ * compare sees the same units of replication.
+ */
+static void csv_export_number(const struct run_full *runs, const size_t *pick,
+			      struct csv_export_iter *iters, size_t nr)
+{
+	struct strmap seen = STRMAP_INIT;
+	struct strbuf key = STRBUF_INIT;
+	bool unique = true;
+
+	for (size_t i = 0; i < nr && unique; i++) {
+		const struct iteration_data *it =
+			&runs[pick[iters[i].run]].iters[iters[i].iter];
+		size_t dummy;
+
+		strbuf_reset(&key);
+		strbuf_add(&key, it->benchmark, strlen(it->benchmark) + 1);
+		strbuf_add(&key, &it->index, sizeof(it->index));
+		if (strmap_get(&seen, key.buf, key.len, &dummy))
+			unique = false;
+		else
+			strmap_put(&seen, key.buf, key.len, i);
+	}
+	for (size_t i = 0; i < nr; i++)
+		iters[i].number = unique ? iters[i].index : (int64_t)i;
+	strmap_clear(&seen);
+	strbuf_release(&key);
+}
+
 /* Append the rows of the runs in runs[] (indices pick[0..nr)). */
 static void csv_export_label(const struct run_full *runs, const size_t *pick,
 			     size_t nr, struct strbuf *out)
@@ -745,6 +778,9 @@ static void csv_export_label(const struct run_full *runs, const size_t *pick,
 		const struct run_full *rf = &runs[pick[r]];
 
 		op_map[r] = xcalloc(rf->ops_nr + 1, sizeof(**op_map));
+		/* What compare pools by default: complete runs only. */
+		if (rf->info.status && strcmp(rf->info.status, "complete") != 0)
+			continue;
 		for (size_t i = 0; i < rf->ops_nr; i++) {
 			const struct op_samples *op = &rf->ops[i];
 			size_t m;
@@ -765,7 +801,8 @@ static void csv_export_label(const struct run_full *runs, const size_t *pick,
 		for (size_t i = 0; i < rf->iters_nr; i++) {
 			const struct iteration_data *it = &rf->iters[i];
 
-			if (it->warmup)
+			if (it->warmup ||
+			    (it->status && strcmp(it->status, "ok") != 0))
 				continue;
 			ALLOC_GROW(iters, iters_nr + 1, iters_alloc);
 			iters[iters_nr].run = r;
@@ -781,6 +818,7 @@ static void csv_export_label(const struct run_full *runs, const size_t *pick,
 	/* Each op's samples by iteration number, then run and stored order. */
 	if (iters_nr)
 		qsort(iters, iters_nr, sizeof(*iters), csv_export_iter_cmp);
+	csv_export_number(runs, pick, iters, iters_nr);
 	for (size_t m = 0, first = 0; m < ops_nr; m++) {
 		ops[m].first = first;
 		first += ops[m].nr;
@@ -800,7 +838,7 @@ static void csv_export_label(const struct run_full *runs, const size_t *pick,
 				&samples[op->first + op->nr++];
 
 			to->value = sd->value;
-			to->iteration = it->index;
+			to->iteration = iters[i].number;
 		}
 	}
 	for (size_t m = 0; m < ops_nr; m++) {

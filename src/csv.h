@@ -66,12 +66,16 @@ void csv_run_full(const struct run_data *rd, const char *started_at,
  * Append runs as a sample table that csv_parse() reads back, for `mmcmp
  * export csv`: the header
  *   label,benchmark,operation,value,unit,better,decimals,iteration
- * then one row per sample of a measured (not warm-up) iteration. The runs
- * of one label are pooled, as compare pools them: labels in the order of
- * their first run, then operations in the order of their first
- * appearance, then each operation's samples ordered by the index of
- * their iteration (ties in run, iteration and stored order), the index
- * going to the iteration column. Values are written with
+ * then one row per sample of a measured (not warm-up) iteration that
+ * compare pools by default: of a complete run, with status "ok" (a NULL
+ * status counts as both). The runs of one label are pooled, as compare
+ * pools them: labels in the order of their first run, then operations in
+ * the order of their first appearance, then each operation's samples
+ * ordered by the index of their iteration (ties in run, iteration and
+ * stored order). The iteration column holds that index while no two of
+ * the label's iterations of one benchmark share it, else the iteration's
+ * position in that order (0, 1, ...), so the iterations of different runs
+ * stay apart on import. Values are written with
  * strbuf_add_double(), so they read back exactly. Importing the table and
  * exporting it again gives the same bytes (csv_run_full() rebuilds the
  * iterations that order depends on). Operations without measured samples

@@ -461,6 +461,22 @@ static cJSON *boots_array(const struct run_full *rf)
 	return arr;
 }
 
+/* The kernel settings the run wrote (version 4), in writing order. */
+static cJSON *settings_array(const struct run_full *rf)
+{
+	cJSON *arr = jcheck(cJSON_CreateArray());
+
+	for (size_t i = 0; i < rf->settings_nr; i++) {
+		const struct setting_data *sd = &rf->settings[i];
+		cJSON *o = jpush(arr, cJSON_CreateObject());
+
+		jadd(o, "path", jstr(sd->path));
+		jadd(o, "old_value", jstr(sd->old_value));
+		jadd(o, "new_value", jstr(sd->new_value));
+	}
+	return arr;
+}
+
 void json_export_add_run(struct json_export *je, const struct run_full *rf)
 {
 	const struct run_info *ri = &rf->info;
@@ -481,6 +497,7 @@ void json_export_add_run(struct json_export *je, const struct run_full *rf)
 	jadd(run, "setup", setup_object(ri->setup));
 	jadd(run, "machine", machine_object(&ri->machine));
 	jadd(run, "boots", boots_array(rf));
+	jadd(run, "settings", settings_array(rf));
 	jadd(run, "operations", operations_array(rf));
 	jadd(run, "iterations", iterations_array(rf));
 }

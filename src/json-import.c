@@ -98,6 +98,7 @@ static const struct jfield run_fields[] = {
 	{.name = "setup", .kind = JF_OTHER, .since = 2},
 	{.name = "machine", .kind = JF_OTHER},
 	{.name = "boots", .kind = JF_OTHER, .since = 3},
+	{.name = "settings", .kind = JF_OTHER, .since = 4},
 	{.name = "operations", .kind = JF_OTHER},
 	{.name = "iterations", .kind = JF_OTHER},
 };
@@ -205,6 +206,15 @@ static const struct jfield iteration_fields[] = {
 };
 
 /* A boot of a run with kernels (version 3). */
+static const struct jfield setting_fields[] = {
+	{.name = "path",
+	 F_STR(struct setting_data, path, JSON_MAX_NAME, false)},
+	{.name = "old_value",
+	 F_STR(struct setting_data, old_value, JSON_MAX_NAME, false)},
+	{.name = "new_value",
+	 F_STR(struct setting_data, new_value, JSON_MAX_NAME, false)},
+};
+
 static const struct jfield boot_fields[] = {
 	{.name = "number", F_INT(struct boot_data, number, 1, JR_INT_MAX)},
 	{.name = "kernel", F_KIND(JF_NAME, struct boot_data, kernel, false)},
@@ -1131,6 +1141,35 @@ static int jr_boots(struct jr *jr, const cJSON *run, struct run_full *rf)
 	return 0;
 }
 
+/* The settings a run wrote (version 4 on), in writing order. */
+static int jr_settings(struct jr *jr, const cJSON *run, struct run_full *rf)
+{
+	const cJSON *arr, *el;
+	size_t mark, i = 0;
+
+	if (jr->version < 4)
+		return 0;
+	arr = jr_array(jr, run, "settings", JSON_MAX_ITERATIONS, &mark);
+	if (!arr)
+		return -1;
+	cJSON_ArrayForEach(el, arr)
+	{
+		size_t m = jr_index(jr, i++);
+		struct setting_data *sd;
+
+		ALLOC_GROW(rf->settings, rf->settings_nr + 1,
+			   rf->settings_alloc);
+		sd = &rf->settings[rf->settings_nr++];
+		memset(sd, 0, sizeof(*sd));
+		if (jr_object(jr, el, setting_fields,
+			      ARRAY_SIZE(setting_fields), sd))
+			return -1;
+		jr_pop(jr, m);
+	}
+	jr_pop(jr, mark);
+	return 0;
+}
+
 static int jr_run(struct jr *jr, const cJSON *run, struct run_full *rf)
 {
 	struct jfield mf[JR_MAX_FIELDS];
@@ -1163,7 +1202,8 @@ static int jr_run(struct jr *jr, const cJSON *run, struct run_full *rf)
 		      &rf->info.machine))
 		return -1;
 	jr_pop(jr, mark);
-	return jr_boots(jr, run, rf) || jr_operations(jr, run, rf) ||
+	return jr_boots(jr, run, rf) || jr_settings(jr, run, rf) ||
+			       jr_operations(jr, run, rf) ||
 			       jr_iterations(jr, run, rf)
 		       ? -1
 		       : 0;

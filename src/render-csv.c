@@ -30,7 +30,7 @@ static void csv_change(struct strbuf *out, const struct compare_result *res,
 	if (res->opts.test == COMPARE_TEST_MMTESTS)
 		return;
 	if (!s) {
-		strbuf_addstr(out, ",,,,,,,,");
+		strbuf_addstr(out, ",,,,,,,,,");
 		return;
 	}
 	strbuf_addch(out, ',');
@@ -44,33 +44,47 @@ static void csv_change(struct strbuf *out, const struct compare_result *res,
 		strbuf_addf(out, "%.6g", s->p_adjusted);
 	strbuf_addch(out, ',');
 	csv_num(out, s->mde_pct);
-	strbuf_addf(out, ",%zu,%zu", base_units, s->units);
+	/* And the empty text column, for provenance records only. */
+	strbuf_addf(out, ",%zu,%zu,", base_units, s->units);
+}
+
+/*
+ * One footer record of table: the line in the text column, or, in
+ * mmtests mode, whose columns end with n_other, in operation.
+ */
+static void footer_record(struct strbuf *out, bool mmtests, const char *table,
+			  const char *field, const char *text)
+{
+	if (!mmtests) {
+		render_csv_record(out, table, field, text, NULL, NULL, 13);
+		return;
+	}
+	csv_quote_field(out, table);
+	strbuf_addf(out, ",%s,", field);
+	csv_quote_field(out, text);
+	strbuf_addstr(out, ",,,,,,,\n");
 }
 
 /*
  * The footer lines of b that are not in its cells (compare.h): records
- * "note", "warning" and "untested" of the benchmark, the line in the
- * operation column.
+ * "note", "warning" and "untested" of the benchmark.
  */
 static void csv_footer(const struct compare_result *res,
-		       const struct compare_bench *b, size_t empty,
+		       const struct compare_bench *b, bool mmtests,
 		       struct strbuf *out)
 {
 	struct strvec untested = STRVEC_INIT;
 
 	for (size_t i = 0; i < b->notes.nr; i++)
-		render_csv_record(out, b->name, "note", b->notes.v[i], NULL,
-				  NULL, empty);
+		footer_record(out, mmtests, b->name, "note", b->notes.v[i]);
 	if (b->vmstat_note)
-		render_csv_record(out, b->name, "note", b->vmstat_note, NULL,
-				  NULL, empty);
+		footer_record(out, mmtests, b->name, "note", b->vmstat_note);
 	for (size_t i = 0; i < b->warnings.nr; i++)
-		render_csv_record(out, b->name, "warning", b->warnings.v[i],
-				  NULL, NULL, empty);
+		footer_record(out, mmtests, b->name, "warning",
+			      b->warnings.v[i]);
 	compare_untested_lines(res, b, &untested);
 	for (size_t i = 0; i < untested.nr; i++)
-		render_csv_record(out, b->name, "untested", untested.v[i], NULL,
-				  NULL, empty);
+		footer_record(out, mmtests, b->name, "untested", untested.v[i]);
 	strvec_clear(&untested);
 }
 
@@ -91,9 +105,9 @@ void render_csv(const struct compare_result *res,
 	if (res->opts.test != COMPARE_TEST_MMTESTS)
 		strbuf_addstr(out, ",change_pct,ci_low_pct,ci_high_pct,"
 				   "verdict,p_adjusted,mde_pct,n_base_units,"
-				   "n_other_units");
+				   "n_other_units,text");
 	strbuf_addch(out, '\n');
-	/* 13: the columns after value of the mode that has provenance. */
+	/* 13: the columns between value and text in that mode. */
 	render_csv_provenance(res, 13, out);
 	for (size_t bi = 0; bi < res->bench_nr; bi++) {
 		b = &res->bench[bi];
@@ -126,6 +140,6 @@ void render_csv(const struct compare_result *res,
 				strbuf_addch(out, '\n');
 			}
 		}
-		csv_footer(res, b, mmtests ? 5 : 13, out);
+		csv_footer(res, b, mmtests, out);
 	}
 }

@@ -49,8 +49,9 @@ const struct compare_provenance *
 render_provenance(const struct compare_result *res);
 /*
  * One CSV record that is not a cell: table in the benchmark column, field
- * as stat, text (NULL: empty) in operation, the label (NULL: empty), a
- * number (NULL: empty) in value, then `empty` empty columns.
+ * as stat, operation empty, the label (NULL: empty), a number (NULL:
+ * empty) in value, then `empty` empty columns and text (NULL: empty) in
+ * the last column, text.
  */
 void render_csv_record(struct strbuf *out, const char *table, const char *field,
 		       const char *text, const char *label, const char *num,
@@ -91,6 +92,13 @@ void render_header_label(const struct compare_result *res, size_t i,
  * width < 0, as "%-*s"; 0 pads nothing.
  */
 void render_text_cell(struct strbuf *out, int width, const char *s, size_t len);
+
+/*
+ * The characters (code points; no wide ones are told apart) that len
+ * bytes of s take as render_text_cell() shows them, what its width
+ * counts.
+ */
+size_t render_text_chars(const char *s, size_t len);
 
 /*
  * Append v as printf "%*.*f" (with '+' when plus) would, except that NaN

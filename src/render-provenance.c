@@ -71,10 +71,41 @@ static void prov_guest(const struct compare_prov_label *l, struct strbuf *out)
 /* Where the text block wraps, for a mail: 78 columns, as git's. */
 #define TEXT_WRAP 78
 
+/* The code points of len bytes of UTF-8 at s: the columns they take. */
+static size_t utf8_chars(const char *s, size_t len)
+{
+	size_t chars = 0;
+
+	for (size_t i = 0; i < len; i++)
+		chars += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return chars;
+}
+
+/*
+ * The byte offset in sb of its last space after start that has at most
+ * `avail` characters before it from start; start when there is none.
+ */
+static size_t last_space(const struct strbuf *sb, size_t start, size_t avail)
+{
+	size_t cut = start, n = 0;
+
+	for (size_t i = start; i < sb->len; i++) {
+		if (((unsigned char)sb->buf[i] & 0xc0) == 0x80)
+			continue;
+		if (n > avail)
+			break;
+		if (sb->buf[i] == ' ' && i > start)
+			cut = i;
+		n++;
+	}
+	return cut;
+}
+
 /*
  * A line of text for a terminal after lead: escaped, wrapped at spaces
- * before TEXT_WRAP columns (counted from the start of the line, at
- * column `col`), continued `indent` columns in, then '\n'.
+ * before TEXT_WRAP columns (characters, not bytes, counted from the start
+ * of the line, at column `col`), continued `indent` columns in, then
+ * '\n'.
  */
 static void text_line(struct strbuf *out, size_t col, size_t indent,
 		      const char *lead, const struct strbuf *s)
@@ -84,11 +115,11 @@ static void text_line(struct strbuf *out, size_t col, size_t indent,
 
 	render_text_cell(&esc, 0, s->buf, s->len);
 	strbuf_addstr(out, lead);
-	while (esc.len - start + first > TEXT_WRAP) {
-		size_t cut = start + TEXT_WRAP - first;
+	while (first < TEXT_WRAP &&
+	       utf8_chars(esc.buf + start, esc.len - start) + first >
+		       TEXT_WRAP) {
+		size_t cut = last_space(&esc, start, TEXT_WRAP - first);
 
-		while (cut > start && esc.buf[cut] != ' ')
-			cut--;
 		if (cut == start)
 			break; /* one long word: leave it whole */
 		strbuf_add(out, esc.buf + start, cut - start);
@@ -112,9 +143,14 @@ bool render_text_provenance(const struct compare_result *res,
 
 	if (!p)
 		return false;
-	for (size_t i = 0; i < res->runs_nr; i++)
-		if (strlen(res->labels[i]) > width)
-			width = strlen(res->labels[i]);
+	/* In characters, as render_text_cell() pads. */
+	for (size_t i = 0; i < res->runs_nr; i++) {
+		size_t chars = render_text_chars(res->labels[i],
+						 strlen(res->labels[i]));
+
+		if (chars > width)
+			width = chars;
+	}
 	strbuf_addstr(out, "Provenance\n");
 	for (size_t i = 0; i < p->labels_nr; i++) {
 		const struct compare_prov_label *l = &p->labels[i];
@@ -127,7 +163,8 @@ bool render_text_provenance(const struct compare_result *res,
 		prov_where(l, &line);
 		/* Too long: the kernel, host and config on a line of their own.
 		 */
-		if (4 + width + line.len > TEXT_WRAP &&
+		if (4 + width + render_text_chars(line.buf, line.len) >
+			    TEXT_WRAP &&
 		    (where = strstr(line.buf, "; "))) {
 			strbuf_reset(&part);
 			strbuf_add(&part, line.buf,
@@ -294,12 +331,11 @@ void render_csv_record(struct strbuf *out, const char *table, const char *field,
 		       size_t empty)
 {
 	csv_quote_field(out, table);
-	strbuf_addf(out, ",%s,", field);
-	csv_quote_field(out, text ? text : "");
-	strbuf_addch(out, ',');
+	strbuf_addf(out, ",%s,,", field);
 	csv_quote_field(out, label ? label : "");
 	strbuf_addf(out, ",%s", num ? num : "");
-	strbuf_addchars(out, ',', empty);
+	strbuf_addchars(out, ',', empty + 1);
+	csv_quote_field(out, text ? text : "");
 	strbuf_addch(out, '\n');
 }
 

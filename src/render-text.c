@@ -19,19 +19,6 @@
 /* The empty ratio and percentage cells of a --print-ratio footer row. */
 #define RATIO_FOOTER_PAD 17
 
-/* Characters len bytes of s take as render_text_cell() shows them. */
-static size_t text_chars(const char *s, size_t len)
-{
-	struct strbuf cell = STRBUF_INIT;
-	size_t chars = 0;
-
-	render_text_cell(&cell, 0, s, len);
-	for (size_t i = 0; i < cell.len; i++)
-		chars += ((unsigned char)cell.buf[i] & 0xc0) != 0x80;
-	strbuf_release(&cell);
-	return chars;
-}
-
 /*
  * The spaces column i of width characters takes in front of its cells,
  * so that its header lines fit with a space before them; none under
@@ -45,9 +32,10 @@ static size_t text_widen(const struct compare_result *res, size_t i, int width)
 	if (res->opts.test == COMPARE_TEST_MMTESTS)
 		return 0;
 	render_header_label(res, i, &len1, &start2);
-	chars = text_chars(label, len1);
-	if (text_chars(label + start2, strlen(label + start2)) > chars)
-		chars = text_chars(label + start2, strlen(label + start2));
+	chars = render_text_chars(label, len1);
+	if (render_text_chars(label + start2, strlen(label + start2)) > chars)
+		chars = render_text_chars(label + start2,
+					  strlen(label + start2));
 	return chars + 1 > (size_t)width ? chars + 1 - (size_t)width : 0;
 }
 
@@ -219,7 +207,8 @@ static void text_changes(const struct compare_result *res,
 	/* Widths in characters, of the names as render_text_cell() shows them.
 	 */
 	for (size_t k = 0; k < cells.nr; k++) {
-		size_t chars = text_chars(cells.v[k], strlen(cells.v[k]));
+		size_t chars =
+			render_text_chars(cells.v[k], strlen(cells.v[k]));
 
 		if (chars > width[k % RENDER_CHANGE_COLS])
 			width[k % RENDER_CHANGE_COLS] = chars;

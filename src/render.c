@@ -128,6 +128,18 @@ void render_text_cell(struct strbuf *out, int width, const char *s, size_t len)
 	memset(out->buf + start, ' ', want - chars);
 }
 
+size_t render_text_chars(const char *s, size_t len)
+{
+	struct strbuf cell = STRBUF_INIT;
+	size_t chars = 0;
+
+	render_text_cell(&cell, 0, s, len);
+	for (size_t i = 0; i < cell.len; i++)
+		chars += ((unsigned char)cell.buf[i] & 0xc0) != 0x80;
+	strbuf_release(&cell);
+	return chars;
+}
+
 void render_fixed(struct strbuf *sb, int width, int prec, bool plus, double v)
 {
 	const char *word;

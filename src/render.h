@@ -24,10 +24,15 @@ struct strbuf;
  *             benchmark,stat,operation,label,value,pct,p,significant,
  *             n_base,n_other; values and percentages with 15
  *             significant digits, p-values with 6, empty when undefined.
+ *             Outside mmtests mode the change columns follow
+ *             (change_pct ... n_other_units) and a last column, text.
  *             The provenance block comes first, as records of benchmark
  *             "provenance": stat names the field (runs, iterations,
- *             samples, kernel, host, config, guest, note, warning), a
- *             text is in operation, a count in value.
+ *             samples, kernel, host, config, guest, note, warning),
+ *             label the label it is about (empty for notes and
+ *             warnings), a count is in value and a text (kernel release,
+ *             host, the config names, the guest, the note or warning) in
+ *             text; operation is empty. Cell records leave text empty.
  *   html      a standalone page around mmtests' <table class=
  *             "resultsTable"> tables (reference 2.9); significant cells
  *             get bgcolor #A0FFA0 (better) or #FFA0A0 (worse).

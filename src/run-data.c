@@ -174,6 +174,7 @@ void run_source_release(struct run_source *src)
 	for (size_t i = 0; i < src->boots_nr; i++)
 		run_boot_release(&src->boots[i]);
 	free(src->boots);
+	strvec_clear(&src->settings);
 	memset(src, 0, sizeof(*src));
 }
 
@@ -275,6 +276,12 @@ void run_full_release(struct run_full *rf)
 	for (size_t i = 0; i < rf->boots_nr; i++)
 		boot_data_release(&rf->boots[i]);
 	free(rf->boots);
+	for (size_t i = 0; i < rf->settings_nr; i++) {
+		free(rf->settings[i].path);
+		free(rf->settings[i].old_value);
+		free(rf->settings[i].new_value);
+	}
+	free(rf->settings);
 	memset(rf, 0, sizeof(*rf));
 }
 

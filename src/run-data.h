@@ -197,6 +197,8 @@ struct run_source {
 	size_t samples;
 	struct run_boot *boots; /* in boot order; empty without kernels */
 	size_t boots_nr, boots_alloc;
+	/* Its settings, "PATH OLD -> NEW" (store_run_settings()). */
+	struct strvec settings;
 };
 
 struct run_data {
@@ -327,6 +329,11 @@ struct boot_data {
 	char *failed; /* why the boot failed; NULL: it did not */
 };
 
+/* A kernel setting a run wrote (settings.h): a row of run_setting. */
+struct setting_data {
+	char *path, *old_value, *new_value;
+};
+
 struct run_full {
 	struct run_info info;
 	struct op_samples *ops; /* in creation order */
@@ -337,6 +344,8 @@ struct run_full {
 	size_t samples_nr, samples_alloc;
 	struct boot_data *boots; /* in number order; none on the host */
 	size_t boots_nr, boots_alloc;
+	struct setting_data *settings; /* in writing order */
+	size_t settings_nr, settings_alloc;
 };
 
 void machine_info_release(struct machine_info *m);

@@ -1573,7 +1573,8 @@ static int create_runs(struct session *s, struct strbuf *err)
 
 /*
  * Write the settings of kv, each recorded with the runs of builds b0 up
- * to b1 (exclusive); -1 at the first that fails.
+ * to b1 (exclusive), whose machine facts are then read again; -1 at the
+ * first that fails.
  */
 static int apply_settings(struct session *s, const struct kv_list *kv,
 			  size_t b0, size_t b1, struct strbuf *err)
@@ -1590,6 +1591,17 @@ static int apply_settings(struct session *s, const struct kv_list *kv,
 						  c->path, c->old_value,
 						  c->new_value, err))
 				return -1;
+	}
+	/* The machine facts create_runs() read may have changed: again. */
+	for (size_t b = b0; kv->nr && b < b1; b++) {
+		struct machine_info m = {0};
+		int r;
+
+		executor_machine_info(s->ex, &m);
+		r = store_run_set_tunables(s->st, s->runs[b].sum.id, &m, err);
+		machine_info_release(&m);
+		if (r)
+			return -1;
 	}
 	return 0;
 }

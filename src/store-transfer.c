@@ -233,7 +233,8 @@ int store_run_load_full(struct store *st, int64_t run_id, const char *benchmark,
 	    load_iters(st, run_id, benchmark, rf, err) ||
 	    load_samples(st, run_id, rf, err) ||
 	    store_monitor_load_full(st, run_id, benchmark, rf, err) ||
-	    store_boot_load_full(st, run_id, rf, err))
+	    store_boot_load_full(st, run_id, rf, err) ||
+	    store_run_settings_load(st, run_id, rf, err))
 		goto out;
 	for (size_t i = 0; i < rf->iters_nr; i++) {
 		const struct iteration_data *it = &rf->iters[i];
@@ -423,6 +424,11 @@ int store_run_insert_full(struct store *st, struct run_full *rf,
 	}
 	for (size_t i = 0; i < rf->boots_nr; i++)
 		if (store_boot_add_full(st, rf->info.id, &rf->boots[i], err))
+			goto out;
+	for (size_t i = 0; i < rf->settings_nr; i++)
+		if (store_run_setting_add(st, rf->info.id, rf->settings[i].path,
+					  rf->settings[i].old_value,
+					  rf->settings[i].new_value, err))
 			goto out;
 	ret = 0;
 out:

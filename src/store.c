@@ -1775,7 +1775,9 @@ int store_load_pooled(struct store *st, const char *label, const int64_t *only,
 			continue;
 		if (pool_run(st, label, ids[i], benchmark, include_incomplete,
 			     &notes, &join, &failed, &empty, &src, err) ||
-		    (join && store_load_boots(st, ids[i], &src, err))) {
+		    (join &&
+		     (store_load_boots(st, ids[i], &src, err) ||
+		      store_run_settings(st, ids[i], &src.settings, err)))) {
 			run_source_release(&src);
 			goto out;
 		}

@@ -10,6 +10,7 @@ struct run_info;
 struct run_data;
 struct monitor_record;
 struct strvec;
+struct machine_info;
 
 /*
  * store: the SQLite database of runs, operations, iterations and samples
@@ -421,6 +422,18 @@ int store_run_setting_add(struct store *st, int64_t run_id, const char *path,
  */
 int store_run_settings(struct store *st, int64_t run_id, struct strvec *out,
 		       struct strbuf *err);
+
+/* Append the settings of run run_id to rf->settings, in writing order. */
+int store_run_settings_load(struct store *st, int64_t run_id,
+			    struct run_full *rf, struct strbuf *err);
+
+/*
+ * Replace the machine facts of run run_id that settings can change (the
+ * transparent hugepage modes, the cpufreq governor, SMT) by m's, read
+ * after the run wrote its settings: what it measured under.
+ */
+int store_run_set_tunables(struct store *st, int64_t run_id,
+			   const struct machine_info *m, struct strbuf *err);
 
 struct executor_boot_info;
 

@@ -350,16 +350,16 @@ static void test_export_pooling(void)
 	is_str(sb.buf,
 	       "label,benchmark,operation,value,unit,better,decimals,iteration\n"
 	       "\"l,1\",\"b\"\"q\"\"\",x,10.1,u,higher,3,0\n"
-	       "\"l,1\",\"b\"\"q\"\"\",x,211.1,u,higher,3,0\n"
-	       "\"l,1\",\"b\"\"q\"\"\",x,0.1,u,higher,3,1\n"
-	       "\"l,1\",\"b\"\"q\"\"\",x,201.1,u,higher,3,1\n"
+	       "\"l,1\",\"b\"\"q\"\"\",x,211.1,u,higher,3,1\n"
+	       "\"l,1\",\"b\"\"q\"\"\",x,0.1,u,higher,3,2\n"
+	       "\"l,1\",\"b\"\"q\"\"\",x,201.1,u,higher,3,3\n"
 	       "\"l,1\",\"b\"\"q\"\"\",y,11.1,u,higher,3,0\n"
-	       "\"l,1\",\"b\"\"q\"\"\",y,210.1,u,higher,3,0\n"
-	       "\"l,1\",\"b\"\"q\"\"\",y,1.1,u,higher,3,1\n"
-	       "\"l,1\",\"b\"\"q\"\"\",y,200.1,u,higher,3,1\n"
+	       "\"l,1\",\"b\"\"q\"\"\",y,210.1,u,higher,3,1\n"
+	       "\"l,1\",\"b\"\"q\"\"\",y,1.1,u,higher,3,2\n"
+	       "\"l,1\",\"b\"\"q\"\"\",y,200.1,u,higher,3,3\n"
 	       "other,\"b\"\"q\"\"\",x,110.1,u,higher,3,0\n"
 	       "other,\"b\"\"q\"\"\",y,111.1,u,higher,3,0\n",
-	       "export pools a label's runs, sorts by iteration, quotes");
+	       "export pools a label's runs, numbers their iterations apart, quotes");
 	ok(parse_full(sb.buf, &back, &nr) && nr == 2, "the export parses");
 	csv_export(back, nr, &again);
 	is_str(again.buf, sb.buf, "pooled runs export again the same");

@@ -277,12 +277,12 @@ static void test_export(struct strbuf *golden)
 static const struct {
 	const char *what, *from, *to, *want;
 } bad_cases[] = {
-	{"not JSON", "\"version\":\t3,", "\"version\":\t3,,",
+	{"not JSON", "\"version\":\t4,", "\"version\":\t4,,",
 	 "t.json: invalid JSON near line 3, column 16"},
-	{"cut short", "\"version\":\t3,", "\"version\":\t3,\n\"x\": [",
-	 "t.json: the JSON ends early (truncated?) at line 341, column 1"},
+	{"cut short", "\"version\":\t4,", "\"version\":\t4,\n\"x\": [",
+	 "t.json: the JSON ends early (truncated?) at line 343, column 1"},
 	{"text after the document", "\t\t}]\n}\n", "\t\t}]\n}\n{}",
-	 "t.json: unexpected text after the JSON value at line 340, column 1"},
+	 "t.json: unexpected text after the JSON value at line 342, column 1"},
 	{"a NUL character", "\"label\":\t\"base\"",
 	 "\"label\":\t\"ba\\u0000se\"",
 	 "t.json: line 7, column 16: a string holds \\u0000"},
@@ -292,12 +292,12 @@ static const struct {
 	 "t.json: format: 'mmcmp-compare' is not an mmcmp export (want 'mmcmp-export')"},
 	{"format not a string", "\"mmcmp-export\"", "1",
 	 "t.json: format: expected a string, found a number"},
-	{"unknown version", "\"version\":\t3,", "\"version\":\t4,",
-	 "t.json: version: unsupported version 4 (this mmcmp reads versions 1 to 3)"},
-	{"version 0", "\"version\":\t3,", "\"version\":\t0,",
-	 "t.json: version: unsupported version 0 (this mmcmp reads versions 1 to 3)"},
+	{"unknown version", "\"version\":\t4,", "\"version\":\t5,",
+	 "t.json: version: unsupported version 5 (this mmcmp reads versions 1 to 4)"},
+	{"version 0", "\"version\":\t4,", "\"version\":\t0,",
+	 "t.json: version: unsupported version 0 (this mmcmp reads versions 1 to 4)"},
 	{"a version 1 document with a setup",
-	 "\"version\":\t3,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
+	 "\"version\":\t4,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
 	 "\"version\":\t1,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
 	 "t.json: runs[0]: unknown member 'setup'"},
 	{"boot 0", "\"boot\":\t2,", "\"boot\":\t0,",
@@ -362,9 +362,9 @@ static const struct {
 	{"an interval without samples", "\"interval_s\":\t0,",
 	 "\"interval_s\":\t1,",
 	 "t.json: runs[0].iterations[2].monitor.interval_s: not 0, but the record has no samples"},
-	{"version not an integer", "\"version\":\t3,", "\"version\":\t1.5,",
+	{"version not an integer", "\"version\":\t4,", "\"version\":\t1.5,",
 	 "t.json: version: expected an integer, found 1.5"},
-	{"missing version", "\t\"version\":\t3,\n", "",
+	{"missing version", "\t\"version\":\t4,\n", "",
 	 "t.json: top level: missing member 'version'"},
 	{"unknown member", "\"generator\":", "\"extra\":\t1,\n\t\"generator\":",
 	 "t.json: top level: unknown member 'extra'"},
@@ -608,6 +608,18 @@ static void test_version1(void)
 
 	fixture(runs);
 	export_runs(&runs[1], 1, &doc);
+	/* Version 4 added the settings: a version 3 document is without. */
+	ok(replace_once(&doc, "\"version\":\t4,", "\"version\":\t3,", &v1),
+	   "version 3: the fixture has one version");
+	expect_failure("a version 3 document with settings", &v1,
+		       "t.json: runs[0]: unknown member 'settings'");
+	remove_all(&doc, "\t\t\t\"settings\":\t[],\n");
+	expect_failure("a version 4 document without settings", &doc,
+		       "t.json: runs[0]: missing member 'settings'");
+	ok(replace_once(&doc, "\"version\":\t4,", "\"version\":\t3,", &v1),
+	   "version 3: without settings");
+	strbuf_reset(&doc);
+	strbuf_addstr(&doc, v1.buf);
 	ok(replace_once(&doc, "\"version\":\t3,", "\"version\":\t2,", &v1),
 	   "version 2: the fixture has one version");
 	expect_failure("a version 2 document with boots", &v1,

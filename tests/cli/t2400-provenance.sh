@@ -49,10 +49,14 @@ grep_file "$TMP/out" "^<h2>Provenance</h2>$" "html: the block"
 grep_file "$TMP/out" "^<tr><td>patched</td><td>1</td><td>3</td><td>9</td>" \
 	"html: a row per label"
 expect_status 0 "csv" M compare --format csv base patched
-grep_file "$TMP/out" "^provenance,samples,,base,9,,,,,,,,,,,,,$" \
+grep_file "$TMP/out" "^provenance,samples,,base,9,,,,,,,,,,,,,,$" \
 	"csv: records of benchmark provenance, as many columns as the cells"
-grep_file "$TMP/out" "^provenance,note,\"base and patched ran the same kernel" \
-	"csv: the note"
+grep_file "$TMP/out" "^provenance,note,,,,,,,,,,,,,,,,,\"base and patched ran the same kernel" \
+	"csv: the note, in the text column"
+grep_file "$TMP/out" "^provenance,config,,patched,,,,,,,,,,,,,,,p$" \
+	"csv: the config name of a label, in the text column"
+check "csv: every record has the header's columns" \
+	python3 -c 'import csv, sys; r = list(csv.reader(open(sys.argv[1]))); sys.exit(not (r[0][-1] == "text" and all(len(x) == len(r[0]) for x in r)))' "$TMP/out"
 expect_status 0 "json" M compare --format json base patched
 check "json: the provenance object" \
 	test "$(python3 -c 'import json,sys; p=json.load(sys.stdin)["provenance"]; l=p["labels"][1]; print(l["label"], l["runs"], l["iterations"], l["samples"], l["config_name"], len(p["warnings"]), len(p["notes"]))' <"$TMP/out")" = \
@@ -85,15 +89,19 @@ check "one warning block" test "$(grep -c '^Warning' "$TMP/out")" = 1
 
 # Differing THP through an edited import.
 M export json base -o "$TMP/base.json"
-thp() {
-	python3 - "$TMP/base.json" "$1" "$2" "$3" >"$TMP/$2.json" <<'EOF2'
+# edit FIELD VALUE LABEL UUID: base's run with one machine fact changed.
+edit() {
+	python3 - "$TMP/base.json" "$1" "$2" "$3" "$4" >"$TMP/$3.json" <<'EOF2'
 import json, sys
 d = json.load(open(sys.argv[1]))
 r = d["runs"][0]
-r["label"], r["uuid"] = sys.argv[3], sys.argv[4]
-r["machine"]["thp_enabled"] = sys.argv[2]
+r["label"], r["uuid"] = sys.argv[4], sys.argv[5]
+r["machine"][sys.argv[2]] = sys.argv[3]
 print(json.dumps(d))
 EOF2
+}
+thp() {
+	edit thp_enabled "$@"
 }
 thp always thp-a 00000000-0000-4000-8000-000000000001
 thp never thp-b 00000000-0000-4000-8000-000000000002
@@ -105,6 +113,28 @@ grep_file "$TMP/out" "^  thp_enabled: 'always' in thp-a, 'never' in thp-b$" \
 expect_status 0 "json of the THP modes" M compare --format json thp-a thp-b
 check "json: machine_diffs holds the warnings of the provenance block" \
 	python3 -c 'import json,sys; d=json.load(sys.stdin); w=d["provenance"]["warnings"]; sys.exit(0 if w and d["machine_diffs"] == w and "thp_enabled: '"'always' in thp-a, 'never' in thp-b"'" in w else 1)' <"$TMP/out"
+
+# The same kernel on another host: no reboot was forgotten.
+edit hostname elsewhere host-b 00000000-0000-4000-8000-000000000003
+expect_status 0 "import host-b" M import "$TMP/host-b.json"
+expect_status 0 "compare with a run of this host" M compare patched thp-a
+grep_file "$TMP/out" "^Note: patched and thp-a ran the same kernel" \
+	"the same kernel on the same host: the note"
+expect_status 0 "compare with a run of another host" M compare patched host-b
+check "the same kernel on another host: no note" \
+	sh -c "! grep -q 'ran the same kernel' '$TMP/out'"
+grep_file "$TMP/out" "^  hostname: '$(hostname)' in patched, 'elsewhere' in host-b$" \
+	"the hosts differ"
+
+# Labels of many bytes per character pad and wrap by characters.
+wide='äöüäöüäöü-日本語'
+thp never "$wide" 00000000-0000-4000-8000-000000000004
+expect_status 0 "import a label of multibyte characters" M import "$TMP/$wide.json"
+expect_status 0 "compare with it" M compare patched "$wide"
+check "its counts start in the column of the other label's" \
+	python3 -c 'import sys; w = sys.argv[2].encode("utf-8", "surrogateescape").decode("utf-8"); l = [x for x in open(sys.argv[1], encoding="utf-8").read().split("\n") if x.startswith(("  patched ", "  " + w + " "))]; sys.exit(not (len(l) == 2 and l[0].index("1 run") == l[1].index("1 run") == 4 + len(w)))' "$TMP/out" "$wide"
+check "no line of the block is longer than 78 characters" \
+	python3 -c 'import sys; b = open(sys.argv[1], encoding="utf-8").read().split("\n\n")[0]; sys.exit(not all(len(x) <= 78 for x in b.split("\n")))' "$TMP/out"
 
 # Differences among a label's own runs.
 expect_status 0 "--append with a different --param" \

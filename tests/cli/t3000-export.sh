@@ -135,6 +135,7 @@ d["version"] = 1
 for r in d["runs"]:
 	del r["setup"]
 	del r["boots"]
+	del r["settings"]
 	for i in r["iterations"]:
 		del i["monitor"]
 		del i["boot"]
@@ -145,8 +146,8 @@ expect_status 0 "a version 1 document imports" "$MMCMP" --db "$V" import "$TMP/v
 check "without monitor records" \
 	test "$(sqlite3 "$V" 'SELECT count(*) FROM iteration_monitor')" = 0
 "$MMCMP" --db "$V" export json >"$TMP/v1-again.json"
-check "and exports as version 3 with null records" \
-	test "$(json '(d["version"], set(i["monitor"] for r in d["runs"] for i in r["iterations"]), set(r["setup"] for r in d["runs"]), set(i["boot"] for r in d["runs"] for i in r["iterations"]))' "$TMP/v1-again.json")" = "(3, {None}, {None}, {None})"
+check "and exports as version 4 with null records" \
+	test "$(json '(d["version"], set(i["monitor"] for r in d["runs"] for i in r["iterations"]), set(r["setup"] for r in d["runs"]), set(i["boot"] for r in d["runs"] for i in r["iterations"]))' "$TMP/v1-again.json")" = "(4, {None}, {None}, {None})"
 expect_status 0 "show --config of a run without a recorded setup" \
 	"$MMCMP" --db "$V" show --config patched
 grep_file "$TMP/out" "^  setup:     not recorded$" "says so"
@@ -183,6 +184,38 @@ C="$TMP/c.db"
 expect_status 0 "import the CSV into an empty database" "$MMCMP" --db "$C" import "$TMP/a.csv"
 "$MMCMP" --db "$C" export csv >"$TMP/c.csv"
 same "CSV exported again: the same bytes" "$TMP/a.csv" "$TMP/c.csv"
+
+# A label's runs through CSV: their iterations, each numbered from 0 in
+# its run, stay apart (no run merges into another's units), and an
+# interrupted run is left out as compare leaves it out.
+X="$TMP/x.db"
+printf 'label,benchmark,operation,value,iteration\nbig,b,op,10,0\nbig,b,op,11,1\nbig,b,op,12,2\n' >"$TMP/b1.csv"
+printf 'label,benchmark,operation,value,iteration\nbig,b,op,14,0\nbig,b,op,16,1\n' >"$TMP/b2.csv"
+printf 'label,benchmark,operation,value,iteration\nbig,b,op,30,0\nbig,b,op,31,1\n' >"$TMP/b3.csv"
+printf 'label,benchmark,operation,value,iteration\nsmall,b,op,9,0\nsmall,b,op,9.5,1\nsmall,b,op,9.2,2\n' >"$TMP/s.csv"
+"$MMCMP" --db "$X" import "$TMP/b1.csv" "$TMP/s.csv"
+"$MMCMP" --db "$X" import --append "$TMP/b2.csv"
+"$MMCMP" --db "$X" import --append "$TMP/b3.csv"
+sqlite3 "$X" "UPDATE run SET status = 'interrupted' WHERE config_name LIKE '%b3.csv'"
+"$MMCMP" --db "$X" export csv >"$TMP/x.csv"
+"$MMCMP" --db "$TMP/y.db" import "$TMP/x.csv"
+# The table, the change and n lines: not the provenance or the notes
+# about runs and storage order, which name what the import made.
+results() {
+	"$MMCMP" --db "$1" compare small big 2>&1 |
+		grep -v '^Provenance\|^Warning\|^  \|^run \|^warning: order'
+}
+results "$X" >"$TMP/x.cmp"
+results "$TMP/y.db" >"$TMP/y.cmp"
+grep_file "$TMP/x.cmp" "n=3/5" "two complete runs of big pool five iterations"
+expect_status 0 "compare the imports" "$MMCMP" --db "$X" compare small big
+tr '\n' ' ' <"$TMP/out" | tr -s ' ' >"$TMP/flat"
+grep_file "$TMP/flat" " big 2 runs, 5 iterations, 5 samples; config .*b1.csv, .*b2.csv " \
+	"provenance: the config names of every run pooled"
+grep_file "$TMP/flat" "config_name within big: '.*b1.csv' in run [0-9]*, '.*b2.csv' in run [0-9]*" \
+	"and a warning that the label's runs differ in them"
+same "pooled runs: compare is the same after a CSV round trip" "$TMP/x.cmp" "$TMP/y.cmp"
+check "the interrupted run is not exported" test "$(grep -c '^big,b,op,3[01],' "$TMP/x.csv")" = 0
 
 # The mmtests examples, through both formats.
 for c in wis-improve trunc-regress wis-nochange; do
@@ -257,8 +290,8 @@ bad not-finite '0,/"values":\t\[\([0-9-]\)/s//"values":\t[1e999, \1/' \
 	'runs\[0\]\.iterations\[0\]\.samples\[0\]\.values\[0\]: not a finite number'
 bad not-a-number '0,/"values":\t\[\([0-9-]\)/s//"values":\t["1", \1/' \
 	'runs\[0\]\.iterations\[0\]\.samples\[0\]\.values\[0\]: expected a number, found a string'
-bad version 's/"version":\t3,/"version":\t4,/' \
-	'version: unsupported version 4 (this mmcmp reads versions 1 to 3)'
+bad version 's/"version":\t4,/"version":\t5,/' \
+	'version: unsupported version 5 (this mmcmp reads versions 1 to 4)'
 bad absurd '0,/"nr_cpus":\t[0-9]*/s//"nr_cpus":\t99999999/' \
 	'runs\[0\]\.machine\.nr_cpus: 99999999 is out of range (0 to 1048576)'
 # shellcheck disable=SC2016 # a sed script, not a shell expansion
@@ -287,7 +320,7 @@ for f in s1 s2 s3 version; do
 		ok "the schema check rejects $f.json"
 	fi
 done
-grep_file "$TMP/schema.out" "version: expected 3" "and names the place"
+grep_file "$TMP/schema.out" "version: expected 4" "and names the place"
 
 # Filters and -o.
 expect_status 0 "export json LABEL" MA export json patched

@@ -233,6 +233,48 @@ if command -v sqlite3 >/dev/null; then
 else
 	skip "no sqlite3 to read the stored values with"
 fi
+expect_status 0 "show the run with a setting" "$MMCMP" show sysctl
+grep_file "$TMP/out" "^  setting:   $sysctl $old -> $new$" \
+	"show lists the settings a run wrote, with the value before"
+"$MMCMP" export json sysctl -o "$TMP/sysctl.json"
+expect_status 0 "import the run with a setting elsewhere" \
+	"$MMCMP" --db "$TMP/copy.db" import "$TMP/sysctl.json"
+expect_status 0 "show the imported run" "$MMCMP" --db "$TMP/copy.db" show sysctl
+grep_file "$TMP/out" "^  setting:   $sysctl $old -> $new$" \
+	"export json and import carry the run's settings"
+sed '/^settings:$/,/stat_interval/d' "$TMP/sysctl.yaml" >"$TMP/plain.yaml"
+expect_status 0 "a run without the setting" "$MMCMP" run -q --label plain "$TMP/plain.yaml"
+expect_status 0 "compare the two" "$MMCMP" compare plain sysctl
+grep_file "$TMP/out" "^  settings: 'none' in plain, '$sysctl=$new' in sysctl$" \
+	"provenance: the settings differ"
+
+# The machine facts are read after the settings are written: a run that
+# sets the THP defrag mode is shown with that mode, not the one before.
+defrag=/sys/kernel/mm/transparent_hugepage/defrag
+if mode=$(sed 's/.*\[\(.*\)\].*/\1/' $defrag 2>/dev/null) && [ -w $defrag ]; then
+	other=never
+	[ "$mode" = never ] && other=madvise
+	trap 'echo "$old" >$sysctl; echo "$mode" >$defrag; rm -rf "$TMP"' EXIT
+	cat >"$TMP/defrag.yaml" <<EOF
+name: defrag
+settings:
+  $defrag: $other
+workloads:
+  - name: w
+    command: [true]
+    metrics:
+      - {name: t, extract: {measure: elapsed}}
+EOF
+	expect_status 0 "a run that sets the THP defrag mode" \
+		"$MMCMP" run -q --label defrag "$TMP/defrag.yaml"
+	check "the mode is back after the run" \
+		test "$(sed 's/.*\[\(.*\)\].*/\1/' $defrag)" = "$mode"
+	expect_status 0 "show it" "$MMCMP" show defrag
+	grep_file "$TMP/out" "^  thp: .*, defrag $other$" \
+		"show gives the defrag mode the run measured under"
+else
+	skip "$defrag is not writable here"
+fi
 
 sed -e "s|command: .*|command: \"touch '$TMP/hanging'; sleep 1000.4800\"|" \
 	"$TMP/sysctl.yaml" >"$TMP/sysctl-hang.yaml"
