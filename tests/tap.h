@@ -24,6 +24,7 @@ static inline void plan(int n)
 __attribute__((format(printf, 2, 3))) static inline bool
 ok(bool cond, const char *fmt, ...)
 {
+	char buf[4096];
 	va_list ap;
 
 	tap_run++;
@@ -31,8 +32,14 @@ ok(bool cond, const char *fmt, ...)
 		tap_failed++;
 	printf("%sok %d - ", cond ? "" : "not ", tap_run);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	/* One line: a newline in the description is printed as "\n". */
+	for (const char *p = buf; *p; p++)
+		if (*p == '\n')
+			fputs("\\n", stdout);
+		else
+			putchar(*p);
 	printf("\n");
 	return cond;
 }
@@ -41,12 +48,19 @@ static inline void diag(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 static inline void diag(const char *fmt, ...)
 {
+	char buf[4096];
 	va_list ap;
 
-	printf("# ");
+	/* Every line a comment, so a multi-line text stays valid TAP. */
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	printf("# ");
+	for (const char *p = buf; *p; p++) {
+		putchar(*p);
+		if (*p == '\n' && p[1])
+			printf("# ");
+	}
 	printf("\n");
 }
 
