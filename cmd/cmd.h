@@ -12,7 +12,7 @@
  * How to add a command: write cmd/cmd-NAME.c ending in
  * `const struct cmd cmd_NAME = { ... };`, declare it below, add it to
  * commands[] in mmcmp.c and to cmd/meson.build, and document its usage
- * string in README.md (a test compares the two). run() gets argv with the
+ * string in its docs/ page (a test compares the two). run() gets argv with the
  * command name in argv[0] and the global options already removed, and
  * returns the exit status: 0 success, 1 failure, 2 usage or bad input,
  * 130 interrupted. Its options are a table (parse-options.h) that run()

@@ -7,11 +7,23 @@ struct strbuf;
 
 /*
  * cgroup-stat: the counters a cgroup keeps about itself, read for the
- * monitors (monitor.h) of an iteration that runs in a cgroup. Each value
- * is named after its file, with the key for the files of "key value"
- * lines ("memory.stat.pgfault", "memory.kmem.tcp.usage_in_bytes"), and
- * is either a counter, whose change over the iteration is recorded, or a
- * gauge, whose values at start and end are:
+ * monitors (monitor.h) of an iteration that runs in a cgroup:
+ * cgroup_stat_reset_peaks() and cgroup_stat_read() at its start,
+ * cgroup_stat_read() again at its end, in the text monitor_parse() reads.
+ * Which files are read and which values are counters or gauges: at
+ * cgroup_stat_is_counter().
+ *
+ * Functions returning int give 0, or -1 after appending one line to err.
+ */
+
+/*
+ * Whether value name (as below) is a counter rather than a gauge.
+ *
+ * Each value is named after its file, with the key for the files of
+ * "key value" lines ("memory.stat.pgfault",
+ * "memory.kmem.tcp.usage_in_bytes"), and is either a counter, whose change
+ * over the iteration is recorded, or a gauge, whose values at start and
+ * end are:
  *
  *   file                                  version  kind
  *   memory.stat                           v1, v2   counters: the pg*,
@@ -26,19 +38,16 @@ struct strbuf;
  *   cgroup was made), memory.swap.current v2       gauges
  *   memory{,.kmem,.kmem.tcp,.memsw}
  *     .usage_in_bytes                     v1       gauges
- *     .max_usage_in_bytes                 v1       gauges (the peak: reset
- *                                                  by
- * cgroup_stat_reset_peaks()) .failcnt                            v1 counters
+ *     .max_usage_in_bytes                 v1       gauges (the peak, reset
+ *                                                  per iteration: see
+ *                                                  cgroup_stat_reset_peaks())
+ *     .failcnt                            v1       counters
  *   cpuacct.stat, cpuacct.usage           v1       counters
  *
  * A file the cgroup does not have (another version, a controller not
  * enabled) is left out, and so are v1 memory.stat's hierarchical_*
  * limits (settings, not usage). Values are unsigned decimal numbers.
- *
- * Functions returning int give 0, or -1 after appending one line to err.
  */
-
-/* Whether value name (as above) is a counter rather than a gauge. */
 bool cgroup_stat_is_counter(const char *name);
 
 /*

@@ -11,25 +11,15 @@ struct strbuf;
  * cgroup: the cgroup that mmcmp creates for a run's workload processes
  * (config.h's struct cgroup_spec) and removes after it.
  *
- * Where it goes: with cgroup v2 at /sys/fs/cgroup (or at the spec's
- * root), under that root. On a cgroup v1 or hybrid layout, in the v1
- * hierarchy of each controller the spec names (/sys/fs/cgroup/memory,
- * ...), or, when it names none, in the v2 tree at /sys/fs/cgroup/unified.
- *
- * cgroup_create() makes every level of the path that does not exist yet
- * (the last one must not exist: a leftover of another run would mix the
- * results), enabling the controllers in cgroup.subtree_control of each
- * level above the last in v2, then writes the limits into the last
- * level (and, on the cgroup v1 memory controller, the spec's tcp_limit
- * into memory.kmem.tcp.limit_in_bytes). The runner puts each workload process
- * there before it executes (runner_opts.cgroup_procs). cgroup_remove() kills
- * what is left in it (cgroup.kill where the kernel has it, else SIGKILL to each
- * process of cgroup.procs), removes the levels cgroup_create() made, deepest
- * first, and turns off the controllers it turned on above them.
- *
- * Errors name what is missing: "cannot create cgroup
- * '/sys/fs/cgroup/mmcmp/a': Permission denied", "controller 'memory' is
- * not available in '/sys/fs/cgroup/cgroup.controllers'", ...
+ * Order of calls: cgroup_create() before the run (where the cgroup goes
+ * is cgroup_plan()'s to decide, which tests call alone); the runner puts
+ * each workload process in the cgroup.procs files of cgroup_procs() before it
+ * executes (runner_opts.cgroup_procs); cgroup_remove() after the run, and
+ * cgroup_remove_stale() for what a run that died left. Functions returning
+ * int give 0, or -1 with one line in err; errors name what is missing:
+ * "cannot create cgroup '/sys/fs/cgroup/mmcmp/a': Permission denied",
+ * "controller 'memory' is not available in
+ * '/sys/fs/cgroup/cgroup.controllers'", ...
  */
 
 /* statfs(2) f_type values (<linux/magic.h>). */
@@ -50,9 +40,14 @@ struct cgroup_place {
 };
 
 /*
- * Decide where spec's cgroup goes (see above) into *places (caller frees
+ * Decide where spec's cgroup goes (see below) into *places (caller frees
  * with cgroup_places_free()), asking ops (NULL: statfs) about the
  * filesystems. Reads nothing else, so it also checks specs in tests.
+ *
+ * Where it goes: with cgroup v2 at /sys/fs/cgroup (or at the spec's
+ * root), under that root. On a cgroup v1 or hybrid layout, in the v1
+ * hierarchy of each controller the spec names (/sys/fs/cgroup/memory,
+ * ...), or, when it names none, in the v2 tree at /sys/fs/cgroup/unified.
  */
 int cgroup_plan(const struct cgroup_spec *spec, const struct cgroup_ops *ops,
 		struct cgroup_place **places, size_t *nr, struct strbuf *err);
@@ -61,7 +56,16 @@ void cgroup_places_free(struct cgroup_place *places, size_t nr);
 /* A created cgroup; opaque, it owns directories in the cgroup tree. */
 struct cgroup;
 
-/* Create spec's cgroup; NULL (and nothing left behind) on failure. */
+/*
+ * Create spec's cgroup; NULL (and nothing left behind) on failure.
+ *
+ * cgroup_create() makes every level of the path that does not exist yet
+ * (the last one must not exist: a leftover of another run would mix the
+ * results), enabling the controllers in cgroup.subtree_control of each
+ * level above the last in v2, then writes the limits into the last level
+ * (and, on the cgroup v1 memory controller, the spec's tcp_limit into
+ * memory.kmem.tcp.limit_in_bytes).
+ */
 struct cgroup *cgroup_create(const struct cgroup_spec *spec,
 			     struct strbuf *err);
 
@@ -85,6 +89,11 @@ bool cgroup_sockets_uncharged(const struct cgroup *cg);
  * Kill what is left in cg, remove what cgroup_create() made and free cg
  * (NULL is a no-op). Returns -1 with the first problem in err when
  * something could not be removed; it goes on with the rest regardless.
+ *
+ * cgroup_remove() kills what is left in it (cgroup.kill where the kernel
+ * has it, else SIGKILL to each process of cgroup.procs), removes the
+ * levels cgroup_create() made, deepest first, and turns off the
+ * controllers it turned on above them.
  */
 int cgroup_remove(struct cgroup *cg, struct strbuf *err);
 

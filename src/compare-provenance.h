@@ -12,19 +12,43 @@ struct run_data;
 /*
  * compare-provenance: what went into a comparison and whether it is like
  * for like, as data for the renderers (the block they print before the
- * tables in every mode but mmtests'). compare_runs() fills the
- * compare_result's provenance from the runs' sources (run-data.h's
- * struct run_source, filled by store_load_pooled()); data that does not
- * come from the store (CSV imports, tests) has none, and then no block.
+ * tables in every mode but mmtests').
  *
- * Per label: the runs pooled, the measured iterations and the samples
- * used (after the pooling rules), the kernel release and host of its
- * first run, the config names of all its runs and, for runs from
- * `kernels:`, the guest's
- * release and command line and the image of its first boot that
- * answered.
+ * compare_runs() fills the compare_result's provenance with
+ * compare_provenance_new() from the runs' sources (run-data.h's struct
+ * run_source, filled by store_load_pooled()); data that does not come from
+ * the store (CSV imports, tests) has none, and then no block. Nothing here
+ * fails. Everything is owned by the struct; compare_provenance_free()
+ * frees it. What a label shows: struct compare_prov_label; the warnings
+ * and notes: struct compare_provenance.
+ */
+
+/*
+ * One label of the comparison: the runs pooled, the measured iterations
+ * and the samples used (after the pooling rules), the kernel release and
+ * host of its first run, the config names of all its runs and, for runs
+ * from `kernels:`, the guest's release and command line and the image of
+ * its first boot that answered.
+ */
+struct compare_prov_label {
+	size_t runs;	    /* runs pooled */
+	int64_t iterations; /* measured iterations used */
+	size_t samples;	    /* samples used, over all operations */
+	/* Of its first run; NULL where unknown. */
+	char *kernel_release, *host;
+	/* The distinct config names of its runs, in run order, ", " apart. */
+	char *config_name;
+	/* Runs from kernels: the guest of the first boot that answered. */
+	bool vm;
+	size_t boots;
+	char *guest_release, *guest_cmdline, *image, *image_sha256;
+};
+
+/*
+ * The provenance of a comparison: its labels (struct compare_prov_label)
+ * and the lines under them.
  *
- * Then the warnings: one line per fact on which the labels differ, each
+ * The warnings: one line per fact on which the labels differ, each
  * label named by its first run, in the style of machine differences:
  *   "thp_enabled: 'always' in base, 'never' in patched"
  * over the config hash ("config_sha256"), the effective parameters
@@ -48,25 +72,7 @@ struct run_data;
  * config hash) on the same host, the "forgot to reboot" case:
  *   "base and patched ran the same kernel (6.1.0-18-amd64, one version
  *   and config): was the machine rebooted into the kernel under test?"
- *
- * Everything is owned by the struct; compare_provenance_free() frees it.
  */
-
-/* One label of the comparison. */
-struct compare_prov_label {
-	size_t runs;	    /* runs pooled */
-	int64_t iterations; /* measured iterations used */
-	size_t samples;	    /* samples used, over all operations */
-	/* Of its first run; NULL where unknown. */
-	char *kernel_release, *host;
-	/* The distinct config names of its runs, in run order, ", " apart. */
-	char *config_name;
-	/* Runs from kernels: the guest of the first boot that answered. */
-	bool vm;
-	size_t boots;
-	char *guest_release, *guest_cmdline, *image, *image_sha256;
-};
-
 struct compare_provenance {
 	struct compare_prov_label *labels; /* one per label, baseline first */
 	size_t labels_nr;

@@ -16,80 +16,13 @@ struct strbuf;
  * compare: runs x operations -> the table model that the renderers print
  * (mmtests' Compare.pm; shared reference, sections 2.3-2.8).
  *
- * The first run is the baseline. Per benchmark of the baseline run (in
- * the order of its first operation) there is one table; its operations
- * are the baseline's, in the baseline's order. An operation missing in
- * another run gives NaN cells there (printed 0.00 / 0.00%); operations
- * that only other runs have are not shown.
- *
- * Every operation gets the Multiops rows Min, mean, stddev, CoeffVar,
- * Max, BXmean.95 (stats_summarize()); the mean and spread are harmonic
- * ("Hmean", "HStddev", ...) when higher is better, else arithmetic.
- * Percentages are mmtests' pdiff/pndiff, positive meaning better.
- *
- * Significance is judged on mean rows only, for every run against the
- * baseline (the statistics reference, version 2), on one value per unit
- * of replication (compare_options.unit): the unit value is mean(1/x)
- * over the unit's samples under Hmean, mean(x) under Amean; a run's or
- * a boot's value averages its iterations' with equal weight; samples
- * without an iteration are each their own. Under COMPARE_UNIT_BOOT every
- * run must know the boot of every sample (op_samples.boot): otherwise
- * compare_runs() fails naming the label, as a label of host runs has no
- * boots to count. The summary rows stay computed over all samples. The
- * test is one of three:
- *   COMPARE_TEST_MMTESTS  mmtests HEAD's rule (reference 2.6): CI half-width
- *       q = 1.959964 * SD rounded to 7 significant digits, significant when
- *       |cidiff| > 1. Unlike mmtests, a baseline without any CI (n = 1 for
- *       every operation) marks nothing.
- *   COMPARE_TEST_WELCH    Welch's t-test on the unit values, scaled by
- *       their largest magnitude first (stats_welch_units()).
- *   COMPARE_TEST_UTEST    the Mann-Whitney U test (stats_mannwhitney())
- *       on the unit values.
- * For the last two a cell is marked when its p <= alpha, or, with fdr,
- * when its Benjamini-Hochberg adjusted p is: one family of every tested
- * mean cell of the whole comparison (every benchmark, operation and
- * compared run), formed before the benchmark and sub-heading filters
- * pick what is shown, so a filter never changes a verdict. Each such
- * cell also gets the change of its mean with Fieller's 1 - alpha
- * interval (stats_change()), a verdict under margin_pct
- * (stats_verdict()) and the minimum detectable effect (stats_mde(),
- * power 0.8). Fewer than 2 units on a side, an undefined mean, a
- * numerically degenerate test or a missing operation leave a cell
- * untested, unmarked, and counted in the footer (compare_footer()).
- * The mmtests cidiff ratio and the --print-ratio figures are computed in
- * every mode.
- *
- * Monitors: a benchmark whose runs have monitor tables (run-data.h) gets
- * mmtests' vmstat summary, the "Ops" rows of compare-kernels.sh
- * (MonitorMmtestsvmstat), per run from the counters summed over its
- * monitored iterations: Minor Faults = pgfault - pgmajfault, scan and
- * reclaim totals, efficiencies, velocities (pages per second of the
- * iterations' wall time), THP, compaction and NUMA counters, and
- * mmtests' cost models, all as mmtests computes them (compare-ops.c
- * notes its quirks). With the monitors option, every benchmark of the baseline
- * with a monitor table is followed by one more table, "BENCH vmstat":
- * one lower-is-better operation per vmstat counter that changed in some
- * compared run (and matches the sub-heading), one sample per monitored
- * iteration (its change), tested as workload rows; its rows are the mean
- * rows only with COMPARE_MONITORS_MEAN, every statistic with
- * COMPARE_MONITORS_ALL. A benchmark of which some compared run has no
- * monitor data gets a footer line naming those runs (compare_footer()),
- * so that an Ops table never goes missing without a word; runs without a
- * config text (CSV imports, which never have monitors) are named only
- * when another run has monitor data or the monitors option asks for it. Their
- * p-values form a family of their own for Benjamini-Hochberg, so asking for
- * them does not change the verdicts of the workload rows.
- * Runs whose workloads ran in a cgroup get a "BENCH cgroup" table after
- * it, the same way, of the cgroup's counters (cgroup-stat.h): a
- * counter's change per iteration, a gauge's value at the end of each.
- *
- * Busy machine: under each workload table, in every mode but mmtests',
- * a note per label whose iterations of the benchmark shared the machine
- * with other processes using more than MONITOR_BUSY_FRACTION of it
- * (compare_busy_note()).
- *
- * compare_runs() only reads its runs; the result owns all its memory and
- * does not point into them.
+ * Order of calls: compare_runs() on runs the store loaded (run-data.h),
+ * the baseline first; the renderers (render.h) print the result, with the
+ * footer lines of compare_footer(); compare_result_release() frees it.
+ * compare_runs() returns 0, or -1 after appending one line to err. It only
+ * reads its runs; the result owns all its memory and does not point into
+ * them. What the tables hold, how their cells are tested and which tables
+ * monitors add: at compare_runs().
  */
 
 /* The monitors option: which "BENCH vmstat" tables and rows to add. */
@@ -396,6 +329,78 @@ struct compare_result {
  * COMPARE_RESULT_INIT or released. Fails, with a line in err, when nr is
  * 0, the sub-heading regex does not compile, or the filters leave
  * nothing to show.
+ *
+ * The first run is the baseline. Per benchmark of the baseline run (in
+ * the order of its first operation) there is one table; its operations
+ * are the baseline's, in the baseline's order. An operation missing in
+ * another run gives NaN cells there (printed 0.00 / 0.00%); operations
+ * that only other runs have are not shown.
+ *
+ * Every operation gets the Multiops rows Min, mean, stddev, CoeffVar,
+ * Max, BXmean.95 (stats_summarize()); the mean and spread are harmonic
+ * ("Hmean", "HStddev", ...) when higher is better, else arithmetic.
+ * Percentages are mmtests' pdiff/pndiff, positive meaning better.
+ *
+ * Significance is judged on mean rows only, for every run against the
+ * baseline (the statistics reference, version 2), on one value per unit
+ * of replication (compare_options.unit): the unit value is mean(1/x)
+ * over the unit's samples under Hmean, mean(x) under Amean; a run's or
+ * a boot's value averages its iterations' with equal weight; samples
+ * without an iteration are each their own. Under COMPARE_UNIT_BOOT every
+ * run must know the boot of every sample (op_samples.boot): otherwise
+ * compare_runs() fails naming the label, as a label of host runs has no
+ * boots to count. The summary rows stay computed over all samples. The
+ * test is one of three:
+ *   COMPARE_TEST_MMTESTS  mmtests HEAD's rule (reference 2.6): CI half-width
+ *       q = 1.959964 * SD rounded to 7 significant digits, significant when
+ *       |cidiff| > 1. Unlike mmtests, a baseline without any CI (n = 1 for
+ *       every operation) marks nothing.
+ *   COMPARE_TEST_WELCH    Welch's t-test on the unit values, scaled by
+ *       their largest magnitude first (stats_welch_units()).
+ *   COMPARE_TEST_UTEST    the Mann-Whitney U test (stats_mannwhitney())
+ *       on the unit values.
+ * For the last two a cell is marked when its p <= alpha, or, with fdr,
+ * when its Benjamini-Hochberg adjusted p is: one family of every tested
+ * mean cell of the whole comparison (every benchmark, operation and
+ * compared run), formed before the benchmark and sub-heading filters
+ * pick what is shown, so a filter never changes a verdict. Each such
+ * cell also gets the change of its mean with Fieller's 1 - alpha
+ * interval (stats_change()), a verdict under margin_pct
+ * (stats_verdict()) and the minimum detectable effect (stats_mde(),
+ * power 0.8). Fewer than 2 units on a side, an undefined mean, a
+ * numerically degenerate test or a missing operation leave a cell
+ * untested, unmarked, and counted in the footer (compare_footer()).
+ * The mmtests cidiff ratio and the --print-ratio figures are computed in
+ * every mode.
+ *
+ * Monitors: a benchmark whose runs have monitor tables (run-data.h) gets
+ * mmtests' vmstat summary, the "Ops" rows of compare-kernels.sh
+ * (MonitorMmtestsvmstat), per run from the counters summed over its
+ * monitored iterations: Minor Faults = pgfault - pgmajfault, scan and
+ * reclaim totals, efficiencies, velocities (pages per second of the
+ * iterations' wall time), THP, compaction and NUMA counters, and
+ * mmtests' cost models, all as mmtests computes them (compare-ops.c
+ * notes its quirks). With the monitors option, every benchmark of the baseline
+ * with a monitor table is followed by one more table, "BENCH vmstat":
+ * one lower-is-better operation per vmstat counter that changed in some
+ * compared run (and matches the sub-heading), one sample per monitored
+ * iteration (its change), tested as workload rows; its rows are the mean
+ * rows only with COMPARE_MONITORS_MEAN, every statistic with
+ * COMPARE_MONITORS_ALL. A benchmark of which some compared run has no
+ * monitor data gets a footer line naming those runs (compare_footer()),
+ * so that an Ops table never goes missing without a word; runs without a
+ * config text (CSV imports, which never have monitors) are named only
+ * when another run has monitor data or the monitors option asks for it. Their
+ * p-values form a family of their own for Benjamini-Hochberg, so asking for
+ * them does not change the verdicts of the workload rows.
+ * Runs whose workloads ran in a cgroup get a "BENCH cgroup" table after
+ * it, the same way, of the cgroup's counters (cgroup-stat.h): a
+ * counter's change per iteration, a gauge's value at the end of each.
+ *
+ * Busy machine: under each workload table, in every mode but mmtests',
+ * a note per label whose iterations of the benchmark shared the machine
+ * with other processes using more than MONITOR_BUSY_FRACTION of it
+ * (compare_busy_note()).
  */
 int compare_runs(const struct run_data *runs, size_t nr,
 		 const struct compare_options *opts, struct compare_result *res,

@@ -18,19 +18,10 @@ struct strbuf;
  * config_load_*() return 0, or -1 after appending one line
  * "FILE:LINE:COL: message" (1-based line and column from libyaml's marks)
  * to err; only a file that cannot be read gives "cannot open 'FILE': ..."
- * instead. Unknown keys, wrong types, missing required keys, empty lists,
- * duplicate names and keys, out-of-range values, placeholders naming no
- * param, operation names that would repeat, runs of more than
- * CONFIG_MAX_OPERATIONS operations, control characters in param values,
- * settings outside /proc/sys and /sys, YAML anchors and aliases,
- * several documents, invalid UTF-8 and files over CONFIG_MAX_BYTES are all
- * errors. A struct config owns every string and array reachable from it;
- * config_release() frees them all.
- *
- * Placeholders: a workload's command arguments and operation are checked
- * with plan_substitute() (plan.h), which expands them at run time: "{NAME}"
- * stands for the value of param NAME, the operation may also use
- * "{metric}", and "{{" and "}}" are literal braces.
+ * instead. A struct config owns every string and array reachable from it;
+ * config_release() frees them all. What the loader refuses: at
+ * config_load_file(); the placeholders of commands: at struct
+ * workload_spec.
  */
 
 /* Larger files are refused, before any parsing. */
@@ -88,6 +79,12 @@ struct param_spec {
 	struct strvec values; /* at least one value, as strings */
 };
 
+/*
+ * Placeholders: a workload's command arguments and operation are checked
+ * with plan_substitute() (plan.h), which expands them at run time: "{NAME}"
+ * stands for the value of param NAME, the operation may also use
+ * "{metric}", and "{{" and "}}" are literal braces.
+ */
 struct workload_spec {
 	char *name;	       /* the benchmark: one table in a comparison */
 	struct strvec command; /* argv with {param} placeholders left in */
@@ -212,6 +209,14 @@ bool config_quick_words(const char *text, struct strvec *words,
 /*
  * Read and parse the file at path. cfg is overwritten, so it must not hold
  * a loaded config; on failure it is left as CONFIG_INIT.
+ *
+ * Unknown keys, wrong types, missing required keys, empty lists,
+ * duplicate names and keys, out-of-range values, placeholders naming no
+ * param, operation names that would repeat, runs of more than
+ * CONFIG_MAX_OPERATIONS operations, control characters in param values,
+ * settings outside /proc/sys and /sys, YAML anchors and aliases, several
+ * documents, invalid UTF-8 and files over CONFIG_MAX_BYTES are all
+ * errors.
  */
 int config_load_file(struct config *cfg, const char *path, struct strbuf *err);
 /* Parse len bytes of buf as config_load_file(); `name` stands for the file. */

@@ -9,7 +9,46 @@ struct metric_spec;
 
 /*
  * extract: turn the stdout of one run of a workload into samples of a
- * metric (struct metric_spec, config.h). Three sources read the output:
+ * metric (struct metric_spec, config.h).
+ *
+ * Order of calls: extractor_new() once per metric, extractor_run() on the
+ * output of each iteration, extractor_free(); extract_values() does all
+ * three for a single use. The sources that read the output and what each
+ * parser reads: at extractor_run().
+ *
+ * Errors: functions returning int give 0 or -1; on -1 they have appended
+ * one line (no '\n') to err, which may be NULL, starting "metric 'NAME': ",
+ * and the caller's array holds what it held on entry (its capacity may
+ * have grown).
+ */
+
+/*
+ * An extractor holds what one metric needs prepared (the compiled regex,
+ * the checked path or parser field), so that running it over the output
+ * of many iterations compiles nothing again. It keeps copies of what it
+ * needs: the metric_spec may be freed once extractor_new() returns. One
+ * extractor must not be run from two threads at once (it reuses a
+ * scratch buffer).
+ */
+struct extractor;
+
+/*
+ * Prepare the extraction of metric m. Returns NULL after a message for
+ * an invalid regex, path, parser or field, or a source that does not
+ * read the output. The caller frees the result with extractor_free().
+ *
+ * The other sources (METRIC_ELAPSED, ...) come from the runner, not from
+ * the output; asking an extractor for one is an error.
+ */
+struct extractor *extractor_new(const struct metric_spec *m,
+				struct strbuf *err);
+
+/*
+ * Append the samples found in the len bytes at text (not necessarily
+ * NUL-terminated, may hold NUL bytes) to the array (*v, *nr, *alloc),
+ * which grows with ALLOC_GROW; *v may start NULL with *nr and *alloc 0.
+ *
+ * Three sources read the output:
  *
  * METRIC_REGEX   pattern is a POSIX extended regular expression with at
  *                least one group. It is matched repeatedly over the whole
@@ -70,41 +109,11 @@ struct metric_spec;
  *   The text parsers take NUL bytes as line breaks and ignore a last line
  *   that does not end in a newline: it was cut off.
  *
- * The other sources (METRIC_ELAPSED, ...) come from the runner, not from
- * the output; asking an extractor for one is an error.
- *
- * Errors: functions returning int give 0 or -1; on -1 they have appended
- * one line (no '\n') to err, which may be NULL, starting "metric 'NAME': ",
- * and the caller's array holds what it held on entry (its capacity may
- * have grown). Finding nothing in text output is not an error; output
- * that is broken in a way that can be named (JSON that does not parse, a
- * JSON path that selects nothing, a match that is not a number) is. No
- * output, however garbled or cut short, makes them read outside the len
- * bytes they are given.
- */
-
-/*
- * An extractor holds what one metric needs prepared (the compiled regex,
- * the checked path or parser field), so that running it over the output
- * of many iterations compiles nothing again. It keeps copies of what it
- * needs: the metric_spec may be freed once extractor_new() returns. One
- * extractor must not be run from two threads at once (it reuses a
- * scratch buffer).
- */
-struct extractor;
-
-/*
- * Prepare the extraction of metric m. Returns NULL after a message for
- * an invalid regex, path, parser or field, or a source that does not
- * read the output. The caller frees the result with extractor_free().
- */
-struct extractor *extractor_new(const struct metric_spec *m,
-				struct strbuf *err);
-
-/*
- * Append the samples found in the len bytes at text (not necessarily
- * NUL-terminated, may hold NUL bytes) to the array (*v, *nr, *alloc),
- * which grows with ALLOC_GROW; *v may start NULL with *nr and *alloc 0.
+ * Finding nothing in text output is not an error; output that is broken
+ * in a way that can be named (JSON that does not parse, a JSON path that
+ * selects nothing, a match that is not a number) is. No output, however
+ * garbled or cut short, makes extractor_run() read outside the len bytes
+ * it is given.
  */
 int extractor_run(struct extractor *ex, const char *text, size_t len,
 		  double **v, size_t *nr, size_t *alloc, struct strbuf *err);

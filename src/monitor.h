@@ -11,8 +11,22 @@
 
 /*
  * monitor: what the kernel counted while a workload ran. A snapshot is
- * one /proc file parsed into name -> value pairs in file order; the
- * difference of two snapshots gives what happened in between.
+ * one /proc file (enum monitor_source) parsed into name -> value pairs in
+ * file order; the difference of two snapshots gives what happened in
+ * between.
+ *
+ * Functions returning int give 0, or -1 after appending one line to err
+ * ("PATH:LINE: message" for a file that does not parse).
+ *
+ * struct monitor runs the monitors of one iteration at a time for `mmcmp
+ * run`: monitor_init() once, then monitor_begin() before the workload starts,
+ * monitor_tick() every interval_s seconds while it runs (periodic samples,
+ * optional) and monitor_end() after it was reaped; then `rec` holds what
+ * store_monitor_add() stores.
+ */
+
+/*
+ * The files a snapshot reads:
  *
  *   MONITOR_VMSTAT   /proc/vmstat, "name value" lines: every counter,
  *                    events (pgfault) and gauges (nr_free_pages) alike.
@@ -23,32 +37,7 @@
  *                    idle, iowait, irq, softirq, steal, guest and
  *                    guest_nice time in USER_HZ ticks (as many as the
  *                    kernel prints).
- *
- * Parsing is pure (monitor_parse()) and tested on fixture files; the
- * readers only add the I/O. Values are unsigned 64-bit in the files and
- * differences are taken modulo 2^64, so a counter that wrapped still gives
- * its small positive change and a gauge that fell gives a negative one.
- *
- * Functions returning int give 0, or -1 after appending one line to err
- * ("PATH:LINE: message" for a file that does not parse).
- *
- * struct monitor runs the monitors of one iteration at a time for `mmcmp
- * run`: monitor_init() once, then monitor_begin() before the workload starts,
- * monitor_tick() every interval_s seconds while it runs (periodic samples,
- * optional) and monitor_end() after it was reaped; then `rec` holds what
- * store_monitor_add() stores. Reading the three files twice takes some
- * 0.15-0.25 ms, most of it in the kernel formatting them (measured with
- * bench/run-overhead); `monitors: false` in a config saves it.
- *
- * Besides the kernel's counters, a record says how busy the machine was:
- * the 1-minute load average of /proc/loadavg at start and end, and the
- * share of the machine that other processes used while the workload ran
- * (monitor_other_cpu(), set by monitor_set_workload() once the runner
- * has the workload's own CPU time). When the workload runs in a cgroup
- * (monitor_set_cgroup()), the cgroup's own counters (cgroup-stat.h) are
- * read at start and end too.
  */
-
 enum monitor_source {
 	MONITOR_VMSTAT,
 	MONITOR_MEMINFO,
@@ -117,6 +106,11 @@ int monitor_read(struct monitor_snapshot *snap, enum monitor_source source,
  * Set out (emptied first) to after - before for every value of after
  * whose name before has too, in after's order; with nonzero_only the
  * zero differences are left out. The names are after's.
+ *
+ * Parsing is pure (monitor_parse()) and tested on fixture files; the
+ * readers only add the I/O. Values are unsigned 64-bit in the files and
+ * differences are taken modulo 2^64, so a counter that wrapped still gives
+ * its small positive change and a gauge that fell gives a negative one.
  */
 void monitor_delta(const struct monitor_snapshot *before,
 		   const struct monitor_snapshot *after, bool nonzero_only,
@@ -166,6 +160,14 @@ struct monitor_sample {
  * What one iteration's monitors recorded. Every name points into the
  * struct monitor that made it, and stays valid until its next
  * monitor_begin() or monitor_release().
+ *
+ * Besides the kernel's counters, a record says how busy the machine was:
+ * the 1-minute load average of /proc/loadavg at start and end, and the
+ * share of the machine that other processes used while the workload ran
+ * (monitor_other_cpu(), set by monitor_set_workload() once the runner
+ * has the workload's own CPU time). When the workload runs in a cgroup
+ * (monitor_set_cgroup()), the cgroup's own counters (cgroup-stat.h) are
+ * read at start and end too.
  */
 struct monitor_record {
 	struct monitor_values vmstat; /* end - start, non-zero ones only */
@@ -187,6 +189,12 @@ struct monitor_record {
 	struct monitor_values cgroup_start, cgroup_end;
 };
 
+/*
+ * The monitors of one iteration at a time, in the order of calls above.
+ * Reading the three files twice takes some 0.15-0.25 ms, most of it in
+ * the kernel formatting them (measured with bench/run-overhead);
+ * `monitors: false` in a config saves it.
+ */
 struct monitor {
 	double interval_s; /* 0: no periodic samples */
 	/* [0] at the start, [1] at the end, [2] at the last sample. */

@@ -12,55 +12,13 @@
 /*
  * runner: run one command to completion and measure it.
  *
- * The child is started with posix_spawn() (in glibc, clone() with CLONE_VM
- * and CLONE_VFORK, so no page tables are copied), or with fork() when it
- * must enter cgroups first (cgroup_procs). It gets its own process
- * group, stdin from /dev/null, stdout and stderr through pipes (the
- * runner's other fds are close-on-exec), an empty signal mask, and the
- * default action for SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM,
- * SIGCHLD, SIGUSR1 and SIGUSR2. Stdout is kept up to `stdout_max` bytes
- * and the rest is read and dropped (out_truncated); stderr keeps only its
- * last `stderr_tail` bytes. On timeout, or when *stop becomes non-zero,
- * the whole group gets SIGTERM and, after `grace_s`, SIGKILL. When the
- * child exits, whatever is left of its process group is killed, and so
- * is what the guard (or the caller, as a child subreaper) adopted from
- * it meanwhile (see struct runner_guard), so no process outlives an
- * iteration. Elapsed time
- * is CLOCK_MONOTONIC (or the clock of `ops`); user, system and max RSS come
- * from wait4() (the guard's, with a guard). As the child starts in its
- * spawner's address space (ours, or the guard's), the kernel counts the
- * spawner's peak RSS into its max RSS (with fork() it was its anonymous
- * RSS): a few MiB for mmcmp, about 2 MiB for the guard, which only shows
- * for commands smaller than that.
- *
- * runner_run() returns 0 when the command was started and waited for, even
- * if it failed: the outcome is in result->status. It returns -1, with one
- * line in err, only when it could not try to start anything (empty argv,
- * no pipes, the spawn attributes could not be set up) or could not wait
- * for the child (the caller set SIGCHLD to SIG_IGN, so the kernel reaped
- * it). A command that cannot be executed gives RUNNER_EXEC with the reason
- * in result->err_tail: "cannot change directory to 'd': ..." for a bad
- * cwd, else "cannot execute 'x': ...", such as "No such file or
- * directory" or "Permission denied". So does any error of posix_spawn()
- * itself, which cannot tell a failed exec from a failed clone (EAGAIN).
- * The cwd and argv[0] are checked before the spawn, so these messages do
- * not depend on posix_spawn() reporting the error; only an exec that
- * fails past those checks (ENOEXEC, ETXTBSY, E2BIG) does, and under
- * valgrind, which runs the clone as a fork(), it shows as exit status 127.
- *
- * argv[0] is resolved here, before the spawn, as execvp() would in the
- * child: a name with a slash is used as it is (relative to cwd, when set);
- * otherwise the directories of the PATH of `env` (of ours when `env` is
- * NULL or has none; "/bin:/usr/bin" when there is none at all) are tried
- * in order, skipping what is missing, not a regular file or not
- * executable. Unlike execvp(), a file the kernel cannot execute (ENOEXEC,
- * such as a script without "#!") is not handed to /bin/sh; it gives
- * RUNNER_EXEC. Nothing is cached between calls.
- *
- * *stop is looked at whenever a signal interrupts the wait and at least
- * every 100 ms. After the child is reaped, the pipes are read for at most
- * 100 ms more, so a process that escaped the group and holds them open
- * cannot hang the caller.
+ * Order of calls: runner_guard_start() once, optionally (struct
+ * runner_guard), then runner_run() per command and runner_result_release()
+ * on its result; runner_guard_stop() at the end. runner_run() returns 0
+ * when it started and waited for the command, even if that failed (the
+ * outcome is in result->status), and -1 with one line in err only when it
+ * could not try; how the child is set up, timed, cut off and killed: at
+ * runner_run().
  */
 
 struct runner_ops {
@@ -200,11 +158,65 @@ struct runner_result {
 		.out = STRBUF_INIT, .err_tail = STRBUF_INIT                    \
 	}
 
+/*
+ * Run opts->argv to completion into *result (RUNNER_RESULT_INIT, or a
+ * result of an earlier call, whose buffers are reused).
+ *
+ * The child is started with posix_spawn() (in glibc, clone() with CLONE_VM
+ * and CLONE_VFORK, so no page tables are copied), or with fork() when it
+ * must enter cgroups first (cgroup_procs). It gets its own process
+ * group, stdin from /dev/null, stdout and stderr through pipes (the
+ * runner's other fds are close-on-exec), an empty signal mask, and the
+ * default action for SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM,
+ * SIGCHLD, SIGUSR1 and SIGUSR2. Stdout is kept up to `stdout_max` bytes
+ * and the rest is read and dropped (out_truncated); stderr keeps only its
+ * last `stderr_tail` bytes. On timeout, or when *stop becomes non-zero,
+ * the whole group gets SIGTERM and, after `grace_s`, SIGKILL. When the
+ * child exits, whatever is left of its process group is killed, and so
+ * is what the guard (or the caller, as a child subreaper) adopted from
+ * it meanwhile (see struct runner_guard), so no process outlives an
+ * iteration. Elapsed time
+ * is CLOCK_MONOTONIC (or the clock of `ops`); user, system and max RSS come
+ * from wait4() (the guard's, with a guard). As the child starts in its
+ * spawner's address space (ours, or the guard's), the kernel counts the
+ * spawner's peak RSS into its max RSS (with fork() it was its anonymous
+ * RSS): a few MiB for mmcmp, about 2 MiB for the guard, which only shows
+ * for commands smaller than that.
+ *
+ * runner_run() returns 0 when the command was started and waited for, even
+ * if it failed: the outcome is in result->status. It returns -1, with one
+ * line in err, only when it could not try to start anything (empty argv,
+ * no pipes, the spawn attributes could not be set up) or could not wait
+ * for the child (the caller set SIGCHLD to SIG_IGN, so the kernel reaped
+ * it). A command that cannot be executed gives RUNNER_EXEC with the reason
+ * in result->err_tail: "cannot change directory to 'd': ..." for a bad
+ * cwd, else "cannot execute 'x': ...", such as "No such file or
+ * directory" or "Permission denied". So does any error of posix_spawn()
+ * itself, which cannot tell a failed exec from a failed clone (EAGAIN).
+ * The cwd and argv[0] are checked before the spawn, so these messages do
+ * not depend on posix_spawn() reporting the error; only an exec that
+ * fails past those checks (ENOEXEC, ETXTBSY, E2BIG) does, and under
+ * valgrind, which runs the clone as a fork(), it shows as exit status 127.
+ *
+ * argv[0] is resolved here, before the spawn, as execvp() would in the
+ * child: a name with a slash is used as it is (relative to cwd, when set);
+ * otherwise the directories of the PATH of `env` (of ours when `env` is
+ * NULL or has none; "/bin:/usr/bin" when there is none at all) are tried
+ * in order, skipping what is missing, not a regular file or not
+ * executable. Unlike execvp(), a file the kernel cannot execute (ENOEXEC,
+ * such as a script without "#!") is not handed to /bin/sh; it gives
+ * RUNNER_EXEC. Nothing is cached between calls.
+ *
+ * *stop is looked at whenever a signal interrupts the wait and at least
+ * every 100 ms. After the child is reaped, the pipes are read for at most
+ * 100 ms more, so a process that escaped the group and holds them open
+ * cannot hang the caller.
+ */
 int runner_run(const struct runner_opts *opts, struct runner_result *result,
 	       struct strbuf *err);
 
 /*
- * Find the file runner_run() executes for `name`, as described above: a
+ * Find the file runner_run() executes for `name`, as described there: a
  * name with a slash is taken as it is, relative to cwd when cwd is not
  * NULL; otherwise each directory of `path` (NULL: "/bin:/usr/bin"; an
  * empty entry is the current directory, taken relative to cwd) is tried in

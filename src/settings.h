@@ -16,24 +16,10 @@ struct strvec;
  * settings_restore() pops changes, newest first, writing each old value
  * back, so a file set twice ends as it was before the first.
  *
- * Files are looked up under a root directory: "/" for a real run, a
- * temporary tree that mimics /sys in tests; paths are always given as
- * the config names them, absolute.
- *
- * The value of a file is its text without surrounding whitespace, runs
- * of blanks taken as one space; in a file that lists choices with the
- * current one in brackets ("always [madvise] never", transparent huge
- * pages), it is the bracketed word.
- *
- * Settings are machine-wide and runs may overlap, so each file a run holds
- * has a record under ROOT/run/mmcmp/settings, kept under a lock: the value
- * from before the first run wrote it, and the processes holding it. A
- * second run may hold a file only at the value it holds already; the last
- * to restore writes the first value back, and settings_recover() puts
- * back the files of processes that died holding them.
- *
- * Functions returning int give 0, or -1 after appending one line to err.
- * A struct settings owns its strings; settings_free() restores nothing.
+ * Settings are machine-wide and runs may overlap: how they share a file, at
+ * settings_apply(). Functions returning int give 0, or -1 after appending
+ * one line to err. A struct settings owns its strings; settings_free()
+ * restores nothing.
  */
 struct settings;
 
@@ -50,12 +36,23 @@ struct setting_change {
 bool settings_path_ok(const char *path);
 
 /*
- * The value that text (a file's contents) stands for, as described
- * above; the caller frees it.
+ * The value that text (a file's contents) stands for; the caller frees
+ * it.
+ *
+ * The value of a file is its text without surrounding whitespace, runs
+ * of blanks taken as one space; in a file that lists choices with the
+ * current one in brackets ("always [madvise] never", transparent huge
+ * pages), it is the bracketed word.
  */
 char *settings_value(const char *text);
 
-/* A new, empty stack for files under root (NULL or "": "/"). */
+/*
+ * A new, empty stack for files under root (NULL or "": "/").
+ *
+ * Files are looked up under a root directory: "/" for a real run, a
+ * temporary tree that mimics /sys in tests; paths are always given as
+ * the config names them, absolute.
+ */
 struct settings *settings_new(const char *root);
 /* Free st without restoring anything; NULL is a no-op. */
 void settings_free(struct settings *st);
@@ -70,6 +67,13 @@ int settings_read(const struct settings *st, const char *path, char **value,
  * is the file's value before any live holder wrote it. When the file
  * reads back otherwise, the change is pushed (so a restore puts the old
  * value back) and -1 returned.
+ *
+ * Settings are machine-wide and runs may overlap, so each file a run holds
+ * has a record under ROOT/run/mmcmp/settings, kept under a lock: the value
+ * from before the first run wrote it, and the processes holding it. A
+ * second run may hold a file only at the value it holds already; the last
+ * to restore writes the first value back, and settings_recover() puts
+ * back the files of processes that died holding them.
  */
 int settings_apply(struct settings *st, const char *path, const char *value,
 		   struct strbuf *err);

@@ -81,7 +81,7 @@ struct stats_test {
  * Welch's unequal-variance t-test of a against b, two-sided. Needs at
  * least 2 samples on each side. When both variances are 0 the test is
  * degenerate: p = 1 if the means are equal, else p = 0 (documented in
- * README "Significance").
+ * docs/statistics.md).
  */
 void stats_welch(const double *a, size_t na, const double *b, size_t nb,
 		 struct stats_test *out);

@@ -13,6 +13,15 @@
  * with a version, a length and a CRC-32, so a corrupt or truncated frame
  * is recognised and fails the one exchange it carried, not the run.
  *
+ * A writer builds a frame with vmproto_begin(), the put functions and
+ * vmproto_end(). vmproto_frame_parse() returns VMPROTO_NEED_MORE until a
+ * whole frame is there, so a reader feeds it what arrived so far, then
+ * reads the fields with the get functions; decoded fields point into the
+ * caller's buffer. The layout of a frame: at VMPROTO_VERSION. Functions
+ * returning int give 0, or -1 with one line in err.
+ */
+
+/*
  * A frame is, all integers little-endian:
  *
  *   "MMVP"  magic, 4 bytes
@@ -26,13 +35,7 @@
  * Tags repeat where a list is meant (argv, env); a reader skips tags it
  * does not know, so fields can be added without a new version. Numbers
  * are fields of 8 bytes (u64, or the bits of an IEEE double).
- *
- * vmproto_frame_parse() returns VMPROTO_NEED_MORE until a whole frame is
- * there, so a reader feeds it what arrived so far. Decoded fields point
- * into the caller's buffer. Functions returning int give 0, or -1 with
- * one line in err.
  */
-
 #define VMPROTO_VERSION	    1
 #define VMPROTO_HEADER	    12
 #define VMPROTO_MAX_PAYLOAD ((uint32_t)256 * 1024 * 1024)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Basics: --help everywhere, --version, unknown commands and options,
-# global --db before or after the command, README synopsis = --help, and
+# global --db before or after the command, the synopsis in docs/ = --help, and
 # the option syntax every command shares (cmd/parse-options).
 set -e
 . ./lib.sh
@@ -18,10 +18,20 @@ for c in $cmds; do
 	expect_status 0 "mmcmp $c --help" "$MMCMP" "$c" --help
 	grep_file "$TMP/out" "^usage: mmcmp $c" "$c --help starts with its synopsis"
 	head -1 "$TMP/out" >"$TMP/synopsis"
-	if grep -qxF -- "$(cat "$TMP/synopsis")" "$MMCMP_SRCDIR/README.md"; then
-		ok "README has the synopsis of $c"
+	# The README's table of commands links the page of each command, and
+	# that page has its synopsis on a line of its own.
+	page=$(sed -n "s,^| \[\`mmcmp $c\`\](\(docs/[a-z-]*\.md\)) | .*,\1,p" \
+		"$MMCMP_SRCDIR/README.md")
+	if [ -n "$page" ] && [ -f "$MMCMP_SRCDIR/$page" ]; then
+		ok "README's table of commands links the page of $c"
 	else
-		not_ok "README has the synopsis of $c: $(cat "$TMP/synopsis")"
+		not_ok "README's table of commands links the page of $c: '$page'"
+	fi
+	if [ -n "$page" ] &&
+		grep -qxF -- "$(cat "$TMP/synopsis")" "$MMCMP_SRCDIR/$page"; then
+		ok "$page has the synopsis of $c"
+	else
+		not_ok "${page:-docs} has the synopsis of $c: $(cat "$TMP/synopsis")"
 	fi
 	# Every option --help lists is one the parser knows.
 	sed -n 's/^  \(-[a-z], \)\{0,1\}\(--[a-z][a-z-]*\).*/\2/p' "$TMP/out" \
