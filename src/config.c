@@ -603,30 +603,80 @@ static int parse_env(struct loader *l, const struct key *k,
 	return 0;
 }
 
+/*
+ * What parse_list_of() calls on each item of the list under key. ref->pos
+ * is the item's place in the list; in a list of unique names the callback
+ * sets ref->name and ref->node to the item's name and where it stands.
+ */
+typedef int parse_item_fn(struct loader *l, const char *key,
+			  const yaml_node_t *item, struct name_ref *ref,
+			  void *data);
+
+/*
+ * Walk the non-empty list that node must be under key, calling each() on
+ * every item in order; what says in the type error what the list holds
+ * ("a list of metrics"). With noun set, the names the items are given
+ * must be distinct ("duplicate metric 'x'").
+ */
+static int parse_list_of(struct loader *l, const char *key,
+			 const yaml_node_t *node, const char *what,
+			 const char *noun, parse_item_fn *each, void *data)
+{
+	const yaml_node_item_t *start, *top;
+	struct name_ref *refs = NULL, one;
+	size_t nr;
+	int ret = -1;
+
+	if (node->type != YAML_SEQUENCE_NODE)
+		return fail_type(l, node, what, key);
+	start = node->data.sequence.items.start;
+	top = node->data.sequence.items.top;
+	if (start == top)
+		return fail(l, node, "'%s' must not be empty", key);
+	nr = (size_t)(top - start);
+	if (noun)
+		refs = xcalloc(nr, sizeof(*refs));
+	for (size_t i = 0; i < nr; i++) {
+		struct name_ref *ref = refs ? &refs[i] : &one;
+
+		memset(ref, 0, sizeof(*ref));
+		ref->pos = i;
+		if (each(l, key, node_at(l, start[i]), ref, data))
+			goto out;
+	}
+	ret = noun ? check_unique(l, refs, nr, noun, "") : 0;
+out:
+	free(refs);
+	return ret;
+}
+
+struct argv_walk {
+	struct strvec *argv;
+	bool program;
+};
+
+static int parse_arg(struct loader *l, const char *key, const yaml_node_t *item,
+		     struct name_ref *ref, void *data)
+{
+	struct argv_walk *walk = data;
+	const char *s = get_scalar(l, item, key);
+
+	if (!s)
+		return -1;
+	if (walk->program && !ref->pos && !*s)
+		return fail(l, item, "empty program name in '%s'", key);
+	strvec_push(walk->argv, s);
+	return 0;
+}
+
 /* A non-empty list of strings; an argv when program is set. */
 static int parse_argv(struct loader *l, const char *key,
 		      const yaml_node_t *node, struct strvec *argv,
 		      bool program)
 {
-	const yaml_node_item_t *start, *top;
+	struct argv_walk walk = {argv, program};
 
-	if (node->type != YAML_SEQUENCE_NODE)
-		return fail_type(l, node, "a list", key);
-	start = node->data.sequence.items.start;
-	top = node->data.sequence.items.top;
-	if (start == top)
-		return fail(l, node, "'%s' must not be empty", key);
-	for (const yaml_node_item_t *i = start; i < top; i++) {
-		const yaml_node_t *item = node_at(l, *i);
-		const char *s = get_scalar(l, item, key);
-
-		if (!s)
-			return -1;
-		if (program && i == start && !*s)
-			return fail(l, item, "empty program name in '%s'", key);
-		strvec_push(argv, s);
-	}
-	return 0;
+	return parse_list_of(l, key, node, "a list", NULL, parse_arg, &walk);
 }
 
 /* A name of a cgroup controller: lowercase letters, digits and '_'. */
@@ -771,43 +821,39 @@ static void push_shell(struct strvec *argv, const char *script)
 	strvec_push(argv, script);
 }
 
+static int parse_command(struct loader *l, const char *key,
+			 const yaml_node_t *item, struct name_ref *ref,
+			 void *data)
+{
+	struct command_list *list = data;
+	struct strvec *argv;
+	const char *s;
+
+	(void)ref;
+	ALLOC_GROW(list->v, list->nr + 1, list->alloc);
+	argv = &list->v[list->nr++];
+	strvec_init(argv);
+	if (item->type == YAML_SEQUENCE_NODE)
+		return parse_argv(l, key, item, argv, true);
+	if (item->type != YAML_SCALAR_NODE)
+		return fail_type(l, item,
+				 "a command (a string or a "
+				 "list of strings)",
+				 key);
+	s = get_scalar(l, item, key);
+	if (!s)
+		return -1;
+	if (!*s)
+		return fail(l, item, "empty command in '%s'", key);
+	push_shell(argv, s);
+	return 0;
+}
+
 static int parse_commands(struct loader *l, const struct key *k,
 			  const yaml_node_t *node, struct command_list *list)
 {
-	const yaml_node_item_t *start, *top;
-
-	if (node->type != YAML_SEQUENCE_NODE)
-		return fail_type(l, node, "a list of commands", k->name);
-	start = node->data.sequence.items.start;
-	top = node->data.sequence.items.top;
-	if (start == top)
-		return fail(l, node, "'%s' must not be empty", k->name);
-	for (const yaml_node_item_t *i = start; i < top; i++) {
-		const yaml_node_t *item = node_at(l, *i);
-		struct strvec *argv;
-		const char *s;
-
-		ALLOC_GROW(list->v, list->nr + 1, list->alloc);
-		argv = &list->v[list->nr++];
-		strvec_init(argv);
-		if (item->type == YAML_SEQUENCE_NODE) {
-			if (parse_argv(l, k->name, item, argv, true))
-				return -1;
-			continue;
-		}
-		if (item->type != YAML_SCALAR_NODE)
-			return fail_type(l, item,
-					 "a command (a string or a "
-					 "list of strings)",
-					 k->name);
-		s = get_scalar(l, item, k->name);
-		if (!s)
-			return -1;
-		if (!*s)
-			return fail(l, item, "empty command in '%s'", k->name);
-		push_shell(argv, s);
-	}
-	return 0;
+	return parse_list_of(l, k->name, node, "a list of commands", NULL,
+			     parse_command, list);
 }
 
 static int parse_value(struct loader *l, const struct key *k,
@@ -1142,50 +1188,39 @@ static const char *default_unit(enum metric_source source)
 	}
 }
 
+static int parse_metric(struct loader *l, const char *key,
+			const yaml_node_t *item, struct name_ref *ref,
+			void *data)
+{
+	struct workload_spec *w = data;
+	size_t name_key = key_index(&config_metric_level, "name");
+	size_t extract_key = key_index(&config_metric_level, "extract");
+	const yaml_node_t *found[MAX_LEVEL_KEYS] = {NULL};
+	struct metric_spec *m;
+
+	if (item->type != YAML_MAPPING_NODE)
+		return fail_type(l, item, "a mapping", key);
+	ALLOC_GROW(w->metrics, w->metrics_nr + 1, w->metrics_alloc);
+	m = &w->metrics[w->metrics_nr++];
+	memset(m, 0, sizeof(*m));
+	m->line = (int)item->start_mark.line + 1;
+	m->col = (int)item->start_mark.column + 1;
+	if (parse_mapping(l, item, &config_metric_level, m, found) ||
+	    parse_extract(l, &config_metric_level.keys[extract_key],
+			  required(found, extract_key), m))
+		return -1;
+	if (!m->unit)
+		m->unit = xstrdup(default_unit(m->source));
+	ref->name = m->name;
+	ref->node = found[name_key];
+	return 0;
+}
+
 static int parse_metrics(struct loader *l, const struct key *k,
 			 const yaml_node_t *node, struct workload_spec *w)
 {
-	const yaml_node_item_t *start, *top;
-	size_t name_key = key_index(&config_metric_level, "name");
-	size_t extract_key = key_index(&config_metric_level, "extract");
-	struct name_ref *refs;
-	int ret = -1;
-
-	if (node->type != YAML_SEQUENCE_NODE)
-		return fail_type(l, node, "a list of metrics", k->name);
-	start = node->data.sequence.items.start;
-	top = node->data.sequence.items.top;
-	if (start == top)
-		return fail(l, node, "'%s' must not be empty", k->name);
-	refs = xcalloc((size_t)(top - start), sizeof(*refs));
-	for (const yaml_node_item_t *i = start; i < top; i++) {
-		const yaml_node_t *item = node_at(l, *i);
-		const yaml_node_t *found[MAX_LEVEL_KEYS] = {NULL};
-		struct metric_spec *m;
-
-		if (item->type != YAML_MAPPING_NODE) {
-			fail_type(l, item, "a mapping", "metrics");
-			goto out;
-		}
-		ALLOC_GROW(w->metrics, w->metrics_nr + 1, w->metrics_alloc);
-		m = &w->metrics[w->metrics_nr++];
-		memset(m, 0, sizeof(*m));
-		m->line = (int)item->start_mark.line + 1;
-		m->col = (int)item->start_mark.column + 1;
-		if (parse_mapping(l, item, &config_metric_level, m, found) ||
-		    parse_extract(l, &config_metric_level.keys[extract_key],
-				  required(found, extract_key), m))
-			goto out;
-		if (!m->unit)
-			m->unit = xstrdup(default_unit(m->source));
-		refs[i - start].name = m->name;
-		refs[i - start].node = found[name_key];
-		refs[i - start].pos = (size_t)(i - start);
-	}
-	ret = check_unique(l, refs, w->metrics_nr, "metric", "");
-out:
-	free(refs);
-	return ret;
+	return parse_list_of(l, k->name, node, "a list of metrics", "metric",
+			     parse_metric, w);
 }
 
 /*
@@ -1446,49 +1481,37 @@ static int parse_workload_parts(struct loader *l, struct workload_spec *w,
 			     w);
 }
 
+static int parse_workload(struct loader *l, const char *key,
+			  const yaml_node_t *item, struct name_ref *ref,
+			  void *data)
+{
+	struct config *cfg = data;
+	size_t name_key = key_index(&config_workload_level, "name");
+	const yaml_node_t *found[MAX_LEVEL_KEYS] = {NULL};
+	struct workload_spec *w;
+
+	if (item->type != YAML_MAPPING_NODE)
+		return fail_type(l, item, "a mapping", key);
+	ALLOC_GROW(cfg->workloads, cfg->workloads_nr + 1, cfg->workloads_alloc);
+	w = &cfg->workloads[cfg->workloads_nr++];
+	memset(w, 0, sizeof(*w));
+	strvec_init(&w->command);
+	w->line = (int)item->start_mark.line + 1;
+	w->col = (int)item->start_mark.column + 1;
+	if (parse_mapping(l, item, &config_workload_level, w, found) ||
+	    parse_workload_parts(l, w, found) ||
+	    check_workload(l, item, w, found))
+		return -1;
+	ref->name = w->name;
+	ref->node = found[name_key];
+	return 0;
+}
+
 static int parse_workloads(struct loader *l, const struct key *k,
 			   const yaml_node_t *node, struct config *cfg)
 {
-	const yaml_node_item_t *start, *top;
-	size_t name_key = key_index(&config_workload_level, "name");
-	struct name_ref *refs;
-	int ret = -1;
-
-	if (node->type != YAML_SEQUENCE_NODE)
-		return fail_type(l, node, "a list of workloads", k->name);
-	start = node->data.sequence.items.start;
-	top = node->data.sequence.items.top;
-	if (start == top)
-		return fail(l, node, "'%s' must not be empty", k->name);
-	refs = xcalloc((size_t)(top - start), sizeof(*refs));
-	for (const yaml_node_item_t *i = start; i < top; i++) {
-		const yaml_node_t *item = node_at(l, *i);
-		const yaml_node_t *found[MAX_LEVEL_KEYS] = {NULL};
-		struct workload_spec *w;
-
-		if (item->type != YAML_MAPPING_NODE) {
-			fail_type(l, item, "a mapping", k->name);
-			goto out;
-		}
-		ALLOC_GROW(cfg->workloads, cfg->workloads_nr + 1,
-			   cfg->workloads_alloc);
-		w = &cfg->workloads[cfg->workloads_nr++];
-		memset(w, 0, sizeof(*w));
-		strvec_init(&w->command);
-		w->line = (int)item->start_mark.line + 1;
-		w->col = (int)item->start_mark.column + 1;
-		if (parse_mapping(l, item, &config_workload_level, w, found) ||
-		    parse_workload_parts(l, w, found) ||
-		    check_workload(l, item, w, found))
-			goto out;
-		refs[i - start].name = w->name;
-		refs[i - start].node = found[name_key];
-		refs[i - start].pos = (size_t)(i - start);
-	}
-	ret = check_unique(l, refs, cfg->workloads_nr, "workload", "");
-out:
-	free(refs);
-	return ret;
+	return parse_list_of(l, k->name, node, "a list of workloads",
+			     "workload", parse_workload, cfg);
 }
 
 /*
