@@ -1407,48 +1407,30 @@ static int missing_boots(const struct run_data *runs, size_t nr,
 	return 0;
 }
 
-int compare_runs(const struct run_data *runs, size_t nr,
-		 const struct compare_options *opts, struct compare_result *res,
-		 struct strbuf *err)
+/* Compile --sub-heading, which matches at the start of a label. */
+static int compile_sub_heading(const char *sub_heading, regex_t *re,
+			       struct strbuf *err)
 {
-	struct strmap *opmaps = NULL;
-	struct strmap benches = STRMAP_INIT;
-	struct strbuf key = STRBUF_INIT;
-	const struct op_samples **src = NULL;
-	size_t bench_alloc = 0, idx;
-	regex_t re;
-	bool have_re = false;
-	int ret = -1, rc;
+	struct strbuf anchored = STRBUF_INIT;
 	char msg[256];
+	int rc;
 
-	if (!nr) {
-		error_addf(err, "no runs to compare");
-		goto out;
-	}
-	if (opts->sub_heading) {
-		strbuf_addf(&key, "^(%s)", opts->sub_heading);
-		rc = regcomp(&re, key.buf, REG_EXTENDED | REG_NOSUB);
-		if (rc) {
-			regerror(rc, &re, msg, sizeof(msg));
-			error_addf(err, "invalid sub-heading regex '%s': %s",
-				   opts->sub_heading, msg);
-			goto out;
-		}
-		have_re = true;
-	}
-	if (opts->unit == COMPARE_UNIT_BOOT && missing_boots(runs, nr, err))
-		goto out;
-	res->opts = *opts;
-	res->opts.benchmark = NULL;
-	res->opts.sub_heading = NULL;
-	res->runs_nr = nr;
-	res->labels = xcalloc(nr, sizeof(*res->labels));
-	for (size_t i = 0; i < nr; i++)
-		res->labels[i] =
-			xstrdup(runs[i].info.label ? runs[i].info.label : "");
+	strbuf_addf(&anchored, "^(%s)", sub_heading);
+	rc = regcomp(re, anchored.buf, REG_EXTENDED | REG_NOSUB);
+	strbuf_release(&anchored);
+	if (!rc)
+		return 0;
+	regerror(rc, re, msg, sizeof(msg));
+	error_addf(err, "invalid sub-heading regex '%s': %s", sub_heading, msg);
+	return -1;
+}
 
-	/* Hash every other run's operations once: lookups stay O(1). */
-	opmaps = xcalloc(nr, sizeof(*opmaps));
+/* Hash every run's operations once, so lookups stay O(1). */
+static struct strmap *hash_ops(const struct run_data *runs, size_t nr)
+{
+	struct strmap *opmaps = xcalloc(nr, sizeof(*opmaps));
+	struct strbuf key = STRBUF_INIT;
+
 	for (size_t i = 0; i < nr; i++) {
 		for (size_t k = 0; k < runs[i].ops_nr; k++) {
 			op_key(&key, &runs[i].ops[k]);
@@ -1456,12 +1438,23 @@ int compare_runs(const struct run_data *runs, size_t nr,
 				strmap_put(&opmaps[i], key.buf, key.len, k);
 		}
 	}
+	strbuf_release(&key);
+	return opmaps;
+}
 
-	/*
-	 * Every operation first: the family of the tests is the whole
-	 * comparison, whatever the filters show (reference section 3).
-	 */
-	src = xcalloc(nr, sizeof(const struct op_samples *));
+/*
+ * One row for every operation of the baseline, with the samples of the
+ * same operation in each other run, grouped by benchmark.
+ */
+static void add_ops(struct compare_result *res, const struct run_data *runs,
+		    size_t nr, struct strmap *opmaps,
+		    const struct compare_options *opts)
+{
+	struct strmap benches = STRMAP_INIT;
+	struct strbuf key = STRBUF_INIT;
+	const struct op_samples **src = xcalloc(nr, sizeof(*src));
+	size_t bench_alloc = 0, idx;
+
 	for (size_t k = 0; k < runs[0].ops_nr; k++) {
 		const struct op_samples *op = &runs[0].ops[k];
 		struct compare_bench *b;
@@ -1476,6 +1469,63 @@ int compare_runs(const struct run_data *runs, size_t nr,
 		b = get_bench(res, &benches, op->benchmark, &bench_alloc);
 		bench_add_op(b, res->labels, nr, src, opts);
 	}
+	strmap_clear(&benches);
+	strbuf_release(&key);
+	free(src);
+}
+
+/* Why nothing is left to compare once the filters have pruned. */
+static void no_benches_error(const struct compare_result *res,
+			     const struct compare_options *opts,
+			     struct strbuf *err)
+{
+	if (opts->benchmark && !opts->sub_heading)
+		error_addf(err, "benchmark '%s' not in baseline '%s'",
+			   opts->benchmark, res->labels[0]);
+	else if (opts->benchmark || opts->sub_heading)
+		error_addf(err,
+			   "no operation of baseline '%s' matches the filters",
+			   res->labels[0]);
+	else
+		error_addf(err, "baseline '%s' has no samples", res->labels[0]);
+}
+
+int compare_runs(const struct run_data *runs, size_t nr,
+		 const struct compare_options *opts, struct compare_result *res,
+		 struct strbuf *err)
+{
+	struct strmap *opmaps = NULL;
+	size_t bench_alloc;
+	regex_t re;
+	bool have_re = false;
+	int ret = -1;
+
+	if (!nr) {
+		error_addf(err, "no runs to compare");
+		goto out;
+	}
+	if (opts->sub_heading) {
+		if (compile_sub_heading(opts->sub_heading, &re, err))
+			goto out;
+		have_re = true;
+	}
+	if (opts->unit == COMPARE_UNIT_BOOT && missing_boots(runs, nr, err))
+		goto out;
+	res->opts = *opts;
+	res->opts.benchmark = NULL;
+	res->opts.sub_heading = NULL;
+	res->runs_nr = nr;
+	res->labels = xcalloc(nr, sizeof(*res->labels));
+	for (size_t i = 0; i < nr; i++)
+		res->labels[i] =
+			xstrdup(runs[i].info.label ? runs[i].info.label : "");
+	opmaps = hash_ops(runs, nr);
+
+	/*
+	 * Every operation first: the family of the tests is the whole
+	 * comparison, whatever the filters show (reference section 3).
+	 */
+	add_ops(res, runs, nr, opmaps, opts);
 	for (size_t bi = 0; bi < res->bench_nr; bi++)
 		bench_cidiff(&res->bench[bi], nr, opts->test);
 	apply_tests(res, false);
@@ -1496,17 +1546,7 @@ int compare_runs(const struct run_data *runs, size_t nr,
 	apply_tests(res, true);
 	prune(res, opts->benchmark, have_re ? &re : NULL, true);
 	if (!res->bench_nr) {
-		if (opts->benchmark && !opts->sub_heading)
-			error_addf(err, "benchmark '%s' not in baseline '%s'",
-				   opts->benchmark, res->labels[0]);
-		else if (opts->benchmark || opts->sub_heading)
-			error_addf(
-				err,
-				"no operation of baseline '%s' matches the filters",
-				res->labels[0]);
-		else
-			error_addf(err, "baseline '%s' has no samples",
-				   res->labels[0]);
+		no_benches_error(res, opts, err);
 		goto out;
 	}
 	if (opts->test == COMPARE_TEST_MMTESTS)
@@ -1525,9 +1565,6 @@ out:
 	for (size_t i = 0; opmaps && i < nr; i++)
 		strmap_clear(&opmaps[i]);
 	free(opmaps);
-	strmap_clear(&benches);
-	strbuf_release(&key);
-	free(src);
 	return ret;
 }
 

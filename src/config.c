@@ -571,35 +571,134 @@ static bool is_param_name(const char *s)
 	return true;
 }
 
+/*
+ * What parse_map_of() calls on each pair of the mapping under key: kn is
+ * the key node, a string given once, vn its value.
+ */
+typedef int parse_pair_fn(struct loader *l, const char *key,
+			  const yaml_node_t *kn, const yaml_node_t *vn,
+			  void *data);
+
+/*
+ * Walk the mapping that node must be under key, calling each() on every
+ * pair in order, once its keys are known to be distinct strings; noun
+ * names them in messages ("duplicate build 'x'").
+ */
+static int parse_map_of(struct loader *l, const char *key,
+			const yaml_node_t *node, const char *noun,
+			parse_pair_fn *each, void *data)
+{
+	if (node->type != YAML_MAPPING_NODE)
+		return fail_type(l, node, "a mapping", key);
+	if (check_mapping(l, node, noun))
+		return -1;
+	for (const yaml_node_pair_t *p = node->data.mapping.pairs.start;
+	     p < node->data.mapping.pairs.top; p++)
+		if (each(l, key, node_at(l, p->key), node_at(l, p->value),
+			 data))
+			return -1;
+	return 0;
+}
+
+static void kv_list_push(struct kv_list *list, const char *key,
+			 const char *value)
+{
+	ALLOC_GROW(list->v, list->nr + 1, list->alloc);
+	list->v[list->nr].key = xstrdup(key);
+	list->v[list->nr].value = xstrdup(value);
+	list->nr++;
+}
+
+static int parse_env_pair(struct loader *l, const char *key,
+			  const yaml_node_t *kn, const yaml_node_t *vn,
+			  void *data)
+{
+	struct strbuf what = STRBUF_INIT;
+	const char *value;
+
+	if (!is_env_name(scalar(kn)))
+		return fail(l, kn,
+			    "bad environment variable name '%s'"
+			    " in '%s'",
+			    scalar(kn), key);
+	strbuf_addf(&what, "%s.%s", key, scalar(kn));
+	value = get_scalar(l, vn, what.buf);
+	strbuf_release(&what);
+	if (!value)
+		return -1;
+	kv_list_push(data, scalar(kn), value);
+	return 0;
+}
+
 static int parse_env(struct loader *l, const struct key *k,
 		     const yaml_node_t *node, struct kv_list *env)
 {
-	if (node->type != YAML_MAPPING_NODE)
-		return fail_type(l, node, "a mapping", k->name);
-	if (check_mapping(l, node, "variable"))
-		return -1;
-	for (const yaml_node_pair_t *p = node->data.mapping.pairs.start;
-	     p < node->data.mapping.pairs.top; p++) {
-		const yaml_node_t *kn = node_at(l, p->key);
-		const yaml_node_t *vn = node_at(l, p->value);
-		struct strbuf what = STRBUF_INIT;
-		const char *value;
+	return parse_map_of(l, k->name, node, "variable", parse_env_pair, env);
+}
 
-		if (!is_env_name(scalar(kn)))
-			return fail(l, kn,
-				    "bad environment variable name '%s'"
-				    " in '%s'",
-				    scalar(kn), k->name);
-		strbuf_addf(&what, "%s.%s", k->name, scalar(kn));
-		value = get_scalar(l, vn, what.buf);
-		strbuf_release(&what);
-		if (!value)
-			return -1;
-		ALLOC_GROW(env->v, env->nr + 1, env->alloc);
-		env->v[env->nr].key = xstrdup(scalar(kn));
-		env->v[env->nr].value = xstrdup(value);
-		env->nr++;
+/*
+ * What parse_list_of() calls on each item of the list under key. ref->pos
+ * is the item's place in the list; in a list of unique names the callback
+ * sets ref->name and ref->node to the item's name and where it stands.
+ */
+typedef int parse_item_fn(struct loader *l, const char *key,
+			  const yaml_node_t *item, struct name_ref *ref,
+			  void *data);
+
+/*
+ * Walk the non-empty list that node must be under key, calling each() on
+ * every item in order; what says in the type error what the list holds
+ * ("a list of metrics"). With noun set, the names the items are given
+ * must be distinct ("duplicate metric 'x'").
+ */
+static int parse_list_of(struct loader *l, const char *key,
+			 const yaml_node_t *node, const char *what,
+			 const char *noun, parse_item_fn *each, void *data)
+{
+	const yaml_node_item_t *start, *top;
+	struct name_ref *refs = NULL, one;
+	size_t nr;
+	int ret = -1;
+
+	if (node->type != YAML_SEQUENCE_NODE)
+		return fail_type(l, node, what, key);
+	start = node->data.sequence.items.start;
+	top = node->data.sequence.items.top;
+	if (start == top)
+		return fail(l, node, "'%s' must not be empty", key);
+	nr = (size_t)(top - start);
+	if (noun)
+		refs = xcalloc(nr, sizeof(*refs));
+	for (size_t i = 0; i < nr; i++) {
+		struct name_ref *ref = refs ? &refs[i] : &one;
+
+		memset(ref, 0, sizeof(*ref));
+		ref->pos = i;
+		if (each(l, key, node_at(l, start[i]), ref, data))
+			goto out;
 	}
+	ret = noun ? check_unique(l, refs, nr, noun, "") : 0;
+out:
+	free(refs);
+	return ret;
+}
+
+struct argv_walk {
+	struct strvec *argv;
+	bool program;
+};
+
+static int parse_arg(struct loader *l, const char *key, const yaml_node_t *item,
+		     struct name_ref *ref, void *data)
+{
+	struct argv_walk *walk = data;
+	const char *s = get_scalar(l, item, key);
+
+	if (!s)
+		return -1;
+	if (walk->program && !ref->pos && !*s)
+		return fail(l, item, "empty program name in '%s'", key);
+	strvec_push(walk->argv, s);
 	return 0;
 }
 
@@ -608,25 +707,9 @@ static int parse_argv(struct loader *l, const char *key,
 		      const yaml_node_t *node, struct strvec *argv,
 		      bool program)
 {
-	const yaml_node_item_t *start, *top;
+	struct argv_walk walk = {argv, program};
 
-	if (node->type != YAML_SEQUENCE_NODE)
-		return fail_type(l, node, "a list", key);
-	start = node->data.sequence.items.start;
-	top = node->data.sequence.items.top;
-	if (start == top)
-		return fail(l, node, "'%s' must not be empty", key);
-	for (const yaml_node_item_t *i = start; i < top; i++) {
-		const yaml_node_t *item = node_at(l, *i);
-		const char *s = get_scalar(l, item, key);
-
-		if (!s)
-			return -1;
-		if (program && i == start && !*s)
-			return fail(l, item, "empty program name in '%s'", key);
-		strvec_push(argv, s);
-	}
-	return 0;
+	return parse_list_of(l, key, node, "a list", NULL, parse_arg, &walk);
 }
 
 /* A name of a cgroup controller: lowercase letters, digits and '_'. */
@@ -688,72 +771,63 @@ static int parse_names(struct loader *l, const struct key *k,
 	return 0;
 }
 
+static int parse_limit(struct loader *l, const char *key, const yaml_node_t *kn,
+		       const yaml_node_t *vn, void *data)
+{
+	struct strbuf what = STRBUF_INIT;
+	const char *value;
+
+	if (!is_limit_name(scalar(kn)))
+		return fail(l, kn,
+			    "'%s' is not a cgroup interface file "
+			    "that a limit may set, like 'memory.max'",
+			    scalar(kn));
+	strbuf_addf(&what, "%s.%s", key, scalar(kn));
+	value = get_scalar(l, vn, what.buf);
+	if (value && (!*value || has_control(value))) {
+		fail(l, vn, "bad value for '%s'", what.buf);
+		value = NULL;
+	}
+	strbuf_release(&what);
+	if (!value)
+		return -1;
+	kv_list_push(data, scalar(kn), value);
+	return 0;
+}
+
 static int parse_limits(struct loader *l, const struct key *k,
 			const yaml_node_t *node, struct kv_list *limits)
 {
-	if (node->type != YAML_MAPPING_NODE)
-		return fail_type(l, node, "a mapping", k->name);
-	if (check_mapping(l, node, "limit"))
-		return -1;
-	for (const yaml_node_pair_t *p = node->data.mapping.pairs.start;
-	     p < node->data.mapping.pairs.top; p++) {
-		const yaml_node_t *kn = node_at(l, p->key);
-		const yaml_node_t *vn = node_at(l, p->value);
-		struct strbuf what = STRBUF_INIT;
-		const char *value;
+	return parse_map_of(l, k->name, node, "limit", parse_limit, limits);
+}
 
-		if (!is_limit_name(scalar(kn)))
-			return fail(l, kn,
-				    "'%s' is not a cgroup interface file "
-				    "that a limit may set, like 'memory.max'",
-				    scalar(kn));
-		strbuf_addf(&what, "%s.%s", k->name, scalar(kn));
-		value = get_scalar(l, vn, what.buf);
-		if (value && (!*value || has_control(value))) {
-			fail(l, vn, "bad value for '%s'", what.buf);
-			value = NULL;
-		}
-		strbuf_release(&what);
-		if (!value)
-			return -1;
-		ALLOC_GROW(limits->v, limits->nr + 1, limits->alloc);
-		limits->v[limits->nr].key = xstrdup(scalar(kn));
-		limits->v[limits->nr].value = xstrdup(value);
-		limits->nr++;
-	}
+static int parse_setting(struct loader *l, const char *key,
+			 const yaml_node_t *kn, const yaml_node_t *vn,
+			 void *data)
+{
+	const char *path = scalar(kn), *value;
+
+	(void)key;
+	if (!settings_path_ok(path))
+		return fail(l, kn,
+			    "setting '%s' is not a file under "
+			    "/proc/sys or /sys; write a sysctl such as "
+			    "vm.swappiness as /proc/sys/vm/swappiness",
+			    path);
+	value = get_scalar(l, vn, path);
+	if (!value)
+		return -1;
+	if (!*value || has_control(value))
+		return fail(l, vn, "bad value for setting '%s'", path);
+	kv_list_push(data, path, value);
 	return 0;
 }
 
 static int parse_settings(struct loader *l, const struct key *k,
 			  const yaml_node_t *node, struct kv_list *settings)
 {
-	if (node->type != YAML_MAPPING_NODE)
-		return fail_type(l, node, "a mapping", k->name);
-	if (check_mapping(l, node, "setting"))
-		return -1;
-	for (const yaml_node_pair_t *p = node->data.mapping.pairs.start;
-	     p < node->data.mapping.pairs.top; p++) {
-		const yaml_node_t *kn = node_at(l, p->key);
-		const yaml_node_t *vn = node_at(l, p->value);
-		const char *path = scalar(kn), *value;
-
-		if (!settings_path_ok(path))
-			return fail(l, kn,
-				    "setting '%s' is not a file under "
-				    "/proc/sys or /sys; write a sysctl such as "
-				    "vm.swappiness as /proc/sys/vm/swappiness",
-				    path);
-		value = get_scalar(l, vn, path);
-		if (!value)
-			return -1;
-		if (!*value || has_control(value))
-			return fail(l, vn, "bad value for setting '%s'", path);
-		ALLOC_GROW(settings->v, settings->nr + 1, settings->alloc);
-		settings->v[settings->nr].key = xstrdup(path);
-		settings->v[settings->nr].value = xstrdup(value);
-		settings->nr++;
-	}
-	return 0;
+	return parse_map_of(l, k->name, node, "setting", parse_setting,
+			    settings);
 }
 
 const char *config_command_name(char *const *argv)
@@ -771,43 +845,39 @@ static void push_shell(struct strvec *argv, const char *script)
 	strvec_push(argv, script);
 }
 
+static int parse_command(struct loader *l, const char *key,
+			 const yaml_node_t *item, struct name_ref *ref,
+			 void *data)
+{
+	struct command_list *list = data;
+	struct strvec *argv;
+	const char *s;
+
+	(void)ref;
+	ALLOC_GROW(list->v, list->nr + 1, list->alloc);
+	argv = &list->v[list->nr++];
+	strvec_init(argv);
+	if (item->type == YAML_SEQUENCE_NODE)
+		return parse_argv(l, key, item, argv, true);
+	if (item->type != YAML_SCALAR_NODE)
+		return fail_type(l, item,
+				 "a command (a string or a "
+				 "list of strings)",
+				 key);
+	s = get_scalar(l, item, key);
+	if (!s)
+		return -1;
+	if (!*s)
+		return fail(l, item, "empty command in '%s'", key);
+	push_shell(argv, s);
+	return 0;
+}
+
 static int parse_commands(struct loader *l, const struct key *k,
 			  const yaml_node_t *node, struct command_list *list)
 {
-	const yaml_node_item_t *start, *top;
-
-	if (node->type != YAML_SEQUENCE_NODE)
-		return fail_type(l, node, "a list of commands", k->name);
-	start = node->data.sequence.items.start;
-	top = node->data.sequence.items.top;
-	if (start == top)
-		return fail(l, node, "'%s' must not be empty", k->name);
-	for (const yaml_node_item_t *i = start; i < top; i++) {
-		const yaml_node_t *item = node_at(l, *i);
-		struct strvec *argv;
-		const char *s;
-
-		ALLOC_GROW(list->v, list->nr + 1, list->alloc);
-		argv = &list->v[list->nr++];
-		strvec_init(argv);
-		if (item->type == YAML_SEQUENCE_NODE) {
-			if (parse_argv(l, k->name, item, argv, true))
-				return -1;
-			continue;
-		}
-		if (item->type != YAML_SCALAR_NODE)
-			return fail_type(l, item,
-					 "a command (a string or a "
-					 "list of strings)",
-					 k->name);
-		s = get_scalar(l, item, k->name);
-		if (!s)
-			return -1;
-		if (!*s)
-			return fail(l, item, "empty command in '%s'", k->name);
-		push_shell(argv, s);
-	}
-	return 0;
+	return parse_list_of(l, k->name, node, "a list of commands", NULL,
+			     parse_command, list);
 }
 
 static int parse_value(struct loader *l, const struct key *k,
@@ -1032,52 +1102,50 @@ static int check_param_text(struct loader *l, const yaml_node_t *node,
 	return 0;
 }
 
+static int parse_param(struct loader *l, const char *key, const yaml_node_t *kn,
+		       const yaml_node_t *vn, void *data)
+{
+	struct workload_spec *w = data;
+	const char *name = scalar(kn);
+	struct param_spec *param;
+	struct strbuf what = STRBUF_INIT;
+	int bad;
+
+	(void)key;
+	if (!is_param_name(name))
+		return fail(l, kn,
+			    "bad param name '%s'; use a letter or '_' "
+			    "then letters, digits, '_' or '-'",
+			    name);
+	if (!strcmp(name, "metric"))
+		return fail(l, kn,
+			    "'metric' is reserved for the "
+			    "{metric} placeholder; rename the param");
+	ALLOC_GROW(w->params, w->params_nr + 1, w->params_alloc);
+	param = &w->params[w->params_nr++];
+	param->name = xstrdup(name);
+	strvec_init(&param->values);
+	strbuf_addf(&what, "params.%s", name);
+	if (vn->type == YAML_SEQUENCE_NODE) {
+		bad = parse_argv(l, what.buf, vn, &param->values, false);
+	} else {
+		const char *value = get_scalar(l, vn, what.buf);
+
+		bad = !value;
+		if (value)
+			strvec_push(&param->values, value);
+	}
+	strbuf_release(&what);
+	if (bad || check_param_values(l, vn, param) ||
+	    check_param_text(l, vn, param))
+		return -1;
+	return 0;
+}
+
 static int parse_params(struct loader *l, const struct key *k,
 			const yaml_node_t *node, struct workload_spec *w)
 {
-	if (node->type != YAML_MAPPING_NODE)
-		return fail_type(l, node, "a mapping", k->name);
-	if (check_mapping(l, node, "param"))
-		return -1;
-	for (const yaml_node_pair_t *p = node->data.mapping.pairs.start;
-	     p < node->data.mapping.pairs.top; p++) {
-		const yaml_node_t *kn = node_at(l, p->key);
-		const yaml_node_t *vn = node_at(l, p->value);
-		const char *name = scalar(kn);
-		struct param_spec *param;
-		struct strbuf what = STRBUF_INIT;
-		int bad;
-
-		if (!is_param_name(name))
-			return fail(l, kn,
-				    "bad param name '%s'; use a letter or '_' "
-				    "then letters, digits, '_' or '-'",
-				    name);
-		if (!strcmp(name, "metric"))
-			return fail(l, kn,
-				    "'metric' is reserved for the "
-				    "{metric} placeholder; rename the param");
-		ALLOC_GROW(w->params, w->params_nr + 1, w->params_alloc);
-		param = &w->params[w->params_nr++];
-		param->name = xstrdup(name);
-		strvec_init(&param->values);
-		strbuf_addf(&what, "params.%s", name);
-		if (vn->type == YAML_SEQUENCE_NODE) {
-			bad = parse_argv(l, what.buf, vn, &param->values,
-					 false);
-		} else {
-			const char *value = get_scalar(l, vn, what.buf);
-
-			bad = !value;
-			if (value)
-				strvec_push(&param->values, value);
-		}
-		strbuf_release(&what);
-		if (bad || check_param_values(l, vn, param) ||
-		    check_param_text(l, vn, param))
-			return -1;
-	}
-	return 0;
+	return parse_map_of(l, k->name, node, "param", parse_param, w);
 }
 
 /* The value of a required key, which parse_mapping() has checked. */
@@ -1142,50 +1210,39 @@ static const char *default_unit(enum metric_source source)
 	}
 }
 
+static int parse_metric(struct loader *l, const char *key,
+			const yaml_node_t *item, struct name_ref *ref,
+			void *data)
+{
+	struct workload_spec *w = data;
+	size_t name_key = key_index(&config_metric_level, "name");
+	size_t extract_key = key_index(&config_metric_level, "extract");
+	const yaml_node_t *found[MAX_LEVEL_KEYS] = {NULL};
+	struct metric_spec *m;
+
+	if (item->type != YAML_MAPPING_NODE)
+		return fail_type(l, item, "a mapping", key);
+	ALLOC_GROW(w->metrics, w->metrics_nr + 1, w->metrics_alloc);
+	m = &w->metrics[w->metrics_nr++];
+	memset(m, 0, sizeof(*m));
+	m->line = (int)item->start_mark.line + 1;
+	m->col = (int)item->start_mark.column + 1;
+	if (parse_mapping(l, item, &config_metric_level, m, found) ||
+	    parse_extract(l, &config_metric_level.keys[extract_key],
+			  required(found, extract_key), m))
+		return -1;
+	if (!m->unit)
+		m->unit = xstrdup(default_unit(m->source));
+	ref->name = m->name;
+	ref->node = found[name_key];
+	return 0;
+}
+
 static int parse_metrics(struct loader *l, const struct key *k,
 			 const yaml_node_t *node, struct workload_spec *w)
 {
-	const yaml_node_item_t *start, *top;
-	size_t name_key = key_index(&config_metric_level, "name");
-	size_t extract_key = key_index(&config_metric_level, "extract");
-	struct name_ref *refs;
-	int ret = -1;
-
-	if (node->type != YAML_SEQUENCE_NODE)
-		return fail_type(l, node, "a list of metrics", k->name);
-	start = node->data.sequence.items.start;
-	top = node->data.sequence.items.top;
-	if (start == top)
-		return fail(l, node, "'%s' must not be empty", k->name);
-	refs = xcalloc((size_t)(top - start), sizeof(*refs));
-	for (const yaml_node_item_t *i = start; i < top; i++) {
-		const yaml_node_t *item = node_at(l, *i);
-		const yaml_node_t *found[MAX_LEVEL_KEYS] = {NULL};
-		struct metric_spec *m;
-
-		if (item->type != YAML_MAPPING_NODE) {
-			fail_type(l, item, "a mapping", "metrics");
-			goto out;
-		}
-		ALLOC_GROW(w->metrics, w->metrics_nr + 1, w->metrics_alloc);
-		m = &w->metrics[w->metrics_nr++];
-		memset(m, 0, sizeof(*m));
-		m->line = (int)item->start_mark.line + 1;
-		m->col = (int)item->start_mark.column + 1;
-		if (parse_mapping(l, item, &config_metric_level, m, found) ||
-		    parse_extract(l, &config_metric_level.keys[extract_key],
-				  required(found, extract_key), m))
-			goto out;
-		if (!m->unit)
-			m->unit = xstrdup(default_unit(m->source));
-		refs[i - start].name = m->name;
-		refs[i - start].node = found[name_key];
-		refs[i - start].pos = (size_t)(i - start);
-	}
-	ret = check_unique(l, refs, w->metrics_nr, "metric", "");
-out:
-	free(refs);
-	return ret;
+	return parse_list_of(l, k->name, node, "a list of metrics", "metric",
+			     parse_metric, w);
 }
 
 /*
@@ -1446,49 +1503,37 @@ static int parse_workload_parts(struct loader *l, struct workload_spec *w,
 			     w);
 }
 
+static int parse_workload(struct loader *l, const char *key,
+			  const yaml_node_t *item, struct name_ref *ref,
+			  void *data)
+{
+	struct config *cfg = data;
+	size_t name_key = key_index(&config_workload_level, "name");
+	const yaml_node_t *found[MAX_LEVEL_KEYS] = {NULL};
+	struct workload_spec *w;
+
+	if (item->type != YAML_MAPPING_NODE)
+		return fail_type(l, item, "a mapping", key);
+	ALLOC_GROW(cfg->workloads, cfg->workloads_nr + 1, cfg->workloads_alloc);
+	w = &cfg->workloads[cfg->workloads_nr++];
+	memset(w, 0, sizeof(*w));
+	strvec_init(&w->command);
+	w->line = (int)item->start_mark.line + 1;
+	w->col = (int)item->start_mark.column + 1;
+	if (parse_mapping(l, item, &config_workload_level, w, found) ||
+	    parse_workload_parts(l, w, found) ||
+	    check_workload(l, item, w, found))
+		return -1;
+	ref->name = w->name;
+	ref->node = found[name_key];
+	return 0;
+}
+
 static int parse_workloads(struct loader *l, const struct key *k,
 			   const yaml_node_t *node, struct config *cfg)
 {
-	const yaml_node_item_t *start, *top;
-	size_t name_key = key_index(&config_workload_level, "name");
-	struct name_ref *refs;
-	int ret = -1;
-
-	if (node->type != YAML_SEQUENCE_NODE)
-		return fail_type(l, node, "a list of workloads", k->name);
-	start = node->data.sequence.items.start;
-	top = node->data.sequence.items.top;
-	if (start == top)
-		return fail(l, node, "'%s' must not be empty", k->name);
-	refs = xcalloc((size_t)(top - start), sizeof(*refs));
-	for (const yaml_node_item_t *i = start; i < top; i++) {
-		const yaml_node_t *item = node_at(l, *i);
-		const yaml_node_t *found[MAX_LEVEL_KEYS] = {NULL};
-		struct workload_spec *w;
-
-		if (item->type != YAML_MAPPING_NODE) {
-			fail_type(l, item, "a mapping", k->name);
-			goto out;
-		}
-		ALLOC_GROW(cfg->workloads, cfg->workloads_nr + 1,
-			   cfg->workloads_alloc);
-		w = &cfg->workloads[cfg->workloads_nr++];
-		memset(w, 0, sizeof(*w));
-		strvec_init(&w->command);
-		w->line = (int)item->start_mark.line + 1;
-		w->col = (int)item->start_mark.column + 1;
-		if (parse_mapping(l, item, &config_workload_level, w, found) ||
-		    parse_workload_parts(l, w, found) ||
-		    check_workload(l, item, w, found))
-			goto out;
-		refs[i - start].name = w->name;
-		refs[i - start].node = found[name_key];
-		refs[i - start].pos = (size_t)(i - start);
-	}
-	ret = check_unique(l, refs, cfg->workloads_nr, "workload", "");
-out:
-	free(refs);
-	return ret;
+	return parse_list_of(l, k->name, node, "a list of workloads",
+			     "workload", parse_workload, cfg);
 }
 
 /*
@@ -1562,78 +1607,70 @@ static int check_cgroup_paths(struct loader *l, const struct config *cfg,
 	return 0;
 }
 
+static int parse_build(struct loader *l, const char *key, const yaml_node_t *kn,
+		       const yaml_node_t *vn, void *data)
+{
+	struct config *cfg = data;
+	size_t cgroup = key_index(&config_build_level, "cgroup");
+	const yaml_node_t *found[MAX_LEVEL_KEYS] = {NULL};
+	struct build_spec *b;
+
+	(void)key;
+	if (!*scalar(kn) || has_control(scalar(kn)))
+		return fail(l, kn, "bad build name '%s'", scalar(kn));
+	ALLOC_GROW(cfg->builds, cfg->builds_nr + 1, cfg->builds_alloc);
+	b = &cfg->builds[cfg->builds_nr++];
+	memset(b, 0, sizeof(*b));
+	strvec_init(&b->prefix);
+	strvec_init(&b->cgroup.controllers);
+	b->name = xstrdup(scalar(kn));
+	b->line = (int)kn->start_mark.line + 1;
+	b->col = (int)kn->start_mark.column + 1;
+	if (is_null(vn))
+		return 0;
+	if (vn->type != YAML_MAPPING_NODE)
+		return fail_type(l, vn, "a mapping", b->name);
+	if (parse_mapping(l, vn, &config_build_level, b, found) ||
+	    (found[cgroup] && parse_cgroup(l, &config_build_level.keys[cgroup],
+					   found[cgroup], &b->cgroup)))
+		return -1;
+	return check_cgroup_paths(l, cfg, found[cgroup]);
+}
+
 static int parse_builds(struct loader *l, const struct key *k,
 			const yaml_node_t *node, struct config *cfg)
 {
-	size_t cgroup = key_index(&config_build_level, "cgroup");
+	return parse_map_of(l, k->name, node, "build", parse_build, cfg);
+}
 
-	if (node->type != YAML_MAPPING_NODE)
-		return fail_type(l, node, "a mapping", k->name);
-	if (check_mapping(l, node, "build"))
-		return -1;
-	for (const yaml_node_pair_t *p = node->data.mapping.pairs.start;
-	     p < node->data.mapping.pairs.top; p++) {
-		const yaml_node_t *kn = node_at(l, p->key);
-		const yaml_node_t *vn = node_at(l, p->value);
-		const yaml_node_t *found[MAX_LEVEL_KEYS] = {NULL};
-		struct build_spec *b;
+static int parse_kernel(struct loader *l, const char *key,
+			const yaml_node_t *kn, const yaml_node_t *vn,
+			void *data)
+{
+	struct config *cfg = data;
+	struct kernel_spec *ks;
 
-		if (!*scalar(kn) || has_control(scalar(kn)))
-			return fail(l, kn, "bad build name '%s'", scalar(kn));
-		ALLOC_GROW(cfg->builds, cfg->builds_nr + 1, cfg->builds_alloc);
-		b = &cfg->builds[cfg->builds_nr++];
-		memset(b, 0, sizeof(*b));
-		strvec_init(&b->prefix);
-		strvec_init(&b->cgroup.controllers);
-		b->name = xstrdup(scalar(kn));
-		b->line = (int)kn->start_mark.line + 1;
-		b->col = (int)kn->start_mark.column + 1;
-		if (is_null(vn))
-			continue;
-		if (vn->type != YAML_MAPPING_NODE)
-			return fail_type(l, vn, "a mapping", b->name);
-		if (parse_mapping(l, vn, &config_build_level, b, found) ||
-		    (found[cgroup] &&
-		     parse_cgroup(l, &config_build_level.keys[cgroup],
-				  found[cgroup], &b->cgroup)))
-			return -1;
-		if (check_cgroup_paths(l, cfg, found[cgroup]))
-			return -1;
-	}
-	return 0;
+	(void)key;
+	if (!config_kernel_name_ok(scalar(kn)))
+		return fail(l, kn,
+			    "bad kernel name '%s': letters, digits, "
+			    "'.', '_' and '-' only",
+			    scalar(kn));
+	ALLOC_GROW(cfg->kernels, cfg->kernels_nr + 1, cfg->kernels_alloc);
+	ks = &cfg->kernels[cfg->kernels_nr++];
+	memset(ks, 0, sizeof(*ks));
+	ks->name = xstrdup(scalar(kn));
+	ks->line = (int)kn->start_mark.line + 1;
+	ks->col = (int)kn->start_mark.column + 1;
+	if (vn->type != YAML_MAPPING_NODE)
+		return fail_type(l, vn, "a mapping", ks->name);
+	return parse_mapping(l, vn, &config_kernel_level, ks, NULL);
 }
 
 static int parse_kernels(struct loader *l, const struct key *k,
 			 const yaml_node_t *node, struct config *cfg)
 {
-	if (node->type != YAML_MAPPING_NODE)
-		return fail_type(l, node, "a mapping", k->name);
-	if (check_mapping(l, node, "kernel"))
-		return -1;
-	for (const yaml_node_pair_t *p = node->data.mapping.pairs.start;
-	     p < node->data.mapping.pairs.top; p++) {
-		const yaml_node_t *kn = node_at(l, p->key);
-		const yaml_node_t *vn = node_at(l, p->value);
-		struct kernel_spec *ks;
-
-		if (!config_kernel_name_ok(scalar(kn)))
-			return fail(l, kn,
-				    "bad kernel name '%s': letters, digits, "
-				    "'.', '_' and '-' only",
-				    scalar(kn));
-		ALLOC_GROW(cfg->kernels, cfg->kernels_nr + 1,
-			   cfg->kernels_alloc);
-		ks = &cfg->kernels[cfg->kernels_nr++];
-		memset(ks, 0, sizeof(*ks));
-		ks->name = xstrdup(scalar(kn));
-		ks->line = (int)kn->start_mark.line + 1;
-		ks->col = (int)kn->start_mark.column + 1;
-		if (vn->type != YAML_MAPPING_NODE)
-			return fail_type(l, vn, "a mapping", ks->name);
-		if (parse_mapping(l, vn, &config_kernel_level, ks, NULL))
-			return -1;
-	}
-	return 0;
+	return parse_map_of(l, k->name, node, "kernel", parse_kernel, cfg);
 }
 
 static int parse_vm(struct loader *l, const yaml_node_t *node,

@@ -446,12 +446,7 @@ out:
 	if (p->file_fd >= 0)
 		close(p->file_fd);
 	free(ins);
-	if (wl_interrupted()) {
-		wl_error(PROG, "interrupted by signal %d", wl_interrupted());
-		wl_reraise();
-		ret = WL_EXIT_FAILURE;
-	}
-	return ret;
+	return wl_check_interrupted(PROG, ret);
 }
 
 int main(int argc, char **argv)
@@ -503,12 +498,8 @@ int main(int argc, char **argv)
 			BUG("unhandled option %d", opt);
 		}
 	}
-	if (opt == WL_ARGS_HELP) {
-		printf("usage: %s\n\n%s", usage_line, help_text);
-		return WL_EXIT_OK;
-	}
-	if (opt == WL_ARGS_ERROR)
-		return WL_EXIT_USAGE;
+	if (opt != WL_ARGS_END)
+		return wl_main_tail(&args, opt, help_text);
 	if (!have_mode)
 		return wl_usage_error(&args, "missing --mode");
 	if (!p.instances)

@@ -404,12 +404,7 @@ static int run(struct pf_params *p)
 		ret = -1;
 	}
 	munmap(sh, len);
-	if (wl_interrupted()) {
-		wl_error(PROG, "interrupted by signal %d", wl_interrupted());
-		wl_reraise();
-		ret = -1;
-	}
-	return ret ? WL_EXIT_FAILURE : WL_EXIT_OK;
+	return wl_check_interrupted(PROG, ret ? WL_EXIT_FAILURE : WL_EXIT_OK);
 }
 
 /* --hugepage and $PAGE_FAULT_HUGEPAGE: returns 0, or -1 for a bad value. */
@@ -495,12 +490,8 @@ int main(int argc, char **argv)
 			BUG("unhandled option %d", opt);
 		}
 	}
-	if (opt == WL_ARGS_HELP) {
-		printf("usage: %s\n\n%s", usage_line, help_text);
-		return WL_EXIT_OK;
-	}
-	if (opt == WL_ARGS_ERROR)
-		return WL_EXIT_USAGE;
+	if (opt != WL_ARGS_END)
+		return wl_main_tail(&args, opt, help_text);
 	/* Lets a config select the advice per build through the environment. */
 	val = getenv("PAGE_FAULT_HUGEPAGE");
 	if (!have_advice && val && *val && parse_advice(val, &p.advice))

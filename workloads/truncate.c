@@ -314,12 +314,7 @@ out:
 		wl_error(PROG, "cannot remove '%s': %s", tmp, strerror(errno));
 		ret = WL_EXIT_FAILURE;
 	}
-	if (wl_interrupted()) {
-		wl_error(PROG, "interrupted by signal %d", wl_interrupted());
-		wl_reraise();
-		ret = WL_EXIT_FAILURE;
-	}
-	return ret;
+	return wl_check_interrupted(PROG, ret);
 }
 
 int main(int argc, char **argv)
@@ -360,11 +355,7 @@ int main(int argc, char **argv)
 			BUG("unhandled option %d", opt);
 		}
 	}
-	if (opt == WL_ARGS_HELP) {
-		printf("usage: %s\n\n%s", usage_line, help_text);
-		return WL_EXIT_OK;
-	}
-	if (opt == WL_ARGS_ERROR)
-		return WL_EXIT_USAGE;
+	if (opt != WL_ARGS_END)
+		return wl_main_tail(&args, opt, help_text);
 	return wl_finish_stdout(PROG, run(&p));
 }

@@ -26,6 +26,17 @@ static void usage_vmsg(const struct wl_args *args, const char *fmt, va_list ap)
 	fprintf(stderr, "\nusage: %s\n", args->usage);
 }
 
+int wl_main_tail(const struct wl_args *args, int opt, const char *help_text)
+{
+	if (opt == WL_ARGS_HELP) {
+		printf("usage: %s\n\n%s", args->usage, help_text);
+		return WL_EXIT_OK;
+	}
+	if (opt != WL_ARGS_ERROR)
+		BUG("option scan ended on %d", opt);
+	return WL_EXIT_USAGE;
+}
+
 int wl_usage_error(const struct wl_args *args, const char *fmt, ...)
 {
 	va_list ap;
@@ -211,6 +222,15 @@ void wl_reraise(void)
 	fflush(stdout);
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+int wl_check_interrupted(const char *prog, int status)
+{
+	if (!wl_interrupted())
+		return status;
+	wl_error(prog, "interrupted by signal %d", wl_interrupted());
+	wl_reraise();
+	return WL_EXIT_FAILURE;
 }
 
 int wl_finish_stdout(const char *prog, int status)

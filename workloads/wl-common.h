@@ -64,6 +64,14 @@ int wl_args_next(struct wl_args *args, const struct wl_option *opts, size_t nr,
 		 const char **value);
 
 /*
+ * How main() ends when the option scan stopped on opt, WL_ARGS_HELP or
+ * WL_ARGS_ERROR: prints the synopsis and help_text on stdout and returns
+ * WL_EXIT_OK for the first, returns WL_EXIT_USAGE (the error is already
+ * on stderr) for the second.
+ */
+int wl_main_tail(const struct wl_args *args, int opt, const char *help_text);
+
+/*
  * Print "PROG: error: MESSAGE" and the synopsis on stderr; returns
  * WL_EXIT_USAGE so callers can `return wl_usage_error(...)`.
  */
@@ -119,6 +127,13 @@ int wl_interrupted(void);
  * so that the parent sees how the program ended. Returns if none was.
  */
 void wl_reraise(void);
+
+/*
+ * The status a program's run ends with: status, or WL_EXIT_FAILURE after
+ * "interrupted by signal N" when a signal was caught, which is raised
+ * again first (see wl_reraise()).
+ */
+int wl_check_interrupted(const char *prog, int status);
 
 /*
  * Flush stdout and check it for errors (a full disk, a closed pipe), so
