@@ -13,6 +13,7 @@
 #include "run-check.h"
 #include "run-vm.h"
 #include "run-data.h"
+#include "session-check.h"
 #include "session.h"
 #include "store.h"
 #include "strbuf.h"
@@ -133,35 +134,6 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		return usage_error(&cmd_run,
 				   "--until: expected a percentage up to 100");
 	return 0;
-}
-
-/*
- * PATH for children: mmcmp's own directory, the workloads of a build tree
- * and the installed ones (libexec, so that `truncate` does not shadow
- * coreutils') come first.
- */
-static char *workload_path(void)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char exe[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	const char *path = getenv("PATH");
-
-	if (n > 0) {
-		char *slash;
-
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			strbuf_addf(&sb,
-				    "%s:%s/../workloads:%s/../libexec/mmcmp:",
-				    exe, exe, exe);
-		}
-	}
-	strbuf_addstr(&sb,
-		      path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
-	return strbuf_detach(&sb, NULL);
 }
 
 static void fmt_duration(char *buf, size_t len, double s)
@@ -476,7 +448,7 @@ static int run_main(int argc, char **argv)
 	ret = make_labels(&rs, base_label);
 	if (ret)
 		goto out;
-	rs.workload_path = workload_path();
+	rs.workload_path = session_workload_path();
 	if (session_check_programs(&rs.cfg, &rs.plan, rs.workload_path, &err) ||
 	    session_check_settings(&rs.cfg, NULL, &err)) {
 		ret = error("%s", err.buf) + 1;
