@@ -5,8 +5,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct strbuf;
+struct config;
 struct executor;
+struct plan;
+struct strbuf;
+struct strvec;
 
 /*
  * executor-qemu: the executor (executor.h) that runs commands in a QEMU
@@ -88,5 +91,23 @@ int qemu_probe_kvm(const char *qemu, const char *image, double timeout_s,
 
 /* The first line of `qemu --version` into out; -1 when qemu is missing. */
 int qemu_version(const char *qemu, struct strbuf *out, struct strbuf *err);
+
+/*
+ * Append to progs, each once, the host path of every program that plan
+ * runs in the guest, found in path: the workloads, and the setups,
+ * teardowns, prepare and conclude hooks of the config, builds and
+ * workloads (a hook written as one string is /bin/sh's). -1 naming the
+ * first that cannot be found. (executor-new.c)
+ */
+int executor_guest_programs(const struct config *cfg, const struct plan *plan,
+			    const char *path, struct strvec *progs,
+			    struct strbuf *err);
+
+/*
+ * The path of the guest agent, mmcmp-agent, into out: next to mmcmp in a
+ * build tree, or in libexec installed. -1 when it is not there, saying
+ * how it is built. (executor-new.c)
+ */
+int executor_find_agent(struct strbuf *out, struct strbuf *err);
 
 #endif /* MMCMP_EXECUTOR_QEMU_H */

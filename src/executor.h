@@ -7,8 +7,10 @@
 #include "runner.h"
 #include "strbuf.h"
 
+struct config;
 struct machine_info;
 struct monitor_record;
+struct plan;
 
 /*
  * executor: where the session (session.h) runs its commands. The session
@@ -165,5 +167,16 @@ struct executor_local_opts {
  */
 struct executor *executor_local_new(const struct executor_local_opts *opts,
 				    struct strbuf *err);
+
+/*
+ * The executor cfg asks for, the one place that picks it (executor-new.c):
+ * with kernels, the QEMU one (executor-qemu.h) booting them, every
+ * program that plan runs (found in path, the PATH of its commands) packed
+ * into its initramfs with the guest agent; else the local one, taking
+ * the monitors as cfg says. NULL, with a line in err, when it cannot be
+ * made; the caller frees the result with executor_free().
+ */
+struct executor *executor_new(const struct config *cfg, const struct plan *plan,
+			      const char *path, struct strbuf *err);
 
 #endif /* MMCMP_EXECUTOR_H */

@@ -18,6 +18,7 @@
 #include "sha256.h"
 #include "store.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "util.h"
 #include "uuid.h"
 
@@ -65,6 +66,30 @@ struct session *session_new(const struct config *cfg, const struct plan *plan,
 	s->settings_build = SIZE_MAX;
 	strvec_init(&s->held_names);
 	return s;
+}
+
+void session_labels(const struct config *cfg, size_t builds_nr,
+		    const char *base, struct strvec *labels)
+{
+	for (size_t b = 0; b < builds_nr; b++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addstr(&sb, base);
+		if (cfg->builds_nr)
+			strbuf_addf(&sb, "-%s", cfg->builds[b].name);
+		strvec_push_nodup(labels, strbuf_detach(&sb, NULL));
+	}
+}
+
+char *session_default_label(void)
+{
+	struct machine_info mi = {0};
+	char *label;
+
+	machine_info_read(&mi);
+	label = xstrdup(mi.kernel_release ? mi.kernel_release : "unknown");
+	machine_info_release(&mi);
+	return label;
 }
 
 const struct cgroup_spec *session_build_cgroup(const struct config *cfg,

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 struct strbuf;
+struct strvec;
 struct config;
 struct plan;
 struct store;
@@ -166,6 +167,16 @@ const char *session_status_name(enum session_status status);
 size_t session_runs_nr(const struct session *s);
 const struct session_summary *session_summary(const struct session *s,
 					      size_t b);
+
+/*
+ * Append to labels the label of each of the builds_nr builds of cfg's
+ * plan: base, or base-BUILD when cfg has builds.
+ */
+void session_labels(const struct config *cfg, size_t builds_nr,
+		    const char *base, struct strvec *labels);
+
+/* The label of a run without --label: the running kernel's release. */
+char *session_default_label(void);
 
 /* The cgroup spec that build b's workloads run in, or NULL. */
 const struct cgroup_spec *session_build_cgroup(const struct config *cfg,
