@@ -13,31 +13,13 @@ struct strvec;
 
 /*
  * executor-qemu: the executor (executor.h) that runs commands in a QEMU
- * guest, one boot at a time. Per boot it starts qemu with
- *
- *   -accel A -m MEM -smp CPUS -kernel IMAGE -initrd ROOT
- *   -append "console=ttyS0 panic=-1 oops=panic ... APPEND"
- *   -nodefaults -display none -no-reboot
- *   -serial file:CONSOLE -serial unix:SOCKET
- *
- * the same for every kernel but for -kernel and -append; ROOT is an
- * initramfs (initramfs.h) written once per executor with the guest
- * agent as /init and every program the run needs (with its libraries),
- * each at its host path. ttyS0 is the console, kept in a file whose tail
- * explains a boot that failed; ttyS1 carries the protocol (vmproto.h).
- * The boot waits at most boot_timeout_s for the agent's hello; each
- * command is run by the agent under the request's timeout, and the host
- * waits that long plus boot_timeout_s before it gives the guest up, so a
- * hung guest costs one bounded wait. A guest that panics, dies or stops
+ * guest, one boot at a time (executor_boot()), through the guest agent
+ * over a serial line (vmproto.h). A guest that panics, dies or stops
  * answering ends its boot: that command and the rest of the boot's fail
- * with the reason and the console's tail, until the next boot. When
- * *stop is set qemu is stopped and the command is RUNNER_INTERRUPTED.
- * qemu runs in its own process group under the runner guard
- * (runner_guard_start()), so it dies with mmcmp even on SIGKILL.
- *
- * Monitors are read in the guest, around the command; periodic samples
- * are not taken there. Functions returning int give 0, or -1 with one
- * line in err.
+ * with the reason and the console's tail, until the next boot. Monitors
+ * are read in the guest, around the command; periodic samples are not
+ * taken there. Functions returning int give 0, or -1 with one line in
+ * err. Use: executor_qemu_new(), then the executor's operations.
  */
 
 struct executor_qemu_kernel {
@@ -64,7 +46,26 @@ struct executor_qemu_opts {
 /*
  * A new executor: checks the images, writes the initramfs into a new
  * directory under $TMPDIR (removed by executor_free()) and starts the
- * guard. No guest runs until executor_boot().
+ * guard. No guest runs until executor_boot(). Per boot it starts qemu
+ * with
+ *
+ *   -accel A -m MEM -smp CPUS -kernel IMAGE -initrd ROOT
+ *   -append "console=ttyS0 panic=-1 oops=panic ... APPEND"
+ *   -nodefaults -display none -no-reboot
+ *   -serial file:CONSOLE -serial unix:SOCKET
+ *
+ * the same for every kernel but for -kernel and -append; ROOT is an
+ * initramfs (initramfs.h) written once per executor with the guest
+ * agent as /init and every program the run needs (with its libraries),
+ * each at its host path. ttyS0 is the console, kept in a file whose tail
+ * explains a boot that failed; ttyS1 carries the protocol (vmproto.h).
+ * The boot waits at most boot_timeout_s for the agent's hello; each
+ * command is run by the agent under the request's timeout, and the host
+ * waits that long plus boot_timeout_s before it gives the guest up, so a
+ * hung guest costs one bounded wait. When *stop is set qemu is stopped
+ * and the command is RUNNER_INTERRUPTED. qemu runs in its own process
+ * group under the runner guard (runner_guard_start()), so it dies with
+ * mmcmp even on SIGKILL.
  */
 struct executor *executor_qemu_new(const struct executor_qemu_opts *opts,
 				   struct strbuf *err);
