@@ -1,18 +1,15 @@
 /* mmcmp run: execute a config's workloads and store every sample. */
 #include "cmd.h"
 
-#include <signal.h>
 #include <unistd.h>
 
 #include "config.h"
 #include "executor.h"
-#include "machine.h"
-#include "names.h"
-#include "parse-num.h"
 #include "plan.h"
 #include "run-check.h"
+#include "run-progress.h"
 #include "run-vm.h"
-#include "run-data.h"
+#include "session-check.h"
 #include "session.h"
 #include "store.h"
 #include "strbuf.h"
@@ -26,43 +23,6 @@ static const char run_usage[] =
 	"\n"
 	"Exit status: 0 all iterations succeeded, 1 some failed or the run could\n"
 	"not be stored, 2 bad config or arguments, 130 interrupted.\n";
-
-/*
- * The first SIGINT, SIGTERM or SIGHUP stops the measurement; the
- * teardowns still run. The second cuts them short.
- */
-static volatile sig_atomic_t interrupted, cut_short;
-
-static void on_interrupt(int sig)
-{
-	(void)sig;
-	if (interrupted)
-		cut_short = 1;
-	interrupted = 1;
-}
-
-/* The signals that catch_signals() sets for a run. */
-static const int run_signals[] = {SIGINT, SIGTERM, SIGHUP};
-
-/*
- * Catch the signals that should end a run cleanly. SIGPIPE is ignored
- * by main() for every command, so that a closed stdout or stderr (mmcmp
- * run | head) cannot kill a long run.
- */
-static void catch_signals(struct sigaction *old)
-{
-	struct sigaction sa = {.sa_handler = on_interrupt};
-
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < ARRAY_SIZE(run_signals); i++)
-		sigaction(run_signals[i], &sa, &old[i]);
-}
-
-static void restore_signals(const struct sigaction *old)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(run_signals); i++)
-		sigaction(run_signals[i], &old[i], NULL);
-}
 
 struct run_args {
 	const char *config_path;
@@ -81,7 +41,7 @@ struct run_state {
 	struct plan plan;
 	struct strvec labels; /* one per build */
 	char *workload_path;  /* PATH for children */
-	bool progress;	      /* a progress line on stderr */
+	struct run_progress progress;
 };
 
 static const struct cmd_option run_option_table[] = {
@@ -135,105 +95,15 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
-/*
- * PATH for children: mmcmp's own directory, the workloads of a build tree
- * and the installed ones (libexec, so that `truncate` does not shadow
- * coreutils') come first.
- */
-static char *workload_path(void)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char exe[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	const char *path = getenv("PATH");
-
-	if (n > 0) {
-		char *slash;
-
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			strbuf_addf(&sb,
-				    "%s:%s/../workloads:%s/../libexec/mmcmp:",
-				    exe, exe, exe);
-		}
-	}
-	strbuf_addstr(&sb,
-		      path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
-	return strbuf_detach(&sb, NULL);
-}
-
-static void fmt_duration(char *buf, size_t len, double s)
-{
-	long t = s < 0 ? 0 : (long)(s + 0.5);
-
-	if (t >= 3600)
-		snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60,
-			 t % 60);
-	else
-		snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
-}
-
-/* session_opts.progress: one updating line on a terminal. */
-static void show_progress(void *ctx, const struct session_progress *p)
-{
-	const struct run_state *rs = ctx;
-	char el[32], eta[32] = "?";
-
-	if (!rs->progress)
-		return;
-	fmt_duration(el, sizeof(el), p->elapsed_s);
-	if (p->done)
-		fmt_duration(eta, sizeof(eta),
-			     p->elapsed_s / (double)p->done *
-				     (double)(p->total - p->done));
-	fprintf(stderr,
-		"\r\033[K[%zu/%zu] %s %s %s %ld/%ld  elapsed %s  ETA %s",
-		p->done + 1, p->total, p->label, p->operation,
-		p->warmup ? "warm-up" : "iteration", p->index, p->count, el,
-		eta);
-	fflush(stderr);
-}
-
-static void clear_progress(const struct run_state *rs)
-{
-	if (rs->progress)
-		fputs("\r\033[K", stderr);
-}
-
-/* session_opts.warning: a warning, off the progress line. */
-/*
- * Warnings quote what workloads wrote (their stderr, a guest's console):
- * escaped as `mmcmp show` does, so that no escape sequence reaches the
- * terminal.
- */
-static void show_warning(void *ctx, const char *msg)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	clear_progress(ctx);
-	names_escape_lines(&sb, msg, strlen(msg));
-	warning("%s", sb.buf);
-	strbuf_release(&sb);
-}
-
-/* Give each build its label: base, or base-BUILD with builds. */
+/* Give each build its label (session_labels()), each checked. */
 static int make_labels(struct run_state *rs, const char *base)
 {
-	for (size_t b = 0; b < rs->plan.builds_nr; b++) {
-		struct strbuf sb = STRBUF_INIT;
-		int ret;
+	int ret = 0;
 
-		strbuf_addstr(&sb, base);
-		if (rs->cfg.builds_nr)
-			strbuf_addf(&sb, "-%s", rs->cfg.builds[b].name);
-		strvec_push_nodup(&rs->labels, strbuf_detach(&sb, NULL));
+	session_labels(&rs->cfg, rs->plan.builds_nr, base, &rs->labels);
+	for (size_t b = 0; !ret && b < rs->labels.nr; b++)
 		ret = check_new_label(&cmd_run, rs->labels.v[b]);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return ret;
 }
 
 /* What a config read from stdin ("-") is called in messages. */
@@ -304,18 +174,6 @@ static int apply_quick(char *const *argv, const struct strbuf *text,
 	return ret;
 }
 
-/* The label without --label: the running kernel's release. */
-static char *default_label(void)
-{
-	struct machine_info mi = {0};
-	char *label;
-
-	machine_info_read(&mi);
-	label = xstrdup(mi.kernel_release ? mi.kernel_release : "unknown");
-	machine_info_release(&mi);
-	return label;
-}
-
 /*
  * Run the session to its end and print the summary; returns the exit
  * status.
@@ -323,30 +181,27 @@ static char *default_label(void)
 static int run_session(struct run_state *rs, struct store *st)
 {
 	const struct run_args *args = rs->args;
+	size_t boots_nr; /* 0 without kernels: one walk, on this machine */
+	size_t *boot_order = run_vm_boot_order(&rs->cfg, &boots_nr);
 	struct session_opts so = {
 		.labels = rs->labels.v,
 		.iterations = args->iterations,
 		.append = args->append,
 		.replace = args->replace,
-		.stop = &interrupted,
-		.cut = &cut_short,
+		.stop = run_signals_stop(),
+		.cut = run_signals_cut(),
 		.path = rs->workload_path,
-		.progress = show_progress,
-		.warning = show_warning,
-		.ctx = rs,
-	};
-	struct executor_local_opts eo = {
-		.monitors = rs->cfg.monitors,
-		.interval_s = rs->cfg.monitor_interval_s,
+		.progress = run_progress_show,
+		.warning = run_progress_warning,
+		.ctx = &rs->progress,
+		.boot_order = boot_order,
+		.boots_nr = boots_nr,
 	};
 	struct session *s = session_new(&rs->cfg, &rs->plan, st, &so);
 	struct executor *ex = NULL;
 	struct strbuf err = STRBUF_INIT;
-	struct sigaction old_sigs[ARRAY_SIZE(run_signals)];
-	size_t *boot_order = NULL;
+	struct run_signals sigs;
 	const char *taken;
-	const char *status;
-	size_t failed = 0;
 	int ret = 0;
 
 	if (session_check_labels(s, &taken, &err)) {
@@ -360,30 +215,20 @@ static int run_session(struct run_state *rs, struct store *st)
 			taken, mmcmp_db_path());
 		goto out;
 	}
-	if (rs->cfg.kernels_nr) {
-		boot_order = run_vm_boot_order(&rs->cfg, &so.boots_nr);
-		so.boot_order = boot_order;
-		session_free(s);
-		s = session_new(&rs->cfg, &rs->plan, st, &so);
-		ex = run_vm_executor(&rs->cfg, &rs->plan, rs->workload_path,
-				     &err);
-	} else {
-		ex = executor_local_new(&eo, &err);
-	}
+	ex = executor_new(&rs->cfg, &rs->plan, rs->workload_path, &err);
 	if (!ex) {
 		ret = error("%s", err.buf);
 		goto out;
 	}
-	rs->progress = !args->quiet && isatty(STDERR_FILENO);
-	catch_signals(old_sigs);
-
+	rs->progress.on = !args->quiet && isatty(STDERR_FILENO);
+	run_signals_catch(&sigs);
 	if (session_run(s, ex, &err)) {
-		clear_progress(rs);
+		run_progress_clear(&rs->progress);
 		error("%s", err.buf);
 		strbuf_reset(&err);
 		ret = 1;
 	}
-	clear_progress(rs);
+	run_progress_clear(&rs->progress);
 	if (session_finish(s, &err)) {
 		error("%s", err.buf);
 		if (!ret)
@@ -393,35 +238,10 @@ static int run_session(struct run_state *rs, struct store *st)
 		ret = 130;
 	else if (session_status(s) == SESSION_FAILED)
 		ret = 1;
-	status = session_status_name(session_status(s));
-	for (size_t b = 0; b < session_runs_nr(s); b++) {
-		const struct session_summary *sum = session_summary(s, b);
-		struct run_info ri = {0};
-		const char *shown = status;
-
-		failed += sum->failed;
-		if (args->quiet || !sum->id)
-			continue;
-		/*
-		 * The status stored, as list and show print it: a run whose
-		 * every measured iteration (or boot) failed is "failed" in a
-		 * session that completed.
-		 */
-		if (!store_run_get(st, sum->id, &ri, NULL) && ri.status)
-			shown = ri.status;
-		printf("%s: run %" PRId64
-		       " %s, %zu iterations (%zu failed), %zu samples\n",
-		       sum->label, sum->id, shown, sum->iterations, sum->failed,
-		       sum->samples);
-		run_info_release(&ri);
-	}
-	if (!ret && failed)
+	if (run_progress_summary(s, st, args->quiet) && !ret)
 		ret = 1;
-	if (cut_short)
-		error("interrupted twice: the teardowns were cut short; finished iterations are kept");
-	else if (interrupted)
-		error("interrupted; the teardowns ran; finished iterations are kept");
-	restore_signals(old_sigs);
+	run_signals_report();
+	run_signals_restore(&sigs);
 out:
 	session_free(s);
 	executor_free(ex);
@@ -472,11 +292,11 @@ static int run_main(int argc, char **argv)
 	}
 	if (args.until_pct > 0)
 		rs.cfg.until_pct = args.until_pct;
-	base_label = args.label ? xstrdup(args.label) : default_label();
+	base_label = args.label ? xstrdup(args.label) : session_default_label();
 	ret = make_labels(&rs, base_label);
 	if (ret)
 		goto out;
-	rs.workload_path = workload_path();
+	rs.workload_path = session_workload_path();
 	if (session_check_programs(&rs.cfg, &rs.plan, rs.workload_path, &err) ||
 	    session_check_settings(&rs.cfg, NULL, &err)) {
 		ret = error("%s", err.buf) + 1;

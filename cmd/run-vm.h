@@ -10,10 +10,10 @@ struct strbuf;
 struct strvec;
 
 /*
- * run-vm: what `mmcmp run` does for a config with kernels: the executor
- * that boots them (executor-qemu.h) with every program the plan needs in
- * its initramfs, the boot order, and the --check of images, qemu and
- * KVM. Functions returning int give 0, or -1 with one line in err.
+ * run-vm: what `mmcmp run` does for a config with kernels (the executor
+ * that boots them is executor_new()'s): the boot order, and the checks
+ * of images, qemu and KVM. Functions returning int give 0, or -1 with
+ * one line in err.
  */
 
 /* Add the --kernel NAME=IMAGE[,append=...] options to cfg's kernels. */
@@ -24,18 +24,9 @@ int run_vm_add_kernels(struct config *cfg, const struct strvec *kernels,
 size_t *run_vm_boot_order(const struct config *cfg, size_t *nr);
 
 /*
- * The executor for cfg's kernels; path is the PATH the plan's programs
- * are found in (as the session's), exe_dir where mmcmp runs from (the
- * agent is looked for next to it).
- */
-struct executor *run_vm_executor(const struct config *cfg,
-				 const struct plan *plan, const char *path,
-				 struct strbuf *err);
-
-/*
  * Whether cfg's kernels can boot here: qemu is installed, each image is
  * there and a bzImage, every program plan runs in the guest (workloads
- * and hooks, found in path as run_vm_executor() finds them) is there to
+ * and hooks, found in path as executor_new() finds them) is there to
  * pack, the guest agent is built. Run before anything else, as the
  * programs are checked; its errors are usage errors.
  */

@@ -5,36 +5,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct strbuf;
+struct config;
 struct executor;
+struct plan;
+struct strbuf;
+struct strvec;
 
 /*
  * executor-qemu: the executor (executor.h) that runs commands in a QEMU
- * guest, one boot at a time. Per boot it starts qemu with
- *
- *   -accel A -m MEM -smp CPUS -kernel IMAGE -initrd ROOT
- *   -append "console=ttyS0 panic=-1 oops=panic ... APPEND"
- *   -nodefaults -display none -no-reboot
- *   -serial file:CONSOLE -serial unix:SOCKET
- *
- * the same for every kernel but for -kernel and -append; ROOT is an
- * initramfs (initramfs.h) written once per executor with the guest
- * agent as /init and every program the run needs (with its libraries),
- * each at its host path. ttyS0 is the console, kept in a file whose tail
- * explains a boot that failed; ttyS1 carries the protocol (vmproto.h).
- * The boot waits at most boot_timeout_s for the agent's hello; each
- * command is run by the agent under the request's timeout, and the host
- * waits that long plus boot_timeout_s before it gives the guest up, so a
- * hung guest costs one bounded wait. A guest that panics, dies or stops
+ * guest, one boot at a time (executor_boot()), through the guest agent
+ * over a serial line (vmproto.h). A guest that panics, dies or stops
  * answering ends its boot: that command and the rest of the boot's fail
- * with the reason and the console's tail, until the next boot. When
- * *stop is set qemu is stopped and the command is RUNNER_INTERRUPTED.
- * qemu runs in its own process group under the runner guard
- * (runner_guard_start()), so it dies with mmcmp even on SIGKILL.
- *
- * Monitors are read in the guest, around the command; periodic samples
- * are not taken there. Functions returning int give 0, or -1 with one
- * line in err.
+ * with the reason and the console's tail, until the next boot. Monitors
+ * are read in the guest, around the command; periodic samples are not
+ * taken there. Functions returning int give 0, or -1 with one line in
+ * err. Use: executor_qemu_new(), then the executor's operations.
  */
 
 struct executor_qemu_kernel {
@@ -61,7 +46,26 @@ struct executor_qemu_opts {
 /*
  * A new executor: checks the images, writes the initramfs into a new
  * directory under $TMPDIR (removed by executor_free()) and starts the
- * guard. No guest runs until executor_boot().
+ * guard. No guest runs until executor_boot(). Per boot it starts qemu
+ * with
+ *
+ *   -accel A -m MEM -smp CPUS -kernel IMAGE -initrd ROOT
+ *   -append "console=ttyS0 panic=-1 oops=panic ... APPEND"
+ *   -nodefaults -display none -no-reboot
+ *   -serial file:CONSOLE -serial unix:SOCKET
+ *
+ * the same for every kernel but for -kernel and -append; ROOT is an
+ * initramfs (initramfs.h) written once per executor with the guest
+ * agent as /init and every program the run needs (with its libraries),
+ * each at its host path. ttyS0 is the console, kept in a file whose tail
+ * explains a boot that failed; ttyS1 carries the protocol (vmproto.h).
+ * The boot waits at most boot_timeout_s for the agent's hello; each
+ * command is run by the agent under the request's timeout, and the host
+ * waits that long plus boot_timeout_s before it gives the guest up, so a
+ * hung guest costs one bounded wait. When *stop is set qemu is stopped
+ * and the command is RUNNER_INTERRUPTED. qemu runs in its own process
+ * group under the runner guard (runner_guard_start()), so it dies with
+ * mmcmp even on SIGKILL.
  */
 struct executor *executor_qemu_new(const struct executor_qemu_opts *opts,
 				   struct strbuf *err);
@@ -88,5 +92,23 @@ int qemu_probe_kvm(const char *qemu, const char *image, double timeout_s,
 
 /* The first line of `qemu --version` into out; -1 when qemu is missing. */
 int qemu_version(const char *qemu, struct strbuf *out, struct strbuf *err);
+
+/*
+ * Append to progs, each once, the host path of every program that plan
+ * runs in the guest, found in path: the workloads, and the setups,
+ * teardowns, prepare and conclude hooks of the config, builds and
+ * workloads (a hook written as one string is /bin/sh's). -1 naming the
+ * first that cannot be found. (executor-new.c)
+ */
+int executor_guest_programs(const struct config *cfg, const struct plan *plan,
+			    const char *path, struct strvec *progs,
+			    struct strbuf *err);
+
+/*
+ * The path of the guest agent, mmcmp-agent, into out: next to mmcmp in a
+ * build tree, or in libexec installed. -1 when it is not there, saying
+ * how it is built. (executor-new.c)
+ */
+int executor_find_agent(struct strbuf *out, struct strbuf *err);
 
 #endif /* MMCMP_EXECUTOR_QEMU_H */

@@ -7,29 +7,21 @@
 #include "runner.h"
 #include "strbuf.h"
 
+struct config;
 struct machine_info;
 struct monitor_record;
+struct plan;
 
 /*
- * executor: where the session (session.h) runs its commands. The session
- * decides what runs, in which order and with which argv, environment,
- * cwd and timeout, and what the results mean; the executor runs one
- * command at a time to completion and reports what happened where it ran:
- * exit status, captured stdout, the tail of stderr, elapsed time and
- * resource usage, and, for an iteration, the monitor snapshots
- * (monitor.h) taken around it, with the counters of the cgroup the
- * iteration ran in and how much of the machine others used. So the session
- * never reads /proc or forks: the local executor (executor_local_new()) runs
- * commands on this machine with runner.c and monitor.c; another executor may
- * run them in a guest and bring the same results back. The machine facts stored
- * with each run (machine.h) come from the executor too.
- *
- * An executor is a table of operations and its state. run() returns 0
- * when it ran the command, whatever the command's outcome (that is in
- * result->run.status); -1 with one line in err when it could not try
- * (the run cannot go on). The result, and the monitor record it points
- * to, belong to the executor's caller and the executor respectively, as
- * documented at struct executor_result.
+ * executor: where the session (session.h) runs its commands, one at a
+ * time to completion: the local one (executor_local_new()) on this
+ * machine with runner.c and monitor.c, the QEMU one (executor-qemu.h) in
+ * a guest; executor_new() picks the one a config asks for. The session
+ * decides what runs and what the results mean; the executor reports what
+ * happened where it ran (struct executor_result) and the machine facts
+ * stored with each run, so the session never reads /proc or forks. run()
+ * returns 0 when it ran the command, whatever its outcome, or -1 with one
+ * line in err when it could not try (the run cannot go on).
  */
 
 /* One command to run. Everything is borrowed for the duration of run(). */
@@ -46,7 +38,12 @@ struct executor_request {
 };
 
 /*
- * What a command did. `run` is as runner_run() fills it. `monitors` is
+ * What a command did: exit status, captured stdout, the tail of stderr,
+ * elapsed time and resource usage, and, for an iteration, the monitor
+ * snapshots (monitor.h) taken around it, with the counters of the cgroup
+ * it ran in and how much of the machine others used. The result belongs
+ * to the executor's caller, what `monitors` points to to the executor.
+ * `run` is as runner_run() fills it. `monitors` is
  * NULL unless the request asked for monitors and they worked; it points
  * into the executor and stays valid until its next run() or free.
  * monitor_err says why the monitors failed (then monitors is NULL) or why
@@ -165,5 +162,16 @@ struct executor_local_opts {
  */
 struct executor *executor_local_new(const struct executor_local_opts *opts,
 				    struct strbuf *err);
+
+/*
+ * The executor cfg asks for, the one place that picks it (executor-new.c):
+ * with kernels, the QEMU one (executor-qemu.h) booting them, every
+ * program that plan runs (found in path, the PATH of its commands) packed
+ * into its initramfs with the guest agent; else the local one, taking
+ * the monitors as cfg says. NULL, with a line in err, when it cannot be
+ * made; the caller frees the result with executor_free().
+ */
+struct executor *executor_new(const struct config *cfg, const struct plan *plan,
+			      const char *path, struct strbuf *err);
 
 #endif /* MMCMP_EXECUTOR_H */

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 struct strbuf;
+struct strvec;
 struct config;
 struct plan;
 struct store;
@@ -15,70 +16,18 @@ struct cgroup_spec;
 
 /*
  * session: one `mmcmp run` of a plan (plan.h) into a store: a run record
- * per build, labelled as the caller says; the cgroups of the builds; the
- * config's, builds' and workloads' setup and teardown commands; every
- * iteration in the order plan_walk_next() gives, run through an executor
- * (executor.h) between its prepare and conclude hooks, its metrics
- * extracted (extract.h) and stored at once with its samples and monitor
- * record; the config's and the builds' kernel settings (settings.h),
- * written before the commands that run under them, recorded with the
- * runs, and put back in session_finish() (or session_free(), when
- * session_finish() was not called); and at the end each run marked
- * complete, failed or interrupted (and, with `replace`, the label's older
- * runs deleted once the new one is complete).
- *
- * A session prints nothing: what the user should see arrives through the
- * two callbacks of struct session_opts, a progress event before each
- * iteration and warnings (a failed iteration, a failed teardown, monitors
- * that do not work; once per job, other processes using more than
- * MONITOR_BUSY_FRACTION of the machine during its iterations; a network
- * workload in a cgroup v1 memory cgroup without tcp_limit). What stops the run
- * arrives as the error of session_run() or session_finish().
- *
- * A failing iteration does not stop the run (unless the config says
- * `on_error: abort`); it is stored with its status and counted. A
- * failing prepare hook fails the iteration the same way (the workload
- * does not run; the iteration is stored with the hook's status and
- * message as its stderr tail); a failing conclude hook is a warning. A
- * setting that cannot be written stops the run like a failing setup. The
- * run stops early when *stop becomes non-zero (the running iteration or
- * setup command is stopped and not stored), on the first failed
- * iteration with `on_error: abort`, and when a setup command or the
- * store fails. However it stops, the teardowns of what was set up run
- * to completion, each command under the config's timeout, and not under
- * *stop: only *cut cuts them short (the running teardown command is
- * stopped, the rest skipped, each with a warning). So a caller sets
- * *stop on the first interrupt and *cut on the second. Settings are put
- * back after the teardowns, also after an interrupt.
- *
- * With the config's `until` (statistics section 9), a job stops once it
- * has at least 3 successful measured iterations and, for every metric,
- * the 95% confidence half-width of the mean of its iteration values is
- * at most `until` percent of that mean; interleaved builds stop
- * together; with kernels, boots stop after a whole round of the kernels
- * once every job of every kernel is precise. Each run's setup
- * records, at its end, how every job of its build stopped.
- *
- * A finished iteration that cannot be stored because another process
- * holds the database's write lock past the busy timeouts
- * (store_iteration_add()) is kept in memory, with a warning, and the run
- * goes on; what is held is stored, oldest first, after each later
- * iteration (waiting only briefly for the lock) and in session_finish(),
- * which waits up to 10 minutes for the lock (or until *cut), with a
- * warning that says how many iterations it holds, before it marks the
- * runs. Past 100,000 held iterations or 256 MiB, or when the lock is
- * still held after that wait, the run fails with an error saying so.
- *
- * Before it makes its cgroups, session_run() removes those that runs
- * marked aborted recorded and left (cgroup_remove_stale()), unless a run
- * still running records the same; what it cannot remove is a warning.
- *
- * Use: session_new(); optionally session_check_labels(); session_run();
- * session_finish(), always, also after session_run() failed, as it runs
- * the teardowns and records how the run ended; then the summaries;
- * session_free(). Functions returning int give 0, or -1 after appending
- * one line to err. The session borrows the config, plan, store, executor
- * and everything in its options; they must outlive it.
+ * per build, the builds' cgroups, kernel settings (settings.h) and
+ * setup, teardown, prepare and conclude commands, and every iteration in
+ * the order plan_walk_next() gives, run through an executor (executor.h),
+ * its metrics extracted (extract.h) and stored at once. A session prints
+ * nothing: the user hears of it through the progress and warning
+ * callbacks of struct session_opts; what stops the run is the error of
+ * session_run() or session_finish(). Functions returning int give 0, or
+ * -1 after appending one line to err. The session borrows the config,
+ * plan, store, executor and everything in its options; they must
+ * outlive it. Use: session_new(); optionally session_check_labels();
+ * session_run(); session_finish(), always, also after session_run()
+ * failed; then the summaries; session_free().
  */
 struct session;
 
@@ -154,12 +103,59 @@ int session_check_labels(struct session *s, const char **taken,
  * Create the cgroups and run records, then run the setups and iterations
  * through ex (borrowed until session_free()). Returns -1 when the run
  * cannot go on: a cgroup, a setup command or the store failed.
+ *
+ * Before it makes its cgroups, it removes those that runs marked aborted
+ * recorded and left (cgroup_recover_stale()), unless a run still running
+ * records the same; what it cannot remove is a warning. The config's and
+ * the builds' settings are written before the commands that run under
+ * them and recorded with the runs; a setting that cannot be written
+ * stops the run like a failing setup.
+ *
+ * A failing iteration does not stop the run (unless the config says
+ * `on_error: abort`); it is stored with its status and counted, with a
+ * warning. A failing prepare hook fails the iteration the same way (the
+ * workload does not run; the iteration is stored with the hook's status
+ * and message as its stderr tail); a failing conclude hook is a warning.
+ * The run stops early when *stop becomes non-zero (the running iteration
+ * or setup command is stopped and not stored), on the first failed
+ * iteration with `on_error: abort`, and when a setup command or the
+ * store fails. Other warnings: monitors that do not work; once per job,
+ * other processes using more than MONITOR_BUSY_FRACTION of the machine
+ * during its iterations; a network workload in a cgroup v1 memory cgroup
+ * without tcp_limit.
+ *
+ * With the config's `until` (until.h), a job stops once its values are
+ * precise enough; interleaved builds stop together; with kernels, boots
+ * stop after a whole round of the kernels once every job of every kernel
+ * is precise. Each run's setup records, at its end, how every job of its
+ * build stopped.
+ *
+ * A finished iteration that cannot be stored because another process
+ * holds the database's write lock past the busy timeouts
+ * (store_iteration_add()) is kept in memory, with a warning, and the run
+ * goes on; what is held is stored, oldest first, after each later
+ * iteration (waiting only briefly for the lock) and in session_finish().
+ * Past 100,000 held iterations or 256 MiB the run fails with an error
+ * saying so.
  */
 int session_run(struct session *s, struct executor *ex, struct strbuf *err);
 /*
- * Run the teardowns still due, remove the cgroups (what fails is a
- * warning) and record the status of each run. Returns -1 when the
- * records could not be updated.
+ * Run the teardowns still due, put back the settings, remove the cgroups
+ * (what fails is a warning), store what is held and record the status of
+ * each run: complete, failed or interrupted (and, with `replace`, delete
+ * the label's older runs once the new one is complete). Returns -1 when
+ * the records could not be updated.
+ *
+ * However the run stopped, the teardowns of what was set up run to
+ * completion, each command under the config's timeout, and not under
+ * *stop: only *cut cuts them short (the running teardown command is
+ * stopped, the rest skipped, each with a warning). So a caller sets
+ * *stop on the first interrupt and *cut on the second. Settings are put
+ * back after the teardowns, also after an interrupt (or by
+ * session_free(), when this was not called). Held iterations are waited
+ * for up to 10 minutes for the lock (or until *cut), with a warning that
+ * says how many are held; when the lock is still held after that, the
+ * run fails with an error saying so.
  */
 int session_finish(struct session *s, struct strbuf *err);
 
@@ -173,23 +169,14 @@ const struct session_summary *session_summary(const struct session *s,
 					      size_t b);
 
 /*
- * Before anything runs: whether every setting of cfg, the config's and
- * each build's, can be read under root (NULL: "/"), so that a file that
- * does not exist stops the run before it is stored.
+ * Append to labels the label of each of the builds_nr builds of cfg's
+ * plan: base, or base-BUILD when cfg has builds.
  */
-int session_check_settings(const struct config *cfg, const char *root,
-			   struct strbuf *err);
+void session_labels(const struct config *cfg, size_t builds_nr,
+		    const char *base, struct strvec *labels);
 
-/*
- * Before anything runs: whether the program of every job of plan can be
- * executed, found as the run will find it (runner_find_program() with
- * the PATH of the job's environment: `path`, as in struct session_opts,
- * then the config's, build's and workload's settings). When a program is
- * missing, err names the Debian package that brings it where one is
- * known.
- */
-int session_check_programs(const struct config *cfg, const struct plan *plan,
-			   const char *path, struct strbuf *err);
+/* The label of a run without --label: the running kernel's release. */
+char *session_default_label(void);
 
 /* The cgroup spec that build b's workloads run in, or NULL. */
 const struct cgroup_spec *session_build_cgroup(const struct config *cfg,
