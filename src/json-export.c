@@ -3,10 +3,9 @@
 
 #include <math.h>
 
-#include <cjson/cJSON.h>
-
 #include "compare-provenance.h"
 #include "compare.h"
+#include "json-write.h"
 #include "machine.h"
 #include "mmcmp-version.h"
 #include "run-data.h"
@@ -15,114 +14,22 @@
 #include "strvec.h"
 #include "util.h"
 
-/* cJSON returns NULL only when malloc() fails: abort as xmalloc() does. */
-static cJSON *jcheck(cJSON *node)
-{
-	if (!node)
-		die_oom(0);
-	return node;
-}
-
-/* Add item to obj under key, a string literal that outlives the tree. */
-static cJSON *jadd(cJSON *obj, const char *key, cJSON *item)
-{
-	if (!cJSON_AddItemToObjectCS(obj, key, jcheck(item)))
-		die_oom(0);
-	return item;
-}
-
-static cJSON *jpush(cJSON *arr, cJSON *item)
-{
-	if (!cJSON_AddItemToArray(arr, jcheck(item)))
-		die_oom(0);
-	return item;
-}
-
-/* Append s to sb with each byte that is not UTF-8 replaced by U+FFFD. */
-static void add_utf8(struct strbuf *sb, const char *s)
-{
-	while (*s) {
-		size_t n = utf8_seq(s);
-
-		if (n) {
-			strbuf_add(sb, s, n);
-			s += n;
-		} else {
-			strbuf_addstr(sb, "\xef\xbf\xbd");
-			s++;
-		}
-	}
-}
-
-/* A string node of s (NULL: null), bad UTF-8 bytes replaced by U+FFFD. */
-static cJSON *jstr(const char *s)
-{
-	struct strbuf fixed = STRBUF_INIT;
-	cJSON *node;
-
-	if (!s)
-		return jcheck(cJSON_CreateNull());
-	if (utf8_valid(s))
-		return jcheck(cJSON_CreateString(s));
-	add_utf8(&fixed, s);
-	node = jcheck(cJSON_CreateString(fixed.buf));
-	strbuf_release(&fixed);
-	return node;
-}
-
-static cJSON *jint(int64_t v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%" PRId64, v);
-	return jcheck(cJSON_CreateRaw(buf));
-}
-
-/* v exactly (strbuf_add_double()), or null when it is NaN or infinite. */
-static cJSON *jnum(double v)
-{
-	struct strbuf sb = STRBUF_INIT;
-	cJSON *node;
-
-	if (!isfinite(v))
-		return jcheck(cJSON_CreateNull());
-	strbuf_add_double(&sb, v);
-	node = jcheck(cJSON_CreateRaw(sb.buf));
-	strbuf_release(&sb);
-	return node;
-}
-
-static cJSON *jbool(bool v)
-{
-	return jcheck(cJSON_CreateBool(v));
-}
-
-/* Print root formatted, then a newline, to out. */
-static void jprint(const cJSON *root, struct strbuf *out)
-{
-	char *text = cJSON_Print(root);
-
-	if (!text)
-		die_oom(0);
-	strbuf_addstr(out, text);
-	strbuf_addch(out, '\n');
-	cJSON_free(text);
-}
-
 struct json_export {
-	cJSON *root;
-	cJSON *runs;
+	struct cJSON *root;
+	struct cJSON *runs;
 };
 
 struct json_export *json_export_new(void)
 {
 	struct json_export *je = xcalloc(1, sizeof(*je));
 
-	je->root = jcheck(cJSON_CreateObject());
-	jadd(je->root, "format", cJSON_CreateString(JSON_EXPORT_FORMAT));
-	jadd(je->root, "version", jint(JSON_EXPORT_VERSION));
-	jadd(je->root, "generator", cJSON_CreateString("mmcmp " MMCMP_VERSION));
-	je->runs = jadd(je->root, "runs", cJSON_CreateArray());
+	je->root = json_write_object();
+	json_write_add(je->root, "format", json_write_str(JSON_EXPORT_FORMAT));
+	json_write_add(je->root, "version",
+		       json_write_int(JSON_EXPORT_VERSION));
+	json_write_add(je->root, "generator",
+		       json_write_str("mmcmp " MMCMP_VERSION));
+	je->runs = json_write_add(je->root, "runs", json_write_array());
 	return je;
 }
 
@@ -130,28 +37,30 @@ void json_export_free(struct json_export *je)
 {
 	if (!je)
 		return;
-	cJSON_Delete(je->root);
+	json_write_free(je->root);
 	free(je);
 }
 
-static cJSON *machine_object(const struct machine_info *m)
+static struct cJSON *machine_object(const struct machine_info *m)
 {
-	cJSON *o = jcheck(cJSON_CreateObject());
+	struct cJSON *o = json_write_object();
 
 	for (size_t i = 0; i < machine_fields_nr; i++) {
 		const struct machine_field *f = &machine_fields[i];
 
-		jadd(o, f->name,
-		     f->kind == MACHINE_INT ? jint(machine_field_int(f, m))
-					    : jstr(machine_field_str(f, m)));
+		json_write_add(
+			o, f->name,
+			f->kind == MACHINE_INT
+				? json_write_int(machine_field_int(f, m))
+				: json_write_str(machine_field_str(f, m)));
 	}
 	return o;
 }
 
 /* The summary of n measured samples x (hyperfine's names where it has them). */
-static cJSON *summary_object(const double *x, size_t n)
+static struct cJSON *summary_object(const double *x, size_t n)
 {
-	cJSON *o = jcheck(cJSON_CreateObject());
+	struct cJSON *o = json_write_object();
 	double mean = stats_amean(x, n), sd = stats_stddev(x, n);
 	double min = NAN, max = NAN;
 
@@ -161,22 +70,23 @@ static cJSON *summary_object(const double *x, size_t n)
 		if (!i || x[i] > max)
 			max = x[i];
 	}
-	jadd(o, "n", jint((int64_t)n));
-	jadd(o, "mean", jnum(mean));
-	jadd(o, "stddev", jnum(sd));
-	jadd(o, "median", jnum(stats_median(x, n)));
-	jadd(o, "min", jnum(min));
-	jadd(o, "max", jnum(max));
-	jadd(o, "hmean", jnum(stats_hmean(x, n)));
-	jadd(o, "gmean", jnum(stats_gmean(x, n)));
-	jadd(o, "cv", jnum(mean != 0.0 ? sd * 100.0 / mean : NAN));
+	json_write_add(o, "n", json_write_int((int64_t)n));
+	json_write_add(o, "mean", json_write_num(mean));
+	json_write_add(o, "stddev", json_write_num(sd));
+	json_write_add(o, "median", json_write_num(stats_median(x, n)));
+	json_write_add(o, "min", json_write_num(min));
+	json_write_add(o, "max", json_write_num(max));
+	json_write_add(o, "hmean", json_write_num(stats_hmean(x, n)));
+	json_write_add(o, "gmean", json_write_num(stats_gmean(x, n)));
+	json_write_add(o, "cv",
+		       json_write_num(mean != 0.0 ? sd * 100.0 / mean : NAN));
 	return o;
 }
 
 /* The operations of rf with the summaries of their measured samples. */
-static cJSON *operations_array(const struct run_full *rf)
+static struct cJSON *operations_array(const struct run_full *rf)
 {
-	cJSON *arr = jcheck(cJSON_CreateArray());
+	struct cJSON *arr = json_write_array();
 	size_t *first = xcalloc(rf->ops_nr + 1, sizeof(*first));
 	size_t *nr = xcalloc(rf->ops_nr + 1, sizeof(*nr));
 	double *v = xcalloc(rf->samples_nr + 1, sizeof(*v));
@@ -205,16 +115,17 @@ static cJSON *operations_array(const struct run_full *rf)
 	}
 	for (size_t o = 0; o < rf->ops_nr; o++) {
 		const struct op_samples *op = &rf->ops[o];
-		cJSON *obj = jpush(arr, cJSON_CreateObject());
+		struct cJSON *obj = json_write_push(arr, json_write_object());
 
-		jadd(obj, "benchmark", jstr(op->benchmark));
-		jadd(obj, "name", jstr(op->name));
-		jadd(obj, "unit", jstr(op->unit));
-		jadd(obj, "better",
-		     cJSON_CreateString(op->higher_better ? "higher"
-							  : "lower"));
-		jadd(obj, "decimals", jint(op->decimals));
-		jadd(obj, "summary", summary_object(v + first[o], nr[o]));
+		json_write_add(obj, "benchmark", json_write_str(op->benchmark));
+		json_write_add(obj, "name", json_write_str(op->name));
+		json_write_add(obj, "unit", json_write_str(op->unit));
+		json_write_add(
+			obj, "better",
+			json_write_str(op->higher_better ? "higher" : "lower"));
+		json_write_add(obj, "decimals", json_write_int(op->decimals));
+		json_write_add(obj, "summary",
+			       summary_object(v + first[o], nr[o]));
 	}
 	free(first);
 	free(nr);
@@ -227,17 +138,17 @@ static cJSON *operations_array(const struct run_full *rf)
  * consecutive samples of one operation, so the order is kept exactly
  * and a million values cost a million numbers, not objects.
  */
-static cJSON *samples_array(const struct run_full *rf,
-			    const struct iteration_data *it)
+static struct cJSON *samples_array(const struct run_full *rf,
+				   const struct iteration_data *it)
 {
 	/* No samples at all: rf->samples is NULL, and NULL + 0 is undefined. */
 	const struct sample_data *s =
 		it->samples_nr ? rf->samples + it->samples_first : NULL;
-	cJSON *arr = jcheck(cJSON_CreateArray());
+	struct cJSON *arr = json_write_array();
 	struct strbuf values = STRBUF_INIT;
 
 	for (size_t k = 0; k < it->samples_nr;) {
-		cJSON *group = jpush(arr, cJSON_CreateObject());
+		struct cJSON *group = json_write_push(arr, json_write_object());
 		size_t op = s[k].op;
 
 		strbuf_reset(&values);
@@ -248,8 +159,8 @@ static cJSON *samples_array(const struct run_full *rf,
 			strbuf_add_double(&values, s[k].value);
 		}
 		strbuf_addch(&values, ']');
-		jadd(group, "operation", jint((int64_t)op));
-		jadd(group, "values", cJSON_CreateRaw(values.buf));
+		json_write_add(group, "operation", json_write_int((int64_t)op));
+		json_write_add(group, "values", json_write_raw(values.buf));
 	}
 	strbuf_release(&values);
 	return arr;
@@ -260,219 +171,149 @@ static cJSON *samples_array(const struct run_full *rf,
  * a monitor record holds hundreds of them, which would otherwise take a
  * line each.
  */
-static cJSON *counts_object(const struct monitor_counts *mc)
+static struct cJSON *counts_object(const struct monitor_counts *mc)
 {
-	cJSON *o = jcheck(cJSON_CreateObject()), *raw;
-	struct strbuf key = STRBUF_INIT;
+	struct cJSON *o = json_write_object(), *raw;
 	char *text;
 
-	for (size_t i = 0; i < mc->nr; i++) {
-		const char *name = mc->v[i].name;
-
-		if (!utf8_valid(name)) {
-			strbuf_reset(&key);
-			add_utf8(&key, name);
-			name = key.buf;
-		}
-		if (!cJSON_AddItemToObject(o, name, jint(mc->v[i].value)))
-			die_oom(0);
-	}
-	text = cJSON_PrintUnformatted(o);
-	if (!text)
-		die_oom(0);
-	raw = jcheck(cJSON_CreateRaw(text));
-	cJSON_free(text);
-	cJSON_Delete(o);
-	strbuf_release(&key);
+	for (size_t i = 0; i < mc->nr; i++)
+		json_write_add_named(o, mc->v[i].name,
+				     json_write_int(mc->v[i].value));
+	text = json_write_compact(o);
+	raw = json_write_raw(text);
+	free(text);
+	json_write_free(o);
 	return raw;
 }
 
 /* A figure of a monitor record: the number, or null for NaN. */
-static cJSON *figure(double v)
+static struct cJSON *figure(double v)
 {
-	return isnan(v) ? jcheck(cJSON_CreateNull()) : jnum(v);
+	return isnan(v) ? json_write_null() : json_write_num(v);
 }
 
 /* The monitor record m, or null. */
-static cJSON *monitor_object(const struct iteration_monitor *m)
+static struct cJSON *monitor_object(const struct iteration_monitor *m)
 {
-	cJSON *o, *samples;
+	struct cJSON *o, *samples;
 
 	if (!m)
-		return jcheck(cJSON_CreateNull());
-	o = jcheck(cJSON_CreateObject());
-	jadd(o, "interval_s", jnum(m->interval_s));
-	jadd(o, "vmstat", counts_object(&m->vmstat));
-	jadd(o, "cpu", counts_object(&m->cpu));
-	jadd(o, "meminfo_start", counts_object(&m->meminfo_start));
-	jadd(o, "meminfo_end", counts_object(&m->meminfo_end));
-	jadd(o, "other_cpu", figure(m->other_cpu));
-	jadd(o, "loadavg_start", figure(m->loadavg_start));
-	jadd(o, "loadavg_end", figure(m->loadavg_end));
-	jadd(o, "cgroup",
-	     m->has_cgroup ? counts_object(&m->cgroup)
-			   : jcheck(cJSON_CreateNull()));
-	jadd(o, "cgroup_start",
-	     m->has_cgroup ? counts_object(&m->cgroup_start)
-			   : jcheck(cJSON_CreateNull()));
-	jadd(o, "cgroup_end",
-	     m->has_cgroup ? counts_object(&m->cgroup_end)
-			   : jcheck(cJSON_CreateNull()));
-	samples = jadd(o, "samples", cJSON_CreateArray());
+		return json_write_null();
+	o = json_write_object();
+	json_write_add(o, "interval_s", json_write_num(m->interval_s));
+	json_write_add(o, "vmstat", counts_object(&m->vmstat));
+	json_write_add(o, "cpu", counts_object(&m->cpu));
+	json_write_add(o, "meminfo_start", counts_object(&m->meminfo_start));
+	json_write_add(o, "meminfo_end", counts_object(&m->meminfo_end));
+	json_write_add(o, "other_cpu", figure(m->other_cpu));
+	json_write_add(o, "loadavg_start", figure(m->loadavg_start));
+	json_write_add(o, "loadavg_end", figure(m->loadavg_end));
+	json_write_add(o, "cgroup",
+		       m->has_cgroup ? counts_object(&m->cgroup)
+				     : json_write_null());
+	json_write_add(o, "cgroup_start",
+		       m->has_cgroup ? counts_object(&m->cgroup_start)
+				     : json_write_null());
+	json_write_add(o, "cgroup_end",
+		       m->has_cgroup ? counts_object(&m->cgroup_end)
+				     : json_write_null());
+	samples = json_write_add(o, "samples", json_write_array());
 	for (size_t i = 0; i < m->samples_nr; i++) {
 		const struct iteration_monitor_sample *ms = &m->samples[i];
-		cJSON *so = jpush(samples, cJSON_CreateObject());
+		struct cJSON *so =
+			json_write_push(samples, json_write_object());
 
-		jadd(so, "t_s", jnum(ms->t_s));
-		jadd(so, "vmstat", counts_object(&ms->vmstat));
-		jadd(so, "cpu", counts_object(&ms->cpu));
-		jadd(so, "meminfo", counts_object(&ms->meminfo));
+		json_write_add(so, "t_s", json_write_num(ms->t_s));
+		json_write_add(so, "vmstat", counts_object(&ms->vmstat));
+		json_write_add(so, "cpu", counts_object(&ms->cpu));
+		json_write_add(so, "meminfo", counts_object(&ms->meminfo));
 	}
 	return o;
 }
 
-static cJSON *iterations_array(const struct run_full *rf)
+static struct cJSON *iterations_array(const struct run_full *rf)
 {
-	cJSON *arr = jcheck(cJSON_CreateArray());
+	struct cJSON *arr = json_write_array();
 
 	for (size_t i = 0; i < rf->iters_nr; i++) {
 		const struct iteration_data *it = &rf->iters[i];
-		cJSON *o = jpush(arr, cJSON_CreateObject());
+		struct cJSON *o = json_write_push(arr, json_write_object());
 
-		jadd(o, "benchmark", jstr(it->benchmark));
-		jadd(o, "job", jstr(it->job));
-		jadd(o, "build", jstr(it->build));
-		jadd(o, "index", jint(it->index));
-		jadd(o, "warmup", jbool(it->warmup));
-		jadd(o, "status", jstr(it->status));
-		jadd(o, "exit_code", jint(it->exit_code));
-		jadd(o, "signal", jint(it->term_signal));
-		jadd(o, "started_at", jstr(it->started_at));
-		jadd(o, "elapsed_s", jnum(it->elapsed_s));
-		jadd(o, "user_s", jnum(it->user_s));
-		jadd(o, "sys_s", jnum(it->sys_s));
-		jadd(o, "maxrss_kb", jint(it->maxrss_kb));
-		jadd(o, "stderr_tail", jstr(it->stderr_tail));
-		jadd(o, "boot",
-		     it->boot ? jint(it->boot) : jcheck(cJSON_CreateNull()));
-		jadd(o, "samples", samples_array(rf, it));
-		jadd(o, "monitor", monitor_object(it->monitor));
+		json_write_add(o, "benchmark", json_write_str(it->benchmark));
+		json_write_add(o, "job", json_write_str(it->job));
+		json_write_add(o, "build", json_write_str(it->build));
+		json_write_add(o, "index", json_write_int(it->index));
+		json_write_add(o, "warmup", json_write_bool(it->warmup));
+		json_write_add(o, "status", json_write_str(it->status));
+		json_write_add(o, "exit_code", json_write_int(it->exit_code));
+		json_write_add(o, "signal", json_write_int(it->term_signal));
+		json_write_add(o, "started_at", json_write_str(it->started_at));
+		json_write_add(o, "elapsed_s", json_write_num(it->elapsed_s));
+		json_write_add(o, "user_s", json_write_num(it->user_s));
+		json_write_add(o, "sys_s", json_write_num(it->sys_s));
+		json_write_add(o, "maxrss_kb", json_write_int(it->maxrss_kb));
+		json_write_add(o, "stderr_tail",
+			       json_write_str(it->stderr_tail));
+		json_write_add(o, "boot",
+			       it->boot ? json_write_int(it->boot)
+					: json_write_null());
+		json_write_add(o, "samples", samples_array(rf, it));
+		json_write_add(o, "monitor", monitor_object(it->monitor));
 	}
 	return arr;
 }
 
-/* The "until" member of a setup: null without the rule. */
-static cJSON *until_tree(const struct run_setup *setup)
-{
-	cJSON *o, *jobs;
-
-	if (!(setup->until_pct > 0))
-		return jcheck(cJSON_CreateNull());
-	o = jcheck(cJSON_CreateObject());
-	jadd(o, "pct", jnum(setup->until_pct));
-	jobs = jadd(o, "jobs", cJSON_CreateArray());
-	for (size_t i = 0; i < setup->stops_nr; i++) {
-		const struct setup_stop *st = &setup->stops[i];
-		cJSON *jo = jpush(jobs, cJSON_CreateObject());
-
-		jadd(jo, "workload", jstr(st->workload));
-		jadd(jo, "job", jstr(st->job));
-		jadd(jo, "iterations", jint(st->iterations));
-		jadd(jo, "stopped", jstr(st->stopped));
-	}
-	return o;
-}
-
-static cJSON *setup_tree(const struct run_setup *setup)
-{
-	cJSON *o = jcheck(cJSON_CreateObject()), *params;
-
-	jadd(o, "iterations", jint(setup->iterations));
-	jadd(o, "warmup", jint(setup->warmup));
-	jadd(o, "until", until_tree(setup));
-	params = jadd(o, "params", cJSON_CreateArray());
-	for (size_t i = 0; i < setup->params_nr; i++) {
-		const struct setup_param *p = &setup->params[i];
-		cJSON *po = jpush(params, cJSON_CreateObject()), *values;
-
-		jadd(po, "workload", jstr(p->workload));
-		jadd(po, "name", jstr(p->name));
-		values = jadd(po, "values", cJSON_CreateArray());
-		for (size_t k = 0; k < p->values_nr; k++)
-			jpush(values, jstr(p->values[k]));
-	}
-	return o;
-}
-
-char *json_setup_text(const struct run_setup *setup)
-{
-	cJSON *o = setup_tree(setup);
-	char *text = cJSON_PrintUnformatted(o), *copy;
-
-	if (!text)
-		die_oom(0);
-	copy = xstrdup(text);
-	cJSON_free(text);
-	cJSON_Delete(o);
-	return copy;
-}
-
-/*
- * The stored setup text as a member: what the database holds (which
- * json_setup_text() wrote, and SQLite checked is JSON); null when none
- * was recorded.
- */
-static cJSON *setup_object(const char *text)
-{
-	cJSON *o = text ? cJSON_Parse(text) : NULL;
-
-	return o ? o : jcheck(cJSON_CreateNull());
-}
-
 /* The boots of a run with kernels (version 3); empty on the host. */
-static cJSON *boots_array(const struct run_full *rf)
+static struct cJSON *boots_array(const struct run_full *rf)
 {
-	cJSON *arr = jcheck(cJSON_CreateArray());
+	struct cJSON *arr = json_write_array();
 
 	for (size_t i = 0; i < rf->boots_nr; i++) {
 		const struct boot_data *b = &rf->boots[i];
-		cJSON *o = jpush(arr, cJSON_CreateObject());
+		struct cJSON *o = json_write_push(arr, json_write_object());
 
-		jadd(o, "number", jint(b->number));
-		jadd(o, "kernel", jstr(b->kernel));
-		jadd(o, "image", jstr(b->image));
-		jadd(o, "image_sha256", jstr(b->image_sha256));
-		jadd(o, "image_release", jstr(b->image_release));
-		jadd(o, "append", jstr(b->append));
-		jadd(o, "accel", jstr(b->accel));
-		jadd(o, "cpus", jint(b->cpus));
-		jadd(o, "memory_mb", jint(b->memory_mb));
-		jadd(o, "qemu_version", jstr(b->qemu_version));
-		jadd(o, "qemu_cmdline", jstr(b->qemu_cmdline));
-		jadd(o, "boot_s",
-		     b->boot_s >= 0 ? jnum(b->boot_s)
-				    : jcheck(cJSON_CreateNull()));
-		jadd(o, "pinning", jstr(b->pinning));
-		jadd(o, "guest_release", jstr(b->guest_release));
-		jadd(o, "guest_cmdline", jstr(b->guest_cmdline));
-		jadd(o, "guest_facts", jstr(b->guest_facts));
-		jadd(o, "failed", jstr(b->failed));
+		json_write_add(o, "number", json_write_int(b->number));
+		json_write_add(o, "kernel", json_write_str(b->kernel));
+		json_write_add(o, "image", json_write_str(b->image));
+		json_write_add(o, "image_sha256",
+			       json_write_str(b->image_sha256));
+		json_write_add(o, "image_release",
+			       json_write_str(b->image_release));
+		json_write_add(o, "append", json_write_str(b->append));
+		json_write_add(o, "accel", json_write_str(b->accel));
+		json_write_add(o, "cpus", json_write_int(b->cpus));
+		json_write_add(o, "memory_mb", json_write_int(b->memory_mb));
+		json_write_add(o, "qemu_version",
+			       json_write_str(b->qemu_version));
+		json_write_add(o, "qemu_cmdline",
+			       json_write_str(b->qemu_cmdline));
+		json_write_add(o, "boot_s",
+			       b->boot_s >= 0 ? json_write_num(b->boot_s)
+					      : json_write_null());
+		json_write_add(o, "pinning", json_write_str(b->pinning));
+		json_write_add(o, "guest_release",
+			       json_write_str(b->guest_release));
+		json_write_add(o, "guest_cmdline",
+			       json_write_str(b->guest_cmdline));
+		json_write_add(o, "guest_facts",
+			       json_write_str(b->guest_facts));
+		json_write_add(o, "failed", json_write_str(b->failed));
 	}
 	return arr;
 }
 
 /* The kernel settings the run wrote (version 4), in writing order. */
-static cJSON *settings_array(const struct run_full *rf)
+static struct cJSON *settings_array(const struct run_full *rf)
 {
-	cJSON *arr = jcheck(cJSON_CreateArray());
+	struct cJSON *arr = json_write_array();
 
 	for (size_t i = 0; i < rf->settings_nr; i++) {
 		const struct setting_data *sd = &rf->settings[i];
-		cJSON *o = jpush(arr, cJSON_CreateObject());
+		struct cJSON *o = json_write_push(arr, json_write_object());
 
-		jadd(o, "path", jstr(sd->path));
-		jadd(o, "old_value", jstr(sd->old_value));
-		jadd(o, "new_value", jstr(sd->new_value));
+		json_write_add(o, "path", json_write_str(sd->path));
+		json_write_add(o, "old_value", json_write_str(sd->old_value));
+		json_write_add(o, "new_value", json_write_str(sd->new_value));
 	}
 	return arr;
 }
@@ -480,26 +321,26 @@ static cJSON *settings_array(const struct run_full *rf)
 void json_export_add_run(struct json_export *je, const struct run_full *rf)
 {
 	const struct run_info *ri = &rf->info;
-	cJSON *run = jpush(je->runs, cJSON_CreateObject());
-	cJSON *config;
+	struct cJSON *run = json_write_push(je->runs, json_write_object());
+	struct cJSON *config;
 
-	jadd(run, "uuid", jstr(ri->uuid));
-	jadd(run, "label", jstr(ri->label));
-	jadd(run, "status", jstr(ri->status));
-	jadd(run, "started_at", jstr(ri->started_at));
-	jadd(run, "ended_at", jstr(ri->ended_at));
-	jadd(run, "mmcmp_version", jstr(ri->mmcmp_version));
-	jadd(run, "cgroup", jstr(ri->cgroup));
-	config = jadd(run, "config", cJSON_CreateObject());
-	jadd(config, "name", jstr(ri->config_name));
-	jadd(config, "text", jstr(ri->config_text));
-	jadd(config, "sha256", jstr(ri->config_hash));
-	jadd(run, "setup", setup_object(ri->setup));
-	jadd(run, "machine", machine_object(&ri->machine));
-	jadd(run, "boots", boots_array(rf));
-	jadd(run, "settings", settings_array(rf));
-	jadd(run, "operations", operations_array(rf));
-	jadd(run, "iterations", iterations_array(rf));
+	json_write_add(run, "uuid", json_write_str(ri->uuid));
+	json_write_add(run, "label", json_write_str(ri->label));
+	json_write_add(run, "status", json_write_str(ri->status));
+	json_write_add(run, "started_at", json_write_str(ri->started_at));
+	json_write_add(run, "ended_at", json_write_str(ri->ended_at));
+	json_write_add(run, "mmcmp_version", json_write_str(ri->mmcmp_version));
+	json_write_add(run, "cgroup", json_write_str(ri->cgroup));
+	config = json_write_add(run, "config", json_write_object());
+	json_write_add(config, "name", json_write_str(ri->config_name));
+	json_write_add(config, "text", json_write_str(ri->config_text));
+	json_write_add(config, "sha256", json_write_str(ri->config_hash));
+	json_write_add(run, "setup", json_write_parsed(ri->setup));
+	json_write_add(run, "machine", machine_object(&ri->machine));
+	json_write_add(run, "boots", boots_array(rf));
+	json_write_add(run, "settings", settings_array(rf));
+	json_write_add(run, "operations", operations_array(rf));
+	json_write_add(run, "iterations", iterations_array(rf));
 }
 
 /*
@@ -507,202 +348,226 @@ void json_export_add_run(struct json_export *je, const struct run_full *rf)
  * interval (null bounds when unbounded or untested), the verdict, the
  * power and the units per side.
  */
-static void change_members(const struct compare_result *res, cJSON *o,
+static void change_members(const struct compare_result *res, struct cJSON *o,
 			   const struct compare_op *op,
 			   const struct compare_side *side)
 {
 	bool bounded = side->change.kind == STATS_CI_BOUNDED;
 
-	jadd(o, "change_pct", jnum(side->change.change_pct));
-	jadd(o, "ci_low_pct", jnum(bounded ? side->change.low_pct : NAN));
-	jadd(o, "ci_high_pct", jnum(bounded ? side->change.high_pct : NAN));
-	jadd(o, "ci_level", jnum(1 - res->opts.alpha));
-	jadd(o, "verdict", jstr(stats_verdict_name(side->verdict)));
-	jadd(o, "mde_pct", jnum(side->mde_pct));
-	jadd(o, "p_adjusted", jnum(side->p_adjusted));
-	jadd(o, "n_base_units", jint((int64_t)op->side[0].units));
-	jadd(o, "n_other_units", jint((int64_t)side->units));
+	json_write_add(o, "change_pct",
+		       json_write_num(side->change.change_pct));
+	json_write_add(o, "ci_low_pct",
+		       json_write_num(bounded ? side->change.low_pct : NAN));
+	json_write_add(o, "ci_high_pct",
+		       json_write_num(bounded ? side->change.high_pct : NAN));
+	json_write_add(o, "ci_level", json_write_num(1 - res->opts.alpha));
+	json_write_add(o, "verdict",
+		       json_write_str(stats_verdict_name(side->verdict)));
+	json_write_add(o, "mde_pct", json_write_num(side->mde_pct));
+	json_write_add(o, "p_adjusted", json_write_num(side->p_adjusted));
+	json_write_add(o, "n_base_units",
+		       json_write_int((int64_t)op->side[0].units));
+	json_write_add(o, "n_other_units",
+		       json_write_int((int64_t)side->units));
 	if (side->untested == COMPARE_TESTED) {
-		jadd(o, "untested_reason", cJSON_CreateNull());
+		json_write_add(o, "untested_reason", json_write_null());
 	} else {
 		struct strbuf why = STRBUF_INIT;
 
 		compare_untested_text(res, side->untested, &why);
-		jadd(o, "untested_reason", jstr(why.buf));
+		json_write_add(o, "untested_reason", json_write_str(why.buf));
 		strbuf_release(&why);
 	}
 }
 
 /* One cell of a comparison: the shape export and compare share. */
-static cJSON *cell_object(const struct compare_result *res,
-			  const struct compare_bench *b, size_t row, size_t run)
+static struct cJSON *cell_object(const struct compare_result *res,
+				 const struct compare_bench *b, size_t row,
+				 size_t run)
 {
 	const struct compare_row *r = &b->rows[row];
 	const struct compare_op *op = &b->ops[r->op];
 	const struct compare_cell *c = compare_cell(res, b, row, run);
 	const struct compare_side *side = &op->side[run];
 	bool mean = r->stat == COMPARE_STAT_MEAN;
-	cJSON *o = jcheck(cJSON_CreateObject());
+	struct cJSON *o = json_write_object();
 	double pct = NAN;
 
 	/* compare.h keeps 0 where there is no value; here that is null. */
 	if (!isnan(c->value) && c->pct_state == STATS_PCT_OK)
 		pct = run ? c->pct : 0.0;
-	jadd(o, "stat", jstr(r->label));
-	jadd(o, "label", jstr(res->labels[run]));
-	jadd(o, "value", jnum(c->value));
-	jadd(o, "percentage", jnum(pct));
-	jadd(o, "p_value", jnum(mean && run ? side->p : NAN));
-	jadd(o, "significant", jbool(c->significant));
-	jadd(o, "n_base", jint((int64_t)op->side[0].sum.n));
-	jadd(o, "n_other", jint((int64_t)side->sum.n));
+	json_write_add(o, "stat", json_write_str(r->label));
+	json_write_add(o, "label", json_write_str(res->labels[run]));
+	json_write_add(o, "value", json_write_num(c->value));
+	json_write_add(o, "percentage", json_write_num(pct));
+	json_write_add(o, "p_value",
+		       json_write_num(mean && run ? side->p : NAN));
+	json_write_add(o, "significant", json_write_bool(c->significant));
+	json_write_add(o, "n_base", json_write_int((int64_t)op->side[0].sum.n));
+	json_write_add(o, "n_other", json_write_int((int64_t)side->sum.n));
 	if (mean && run && res->opts.test != COMPARE_TEST_MMTESTS)
 		change_members(res, o, op, side);
 	return o;
 }
 
 /* Every string of sv as a JSON array. */
-static cJSON *strings_array(const struct strvec *sv)
+static struct cJSON *strings_array(const struct strvec *sv)
 {
-	cJSON *a = jcheck(cJSON_CreateArray());
+	struct cJSON *a = json_write_array();
 
 	for (size_t i = 0; i < sv->nr; i++)
-		jpush(a, jstr(sv->v[i]));
+		json_write_push(a, json_write_str(sv->v[i]));
 	return a;
 }
 
-static cJSON *bench_object(const struct compare_result *res,
-			   const struct compare_bench *b)
+static struct cJSON *bench_object(const struct compare_result *res,
+				  const struct compare_bench *b)
 {
-	cJSON *o = jcheck(cJSON_CreateObject()), *ops, *durations, *notes;
+	struct cJSON *o = json_write_object(), *ops, *durations, *notes;
 	struct strvec untested = STRVEC_INIT;
 
-	jadd(o, "name", jstr(b->name));
-	ops = jadd(o, "operations", cJSON_CreateArray());
+	json_write_add(o, "name", json_write_str(b->name));
+	ops = json_write_add(o, "operations", json_write_array());
 	for (size_t i = 0; i < b->ops_nr; i++) {
 		const struct compare_op *op = &b->ops[i];
-		cJSON *oo = jpush(ops, cJSON_CreateObject()), *cells;
+		struct cJSON *oo = json_write_push(ops, json_write_object()),
+			     *cells;
 
-		jadd(oo, "name", jstr(op->name));
-		jadd(oo, "unit", jstr(op->unit));
-		jadd(oo, "better",
-		     cJSON_CreateString(op->higher_better ? "higher"
-							  : "lower"));
-		jadd(oo, "decimals", jint(op->decimals));
-		cells = jadd(oo, "cells", cJSON_CreateArray());
+		json_write_add(oo, "name", json_write_str(op->name));
+		json_write_add(oo, "unit", json_write_str(op->unit));
+		json_write_add(
+			oo, "better",
+			json_write_str(op->higher_better ? "higher" : "lower"));
+		json_write_add(oo, "decimals", json_write_int(op->decimals));
+		cells = json_write_add(oo, "cells", json_write_array());
 		/* Rows are stat-major: this op's are every ops_nr-th. */
 		for (size_t r = 0; r < b->rows_nr; r++) {
 			if (b->rows[r].op != i)
 				continue;
 			for (size_t run = 0; run < res->runs_nr; run++)
-				jpush(cells, cell_object(res, b, r, run));
+				json_write_push(cells,
+						cell_object(res, b, r, run));
 		}
 	}
-	durations = jadd(o, "durations", cJSON_CreateArray());
+	durations = json_write_add(o, "durations", json_write_array());
 	for (size_t run = 0; b->has_durations && run < res->runs_nr; run++) {
 		const struct compare_duration *d = &b->durations[run];
-		cJSON *dd = jpush(durations, cJSON_CreateObject());
+		struct cJSON *dd =
+			json_write_push(durations, json_write_object());
 
-		jadd(dd, "label", jstr(res->labels[run]));
-		jadd(dd, "user_s", jnum(d->present ? d->user_s : NAN));
-		jadd(dd, "sys_s", jnum(d->present ? d->sys_s : NAN));
-		jadd(dd, "elapsed_s", jnum(d->present ? d->elapsed_s : NAN));
+		json_write_add(dd, "label", json_write_str(res->labels[run]));
+		json_write_add(dd, "user_s",
+			       json_write_num(d->present ? d->user_s : NAN));
+		json_write_add(dd, "sys_s",
+			       json_write_num(d->present ? d->sys_s : NAN));
+		json_write_add(dd, "elapsed_s",
+			       json_write_num(d->present ? d->elapsed_s : NAN));
 	}
 	/* The footer's lines that are not in the cells (compare.h). */
-	notes = jadd(o, "notes", strings_array(&b->notes));
+	notes = json_write_add(o, "notes", strings_array(&b->notes));
 	if (b->vmstat_note)
-		jpush(notes, jstr(b->vmstat_note));
-	jadd(o, "warnings", strings_array(&b->warnings));
+		json_write_push(notes, json_write_str(b->vmstat_note));
+	json_write_add(o, "warnings", strings_array(&b->warnings));
 	compare_untested_lines(res, b, &untested);
-	jadd(o, "untested", strings_array(&untested));
+	json_write_add(o, "untested", strings_array(&untested));
 	strvec_clear(&untested);
 	return o;
 }
 
 /* The provenance block (compare-provenance.h); null where it has none. */
-static cJSON *provenance_object(const struct compare_result *res)
+static struct cJSON *provenance_object(const struct compare_result *res)
 {
 	const struct compare_provenance *p = res->provenance;
-	cJSON *o, *labels;
+	struct cJSON *o, *labels;
 
 	if (!p || res->opts.test == COMPARE_TEST_MMTESTS)
-		return jcheck(cJSON_CreateNull());
-	o = jcheck(cJSON_CreateObject());
-	labels = jadd(o, "labels", cJSON_CreateArray());
+		return json_write_null();
+	o = json_write_object();
+	labels = json_write_add(o, "labels", json_write_array());
 	for (size_t i = 0; i < p->labels_nr; i++) {
 		const struct compare_prov_label *l = &p->labels[i];
-		cJSON *lo = jpush(labels, cJSON_CreateObject()), *g;
+		struct cJSON *lo = json_write_push(labels, json_write_object()),
+			     *g;
 
-		jadd(lo, "label", jstr(res->labels[i]));
-		jadd(lo, "runs", jint((int64_t)l->runs));
-		jadd(lo, "iterations", jint(l->iterations));
-		jadd(lo, "samples", jint((int64_t)l->samples));
-		jadd(lo, "kernel_release", jstr(l->kernel_release));
-		jadd(lo, "hostname", jstr(l->host));
-		jadd(lo, "config_name", jstr(l->config_name));
+		json_write_add(lo, "label", json_write_str(res->labels[i]));
+		json_write_add(lo, "runs", json_write_int((int64_t)l->runs));
+		json_write_add(lo, "iterations", json_write_int(l->iterations));
+		json_write_add(lo, "samples",
+			       json_write_int((int64_t)l->samples));
+		json_write_add(lo, "kernel_release",
+			       json_write_str(l->kernel_release));
+		json_write_add(lo, "hostname", json_write_str(l->host));
+		json_write_add(lo, "config_name",
+			       json_write_str(l->config_name));
 		if (!l->vm) {
-			jadd(lo, "guest", cJSON_CreateNull());
+			json_write_add(lo, "guest", json_write_null());
 			continue;
 		}
-		g = jadd(lo, "guest", cJSON_CreateObject());
-		jadd(g, "kernel_release", jstr(l->guest_release));
-		jadd(g, "cmdline", jstr(l->guest_cmdline));
-		jadd(g, "image", jstr(l->image));
-		jadd(g, "image_sha256", jstr(l->image_sha256));
-		jadd(g, "boots", jint((int64_t)l->boots));
+		g = json_write_add(lo, "guest", json_write_object());
+		json_write_add(g, "kernel_release",
+			       json_write_str(l->guest_release));
+		json_write_add(g, "cmdline", json_write_str(l->guest_cmdline));
+		json_write_add(g, "image", json_write_str(l->image));
+		json_write_add(g, "image_sha256",
+			       json_write_str(l->image_sha256));
+		json_write_add(g, "boots", json_write_int((int64_t)l->boots));
 	}
-	jadd(o, "warnings", strings_array(&p->warnings));
-	jadd(o, "notes", strings_array(&p->notes));
+	json_write_add(o, "warnings", strings_array(&p->warnings));
+	json_write_add(o, "notes", strings_array(&p->notes));
 	return o;
 }
 
-static cJSON *compare_object(const struct compare_result *res)
+static struct cJSON *compare_object(const struct compare_result *res)
 {
-	cJSON *o = jcheck(cJSON_CreateObject()), *labels, *benches;
+	struct cJSON *o = json_write_object(), *labels, *benches;
 
-	jadd(o, "format", cJSON_CreateString(JSON_COMPARE_FORMAT));
-	jadd(o, "version", jint(JSON_COMPARE_VERSION));
-	jadd(o, "test", jstr(compare_test_name(res->opts.test)));
-	jadd(o, "alpha", jnum(res->opts.alpha));
-	jadd(o, "fdr", jbool(res->opts.fdr));
-	jadd(o, "unit", jstr(compare_unit_nth(res->opts.unit)));
-	jadd(o, "margin", jnum(res->opts.margin_pct));
-	jadd(o, "fdr_family_size", jint((int64_t)res->family_size[0]));
-	labels = jadd(o, "labels", cJSON_CreateArray());
+	json_write_add(o, "format", json_write_str(JSON_COMPARE_FORMAT));
+	json_write_add(o, "version", json_write_int(JSON_COMPARE_VERSION));
+	json_write_add(o, "test",
+		       json_write_str(compare_test_name(res->opts.test)));
+	json_write_add(o, "alpha", json_write_num(res->opts.alpha));
+	json_write_add(o, "fdr", json_write_bool(res->opts.fdr));
+	json_write_add(o, "unit",
+		       json_write_str(compare_unit_nth(res->opts.unit)));
+	json_write_add(o, "margin", json_write_num(res->opts.margin_pct));
+	json_write_add(o, "fdr_family_size",
+		       json_write_int((int64_t)res->family_size[0]));
+	labels = json_write_add(o, "labels", json_write_array());
 	for (size_t i = 0; i < res->runs_nr; i++)
-		jpush(labels, jstr(res->labels[i]));
+		json_write_push(labels, json_write_str(res->labels[i]));
 	/*
 	 * The warning block the text prints: the provenance block's when
 	 * there is one, as it covers every machine fact, else compare's.
 	 */
 	if (res->provenance && res->opts.test != COMPARE_TEST_MMTESTS)
-		jadd(o, "machine_diffs",
-		     strings_array(&res->provenance->warnings));
+		json_write_add(o, "machine_diffs",
+			       strings_array(&res->provenance->warnings));
 	else
-		jadd(o, "machine_diffs", strings_array(&res->machine_diffs));
-	jadd(o, "provenance", provenance_object(res));
-	jadd(o, "warnings", strings_array(&res->warnings));
-	benches = jadd(o, "benchmarks", cJSON_CreateArray());
+		json_write_add(o, "machine_diffs",
+			       strings_array(&res->machine_diffs));
+	json_write_add(o, "provenance", provenance_object(res));
+	json_write_add(o, "warnings", strings_array(&res->warnings));
+	benches = json_write_add(o, "benchmarks", json_write_array());
 	for (size_t i = 0; i < res->bench_nr; i++)
-		jpush(benches, bench_object(res, &res->bench[i]));
+		json_write_push(benches, bench_object(res, &res->bench[i]));
 	return o;
 }
 
 void json_export_add_compare(struct json_export *je,
 			     const struct compare_result *res)
 {
-	jadd(je->root, "comparison", compare_object(res));
+	json_write_add(je->root, "comparison", compare_object(res));
 }
 
 void json_export_finish(struct json_export *je, struct strbuf *out)
 {
-	jprint(je->root, out);
+	json_write_print(je->root, out);
 }
 
 void json_render_compare(const struct compare_result *res, struct strbuf *out)
 {
-	cJSON *root = compare_object(res);
+	struct cJSON *root = compare_object(res);
 
-	jprint(root, out);
-	cJSON_Delete(root);
+	json_write_print(root, out);
+	json_write_free(root);
 }

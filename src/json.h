@@ -8,7 +8,6 @@
 
 struct compare_result;
 struct run_full;
-struct run_setup;
 struct strbuf;
 
 /*
@@ -139,22 +138,6 @@ void json_export_free(struct json_export *je);
  * for RENDER_JSON.
  */
 void json_render_compare(const struct compare_result *res, struct strbuf *out);
-
-/*
- * The effective setup of a run as the store keeps it (run_info.setup):
- * compact JSON, {"iterations":5,"warmup":1,"until":null,"params":
- * [{"workload":"w","name":"p","values":["1","2"]}]}, the same text for
- * the same setup. The caller frees it.
- */
-char *json_setup_text(const struct run_setup *setup);
-
-/*
- * Read text, as json_setup_text() writes it, into setup (zeroed by the
- * caller; run_setup_release() it, also on failure). Every member must be
- * there, of its type, and no other: the rules of an export's `setup`.
- */
-int json_setup_parse(const char *text, struct run_setup *setup,
-		     struct strbuf *err);
 
 /*
  * Read an "mmcmp-export" document: the len bytes at text, which must be
