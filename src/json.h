@@ -11,18 +11,20 @@ struct run_full;
 struct strbuf;
 
 /*
- * json: everything mmcmp reads from or writes as JSON, in three modules
- * that share only the parse of a document (json-parse.c,
- * json-internal.h): the path reader of extract (json-path.c), the export
- * and compare writers (json-export.c) and the import validator
- * (json-import.c), so that extracting a metric does not link the
- * comparison code. cJSON is used only in the json*.c files; no cJSON type
- * appears in this header.
+ * json: the JSON layer's public side. Path extraction for extract
+ * (json-path.c), mmcmp's export and compare documents (export-json.c)
+ * and their strict import (import-json.c), sharing only the parse of a
+ * document (json-parse.c, json-internal.h), so that extracting a metric
+ * does not link the comparison code. cJSON is included only by json-*.c
+ * (json-read.h and json-write.h give the other readers and writers its
+ * tree); no cJSON type appears in this header.
  *
  * Functions returning int give 0 on success and -1 on failure; on failure
  * they append one line (no '\n') to err, which may be NULL, and leave the
  * caller's arrays as they were on entry (their capacity may have grown).
- *
+ */
+
+/*
  * Paths select numbers inside a document, in a small dialect of the
  * usual dotted notation:
  *

@@ -1,4 +1,4 @@
-/* json-hyperfine: the documents of `hyperfine --export-json`. */
+/* import-hyperfine: the documents of `hyperfine --export-json`. */
 #include "import.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-/* json-export: export and compare documents written through cJSON. */
+/* export-json: export and compare documents written through cJSON. */
 #include "json.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* json-pyperf: pyperf's JSON files (format version "1.0"). */
+/* import-pyperf: pyperf's JSON files (format version "1.0"). */
 #include "import.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-/* json-import: an export document read back, strictly validated. */
+/* import-json: mmcmp's own export document read back, strictly validated. */
 #include "json.h"
 
 #include <inttypes.h>
