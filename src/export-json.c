@@ -5,6 +5,7 @@
 
 #include "compare-provenance.h"
 #include "compare.h"
+#include "export.h"
 #include "json-write.h"
 #include "machine.h"
 #include "mmcmp-version.h"
@@ -571,3 +572,40 @@ void json_render_compare(const struct compare_result *res, struct strbuf *out)
 	json_write_print(root, out);
 	json_write_free(root);
 }
+
+static void *json_start(void)
+{
+	return json_export_new();
+}
+
+/* The document keeps only the text of rf, which is released at once. */
+static void json_add_run(void *doc, struct run_full *rf)
+{
+	json_export_add_run(doc, rf);
+	run_full_release(rf);
+}
+
+static void json_add_compare(void *doc, const struct compare_result *res)
+{
+	json_export_add_compare(doc, res);
+}
+
+static void json_finish(void *doc, struct strbuf *out)
+{
+	json_export_finish(doc, out);
+}
+
+static void json_free(void *doc)
+{
+	json_export_free(doc);
+}
+
+const struct export_format export_json = {
+	.name = "json",
+	.compare = true,
+	.start = json_start,
+	.add_run = json_add_run,
+	.add_compare = json_add_compare,
+	.finish = json_finish,
+	.free = json_free,
+};

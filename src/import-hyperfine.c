@@ -38,7 +38,7 @@ static int hf_names(struct hf_parser *p, const struct cJSON *res,
 			     &params))
 		return -1;
 	len = json_read_push_key(&p->jr, "parameters");
-	json_node_each(v, params)
+	JSON_FOR_EACH(v, params)
 	{
 		size_t at = json_read_push_key(&p->jr, json_node_key(v));
 
@@ -129,7 +129,7 @@ static int hf_result(struct hf_parser *p, const struct cJSON *res)
 	code_at = codes ? json_node_first(codes) : NULL;
 	run = import_builder_run(&p->b, p->label.buf, NULL);
 	op = import_builder_op(&p->b, run, HF_BENCHMARK, p->op.buf, "s", false);
-	json_node_each(t, times)
+	JSON_FOR_EACH(t, times)
 	{
 		struct iteration_data *it;
 		size_t len = json_read_push_key(&p->jr, "times");
@@ -191,7 +191,7 @@ static int hyperfine_parse(const char *path, const char *buf, size_t len,
 		json_read_fail(&p.jr, "no results");
 		goto out;
 	}
-	json_node_each(res, results)
+	JSON_FOR_EACH(res, results)
 	{
 		size_t at = json_read_push_index(&p.jr, i++);
 

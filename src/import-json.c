@@ -264,7 +264,7 @@ static int jr_operations(struct json_read *jr, const struct cJSON *run,
 			      &mark);
 	if (!arr)
 		goto out;
-	json_node_each(el, arr)
+	JSON_FOR_EACH(el, arr)
 	{
 		size_t m = json_read_push_index(jr, i), other;
 		struct op_samples *op;
@@ -309,7 +309,7 @@ static int jr_values(struct json_read *jr, const struct cJSON *group, size_t op,
 		return json_read_type_fail(jr, arr, "an array");
 	if (!json_node_first(arr))
 		return json_read_fail(jr, "no values");
-	json_node_each(el, arr)
+	JSON_FOR_EACH(el, arr)
 	{
 		struct sample_data *s;
 
@@ -347,7 +347,7 @@ static int jr_samples(struct json_read *jr, const struct cJSON *iter,
 	if (!arr)
 		return -1;
 	it->samples_first = rf->samples_nr;
-	json_node_each(el, arr)
+	JSON_FOR_EACH(el, arr)
 	{
 		struct jr_group g = {0};
 		size_t m = json_read_push_index(jr, i++), om;
@@ -422,7 +422,7 @@ static int jr_counts(struct json_read *jr, const struct cJSON *obj,
 		json_read_type_fail(jr, node, "an object");
 		goto out;
 	}
-	json_node_each(el, node)
+	JSON_FOR_EACH(el, node)
 	{
 		const char *name = json_node_key(el);
 		size_t len = strlen(name), m;
@@ -469,7 +469,7 @@ static int jr_monitor_samples(struct json_read *jr, const struct cJSON *obj,
 			      &mark);
 	if (!arr)
 		return -1;
-	json_node_each(el, arr)
+	JSON_FOR_EACH(el, arr)
 	{
 		size_t k = json_read_push_index(jr, i++);
 		struct iteration_monitor_sample *s;
@@ -554,7 +554,7 @@ static int jr_iterations(struct json_read *jr, const struct cJSON *run,
 			      &mark);
 	if (!arr)
 		return -1;
-	json_node_each(el, arr)
+	JSON_FOR_EACH(el, arr)
 	{
 		size_t m = json_read_push_index(jr, i++);
 		struct iteration_data *it;
@@ -610,7 +610,7 @@ static int jr_boots(struct json_read *jr, const struct cJSON *run,
 	arr = json_read_array(jr, run, "boots", JSON_MAX_ITERATIONS, &mark);
 	if (!arr)
 		return -1;
-	json_node_each(el, arr)
+	JSON_FOR_EACH(el, arr)
 	{
 		size_t m = json_read_push_index(jr, i++);
 		struct boot_data *b;
@@ -645,7 +645,7 @@ static int jr_settings(struct json_read *jr, const struct cJSON *run,
 	arr = json_read_array(jr, run, "settings", JSON_MAX_ITERATIONS, &mark);
 	if (!arr)
 		return -1;
-	json_node_each(el, arr)
+	JSON_FOR_EACH(el, arr)
 	{
 		size_t m = json_read_push_index(jr, i++);
 		struct setting_data *sd;
@@ -763,7 +763,7 @@ static int jr_document(struct json_read *jr, const struct cJSON *root,
 	arr = json_read_array(jr, root, "runs", JSON_MAX_RUNS, &mark);
 	if (!arr)
 		goto out;
-	json_node_each(el, arr)
+	JSON_FOR_EACH(el, arr)
 	{
 		size_t m = json_read_push_index(jr, i), other;
 		struct run_full *rf;

@@ -131,7 +131,7 @@ static int pp_run(struct pp_parser *p, const struct cJSON *run,
 	    json_node_number(rss) < 1e18)
 		it->maxrss_kb = (int64_t)(json_node_number(rss) / 1024);
 	len = json_read_push_key(&p->jr, "values");
-	json_node_each(v, values)
+	JSON_FOR_EACH(v, values)
 	{
 		size_t at = json_read_push_index(&p->jr, i++);
 
@@ -188,7 +188,7 @@ static int pp_benchmark(struct pp_parser *p, const struct cJSON *bench)
 		return -1;
 	json_read_pop(&p->jr, len);
 	len = json_read_push_key(&p->jr, "runs");
-	json_node_each(run, runs)
+	JSON_FOR_EACH(run, runs)
 	{
 		size_t at = json_read_push_index(&p->jr, i++);
 
@@ -228,7 +228,7 @@ static int pp_document(struct pp_parser *p, const struct cJSON *root)
 	}
 	p->md[2] = md;
 	len = json_read_push_key(&p->jr, "benchmarks");
-	json_node_each(bench, benchmarks)
+	JSON_FOR_EACH(bench, benchmarks)
 	{
 		size_t at = json_read_push_index(&p->jr, i++);
 

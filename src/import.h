@@ -158,19 +158,4 @@ bool import_name_ok(const char *s, const char **why);
  */
 char *import_file_label(const char *path);
 
-/*
- * `mmcmp export benchstat`: append runs in the Go benchmark format
- * (import-gobench.c), a "label: LABEL" configuration line before each
- * label's results, "pkg: BENCHMARK" before each benchmark's, and one
- * "Unit UNIT better=higher|lower" line per unit at the top. The runs of a
- * label are pooled, labels in the order of their first run; each measured
- * iteration gives one result line per operation name (an operation
- * "NAME UNIT", as the gobench import names them, joins the others of its
- * NAME on one line), with iteration count 1 and values that read back
- * exactly. Names and units have white space replaced by '_', an empty
- * unit is written as "-". `mmcmp import --from gobench --label-by label`
- * reads it back.
- */
-void gobench_export(const struct run_full *runs, size_t nr, struct strbuf *out);
-
 #endif /* MMCMP_IMPORT_H */

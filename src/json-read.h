@@ -39,7 +39,7 @@ void json_read_release(struct json_read *jr);
 const struct cJSON *json_node_get(const struct cJSON *obj, const char *key);
 const struct cJSON *json_node_first(const struct cJSON *node);
 const struct cJSON *json_node_next(const struct cJSON *node);
-#define json_node_each(el, node)                                               \
+#define JSON_FOR_EACH(el, node)                                                \
 	for ((el) = json_node_first(node); (el); (el) = json_node_next(el))
 int json_node_size(const struct cJSON *arr);
 const char *json_node_key(const struct cJSON *node);	/* member name */

@@ -182,7 +182,7 @@ static int jr_setup_values(struct json_read *jr, const struct cJSON *obj,
 		return -1;
 	if (!json_node_first(arr))
 		return json_read_fail(jr, "no values");
-	json_node_each(el, arr)
+	JSON_FOR_EACH(el, arr)
 	{
 		size_t m = json_read_push_index(jr, i++);
 		char *v = NULL;
@@ -220,7 +220,7 @@ static int jr_until(struct json_read *jr, const struct cJSON *node,
 	arr = json_read_array(jr, node, "jobs", SETUP_MAX_ELEMENTS, &amark);
 	if (!arr)
 		return -1;
-	json_node_each(el, arr)
+	JSON_FOR_EACH(el, arr)
 	{
 		size_t m = json_read_push_index(jr, i++);
 		struct setup_stop *st;
@@ -254,7 +254,7 @@ int run_setup_read(struct json_read *jr, const struct cJSON *node,
 	arr = json_read_array(jr, node, "params", SETUP_MAX_ELEMENTS, &mark);
 	if (!arr)
 		return -1;
-	json_node_each(el, arr)
+	JSON_FOR_EACH(el, arr)
 	{
 		size_t m = json_read_push_index(jr, i++);
 		struct setup_param *p;
