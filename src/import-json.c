@@ -1,10 +1,12 @@
 /* import-json: mmcmp's own export document read back, strictly validated. */
 #include "json.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
+#include "import.h"
 #include "json-read.h"
 #include "machine.h"
 #include "run-data.h"
@@ -822,3 +824,35 @@ out:
 	json_read_release(&jr);
 	return ret;
 }
+
+/* JSON by extension, else by a first character of '{' (after a BOM). */
+static bool mmcmp_json_detect(const char *path, const char *buf, size_t len)
+{
+	size_t plen = strlen(path), i = 0;
+
+	if (plen >= 5 && !strcmp(path + plen - 5, ".json"))
+		return true;
+	if (plen >= 4 && !strcmp(path + plen - 4, ".csv"))
+		return false;
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len && isspace((unsigned char)buf[i]))
+		i++;
+	return i < len && buf[i] == '{';
+}
+
+static int mmcmp_json_parse(const char *path, const char *buf, size_t len,
+			    const struct import_options *opts,
+			    struct run_full **runs, size_t *nr,
+			    struct strbuf *err)
+{
+	(void)opts;
+	return json_import(path, buf, len, runs, nr, err);
+}
+
+const struct import_format import_json = {
+	.name = "json",
+	.detect = mmcmp_json_detect,
+	.parse = mmcmp_json_parse,
+	.own = true,
+};
