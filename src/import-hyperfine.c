@@ -168,7 +168,7 @@ static int hyperfine_parse(const char *path, const char *buf, size_t len,
 			   struct strbuf *err)
 {
 	struct hf_parser p = {
-		.jr = {.file = path, .path = STRBUF_INIT, .err = err},
+		.jr = JSON_READ_INIT(path, err),
 		.opts = opts,
 		.label = STRBUF_INIT,
 		.op = STRBUF_INIT,
@@ -204,7 +204,7 @@ static int hyperfine_parse(const char *path, const char *buf, size_t len,
 out:
 	json_read_free(root);
 	import_builder_release(&p.b);
-	strbuf_release(&p.jr.path);
+	json_read_release(&p.jr);
 	strbuf_release(&p.label);
 	strbuf_release(&p.op);
 	return ret;

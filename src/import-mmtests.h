@@ -10,10 +10,17 @@ struct strbuf;
 struct monitor_count;
 
 /*
- * import-mmtests: the results of mmtests (run-mmtests.sh) as mmcmp runs.
- *
- * mmtests writes work/log/RUN/iter-N/ per iteration of a run: the files
- * tests-timestamp ("test begin :: BENCH T", "time :: BENCH U user S
+ * import-mmtests: the results of mmtests (run-mmtests.sh) as mmcmp runs,
+ * the tree format of import.h (docs/import-mmtests.md): each RUN of a
+ * work/log directory becomes one run labelled RUN, each iter-N and
+ * benchmark one iteration. Files may be gzip-compressed (NAME.gz).
+ * Errors append one line to err: "FILE:LINE: message" for a file that
+ * does not parse, "PATH: message" for a tree that is not an mmtests one.
+ */
+
+/*
+ * What is read: mmtests writes work/log/RUN/iter-N/ per iteration of a run: the
+ * files tests-timestamp ("test begin :: BENCH T", "time :: BENCH U user S
  * system E elapsed", ...), tests-sysstate[.gz] (the same lines and
  * /proc/vmstat before and after each benchmark), kernel.version (uname
  * -a), lscpu.txt[.gz], dmesg[.gz], and one directory per benchmark whose
@@ -40,10 +47,6 @@ struct monitor_count;
  *              System-PHASE and User-PHASE in seconds (elapsed rounded to
  *              6 significant digits, as mmtests' awk does), lower is
  *              better; trunc with 4 decimals, others with 2.
- *
- * Files may be gzip-compressed (NAME.gz). Errors append one line to err:
- * "FILE:LINE: message" for a file that does not parse, "PATH: message"
- * for a tree that is not an mmtests one.
  */
 
 /*

@@ -247,7 +247,7 @@ static int pyperf_parse(const char *path, const char *buf, size_t len,
 			struct run_full **runs, size_t *nr, struct strbuf *err)
 {
 	struct pp_parser p = {
-		.jr = {.file = path, .path = STRBUF_INIT, .err = err},
+		.jr = JSON_READ_INIT(path, err),
 		.opts = opts,
 		.label = STRBUF_INIT,
 	};
@@ -266,7 +266,7 @@ static int pyperf_parse(const char *path, const char *buf, size_t len,
 out:
 	json_read_free(root);
 	import_builder_release(&p.b);
-	strbuf_release(&p.jr.path);
+	json_read_release(&p.jr);
 	strbuf_release(&p.label);
 	free(p.file_label);
 	return ret;

@@ -168,7 +168,7 @@ void json_read_free(struct cJSON *root)
 bool json_read_detect(const char *text, size_t len, const char *array,
 		      const char *with, const char *without)
 {
-	struct json_read jr = {.file = "", .path = STRBUF_INIT};
+	struct json_read jr = JSON_READ_INIT("", NULL);
 	struct strbuf quoted = STRBUF_INIT;
 	cJSON *root = NULL;
 	bool found;
@@ -182,7 +182,7 @@ bool json_read_detect(const char *text, size_t len, const char *array,
 		(!without || !cJSON_GetObjectItemCaseSensitive(root, without));
 	cJSON_Delete(root);
 	strbuf_release(&quoted);
-	strbuf_release(&jr.path);
+	json_read_release(&jr);
 	return found;
 }
 
