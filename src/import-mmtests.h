@@ -10,17 +10,29 @@ struct strbuf;
 struct monitor_count;
 
 /*
- * import-mmtests: the results of mmtests (run-mmtests.sh) as mmcmp runs,
- * the tree format of import.h (docs/import-mmtests.md): each RUN of a
- * work/log directory becomes one run labelled RUN, each iter-N and
- * benchmark one iteration. Files may be gzip-compressed (NAME.gz).
- * Errors append one line to err: "FILE:LINE: message" for a file that
- * does not parse, "PATH: message" for a tree that is not an mmtests one.
+ * import-mmtests: the results of mmtests (run-mmtests.sh) as mmcmp runs.
+ *
+ * import_mmtests() reads a whole tree into runs the caller owns, for
+ * store_run_insert_full(); the mmtests_parse_*() functions below read one
+ * file each, for it and its tests. What a tree holds and which benchmarks
+ * are read: at import_mmtests(). Files may be gzip-compressed (NAME.gz).
+ * Functions returning int give 0, or -1 after appending one line to err:
+ * "FILE:LINE: message" for a file that does not parse, "PATH: message"
+ * for a tree that is not an mmtests one.
  */
 
 /*
- * What is read: mmtests writes work/log/RUN/iter-N/ per iteration of a run: the
- * files tests-timestamp ("test begin :: BENCH T", "time :: BENCH U user S
+ * Read path, a work/log directory (every RUN below it that has iter-N
+ * directories) or one RUN directory. On success *runs is a new array of
+ * *nr runs, ordered by RUN name, each complete for store_run_insert_full():
+ * label RUN, config_name the RUN directory as reached from path, a uuid
+ * derived from the run's contents (so importing the same tree again
+ * finds it stored), status "complete", start and end times from
+ * tests-timestamp and the machine facts the run recorded. The caller
+ * frees it with run_full_free_array(). On failure *runs is NULL and *nr 0.
+ *
+ * mmtests writes work/log/RUN/iter-N/ per iteration of a run: the files
+ * tests-timestamp ("test begin :: BENCH T", "time :: BENCH U user S
  * system E elapsed", ...), tests-sysstate[.gz] (the same lines and
  * /proc/vmstat before and after each benchmark), kernel.version (uname
  * -a), lscpu.txt[.gz], dmesg[.gz], and one directory per benchmark whose
@@ -47,17 +59,6 @@ struct monitor_count;
  *              System-PHASE and User-PHASE in seconds (elapsed rounded to
  *              6 significant digits, as mmtests' awk does), lower is
  *              better; trunc with 4 decimals, others with 2.
- */
-
-/*
- * Read path, a work/log directory (every RUN below it that has iter-N
- * directories) or one RUN directory. On success *runs is a new array of
- * *nr runs, ordered by RUN name, each complete for store_run_insert_full():
- * label RUN, config_name the RUN directory as reached from path, a uuid
- * derived from the run's contents (so importing the same tree again
- * finds it stored), status "complete", start and end times from
- * tests-timestamp and the machine facts the run recorded. The caller
- * frees it with run_full_free_array(). On failure *runs is NULL and *nr 0.
  */
 int import_mmtests(const char *path, struct run_full **runs, size_t *nr,
 		   struct strbuf *err);
