@@ -2,9 +2,7 @@
 #include "cmd.h"
 
 #include "compare.h"
-#include "csv.h"
-#include "import.h"
-#include "json.h"
+#include "export.h"
 #include "run-data.h"
 #include "store.h"
 #include "strbuf.h"
@@ -31,8 +29,7 @@ static const char export_usage[] =
 	"      mmcmp import --from gobench --label-by label reads it back.\n";
 
 struct export_args {
-	bool json;
-	bool benchstat;
+	const struct export_format *fmt;
 	const char *benchmark;
 	const char *base;
 	const char *output;
@@ -56,27 +53,28 @@ static const struct cmd_option export_option_table[] = {
 
 static int parse_args(int argc, char **argv, struct export_args *a)
 {
-	const char *format;
+	struct strbuf names = STRBUF_INIT;
+	int ret = 0;
 
 	argc = parse_cmd_options(&cmd_export, argc, argv, a);
 	if (argc < 0)
 		return 2;
-	if (argc < 2)
-		return usage_error(&cmd_export,
-				   "missing format: json, csv or benchstat");
-	format = argv[1];
+	export_format_names(&names);
+	if (argc < 2) {
+		ret = usage_error(&cmd_export, "missing format: %s", names.buf);
+		goto out;
+	}
 	a->labels = argv + 2;
 	a->labels_nr = (size_t)argc - 2;
-	if (strcmp(format, "json") != 0 && strcmp(format, "csv") != 0 &&
-	    strcmp(format, "benchstat") != 0)
-		return usage_error(
-			&cmd_export,
-			"unknown format '%s' (json, csv or benchstat)", format);
-	a->json = !strcmp(format, "json");
-	a->benchstat = !strcmp(format, "benchstat");
-	if (a->base && !a->json)
-		return usage_error(&cmd_export, "--compare needs json");
-	return 0;
+	a->fmt = export_format_find(argv[1]);
+	if (!a->fmt)
+		ret = usage_error(&cmd_export, "unknown format '%s' (%s)",
+				  argv[1], names.buf);
+	else if (a->base && !a->fmt->compare)
+		ret = usage_error(&cmd_export, "--compare needs json");
+out:
+	strbuf_release(&names);
+	return ret;
 }
 
 static int cmp_id(const void *x, const void *y)
@@ -165,7 +163,7 @@ static int load_label(struct store *st, const char *label, struct run_data *rd)
  */
 static int add_compare(struct store *st, struct export_args *a,
 		       const char *const *labels, size_t labels_nr,
-		       struct json_export *je)
+		       struct export *ex)
 {
 	struct compare_result res = COMPARE_RESULT_INIT;
 	struct strbuf err = STRBUF_INIT;
@@ -196,7 +194,6 @@ static int add_compare(struct store *st, struct export_args *a,
 			ret = load_label(st, labels[i], &rds[nr++]);
 	if (ret)
 		goto out;
-	ret = 1;
 	if (nr < 2) {
 		ret = usage_error(&cmd_export,
 				  "--compare: no exported label besides '%s'",
@@ -208,7 +205,7 @@ static int add_compare(struct store *st, struct export_args *a,
 		ret = usage_error(&cmd_export, "--compare: %s", err.buf);
 		goto out;
 	}
-	json_export_add_compare(je, &res);
+	export_add_compare(ex, &res);
 	ret = 0;
 out:
 	compare_result_release(&res);
@@ -233,11 +230,11 @@ static int export_main(int argc, char **argv)
 {
 	struct export_args a = {.opts = COMPARE_OPTIONS_INIT};
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
-	struct json_export *je = NULL;
+	struct export *ex = NULL;
 	struct strvec labels = STRVEC_INIT;
-	struct run_full *runs = NULL;
+	struct run_full rf = {0};
 	struct store *st = NULL;
-	size_t nr = 0, runs_nr = 0, runs_alloc = 0, exported = 0;
+	size_t nr = 0, exported = 0;
 	int64_t *ids = NULL;
 	int ret;
 
@@ -252,53 +249,36 @@ static int export_main(int argc, char **argv)
 	ret = select_runs(st, &a, &ids, &nr);
 	if (ret)
 		goto out;
-	if (a.json)
-		je = json_export_new();
-	/*
-	 * JSON keeps only the text of each run, so runs are released as
-	 * they go; CSV pools the runs of a label and needs them all.
-	 */
+	ex = export_new(a.fmt);
 	for (size_t i = 0; i < nr; i++) {
-		struct run_full *rf;
-
-		ALLOC_GROW(runs, runs_nr + 1, runs_alloc);
-		rf = &runs[runs_nr++];
-		memset(rf, 0, sizeof(*rf));
 		ret = 1;
-		if (store_run_load_full(st, ids[i], a.benchmark, rf, &err)) {
+		if (store_run_load_full(st, ids[i], a.benchmark, &rf, &err)) {
 			error("%s", err.buf);
 			goto out;
 		}
-		if (!a.benchmark || rf->ops_nr || rf->iters_nr) {
+		if (!a.benchmark || rf.ops_nr || rf.iters_nr) {
 			exported++;
-			note_label(&labels, rf->info.label);
-			if (!je)
-				continue;
-			json_export_add_run(je, rf);
+			note_label(&labels, rf.info.label);
+			export_add_run(ex, &rf);
 		}
-		run_full_release(&runs[--runs_nr]);
+		run_full_release(&rf);
 	}
 	if (a.benchmark && !exported) {
 		ret = usage_error(&cmd_export, "no runs with benchmark '%s'",
 				  a.benchmark);
 		goto out;
 	}
-	if (je && a.base) {
+	if (a.base) {
 		ret = add_compare(st, &a, (const char *const *)labels.v,
-				  labels.nr, je);
+				  labels.nr, ex);
 		if (ret)
 			goto out;
 	}
-	if (je)
-		json_export_finish(je, &out);
-	else if (a.benchstat)
-		gobench_export(runs, runs_nr, &out);
-	else
-		csv_export(runs, runs_nr, &out);
+	export_finish(ex, &out);
 	ret = write_output(a.output, &out);
 out:
-	json_export_free(je);
-	run_full_free_array(runs, runs_nr);
+	export_free(ex);
+	run_full_release(&rf);
 	strvec_clear(&labels);
 	free(ids);
 	store_close(st);

@@ -153,7 +153,7 @@ static void show_setup(const struct run_info *ri)
 
 	if (!ri->setup) {
 		printf("  setup:     not recorded\n");
-	} else if (json_setup_parse(ri->setup, &setup, &err)) {
+	} else if (run_setup_parse(ri->setup, &setup, &err)) {
 		printf("  setup:     unreadable (%s)\n", err.buf);
 	} else {
 		printf("  setup:     %" PRId64 " iteration%s, %" PRId64

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
 #include "machine.h"
 #include "run-data.h"
+#include "run-setup.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -503,8 +503,8 @@ struct compare_provenance *compare_provenance_new(const struct run_data *runs,
 			pr->boot = first_boot(src);
 			pr->settings = &src->settings;
 			pr->has_setup = src->info.setup &&
-					!json_setup_parse(src->info.setup,
-							  &pr->setup, &err);
+					!run_setup_parse(src->info.setup,
+							 &pr->setup, &err);
 			strbuf_release(&err);
 		}
 		label_fill(&p->labels[i], &runs[i], &pl[i]);

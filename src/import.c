@@ -1,28 +1,33 @@
-/* import: the table of foreign formats, gzip, and the run builder. */
+/* import: the table of formats, reading and storing files, the run builder. */
 #include "import.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <zlib.h>
 
 #include "import-mmtests.h"
 #include "json.h"
+#include "machine.h"
 #include "mmcmp-version.h"
+#include "names.h"
 #include "run-data.h"
 #include "sha256.h"
+#include "store.h"
 #include "strbuf.h"
 #include "strmap.h"
+#include "strvec.h"
 #include "util.h"
 
 #define IMPORT_MIN_DECIMALS 2
 #define IMPORT_MAX_DECIMALS 12
 
+/* mmcmp's own formats last: detection tries them in this order. */
 static const struct import_format *const import_formats[] = {
-	&import_hyperfine,
-	&import_gobench,
-	&import_pyperf,
-	&import_mmtests_tree,
+	&import_hyperfine,    &import_gobench, &import_pyperf,
+	&import_mmtests_tree, &import_json,    &import_csv,
 };
 
 const struct import_format import_mmtests_tree = {
@@ -33,7 +38,8 @@ const struct import_format import_mmtests_tree = {
 const struct import_format *import_format_find(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(import_formats); i++)
-		if (!strcmp(import_formats[i]->name, name))
+		if (!import_formats[i]->own &&
+		    !strcmp(import_formats[i]->name, name))
 			return import_formats[i];
 	return NULL;
 }
@@ -51,8 +57,9 @@ const struct import_format *import_format_detect(const char *path,
 void import_format_names(struct strbuf *out)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(import_formats); i++)
-		strbuf_addf(out, "%s%s", i ? ", " : "",
-			    import_formats[i]->name);
+		if (!import_formats[i]->own)
+			strbuf_addf(out, "%s%s", i ? ", " : "",
+				    import_formats[i]->name);
 }
 
 bool import_is_gzip(const char *buf, size_t len)
@@ -343,4 +350,204 @@ char *import_file_label(const char *path)
 	if (dot > base + 1)
 		len = (size_t)(dot - 1 - base);
 	return xstrndup(base, len);
+}
+
+static int read_file(const char *path, struct strbuf *sb, struct strbuf *err)
+{
+	char buf[65536];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return error_addf(err, "cannot open '%s': %s", path,
+				  strerror(errno));
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		if (sb->len + n > IMPORT_MAX_BYTES) {
+			fclose(f);
+			return error_addf(err,
+					  "%s: too large (more than %zu bytes)",
+					  path, IMPORT_MAX_BYTES);
+		}
+		strbuf_add(sb, buf, n);
+	}
+	if (ferror(f)) {
+		fclose(f);
+		return error_addf(err, "cannot read '%s': %s", path,
+				  strerror(errno));
+	}
+	fclose(f);
+	return 0;
+}
+
+int import_file_read(struct import_file *f, const struct import_format *from,
+		     const char *label_by, struct strbuf *err)
+{
+	struct strbuf buf = STRBUF_INIT, raw = STRBUF_INIT;
+	const struct import_format *fmt = from;
+	struct import_options o = {.label_by = label_by};
+	char now[32];
+	int ret = -1;
+
+	if (fmt && fmt->parse_tree)
+		return fmt->parse_tree(f->path, &f->runs, &f->nr, err);
+	if (read_file(f->path, &buf, err))
+		goto out;
+	/*
+	 * What a gzip file holds has the limits of an uncompressed file: a
+	 * CSV 1 GiB, a JSON export less (json_import() checks it).
+	 */
+	if (import_is_gzip(buf.buf, buf.len)) {
+		strbuf_add(&raw, buf.buf, buf.len);
+		strbuf_reset(&buf);
+		if (import_gunzip(f->path, raw.buf, raw.len, IMPORT_MAX_BYTES,
+				  &buf, err))
+			goto out;
+	}
+	if (!fmt)
+		fmt = import_format_detect(f->path, buf.buf, buf.len);
+	if (!fmt)
+		BUG("no import format takes '%s'", f->path);
+	if (fmt->own && label_by) {
+		error_addf(
+			err,
+			"%s: --label-by needs a file of another tool (--from)",
+			f->path);
+		goto out;
+	}
+	machine_utc_now(now);
+	o.started_at = now;
+	if (fmt->parse(f->path, buf.buf, buf.len, &o, &f->runs, &f->nr, err))
+		goto out;
+	ret = 0;
+out:
+	strbuf_release(&buf);
+	strbuf_release(&raw);
+	return ret;
+}
+
+/* Whether the names of rf, with its label prefixed, obey names.h. */
+static bool names_fit(const struct run_full *rf, const char *label,
+		      struct strbuf *why)
+{
+	bool bad = names_check(NAME_LABEL, label, why);
+
+	for (size_t o = 0; !bad && o < rf->ops_nr; o++)
+		bad = names_check(NAME_BENCHMARK, rf->ops[o].benchmark, why) ||
+		      names_check(NAME_OPERATION, rf->ops[o].name, why) ||
+		      names_check(NAME_UNIT,
+				  rf->ops[o].unit ? rf->ops[o].unit : "", why);
+	for (size_t k = 0; !bad && k < rf->iters_nr; k++)
+		bad = names_check(NAME_BENCHMARK, rf->iters[k].benchmark, why);
+	return !bad;
+}
+
+/*
+ * The first benchmark of rf that a stored run of label has results for,
+ * in *clash (NULL: none, or append).
+ */
+static int label_clash(struct store *st, const struct run_full *rf,
+		       const char *label, bool append, const char **clash,
+		       struct strbuf *err)
+{
+	const struct op_samples *ops = rf->ops;
+	int64_t *ids = NULL;
+	size_t n = 0;
+	int ret = -1;
+
+	*clash = NULL;
+	if (store_find_runs(st, label, &ids, &n, err))
+		return -1;
+	for (size_t k = 0; k < n && !append && !*clash; k++) {
+		for (size_t o = 0; o < rf->ops_nr && !*clash; o++) {
+			struct run_data rd = {0};
+
+			if (o && ops[o - 1].benchmark &&
+			    !strcmp(ops[o].benchmark, ops[o - 1].benchmark))
+				continue;
+			if (store_load_run(st, ids[k], ops[o].benchmark, &rd,
+					   err))
+				goto out;
+			if (rd.ops_nr)
+				*clash = ops[o].benchmark;
+			run_data_release(&rd);
+		}
+	}
+	ret = 0;
+out:
+	free(ids);
+	return ret;
+}
+
+/* Store run i of f under label, once import_store() has checked it. */
+static int store_one(struct store *st, struct import_policy *pol,
+		     struct import_file *f, size_t i, const char *label,
+		     struct strmap *mine, struct strbuf *err)
+{
+	struct run_info *ri = &f->runs[i].info;
+	struct strbuf why = STRBUF_INIT;
+	const char *clash = NULL;
+	int ret = -1;
+
+	if (!names_fit(&f->runs[i], label, &why)) {
+		pol->bad_input = true;
+		error_addf(err, "%s: %s", f->path, why.buf);
+		goto out;
+	}
+	if (!strmap_get(mine, label, strlen(label), NULL)) {
+		if (label_clash(st, &f->runs[i], label, pol->append, &clash,
+				err))
+			goto out;
+		if (clash) {
+			pol->bad_input = true;
+			error_addf(
+				err,
+				"%s: label '%s' already has results; use --append or --label-prefix (both have benchmark '%s')",
+				f->path, label, clash);
+			goto out;
+		}
+		strmap_put(mine, label, strlen(label), 0);
+	}
+	free(ri->label);
+	ri->label = xstrdup(label);
+	ret = store_run_insert_full(st, &f->runs[i], err);
+out:
+	strbuf_release(&why);
+	return ret;
+}
+
+int import_store(struct store *st, struct import_policy *pol,
+		 struct import_file *f, struct strbuf *err)
+{
+	struct strmap mine = STRMAP_INIT;
+	struct strbuf label = STRBUF_INIT;
+	int ret = -1;
+
+	for (size_t i = 0; i < f->nr; i++) {
+		struct run_info *ri = &f->runs[i].info;
+		bool exists = false;
+
+		if (store_uuid_exists(st, ri->uuid, &exists, err))
+			goto out;
+		if (exists) {
+			struct strbuf note = STRBUF_INIT;
+
+			strbuf_addf(
+				&note,
+				"%s: run %s ('%s') is in the database already; skipped",
+				f->path, ri->uuid, ri->label);
+			strvec_push(pol->skipped, note.buf);
+			strbuf_release(&note);
+			continue;
+		}
+		strbuf_reset(&label);
+		strbuf_addf(&label, "%s%s", pol->prefix ? pol->prefix : "",
+			    ri->label);
+		if (store_one(st, pol, f, i, label.buf, &mine, err))
+			goto out;
+	}
+	ret = 0;
+out:
+	strmap_clear(&mine);
+	strbuf_release(&label);
+	return ret;
 }

@@ -5,24 +5,21 @@
 #include <stddef.h>
 
 struct run_full;
+struct store;
 struct strbuf;
+struct strvec;
 
 /*
- * import: results written by other tools (hyperfine, Go benchmarks,
- * pyperf, mmtests result trees), turned into whole runs (struct run_full, one
- * per label) that `mmcmp import` stores as it stores its own JSON exports.
- *
- * Each format is one `struct import_format` in its own file
- * (import-gobench.c, json-hyperfine.c, json-pyperf.c), listed in one
- * table in import.c. Its parse function reads the whole file from memory
- * and either returns every run it holds or fails with one line in err,
- * "FILE:LINE: message" for text formats and "FILE: PATH: message" for
- * JSON ones (PATH is where in the document, "results[2].times[0]"),
- * leaving *runs NULL and *nr 0. Runs get a uuid derived from the format,
- * the label and the file's bytes (SHA-256), so the same file imported
- * twice gives the same runs, which the store then skips; their config
- * name is the file name.
- *
+ * import: the files `mmcmp import` reads (mmcmp's JSON export and CSV,
+ * hyperfine, Go benchmarks, pyperf, mmtests result trees), each turned
+ * into whole runs (struct run_full, one per label), and how they are
+ * stored. Each format is a `struct import_format` in its own import-*.c
+ * file, listed in import_formats[] in import.c. A parse reads the whole
+ * file from memory and returns every run or fails with one line in err,
+ * "FILE:LINE: message" (text) or "FILE: PATH: message" (JSON, PATH as
+ * "results[2].times[0]"), leaving *runs NULL and *nr 0. Runs of other
+ * tools get a uuid from the format, label and the file's SHA-256, so a
+ * file imported twice gives the same runs, which the store skips.
  * zlib is used only in import.c, for files compressed with gzip.
  */
 
@@ -61,21 +58,72 @@ struct import_format {
 	 */
 	int (*parse_tree)(const char *path, struct run_full **runs, size_t *nr,
 			  struct strbuf *err);
+	/*
+	 * mmcmp's own formats (its JSON export, CSV): last in the table,
+	 * detected after the others' detect(), never named by --from, and
+	 * taking no --label-by.
+	 */
+	bool own;
 };
 
 extern const struct import_format import_hyperfine, import_gobench,
-	import_pyperf, import_mmtests_tree;
+	import_pyperf, import_mmtests_tree, import_json, import_csv;
 
-/* The format called name, or NULL. */
+/* The format called name that --from may name, or NULL. */
 const struct import_format *import_format_find(const char *name);
 /*
- * The first file format whose detect() accepts the file, or NULL (trees
+ * The first file format whose detect() accepts the file, in table order,
+ * mmcmp's own last (CSV takes any file); NULL only when none does (trees
  * are never detected: --from names them).
  */
 const struct import_format *import_format_detect(const char *path,
 						 const char *buf, size_t len);
-/* Append the format names, joined by ", ", for messages and usage. */
+/* Append the names --from takes, joined by ", ", for messages and usage. */
 void import_format_names(struct strbuf *out);
+
+/* The runs of one file, read and checked before the store is opened. */
+struct import_file {
+	const char *path;
+	struct run_full *runs; /* run_full_free_array() them */
+	size_t nr;
+};
+
+/*
+ * The largest file read, compressed or not: CSV's; a JSON export has a
+ * lower limit of its own (JSON_IMPORT_MAX_BYTES).
+ */
+#define IMPORT_MAX_BYTES ((size_t)1 << 30)
+
+/*
+ * Read the runs of f->path into f: a tree format (from) reads the tree;
+ * a file is read, decompressed when it is gzip, and parsed as from, or
+ * else as the format import_format_detect() picks. label_by (NULL for
+ * the default) applies to other tools' formats; with mmcmp's own it is
+ * an error. The runs are stamped with the time of reading.
+ */
+int import_file_read(struct import_file *f, const struct import_format *from,
+		     const char *label_by, struct strbuf *err);
+
+/* How the runs of files join those of the database: import_store(). */
+struct import_policy {
+	const char *prefix; /* prepended to every label, or NULL */
+	bool append;	    /* labels with results may take more runs */
+	/* Filled by import_store(): */
+	struct strvec *skipped; /* a warning per run stored already */
+	bool bad_input;		/* the failure was the input's (usage) */
+};
+
+/*
+ * Store the runs of f into st, inside the caller's transaction: skip
+ * those whose uuid st has (with a warning in skipped), prefix the labels
+ * (f's runs are relabelled), check every name against names.h's limits
+ * and refuse a label whose other runs have results for a benchmark of a
+ * new run, unless append is set or an earlier run of this file brought
+ * them. A label's runs of other benchmarks are no clash: the results of
+ * two benchmarks on one kernel merge under one label.
+ */
+int import_store(struct store *st, struct import_policy *pol,
+		 struct import_file *f, struct strbuf *err);
 
 /* Whether the len bytes at buf start as a gzip file does (RFC 1952). */
 bool import_is_gzip(const char *buf, size_t len);
@@ -157,20 +205,5 @@ bool import_name_ok(const char *s, const char **why);
  * The caller frees it.
  */
 char *import_file_label(const char *path);
-
-/*
- * `mmcmp export benchstat`: append runs in the Go benchmark format
- * (import-gobench.c), a "label: LABEL" configuration line before each
- * label's results, "pkg: BENCHMARK" before each benchmark's, and one
- * "Unit UNIT better=higher|lower" line per unit at the top. The runs of a
- * label are pooled, labels in the order of their first run; each measured
- * iteration gives one result line per operation name (an operation
- * "NAME UNIT", as the gobench import names them, joins the others of its
- * NAME on one line), with iteration count 1 and values that read back
- * exactly. Names and units have white space replaced by '_', an empty
- * unit is written as "-". `mmcmp import --from gobench --label-by label`
- * reads it back.
- */
-void gobench_export(const struct run_full *runs, size_t nr, struct strbuf *out);
 
 #endif /* MMCMP_IMPORT_H */

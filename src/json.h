@@ -8,22 +8,23 @@
 
 struct compare_result;
 struct run_full;
-struct run_setup;
 struct strbuf;
 
 /*
- * json: everything mmcmp reads from or writes as JSON, in three modules
- * that share only the parse of a document (json-parse.c,
- * json-internal.h): the path reader of extract (json-path.c), the export
- * and compare writers (json-export.c) and the import validator
- * (json-import.c), so that extracting a metric does not link the
- * comparison code. cJSON is used only in the json*.c files; no cJSON type
- * appears in this header.
+ * json: the JSON layer's public side. Path extraction for extract
+ * (json-path.c), mmcmp's export and compare documents (export-json.c)
+ * and their strict import (import-json.c), sharing only the parse of a
+ * document (json-parse.c, json-internal.h), so that extracting a metric
+ * does not link the comparison code. cJSON is included only by json-*.c
+ * (json-read.h and json-write.h give the other readers and writers its
+ * tree); no cJSON type appears in this header.
  *
  * Functions returning int give 0 on success and -1 on failure; on failure
  * they append one line (no '\n') to err, which may be NULL, and leave the
  * caller's arrays as they were on entry (their capacity may have grown).
- *
+ */
+
+/*
  * Paths select numbers inside a document, in a small dialect of the
  * usual dotted notation:
  *
@@ -139,22 +140,6 @@ void json_export_free(struct json_export *je);
  * for RENDER_JSON.
  */
 void json_render_compare(const struct compare_result *res, struct strbuf *out);
-
-/*
- * The effective setup of a run as the store keeps it (run_info.setup):
- * compact JSON, {"iterations":5,"warmup":1,"until":null,"params":
- * [{"workload":"w","name":"p","values":["1","2"]}]}, the same text for
- * the same setup. The caller frees it.
- */
-char *json_setup_text(const struct run_setup *setup);
-
-/*
- * Read text, as json_setup_text() writes it, into setup (zeroed by the
- * caller; run_setup_release() it, also on failure). Every member must be
- * there, of its type, and no other: the rules of an export's `setup`.
- */
-int json_setup_parse(const char *text, struct run_setup *setup,
-		     struct strbuf *err);
 
 /*
  * Read an "mmcmp-export" document: the len bytes at text, which must be

@@ -25,62 +25,6 @@ void machine_info_release(struct machine_info *m)
 	memset(m, 0, sizeof(*m));
 }
 
-void run_setup_release(struct run_setup *setup)
-{
-	if (!setup)
-		return;
-	for (size_t i = 0; i < setup->params_nr; i++) {
-		struct setup_param *p = &setup->params[i];
-
-		free(p->workload);
-		free(p->name);
-		for (size_t k = 0; k < p->values_nr; k++)
-			free(p->values[k]);
-		free(p->values);
-	}
-	free(setup->params);
-	for (size_t i = 0; i < setup->stops_nr; i++) {
-		free(setup->stops[i].workload);
-		free(setup->stops[i].job);
-		free(setup->stops[i].stopped);
-	}
-	free(setup->stops);
-	memset(setup, 0, sizeof(*setup));
-}
-
-void run_setup_add_stop(struct run_setup *setup, const char *workload,
-			const char *job, int64_t iterations,
-			const char *stopped)
-{
-	struct setup_stop *st;
-
-	ALLOC_GROW(setup->stops, setup->stops_nr + 1, setup->stops_alloc);
-	st = &setup->stops[setup->stops_nr++];
-	st->workload = xstrdup(workload);
-	st->job = xstrdup(job);
-	st->iterations = iterations;
-	st->stopped = xstrdup(stopped);
-}
-
-struct setup_param *run_setup_add_param(struct run_setup *setup,
-					const char *workload, const char *name)
-{
-	struct setup_param *p;
-
-	ALLOC_GROW(setup->params, setup->params_nr + 1, setup->params_alloc);
-	p = &setup->params[setup->params_nr++];
-	memset(p, 0, sizeof(*p));
-	p->workload = xstrdup(workload);
-	p->name = xstrdup(name);
-	return p;
-}
-
-void setup_param_add_value(struct setup_param *p, const char *value)
-{
-	ALLOC_GROW(p->values, p->values_nr + 1, p->values_alloc);
-	p->values[p->values_nr++] = xstrdup(value);
-}
-
 void run_info_release(struct run_info *ri)
 {
 	if (!ri)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "run-setup.h"
 #include "strvec.h"
 
 /*
@@ -53,8 +54,8 @@ struct run_info {
 	char *cgroup;	   /* the cgroup its workloads ran in, or NULL */
 	/*
 	 * What the run actually ran, after --iterations and --param: the
-	 * canonical JSON text of a struct run_setup (json_setup_text(),
-	 * json_setup_parse()), NULL where it was not recorded.
+	 * canonical JSON text of a struct run_setup (run-setup.h), NULL where
+	 * it was not recorded.
 	 */
 	char *setup;
 	/*
@@ -63,42 +64,6 @@ struct run_info {
 	 * of its label while it is alive. Written only on creation.
 	 */
 	bool replacing;
-};
-
-/* One workload parameter of an effective setup, with its values. */
-struct setup_param {
-	char *workload; /* the benchmark */
-	char *name;
-	char **values; /* in the order they ran, at least one */
-	size_t values_nr, values_alloc;
-};
-
-/*
- * How one job of a run with `until` ended: the measured iterations it
- * ran and why it stopped, "precision" (precise enough), "maximum" (it
- * ran `iterations`) or "interrupted" (the run stopped before either).
- */
-struct setup_stop {
-	char *workload; /* the benchmark */
-	char *job; /* its parameters, "mode=threads tasks=2"; "" for none */
-	int64_t iterations;
-	char *stopped;
-};
-
-/*
- * The effective setup of a run: the iteration counts and parameter values
- * after the command line's overrides, and the precision rule of `until`
- * with how each job ended under it. In JSON "until" is null without the
- * rule, else {"pct": P, "jobs": [{workload, job, iterations, stopped}]}.
- */
-struct run_setup {
-	int64_t iterations;	    /* measured, per job; with until the most */
-	int64_t warmup;		    /* warm-ups, per job */
-	struct setup_param *params; /* workload by workload, in file order */
-	size_t params_nr, params_alloc;
-	double until_pct;	  /* 0: no until */
-	struct setup_stop *stops; /* with until: job by job, in plan order */
-	size_t stops_nr, stops_alloc;
 };
 
 /* One operation (a row label) of one benchmark in one run. */
@@ -349,17 +314,6 @@ struct run_full {
 };
 
 void machine_info_release(struct machine_info *m);
-/* Free everything setup holds and zero it; NULL is a no-op. */
-void run_setup_release(struct run_setup *setup);
-/* Append parameter name of workload, without values yet, to setup. */
-struct setup_param *run_setup_add_param(struct run_setup *setup,
-					const char *workload, const char *name);
-/* Append a copy of value to p's values. */
-void setup_param_add_value(struct setup_param *p, const char *value);
-/* Append how job `job` of workload ended (struct setup_stop), copied. */
-void run_setup_add_stop(struct run_setup *setup, const char *workload,
-			const char *job, int64_t iterations,
-			const char *stopped);
 void run_info_release(struct run_info *ri);
 /* Free what b holds and zero it; NULL is a no-op. */
 void run_boot_release(struct run_boot *b);

@@ -388,7 +388,7 @@ static char *effective_setup(const struct session *s, size_t b)
 					p, wl->params[i].values.v[k]);
 		}
 	}
-	text = json_setup_text(&setup);
+	text = run_setup_text(&setup);
 	run_setup_release(&setup);
 	return text;
 }

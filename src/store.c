@@ -1648,7 +1648,7 @@ static int64_t planned_iterations(const struct run_info *ri)
 	int64_t jobs = 0, planned = 0;
 
 	if (!ri->setup || !ri->config_text ||
-	    json_setup_parse(ri->setup, &setup, &err) ||
+	    run_setup_parse(ri->setup, &setup, &err) ||
 	    config_load_buffer(&cfg, "config", ri->config_text,
 			       strlen(ri->config_text), &err))
 		goto out;

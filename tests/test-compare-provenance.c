@@ -117,7 +117,7 @@ static void fake_source(struct run_source *src, const struct fake_run *fr,
 	if (fr->iterations) {
 		struct run_setup setup = {.iterations = fr->iterations};
 
-		src->info.setup = json_setup_text(&setup);
+		src->info.setup = run_setup_text(&setup);
 	}
 	if (fr->image_sha) {
 		struct run_boot *b;

@@ -1,6 +1,7 @@
 /* Unit tests for import-gobench: the Go benchmark format, both ways. */
 #include <stdlib.h>
 
+#include "export.h"
 #include "test-import.h"
 #include "util.h"
 

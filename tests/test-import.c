@@ -14,7 +14,8 @@ static const struct {
 	{"hyperfine-matrix.json", "hyperfine"},
 	{"pyperf-py311.json", "pyperf"},
 	{"gobench-base.txt", "gobench"},
-	{"../mmtests/wis-improve.csv", NULL},
+	{"../mmtests/wis-improve.csv", "csv"}, /* mmcmp's own: last */
+	{"../../golden/export.json", "json"},
 };
 
 static void test_table(void)

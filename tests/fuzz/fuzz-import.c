@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "export.h"
 #include "fuzz.h"
 #include "import.h"
 #include "run-data.h"

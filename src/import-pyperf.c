@@ -1,9 +1,7 @@
-/* json-pyperf: pyperf's JSON files (format version "1.0"). */
+/* import-pyperf: pyperf's JSON files (format version "1.0"). */
 #include "import.h"
 
 #include <string.h>
-
-#include <cjson/cJSON.h>
 
 #include "json-read.h"
 #include "run-data.h"
@@ -29,18 +27,17 @@ struct pp_parser {
 	struct import_builder b;
 	struct strbuf label;
 	/* Metadata, most specific first: run, benchmark, suite. */
-	const cJSON *md[3];
+	const struct cJSON *md[3];
 	size_t values;
 };
 
 /* The metadata value key as the run sees it, or NULL. */
-static const cJSON *pp_meta(const struct pp_parser *p, const char *key)
+static const struct cJSON *pp_meta(const struct pp_parser *p, const char *key)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(p->md); i++) {
-		const cJSON *v =
-			cJSON_GetObjectItemCaseSensitive(p->md[i], key);
+		const struct cJSON *v = json_node_get(p->md[i], key);
 
-		if (v && (cJSON_IsString(v) || cJSON_IsNumber(v)))
+		if (v && (json_node_is_string(v) || json_node_is_number(v)))
 			return v;
 	}
 	return NULL;
@@ -69,27 +66,28 @@ static char *pp_kernel_release(const char *platform)
 /* Machine facts of a new run, from its first run's metadata. */
 static void pp_machine(const struct pp_parser *p, struct machine_info *m)
 {
-	const cJSON *host = pp_meta(p, "hostname");
-	const cJSON *cpu = pp_meta(p, "cpu_model_name");
-	const cJSON *count = pp_meta(p, "cpu_count");
-	const cJSON *platform = pp_meta(p, "platform");
+	const struct cJSON *host = pp_meta(p, "hostname");
+	const struct cJSON *cpu = pp_meta(p, "cpu_model_name");
+	const struct cJSON *count = pp_meta(p, "cpu_count");
+	const struct cJSON *platform = pp_meta(p, "platform");
 
-	if (cJSON_IsString(host))
-		m->hostname = xstrdup(host->valuestring);
-	if (cJSON_IsString(cpu))
-		m->cpu_model = xstrdup(cpu->valuestring);
-	if (cJSON_IsNumber(count) && count->valuedouble >= 1 &&
-	    count->valuedouble < 1e9)
-		m->nr_cpus = (int64_t)count->valuedouble;
-	if (cJSON_IsString(platform))
-		m->kernel_release = pp_kernel_release(platform->valuestring);
+	if (json_node_is_string(host))
+		m->hostname = xstrdup(json_node_string(host));
+	if (json_node_is_string(cpu))
+		m->cpu_model = xstrdup(json_node_string(cpu));
+	if (json_node_is_number(count) && json_node_number(count) >= 1 &&
+	    json_node_number(count) < 1e9)
+		m->nr_cpus = (int64_t)json_node_number(count);
+	if (json_node_is_string(platform))
+		m->kernel_release =
+			pp_kernel_release(json_node_string(platform));
 }
 
 /* One element of a benchmark's "runs": an iteration with its values. */
-static int pp_run(struct pp_parser *p, const cJSON *run, const char *name,
-		  const char *unit)
+static int pp_run(struct pp_parser *p, const struct cJSON *run,
+		  const char *name, const char *unit)
 {
-	const cJSON *values, *warmups, *md, *v, *duration, *rss;
+	const struct cJSON *values, *warmups, *md, *v, *duration, *rss;
 	struct iteration_data *it;
 	const char *why;
 	bool created;
@@ -109,7 +107,7 @@ static int pp_run(struct pp_parser *p, const cJSON *run, const char *name,
 	p->md[0] = md;
 	strbuf_reset(&p->label);
 	if (p->opts->label_by) {
-		const cJSON *l = pp_meta(p, p->opts->label_by);
+		const struct cJSON *l = pp_meta(p, p->opts->label_by);
 
 		if (!l)
 			return json_read_fail(&p->jr, "no metadata '%s'",
@@ -127,20 +125,20 @@ static int pp_run(struct pp_parser *p, const cJSON *run, const char *name,
 	it = import_builder_iteration(&p->b, r, PP_BENCHMARK, name);
 	duration = pp_meta(p, "duration");
 	rss = pp_meta(p, "mem_max_rss");
-	if (cJSON_IsNumber(duration) && duration->valuedouble >= 0)
-		it->elapsed_s = duration->valuedouble;
-	if (cJSON_IsNumber(rss) && rss->valuedouble >= 0 &&
-	    rss->valuedouble < 1e18)
-		it->maxrss_kb = (int64_t)(rss->valuedouble / 1024);
+	if (json_node_is_number(duration) && json_node_number(duration) >= 0)
+		it->elapsed_s = json_node_number(duration);
+	if (json_node_is_number(rss) && json_node_number(rss) >= 0 &&
+	    json_node_number(rss) < 1e18)
+		it->maxrss_kb = (int64_t)(json_node_number(rss) / 1024);
 	len = json_read_push_key(&p->jr, "values");
-	cJSON_ArrayForEach(v, values)
+	JSON_FOR_EACH(v, values)
 	{
 		size_t at = json_read_push_index(&p->jr, i++);
 
 		if (json_read_check(&p->jr, v, JSON_READ_NUMBER))
 			return -1;
 		json_read_pop(&p->jr, at);
-		import_builder_sample(&p->b, r, op, v->valuedouble);
+		import_builder_sample(&p->b, r, op, json_node_number(v));
 		p->values++;
 	}
 	json_read_pop(&p->jr, len);
@@ -150,14 +148,14 @@ static int pp_run(struct pp_parser *p, const cJSON *run, const char *name,
 /* The unit of a benchmark's values, in mmcmp's words. */
 static int pp_unit(struct pp_parser *p, const char **unit)
 {
-	const cJSON *u = pp_meta(p, "unit");
+	const struct cJSON *u = pp_meta(p, "unit");
 
 	*unit = "s";
 	if (!u)
 		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(pp_units); i++) {
-		if (cJSON_IsString(u) &&
-		    !strcmp(u->valuestring, pp_units[i].pyperf)) {
+		if (json_node_is_string(u) &&
+		    !strcmp(json_node_string(u), pp_units[i].pyperf)) {
 			*unit = pp_units[i].unit;
 			return 0;
 		}
@@ -166,9 +164,9 @@ static int pp_unit(struct pp_parser *p, const char **unit)
 		&p->jr, "unknown unit (second, byte or integer expected)");
 }
 
-static int pp_benchmark(struct pp_parser *p, const cJSON *bench)
+static int pp_benchmark(struct pp_parser *p, const struct cJSON *bench)
 {
-	const cJSON *md, *runs, *name, *run;
+	const struct cJSON *md, *runs, *name, *run;
 	const char *unit, *why;
 	size_t i = 0, len;
 
@@ -182,19 +180,19 @@ static int pp_benchmark(struct pp_parser *p, const cJSON *bench)
 	p->md[1] = md;
 	name = pp_meta(p, "name");
 	len = json_read_push_key(&p->jr, "metadata");
-	if (!cJSON_IsString(name))
+	if (!json_node_is_string(name))
 		return json_read_fail(&p->jr, "no benchmark name ('name')");
-	if (!import_name_ok(name->valuestring, &why))
+	if (!import_name_ok(json_node_string(name), &why))
 		return json_read_fail(&p->jr, "the benchmark name is %s", why);
 	if (pp_unit(p, &unit))
 		return -1;
 	json_read_pop(&p->jr, len);
 	len = json_read_push_key(&p->jr, "runs");
-	cJSON_ArrayForEach(run, runs)
+	JSON_FOR_EACH(run, runs)
 	{
 		size_t at = json_read_push_index(&p->jr, i++);
 
-		if (pp_run(p, run, name->valuestring, unit))
+		if (pp_run(p, run, json_node_string(name), unit))
 			return -1;
 		json_read_pop(&p->jr, at);
 	}
@@ -202,9 +200,9 @@ static int pp_benchmark(struct pp_parser *p, const cJSON *bench)
 	return 0;
 }
 
-static int pp_document(struct pp_parser *p, const cJSON *root)
+static int pp_document(struct pp_parser *p, const struct cJSON *root)
 {
-	const cJSON *version, *md, *benchmarks, *bench;
+	const struct cJSON *version, *md, *benchmarks, *bench;
 	size_t i = 0, len;
 
 	if (json_read_check(&p->jr, root, JSON_READ_OBJECT) ||
@@ -215,8 +213,8 @@ static int pp_document(struct pp_parser *p, const cJSON *root)
 	    json_read_member(&p->jr, root, "benchmarks", JSON_READ_ARRAY, true,
 			     &benchmarks))
 		return -1;
-	if (!cJSON_IsString(version) ||
-	    strcmp(version->valuestring, PP_VERSION)) {
+	if (!json_node_is_string(version) ||
+	    strcmp(json_node_string(version), PP_VERSION)) {
 		struct strbuf v = STRBUF_INIT;
 
 		json_read_add_scalar(&v, version);
@@ -230,7 +228,7 @@ static int pp_document(struct pp_parser *p, const cJSON *root)
 	}
 	p->md[2] = md;
 	len = json_read_push_key(&p->jr, "benchmarks");
-	cJSON_ArrayForEach(bench, benchmarks)
+	JSON_FOR_EACH(bench, benchmarks)
 	{
 		size_t at = json_read_push_index(&p->jr, i++);
 
@@ -249,11 +247,11 @@ static int pyperf_parse(const char *path, const char *buf, size_t len,
 			struct run_full **runs, size_t *nr, struct strbuf *err)
 {
 	struct pp_parser p = {
-		.jr = {.file = path, .path = STRBUF_INIT, .err = err},
+		.jr = JSON_READ_INIT(path, err),
 		.opts = opts,
 		.label = STRBUF_INIT,
 	};
-	cJSON *root = NULL;
+	struct cJSON *root = NULL;
 	int ret = -1;
 
 	*runs = NULL;
@@ -268,7 +266,7 @@ static int pyperf_parse(const char *path, const char *buf, size_t len,
 out:
 	json_read_free(root);
 	import_builder_release(&p.b);
-	strbuf_release(&p.jr.path);
+	json_read_release(&p.jr);
 	strbuf_release(&p.label);
 	free(p.file_label);
 	return ret;

@@ -1,9 +1,7 @@
-/* json-hyperfine: the documents of `hyperfine --export-json`. */
+/* import-hyperfine: the documents of `hyperfine --export-json`. */
 #include "import.h"
 
 #include <string.h>
-
-#include <cjson/cJSON.h>
 
 #include "json-read.h"
 #include "run-data.h"
@@ -26,10 +24,11 @@ struct hf_parser {
  * "k=v k=v" ("time" when there are none), so that the commands of one
  * label are told apart and each label has the same operations.
  */
-static int hf_names(struct hf_parser *p, const cJSON *res, const char *command)
+static int hf_names(struct hf_parser *p, const struct cJSON *res,
+		    const char *command)
 {
 	const char *by = p->opts->label_by, *why;
-	const cJSON *params, *v;
+	const struct cJSON *params, *v;
 	bool found = false;
 	size_t len;
 
@@ -39,21 +38,22 @@ static int hf_names(struct hf_parser *p, const cJSON *res, const char *command)
 			     &params))
 		return -1;
 	len = json_read_push_key(&p->jr, "parameters");
-	cJSON_ArrayForEach(v, params)
+	JSON_FOR_EACH(v, params)
 	{
-		size_t at = json_read_push_key(&p->jr, v->string);
+		size_t at = json_read_push_key(&p->jr, json_node_key(v));
 
 		if (json_read_check(&p->jr, v, JSON_READ_SCALAR))
 			return -1;
 		json_read_pop(&p->jr, at);
 		if (!by)
 			continue;
-		if (!strcmp(v->string, by) && !found) {
+		if (!strcmp(json_node_key(v), by) && !found) {
 			json_read_add_scalar(&p->label, v);
 			found = true;
 			continue;
 		}
-		strbuf_addf(&p->op, "%s%s=", p->op.len ? " " : "", v->string);
+		strbuf_addf(&p->op, "%s%s=", p->op.len ? " " : "",
+			    json_node_key(v));
 		json_read_add_scalar(&p->op, v);
 	}
 	if (by && !found)
@@ -74,7 +74,7 @@ static int hf_names(struct hf_parser *p, const cJSON *res, const char *command)
  * The exit code c of run i (NULL: none recorded): *code, or *signalled
  * for hyperfine's null.
  */
-static int hf_exit_code(struct hf_parser *p, const cJSON *c, size_t i,
+static int hf_exit_code(struct hf_parser *p, const struct cJSON *c, size_t i,
 			int64_t *code, bool *signalled)
 {
 	size_t len;
@@ -86,24 +86,24 @@ static int hf_exit_code(struct hf_parser *p, const cJSON *c, size_t i,
 		return 0;
 	len = json_read_push_key(&p->jr, "exit_codes");
 	json_read_push_index(&p->jr, i);
-	if (cJSON_IsNull(c))
+	if (json_node_is_null(c))
 		*signalled = true;
 	else if (json_read_check(&p->jr, c, JSON_READ_NUMBER))
 		ret = -1;
-	else if (!(c->valuedouble >= INT32_MIN &&
-		   c->valuedouble <= INT32_MAX) ||
-		 c->valuedouble != (double)(int64_t)c->valuedouble)
+	else if (!(json_node_number(c) >= INT32_MIN &&
+		   json_node_number(c) <= INT32_MAX) ||
+		 json_node_number(c) != (double)(int64_t)json_node_number(c))
 		ret = json_read_fail(&p->jr, "not an integer exit code");
 	else
-		*code = (int64_t)c->valuedouble;
+		*code = (int64_t)json_node_number(c);
 	json_read_pop(&p->jr, len);
 	return ret;
 }
 
 /* One element of "results": one iteration per time. */
-static int hf_result(struct hf_parser *p, const cJSON *res)
+static int hf_result(struct hf_parser *p, const struct cJSON *res)
 {
-	const cJSON *command, *times, *codes, *user, *sys, *t, *code_at;
+	const struct cJSON *command, *times, *codes, *user, *sys, *t, *code_at;
 	const char *why;
 	size_t run, op, i = 0;
 
@@ -118,18 +118,18 @@ static int hf_result(struct hf_parser *p, const cJSON *res)
 			     &user) ||
 	    json_read_member(&p->jr, res, "system", JSON_READ_NUMBER, false,
 			     &sys) ||
-	    hf_names(p, res, command->valuestring))
+	    hf_names(p, res, json_node_string(command)))
 		return -1;
-	if (codes && cJSON_GetArraySize(codes) != cJSON_GetArraySize(times))
+	if (codes && json_node_size(codes) != json_node_size(times))
 		return json_read_fail(&p->jr, "%d exit codes for %d times",
-				      cJSON_GetArraySize(codes),
-				      cJSON_GetArraySize(times));
-	if (!import_name_ok(command->valuestring, &why))
+				      json_node_size(codes),
+				      json_node_size(times));
+	if (!import_name_ok(json_node_string(command), &why))
 		return json_read_fail(&p->jr, "the command is %s", why);
-	code_at = codes ? codes->child : NULL;
+	code_at = codes ? json_node_first(codes) : NULL;
 	run = import_builder_run(&p->b, p->label.buf, NULL);
 	op = import_builder_op(&p->b, run, HF_BENCHMARK, p->op.buf, "s", false);
-	cJSON_ArrayForEach(t, times)
+	JSON_FOR_EACH(t, times)
 	{
 		struct iteration_data *it;
 		size_t len = json_read_push_key(&p->jr, "times");
@@ -139,25 +139,25 @@ static int hf_result(struct hf_parser *p, const cJSON *res)
 		json_read_push_index(&p->jr, i);
 		if (json_read_check(&p->jr, t, JSON_READ_NUMBER))
 			return -1;
-		if (t->valuedouble < 0)
+		if (json_node_number(t) < 0)
 			return json_read_fail(&p->jr,
 					      "a time cannot be negative");
 		json_read_pop(&p->jr, len);
 		if (hf_exit_code(p, code_at, i++, &code, &signalled))
 			return -1;
-		code_at = code_at ? code_at->next : NULL;
+		code_at = code_at ? json_node_next(code_at) : NULL;
 		it = import_builder_iteration(&p->b, run, HF_BENCHMARK,
-					      command->valuestring);
-		it->elapsed_s = t->valuedouble;
-		it->user_s = user ? user->valuedouble : 0;
-		it->sys_s = sys ? sys->valuedouble : 0;
+					      json_node_string(command));
+		it->elapsed_s = json_node_number(t);
+		it->user_s = user ? json_node_number(user) : 0;
+		it->sys_s = sys ? json_node_number(sys) : 0;
 		if (signalled || code) {
 			free(it->status);
 			it->status = xstrdup(signalled ? "signal" : "exit");
 			it->exit_code = code;
 			continue;
 		}
-		import_builder_sample(&p->b, run, op, t->valuedouble);
+		import_builder_sample(&p->b, run, op, json_node_number(t));
 	}
 	return 0;
 }
@@ -168,13 +168,13 @@ static int hyperfine_parse(const char *path, const char *buf, size_t len,
 			   struct strbuf *err)
 {
 	struct hf_parser p = {
-		.jr = {.file = path, .path = STRBUF_INIT, .err = err},
+		.jr = JSON_READ_INIT(path, err),
 		.opts = opts,
 		.label = STRBUF_INIT,
 		.op = STRBUF_INIT,
 	};
-	cJSON *root = NULL;
-	const cJSON *results, *res;
+	struct cJSON *root = NULL;
+	const struct cJSON *results, *res;
 	size_t i = 0;
 	int ret = -1;
 
@@ -187,11 +187,11 @@ static int hyperfine_parse(const char *path, const char *buf, size_t len,
 			     &results))
 		goto out;
 	json_read_push_key(&p.jr, "results");
-	if (!cJSON_GetArraySize(results)) {
+	if (!json_node_size(results)) {
 		json_read_fail(&p.jr, "no results");
 		goto out;
 	}
-	cJSON_ArrayForEach(res, results)
+	JSON_FOR_EACH(res, results)
 	{
 		size_t at = json_read_push_index(&p.jr, i++);
 
@@ -204,7 +204,7 @@ static int hyperfine_parse(const char *path, const char *buf, size_t len,
 out:
 	json_read_free(root);
 	import_builder_release(&p.b);
-	strbuf_release(&p.jr.path);
+	json_read_release(&p.jr);
 	strbuf_release(&p.label);
 	strbuf_release(&p.op);
 	return ret;
