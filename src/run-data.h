@@ -186,7 +186,7 @@ struct run_boot {
 };
 
 /*
- * One run pooled into a struct run_data (store_load_pooled()), for the
+ * One run pooled into a struct run_data (pool_load()), for the
  * provenance of a comparison: its info, the measured iterations whose
  * samples were taken and those samples, the measured iterations it
  * planned (its effective setup; 0: unknown) and its boots.
@@ -219,12 +219,12 @@ struct run_data {
 	size_t cgroups_nr, cgroups_alloc;
 	/*
 	 * What pooling left out of the label or took in although incomplete
-	 * (store_load_pooled()), one line each; a zeroed strvec is empty.
+	 * (pool_load()), one line each; a zeroed strvec is empty.
 	 * run_data_merge() keeps dst's.
 	 */
 	struct strvec notes;
 	/*
-	 * The runs pooled, oldest first (store_load_pooled()); empty for
+	 * The runs pooled, oldest first (pool_load()); empty for
 	 * data that does not come from the store (CSV imports, tests).
 	 * run_data_merge() does not touch them.
 	 */

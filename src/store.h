@@ -286,40 +286,20 @@ int store_load_run(struct store *st, int64_t run_id, const char *benchmark,
 		   struct run_data *rd, struct strbuf *err);
 
 /*
- * Load the runs of label pooled into rd (zeroed by the caller), as
- * `mmcmp compare` and `export --compare` pool a label's runs: each run
- * loaded with store_load_run() and merged with run_data_merge(), or only
- * the runs whose ids are in only[0..only_nr) when only_nr > 0. Durations
- * that are all zero (samples imported without times) are dropped, so no
- * empty Duration table is printed for them. *loaded counts the runs
- * pooled: 0 when the label has none (or none of `only`), which is not an
- * error here.
+ * store_load_run() keeping only the samples of iterations whose status
+ * is "ok" (the operations, durations and monitors are the same).
  */
-int store_load_label(struct store *st, const char *label, const int64_t *only,
-		     size_t only_nr, const char *benchmark, struct run_data *rd,
-		     size_t *loaded, struct strbuf *err);
+int store_load_run_ok(struct store *st, int64_t run_id, const char *benchmark,
+		      struct run_data *rd, struct strbuf *err);
 
 /*
- * store_load_label() under compare's pooling rules: unless
- * include_incomplete, only the runs whose status is "complete" and only
- * the samples of iterations whose status is "ok" (store_load_label()
- * takes them all, as include_incomplete does). rd->notes receives one
- * line per run left out, or taken in although not complete ("run 15 of
- * 'patched' left out: interrupted after 2 of 5 iterations", the planned
- * count from the run's effective setup and config, left out when they
- * do not tell), and one for the failed iterations of the runs pooled
- * ("3 failed iterations of 'base' left out"); with include_incomplete,
- * those that stored no sample get a line of their own ("2 failed
- * iterations of 'base' stored no samples: nothing to include") and the
- * "included" line counts only the others. *loaded counts the runs
- * pooled; 0 with notes means every run of the label was left out.
- * rd->sources gets one entry per run pooled: its info, the measured
- * iterations and samples taken, the iterations planned, its boots.
+ * Count the measured iterations of run run_id (of benchmark when not
+ * NULL): all of them into *all, those whose status is not "ok" into
+ * *failed, and those of the failed that stored no sample into *empty.
  */
-int store_load_pooled(struct store *st, const char *label, const int64_t *only,
-		      size_t only_nr, const char *benchmark,
-		      bool include_incomplete, struct run_data *rd,
-		      size_t *loaded, struct strbuf *err);
+int store_count_iterations(struct store *st, int64_t run_id,
+			   const char *benchmark, int64_t *all, int64_t *failed,
+			   int64_t *empty, struct strbuf *err);
 
 /*
  * One line of `mmcmp list`. The strings are never NULL (an unknown config
