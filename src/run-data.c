@@ -317,6 +317,14 @@ struct op_samples *run_data_op(struct run_data *rd, const char *benchmark,
 	return op;
 }
 
+void op_samples_copy_props(struct op_samples *to, const struct op_samples *from)
+{
+	free(to->unit);
+	to->unit = xstrdup(from->unit);
+	to->higher_better = from->higher_better;
+	to->decimals = from->decimals;
+}
+
 void op_samples_add(struct op_samples *op, double value)
 {
 	ALLOC_GROW(op->v, op->nr + 1, op->alloc);
@@ -494,10 +502,7 @@ void run_data_merge(struct run_data *dst, const struct run_data *src)
 
 		if (!op) {
 			op = run_data_op(dst, so->benchmark, so->name, true);
-			free(op->unit);
-			op->unit = xstrdup(so->unit);
-			op->higher_better = so->higher_better;
-			op->decimals = so->decimals;
+			op_samples_copy_props(op, so);
 		}
 		keys_merge(&op->iteration, &op->iteration_alloc, op->nr,
 			   so->iteration, so->nr);

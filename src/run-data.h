@@ -393,6 +393,12 @@ void run_full_free_array(struct run_full *runs, size_t nr);
  */
 struct op_samples *run_data_op(struct run_data *rd, const char *benchmark,
 			       const char *name, bool create);
+/*
+ * Give to from's unit (a copy, replacing to's), direction and decimals:
+ * what an operation copied between runs keeps besides its names.
+ */
+void op_samples_copy_props(struct op_samples *to,
+			   const struct op_samples *from);
 /* Append one sample to op. */
 void op_samples_add(struct op_samples *op, double value);
 /*
