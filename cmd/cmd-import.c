@@ -136,13 +136,12 @@ static int csv_runs(const char *path, const struct strbuf *buf,
 {
 	struct run_data *runs = NULL;
 	size_t nr = 0;
-	char uuid[37], now[32], hash[65];
+	char uuid[37], now[32];
 	int ret = -1;
 
 	if (csv_parse(path, buf->buf, buf->len, &runs, &nr, err))
 		goto out;
 	machine_utc_now(now);
-	sha256_hex("", 0, hash);
 	*out = xcalloc(nr + 1, sizeof(**out));
 	for (size_t i = 0; i < nr; i++) {
 		struct run_full *rf = &(*out)[(*out_nr)++];
@@ -153,9 +152,7 @@ static int csv_runs(const char *path, const struct strbuf *buf,
 		ri->uuid = xstrdup(uuid);
 		ri->label = xstrdup(runs[i].info.label);
 		ri->status = xstrdup("complete");
-		ri->config_name = xstrdup(path);
-		ri->config_text = xstrdup("");
-		ri->config_hash = xstrdup(hash);
+		run_info_set_config(ri, path, "", 0);
 		ri->started_at = xstrdup(now);
 		ri->ended_at = xstrdup(now);
 		ri->mmcmp_version = xstrdup(MMCMP_VERSION);

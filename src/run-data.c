@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sha256.h"
 #include "util.h"
 
 void machine_info_release(struct machine_info *m)
@@ -315,6 +316,17 @@ struct op_samples *run_data_op(struct run_data *rd, const char *benchmark,
 	op->unit = xstrdup("");
 	op->decimals = 2;
 	return op;
+}
+
+void run_info_set_config(struct run_info *ri, const char *name,
+			 const char *text, size_t len)
+{
+	char hash[65];
+
+	sha256_hex(text, len, hash);
+	ri->config_name = xstrdup(name);
+	ri->config_text = xstrdup(text);
+	ri->config_hash = xstrdup(hash);
 }
 
 void op_samples_copy_props(struct op_samples *to, const struct op_samples *from)

@@ -361,6 +361,13 @@ void run_setup_add_stop(struct run_setup *setup, const char *workload,
 			const char *job, int64_t iterations,
 			const char *stopped);
 void run_info_release(struct run_info *ri);
+/*
+ * Give ri (whose config fields are NULL) config name and text, and as
+ * config_hash the SHA-256 of text[0..len): the one place that pairs a
+ * config text with its hash.
+ */
+void run_info_set_config(struct run_info *ri, const char *name,
+			 const char *text, size_t len);
 /* Free what b holds and zero it; NULL is a no-op. */
 void run_boot_release(struct run_boot *b);
 /* Free what src holds (its info and boots) and zero it; NULL is a no-op. */
