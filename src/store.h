@@ -14,27 +14,14 @@ struct machine_info;
 
 /*
  * store: the SQLite database of runs, operations, iterations and samples
- * (schema in db/schema.sql, migrations in db/migrations/). SQLite is used
- * only in store*.c.
- *
- * Functions returning int give 0 on success and -1 on failure; on failure
- * they append one line, without '\n', to err and leave the database as it
- * was (each call is atomic). Calls may be grouped into one transaction
- * with store_begin()/store_commit(); a failed call inside it rolls back
- * only its own part, and store_rollback() undoes the whole group.
- *
- * Several processes may use one database at once: a writer waits up to
- * 10 s for another (store_iteration_add() longer), readers never wait for
- * writers. A struct store must be used by one thread at a time.
- *
- * An mmcmp database carries PRAGMA application_id "mmcp" (0x6d6d6370,
- * from migration 0003; older ones are known by their schema version and
- * tables). Any other SQLite file that holds tables is refused, by name,
- * and left untouched. Every commit first checks that the path still names
- * the file opened (device and inode): a database deleted or replaced
- * while in use fails the commit with "database 'X' was deleted or
- * replaced while mmcmp was using it" rather than writing where nobody
- * will read.
+ * (schema in db/schema.sql, migrations in db/migrations/); SQLite is used
+ * only in store*.c. It returns rows and text: what they mean for pooling
+ * is pool.h's. Functions returning int give 0 on success and -1 on
+ * failure, appending one line without '\n' to err and leaving the
+ * database as it was (each call is atomic; store_begin() groups calls).
+ * Several processes may share a database (store_open()); a struct store
+ * is used by one thread at a time. Open with store_open() or
+ * store_open_read(), close with store_close().
  */
 struct store;
 
@@ -45,6 +32,16 @@ struct store;
  * written by a newer mmcmp, or a file of another application, is refused.
  * Runs left "running" by a process that no longer exists are marked
  * "aborted". NULL on failure; free the result with store_close().
+ *
+ * A writer waits up to 10 s for another (store_iteration_add() longer);
+ * readers never wait for writers. An mmcmp database carries PRAGMA
+ * application_id "mmcp" (0x6d6d6370, from migration 0003; older ones are
+ * known by their schema version and tables). Any other SQLite file that
+ * holds tables is refused, by name, and left untouched. Every commit
+ * first checks that the path still names the file opened (device and
+ * inode): a database deleted or replaced while in use fails the commit
+ * with "database 'X' was deleted or replaced while mmcmp was using it"
+ * rather than writing where nobody will read.
  */
 struct store *store_open(const char *path, struct strbuf *err);
 /*
@@ -112,7 +109,9 @@ int store_schema(struct store *st, struct strbuf *out, struct strbuf *err);
 
 /*
  * Open a group (a write transaction; it fails when one is open already)
- * and commit it. A failed commit rolls the group back.
+ * and commit it. A failed commit rolls the group back. A failed call
+ * inside the group rolls back only its own part; store_rollback() undoes
+ * the whole group.
  */
 int store_begin(struct store *st, struct strbuf *err);
 int store_commit(struct store *st, struct strbuf *err);
