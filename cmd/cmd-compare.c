@@ -5,6 +5,7 @@
 
 #include "compare.h"
 #include "gate.h"
+#include "pool.h"
 #include "render.h"
 #include "run-data.h"
 #include "store.h"
@@ -173,8 +174,8 @@ static int load_label(struct store *st, const struct compare_args *a,
 	 * Every benchmark, even with --benchmark: the family of the tests
 	 * is the whole comparison (compare.h).
 	 */
-	if (store_load_pooled(st, label, only, only_nr, NULL,
-			      a->opts.include_incomplete, rd, &loaded, &err)) {
+	if (pool_load(st, label, only, only_nr, NULL,
+		      a->opts.include_incomplete, rd, &loaded, &err)) {
 		error("%s", err.buf);
 		goto out;
 	}

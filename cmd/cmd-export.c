@@ -3,6 +3,7 @@
 
 #include "compare.h"
 #include "export.h"
+#include "pool.h"
 #include "run-data.h"
 #include "store.h"
 #include "strbuf.h"
@@ -137,7 +138,7 @@ out:
 }
 
 /*
- * Load the runs of label as mmcmp compare pools them (store_load_pooled():
+ * Load the runs of label as mmcmp compare pools them (pool_load():
  * complete runs, iterations that succeeded). Returns 0, or the status
  * after printing why: 1, or 2 for a label without runs.
  */
@@ -147,8 +148,7 @@ static int load_label(struct store *st, const char *label, struct run_data *rd)
 	size_t loaded = 0;
 	int ret;
 
-	if (store_load_pooled(st, label, NULL, 0, NULL, false, rd, &loaded,
-			      &err))
+	if (pool_load(st, label, NULL, 0, NULL, false, rd, &loaded, &err))
 		ret = error("%s", err.buf);
 	else
 		ret = pooled_label_error(&cmd_export, st, label, loaded,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "pool.h"
 #include "run-data.h"
 #include "stats.h"
 #include "store.h"
@@ -48,7 +49,7 @@ static int load(struct store *st, const char *label, struct run_data *rd)
 	size_t loaded = 0;
 	int ret = 0;
 
-	if (store_load_label(st, label, NULL, 0, NULL, rd, &loaded, &err)) {
+	if (pool_load_all(st, label, NULL, 0, NULL, rd, &loaded, &err)) {
 		ret = error("%s", err.buf);
 	} else if (!loaded) {
 		label_hint(st, label, &err);

@@ -3,7 +3,6 @@
 
 #include <math.h>
 
-#include "json.h"
 #include "machine.h"
 #include "names.h"
 #include "run-data.h"

@@ -70,7 +70,7 @@ void label_hint(struct store *st, const char *label, struct strbuf *hint);
 struct strvec;
 
 /*
- * After store_load_pooled() pooled `loaded` runs of label with notes:
+ * After pool_load() pooled `loaded` runs of label with notes:
  * 0 when loaded > 0; else print the error compare and report share and
  * return its status: 1 for a label whose runs were all left out ("label
  * 'L' has no complete run (NOTE); --include-incomplete uses it anyway"),

@@ -16,7 +16,7 @@ struct run_data;
  *
  * compare_runs() fills the compare_result's provenance with
  * compare_provenance_new() from the runs' sources (run-data.h's struct
- * run_source, filled by store_load_pooled()); data that does not come from
+ * run_source, filled by pool_load()); data that does not come from
  * the store (CSV imports, tests) has none, and then no block. Nothing here
  * fails. Everything is owned by the struct; compare_provenance_free()
  * frees it. What a label shows: struct compare_prov_label; the warnings

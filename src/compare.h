@@ -69,7 +69,7 @@ struct compare_options {
 	double margin_pct;
 	/*
 	 * Pool runs that are not complete and failed iterations too
-	 * (store_load_pooled()); compare_runs() does not read it.
+	 * (pool_load()); compare_runs() does not read it.
 	 */
 	bool include_incomplete;
 };

@@ -570,19 +570,24 @@ static int csv_iter_cmp(const void *a, const void *b)
 	return (x->number > y->number) - (x->number < y->number);
 }
 
-void csv_run_full(const struct run_data *rd, const char *started_at,
-		  struct run_full *rf)
-{
-	struct strmap benches = STRMAP_INIT, iters = STRMAP_INIT;
-	struct csv_iter_slot *slots = NULL;
-	struct csv_iter_order *order = NULL;
-	size_t slots_nr = 0, slots_alloc = 0, total = 0, k = 0;
-	size_t *bench_of = xcalloc(rd->ops_nr + 1, sizeof(*bench_of));
-	size_t *slot_of, *fill, benches_nr = 0;
-	size_t *bench_op = xcalloc(rd->ops_nr + 1, sizeof(*bench_op));
+/* The iterations csv_run_full() makes, found by key through iters. */
+struct csv_iter_slots {
+	struct strmap iters;
+	struct csv_iter_slot *v;
+	size_t nr, alloc;
+};
 
-	if (rf->ops_nr || rf->iters_nr || rf->samples_nr)
-		BUG("csv_run_full() into a run that has data");
+/*
+ * Copy rd's operations, without samples, to rf; bench_of[i] gets the
+ * benchmark number of operation i, bench_op[b] the first operation of
+ * benchmark b. Returns the samples of rd.
+ */
+static size_t csv_copy_ops(const struct run_data *rd, struct run_full *rf,
+			   size_t *bench_of, size_t *bench_op)
+{
+	struct strmap benches = STRMAP_INIT;
+	size_t benches_nr = 0, total = 0;
+
 	for (size_t i = 0; i < rd->ops_nr; i++) {
 		const struct op_samples *op = &rd->ops[i];
 		struct op_samples *to;
@@ -602,12 +607,34 @@ void csv_run_full(const struct run_data *rd, const char *started_at,
 		memset(to, 0, sizeof(*to));
 		to->benchmark = xstrdup(op->benchmark);
 		to->name = xstrdup(op->name);
-		to->unit = xstrdup(op->unit);
-		to->higher_better = op->higher_better;
-		to->decimals = op->decimals;
+		op_samples_copy_props(to, op);
 	}
-	/* Which iteration each sample goes to, in a first pass. */
-	slot_of = xcalloc(total + 1, sizeof(*slot_of));
+	strmap_clear(&benches);
+	return total;
+}
+
+/* The slot of the iteration of key, a new one when it has none. */
+static size_t csv_slot(struct csv_iter_slots *slots,
+		       const struct csv_iter_key *key)
+{
+	size_t s;
+
+	if (strmap_get(&slots->iters, key, sizeof(*key), &s))
+		return s;
+	ALLOC_GROW(slots->v, slots->nr + 1, slots->alloc);
+	slots->v[slots->nr].key = *key;
+	slots->v[slots->nr].nr = 0;
+	s = slots->nr++;
+	strmap_put(&slots->iters, key, sizeof(*key), s);
+	return s;
+}
+
+/* Which iteration each sample of rd goes to: slot_of[k] for sample k. */
+static void csv_assign_slots(const struct run_data *rd, const size_t *bench_of,
+			     struct csv_iter_slots *slots, size_t *slot_of)
+{
+	size_t k = 0;
+
 	for (size_t i = 0; i < rd->ops_nr; i++) {
 		const struct op_samples *op = &rd->ops[i];
 		size_t s = SIZE_MAX;
@@ -621,35 +648,35 @@ void csv_run_full(const struct run_data *rd, const char *started_at,
 				memset(&key, 0, sizeof(key));
 				key.bench = bench_of[i];
 				key.number = number;
-				if (!strmap_get(&iters, &key, sizeof(key),
-						&s)) {
-					ALLOC_GROW(slots, slots_nr + 1,
-						   slots_alloc);
-					slots[slots_nr].key = key;
-					slots[slots_nr].nr = 0;
-					s = slots_nr++;
-					strmap_put(&iters, &key, sizeof(key),
-						   s);
-				}
+				s = csv_slot(slots, &key);
 			}
-			if (s >= slots_nr)
-				BUG("iteration slot %zu of %zu", s, slots_nr);
-			slots[s].nr++;
+			if (s >= slots->nr)
+				BUG("iteration slot %zu of %zu", s, slots->nr);
+			slots->v[s].nr++;
 			slot_of[k] = s;
 		}
 	}
-	/* Iterations by benchmark, then number; samples op by op. */
-	order = xcalloc(slots_nr + 1, sizeof(*order));
-	for (size_t s = 0; s < slots_nr; s++) {
-		order[s].key = slots[s].key;
+}
+
+/*
+ * Make rf's iterations from slots, by benchmark and then number; fill[p]
+ * gets the first sample of iteration p.
+ */
+static void csv_make_iters(const struct run_data *rd, const char *started_at,
+			   const size_t *bench_op, struct csv_iter_slots *slots,
+			   size_t *fill, struct run_full *rf)
+{
+	struct csv_iter_order *order = xcalloc(slots->nr + 1, sizeof(*order));
+
+	for (size_t s = 0; s < slots->nr; s++) {
+		order[s].key = slots->v[s].key;
 		order[s].slot = s;
 	}
-	qsort(order, slots_nr, sizeof(*order), csv_iter_cmp);
-	fill = xcalloc(slots_nr + 1, sizeof(*fill));
-	rf->iters = xcalloc(slots_nr + 1, sizeof(*rf->iters));
-	rf->iters_alloc = slots_nr + 1;
-	for (size_t p = 0, first = 0; p < slots_nr; p++) {
-		struct csv_iter_slot *slot = &slots[order[p].slot];
+	qsort(order, slots->nr, sizeof(*order), csv_iter_cmp);
+	rf->iters = xcalloc(slots->nr + 1, sizeof(*rf->iters));
+	rf->iters_alloc = slots->nr + 1;
+	for (size_t p = 0, first = 0; p < slots->nr; p++) {
+		struct csv_iter_slot *slot = &slots->v[order[p].slot];
 		struct iteration_data *it = &rf->iters[rf->iters_nr++];
 
 		slot->pos = p;
@@ -664,22 +691,38 @@ void csv_run_full(const struct run_data *rd, const char *started_at,
 		fill[p] = first;
 		first += slot->nr;
 	}
+	free(order);
+}
+
+void csv_run_full(const struct run_data *rd, const char *started_at,
+		  struct run_full *rf)
+{
+	struct csv_iter_slots slots = {STRMAP_INIT, NULL, 0, 0};
+	size_t *bench_of = xcalloc(rd->ops_nr + 1, sizeof(*bench_of));
+	size_t *bench_op = xcalloc(rd->ops_nr + 1, sizeof(*bench_op));
+	size_t *slot_of, *fill, total, k = 0;
+
+	if (rf->ops_nr || rf->iters_nr || rf->samples_nr)
+		BUG("csv_run_full() into a run that has data");
+	total = csv_copy_ops(rd, rf, bench_of, bench_op);
+	slot_of = xcalloc(total + 1, sizeof(*slot_of));
+	csv_assign_slots(rd, bench_of, &slots, slot_of);
+	/* Iterations by benchmark, then number; samples op by op. */
+	fill = xcalloc(slots.nr + 1, sizeof(*fill));
+	csv_make_iters(rd, started_at, bench_op, &slots, fill, rf);
 	rf->samples = xcalloc(total + 1, sizeof(*rf->samples));
 	rf->samples_alloc = total + 1;
 	rf->samples_nr = total;
-	k = 0;
 	for (size_t i = 0; i < rd->ops_nr; i++) {
 		for (size_t j = 0; j < rd->ops[i].nr; j++, k++) {
-			size_t at = fill[slots[slot_of[k]].pos]++;
+			size_t at = fill[slots.v[slot_of[k]].pos]++;
 
 			rf->samples[at].op = i;
 			rf->samples[at].value = rd->ops[i].v[j];
 		}
 	}
-	strmap_clear(&benches);
-	strmap_clear(&iters);
-	free(slots);
-	free(order);
+	strmap_clear(&slots.iters);
+	free(slots.v);
 	free(fill);
 	free(slot_of);
 	free(bench_of);
@@ -762,6 +805,45 @@ static void csv_export_number(const struct run_full *runs, const size_t *pick,
 	strbuf_release(&key);
 }
 
+/*
+ * Append the rows of label's ops[0..ops_nr), each op's samples at
+ * samples[first .. first + nr).
+ */
+static void csv_export_rows(const char *label, const struct csv_export_op *ops,
+			    size_t ops_nr,
+			    const struct csv_export_sample *samples,
+			    struct strbuf *out)
+{
+	struct strbuf key = STRBUF_INIT;
+
+	for (size_t m = 0; m < ops_nr; m++) {
+		const struct op_samples *meta = ops[m].meta;
+
+		/* The fields that are the same on every row of the op. */
+		strbuf_reset(&key);
+		strbuf_addch(&key, ',');
+		csv_quote_field(&key, meta->unit);
+		strbuf_addf(&key, ",%s,%d,",
+			    meta->higher_better ? "higher" : "lower",
+			    meta->decimals);
+		for (size_t s = 0; s < ops[m].nr; s++) {
+			const struct csv_export_sample *x =
+				&samples[ops[m].first + s];
+
+			csv_quote_field(out, label);
+			strbuf_addch(out, ',');
+			csv_quote_field(out, meta->benchmark);
+			strbuf_addch(out, ',');
+			csv_quote_field(out, meta->name);
+			strbuf_addch(out, ',');
+			strbuf_add_double(out, x->value);
+			strbuf_add(out, key.buf, key.len);
+			strbuf_addf(out, "%" PRId64 "\n", x->iteration);
+		}
+	}
+	strbuf_release(&key);
+}
+
 /* Append the rows of the runs in runs[] (indices pick[0..nr)). */
 static void csv_export_label(const struct run_full *runs, const size_t *pick,
 			     size_t nr, struct strbuf *out)
@@ -841,31 +923,7 @@ static void csv_export_label(const struct run_full *runs, const size_t *pick,
 			to->iteration = iters[i].number;
 		}
 	}
-	for (size_t m = 0; m < ops_nr; m++) {
-		const struct op_samples *meta = ops[m].meta;
-
-		/* The fields that are the same on every row of the op. */
-		strbuf_reset(&key);
-		strbuf_addch(&key, ',');
-		csv_quote_field(&key, meta->unit);
-		strbuf_addf(&key, ",%s,%d,",
-			    meta->higher_better ? "higher" : "lower",
-			    meta->decimals);
-		for (size_t s = 0; s < ops[m].nr; s++) {
-			const struct csv_export_sample *x =
-				&samples[ops[m].first + s];
-
-			csv_quote_field(out, runs[pick[0]].info.label);
-			strbuf_addch(out, ',');
-			csv_quote_field(out, meta->benchmark);
-			strbuf_addch(out, ',');
-			csv_quote_field(out, meta->name);
-			strbuf_addch(out, ',');
-			strbuf_add_double(out, x->value);
-			strbuf_add(out, key.buf, key.len);
-			strbuf_addf(out, "%" PRId64 "\n", x->iteration);
-		}
-	}
+	csv_export_rows(runs[pick[0]].info.label, ops, ops_nr, samples, out);
 	for (size_t r = 0; r < nr; r++)
 		free(op_map[r]);
 	free(op_map);

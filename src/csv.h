@@ -8,12 +8,20 @@ struct run_full;
 struct strbuf;
 
 /*
- * csv: import of a sample table, one sample per row (RFC 4180: fields
- * separated by ',', quoted with '"' where "" is a quote, CRLF or LF line
- * ends, quoted fields may span lines; a UTF-8 byte order mark and blank
- * lines are ignored).
- *
- * The first record names the columns, in any order:
+ * csv: mmcmp's sample table, one sample per row (RFC 4180), read by
+ * csv_parse() into run_data, turned into whole runs by csv_run_full()
+ * and written back by csv_export(), so that an import exported again
+ * gives the same bytes. Errors append one line "NAME:LINE: message" to
+ * err (LINE is where the offending record starts; a field quoted in it
+ * is cut to 64 bytes, its control characters written as \xNN).
+ * Returned arrays are the caller's (csv_runs_free(), run_full_release()).
+ */
+
+/*
+ * The format: fields separated by ',', quoted with '"' where "" is a
+ * quote, CRLF or LF line ends, quoted fields may span lines; a UTF-8
+ * byte order mark and blank lines are ignored. The first record names
+ * the columns, in any order:
  *   label,benchmark,operation,value     required
  *   unit,better,decimals,iteration      optional
  * Other columns are ignored. `better` is "higher" or "lower" (default,
@@ -22,19 +30,13 @@ struct strbuf;
  * to 2^53 (default 0, also for an empty field) that groups the samples of
  * a label and benchmark into iterations (csv_run_full()); a file without
  * the column makes each sample its own iteration, the k-th sample of an
- * operation going to iteration k. Every row of
- * one benchmark and operation must agree on unit, better and decimals,
- * whichever label it belongs to. Labels, benchmark and operation names
- * and units must obey the limits of names.h (UTF-8 of at most 4096
- * bytes, what a JSON export may hold, without control characters), so
- * every import can be exported and imported again.
+ * operation going to iteration k. Every row of one benchmark and
+ * operation must agree on unit, better and decimals, whichever label it
+ * belongs to. Labels, benchmark and operation names and units must obey
+ * the limits of names.h (UTF-8 of at most 4096 bytes, what a JSON export
+ * may hold, without control characters), so every import can be
+ * exported and imported again.
  *
- * Errors append one line "NAME:LINE: message" to `err` (LINE is where the
- * offending record starts; a field quoted in it is cut to 64 bytes, its
- * control characters written as \xNN) and leave *runs NULL and *nr 0.
- */
-
-/*
  * Parse len bytes of buf (no NUL needed) read from the file called name.
  * On success *runs is a new array of *nr run_data, one per label in the
  * order of first appearance, each with its ops in the order of their
@@ -42,7 +44,8 @@ struct strbuf;
  * op_samples.iteration (NULL without the column); run_info holds only
  * the label.
  * The caller frees it with csv_runs_free(). Rows are looked up through a
- * hash, so the time is linear in the size of the input.
+ * hash, so the time is linear in the size of the input. On failure *runs
+ * is NULL and *nr 0.
  */
 int csv_parse(const char *name, const char *buf, size_t len,
 	      struct run_data **runs, size_t *nr, struct strbuf *err);

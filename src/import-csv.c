@@ -4,7 +4,6 @@
 #include "csv.h"
 #include "mmcmp-version.h"
 #include "run-data.h"
-#include "sha256.h"
 #include "strbuf.h"
 #include "util.h"
 #include "uuid.h"
@@ -16,7 +15,7 @@ static int csv_import(const char *path, const char *buf, size_t len,
 {
 	struct run_data *runs = NULL;
 	size_t nr = 0;
-	char uuid[37], hash[65];
+	char uuid[37];
 	const char *now = opts->started_at;
 	int ret = -1;
 
@@ -24,7 +23,6 @@ static int csv_import(const char *path, const char *buf, size_t len,
 	*out_nr = 0;
 	if (csv_parse(path, buf, len, &runs, &nr, err))
 		goto out;
-	sha256_hex("", 0, hash);
 	*out = xcalloc(nr + 1, sizeof(**out));
 	for (size_t i = 0; i < nr; i++) {
 		struct run_full *rf = &(*out)[(*out_nr)++];
@@ -35,9 +33,7 @@ static int csv_import(const char *path, const char *buf, size_t len,
 		ri->uuid = xstrdup(uuid);
 		ri->label = xstrdup(runs[i].info.label);
 		ri->status = xstrdup("complete");
-		ri->config_name = xstrdup(path);
-		ri->config_text = xstrdup("");
-		ri->config_hash = xstrdup(hash);
+		run_info_set_config(ri, path, "", 0);
 		ri->started_at = xstrdup(now);
 		ri->ended_at = xstrdup(now);
 		ri->mmcmp_version = xstrdup(MMCMP_VERSION);

@@ -1477,7 +1477,7 @@ static int read_run(const char *run, const char *label, struct run_full *rf,
 	struct iter_dir *iters = NULL;
 	struct strmap ops = STRMAP_INIT, seen = STRMAP_INIT;
 	struct strbuf path = STRBUF_INIT;
-	char **benches = NULL, hash[65], uuid[37], when[32], now[32];
+	char **benches = NULL, uuid[37], when[32], now[32];
 	size_t iters_nr = 0, benches_nr = 0, benches_alloc = 0;
 	int64_t start = 0, finish = 0;
 	int ret = -1;
@@ -1528,10 +1528,7 @@ static int read_run(const char *run, const char *label, struct run_full *rf,
 	run_uuid(rf, uuid);
 	rf->info.uuid = xstrdup(uuid);
 	rf->info.status = xstrdup("complete");
-	rf->info.config_name = xstrdup(run);
-	rf->info.config_text = xstrdup("");
-	sha256_hex("", 0, hash);
-	rf->info.config_hash = xstrdup(hash);
+	run_info_set_config(&rf->info, run, "", 0);
 	if (start)
 		utc(start, when);
 	rf->info.started_at = xstrdup(start ? when : now);

@@ -299,18 +299,15 @@ void import_builder_finish(struct import_builder *b, const char *path,
 			   const char *buf, size_t len, struct run_full **runs,
 			   size_t *nr)
 {
-	char hash[65], uuid[37];
+	char uuid[37];
 
-	sha256_hex("", 0, hash);
 	for (size_t i = 0; i < b->nr; i++) {
 		struct run_info *ri = &b->runs[i].info;
 
 		builder_uuid(b->format, ri->label, buf, len, uuid);
 		ri->uuid = xstrdup(uuid);
 		ri->status = xstrdup("complete");
-		ri->config_name = xstrdup(path);
-		ri->config_text = xstrdup("");
-		ri->config_hash = xstrdup(hash);
+		run_info_set_config(ri, path, "", 0);
 		ri->started_at = xstrdup(b->started_at);
 		ri->ended_at = xstrdup(b->started_at);
 		ri->mmcmp_version = xstrdup(MMCMP_VERSION);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "parse-num.h"
+#include "pool.h"
 #include "render.h"
 #include "stats.h"
 #include "store.h"
@@ -101,8 +102,8 @@ int report_label_load(struct store *st, const char *label,
 	*loaded = 0;
 	rl->label = xstrdup(label);
 	/* compare's loader and rules, so that both pool the same samples. */
-	if (store_load_pooled(st, label, NULL, 0, NULL, include_incomplete,
-			      &rl->pooled, loaded, err))
+	if (pool_load(st, label, NULL, 0, NULL, include_incomplete, &rl->pooled,
+		      loaded, err))
 		goto out;
 	ids = pooled_ids(&rl->pooled, true, &ids_nr);
 	rl->runs = xcalloc(ids_nr + 1, sizeof(*rl->runs));
@@ -263,7 +264,7 @@ static void gather_label(struct model *md, size_t li,
 	long long seq = 0; /* one key per iteration, whatever its id */
 
 	alloc = xcalloc(ops_nr, sizeof(*alloc));
-	/* Only the iterations compare pools (store_load_pooled()). */
+	/* Only the iterations compare pools (pool_load()). */
 	pooled = pooled_ids(&rl->pooled, false, &pooled_nr);
 	for (size_t r = 0; r < rl->runs_nr; r++) {
 		const struct run_full *rf = &rl->runs[r];

@@ -14,7 +14,7 @@ struct strbuf;
 /*
  * report: one self-contained HTML page about a comparison, for
  * `mmcmp report`. Its labels are pooled as `mmcmp compare` pools them
- * (store_load_pooled(): complete runs and the iterations that succeeded,
+ * (pool_load(): complete runs and the iterations that succeeded,
  * unless compare_options.include_incomplete), and one compare_runs()
  * result gives every verdict, change and interval on the page, so that
  * nothing on it contradicts `compare --format html`. It holds, in this
@@ -84,7 +84,7 @@ struct report_options {
 /*
  * Load label from st into *rl (zeroed by the caller; released with
  * report_label_release() also on failure): its runs pooled by
- * store_load_pooled() under include_incomplete, and those runs in full.
+ * pool_load() under include_incomplete, and those runs in full.
  * *loaded counts the runs pooled; 0, with 0 returned, when the label has
  * none (rl->pooled.notes then says whether runs were left out).
  */

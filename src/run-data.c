@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sha256.h"
 #include "util.h"
 
 void machine_info_release(struct machine_info *m)
@@ -261,6 +262,25 @@ struct op_samples *run_data_op(struct run_data *rd, const char *benchmark,
 	return op;
 }
 
+void run_info_set_config(struct run_info *ri, const char *name,
+			 const char *text, size_t len)
+{
+	char hash[65];
+
+	sha256_hex(text, len, hash);
+	ri->config_name = xstrdup(name);
+	ri->config_text = xstrdup(text);
+	ri->config_hash = xstrdup(hash);
+}
+
+void op_samples_copy_props(struct op_samples *to, const struct op_samples *from)
+{
+	free(to->unit);
+	to->unit = xstrdup(from->unit);
+	to->higher_better = from->higher_better;
+	to->decimals = from->decimals;
+}
+
 void op_samples_add(struct op_samples *op, double value)
 {
 	ALLOC_GROW(op->v, op->nr + 1, op->alloc);
@@ -438,10 +458,7 @@ void run_data_merge(struct run_data *dst, const struct run_data *src)
 
 		if (!op) {
 			op = run_data_op(dst, so->benchmark, so->name, true);
-			free(op->unit);
-			op->unit = xstrdup(so->unit);
-			op->higher_better = so->higher_better;
-			op->decimals = so->decimals;
+			op_samples_copy_props(op, so);
 		}
 		keys_merge(&op->iteration, &op->iteration_alloc, op->nr,
 			   so->iteration, so->nr);

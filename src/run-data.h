@@ -151,7 +151,7 @@ struct run_boot {
 };
 
 /*
- * One run pooled into a struct run_data (store_load_pooled()), for the
+ * One run pooled into a struct run_data (pool_load()), for the
  * provenance of a comparison: its info, the measured iterations whose
  * samples were taken and those samples, the measured iterations it
  * planned (its effective setup; 0: unknown) and its boots.
@@ -184,12 +184,12 @@ struct run_data {
 	size_t cgroups_nr, cgroups_alloc;
 	/*
 	 * What pooling left out of the label or took in although incomplete
-	 * (store_load_pooled()), one line each; a zeroed strvec is empty.
+	 * (pool_load()), one line each; a zeroed strvec is empty.
 	 * run_data_merge() keeps dst's.
 	 */
 	struct strvec notes;
 	/*
-	 * The runs pooled, oldest first (store_load_pooled()); empty for
+	 * The runs pooled, oldest first (pool_load()); empty for
 	 * data that does not come from the store (CSV imports, tests).
 	 * run_data_merge() does not touch them.
 	 */
@@ -315,6 +315,13 @@ struct run_full {
 
 void machine_info_release(struct machine_info *m);
 void run_info_release(struct run_info *ri);
+/*
+ * Give ri (whose config fields are NULL) config name and text, and as
+ * config_hash the SHA-256 of text[0..len): the one place that pairs a
+ * config text with its hash.
+ */
+void run_info_set_config(struct run_info *ri, const char *name,
+			 const char *text, size_t len);
 /* Free what b holds and zero it; NULL is a no-op. */
 void run_boot_release(struct run_boot *b);
 /* Free what src holds (its info and boots) and zero it; NULL is a no-op. */
@@ -347,6 +354,12 @@ void run_full_free_array(struct run_full *runs, size_t nr);
  */
 struct op_samples *run_data_op(struct run_data *rd, const char *benchmark,
 			       const char *name, bool create);
+/*
+ * Give to from's unit (a copy, replacing to's), direction and decimals:
+ * what an operation copied between runs keeps besides its names.
+ */
+void op_samples_copy_props(struct op_samples *to,
+			   const struct op_samples *from);
 /* Append one sample to op. */
 void op_samples_add(struct op_samples *op, double value);
 /*

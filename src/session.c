@@ -8,14 +8,12 @@
 #include "config.h"
 #include "executor.h"
 #include "extract.h"
-#include "json.h"
 #include "machine.h"
 #include "mmcmp-version.h"
 #include "plan.h"
 #include "run-data.h"
 #include "session-internal.h"
 #include "settings.h"
-#include "sha256.h"
 #include "store.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -396,9 +394,8 @@ static char *effective_setup(const struct session *s, size_t b)
 /* A run record per build, each with its own copies of the strings. */
 static int create_runs(struct session *s, struct strbuf *err)
 {
-	char hash[65], now[32];
+	char now[32];
 
-	sha256_hex(s->cfg->text, s->cfg->text_len, hash);
 	machine_utc_now(now);
 	for (size_t b = 0; b < s->plan->builds_nr; b++) {
 		struct run_info ri = {0};
@@ -410,9 +407,8 @@ static int create_runs(struct session *s, struct strbuf *err)
 		ri.uuid = xstrdup(uuid);
 		ri.label = xstrdup(s->runs[b].sum.label);
 		ri.status = xstrdup("running");
-		ri.config_name = xstrdup(s->cfg->name);
-		ri.config_text = xstrdup(s->cfg->text);
-		ri.config_hash = xstrdup(hash);
+		run_info_set_config(&ri, s->cfg->name, s->cfg->text,
+				    s->cfg->text_len);
 		ri.setup = effective_setup(s, b);
 		ri.started_at = xstrdup(now);
 		ri.mmcmp_version = xstrdup(MMCMP_VERSION);

@@ -119,6 +119,38 @@ int store_boot_add(struct store *st, int64_t run_id,
 	return store_tx_close(st, &tx, ret, err);
 }
 
+/* A row of store_boot_load_full()'s query: one boot, appended to data. */
+static int boot_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	struct run_full *rf = data;
+	struct boot_data *b;
+
+	(void)err;
+	ALLOC_GROW(rf->boots, rf->boots_nr + 1, rf->boots_alloc);
+	b = &rf->boots[rf->boots_nr++];
+	memset(b, 0, sizeof(*b));
+	b->number = sqlite3_column_int64(stmt, 0);
+	b->kernel = store_column_strdup(stmt, 1);
+	b->image = store_column_strdup(stmt, 2);
+	b->image_sha256 = store_column_strdup(stmt, 3);
+	b->image_release = store_column_strdup(stmt, 4);
+	b->append = store_column_strdup(stmt, 5);
+	b->accel = store_column_strdup(stmt, 6);
+	b->cpus = sqlite3_column_int64(stmt, 7);
+	b->memory_mb = sqlite3_column_int64(stmt, 8);
+	b->qemu_version = store_column_strdup(stmt, 9);
+	b->qemu_cmdline = store_column_strdup(stmt, 10);
+	b->boot_s = sqlite3_column_type(stmt, 11) == SQLITE_NULL
+			    ? -1.0
+			    : sqlite3_column_double(stmt, 11);
+	b->pinning = store_column_strdup(stmt, 12);
+	b->guest_release = store_column_strdup(stmt, 13);
+	b->guest_cmdline = store_column_strdup(stmt, 14);
+	b->guest_facts = store_column_strdup(stmt, 15);
+	b->failed = store_column_strdup(stmt, 16);
+	return 0;
+}
+
 int store_boot_load_full(struct store *st, int64_t run_id, struct run_full *rf,
 			 struct strbuf *err)
 {
@@ -128,44 +160,15 @@ int store_boot_load_full(struct store *st, int64_t run_id, struct run_full *rf,
 		" boot_s, pinning, guest_release, guest_cmdline, guest_facts,"
 		" failed FROM boot WHERE run_id = ?1 ORDER BY number";
 	sqlite3_stmt *stmt = NULL;
-	int rc, ret = -1;
+	int ret = -1;
 
 	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
 	    sqlite3_bind_int64(stmt, 1, run_id)) {
 		store_fail(st, err, "read the boots of run %" PRId64, run_id);
 		goto out;
 	}
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		struct boot_data *b;
-
-		ALLOC_GROW(rf->boots, rf->boots_nr + 1, rf->boots_alloc);
-		b = &rf->boots[rf->boots_nr++];
-		memset(b, 0, sizeof(*b));
-		b->number = sqlite3_column_int64(stmt, 0);
-		b->kernel = store_column_strdup(stmt, 1);
-		b->image = store_column_strdup(stmt, 2);
-		b->image_sha256 = store_column_strdup(stmt, 3);
-		b->image_release = store_column_strdup(stmt, 4);
-		b->append = store_column_strdup(stmt, 5);
-		b->accel = store_column_strdup(stmt, 6);
-		b->cpus = sqlite3_column_int64(stmt, 7);
-		b->memory_mb = sqlite3_column_int64(stmt, 8);
-		b->qemu_version = store_column_strdup(stmt, 9);
-		b->qemu_cmdline = store_column_strdup(stmt, 10);
-		b->boot_s = sqlite3_column_type(stmt, 11) == SQLITE_NULL
-				    ? -1.0
-				    : sqlite3_column_double(stmt, 11);
-		b->pinning = store_column_strdup(stmt, 12);
-		b->guest_release = store_column_strdup(stmt, 13);
-		b->guest_cmdline = store_column_strdup(stmt, 14);
-		b->guest_facts = store_column_strdup(stmt, 15);
-		b->failed = store_column_strdup(stmt, 16);
-	}
-	if (rc != SQLITE_DONE) {
-		store_fail(st, err, "read the boots of run %" PRId64, run_id);
-		goto out;
-	}
-	ret = 0;
+	ret = store_each_row(st, stmt, boot_row, rf, err,
+			     "read the boots of run %" PRId64, run_id);
 out:
 	sqlite3_finalize(stmt);
 	return ret;

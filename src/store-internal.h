@@ -49,6 +49,21 @@ struct store_tx {
 /* Append "cannot WHAT: <sqlite message>" to err; returns -1. */
 MMCMP_PRINTF(3, 4)
 int store_fail(struct store *st, struct strbuf *err, const char *fmt, ...);
+/*
+ * One row of a query for store_each_row(): read what it needs of stmt
+ * into data. 0 goes on to the next row, 1 stops after this one, -1 is a
+ * failure that has appended its line to err.
+ */
+typedef int store_row_fn(sqlite3_stmt *stmt, void *data, struct strbuf *err);
+/*
+ * Step stmt, bound and ready, through its rows, giving each to fn. 0 at
+ * the end (or when fn stops), -1 when fn fails or a step fails; then
+ * "cannot WHAT: <sqlite message>" with WHAT formatted from fmt. The
+ * caller still resets or finalizes stmt.
+ */
+MMCMP_PRINTF(6, 7)
+int store_each_row(struct store *st, sqlite3_stmt *stmt, store_row_fn *fn,
+		   void *data, struct strbuf *err, const char *fmt, ...);
 /* Execute sql (no rows); on failure "cannot WHAT: ...". */
 int store_exec_sql(struct store *st, const char *sql, const char *what,
 		   struct strbuf *err);

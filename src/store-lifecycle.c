@@ -52,39 +52,46 @@ static sqlite3_stmt *prepare(struct store *st, const char *sql,
  * when 0), other than except_id, replacing (when asked), whose process is
  * alive on this host; 0 when there is none. *pid is that process.
  */
+/* What find_alive() learns of the first live run. */
+struct alive_sink {
+	int64_t *run_id, *pid;
+};
+
+/* A row of sql_running: stops at a run whose process is alive. */
+static int alive_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	struct alive_sink *sink = data;
+	const char *host = (const char *)sqlite3_column_text(stmt, 1);
+
+	(void)err;
+	*sink->pid = sqlite3_column_int64(stmt, 2);
+	if (store_run_owner(host, *sink->pid, sqlite3_column_int64(stmt, 3)) !=
+	    STORE_OWNER_ALIVE)
+		return 0;
+	*sink->run_id = sqlite3_column_int64(stmt, 0);
+	return 1;
+}
+
 static int find_alive(struct store *st, const char *label, int64_t id,
 		      int64_t except_id, bool replacing, int64_t *run_id,
 		      int64_t *pid, struct strbuf *err)
 {
 	sqlite3_stmt *stmt = prepare(st, sql_running, err);
-	int rc = SQLITE_ERROR, ret = -1;
+	struct alive_sink sink = {run_id, pid};
+	int ret = -1;
 
 	*run_id = 0;
 	if (!stmt)
 		return -1;
-	if (!store_bind_text(stmt, 1, label) &&
-	    !sqlite3_bind_int64(stmt, 2, id) &&
-	    !sqlite3_bind_int64(stmt, 3, except_id) &&
-	    !sqlite3_bind_int(stmt, 4, replacing)) {
-		while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-			const char *host =
-				(const char *)sqlite3_column_text(stmt, 1);
-
-			*pid = sqlite3_column_int64(stmt, 2);
-			if (store_run_owner(host, *pid,
-					    sqlite3_column_int64(stmt, 3)) ==
-			    STORE_OWNER_ALIVE) {
-				*run_id = sqlite3_column_int64(stmt, 0);
-				rc = SQLITE_DONE;
-				break;
-			}
-		}
-	}
-	if (rc != SQLITE_DONE) {
+	if (store_bind_text(stmt, 1, label) ||
+	    sqlite3_bind_int64(stmt, 2, id) ||
+	    sqlite3_bind_int64(stmt, 3, except_id) ||
+	    sqlite3_bind_int(stmt, 4, replacing)) {
 		store_fail(st, err, "find running runs");
 		goto out;
 	}
-	ret = 0;
+	ret = store_each_row(st, stmt, alive_row, &sink, err,
+			     "find running runs");
 out:
 	sqlite3_finalize(stmt);
 	return ret;

@@ -245,30 +245,43 @@ int store_monitor_add_full(struct store *st, int64_t iter_id,
  * Append the members of the JSON object in column col of row to mc, in
  * their order, through each (SELECT over json_each(?1)).
  */
+/* What count_row() adds to. */
+struct counts_sink {
+	struct monitor_counts *mc;
+	int64_t iter_id;
+};
+
+/* A row of json_each(): one counter, added to data's counts. */
+static int count_row(sqlite3_stmt *each, void *data, struct strbuf *err)
+{
+	struct counts_sink *sink = data;
+	const char *name = (const char *)sqlite3_column_text(each, 0);
+
+	if (!name || sqlite3_column_type(each, 1) != SQLITE_INTEGER)
+		return error_addf(err,
+				  "iteration %" PRId64
+				  ": a monitor value that is not an integer",
+				  sink->iter_id);
+	monitor_counts_add(sink->mc, name, sqlite3_column_int64(each, 1));
+	return 0;
+}
+
 static int load_counts(struct store *st, sqlite3_stmt *each, sqlite3_stmt *row,
 		       int col, struct monitor_counts *mc, int64_t iter_id,
 		       struct strbuf *err)
 {
-	int rc;
+	struct counts_sink sink = {mc, iter_id};
 
 	if (sqlite3_bind_value(each, 1, sqlite3_column_value(row, col)))
 		return store_fail(st, err,
 				  "read monitors of iteration %" PRId64,
 				  iter_id);
-	while ((rc = sqlite3_step(each)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(each, 0);
-
-		if (!name || sqlite3_column_type(each, 1) != SQLITE_INTEGER) {
-			sqlite3_reset(each);
-			return error_addf(
-				err,
-				"iteration %" PRId64
-				": a monitor value that is not an integer",
-				iter_id);
-		}
-		monitor_counts_add(mc, name, sqlite3_column_int64(each, 1));
+	if (store_each_row(st, each, count_row, &sink, err,
+			   "read monitors of iteration %" PRId64, iter_id)) {
+		sqlite3_reset(each);
+		return -1;
 	}
-	if (rc != SQLITE_DONE || sqlite3_reset(each) != SQLITE_OK)
+	if (sqlite3_reset(each) != SQLITE_OK)
 		return store_fail(st, err,
 				  "read monitors of iteration %" PRId64,
 				  iter_id);
@@ -298,6 +311,71 @@ static const char full_samples_sql[] =
 	" WHERE i.run_id = ?1 AND (?2 IS NULL OR i.benchmark = ?2)"
 	" ORDER BY s.iteration_id, s.seq";
 
+/* Where full_row() reads its rows. */
+struct full_sink {
+	struct store *st;
+	sqlite3_stmt *each;
+	struct run_full *rf;
+	bool samples;
+	size_t k;
+};
+
+/* A row of full_sql: the monitor record of an iteration of data's rf. */
+static int full_record(struct full_sink *sink, sqlite3_stmt *stmt,
+		       struct iteration_data *it, int64_t id,
+		       struct strbuf *err)
+{
+	struct store *st = sink->st;
+	sqlite3_stmt *each = sink->each;
+	struct iteration_monitor *m;
+
+	m = it->monitor = iteration_monitor_new();
+	m->interval_s = sqlite3_column_double(stmt, 1);
+	if (load_counts(st, each, stmt, 2, &m->vmstat, id, err) ||
+	    load_counts(st, each, stmt, 3, &m->cpu, id, err) ||
+	    load_counts(st, each, stmt, 4, &m->meminfo_start, id, err) ||
+	    load_counts(st, each, stmt, 5, &m->meminfo_end, id, err))
+		return -1;
+	m->other_cpu = column_real(stmt, 6);
+	m->loadavg_start = column_real(stmt, 7);
+	m->loadavg_end = column_real(stmt, 8);
+	m->has_cgroup = sqlite3_column_type(stmt, 9) != SQLITE_NULL;
+	if (m->has_cgroup &&
+	    (load_counts(st, each, stmt, 9, &m->cgroup, id, err) ||
+	     load_counts(st, each, stmt, 10, &m->cgroup_start, id, err) ||
+	     load_counts(st, each, stmt, 11, &m->cgroup_end, id, err)))
+		return -1;
+	return 0;
+}
+
+/*
+ * A row of full_sql (sink->samples false) or full_samples_sql, into the
+ * iteration of rf it belongs to.
+ */
+static int full_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	struct full_sink *sink = data;
+	int64_t id = sqlite3_column_int64(stmt, 0);
+	struct iteration_data *it = iter_by_id(sink->rf, &sink->k, id);
+	struct iteration_monitor_sample *s;
+	struct iteration_monitor *m;
+
+	if (!it || (sink->samples && !it->monitor))
+		return 0;
+	if (!sink->samples)
+		return full_record(sink, stmt, it, id, err);
+	m = it->monitor;
+	ALLOC_GROW(m->samples, m->samples_nr + 1, m->samples_alloc);
+	s = &m->samples[m->samples_nr++];
+	memset(s, 0, sizeof(*s));
+	s->t_s = sqlite3_column_double(stmt, 1);
+	if (load_counts(sink->st, sink->each, stmt, 2, &s->vmstat, id, err) ||
+	    load_counts(sink->st, sink->each, stmt, 3, &s->cpu, id, err) ||
+	    load_counts(sink->st, sink->each, stmt, 4, &s->meminfo, id, err))
+		return -1;
+	return 0;
+}
+
 /*
  * Read the rows of full_sql (samples false) or full_samples_sql into the
  * iterations of rf they belong to.
@@ -306,56 +384,9 @@ static int load_full_rows(struct store *st, sqlite3_stmt *stmt,
 			  sqlite3_stmt *each, struct run_full *rf, bool samples,
 			  struct strbuf *err)
 {
-	size_t k = 0;
-	int rc;
+	struct full_sink sink = {st, each, rf, samples, 0};
 
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(stmt, 0);
-		struct iteration_data *it = iter_by_id(rf, &k, id);
-		struct iteration_monitor_sample *s;
-		struct iteration_monitor *m;
-
-		if (!it || (samples && !it->monitor))
-			continue;
-		if (!samples) {
-			m = it->monitor = iteration_monitor_new();
-			m->interval_s = sqlite3_column_double(stmt, 1);
-			if (load_counts(st, each, stmt, 2, &m->vmstat, id,
-					err) ||
-			    load_counts(st, each, stmt, 3, &m->cpu, id, err) ||
-			    load_counts(st, each, stmt, 4, &m->meminfo_start,
-					id, err) ||
-			    load_counts(st, each, stmt, 5, &m->meminfo_end, id,
-					err))
-				return -1;
-			m->other_cpu = column_real(stmt, 6);
-			m->loadavg_start = column_real(stmt, 7);
-			m->loadavg_end = column_real(stmt, 8);
-			m->has_cgroup =
-				sqlite3_column_type(stmt, 9) != SQLITE_NULL;
-			if (m->has_cgroup &&
-			    (load_counts(st, each, stmt, 9, &m->cgroup, id,
-					 err) ||
-			     load_counts(st, each, stmt, 10, &m->cgroup_start,
-					 id, err) ||
-			     load_counts(st, each, stmt, 11, &m->cgroup_end, id,
-					 err)))
-				return -1;
-			continue;
-		}
-		m = it->monitor;
-		ALLOC_GROW(m->samples, m->samples_nr + 1, m->samples_alloc);
-		s = &m->samples[m->samples_nr++];
-		memset(s, 0, sizeof(*s));
-		s->t_s = sqlite3_column_double(stmt, 1);
-		if (load_counts(st, each, stmt, 2, &s->vmstat, id, err) ||
-		    load_counts(st, each, stmt, 3, &s->cpu, id, err) ||
-		    load_counts(st, each, stmt, 4, &s->meminfo, id, err))
-			return -1;
-	}
-	if (rc != SQLITE_DONE)
-		return store_fail(st, err, "read monitors");
-	return 0;
+	return store_each_row(st, stmt, full_row, &sink, err, "read monitors");
 }
 
 int store_monitor_load_full(struct store *st, int64_t run_id,
@@ -411,65 +442,83 @@ static const char load_cgroup_sql[] =
 	" ORDER BY i.id";
 
 /*
- * Fill tmp's tables (its cgroup tables when cgroup) from the rows of
- * load_sql. index[t] maps counter names of table t to their index, so a
- * long run loads in linear time.
+ * Where table_row() reads the rows of load_sql: tmp's tables (its cgroup
+ * tables when cgroup). index[t] maps counter names of table t to their
+ * index, so a long run loads in linear time.
  */
+struct tables_sink {
+	struct run_data *tmp;
+	bool cgroup;
+	struct strmap *index;
+	size_t index_nr;
+	struct monitor_table *mt;
+	int64_t last;
+};
+
+/* The table of the iteration of row stmt, a new column when it is new. */
+static struct monitor_table *row_table(struct tables_sink *sink,
+				       sqlite3_stmt *stmt, int64_t id)
+{
+	const char *bench = (const char *)sqlite3_column_text(stmt, 1);
+	struct monitor_table *mt;
+
+	if (sink->mt && id == sink->last)
+		return sink->mt;
+	bench = bench ? bench : "";
+	mt = sink->cgroup ? run_data_cgroups(sink->tmp, bench, true)
+			  : run_data_monitors(sink->tmp, bench, true);
+	monitor_table_add_iteration(mt, sqlite3_column_double(stmt, 2));
+	if (sqlite3_column_type(stmt, 5) != SQLITE_NULL)
+		mt->other_cpu[mt->iterations - 1] =
+			sqlite3_column_double(stmt, 5);
+	sink->last = id;
+	return sink->mt = mt;
+}
+
+static int table_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	struct tables_sink *sink = data;
+	const char *name = (const char *)sqlite3_column_text(stmt, 3);
+	struct monitor_table *mt =
+		row_table(sink, stmt, sqlite3_column_int64(stmt, 0));
+	struct monitor_counter *c;
+	size_t t, ci, len;
+
+	(void)err;
+	if (!name)
+		return 0;
+	t = (size_t)(mt -
+		     (sink->cgroup ? sink->tmp->cgroups : sink->tmp->monitors));
+	if (t >= sink->index_nr) {
+		sink->index =
+			xrealloc(sink->index, (t + 1) * sizeof(*sink->index));
+		while (sink->index_nr <= t)
+			sink->index[sink->index_nr++] =
+				(struct strmap)STRMAP_INIT;
+	}
+	len = strlen(name);
+	if (!strmap_get(&sink->index[t], name, len, &ci)) {
+		monitor_table_set(mt, name, 0.0);
+		ci = mt->counters_nr - 1;
+		strmap_put(&sink->index[t], name, len, ci);
+	}
+	c = &mt->counters[ci];
+	c->v[mt->iterations - 1] = sqlite3_column_double(stmt, 4);
+	return 0;
+}
+
+/* Fill tmp's tables (its cgroup tables when cgroup) from the rows of stmt. */
 static int load_rows(struct store *st, int64_t run_id, sqlite3_stmt *stmt,
 		     bool cgroup, struct run_data *tmp, struct strbuf *err)
 {
-	struct strmap *index = NULL;
-	size_t index_nr = 0;
-	struct monitor_table *mt = NULL;
-	int64_t last = 0;
-	int rc, ret = -1;
+	struct tables_sink sink = {tmp, cgroup, NULL, 0, NULL, 0};
+	int ret;
 
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(stmt, 0);
-		const char *name = (const char *)sqlite3_column_text(stmt, 3);
-		struct monitor_counter *c;
-		size_t t, ci, len;
-
-		if (!mt || id != last) {
-			const char *bench =
-				(const char *)sqlite3_column_text(stmt, 1);
-
-			bench = bench ? bench : "";
-			mt = cgroup ? run_data_cgroups(tmp, bench, true)
-				    : run_data_monitors(tmp, bench, true);
-			monitor_table_add_iteration(
-				mt, sqlite3_column_double(stmt, 2));
-			if (sqlite3_column_type(stmt, 5) != SQLITE_NULL)
-				mt->other_cpu[mt->iterations - 1] =
-					sqlite3_column_double(stmt, 5);
-			last = id;
-		}
-		if (!name)
-			continue;
-		t = (size_t)(mt - (cgroup ? tmp->cgroups : tmp->monitors));
-		if (t >= index_nr) {
-			index = xrealloc(index, (t + 1) * sizeof(*index));
-			while (index_nr <= t)
-				index[index_nr++] = (struct strmap)STRMAP_INIT;
-		}
-		len = strlen(name);
-		if (!strmap_get(&index[t], name, len, &ci)) {
-			monitor_table_set(mt, name, 0.0);
-			ci = mt->counters_nr - 1;
-			strmap_put(&index[t], name, len, ci);
-		}
-		c = &mt->counters[ci];
-		c->v[mt->iterations - 1] = sqlite3_column_double(stmt, 4);
-	}
-	if (rc != SQLITE_DONE) {
-		store_fail(st, err, "load monitors of run %" PRId64, run_id);
-		goto out;
-	}
-	ret = 0;
-out:
-	for (size_t i = 0; i < index_nr; i++)
-		strmap_clear(&index[i]);
-	free(index);
+	ret = store_each_row(st, stmt, table_row, &sink, err,
+			     "load monitors of run %" PRId64, run_id);
+	for (size_t i = 0; i < sink.index_nr; i++)
+		strmap_clear(&sink.index[i]);
+	free(sink.index);
 	return ret;
 }
 

@@ -7,6 +7,36 @@
 #include "store-internal.h"
 #include "strbuf.h"
 
+/* Where store_load_monitor_series() appends: out, from out->v[first]. */
+struct series_sink {
+	struct monitor_series_list *out;
+	size_t first;
+};
+
+static int series_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	struct series_sink *sink = data;
+	struct monitor_series_list *out = sink->out;
+	int64_t id = sqlite3_column_int64(stmt, 0);
+	struct monitor_series *ms;
+
+	(void)err;
+	if (out->nr == sink->first || out->v[out->nr - 1].iteration_id != id) {
+		ALLOC_GROW(out->v, out->nr + 1, out->alloc);
+		ms = &out->v[out->nr++];
+		memset(ms, 0, sizeof(*ms));
+		ms->iteration_id = id;
+		ms->benchmark = store_column_strdup(stmt, 1);
+		ms->build = store_column_strdup(stmt, 2);
+	}
+	ms = &out->v[out->nr - 1];
+	ALLOC_GROW(ms->t_s, ms->nr + 1, ms->alloc);
+	ms->value = xrealloc(ms->value, ms->alloc * sizeof(*ms->value));
+	ms->t_s[ms->nr] = sqlite3_column_double(stmt, 3);
+	ms->value[ms->nr++] = sqlite3_column_double(stmt, 4);
+	return 0;
+}
+
 int store_load_monitor_series(struct store *st, int64_t run_id,
 			      const char *counter,
 			      struct monitor_series_list *out,
@@ -20,8 +50,8 @@ int store_load_monitor_series(struct store *st, int64_t run_id,
 		" ORDER BY i.id, s.seq";
 	struct strbuf path = STRBUF_INIT;
 	sqlite3_stmt *stmt = NULL;
-	size_t first = out->nr;
-	int rc, ret = -1;
+	struct series_sink sink = {out, out->nr};
+	int ret = -1;
 
 	/* A quoted JSON path key: counter names are plain, but be safe. */
 	strbuf_addstr(&path, "$.\"");
@@ -36,31 +66,9 @@ int store_load_monitor_series(struct store *st, int64_t run_id,
 			   (long long)run_id);
 		goto out;
 	}
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(stmt, 0);
-		struct monitor_series *ms;
-
-		if (out->nr == first ||
-		    out->v[out->nr - 1].iteration_id != id) {
-			ALLOC_GROW(out->v, out->nr + 1, out->alloc);
-			ms = &out->v[out->nr++];
-			memset(ms, 0, sizeof(*ms));
-			ms->iteration_id = id;
-			ms->benchmark = store_column_strdup(stmt, 1);
-			ms->build = store_column_strdup(stmt, 2);
-		}
-		ms = &out->v[out->nr - 1];
-		ALLOC_GROW(ms->t_s, ms->nr + 1, ms->alloc);
-		ms->value = xrealloc(ms->value, ms->alloc * sizeof(*ms->value));
-		ms->t_s[ms->nr] = sqlite3_column_double(stmt, 3);
-		ms->value[ms->nr++] = sqlite3_column_double(stmt, 4);
-	}
-	if (rc != SQLITE_DONE) {
-		store_fail(st, err, "read the monitor samples of run %lld",
-			   (long long)run_id);
-		goto out;
-	}
-	ret = 0;
+	ret = store_each_row(st, stmt, series_row, &sink, err,
+			     "read the monitor samples of run %lld",
+			     (long long)run_id);
 out:
 	sqlite3_finalize(stmt);
 	strbuf_release(&path);

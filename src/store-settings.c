@@ -90,6 +90,21 @@ out:
 	return store_tx_close(st, &tx, ret, err);
 }
 
+/* A row of run_setting: one setting, appended to data (a run_full). */
+static int setting_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	struct run_full *rf = data;
+	struct setting_data *sd;
+
+	(void)err;
+	ALLOC_GROW(rf->settings, rf->settings_nr + 1, rf->settings_alloc);
+	sd = &rf->settings[rf->settings_nr++];
+	sd->path = store_column_strdup(stmt, 0);
+	sd->old_value = store_column_strdup(stmt, 1);
+	sd->new_value = store_column_strdup(stmt, 2);
+	return 0;
+}
+
 int store_run_settings_load(struct store *st, int64_t run_id,
 			    struct run_full *rf, struct strbuf *err)
 {
@@ -97,7 +112,7 @@ int store_run_settings_load(struct store *st, int64_t run_id,
 				  " FROM run_setting WHERE run_id = ?1"
 				  " ORDER BY id";
 	sqlite3_stmt *stmt = NULL;
-	int rc, ret = -1;
+	int ret = -1;
 
 	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
 	    sqlite3_bind_int64(stmt, 1, run_id)) {
@@ -105,22 +120,8 @@ int store_run_settings_load(struct store *st, int64_t run_id,
 			   run_id);
 		goto out;
 	}
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		struct setting_data *sd;
-
-		ALLOC_GROW(rf->settings, rf->settings_nr + 1,
-			   rf->settings_alloc);
-		sd = &rf->settings[rf->settings_nr++];
-		sd->path = store_column_strdup(stmt, 0);
-		sd->old_value = store_column_strdup(stmt, 1);
-		sd->new_value = store_column_strdup(stmt, 2);
-	}
-	if (rc != SQLITE_DONE) {
-		store_fail(st, err, "read the settings of run %" PRId64,
-			   run_id);
-		goto out;
-	}
-	ret = 0;
+	ret = store_each_row(st, stmt, setting_row, rf, err,
+			     "read the settings of run %" PRId64, run_id);
 out:
 	sqlite3_finalize(stmt);
 	return ret;

@@ -52,6 +52,35 @@ static int prepare_run_query(struct store *st, const char *sql, int64_t run_id,
 	return 0;
 }
 
+/* A row of load_iters()'s query: one iteration, appended to data. */
+static int iter_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	struct run_full *rf = data;
+	struct iteration_data *it;
+
+	(void)err;
+	ALLOC_GROW(rf->iters, rf->iters_nr + 1, rf->iters_alloc);
+	it = &rf->iters[rf->iters_nr++];
+	memset(it, 0, sizeof(*it));
+	it->id = sqlite3_column_int64(stmt, 0);
+	it->benchmark = store_column_strdup(stmt, 1);
+	it->job = store_column_strdup(stmt, 2);
+	it->build = store_column_strdup(stmt, 3);
+	it->index = sqlite3_column_int64(stmt, 4);
+	it->warmup = sqlite3_column_int(stmt, 5);
+	it->status = store_column_strdup(stmt, 6);
+	it->exit_code = sqlite3_column_int64(stmt, 7);
+	it->term_signal = sqlite3_column_int64(stmt, 8);
+	it->started_at = store_column_strdup(stmt, 9);
+	it->elapsed_s = sqlite3_column_double(stmt, 10);
+	it->user_s = sqlite3_column_double(stmt, 11);
+	it->sys_s = sqlite3_column_double(stmt, 12);
+	it->maxrss_kb = sqlite3_column_int64(stmt, 13);
+	it->stderr_tail = store_column_strdup(stmt, 14);
+	it->boot = sqlite3_column_int64(stmt, 15);
+	return 0;
+}
+
 /* Load the iterations, in the order they were stored. */
 static int load_iters(struct store *st, int64_t run_id, const char *benchmark,
 		      struct run_full *rf, struct strbuf *err)
@@ -64,38 +93,12 @@ static int load_iters(struct store *st, int64_t run_id, const char *benchmark,
 		" WHERE run_id = ?1 AND (?2 IS NULL OR benchmark = ?2)"
 		" ORDER BY id";
 	sqlite3_stmt *stmt = NULL;
-	int rc, ret = -1;
+	int ret = -1;
 
 	if (prepare_run_query(st, sql, run_id, benchmark, &stmt, err))
 		goto out;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		struct iteration_data *it;
-
-		ALLOC_GROW(rf->iters, rf->iters_nr + 1, rf->iters_alloc);
-		it = &rf->iters[rf->iters_nr++];
-		memset(it, 0, sizeof(*it));
-		it->id = sqlite3_column_int64(stmt, 0);
-		it->benchmark = store_column_strdup(stmt, 1);
-		it->job = store_column_strdup(stmt, 2);
-		it->build = store_column_strdup(stmt, 3);
-		it->index = sqlite3_column_int64(stmt, 4);
-		it->warmup = sqlite3_column_int(stmt, 5);
-		it->status = store_column_strdup(stmt, 6);
-		it->exit_code = sqlite3_column_int64(stmt, 7);
-		it->term_signal = sqlite3_column_int64(stmt, 8);
-		it->started_at = store_column_strdup(stmt, 9);
-		it->elapsed_s = sqlite3_column_double(stmt, 10);
-		it->user_s = sqlite3_column_double(stmt, 11);
-		it->sys_s = sqlite3_column_double(stmt, 12);
-		it->maxrss_kb = sqlite3_column_int64(stmt, 13);
-		it->stderr_tail = store_column_strdup(stmt, 14);
-		it->boot = sqlite3_column_int64(stmt, 15);
-	}
-	if (rc != SQLITE_DONE) {
-		store_fail(st, err, "read iterations of run %" PRId64, run_id);
-		goto out;
-	}
-	ret = 0;
+	ret = store_each_row(st, stmt, iter_row, rf, err,
+			     "read iterations of run %" PRId64, run_id);
 out:
 	sqlite3_finalize(stmt);
 	return ret;
@@ -130,6 +133,47 @@ static size_t op_index(const struct op_slot *slots, size_t nr, int64_t id)
 	return lo < nr && slots[lo].id == id ? slots[lo].index : SIZE_MAX;
 }
 
+/* Where sample_row() appends: the samples of iteration k (it) of rf. */
+struct samples_sink {
+	struct run_full *rf;
+	const struct op_slot *slots;
+	const struct iteration_data *it;
+	size_t k;
+	size_t op; /* of the last sample, SIZE_MAX before the first */
+	int64_t last_op;
+};
+
+static int sample_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	struct samples_sink *sink = data;
+	struct run_full *rf = sink->rf;
+	int64_t op_id = sqlite3_column_int64(stmt, 0);
+	double value = sqlite3_column_double(stmt, 1);
+	struct sample_data *s;
+
+	/* Samples of one operation mostly come in a row. */
+	if (sink->op == SIZE_MAX || op_id != sink->last_op) {
+		sink->op = op_index(sink->slots, rf->ops_nr, op_id);
+		sink->last_op = op_id;
+		if (sink->op == SIZE_MAX || strcmp(rf->ops[sink->op].benchmark,
+						   sink->it->benchmark) != 0)
+			return error_addf(
+				err,
+				"run '%s': iteration %zu of '%s' has a sample of an operation of another benchmark",
+				rf->info.uuid, sink->k, sink->it->benchmark);
+	}
+	if (!isfinite(value))
+		return error_addf(
+			err,
+			"run '%s': iteration %zu of '%s' has a sample that is not a finite number",
+			rf->info.uuid, sink->k, sink->it->benchmark);
+	ALLOC_GROW(rf->samples, rf->samples_nr + 1, rf->samples_alloc);
+	s = &rf->samples[rf->samples_nr++];
+	s->op = sink->op;
+	s->value = value;
+	return 0;
+}
+
 /*
  * Load the samples of the loaded iterations, one query per iteration: a
  * join over the run would come in (warmup, id) order from the index and
@@ -141,8 +185,9 @@ static int load_samples(struct store *st, int64_t run_id, struct run_full *rf,
 	static const char sql[] = "SELECT operation_id, value FROM sample"
 				  " WHERE iteration_id = ?1 ORDER BY seq";
 	struct op_slot *slots = xcalloc(rf->ops_nr + 1, sizeof(*slots));
+	struct samples_sink sink = {rf, NULL, NULL, 0, SIZE_MAX, 0};
 	sqlite3_stmt *stmt = NULL;
-	int rc, ret = -1;
+	int ret = -1;
 
 	for (size_t i = 0; i < rf->ops_nr; i++) {
 		slots[i].id = rf->ops[i].id;
@@ -153,10 +198,9 @@ static int load_samples(struct store *st, int64_t run_id, struct run_full *rf,
 		store_fail(st, err, "read samples of run %" PRId64, run_id);
 		goto out;
 	}
+	sink.slots = slots;
 	for (size_t k = 0; k < rf->iters_nr; k++) {
 		struct iteration_data *it = &rf->iters[k];
-		size_t op = SIZE_MAX;
-		int64_t last_op = 0;
 
 		it->samples_first = rf->samples_nr;
 		if (sqlite3_bind_int64(stmt, 1, it->id)) {
@@ -164,44 +208,12 @@ static int load_samples(struct store *st, int64_t run_id, struct run_full *rf,
 				   run_id);
 			goto out;
 		}
-		while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-			int64_t op_id = sqlite3_column_int64(stmt, 0);
-			double value = sqlite3_column_double(stmt, 1);
-			struct sample_data *s;
-
-			/* Samples of one operation mostly come in a row. */
-			if (op == SIZE_MAX || op_id != last_op) {
-				op = op_index(slots, rf->ops_nr, op_id);
-				last_op = op_id;
-				if (op == SIZE_MAX ||
-				    strcmp(rf->ops[op].benchmark,
-					   it->benchmark) != 0) {
-					error_addf(
-						err,
-						"run '%s': iteration %zu of '%s' has a sample of an operation of another benchmark",
-						rf->info.uuid, k,
-						it->benchmark);
-					goto out;
-				}
-			}
-			if (!isfinite(value)) {
-				error_addf(
-					err,
-					"run '%s': iteration %zu of '%s' has a sample that is not a finite number",
-					rf->info.uuid, k, it->benchmark);
-				goto out;
-			}
-			ALLOC_GROW(rf->samples, rf->samples_nr + 1,
-				   rf->samples_alloc);
-			s = &rf->samples[rf->samples_nr++];
-			s->op = op;
-			s->value = value;
-		}
-		if (rc != SQLITE_DONE) {
-			store_fail(st, err, "read samples of run %" PRId64,
-				   run_id);
+		sink.it = it;
+		sink.k = k;
+		sink.op = SIZE_MAX;
+		if (store_each_row(st, stmt, sample_row, &sink, err,
+				   "read samples of run %" PRId64, run_id))
 			goto out;
-		}
 		it->samples_nr = rf->samples_nr - it->samples_first;
 		if (sqlite3_reset(stmt) != SQLITE_OK) {
 			store_fail(st, err, "read samples of run %" PRId64,

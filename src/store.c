@@ -16,8 +16,6 @@
 
 #include "migrations.h"
 #include "store-internal.h"
-#include "config.h"
-#include "json.h"
 #include "machine.h"
 #include "parse-num.h"
 #include "run-data.h"
@@ -151,18 +149,16 @@ static const char *const stmt_sql[ST_NR] = {
 		" FROM run r ORDER BY r.started_at, r.id",
 };
 
-/* Append "cannot WHAT: <sqlite message>" to err; returns -1. */
-int store_fail(struct store *st, struct strbuf *err, const char *fmt, ...)
+/* store_fail() with its arguments in ap. */
+static int store_vfail(struct store *st, struct strbuf *err, const char *fmt,
+		       va_list ap)
 {
 	struct strbuf what = STRBUF_INIT;
 	int code = sqlite3_errcode(st->db);
-	va_list ap;
 
 	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
 		st->busy = true;
-	va_start(ap, fmt);
 	strbuf_vaddf(&what, fmt, ap);
-	va_end(ap);
 	/* Name the database, so that a full disk or a read-only file is clear.
 	 */
 	if (st->path && !strstr(what.buf, st->path))
@@ -177,6 +173,37 @@ int store_fail(struct store *st, struct strbuf *err, const char *fmt, ...)
 	}
 	error_addf(err, "cannot %s", what.buf);
 	strbuf_release(&what);
+	return -1;
+}
+
+/* Append "cannot WHAT: <sqlite message>" to err; returns -1. */
+int store_fail(struct store *st, struct strbuf *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	store_vfail(st, err, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int store_each_row(struct store *st, sqlite3_stmt *stmt, store_row_fn *fn,
+		   void *data, struct strbuf *err, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		int ret = fn(stmt, data, err);
+
+		if (ret)
+			return ret < 0 ? -1 : 0;
+	}
+	if (rc == SQLITE_DONE)
+		return 0;
+	va_start(ap, fmt);
+	store_vfail(st, err, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
@@ -544,46 +571,58 @@ static int write_aborted(struct store *st, const int64_t *ids, size_t nr,
  * read-only file, or another process holding the lock) keeps them in
  * st->stale and shows them as aborted.
  */
+/* A growable array of run ids. */
+struct run_ids {
+	int64_t *v;
+	size_t nr, alloc;
+};
+
+static void run_ids_add(struct run_ids *ids, int64_t id)
+{
+	ALLOC_GROW(ids->v, ids->nr + 1, ids->alloc);
+	ids->v[ids->nr++] = id;
+}
+
+/* A row of ST_RUN_RUNNING: its id joins data when its process is dead. */
+static int dead_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	const char *host = (const char *)sqlite3_column_text(stmt, 1);
+
+	(void)err;
+	if (store_run_owner(host, sqlite3_column_int64(stmt, 2),
+			    sqlite3_column_int64(stmt, 3)) == STORE_OWNER_DEAD)
+		run_ids_add(data, sqlite3_column_int64(stmt, 0));
+	return 0;
+}
+
 static int mark_aborted(struct store *st, bool reader, struct strbuf *err)
 {
 	sqlite3_stmt *stmt;
-	int64_t *dead = NULL;
-	size_t nr = 0, alloc = 0;
-	int rc, ret = -1;
+	struct run_ids dead = {0};
+	int ret = -1;
 
 	stmt = stmt_get(st, ST_RUN_RUNNING, err);
 	if (!stmt)
 		return -1;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		const char *host = (const char *)sqlite3_column_text(stmt, 1);
-
-		if (store_run_owner(host, sqlite3_column_int64(stmt, 2),
-				    sqlite3_column_int64(stmt, 3)) !=
-		    STORE_OWNER_DEAD)
-			continue;
-		ALLOC_GROW(dead, nr + 1, alloc);
-		dead[nr++] = sqlite3_column_int64(stmt, 0);
-	}
-	if (rc != SQLITE_DONE) {
-		store_fail(st, err, "find running runs in '%s'", st->path);
+	if (store_each_row(st, stmt, dead_row, &dead, err,
+			   "find running runs in '%s'", st->path))
 		goto out;
-	}
 	stmt_done(stmt);
 	stmt = NULL;
-	if (!nr) {
+	if (!dead.nr) {
 		ret = 0;
 	} else if (!reader) {
-		ret = write_aborted(st, dead, nr, err);
+		ret = write_aborted(st, dead.v, dead.nr, err);
 	} else {
 		struct strbuf ignored = STRBUF_INIT;
 
 		if (sqlite3_db_readonly(st->db, "main") == 1 ||
 		    sqlite3_busy_timeout(st->db, STORE_READER_MARK_MS) ||
-		    write_aborted(st, dead, nr, &ignored)) {
-			st->stale = dead;
-			st->stale_nr = nr;
-			st->stale_alloc = alloc;
-			dead = NULL;
+		    write_aborted(st, dead.v, dead.nr, &ignored)) {
+			st->stale = dead.v;
+			st->stale_nr = dead.nr;
+			st->stale_alloc = dead.alloc;
+			dead.v = NULL;
 		}
 		strbuf_release(&ignored);
 		ret = 0;
@@ -592,7 +631,7 @@ static int mark_aborted(struct store *st, bool reader, struct strbuf *err)
 	}
 out:
 	stmt_done(stmt);
-	free(dead);
+	free(dead.v);
 	return ret;
 }
 
@@ -868,6 +907,14 @@ out:
 	return ret;
 }
 
+/* A row of store_schema()'s query: one statement, appended to data. */
+static int schema_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	(void)err;
+	strbuf_addf(data, "%s;\n", sqlite3_column_text(stmt, 0));
+	return 0;
+}
+
 int store_schema(struct store *st, struct strbuf *out, struct strbuf *err)
 {
 	static const char sql[] = "SELECT sql FROM sqlite_schema"
@@ -876,18 +923,14 @@ int store_schema(struct store *st, struct strbuf *out, struct strbuf *err)
 				  " ORDER BY name";
 	struct strbuf buf = STRBUF_INIT;
 	sqlite3_stmt *stmt = NULL;
-	int rc, ret = -1;
+	int ret = -1;
 
 	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
 		store_fail(st, err, "read schema");
 		goto out;
 	}
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
-		strbuf_addf(&buf, "%s;\n", sqlite3_column_text(stmt, 0));
-	if (rc != SQLITE_DONE) {
-		store_fail(st, err, "read schema");
+	if (store_each_row(st, stmt, schema_row, &buf, err, "read schema"))
 		goto out;
-	}
 	strbuf_add(out, buf.buf, buf.len);
 	ret = 0;
 out:
@@ -1031,24 +1074,26 @@ out:
 	return store_tx_close(st, &tx, ret, err);
 }
 
+/* A row whose first column is a run id: it joins data. */
+static int id_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	(void)err;
+	run_ids_add(data, sqlite3_column_int64(stmt, 0));
+	return 0;
+}
+
 /* Collect the ids of the first column of stmt, bound and ready to step. */
 static int collect_ids(struct store *st, sqlite3_stmt *stmt, int64_t **ids,
 		       size_t *nr, struct strbuf *err)
 {
-	int64_t *v = NULL;
-	size_t n = 0, alloc = 0;
-	int rc;
+	struct run_ids v = {0};
 
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		ALLOC_GROW(v, n + 1, alloc);
-		v[n++] = sqlite3_column_int64(stmt, 0);
+	if (store_each_row(st, stmt, id_row, &v, err, "list runs")) {
+		free(v.v);
+		return -1;
 	}
-	if (rc != SQLITE_DONE) {
-		free(v);
-		return store_fail(st, err, "list runs");
-	}
-	*ids = v;
-	*nr = n;
+	*ids = v.v;
+	*nr = v.nr;
 	return 0;
 }
 
@@ -1445,12 +1490,37 @@ static int bind_run_bench(sqlite3_stmt *stmt, int64_t run_id,
 	       store_bind_text(stmt, 2, benchmark);
 }
 
+/* Where store_load_ops() appends. */
+struct ops_sink {
+	struct op_samples **ops;
+	size_t *nr, *alloc;
+};
+
+static int op_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	struct ops_sink *sink = data;
+	struct op_samples *op;
+
+	(void)err;
+	ALLOC_GROW(*sink->ops, *sink->nr + 1, *sink->alloc);
+	op = &(*sink->ops)[(*sink->nr)++];
+	memset(op, 0, sizeof(*op));
+	op->id = sqlite3_column_int64(stmt, 0);
+	op->benchmark = store_column_strdup(stmt, 1);
+	op->name = store_column_strdup(stmt, 2);
+	op->unit = store_column_strdup(stmt, 3);
+	op->higher_better = sqlite3_column_int(stmt, 4);
+	op->decimals = sqlite3_column_int(stmt, 5);
+	return 0;
+}
+
 int store_load_ops(struct store *st, int64_t run_id, const char *benchmark,
 		   struct op_samples **ops, size_t *nr, size_t *alloc,
 		   struct strbuf *err)
 {
 	sqlite3_stmt *stmt = stmt_get(st, ST_LOAD_OPS, err);
-	int rc, ret = -1;
+	struct ops_sink sink = {ops, nr, alloc};
+	int ret = -1;
 
 	if (!stmt)
 		return -1;
@@ -1458,27 +1528,37 @@ int store_load_ops(struct store *st, int64_t run_id, const char *benchmark,
 		store_fail(st, err, "load operations of run %" PRId64, run_id);
 		goto out;
 	}
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		struct op_samples *op;
-
-		ALLOC_GROW(*ops, *nr + 1, *alloc);
-		op = &(*ops)[(*nr)++];
-		memset(op, 0, sizeof(*op));
-		op->id = sqlite3_column_int64(stmt, 0);
-		op->benchmark = store_column_strdup(stmt, 1);
-		op->name = store_column_strdup(stmt, 2);
-		op->unit = store_column_strdup(stmt, 3);
-		op->higher_better = sqlite3_column_int(stmt, 4);
-		op->decimals = sqlite3_column_int(stmt, 5);
-	}
-	if (rc != SQLITE_DONE) {
-		store_fail(st, err, "load operations of run %" PRId64, run_id);
-		goto out;
-	}
-	ret = 0;
+	ret = store_each_row(st, stmt, op_row, &sink, err,
+			     "load operations of run %" PRId64, run_id);
 out:
 	stmt_done(stmt);
 	return ret;
+}
+
+/* What load_samples() reads its rows into. */
+struct samples_sink {
+	struct run_data *rd;
+	struct op_slot *slots;
+	struct op_samples *last;
+	int64_t run_id;
+};
+
+static int sample_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	struct samples_sink *sink = data;
+	int64_t id = sqlite3_column_int64(stmt, 0);
+
+	(void)err;
+	/* Samples of one operation mostly come in a row. */
+	if (!sink->last || sink->last->id != id)
+		sink->last =
+			op_lookup(sink->rd, sink->slots, sink->rd->ops_nr, id);
+	if (!sink->last)
+		return 0;
+	op_samples_add_keyed(sink->last, sqlite3_column_double(stmt, 1),
+			     sqlite3_column_int64(stmt, 2), sink->run_id);
+	op_samples_set_boot(sink->last, sqlite3_column_int64(stmt, 3));
+	return 0;
 }
 
 static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
@@ -1486,9 +1566,9 @@ static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 			struct strbuf *err)
 {
 	sqlite3_stmt *stmt = stmt_get(st, ST_LOAD_SAMPLES, err);
+	struct samples_sink sink = {rd, NULL, NULL, run_id};
 	struct op_slot *slots = xcalloc(rd->ops_nr + 1, sizeof(*slots));
-	struct op_samples *last = NULL;
-	int rc, ret = -1;
+	int ret = -1;
 
 	if (!stmt)
 		goto out;
@@ -1497,32 +1577,34 @@ static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 		slots[i].index = i;
 	}
 	qsort(slots, rd->ops_nr, sizeof(*slots), op_slot_cmp);
+	sink.slots = slots;
 	if (bind_run_bench(stmt, run_id, benchmark) ||
 	    sqlite3_bind_int(stmt, 3, include_failed)) {
 		store_fail(st, err, "load samples of run %" PRId64, run_id);
 		goto out;
 	}
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(stmt, 0);
-
-		/* Samples of one operation mostly come in a row. */
-		if (!last || last->id != id)
-			last = op_lookup(rd, slots, rd->ops_nr, id);
-		if (!last)
-			continue;
-		op_samples_add_keyed(last, sqlite3_column_double(stmt, 1),
-				     sqlite3_column_int64(stmt, 2), run_id);
-		op_samples_set_boot(last, sqlite3_column_int64(stmt, 3));
-	}
-	if (rc != SQLITE_DONE) {
-		store_fail(st, err, "load samples of run %" PRId64, run_id);
-		goto out;
-	}
-	ret = 0;
+	ret = store_each_row(st, stmt, sample_row, &sink, err,
+			     "load samples of run %" PRId64, run_id);
 out:
 	stmt_done(stmt);
 	free(slots);
 	return ret;
+}
+
+static int duration_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	struct run_data *rd = data;
+	struct bench_duration *d;
+
+	(void)err;
+	ALLOC_GROW(rd->durations, rd->durations_nr + 1, rd->durations_alloc);
+	d = &rd->durations[rd->durations_nr++];
+	d->benchmark = store_column_strdup(stmt, 0);
+	d->user_s = sqlite3_column_double(stmt, 1);
+	d->sys_s = sqlite3_column_double(stmt, 2);
+	d->elapsed_s = sqlite3_column_double(stmt, 3);
+	d->iterations = (size_t)sqlite3_column_int64(stmt, 4);
+	return 0;
 }
 
 static int load_durations(struct store *st, int64_t run_id,
@@ -1530,7 +1612,7 @@ static int load_durations(struct store *st, int64_t run_id,
 			  struct strbuf *err)
 {
 	sqlite3_stmt *stmt = stmt_get(st, ST_LOAD_DURATIONS, err);
-	int rc, ret = -1;
+	int ret = -1;
 
 	if (!stmt)
 		return -1;
@@ -1538,23 +1620,8 @@ static int load_durations(struct store *st, int64_t run_id,
 		store_fail(st, err, "load durations of run %" PRId64, run_id);
 		goto out;
 	}
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		struct bench_duration *d;
-
-		ALLOC_GROW(rd->durations, rd->durations_nr + 1,
-			   rd->durations_alloc);
-		d = &rd->durations[rd->durations_nr++];
-		d->benchmark = store_column_strdup(stmt, 0);
-		d->user_s = sqlite3_column_double(stmt, 1);
-		d->sys_s = sqlite3_column_double(stmt, 2);
-		d->elapsed_s = sqlite3_column_double(stmt, 3);
-		d->iterations = (size_t)sqlite3_column_int64(stmt, 4);
-	}
-	if (rc != SQLITE_DONE) {
-		store_fail(st, err, "load durations of run %" PRId64, run_id);
-		goto out;
-	}
-	ret = 0;
+	ret = store_each_row(st, stmt, duration_row, rd, err,
+			     "load durations of run %" PRId64, run_id);
 out:
 	stmt_done(stmt);
 	return ret;
@@ -1591,13 +1658,15 @@ int store_load_run(struct store *st, int64_t run_id, const char *benchmark,
 	return load_run(st, run_id, benchmark, true, rd, err);
 }
 
-/*
- * How many measured iterations run_id has (of benchmark), how many of
- * them failed, and how many of those stored no sample.
- */
-static int count_iterations(struct store *st, int64_t run_id,
-			    const char *benchmark, int64_t *all,
-			    int64_t *failed, int64_t *empty, struct strbuf *err)
+int store_load_run_ok(struct store *st, int64_t run_id, const char *benchmark,
+		      struct run_data *rd, struct strbuf *err)
+{
+	return load_run(st, run_id, benchmark, false, rd, err);
+}
+
+int store_count_iterations(struct store *st, int64_t run_id,
+			   const char *benchmark, int64_t *all, int64_t *failed,
+			   int64_t *empty, struct strbuf *err)
 {
 	sqlite3_stmt *stmt = stmt_get(st, ST_COUNT_ITERS, err);
 	int ret = -1;
@@ -1618,266 +1687,43 @@ out:
 	return ret;
 }
 
-static void drop_unmeasured_durations(struct run_data *rd)
+/* Where store_list_runs() appends. */
+struct rows_sink {
+	struct store *st;
+	struct run_rows *rows;
+};
+
+static int list_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 {
-	size_t out = 0;
+	struct rows_sink *sink = data;
+	struct run_rows *rows = sink->rows;
+	struct run_row *r;
 
-	for (size_t i = 0; i < rd->durations_nr; i++) {
-		struct bench_duration *d = &rd->durations[i];
-
-		if (d->user_s == 0 && d->sys_s == 0 && d->elapsed_s == 0) {
-			free(d->benchmark);
-			continue;
-		}
-		rd->durations[out++] = *d;
-	}
-	rd->durations_nr = out;
-}
-
-/*
- * The measured iterations ri planned: its effective setup's count per
- * job times its jobs (the product of each workload's parameter values,
- * as the setup gives them after --param) times the boots of a run with
- * kernels; 0 when the setup or the config text is missing or unreadable.
- */
-static int64_t planned_iterations(const struct run_info *ri)
-{
-	struct run_setup setup = {0};
-	struct config cfg = CONFIG_INIT;
-	struct strbuf err = STRBUF_INIT;
-	int64_t jobs = 0, planned = 0;
-
-	if (!ri->setup || !ri->config_text ||
-	    run_setup_parse(ri->setup, &setup, &err) ||
-	    config_load_buffer(&cfg, "config", ri->config_text,
-			       strlen(ri->config_text), &err))
-		goto out;
-	for (size_t w = 0; w < cfg.workloads_nr; w++) {
-		const struct workload_spec *wl = &cfg.workloads[w];
-		int64_t combos = 1;
-
-		for (size_t i = 0; i < wl->params_nr; i++) {
-			size_t nr = wl->params[i].values.nr;
-
-			for (size_t k = 0; k < setup.params_nr; k++)
-				if (!strcmp(setup.params[k].workload,
-					    wl->name) &&
-				    !strcmp(setup.params[k].name,
-					    wl->params[i].name))
-					nr = setup.params[k].values_nr;
-			combos *= (int64_t)nr;
-		}
-		jobs += combos;
-	}
-	planned = setup.iterations * jobs;
-	if (cfg.kernels_nr)
-		planned *= cfg.vm.boots;
-out:
-	run_setup_release(&setup);
-	config_release(&cfg);
-	strbuf_release(&err);
-	return planned > 0 ? planned : 0;
-}
-
-/*
- * Whether run id of label joins the pool, noting in notes why not or
- * that it joins although incomplete. src gets the run's info and the
- * measured iterations it planned; *failed counts the failed measured
- * iterations of a run that joins, *empty those of them without samples.
- */
-static int pool_run(struct store *st, const char *label, int64_t id,
-		    const char *benchmark, bool include_incomplete,
-		    struct strvec *notes, bool *join, int64_t *failed,
-		    int64_t *empty, struct run_source *src, struct strbuf *err)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *status;
-	int64_t all = 0;
-	int ret = -1;
-
-	if (store_run_get(st, id, &src->info, err) ||
-	    count_iterations(st, id, benchmark, &all, failed, empty, err))
-		goto out;
-	status = store_run_status(st, id, src->info.status);
-	*join = include_incomplete || !strcmp(status, "complete");
-	src->planned = planned_iterations(&src->info);
-	if (strcmp(status, "complete")) {
-		strbuf_addf(
-			&sb, "run %" PRId64 " of '%s' %s: %s after %" PRId64,
-			id, label,
-			*join ? "included (--include-incomplete)" : "left out",
-			status, all);
-		if (src->planned)
-			strbuf_addf(&sb, " of %" PRId64, src->planned);
-		strbuf_addf(&sb, " iteration%s",
-			    (src->planned ? src->planned : all) == 1 ? ""
-								     : "s");
-		strvec_push(notes, sb.buf);
-	}
-	ret = 0;
-out:
-	strbuf_release(&sb);
-	return ret;
-}
-
-/* The samples of rd's operations. */
-static size_t samples_nr(const struct run_data *rd)
-{
-	size_t nr = 0;
-
-	for (size_t i = 0; i < rd->ops_nr; i++)
-		nr += rd->ops[i].nr;
-	return nr;
-}
-
-/* The iterations that gave rd's samples (one run, as loaded). */
-static int64_t iterations_used(const struct run_data *rd)
-{
-	size_t total = samples_nr(rd), n = 0;
-	int64_t *ids = xcalloc(total + 1, sizeof(*ids)), used = 0;
-
-	for (size_t i = 0; i < rd->ops_nr; i++)
-		for (size_t k = 0; rd->ops[i].iteration && k < rd->ops[i].nr;
-		     k++)
-			ids[n++] = rd->ops[i].iteration[k];
-	qsort(ids, n, sizeof(*ids), cmp_int64);
-	for (size_t i = 0; i < n; i++)
-		used += !i || ids[i] != ids[i - 1];
-	free(ids);
-	return used;
-}
-
-int store_load_pooled(struct store *st, const char *label, const int64_t *only,
-		      size_t only_nr, const char *benchmark,
-		      bool include_incomplete, struct run_data *rd,
-		      size_t *loaded, struct strbuf *err)
-{
-	struct strvec notes = STRVEC_INIT;
-	struct strbuf sb = STRBUF_INIT;
-	struct run_source *sources = NULL;
-	size_t sources_nr = 0, sources_alloc = 0;
-	int64_t *ids = NULL, failed_nr = 0, empty_nr = 0;
-	size_t nr = 0;
-	int ret = -1;
-
-	*loaded = 0;
-	if (store_find_runs(st, label, &ids, &nr, err))
-		goto out;
-	for (size_t i = 0; i < nr; i++) {
-		struct run_data one = {0};
-		struct run_source src = {0};
-		bool want = !only_nr, join = true;
-		int64_t failed = 0, empty = 0;
-
-		for (size_t k = 0; k < only_nr && !want; k++)
-			want = ids[i] == only[k];
-		if (!want)
-			continue;
-		if (pool_run(st, label, ids[i], benchmark, include_incomplete,
-			     &notes, &join, &failed, &empty, &src, err) ||
-		    (join &&
-		     (store_load_boots(st, ids[i], &src, err) ||
-		      store_run_settings(st, ids[i], &src.settings, err)))) {
-			run_source_release(&src);
-			goto out;
-		}
-		if (!join) {
-			run_source_release(&src);
-			continue;
-		}
-		failed_nr += failed;
-		empty_nr += empty;
-		if (load_run(st, ids[i], benchmark, include_incomplete,
-			     *loaded ? &one : rd, err)) {
-			run_data_release(&one);
-			run_source_release(&src);
-			goto out;
-		}
-		src.samples = samples_nr(*loaded ? &one : rd);
-		src.iterations = iterations_used(*loaded ? &one : rd);
-		ALLOC_GROW(sources, sources_nr + 1, sources_alloc);
-		sources[sources_nr++] = src;
-		if ((*loaded)++) {
-			run_data_merge(rd, &one);
-			run_data_release(&one);
-		}
-	}
-	drop_unmeasured_durations(rd);
-	/*
-	 * A failed iteration keeps only the samples it stored before it
-	 * failed: --include-incomplete includes those that have some, and
-	 * the note counts the others apart, as they change nothing.
-	 */
-	if (include_incomplete && empty_nr)
-		failed_nr -= empty_nr;
-	if (failed_nr) {
-		strbuf_addf(&sb, "%" PRId64 " failed iteration%s of '%s' %s",
-			    failed_nr, failed_nr == 1 ? "" : "s", label,
-			    include_incomplete
-				    ? "included (--include-incomplete)"
-				    : "left out");
-		strvec_push(&notes, sb.buf);
-	}
-	if (include_incomplete && empty_nr) {
-		strbuf_reset(&sb);
-		strbuf_addf(&sb,
-			    "%" PRId64 " failed iteration%s of '%s' stored no "
-			    "samples: nothing to include",
-			    empty_nr, empty_nr == 1 ? "" : "s", label);
-		strvec_push(&notes, sb.buf);
-	}
-	ret = 0;
-out:
-	strvec_clear(&rd->notes);
-	rd->notes = notes;
-	if (ret) {
-		run_data_release(rd);
-		for (size_t i = 0; i < sources_nr; i++)
-			run_source_release(&sources[i]);
-		free(sources);
-	} else {
-		rd->sources = sources;
-		rd->sources_nr = sources_nr;
-		rd->sources_alloc = sources_alloc;
-	}
-	strbuf_release(&sb);
-	free(ids);
-	return ret;
-}
-
-int store_load_label(struct store *st, const char *label, const int64_t *only,
-		     size_t only_nr, const char *benchmark, struct run_data *rd,
-		     size_t *loaded, struct strbuf *err)
-{
-	return store_load_pooled(st, label, only, only_nr, benchmark, true, rd,
-				 loaded, err);
+	(void)err;
+	ALLOC_GROW(rows->v, rows->nr + 1, rows->alloc);
+	r = &rows->v[rows->nr++];
+	r->id = sqlite3_column_int64(stmt, 0);
+	r->label = store_column_strdup(stmt, 1);
+	r->started_at = store_column_strdup(stmt, 2);
+	r->config_name = store_column_strdup(stmt, 3);
+	r->status = xstrdup(store_run_status(
+		sink->st, r->id, (const char *)sqlite3_column_text(stmt, 4)));
+	r->iterations = sqlite3_column_int64(stmt, 5);
+	r->failed_iterations = sqlite3_column_int64(stmt, 6);
+	r->samples = sqlite3_column_int64(stmt, 7);
+	return 0;
 }
 
 int store_list_runs(struct store *st, struct run_rows *rows, struct strbuf *err)
 {
 	sqlite3_stmt *stmt = stmt_get(st, ST_LIST_RUNS, err);
+	struct rows_sink sink = {st, rows};
 	size_t first = rows->nr;
-	int rc, ret = -1;
+	int ret = -1;
 
 	if (!stmt)
 		return -1;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		struct run_row *r;
-
-		ALLOC_GROW(rows->v, rows->nr + 1, rows->alloc);
-		r = &rows->v[rows->nr++];
-		r->id = sqlite3_column_int64(stmt, 0);
-		r->label = store_column_strdup(stmt, 1);
-		r->started_at = store_column_strdup(stmt, 2);
-		r->config_name = store_column_strdup(stmt, 3);
-		r->status = xstrdup(store_run_status(
-			st, r->id, (const char *)sqlite3_column_text(stmt, 4)));
-		r->iterations = sqlite3_column_int64(stmt, 5);
-		r->failed_iterations = sqlite3_column_int64(stmt, 6);
-		r->samples = sqlite3_column_int64(stmt, 7);
-	}
-	if (rc != SQLITE_DONE) {
-		store_fail(st, err, "list runs");
+	if (store_each_row(st, stmt, list_row, &sink, err, "list runs")) {
 		while (rows->nr > first) {
 			struct run_row *r = &rows->v[--rows->nr];
 

@@ -14,27 +14,14 @@ struct machine_info;
 
 /*
  * store: the SQLite database of runs, operations, iterations and samples
- * (schema in db/schema.sql, migrations in db/migrations/). SQLite is used
- * only in store*.c.
- *
- * Functions returning int give 0 on success and -1 on failure; on failure
- * they append one line, without '\n', to err and leave the database as it
- * was (each call is atomic). Calls may be grouped into one transaction
- * with store_begin()/store_commit(); a failed call inside it rolls back
- * only its own part, and store_rollback() undoes the whole group.
- *
- * Several processes may use one database at once: a writer waits up to
- * 10 s for another (store_iteration_add() longer), readers never wait for
- * writers. A struct store must be used by one thread at a time.
- *
- * An mmcmp database carries PRAGMA application_id "mmcp" (0x6d6d6370,
- * from migration 0003; older ones are known by their schema version and
- * tables). Any other SQLite file that holds tables is refused, by name,
- * and left untouched. Every commit first checks that the path still names
- * the file opened (device and inode): a database deleted or replaced
- * while in use fails the commit with "database 'X' was deleted or
- * replaced while mmcmp was using it" rather than writing where nobody
- * will read.
+ * (schema in db/schema.sql, migrations in db/migrations/); SQLite is used
+ * only in store*.c. It returns rows and text: what they mean for pooling
+ * is pool.h's. Functions returning int give 0 on success and -1 on
+ * failure, appending one line without '\n' to err and leaving the
+ * database as it was (each call is atomic; store_begin() groups calls).
+ * Several processes may share a database (store_open()); a struct store
+ * is used by one thread at a time. Open with store_open() or
+ * store_open_read(), close with store_close().
  */
 struct store;
 
@@ -45,6 +32,16 @@ struct store;
  * written by a newer mmcmp, or a file of another application, is refused.
  * Runs left "running" by a process that no longer exists are marked
  * "aborted". NULL on failure; free the result with store_close().
+ *
+ * A writer waits up to 10 s for another (store_iteration_add() longer);
+ * readers never wait for writers. An mmcmp database carries PRAGMA
+ * application_id "mmcp" (0x6d6d6370, from migration 0003; older ones are
+ * known by their schema version and tables). Any other SQLite file that
+ * holds tables is refused, by name, and left untouched. Every commit
+ * first checks that the path still names the file opened (device and
+ * inode): a database deleted or replaced while in use fails the commit
+ * with "database 'X' was deleted or replaced while mmcmp was using it"
+ * rather than writing where nobody will read.
  */
 struct store *store_open(const char *path, struct strbuf *err);
 /*
@@ -112,7 +109,9 @@ int store_schema(struct store *st, struct strbuf *out, struct strbuf *err);
 
 /*
  * Open a group (a write transaction; it fails when one is open already)
- * and commit it. A failed commit rolls the group back.
+ * and commit it. A failed commit rolls the group back. A failed call
+ * inside the group rolls back only its own part; store_rollback() undoes
+ * the whole group.
  */
 int store_begin(struct store *st, struct strbuf *err);
 int store_commit(struct store *st, struct strbuf *err);
@@ -286,40 +285,20 @@ int store_load_run(struct store *st, int64_t run_id, const char *benchmark,
 		   struct run_data *rd, struct strbuf *err);
 
 /*
- * Load the runs of label pooled into rd (zeroed by the caller), as
- * `mmcmp compare` and `export --compare` pool a label's runs: each run
- * loaded with store_load_run() and merged with run_data_merge(), or only
- * the runs whose ids are in only[0..only_nr) when only_nr > 0. Durations
- * that are all zero (samples imported without times) are dropped, so no
- * empty Duration table is printed for them. *loaded counts the runs
- * pooled: 0 when the label has none (or none of `only`), which is not an
- * error here.
+ * store_load_run() keeping only the samples of iterations whose status
+ * is "ok" (the operations, durations and monitors are the same).
  */
-int store_load_label(struct store *st, const char *label, const int64_t *only,
-		     size_t only_nr, const char *benchmark, struct run_data *rd,
-		     size_t *loaded, struct strbuf *err);
+int store_load_run_ok(struct store *st, int64_t run_id, const char *benchmark,
+		      struct run_data *rd, struct strbuf *err);
 
 /*
- * store_load_label() under compare's pooling rules: unless
- * include_incomplete, only the runs whose status is "complete" and only
- * the samples of iterations whose status is "ok" (store_load_label()
- * takes them all, as include_incomplete does). rd->notes receives one
- * line per run left out, or taken in although not complete ("run 15 of
- * 'patched' left out: interrupted after 2 of 5 iterations", the planned
- * count from the run's effective setup and config, left out when they
- * do not tell), and one for the failed iterations of the runs pooled
- * ("3 failed iterations of 'base' left out"); with include_incomplete,
- * those that stored no sample get a line of their own ("2 failed
- * iterations of 'base' stored no samples: nothing to include") and the
- * "included" line counts only the others. *loaded counts the runs
- * pooled; 0 with notes means every run of the label was left out.
- * rd->sources gets one entry per run pooled: its info, the measured
- * iterations and samples taken, the iterations planned, its boots.
+ * Count the measured iterations of run run_id (of benchmark when not
+ * NULL): all of them into *all, those whose status is not "ok" into
+ * *failed, and those of the failed that stored no sample into *empty.
  */
-int store_load_pooled(struct store *st, const char *label, const int64_t *only,
-		      size_t only_nr, const char *benchmark,
-		      bool include_incomplete, struct run_data *rd,
-		      size_t *loaded, struct strbuf *err);
+int store_count_iterations(struct store *st, int64_t run_id,
+			   const char *benchmark, int64_t *all, int64_t *failed,
+			   int64_t *empty, struct strbuf *err);
 
 /*
  * One line of `mmcmp list`. The strings are never NULL (an unknown config
