@@ -3,7 +3,6 @@
 # shows what was imported, a second import changes nothing, bad input
 # gives exit 2 and leaves the database alone, and export benchstat
 # round-trips through import --from gobench --label-by label.
-set -e
 . ./lib.sh
 data=../data/import
 
