@@ -1,11 +1,50 @@
 /* Unit tests for import: the format table, gzip, the run builder. */
 #include <stdlib.h>
 
+#include "csv.h"
 #include "test-files.h"
 #include "test-import.h"
 #include "util.h"
 
 #define DIR "data/import/"
+
+/*
+ * A gzip'd file is decompressed whole up to the limit it is given, which
+ * is the limit of what it holds (mmcmp import gives CSV's 1 GiB, above
+ * JSON's 128 MiB), and then read as what it holds: the
+ * same case at 1 MiB, 1 MiB of empty lines, instead of 129 MiB.
+ */
+static void test_gunzip_limit(void)
+{
+	struct strbuf gz = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	const size_t size = (size_t)1 << 20;
+	struct run_data *runs = NULL;
+	size_t nr = 0, lines = 0;
+
+	read_file("data/gzip/empty-lines.csv.gz", &gz);
+	ok(gz.len < 4096, "1 MiB of empty lines in %zu bytes", gz.len);
+	ok(!import_gunzip("big.csv.gz", gz.buf, gz.len, size, &out, &err),
+	   "decompressed whole at a limit of its size");
+	for (size_t i = 0; i < out.len; i++)
+		lines += out.buf[i] == '\n';
+	ok(out.len == size && lines == size, "all of it: %zu bytes", out.len);
+	ok(csv_parse("big.csv.gz", out.buf, out.len, &runs, &nr, &err) == -1,
+	   "is no CSV");
+	is_str(err.buf, "big.csv.gz: empty file, no header",
+	       "read whole, as the CSV it holds");
+	csv_runs_free(runs, nr);
+	strbuf_reset(&out);
+	strbuf_reset(&err);
+	ok(import_gunzip("big.csv.gz", gz.buf, gz.len, size - 1, &out, &err) ==
+		   -1,
+	   "a byte less of limit fails");
+	is_str(err.buf,
+	       "big.csv.gz: too large (more than 1048575 bytes uncompressed)",
+	       "and says so");
+	strbuf_release(&gz);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
 
 static const struct {
 	const char *file, *want;
@@ -164,6 +203,7 @@ int main(void)
 {
 	test_table();
 	test_gunzip();
+	test_gunzip_limit();
 	test_file_label();
 	test_uuids();
 	test_names();

@@ -1,8 +1,14 @@
-# Shared helpers for the CLI tests: TAP output and a scratch directory.
-# Sourced by tests/cli/tNNNN-*.sh; meson sets MMCMP, MMCMP_SRCDIR, ...
-set -u
+# Shared helpers for the CLI tests: TAP output, a scratch directory and
+# bounded waits. Sourced by tests/cli/tNNNN-*.sh as their prologue:
+#
+#   . ./lib.sh
+#   need sqlite3 "Debian package sqlite3"   (when the test needs it)
+#
+# meson sets MMCMP, MMCMP_SRCDIR, FAKE_BENCH, ...
+set -eu
 
 : "${MMCMP:?run through meson test}"
+: "${FAKE_BENCH:?run through meson test}"
 tap_n=0
 tap_failed=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mmcmp-test.XXXXXX")
@@ -81,4 +87,59 @@ check_todo() {
 	desc=$2
 	shift 2
 	if "$@"; then ok_todo "$desc" "$reason"; else not_ok_todo "$desc" "$reason"; fi
+}
+
+# skip_all REASON: skip the whole test (TAP "1..0 # SKIP") and exit.
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+# need PROGRAM WHERE: skip the whole test unless PROGRAM is on PATH; WHERE
+# says where to get it.
+need() {
+	command -v "$1" >/dev/null 2>&1 || skip_all "no $1 command ($2)"
+}
+
+# wait_for SECONDS COMMAND...: run COMMAND every 0.05 s until it succeeds,
+# for at most about SECONDS; fails when it never did. Tests wait for the
+# event they need this way, never for a fixed time, so that a loaded
+# machine only makes them slower. Under set -e add "|| true" where the
+# caller checks the outcome itself.
+wait_for() {
+	wait_tries=$(($1 * 20))
+	shift
+	while ! "$@"; do
+		[ "$wait_tries" -gt 0 ] || return 1
+		wait_tries=$((wait_tries - 1))
+		sleep 0.05
+	done
+}
+
+# wait_file FILE [SECONDS]: wait_for FILE to exist (default 30 s).
+wait_file() {
+	wait_for "${2:-30}" test -e "$1"
+}
+
+# pid_gone PID: PID has ended: no such process, or a zombie (which the
+# init of a container may never reap).
+pid_gone() {
+	[ ! -e "/proc/$1" ] ||
+		[ "$(sed 's/.*) \(.\).*/\1/' "/proc/$1/stat" 2>/dev/null)" = Z ]
+}
+
+# wait_gone PID [SECONDS]: wait_for PID to end (default 20 s).
+wait_gone() {
+	wait_for "${2:-20}" pid_gone "$1"
+}
+
+# no_process PATTERN: no process has a command line matching PATTERN
+# (pgrep -f).
+no_process() {
+	! pgrep -f -- "$1" >/dev/null
+}
+
+# nr_processes PATTERN N: at least N processes match PATTERN.
+nr_processes() {
+	[ "$(pgrep -f -- "$1" | wc -l)" -ge "$2" ]
 }

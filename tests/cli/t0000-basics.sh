@@ -2,7 +2,6 @@
 # Basics: --help everywhere, --version, unknown commands and options,
 # global --db before or after the command, the synopsis in docs/ = --help, and
 # the option syntax every command shares (cmd/parse-options).
-set -e
 . ./lib.sh
 
 expect_status 0 "mmcmp --help" "$MMCMP" --help

@@ -3,13 +3,9 @@
 # the source tree fails, naming the file, when a tests/test-*.c,
 # tests/cli/t*.sh or db/migrations/*.sql on disk is not listed in its
 # meson.build.
-set -e
 . ./lib.sh
 
-if ! command -v meson >/dev/null 2>&1; then
-	echo "1..0 # SKIP no meson on PATH"
-	exit 0
-fi
+need meson "Debian package meson"
 
 # The source tree without .git and without build directories.
 src="$TMP/src"

@@ -1,9 +1,7 @@
 #!/bin/sh
 # mmcmp run: storing samples, labels, --check, --append/--replace, builds
 # and interleaving, failing workloads, on_error, timeouts, Ctrl-C.
-set -e
 . ./lib.sh
-: "${FAKE_BENCH:?}"
 
 cat >"$TMP/simple.yaml" <<EOF2
 name: simple
@@ -211,11 +209,7 @@ workloads:
 EOF2
 "$MMCMP" run "$TMP/intr.yaml" --label intr >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-i=0
-while [ ! -e "$TMP/hanging" ] && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_file "$TMP/hanging" || true
 kill -INT $pid
 set +e
 wait $pid
@@ -226,13 +220,7 @@ grep_file "$TMP/out" "intr: run [0-9]* interrupted, 2 iterations" \
 	"finished iterations are kept, the run is interrupted"
 grep_file "$TMP/err" "interrupted" "the interruption is reported"
 # The group is killed as mmcmp exits; give a loaded machine time to reap.
-i=0
-while pgrep -f 'slee[p] 1000.1013' >/dev/null && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-check "no workload process is left" \
-	sh -c "! pgrep -f 'slee[p] 1000.1013' >/dev/null"
+check "no workload process is left" wait_for 10 no_process 'slee[p] 1000.1013'
 expect_status 0 "list after Ctrl-C" "$MMCMP" list
 grep_file "$TMP/out" " intr .* interrupted" "list shows the run as interrupted"
 

@@ -1,9 +1,7 @@
 #!/bin/sh
 # mmcmp run --until: a job stops once its mean is precise enough, and the
 # run records why each job stopped.
-set -e
 . ./lib.sh
-: "${FAKE_BENCH:?}"
 
 cat >"$TMP/until.yaml" <<EOF2
 name: until

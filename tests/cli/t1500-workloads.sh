@@ -2,7 +2,6 @@
 # Built-in workloads: --help, strict arguments (exit 2 naming the culprit),
 # the output formats mmcmp's parsers rely on, and no leftover files. Tiny
 # arguments throughout, so the whole file takes a few seconds.
-set -eu
 . ./lib.sh
 
 PF=${WORKLOAD_PAGE_FAULT:?run through meson test}

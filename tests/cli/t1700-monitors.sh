@@ -5,12 +5,10 @@
 # monitors: false stores none and compare says so; CSV imports print no
 # Ops table; periodic samples survive export and import; show prints the
 # machine's set-up facts.
-set -e
 . ./lib.sh
 
 if ! [ -r /proc/vmstat ] || ! [ -r /proc/stat ] || ! [ -r /proc/meminfo ]; then
-	echo "1..0 # SKIP /proc/vmstat, /proc/stat or /proc/meminfo cannot be read"
-	exit 0
+	skip_all "/proc/vmstat, /proc/stat or /proc/meminfo cannot be read"
 fi
 
 # dd faults its 1 MiB buffer in: every iteration changes pgfault.

@@ -5,7 +5,6 @@
 # this machine has a writable one (cgroup v2 at /sys/fs/cgroup, the v2
 # tree of a hybrid layout, cgroup v1 memory), and skipped, saying why,
 # where not.
-set -e
 . ./lib.sh
 
 top="mmcmp-t1800-$$"

@@ -1,7 +1,6 @@
 #!/bin/sh
 # mmcmp import (CSV) and compare: the mmtests examples byte for byte,
 # formats, filters, label pooling, --run, machine warnings, bad input.
-set -e
 . ./lib.sh
 data=../data/mmtests
 

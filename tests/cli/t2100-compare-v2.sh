@@ -3,7 +3,6 @@
 # one BH family before filters, the change block and verdicts, the power
 # footer and mmcmp power, the JSON members, --alpha under mmtests, and
 # --unit boot on an import of runs whose iterations carry their boot.
-set -e
 . ./lib.sh
 
 # 4 iterations x 5 samples per label; iterations differ by a few percent,

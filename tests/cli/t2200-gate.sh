@@ -2,7 +2,6 @@
 # mmcmp compare --fail-on: the gate's exit codes on made-up comparisons
 # (worse, better, the same within --margin, inconclusive, untested), and
 # the junit and github formats.
-set -e
 . ./lib.sh
 
 # gen FILE OP:FACTOR:NOISE:ITERS ...: samples of base and new, 4 per

@@ -2,7 +2,6 @@
 # mmcmp compare's pooling rules: complete runs and the iterations that
 # succeeded by default, a note for what is left out, --include-incomplete;
 # operations only in a non-base label named in the footer.
-set -e
 . ./lib.sh
 
 M() { "$MMCMP" "$@"; }

@@ -3,7 +3,6 @@
 # samples, kernel, host and config; one warning block for what is not
 # like for like (THP, --param, iteration counts, a label's own runs); the
 # same-kernel note; nothing of it under --test=mmtests.
-set -e
 . ./lib.sh
 
 M() { "$MMCMP" "$@"; }

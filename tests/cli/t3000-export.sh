@@ -3,9 +3,7 @@
 # examples, merging (skipped uuids, label clashes, --label-prefix,
 # --append), strict validation (exit 2, database unchanged), the schema,
 # filters, -o, --compare and compare --format json.
-set -e
 . ./lib.sh
-: "${FAKE_BENCH:?}"
 data=../data/mmtests
 schema=$MMCMP_SRCDIR/docs/export.schema.json
 checker=../helpers/schema-check.py

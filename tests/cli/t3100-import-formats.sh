@@ -3,7 +3,6 @@
 # shows what was imported, a second import changes nothing, bad input
 # gives exit 2 and leaves the database alone, and export benchstat
 # round-trips through import --from gobench --label-by label.
-set -e
 . ./lib.sh
 data=../data/import
 
@@ -77,12 +76,11 @@ grep_file "$TMP/err" "bad.json.gz: benchmarks\[0\].metadata: no benchmark name" 
 head -c 100 "$data/pyperf-py312.json.gz" >"$TMP/cut.json.gz"
 expect_status 2 "a cut gzip file" "$MMCMP" import "$TMP/cut.json.gz"
 grep_file "$TMP/err" "cut.json.gz: the gzip data ends early" "says so"
-# A gzip'd CSV has the CSV's limit, 1 GiB, not JSON's 128 MiB: 129 MiB of
-# empty lines are decompressed whole, and then are no CSV.
-head -c $((129 << 20)) /dev/zero | tr '\0' '\n' | gzip -1 >"$TMP/big.csv.gz"
-expect_status 2 "a gzip'd CSV of 129 MiB" "$MMCMP" import "$TMP/big.csv.gz"
+# A gzip'd CSV is decompressed whole (up to CSV's limit, not JSON's: the
+# 129 MiB case is test-import.c's, at 1 MiB), and then is no CSV.
+head -c 4096 /dev/zero | tr '\0' '\n' | gzip -1 >"$TMP/big.csv.gz"
+expect_status 2 "a gzip'd CSV of empty lines" "$MMCMP" import "$TMP/big.csv.gz"
 grep_file "$TMP/err" "big.csv.gz: empty file, no header" "is read whole, as the CSV it holds"
-rm -f "$TMP/big.csv.gz"
 expect_status 2 "--from forces the format" \
 	"$MMCMP" import --from pyperf "$data/hyperfine-commands.json"
 grep_file "$TMP/err" "top level: missing member 'version'" "and reads it as that"

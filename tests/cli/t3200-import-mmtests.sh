@@ -16,7 +16,6 @@
 # tables come from per-run totals (tests/data/mmtests/README.md), which
 # the trees split over their iterations' "time ::" lines and
 # tests-sysstate vmstat snapshots; mmcmp sums the iterations back.
-set -e
 . ./lib.sh
 data=../data/import/mmtests
 exp=$data/expected

@@ -8,14 +8,9 @@
 # MMCMP_KILL_ROUNDS (default 10) sets the number of kills and
 # MMCMP_KILL_SEED the seed of their moments (default: the time; printed,
 # so a failure can be replayed); bench/kill-test runs this script longer.
-set -e
 . ./lib.sh
-: "${FAKE_BENCH:?}"
 
-if ! command -v sqlite3 >/dev/null; then
-	echo "1..0 # SKIP no sqlite3 command (Debian package sqlite3)"
-	exit 0
-fi
+need sqlite3 "Debian package sqlite3"
 rounds=${MMCMP_KILL_ROUNDS:-10}
 seed=${MMCMP_KILL_SEED:-$(date +%s)}
 echo "# $rounds kills, seed $seed (MMCMP_KILL_SEED=$seed replays the moments)"
@@ -24,6 +19,9 @@ echo "# $rounds kills, seed $seed (MMCMP_KILL_SEED=$seed replays the moments)"
 marker="kill-marker-$$"
 workload_pids() {
 	pgrep -f -- "$marker" || true
+}
+no_workload() {
+	[ -z "$(workload_pids)" ]
 }
 
 # Each iteration takes 50 to 200 ms. The workload appends a line to
@@ -98,11 +96,7 @@ while read -r delay; do
 	if [ -n "$(workload_pids)" ]; then
 		outlived=$((outlived + 1))
 	fi
-	i=0
-	while [ -n "$(workload_pids)" ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_for 10 no_workload || true
 	left=$(workload_pids)
 	if [ -n "$left" ]; then
 		# shellcheck disable=SC2086
@@ -195,36 +189,27 @@ workloads:
 EOF2
 "$MMCMP" run -q "$TMP/hang.yaml" --label hang >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-i=0
-while [ ! -s "$TMP/orphan.pid" ] && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-check "the hanging workload started" test -s "$TMP/orphan.pid"
+check "the hanging workload started" wait_for 30 test -s "$TMP/orphan.pid"
 kill -KILL "$pid"
 set +e
 wait "$pid"
 set -e
-# Passes when no process whose command line holds MARK is left TENTHS
-# tenths of a second after the kill; kills those left.
+# Passes when no process whose command line holds MARK is left SECONDS
+# after the kill; kills those left.
 expect_gone() {
-	desc=$1 mark=$2 tenths=$3
-	i=0
-	while [ -n "$(pgrep -f -- "$mark")" ] && [ $i -lt "$tenths" ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	desc=$1 mark=$2 seconds=$3
+	wait_for "$seconds" no_process "$mark" || true
 	left=$(pgrep -f -- "$mark" || true)
 	if [ -z "$left" ]; then
 		ok "$desc"
 	else
 		not_ok "$desc"
-		echo "# still running $((tenths / 10)) s after the kill: $(echo "$left" | tr '\n' ' ')"
+		echo "# still running $seconds s after the kill: $(echo "$left" | tr '\n' ' ')"
 		# shellcheck disable=SC2086
 		kill -KILL $left 2>/dev/null || true
 	fi
 }
-expect_gone "no workload process outlives mmcmp killed with SIGKILL" "$marker" 50
+expect_gone "no workload process outlives mmcmp killed with SIGKILL" "$marker" 5
 
 # Workloads that leave their process group: a child in a session of its
 # own (setsid), and a daemon whose parent exits at once (its orphan). The
@@ -252,13 +237,8 @@ EOF2
 	(ulimit -c 0; exec env --default-signal=QUIT setsid "$MMCMP" run -q \
 		"$TMP/escape.yaml" --label "escape-$2" >"$TMP/out" 2>"$TMP/err") &
 	pid=$!
-	i=0
-	while [ "$(pgrep -f -- "$mark" | wc -l)" -lt 4 ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
 	check "$how: the workload and its escaped processes started" \
-		test "$(pgrep -f -- "$mark" | wc -l)" -ge 4
+		wait_for 10 nr_processes "$mark" 4
 	# setsid, not a group leader here, made mmcmp one: its pid is the group.
 	pgid=$(awk '{ print $5 }' "/proc/$pid/stat")
 	check "$how: mmcmp leads a process group of its own" test "$pgid" = "$pid"
@@ -267,17 +247,12 @@ EOF2
 	*group*) kill -KILL "-$pgid" ;;
 	*) kill -KILL "$pid" ;;
 	esac
-	i=0
-	while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	check "$how: mmcmp is dead" sh -c "! kill -0 $pid 2>/dev/null"
+	check "$how: mmcmp is dead" wait_gone "$pid" 10
 	kill -KILL "$pid" 2>/dev/null || true
 	set +e
 	wait "$pid"
 	set -e
-	expect_gone "$how: no process of the workload outlives mmcmp" "$mark" 100
+	expect_gone "$how: no process of the workload outlives mmcmp" "$mark" 10
 }
 if command -v setsid >/dev/null && command -v pgrep >/dev/null &&
 	env --default-signal=QUIT true 2>/dev/null; then

@@ -4,14 +4,9 @@
 # stdout early, leave children behind, exit non-zero. Each is one
 # iteration that mmcmp records with the right status while the run goes
 # on; the figures (status, times, peak RSS) are printed as TAP comments.
-set -e
 . ./lib.sh
-: "${FAKE_BENCH:?}"
 
-if ! command -v sqlite3 >/dev/null; then
-	echo "1..0 # SKIP no sqlite3 command (Debian package sqlite3)"
-	exit 0
-fi
+need sqlite3 "Debian package sqlite3"
 
 q() {
 	sqlite3 -separator ' ' "$MMCMP_DB" "$1"
@@ -28,22 +23,6 @@ samples() {
 	q "SELECT group_concat(printf('%g', s.value), ',') FROM sample s
 		JOIN iteration i ON i.id = s.iteration_id
 		JOIN run r ON r.id = i.run_id WHERE r.label = '$1'"
-}
-
-# Whether pid $1 is gone: no such process, or a zombie (when the init of
-# a container does not reap orphans).
-gone() {
-	[ ! -e "/proc/$1" ] || [ "$(sed 's/.*) \(.\).*/\1/' "/proc/$1/stat" 2>/dev/null)" = Z ]
-}
-
-# wait_gone PID: true once PID is gone, polling for at most 10 s.
-wait_gone() {
-	i=0
-	while ! gone "$1" && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	gone "$1"
 }
 
 now() {
@@ -86,7 +65,7 @@ wall=$(since "$t0")
 check "hang: the iteration is stored as a timeout" \
 	test "$(iteration hang | cut -d' ' -f1)" = timeout
 grep_file "$TMP/err" "iteration 1 failed: timeout" "hang: the timeout is reported"
-check "hang: the grandchild is gone once mmcmp returns" wait_gone "$(cat "$TMP/hang.pid")"
+check "hang: the grandchild is gone once mmcmp returns" wait_gone "$(cat "$TMP/hang.pid")" 10
 echo "# hang: $(iteration hang) (status exit signal elapsed_s); mmcmp took $wall s for timeout 1 s + grace 5 s"
 
 # Gigabytes on stdout: kept up to the 64 MiB cap, the rest read and
@@ -165,7 +144,7 @@ expect_status 0 "orphan: the run succeeds" "$MMCMP" run "$TMP/orphan.yaml" --lab
 wall=$(since "$t0")
 check "orphan: the value is stored" test "$(samples orphan)" = 3
 check "orphan: the child left behind is gone once mmcmp returns" \
-	wait_gone "$(cat "$TMP/orphan.pid")"
+	wait_gone "$(cat "$TMP/orphan.pid")" 10
 check "orphan: mmcmp did not wait for it (took $wall s; the child sleeps 1000 s)" \
 	awk -v w="$wall" 'BEGIN { exit !(w < 500) }'
 echo "# orphan: $(iteration orphan); mmcmp took $wall s"

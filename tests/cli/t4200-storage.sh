@@ -4,14 +4,9 @@
 # system (ENOSPC). Each gives a clear error and a non-zero exit; nothing is
 # stored half: the database passes PRAGMA integrity_check and every
 # stored iteration has all its samples.
-set -e
 . ./lib.sh
-: "${FAKE_BENCH:?}"
 
-if ! command -v sqlite3 >/dev/null; then
-	echo "1..0 # SKIP no sqlite3 command (Debian package sqlite3)"
-	exit 0
-fi
+need sqlite3 "Debian package sqlite3"
 
 q() {
 	sqlite3 "$1" "$2"

@@ -3,14 +3,9 @@
 # `mmcmp import` writing while `mmcmp compare`, `mmcmp list` and `mmcmp
 # export json` read in loops. Every command succeeds, none reports a
 # locked or busy database, and every run holds exactly its samples.
-set -e
 . ./lib.sh
-: "${FAKE_BENCH:?}"
 
-if ! command -v sqlite3 >/dev/null; then
-	echo "1..0 # SKIP no sqlite3 command (Debian package sqlite3)"
-	exit 0
-fi
+need sqlite3 "Debian package sqlite3"
 
 cat >"$TMP/cc.yaml" <<EOF2
 name: cc
@@ -62,28 +57,30 @@ holder=$!
 exec 3>"$TMP/fifo"
 echo "BEGIN IMMEDIATE;" >&3
 # The lock is held once another writer cannot take it (bounded: 30 s).
-i=0
-while sqlite3 "$TMP/empty.db" "BEGIN IMMEDIATE; ROLLBACK;" 2>/dev/null && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+held() {
+	! sqlite3 "$TMP/empty.db" "BEGIN IMMEDIATE; ROLLBACK;" 2>/dev/null
+}
+wait_for 30 held || true
 "$MMCMP" --db "$TMP/empty.db" run -q "$TMP/cc.yaml" --label e --iterations 1 \
 	>"$TMP/out" 2>"$TMP/err" &
 waiter=$!
-# Release the lock 2 s after mmcmp has opened the file (it would be
-# waiting by then), or once it has given up (bounded: 30 s).
+# Release the lock once mmcmp waits for it: it has opened the file and
+# sleeps between tries (nanosleep in /proc/PID/wchan; where that cannot
+# be read, after 5 s), or once it has given up (bounded: 30 s).
 has_open() {
 	for fd in "/proc/$1/fd"/*; do
 		[ "$(readlink "$fd" 2>/dev/null)" != "$2" ] || return 0
 	done
 	return 1
 }
-i=0
-while [ -e "/proc/$waiter" ] && [ $i -lt 300 ] && ! has_open "$waiter" "$(readlink -f "$TMP/empty.db")"; do
-	sleep 0.1
-	i=$((i + 1))
-done
-sleep 2
+opened_or_gone() {
+	pid_gone "$waiter" || has_open "$waiter" "$(readlink -f "$TMP/empty.db")"
+}
+sleeping_or_gone() {
+	pid_gone "$waiter" || grep -q nanosleep "/proc/$waiter/wchan" 2>/dev/null
+}
+wait_for 30 opened_or_gone || true
+wait_for 5 sleeping_or_gone || true
 echo "COMMIT;" >&3
 exec 3>&-
 wait "$holder" || true

@@ -4,14 +4,9 @@
 # wait for writers (issues 4, 17, 18); a database deleted under a run
 # fails it (5); --replace keeps live runs and good results (1, 2);
 # delete and relabel (19); the size limit of a JSON import (14).
-set -e
 . ./lib.sh
-: "${FAKE_BENCH:?}"
 
-if ! command -v sqlite3 >/dev/null; then
-	echo "1..0 # SKIP no sqlite3 command (Debian package sqlite3)"
-	exit 0
-fi
+need sqlite3 "Debian package sqlite3"
 
 q() {
 	sqlite3 "$MMCMP_DB" "$1"
@@ -92,11 +87,10 @@ sqlite3 "$MMCMP_DB" <"$TMP/fifo" >/dev/null 2>&1 &
 holder=$!
 exec 3>"$TMP/fifo"
 echo "BEGIN IMMEDIATE;" >&3
-i=0
-while sqlite3 "$MMCMP_DB" "BEGIN IMMEDIATE; ROLLBACK;" 2>/dev/null && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+held() {
+	! sqlite3 "$MMCMP_DB" "BEGIN IMMEDIATE; ROLLBACK;" 2>/dev/null
+}
+wait_for 30 held || true
 start=$(date +%s)
 expect_status 0 "list while a writer holds the lock" "$MMCMP" list
 grep_file "$TMP/out" " first .* complete$" "list shows the run"
@@ -217,11 +211,10 @@ fi
 db="$TMP/gone.db"
 "$MMCMP" --db "$db" run -q "$TMP/slow.yaml" --label gone >"$TMP/gone.out" 2>"$TMP/gone.err" &
 runner=$!
-i=0
-while [ "$(sqlite3 "$db" "SELECT count(*) FROM iteration" 2>/dev/null || echo 0)" -lt 2 ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+two_stored() {
+	[ "$(sqlite3 "$db" "SELECT count(*) FROM iteration" 2>/dev/null || echo 0)" -ge 2 ]
+}
+wait_for 10 two_stored || true
 rm -f "$db" "$db-wal" "$db-shm"
 if wait "$runner"; then st=0; else st=$?; fi
 check "a run whose database was deleted fails (exit $st)" test "$st" -ne 0

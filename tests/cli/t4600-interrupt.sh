@@ -5,14 +5,9 @@
 # not outlive mmcmp when its whole process group is killed, nor when they
 # leave their own group (setsid). Timeouts below 1 ns and the quoting of
 # parameters in shell commands.
-set -e
 . ./lib.sh
-: "${FAKE_BENCH:?}"
 
-if ! command -v sqlite3 >/dev/null; then
-	echo "1..0 # SKIP no sqlite3 command (Debian package sqlite3)"
-	exit 0
-fi
+need sqlite3 "Debian package sqlite3"
 
 # Odd sleep arguments mark this script's processes for pgrep -f.
 slow="4600.1$$"
@@ -31,25 +26,10 @@ q() {
 	sqlite3 "$MMCMP_DB" "$1"
 }
 
-# wait_for FILE: wait (at most 30 s) until FILE exists.
-wait_for() {
-	i=0
-	while [ ! -e "$1" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ -e "$1" ]
-}
-
 # finish PID: wait (at most 20 s) for background mmcmp PID to end; its exit
 # status in $st, 255 when it had to be killed.
 finish() {
-	i=0
-	while kill -0 "$1" 2>/dev/null && [ $i -lt 200 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	if kill -0 "$1" 2>/dev/null; then
+	if ! wait_gone "$1" 20; then
 		kill -KILL "$1" 2>/dev/null || true
 		wait "$1" || true
 		st=255
@@ -63,12 +43,7 @@ finish() {
 
 # gone PATTERN: no process matches PATTERN after at most 5 s.
 gone() {
-	i=0
-	while pgrep -f "$1" >/dev/null && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	! pgrep -f "$1" >/dev/null
+	wait_for 5 no_process "$1"
 }
 
 # A workload that hangs in its second iteration, a workload teardown and
@@ -95,7 +70,7 @@ for sig in INT TERM HUP; do
 	rm -f "$TMP/once" "$TMP/started" "$TMP/teardown" "$TMP/wl-teardown"
 	"$MMCMP" run -q "$TMP/td.yaml" --label "td-$sig" >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
-	check "SIG$sig: the workload hangs" wait_for "$TMP/started"
+	check "SIG$sig: the workload hangs" wait_file "$TMP/started"
 	kill -"$sig" "$pid"
 	finish "$pid"
 	check "SIG$sig: mmcmp exits 130 (got $st)" test "$st" -eq 130
@@ -132,10 +107,10 @@ EOF2
 rm -f "$TMP/started" "$TMP/teardown" "$TMP/wl-teardown"
 "$MMCMP" run -q "$TMP/slow-td.yaml" --label twice >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-check "twice: the workload hangs" wait_for "$TMP/started"
+check "twice: the workload hangs" wait_file "$TMP/started"
 kill -INT "$pid"
 check "twice: the slow teardown begins after the first Ctrl-C" \
-	wait_for "$TMP/td-begun"
+	wait_file "$TMP/td-begun"
 kill -INT "$pid" 2>/dev/null || true
 finish "$pid"
 check "twice: mmcmp exits 130 (got $st)" test "$st" -eq 130
@@ -166,7 +141,7 @@ workloads:
 EOF2
 "$MMCMP" run -q "$TMP/pipe.yaml" --label pipe >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-check "SIGPIPE: the run started" wait_for "$TMP/pipe-started"
+check "SIGPIPE: the run started" wait_file "$TMP/pipe-started"
 kill -PIPE "$pid" 2>/dev/null || true
 finish "$pid"
 check "SIGPIPE: mmcmp goes on and exits 0 (got $st)" test "$st" -eq 0
@@ -184,11 +159,14 @@ check "closed stdout: no error about the output" sh -c "! grep -q error '$TMP/er
 check "closed stdout: the run is complete with its 3 iterations" \
 	test "$(q "SELECT status || ' ' || (SELECT count(*) FROM iteration i
 		WHERE i.run_id = run.id) FROM run WHERE label = 'pipe2'")" = "complete 3"
+# list starts once the reader has closed its end of the pipe (exited).
 {
-	sleep 0.5
+	if wait_file "$TMP/reader" 10; then
+		wait_gone "$(cat "$TMP/reader")" 10 || true
+	fi
 	"$MMCMP" list 2>"$TMP/err"
 	echo $? >"$TMP/st"
-} | true
+} | sh -c 'echo $$ >"$1.new" && mv "$1.new" "$1"' sh "$TMP/reader"
 check "closed stdout: list exits 0 (got $(cat "$TMP/st"))" test "$(cat "$TMP/st")" -eq 0
 check "closed stdout: list says nothing" test ! -s "$TMP/err"
 
@@ -209,7 +187,7 @@ EOF2
 		setsid "$MMCMP" run -q "$TMP/hang.yaml" --label "group-$sig" \
 			>"$TMP/out" 2>"$TMP/err" &
 		pid=$!
-		check "group SIG$sig: the workload runs" wait_for "$TMP/hang-$sig.pid"
+		check "group SIG$sig: the workload runs" wait_file "$TMP/hang-$sig.pid"
 		pgid=$(ps -o pgid= -p "$pid" | tr -d ' ')
 		if [ -n "$pgid" ] && [ "$pgid" != "$(ps -o pgid= -p $$ | tr -d ' ')" ]; then
 			kill -"$sig" "-$pgid"
@@ -293,7 +271,7 @@ EOF2
 	touch "$TMP/cg-hang"
 	"$MMCMP" run -q "$TMP/cg.yaml" --label cg-killed >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
-	check "cgroup: the workload hangs in its cgroup" wait_for "$TMP/cg-started"
+	check "cgroup: the workload hangs in its cgroup" wait_file "$TMP/cg-started"
 	expect_status 1 "cgroup: a second run cannot use the live run's cgroup" \
 		"$MMCMP" run -q "$TMP/cg.yaml" --label cg-second
 	grep_file "$TMP/err" "cgroup '$top/a/leaf' is in use by run [0-9]* (pid $pid), which is still running" \
@@ -314,7 +292,7 @@ EOF2
 	rm -f "$TMP/cg-started"
 	"$MMCMP" run -q "$TMP/cg.yaml" --label cg-killed2 >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
-	check "cgroup: the workload hangs again" wait_for "$TMP/cg-started"
+	check "cgroup: the workload hangs again" wait_file "$TMP/cg-started"
 	kill -KILL "$pid"
 	finish "$pid"
 	check "cgroup: the guard killed the workload again" gone "slee[p] $slow"

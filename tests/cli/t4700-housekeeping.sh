@@ -5,9 +5,7 @@
 # runs ran and why iterations failed, run --quick and run -, did-you-mean
 # for commands and labels, mmcmp help CMD, and imports that merge the
 # benchmarks of one label.
-set -e
 . ./lib.sh
-: "${FAKE_BENCH:?}"
 
 cat >"$TMP/one.yaml" <<EOF2
 name: one

@@ -4,7 +4,6 @@
 # errors, no network requests (a net log), the charts in the DOM after
 # load, and a screenshot that is not blank. A control page with an error
 # and an external image shows that both checks can fail.
-set -e
 . ./lib.sh
 
 # Two builds, 2 x 3 jobs (mode x tasks) whose operation names do not
