@@ -1,7 +1,7 @@
 /*
- * Unit tests of report.c: the charts of a made-up database, well-formed,
- * escaped and self-contained; scaling from jobs; the forest plot's
- * verdicts are those of compare_runs().
+ * Unit tests of the report (report-*.c): the charts of a made-up database,
+ * well-formed, escaped and self-contained; scaling from jobs; the forest
+ * plot's verdicts are those of compare_runs().
  */
 #include <math.h>
 #include <stdlib.h>
