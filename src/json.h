@@ -123,7 +123,8 @@ struct json_export *json_export_new(void);
 void json_export_add_run(struct json_export *je, const struct run_full *rf);
 /*
  * Add res as the document's "comparison": the same object that
- * json_render_compare() prints, so a comparison has one shape.
+ * `compare --format json` prints (render-json.h), so a comparison has one
+ * shape.
  */
 void json_export_add_compare(struct json_export *je,
 			     const struct compare_result *res);
@@ -131,15 +132,6 @@ void json_export_add_compare(struct json_export *je,
 void json_export_finish(struct json_export *je, struct strbuf *out);
 /* Free je; NULL is a no-op. */
 void json_export_free(struct json_export *je);
-
-/*
- * Append res as an "mmcmp-compare" document and a newline to out: per
- * benchmark and operation every cell of the table (each statistic of each
- * label) with its value, percentage against the baseline, p-value (mean
- * rows), verdict and the sample counts of both sides. render() calls it
- * for RENDER_JSON.
- */
-void json_render_compare(const struct compare_result *res, struct strbuf *out);
 
 /*
  * Read an "mmcmp-export" document: the len bytes at text, which must be

@@ -9,6 +9,9 @@
 
 #include "compare.h"
 #include "csv.h"
+#include "render-cells.h"
+#include "render-provenance.h"
+#include "render.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "util.h"

@@ -5,12 +5,15 @@
  * "::warning" for an unsure row), then a Markdown summary for
  * $GITHUB_STEP_SUMMARY with a table of those rows.
  */
+#include "render-internal.h"
+
 #include <string.h>
 
 #include "compare.h"
 #include "gate.h"
 #include "names.h"
-#include "render-internal.h"
+#include "render-cells.h"
+#include "render.h"
 #include "strbuf.h"
 #include "strvec.h"
 

@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "compare.h"
+#include "render-cells.h"
+#include "render-provenance.h"
+#include "render.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "svg.h"
@@ -301,8 +304,8 @@ static void html_vmstat(const struct compare_result *res,
 	strbuf_release(&t);
 }
 
-static void html_page_start(const struct compare_result *res,
-			    struct strbuf *out)
+/* The page up to and with its <body> tag: the title and the style. */
+static void html_page_head(const struct compare_result *res, struct strbuf *out)
 {
 	strbuf_addstr(out, "<!DOCTYPE html>\n"
 			   "<html lang=\"en\">\n"
@@ -332,6 +335,11 @@ static void html_page_start(const struct compare_result *res,
 			   "</style>\n"
 			   "</head>\n"
 			   "<body>\n");
+}
+
+/* The provenance block, or else the machine differences, if any. */
+static void html_warnings(const struct compare_result *res, struct strbuf *out)
+{
 	if (render_html_provenance(res, out) || !res->machine_diffs.nr)
 		return;
 	strbuf_addstr(out, "<div class=\"warning\">\n"
@@ -345,14 +353,15 @@ static void html_page_start(const struct compare_result *res,
 	strbuf_addstr(out, "</ul>\n</div>\n");
 }
 
-void render_html(const struct compare_result *res,
-		 const struct render_options *opts, struct strbuf *out)
+/*
+ * Every benchmark's table; on a page (page) also its heading, change
+ * rows, footers and monitor tables, which the fragment has not.
+ */
+static void html_benches(const struct compare_result *res, bool page,
+			 struct strbuf *out)
 {
 	struct strvec footer = STRVEC_INIT;
-	bool page = !opts->html_fragment;
 
-	if (page)
-		html_page_start(res, out);
 	for (size_t bi = 0; bi < res->bench_nr; bi++) {
 		const struct compare_bench *b = &res->bench[bi];
 
@@ -380,6 +389,24 @@ void render_html(const struct compare_result *res,
 		if (b->has_vmstat)
 			html_vmstat(res, b, out);
 	}
-	if (page)
-		strbuf_addstr(out, "</body>\n</html>\n");
+}
+
+void render_html_body(const struct compare_result *res,
+		      const struct render_options *opts, struct strbuf *out)
+{
+	(void)opts;
+	html_warnings(res, out);
+	html_benches(res, true, out);
+}
+
+void render_html(const struct compare_result *res,
+		 const struct render_options *opts, struct strbuf *out)
+{
+	if (opts->html_fragment) {
+		html_benches(res, false, out);
+		return;
+	}
+	html_page_head(res, out);
+	render_html_body(res, opts, out);
+	strbuf_addstr(out, "</body>\n</html>\n");
 }

@@ -1,157 +1,27 @@
 #ifndef MMCMP_RENDER_INTERNAL_H
 #define MMCMP_RENDER_INTERNAL_H
 
-#include <stdbool.h>
-#include <stddef.h>
-
-#include "render.h"
-#include "stats.h"
-
-struct compare_bench;
-struct compare_provenance;
 struct compare_result;
-struct compare_side;
+struct render_options;
 struct strbuf;
-struct strvec;
 
 /*
- * render-internal: what render.c and the per-format files (render-text.c,
- * render-markdown.c, render-csv.c, render-html.c) share, and nothing
- * outside them uses but their tests; everyone else calls render(). Like
- * render(), these functions append to out and cannot fail; the result
- * and the options stay the caller's.
+ * render-internal: the entry point of each format, one per render-*.c
+ * file, for the render_backends[] table of render.c, which is the one
+ * place that picks a renderer; everyone else calls render(). Each appends
+ * res to out and cannot fail; the result and the options stay the
+ * caller's. What the formats share is in render-cells.h and
+ * render-provenance.h, below them.
  */
+typedef void render_fn(const struct compare_result *res,
+		       const struct render_options *opts, struct strbuf *out);
 
-/* One entry point per format, called by render(). */
-void render_text(const struct compare_result *res,
-		 const struct render_options *opts, struct strbuf *out);
-void render_markdown(const struct compare_result *res,
-		     const struct render_options *opts, struct strbuf *out);
-void render_csv(const struct compare_result *res,
-		const struct render_options *opts, struct strbuf *out);
-void render_html(const struct compare_result *res,
-		 const struct render_options *opts, struct strbuf *out);
-void render_junit(const struct compare_result *res,
-		  const struct render_options *opts, struct strbuf *out);
-void render_github(const struct compare_result *res,
-		   const struct render_options *opts, struct strbuf *out);
-
-/*
- * The provenance block (compare-provenance.h) of each format, before the
- * tables (render-provenance.c): res->provenance, or nothing under
- * --test=mmtests and for runs not from the store. render_provenance()
- * says which: the block or NULL. The text and markdown functions return
- * whether they appended anything. render_csv_provenance() appends its
- * records of benchmark "provenance" with `empty` commas after the value
- * column (render.h); render_html_provenance() is in render.h.
- */
-const struct compare_provenance *
-render_provenance(const struct compare_result *res);
-/*
- * One CSV record that is not a cell: table in the benchmark column, field
- * as stat, operation empty, the label (NULL: empty), a number (NULL:
- * empty) in value, then `empty` empty columns and text (NULL: empty) in
- * the last column, text.
- */
-void render_csv_record(struct strbuf *out, const char *table, const char *field,
-		       const char *text, const char *label, const char *num,
-		       size_t empty);
-bool render_text_provenance(const struct compare_result *res,
-			    struct strbuf *out);
-bool render_markdown_provenance(const struct compare_result *res,
-				struct strbuf *out);
-void render_csv_provenance(const struct compare_result *res, size_t empty,
-			   struct strbuf *out);
-
-/*
- * Helpers shared by the renderers.
- *
- * render_split_label(): mmtests' split of a run label over its two header
- * lines: the first *len1 bytes form line 1, line 2 starts at byte
- * *start2. The split is at the first '-', moved 4 bytes right when the
- * rest starts with "rc<digit>" ("6.10-rc1-patched" -> "6.10-rc1" /
- * "patched"); a label without '-' keeps mmtests' quirk ("base" -> "bas" /
- * "base").
- */
-void render_split_label(const char *label, size_t *len1, size_t *start2);
-
-/*
- * The two header lines of run i's label, as render_split_label() gives
- * them: mmtests' split under --test=mmtests; otherwise the label whole,
- * on line 2 (*len1 is 0, *start2 0), or split at its first '-' when
- * both parts are non-empty, the dash kept on line 1 ("6.8-base" -> "6.8-" /
- * "base").
- */
-void render_header_label(const struct compare_result *res, size_t i,
-			 size_t *len1, size_t *start2);
-
-/*
- * Append len bytes of s for a terminal, control characters escaped
- * (names_escape()), padded with spaces to |width| characters (not
- * bytes): on the left for width > 0, as "%*s" pads, on the right for
- * width < 0, as "%-*s"; 0 pads nothing.
- */
-void render_text_cell(struct strbuf *out, int width, const char *s, size_t len);
-
-/*
- * The characters (code points; no wide ones are told apart) that len
- * bytes of s take as render_text_cell() shows them, what its width
- * counts.
- */
-size_t render_text_chars(const char *s, size_t len);
-
-/*
- * Append v as printf "%*.*f" (with '+' when plus) would, except that NaN
- * and infinities print "NaN", "Inf", "-Inf" as Perl's sprintf does.
- */
-void render_fixed(struct strbuf *sb, int width, int prec, bool plus, double v);
-
-/*
- * v as the default modes print it at prec decimals: 0.0 for what would
- * print as "-0.00" (a negative zero, a tiny negative value); v itself in
- * mmtests mode, which prints "-0.00" as Perl does.
- */
-double render_plain_zero(const struct compare_result *res, int prec, double v);
-
-/*
- * Append the verdict cell of a "Significant" row, 11 columns like the
- * percentage cells: mmtests' cidiff ratio through " (%7.2f%%)" in mmtests
- * mode and in the baseline column (run 0), otherwise " (p=0.0123)",
- * " (p<0.0001)" or " (untested)".
- */
-void render_verdict(struct strbuf *sb, const struct compare_result *res,
-		    size_t run, const struct compare_side *side);
-
-/*
- * The change block of a table (welch and utest modes, two runs or more):
- * one row per operation and compared run, RENDER_CHANGE_COLS cells each,
- * pushed row-major onto cells: operation, label, the change
- * ("+10.36%", "n/a"), Fieller's interval ("[+9.01%, +11.72%]", "[n/a]"
- * when unbounded, "-" when untested), the unadjusted p ("p=0.0004",
- * "p<0.0001", "p=-"), units per side ("n=5/5") and the verdict. Nothing
- * in mmtests mode.
- */
-#define RENDER_CHANGE_COLS 7
-void render_change_rows(const struct compare_result *res,
-			const struct compare_bench *b, struct strvec *cells);
-
-/* The change block's column i heading: "operation", ..., "95% CI", ... */
-void render_change_head(const struct compare_result *res, size_t i,
-			struct strbuf *sb);
-
-/*
- * The gate's line on row k of cells (render_change_rows() of its table)
- * for side s of that row: "worse: -5.00% [-6.10%, -3.90%], p=0.0004,
- * n=4/4"; for an untested row its reason (compare_untested_text()),
- * "untested: operation missing, n=4/0"; only the verdict and reason when
- * cells has no row k. For junit and github, in render-junit.c.
- */
-void render_gate_detail(const struct compare_result *res,
-			const struct compare_side *s,
-			const struct strvec *cells, size_t k,
-			struct strbuf *sb);
-
-/* Append s with Markdown's syntax backslash-escaped (render-markdown.c). */
-void render_md_escape(struct strbuf *out, const char *s);
+render_fn render_text;	   /* render-text.c */
+render_fn render_markdown; /* render-markdown.c */
+render_fn render_csv;	   /* render-csv.c */
+render_fn render_html;	   /* render-html.c */
+render_fn render_json;	   /* render-json.c */
+render_fn render_junit;	   /* render-junit.c */
+render_fn render_github;   /* render-github.c */
 
 #endif /* MMCMP_RENDER_INTERNAL_H */

@@ -2,35 +2,19 @@
  * render-junit: the comparison as JUnit XML (the common schema CI
  * systems read: testsuites > testsuite > testcase, failure, skipped).
  */
+#include "render-internal.h"
+
 #include <math.h>
 #include <string.h>
 
 #include "compare.h"
 #include "gate.h"
 #include "names.h"
-#include "render-internal.h"
+#include "render-cells.h"
+#include "render.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "svg.h"
-
-void render_gate_detail(const struct compare_result *res,
-			const struct compare_side *s,
-			const struct strvec *cells, size_t k, struct strbuf *sb)
-{
-	char *const *c = (k + 1) * RENDER_CHANGE_COLS <= cells->nr
-				 ? cells->v + k * RENDER_CHANGE_COLS
-				 : NULL;
-
-	strbuf_addstr(sb, stats_verdict_name(s->verdict));
-	if (s->verdict == STATS_VERDICT_UNTESTED) {
-		strbuf_addstr(sb, ": ");
-		compare_untested_text(res, s->untested, sb);
-		if (c)
-			strbuf_addf(sb, ", %s", c[5]);
-	} else if (c) {
-		strbuf_addf(sb, ": %s %s, %s, %s", c[2], c[3], c[4], c[5]);
-	}
-}
 
 /*
  * Append s for XML text or a quoted attribute: control characters as

@@ -5,32 +5,12 @@
 #include <string.h>
 
 #include "compare.h"
+#include "render-cells.h"
+#include "render-provenance.h"
+#include "render.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "util.h"
-
-/*
- * Append s with every character that Markdown or a table could take as
- * syntax backslash-escaped; line breaks, which would end the table row,
- * become spaces.
- */
-static void md_escape(struct strbuf *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\n' || *s == '\r') {
-			strbuf_addch(out, ' ');
-			continue;
-		}
-		if (strchr("\\`*_[]<>#|~&", *s))
-			strbuf_addch(out, '\\');
-		strbuf_addch(out, *s);
-	}
-}
-
-void render_md_escape(struct strbuf *out, const char *s)
-{
-	md_escape(out, s);
-}
 
 static void md_num(struct strbuf *out, int prec, double v)
 {
@@ -45,7 +25,7 @@ static void md_table_head(const struct compare_result *res, const char *first,
 		strbuf_addf(out, " %s |", second);
 	for (size_t i = 0; i < res->runs_nr; i++) {
 		strbuf_addch(out, ' ');
-		md_escape(out, res->labels[i]);
+		render_md_escape(out, res->labels[i]);
 		strbuf_addstr(out, " |");
 	}
 	strbuf_addstr(out, "\n|:---|");
@@ -60,7 +40,7 @@ static void md_table_head(const struct compare_result *res, const char *first,
 static void md_row_start(struct strbuf *out, const char *stat, const char *name)
 {
 	strbuf_addf(out, "| %s | ", stat);
-	md_escape(out, name);
+	render_md_escape(out, name);
 	strbuf_addstr(out, " |");
 }
 
@@ -154,7 +134,7 @@ static void md_changes(const struct compare_result *res,
 	strbuf_addstr(out, "\n|:---|:---|---:|:---|:---|:---|:---|\n");
 	for (size_t k = 0; k < cells.nr; k++) {
 		strbuf_addstr(out, k % RENDER_CHANGE_COLS ? " " : "| ");
-		md_escape(out, cells.v[k]);
+		render_md_escape(out, cells.v[k]);
 		strbuf_addstr(out,
 			      k % RENDER_CHANGE_COLS == RENDER_CHANGE_COLS - 1
 				      ? " |\n"
@@ -271,7 +251,7 @@ void render_markdown(const struct compare_result *res,
 			"> **Warning:** the runs were made on different machines or set-ups:\n");
 		for (size_t i = 0; i < res->machine_diffs.nr; i++) {
 			strbuf_addstr(out, "> - ");
-			md_escape(out, res->machine_diffs.v[i]);
+			render_md_escape(out, res->machine_diffs.v[i]);
 			strbuf_addch(out, '\n');
 		}
 		strbuf_addch(out, '\n');
@@ -282,7 +262,7 @@ void render_markdown(const struct compare_result *res,
 		if (bi)
 			strbuf_addch(out, '\n');
 		strbuf_addstr(out, "### ");
-		md_escape(out, b->title);
+		render_md_escape(out, b->title);
 		strbuf_addstr(out, "\n\n");
 		if (res->opts.print_ratio)
 			md_ratio_table(res, b, out);
@@ -292,7 +272,7 @@ void render_markdown(const struct compare_result *res,
 		compare_footer(res, b, &footer);
 		for (size_t i = 0; i < footer.nr; i++) {
 			strbuf_addch(out, '\n');
-			md_escape(out, footer.v[i]);
+			render_md_escape(out, footer.v[i]);
 			strbuf_addch(out, '\n');
 		}
 		strvec_clear(&footer);

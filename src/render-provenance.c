@@ -1,12 +1,12 @@
 /* render-provenance: the provenance block before the tables, per format. */
-#include "render-internal.h"
+#include "render-provenance.h"
 
 #include <inttypes.h>
 #include <string.h>
 
 #include "compare-provenance.h"
 #include "compare.h"
-#include "csv.h"
+#include "render-cells.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "svg.h"
@@ -324,19 +324,6 @@ bool render_html_provenance(const struct compare_result *res,
 		strbuf_addstr(out, "</ul>\n</div>\n");
 	strbuf_release(&cell);
 	return true;
-}
-
-void render_csv_record(struct strbuf *out, const char *table, const char *field,
-		       const char *text, const char *label, const char *num,
-		       size_t empty)
-{
-	csv_quote_field(out, table);
-	strbuf_addf(out, ",%s,,", field);
-	csv_quote_field(out, label ? label : "");
-	strbuf_addf(out, ",%s", num ? num : "");
-	strbuf_addchars(out, ',', empty + 1);
-	csv_quote_field(out, text ? text : "");
-	strbuf_addch(out, '\n');
 }
 
 /* One provenance record: render_csv_record() of benchmark "provenance". */

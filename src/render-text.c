@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "compare.h"
+#include "render-cells.h"
+#include "render-provenance.h"
+#include "render.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "util.h"

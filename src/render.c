@@ -1,29 +1,32 @@
-/* render: format dispatch and helpers shared by the renderers. */
+/* render: the table of formats, and the dispatch to them. */
 #include "render.h"
 
-#include <ctype.h>
-#include <math.h>
 #include <string.h>
 
-#include "compare.h"
-#include "json.h"
-#include "names.h"
 #include "render-internal.h"
-#include "strbuf.h"
-#include "strvec.h"
 #include "util.h"
 
-static const char *const format_names[] = {
-	[RENDER_TEXT] = "text",	    [RENDER_MARKDOWN] = "markdown",
-	[RENDER_CSV] = "csv",	    [RENDER_HTML] = "html",
-	[RENDER_JSON] = "json",	    [RENDER_JUNIT] = "junit",
-	[RENDER_GITHUB] = "github",
+/* One format: the name --format takes and its renderer. */
+struct render_backend {
+	const char *name;
+	render_fn *render;
+};
+
+/* Indexed by enum render_format, in its order, which --help lists. */
+static const struct render_backend render_backends[] = {
+	[RENDER_TEXT] = {"text", render_text},
+	[RENDER_MARKDOWN] = {"markdown", render_markdown},
+	[RENDER_CSV] = {"csv", render_csv},
+	[RENDER_HTML] = {"html", render_html},
+	[RENDER_JSON] = {"json", render_json},
+	[RENDER_JUNIT] = {"junit", render_junit},
+	[RENDER_GITHUB] = {"github", render_github},
 };
 
 bool render_format_parse(const char *name, enum render_format *out)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(format_names); i++) {
-		if (!strcmp(name, format_names[i])) {
+	for (size_t i = 0; i < ARRAY_SIZE(render_backends); i++) {
+		if (!strcmp(name, render_backends[i].name)) {
 			*out = (enum render_format)i;
 			return true;
 		}
@@ -33,7 +36,7 @@ bool render_format_parse(const char *name, enum render_format *out)
 
 const char *render_format_nth(size_t i)
 {
-	return i < ARRAY_SIZE(format_names) ? format_names[i] : NULL;
+	return i < ARRAY_SIZE(render_backends) ? render_backends[i].name : NULL;
 }
 
 int render(enum render_format format, const struct compare_result *res,
@@ -41,216 +44,8 @@ int render(enum render_format format, const struct compare_result *res,
 	   struct strbuf *err)
 {
 	(void)err;
-	switch (format) {
-	case RENDER_TEXT:
-		render_text(res, opts, out);
-		return 0;
-	case RENDER_MARKDOWN:
-		render_markdown(res, opts, out);
-		return 0;
-	case RENDER_CSV:
-		render_csv(res, opts, out);
-		return 0;
-	case RENDER_HTML:
-		render_html(res, opts, out);
-		return 0;
-	case RENDER_JSON:
-		json_render_compare(res, out);
-		return 0;
-	case RENDER_JUNIT:
-		render_junit(res, opts, out);
-		return 0;
-	case RENDER_GITHUB:
-		render_github(res, opts, out);
-		return 0;
-	}
-	BUG("unknown render format %d", (int)format);
-}
-
-void render_split_label(const char *label, size_t *len1, size_t *start2)
-{
-	size_t len = strlen(label);
-	const char *dash = strchr(label, '-');
-	size_t idx;
-
-	if (!dash) {
-		/*
-		 * mmtests' substr($name, 0, -1) for an index of -1, which
-		 * drops the last character, not a byte of it.
-		 */
-		*len1 = len ? names_cut(label, len, len - 1) : 0;
-		*start2 = 0;
-		return;
-	}
-	idx = (size_t)(dash - label);
-	if (!strncmp(dash + 1, "rc", 2) && isdigit((unsigned char)dash[3]))
-		idx += 4;
-	*len1 = idx < len ? idx : len;
-	*start2 = idx + 1 < len ? idx + 1 : len;
-}
-
-void render_header_label(const struct compare_result *res, size_t i,
-			 size_t *len1, size_t *start2)
-{
-	const char *label = res->labels[i];
-	const char *dash = strchr(label, '-');
-
-	if (res->opts.test == COMPARE_TEST_MMTESTS) {
-		render_split_label(label, len1, start2);
-		return;
-	}
-	*len1 = 0;
-	*start2 = 0;
-	/* The dash stays on line 1, so that no character is lost. */
-	if (dash && dash > label && dash[1]) {
-		*len1 = (size_t)(dash - label) + 1;
-		*start2 = *len1;
-	}
-}
-
-void render_text_cell(struct strbuf *out, int width, const char *s, size_t len)
-{
-	size_t start = out->len, chars = 0;
-	size_t want = (size_t)(width < 0 ? -width : width);
-
-	names_escape(out, s, len);
-	for (size_t i = start; i < out->len; i++)
-		chars += ((unsigned char)out->buf[i] & 0xc0) != 0x80;
-	if (chars >= want)
-		return;
-	if (width < 0) {
-		strbuf_addchars(out, ' ', want - chars);
-		return;
-	}
-	strbuf_addchars(out, ' ', want - chars);
-	memmove(out->buf + start + (want - chars), out->buf + start,
-		out->len - start - (want - chars));
-	memset(out->buf + start, ' ', want - chars);
-}
-
-size_t render_text_chars(const char *s, size_t len)
-{
-	struct strbuf cell = STRBUF_INIT;
-	size_t chars = 0;
-
-	render_text_cell(&cell, 0, s, len);
-	for (size_t i = 0; i < cell.len; i++)
-		chars += ((unsigned char)cell.buf[i] & 0xc0) != 0x80;
-	strbuf_release(&cell);
-	return chars;
-}
-
-void render_fixed(struct strbuf *sb, int width, int prec, bool plus, double v)
-{
-	const char *word;
-
-	if (!isnan(v) && !isinf(v)) {
-		strbuf_addf(sb, plus ? "%+*.*f" : "%*.*f", width, prec, v);
-		return;
-	}
-	if (isnan(v))
-		word = "NaN";
-	else if (v > 0)
-		word = plus ? "+Inf" : "Inf";
-	else
-		word = "-Inf";
-	strbuf_addf(sb, "%*s", width, word);
-}
-
-double render_plain_zero(const struct compare_result *res, int prec, double v)
-{
-	if (res->opts.test == COMPARE_TEST_MMTESTS || isnan(v))
-		return v;
-	/* Whatever prints as zero at prec decimals, "-0.00" included. */
-	return fabs(v) < 0.5 * pow(10.0, -prec) ? 0.0 : v;
-}
-
-void render_verdict(struct strbuf *sb, const struct compare_result *res,
-		    size_t run, const struct compare_side *side)
-{
-	if (!run || res->opts.test == COMPARE_TEST_MMTESTS) {
-		strbuf_addstr(sb, " (");
-		render_fixed(sb, 7, 2, false, run ? side->cidiff : 0.0);
-		strbuf_addstr(sb, "%)");
-	} else if (side->untested != COMPARE_TESTED) {
-		strbuf_addstr(sb, " (untested)");
-	} else if (side->p < 0.0001) {
-		strbuf_addstr(sb, " (p<0.0001)");
-	} else {
-		strbuf_addf(sb, " (p=%6.4f)", side->p);
-	}
-}
-
-/* A percentage with its sign: "+10.36%"; "n/a" when not finite. */
-static void change_pct(struct strbuf *sb, double v)
-{
-	if (isfinite(v))
-		strbuf_addf(sb, "%+.2f%%", v);
-	else
-		strbuf_addstr(sb, "n/a");
-}
-
-void render_change_rows(const struct compare_result *res,
-			const struct compare_bench *b, struct strvec *cells)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (res->opts.test == COMPARE_TEST_MMTESTS)
-		return;
-	for (size_t o = 0; o < b->ops_nr; o++) {
-		const struct compare_op *op = &b->ops[o];
-
-		for (size_t i = 1; i < res->runs_nr; i++) {
-			const struct compare_side *s = &op->side[i];
-			bool tested = s->untested == COMPARE_TESTED;
-
-			strvec_push(cells, op->name);
-			strvec_push(cells, res->labels[i]);
-			strbuf_reset(&sb);
-			change_pct(&sb, tested ? s->change.change_pct : NAN);
-			strvec_push(cells, sb.buf);
-			strbuf_reset(&sb);
-			if (!tested) {
-				strbuf_addstr(&sb, "-");
-			} else if (s->change.kind != STATS_CI_BOUNDED) {
-				strbuf_addstr(&sb, "[n/a]");
-			} else {
-				strbuf_addch(&sb, '[');
-				change_pct(&sb, s->change.low_pct);
-				strbuf_addstr(&sb, ", ");
-				change_pct(&sb, s->change.high_pct);
-				strbuf_addch(&sb, ']');
-			}
-			strvec_push(cells, sb.buf);
-			strbuf_reset(&sb);
-			if (isnan(s->p))
-				strbuf_addstr(&sb, "p=-");
-			else if (s->p < 0.0001)
-				strbuf_addstr(&sb, "p<0.0001");
-			else
-				strbuf_addf(&sb, "p=%.4f", s->p);
-			strvec_push(cells, sb.buf);
-			strbuf_reset(&sb);
-			strbuf_addf(&sb, "n=%zu/%zu", op->side[0].units,
-				    s->units);
-			strvec_push(cells, sb.buf);
-			strvec_push(cells, stats_verdict_name(s->verdict));
-		}
-	}
-	strbuf_release(&sb);
-}
-
-void render_change_head(const struct compare_result *res, size_t i,
-			struct strbuf *sb)
-{
-	static const char *const heads[RENDER_CHANGE_COLS] = {
-		"operation", "label", "change", NULL, "p", "n", "verdict",
-	};
-
-	if (i >= RENDER_CHANGE_COLS)
-		BUG("change column %zu", i);
-	if (heads[i])
-		strbuf_addstr(sb, heads[i]);
-	else
-		strbuf_addf(sb, "%g%% CI", 100 * (1 - res->opts.alpha));
+	if ((size_t)format >= ARRAY_SIZE(render_backends))
+		BUG("unknown render format %d", (int)format);
+	render_backends[format].render(res, opts, out);
+	return 0;
 }

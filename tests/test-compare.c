@@ -13,7 +13,7 @@
 #include "compare.h"
 #include "csv.h"
 #include "render.h"
-#include "render-internal.h"
+#include "render-cells.h"
 #include "run-data.h"
 #include "strbuf.h"
 

@@ -15,6 +15,7 @@
 #include "compare.h"
 #include "csv.h"
 #include "json.h"
+#include "render-internal.h"
 #include "render.h"
 #include "run-data.h"
 #include "sha256.h"
@@ -687,8 +688,8 @@ static void test_compare(void)
 	if (!ok(good, "compare --format json renders"))
 		diag("%s", err.buf);
 	check_golden(&out, "wis-improve.welch.json");
-	json_render_compare(&res, &direct);
-	ok(same_bytes(&direct, &out), "render() is json_render_compare()");
+	render_json(&res, &ropts, &direct);
+	ok(same_bytes(&direct, &out), "render() is render_json()");
 	compare_result_release(&res);
 	csv_runs_free(runs, nr);
 	strbuf_release(&buf);

@@ -1,25 +1,19 @@
-/* report: the HTML page of a comparison, its tables and SVG charts. */
-#include "report.h"
+/* report-charts: the SVG charts of the report page. */
+#include "report-internal.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "parse-num.h"
-#include "pool.h"
-#include "render.h"
+#include "report.h"
 #include "stats.h"
-#include "store.h"
 #include "strbuf.h"
-#include "strmap.h"
 #include "svg.h"
 #include "util.h"
 
-/* The page is laid out for 1280 pixels: three strip plots to a row. */
-#define PAGE_PX	 1240
-#define HALF_PX	 612
-#define THIRD_PX 406
 /* Room right of the forest plot for its legend of the verdicts. */
 #define FOREST_LEGEND_PX 150
 
@@ -58,372 +52,6 @@ const char *report_counter_name(size_t i)
 	return i < REPORT_COUNTERS_NR ? monitor_counters[i] : NULL;
 }
 
-static int cmp_int64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * The sorted distinct values of field run (run ids) or iteration of
- * every sample of rd; NULL arrays are skipped.
- */
-static int64_t *pooled_ids(const struct run_data *rd, bool runs, size_t *nr)
-{
-	int64_t *ids = NULL;
-	size_t n = 0, alloc = 0, out = 0;
-
-	for (size_t k = 0; k < rd->ops_nr; k++) {
-		const int64_t *v = runs ? rd->ops[k].run : rd->ops[k].iteration;
-
-		for (size_t i = 0; v && i < rd->ops[k].nr; i++) {
-			ALLOC_GROW(ids, n + 1, alloc);
-			ids[n++] = v[i];
-		}
-	}
-	if (n)
-		qsort(ids, n, sizeof(*ids), cmp_int64);
-	for (size_t i = 0; i < n; i++)
-		if (!out || ids[out - 1] != ids[i])
-			ids[out++] = ids[i];
-	*nr = out;
-	return ids;
-}
-
-int report_label_load(struct store *st, const char *label,
-		      bool include_incomplete, struct report_label *rl,
-		      size_t *loaded, struct strbuf *err)
-{
-	int64_t *ids = NULL;
-	size_t ids_nr = 0;
-	int ret = -1;
-
-	*loaded = 0;
-	rl->label = xstrdup(label);
-	/* compare's loader and rules, so that both pool the same samples. */
-	if (pool_load(st, label, NULL, 0, NULL, include_incomplete, &rl->pooled,
-		      loaded, err))
-		goto out;
-	ids = pooled_ids(&rl->pooled, true, &ids_nr);
-	rl->runs = xcalloc(ids_nr + 1, sizeof(*rl->runs));
-	for (size_t i = 0; i < ids_nr; i++) {
-		rl->runs_nr++;
-		if (store_run_load_full(st, ids[i], NULL, &rl->runs[i], err))
-			goto out;
-		for (size_t k = 0; k < REPORT_COUNTERS_NR; k++)
-			if (store_load_monitor_series(st, ids[i],
-						      monitor_counters[k],
-						      &rl->series[k], err))
-				goto out;
-	}
-	ret = 0;
-out:
-	free(ids);
-	return ret;
-}
-
-void report_label_release(struct report_label *rl)
-{
-	if (!rl)
-		return;
-	free(rl->label);
-	run_data_release(&rl->pooled);
-	run_full_free_array(rl->runs, rl->runs_nr);
-	for (size_t k = 0; k < REPORT_COUNTERS_NR; k++)
-		monitor_series_list_release(&rl->series[k]);
-	memset(rl, 0, sizeof(*rl));
-}
-
-/* One operation's unit values in one label. */
-struct label_op {
-	double *u;     /* as stats_unit_values() gives them (1/x when hb) */
-	double *value; /* in the operation's unit: 1/u when hb */
-	double *t_s;   /* start of the unit's iteration, Unix seconds */
-	size_t *group; /* colour group: build, else run */
-	size_t nr, alloc;
-	double mean, lo, hi; /* in the operation's unit; NaN: none */
-};
-
-/* One operation of the base label, with what every label has of it. */
-struct rop {
-	const char *bench, *name, *unit;
-	bool higher_better;
-	const char *job; /* the base's job for it; NULL: none or several */
-	size_t metric;	 /* its index among the ops of the same job */
-	struct label_op *l;
-};
-
-struct model {
-	const struct report_label *labels;
-	size_t nr;
-	const struct report_options *opts;
-	/* The comparison: every verdict, change and interval shown. */
-	const struct compare_result *res;
-	struct rop *ops;
-	size_t ops_nr;
-	struct strvec groups; /* colour group names: builds or runs */
-};
-
-static size_t group_index(struct strvec *groups, const char *name)
-{
-	for (size_t i = 0; i < groups->nr; i++)
-		if (!strcmp(groups->v[i], name))
-			return i;
-	strvec_push(groups, name);
-	return groups->nr - 1;
-}
-
-/* Seconds since the epoch of "YYYY-MM-DDTHH:MM:SSZ"; NaN when not one. */
-static double parse_utc(const char *s)
-{
-	int f[6] = {0};
-	static const int len[6] = {4, 2, 2, 2, 2, 2};
-	long long y, m, d, era, yoe, doy, doe, days;
-
-	if (!s || strlen(s) < 19)
-		return NAN;
-	for (size_t i = 0, pos = 0; i < 6; i++) {
-		for (int k = 0; k < len[i]; k++, pos++) {
-			if (s[pos] < '0' || s[pos] > '9')
-				return NAN;
-			f[i] = f[i] * 10 + (s[pos] - '0');
-		}
-		pos++; /* the separator */
-	}
-	/* Howard Hinnant's days_from_civil. */
-	y = f[0] - (f[1] <= 2);
-	m = f[1];
-	d = f[2];
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	days = era * 146097 + doe - 719468;
-	return (double)days * 86400 + f[3] * 3600.0 + f[4] * 60.0 + f[5];
-}
-
-static size_t find_op(const struct strmap *index, const char *bench,
-		      const char *name)
-{
-	struct strbuf key = STRBUF_INIT;
-	size_t at = SIZE_MAX;
-
-	strbuf_addstr(&key, bench);
-	strbuf_addch(&key, '\0');
-	strbuf_addstr(&key, name);
-	if (!strmap_get(index, key.buf, key.len, &at))
-		at = SIZE_MAX;
-	strbuf_release(&key);
-	return at;
-}
-
-/* The mean of u[0..n) and its 1 - alpha t interval, in the op's unit. */
-static void mean_interval(struct label_op *lo, bool hb, double alpha)
-{
-	double sum = 0, ss = 0, m, se, t;
-	size_t n = 0;
-
-	lo->mean = lo->lo = lo->hi = NAN;
-	for (size_t i = 0; i < lo->nr; i++)
-		if (isfinite(lo->u[i])) {
-			sum += lo->u[i];
-			n++;
-		}
-	if (!n)
-		return;
-	m = sum / (double)n;
-	lo->mean = hb ? 1 / m : m;
-	if (n < 2)
-		return;
-	for (size_t i = 0; i < lo->nr; i++)
-		if (isfinite(lo->u[i]))
-			ss += (lo->u[i] - m) * (lo->u[i] - m);
-	se = sqrt(ss / (double)(n - 1) / (double)n);
-	t = stats_t_isf(alpha / 2, (double)(n - 1));
-	if (!hb) {
-		lo->lo = m - t * se;
-		lo->hi = m + t * se;
-	} else if (m - t * se > 0) {
-		lo->lo = 1 / (m + t * se);
-		lo->hi = 1 / (m - t * se);
-	}
-}
-
-/* Gather label li's samples per operation and turn them into units. */
-static void gather_label(struct model *md, size_t li,
-			 const struct strmap *index)
-{
-	const struct report_label *rl = &md->labels[li];
-	size_t ops_nr = md->ops_nr;
-	double **x = xcalloc(ops_nr, sizeof(*x));
-	long long **key = xcalloc(ops_nr, sizeof(*key));
-	size_t *n = xcalloc(ops_nr, sizeof(*n)), *alloc, pooled_nr = 0;
-	int64_t *pooled;
-
-	long long seq = 0; /* one key per iteration, whatever its id */
-
-	alloc = xcalloc(ops_nr, sizeof(*alloc));
-	/* Only the iterations compare pools (pool_load()). */
-	pooled = pooled_ids(&rl->pooled, false, &pooled_nr);
-	for (size_t r = 0; r < rl->runs_nr; r++) {
-		const struct run_full *rf = &rl->runs[r];
-		size_t *map = xcalloc(rf->ops_nr + 1, sizeof(*map));
-		struct strbuf run_name = STRBUF_INIT;
-
-		for (size_t k = 0; k < rf->ops_nr; k++)
-			map[k] = find_op(index, rf->ops[k].benchmark,
-					 rf->ops[k].name);
-		strbuf_addf(&run_name, "run %lld", (long long)rf->info.id);
-		for (size_t it = 0; it < rf->iters_nr; it++) {
-			const struct iteration_data *id = &rf->iters[it];
-			double t_s = parse_utc(id->started_at);
-			size_t g = group_index(&md->groups,
-					       id->build ? id->build
-							 : run_name.buf);
-
-			if (id->warmup || !bsearch(&id->id, pooled, pooled_nr,
-						   sizeof(*pooled), cmp_int64))
-				continue;
-			seq++;
-			for (size_t s = id->samples_first;
-			     s < id->samples_first + id->samples_nr; s++) {
-				size_t o = map[rf->samples[s].op];
-				struct label_op *lo;
-
-				if (o == SIZE_MAX)
-					continue;
-				lo = &md->ops[o].l[li];
-				ALLOC_GROW(x[o], n[o] + 1, alloc[o]);
-				key[o] = xrealloc(key[o],
-						  alloc[o] * sizeof(*key[o]));
-				x[o][n[o]] = rf->samples[s].value;
-				key[o][n[o]++] = seq;
-				/* One unit per iteration (the keys differ). */
-				if (n[o] == 1 || key[o][n[o] - 2] != seq) {
-					ALLOC_GROW(lo->t_s, lo->nr + 1,
-						   lo->alloc);
-					lo->group = xrealloc(
-						lo->group,
-						lo->alloc * sizeof(*lo->group));
-					lo->t_s[lo->nr] = t_s;
-					lo->group[lo->nr++] = g;
-				}
-			}
-		}
-		strbuf_release(&run_name);
-		free(map);
-	}
-	for (size_t o = 0; o < ops_nr; o++) {
-		struct label_op *lo = &md->ops[o].l[li];
-		bool hb = md->ops[o].higher_better;
-		size_t units;
-
-		lo->u = xcalloc(n[o] + 1, sizeof(*lo->u));
-		lo->value = xcalloc(n[o] + 1, sizeof(*lo->value));
-		units = stats_unit_values(x[o], key[o], n[o], hb, lo->u, NULL);
-		if (units != lo->nr)
-			BUG("units %zu of %zu iterations", units, lo->nr);
-		for (size_t k = 0; k < units; k++)
-			lo->value[k] = hb ? 1 / lo->u[k] : lo->u[k];
-		mean_interval(lo, hb, md->opts->compare.alpha);
-		free(x[o]);
-		free(key[o]);
-	}
-	free(x);
-	free(key);
-	free(n);
-	free(alloc);
-	free(pooled);
-}
-
-/* The job of the base's iterations with samples of each operation. */
-static void find_jobs(struct model *md, const struct strmap *index)
-{
-	const struct report_label *base = &md->labels[0];
-	bool *mixed = xcalloc(md->ops_nr + 1, sizeof(*mixed));
-
-	for (size_t r = 0; r < base->runs_nr; r++) {
-		const struct run_full *rf = &base->runs[r];
-
-		for (size_t it = 0; it < rf->iters_nr; it++) {
-			const struct iteration_data *id = &rf->iters[it];
-
-			for (size_t s = id->samples_first;
-			     id->job && s < id->samples_first + id->samples_nr;
-			     s++) {
-				const struct op_samples *op =
-					&rf->ops[rf->samples[s].op];
-				size_t o =
-					find_op(index, op->benchmark, op->name);
-
-				if (o == SIZE_MAX)
-					continue;
-				if (!md->ops[o].job)
-					md->ops[o].job = id->job;
-				else if (strcmp(md->ops[o].job, id->job))
-					mixed[o] = true;
-			}
-		}
-	}
-	for (size_t o = 0; o < md->ops_nr; o++) {
-		if (mixed[o])
-			md->ops[o].job = NULL;
-		for (size_t k = 0; k < o && md->ops[o].job; k++)
-			md->ops[o].metric +=
-				md->ops[k].job &&
-				!strcmp(md->ops[k].bench, md->ops[o].bench) &&
-				!strcmp(md->ops[k].job, md->ops[o].job);
-	}
-	free(mixed);
-}
-
-static void model_build(struct model *md)
-{
-	const struct run_data *base = &md->labels[0].pooled;
-	struct strmap index = STRMAP_INIT;
-	struct strbuf key = STRBUF_INIT;
-
-	md->ops = xcalloc(base->ops_nr + 1, sizeof(*md->ops));
-	for (size_t i = 0; i < base->ops_nr; i++) {
-		const struct op_samples *op = &base->ops[i];
-		struct rop *r = &md->ops[md->ops_nr];
-
-		strbuf_setlen(&key, 0);
-		strbuf_addstr(&key, op->benchmark);
-		strbuf_addch(&key, '\0');
-		strbuf_addstr(&key, op->name);
-		if (find_op(&index, op->benchmark, op->name) != SIZE_MAX)
-			continue;
-		strmap_put(&index, key.buf, key.len, md->ops_nr++);
-		r->bench = op->benchmark;
-		r->name = op->name;
-		r->unit = op->unit;
-		r->higher_better = op->higher_better;
-		r->l = xcalloc(md->nr, sizeof(*r->l));
-	}
-	for (size_t li = 0; li < md->nr; li++)
-		gather_label(md, li, &index);
-	find_jobs(md, &index);
-	strbuf_release(&key);
-	strmap_clear(&index);
-}
-
-static void model_release(struct model *md)
-{
-	for (size_t o = 0; o < md->ops_nr; o++) {
-		for (size_t li = 0; li < md->nr; li++) {
-			free(md->ops[o].l[li].u);
-			free(md->ops[o].l[li].value);
-			free(md->ops[o].l[li].t_s);
-			free(md->ops[o].l[li].group);
-		}
-		free(md->ops[o].l);
-	}
-	free(md->ops);
-	strvec_clear(&md->groups);
-}
-
 /* "NAME (UNIT)", or NAME without a unit. */
 static void axis_title(struct strbuf *sb, const char *name, const char *unit)
 {
@@ -454,6 +82,28 @@ static size_t forest_rows(const struct compare_result *res)
 	return rows;
 }
 
+/* Widen [*lo, *hi] to every finite change and bound of the forest's rows. */
+static void forest_range(const struct compare_result *res, double *lo,
+			 double *hi)
+{
+	for (size_t bi = 0; bi < res->bench_nr; bi++)
+		for (size_t o = 0;
+		     !res->bench[bi].monitor && o < res->bench[bi].ops_nr; o++)
+			for (size_t i = 1; i < res->runs_nr; i++) {
+				const struct stats_change *ch =
+					&res->bench[bi].ops[o].side[i].change;
+
+				if (isfinite(ch->low_pct))
+					*lo = fmin(*lo, ch->low_pct);
+				if (isfinite(ch->high_pct))
+					*hi = fmax(*hi, ch->high_pct);
+				if (isfinite(ch->change_pct)) {
+					*lo = fmin(*lo, ch->change_pct);
+					*hi = fmax(*hi, ch->change_pct);
+				}
+			}
+}
+
 /*
  * A forest row without a change (untested): no point on the 0% line,
  * which would read as "no change", but "untested: n/a" there, its tooltip
@@ -481,7 +131,7 @@ static void forest_untested(struct svg_chart *c,
  * The forest plot: one line per operation and compared label, with the
  * change, interval and verdict of the compare result, never its own.
  */
-static void forest_plot(const struct model *md, struct strbuf *out)
+void report_forest_plot(const struct report_model *md, struct strbuf *out)
 {
 	const struct compare_result *res = md->res;
 	double margin = res->opts.margin_pct;
@@ -494,25 +144,10 @@ static void forest_plot(const struct model *md, struct strbuf *out)
 
 	if (!rows)
 		return;
-	for (size_t bi = 0; bi < res->bench_nr; bi++)
-		for (size_t o = 0;
-		     !res->bench[bi].monitor && o < res->bench[bi].ops_nr; o++)
-			for (size_t i = 1; i < res->runs_nr; i++) {
-				const struct stats_change *ch =
-					&res->bench[bi].ops[o].side[i].change;
-
-				if (isfinite(ch->low_pct))
-					lo = fmin(lo, ch->low_pct);
-				if (isfinite(ch->high_pct))
-					hi = fmax(hi, ch->high_pct);
-				if (isfinite(ch->change_pct)) {
-					lo = fmin(lo, ch->change_pct);
-					hi = fmax(hi, ch->change_pct);
-				}
-			}
+	forest_range(res, &lo, &hi);
 	chart_figure_begin(out, "wide");
 	/* At least the height of the legend of five verdicts. */
-	svg_chart_begin(&c, out, "forest", PAGE_PX,
+	svg_chart_begin(&c, out, "forest", REPORT_PAGE_PX,
 			(int)(rows < 5 ? 210 : rows * 20 + 110),
 			"Change against the base, with its interval", 420,
 			FOREST_LEGEND_PX);
@@ -594,18 +229,18 @@ static double jitter(size_t k)
 }
 
 /* Per operation: every label's unit values, mean and interval. */
-static void strip_plots(const struct model *md, struct strbuf *out)
+void report_strip_plots(const struct report_model *md, struct strbuf *out)
 {
 	struct strbuf sb = STRBUF_INIT, yt = STRBUF_INIT;
 
 	strbuf_addstr(out, "<div class=\"grid\">\n");
 	for (size_t o = 0; o < md->ops_nr; o++) {
-		const struct rop *r = &md->ops[o];
+		const struct report_op *r = &md->ops[o];
 		double lo = INFINITY, hi = -INFINITY;
 		struct svg_chart c;
 
 		for (size_t li = 0; li < md->nr; li++) {
-			const struct label_op *l = &r->l[li];
+			const struct report_label_op *l = &r->l[li];
 
 			for (size_t k = 0; k < l->nr; k++)
 				if (isfinite(l->value[k])) {
@@ -620,8 +255,8 @@ static void strip_plots(const struct model *md, struct strbuf *out)
 		strbuf_setlen(&sb, 0);
 		strbuf_addf(&sb, "%s %s", r->bench, r->name);
 		chart_figure_begin(out, "third");
-		svg_chart_begin(&c, out, "strip", THIRD_PX, 280, sb.buf, 70,
-				12);
+		svg_chart_begin(&c, out, "strip", REPORT_THIRD_PX, 280, sb.buf,
+				70, 12);
 		svg_axis_linear(&c.y, lo, hi, 6);
 		svg_axis_plain(&c.x, -0.5, (double)md->nr - 0.5);
 		axis_title(&yt,
@@ -630,7 +265,7 @@ static void strip_plots(const struct model *md, struct strbuf *out)
 			   r->unit);
 		svg_chart_axes(&c, NULL, yt.buf);
 		for (size_t li = 0; li < md->nr; li++) {
-			const struct label_op *l = &r->l[li];
+			const struct report_label_op *l = &r->l[li];
 			double x = (double)li;
 
 			svg_text(&c, svg_axis_map(&c.x, x), c.bottom + 18,
@@ -741,9 +376,9 @@ static bool param_varies(const struct bench_jobs *bj, const char *p)
  * The key of job i without parameter p: its metric index and the values
  * of the other parameters.
  */
-static void other_key(const struct model *md, const struct bench_jobs *bj,
-		      size_t i, const char *p, struct strbuf *key,
-		      struct strbuf *caption)
+static void other_key(const struct report_model *md,
+		      const struct bench_jobs *bj, size_t i, const char *p,
+		      struct strbuf *key, struct strbuf *caption)
 {
 	strbuf_setlen(key, 0);
 	strbuf_setlen(caption, 0);
@@ -768,11 +403,11 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* One scaling chart: ops member[0..n) against parameter p at values x. */
-static void scaling_chart(const struct model *md, const size_t *member,
+static void scaling_chart(const struct report_model *md, const size_t *member,
 			  const double *x, size_t n, const char *p,
 			  const char *caption, struct strbuf *out)
 {
-	const struct rop *r0 = &md->ops[member[0]];
+	const struct report_op *r0 = &md->ops[member[0]];
 	struct strbuf sb = STRBUF_INIT, yt = STRBUF_INIT;
 	double *xs = xcalloc(n, sizeof(*xs)), *ym = xcalloc(n, sizeof(*ym));
 	double *yl = xcalloc(n, sizeof(*yl)), *yh = xcalloc(n, sizeof(*yh));
@@ -791,7 +426,8 @@ static void scaling_chart(const struct model *md, const size_t *member,
 				ord[i] = k;
 	for (size_t li = 0; li < md->nr; li++)
 		for (size_t i = 0; i < n; i++) {
-			const struct label_op *l = &md->ops[member[i]].l[li];
+			const struct report_label_op *l =
+				&md->ops[member[i]].l[li];
 
 			if (isfinite(l->mean)) {
 				lo = fmin(lo,
@@ -809,7 +445,8 @@ static void scaling_chart(const struct model *md, const size_t *member,
 	if (*caption)
 		strbuf_addf(&sb, " (%s)", caption);
 	chart_figure_begin(out, "half");
-	svg_chart_begin(&c, out, "scaling", HALF_PX, 360, sb.buf, 78, 16);
+	svg_chart_begin(&c, out, "scaling", REPORT_HALF_PX, 360, sb.buf, 78,
+			16);
 	if (svg_powers_of_two(xs, n))
 		svg_axis_log2(&c.x, xs[0], xs[n - 1]);
 	else
@@ -819,7 +456,7 @@ static void scaling_chart(const struct model *md, const size_t *member,
 	svg_chart_axes(&c, p, yt.buf);
 	for (size_t li = 0; li < md->nr; li++) {
 		for (size_t i = 0; i < n; i++) {
-			const struct label_op *l =
+			const struct report_label_op *l =
 				&md->ops[member[ord[i]]].l[li];
 
 			ym[i] = l->mean;
@@ -853,8 +490,8 @@ static void scaling_chart(const struct model *md, const size_t *member,
 }
 
 /* The scaling charts of the benchmark whose ops (with a job) are bj. */
-static size_t scaling_bench(const struct model *md, const struct bench_jobs *bj,
-			    struct strbuf *out)
+static size_t scaling_bench(const struct report_model *md,
+			    const struct bench_jobs *bj, struct strbuf *out)
 {
 	struct strvec params = STRVEC_INIT;
 	struct strbuf key = STRBUF_INIT, cap = STRBUF_INIT, k2 = STRBUF_INIT,
@@ -932,7 +569,7 @@ static size_t scaling_bench(const struct model *md, const struct bench_jobs *bj,
 	return charts;
 }
 
-static size_t scaling_curves(const struct model *md, struct strbuf *out)
+size_t report_scaling_curves(const struct report_model *md, struct strbuf *out)
 {
 	bool *seen = xcalloc(md->ops_nr + 1, sizeof(*seen));
 	size_t charts = 0;
@@ -971,7 +608,7 @@ static size_t scaling_curves(const struct model *md, struct strbuf *out)
 }
 
 /* Per label: unit values as % of their op's mean, against time. */
-static void run_order_plots(const struct model *md, struct strbuf *out)
+void report_run_order_plots(const struct report_model *md, struct strbuf *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -986,7 +623,7 @@ static void run_order_plots(const struct model *md, struct strbuf *out)
 		double scale;
 
 		for (size_t o = 0; o < md->ops_nr; o++) {
-			const struct label_op *l = &md->ops[o].l[li];
+			const struct report_label_op *l = &md->ops[o].l[li];
 
 			for (size_t k = 0; k < l->nr; k++) {
 				double pct = 100 * (l->value[k] / l->mean - 1);
@@ -1003,8 +640,8 @@ static void run_order_plots(const struct model *md, struct strbuf *out)
 		strbuf_addf(&sb, "%s: unit values in run order",
 			    md->labels[li].label);
 		chart_figure_begin(out, "wide");
-		svg_chart_begin(&c, out, "runorder", PAGE_PX, 300, sb.buf, 78,
-				24);
+		svg_chart_begin(&c, out, "runorder", REPORT_PAGE_PX, 300,
+				sb.buf, 78, 24);
 		/* Minutes, or seconds for a label run in under two minutes. */
 		scale = isfinite(t0) && t1 - t0 >= 120 ? 60 : 1;
 		svg_axis_linear(&c.x, 0, isfinite(t0) ? (t1 - t0) / scale : 1,
@@ -1017,8 +654,8 @@ static void run_order_plots(const struct model *md, struct strbuf *out)
 				: "seconds since the label's first iteration",
 			"% of the operation's mean");
 		for (size_t o = 0; o < md->ops_nr; o++) {
-			const struct rop *r = &md->ops[o];
-			const struct label_op *l = &r->l[li];
+			const struct report_op *r = &md->ops[o];
+			const struct report_label_op *l = &r->l[li];
 
 			for (size_t k = 0; k < l->nr; k++) {
 				double pct = 100 * (l->value[k] / l->mean - 1);
@@ -1051,9 +688,9 @@ static void run_order_plots(const struct model *md, struct strbuf *out)
 }
 
 /* Counter name of benchmark bench in label li's monitors, or NULL. */
-static const struct monitor_counter *label_counter(const struct model *md,
-						   size_t li, const char *bench,
-						   const char *name)
+static const struct monitor_counter *
+label_counter(const struct report_model *md, size_t li, const char *bench,
+	      const char *name)
 {
 	const struct run_data *rd = &md->labels[li].pooled;
 
@@ -1064,7 +701,7 @@ static const struct monitor_counter *label_counter(const struct model *md,
 }
 
 /* Per monitored benchmark and counter: its change per iteration. */
-static size_t monitor_plots(const struct model *md, struct strbuf *out)
+size_t report_monitor_plots(const struct report_model *md, struct strbuf *out)
 {
 	const struct run_data *base = &md->labels[0].pooled;
 	struct strbuf sb = STRBUF_INIT;
@@ -1096,7 +733,7 @@ static size_t monitor_plots(const struct model *md, struct strbuf *out)
 			strbuf_setlen(&sb, 0);
 			strbuf_addf(&sb, "%s: %s per iteration", bench, name);
 			chart_figure_begin(out, "half");
-			svg_chart_begin(&c, out, "monitor", HALF_PX, 300,
+			svg_chart_begin(&c, out, "monitor", REPORT_HALF_PX, 300,
 					sb.buf, 78, 16);
 			/* Whole iterations: no more ticks than there are. */
 			svg_axis_linear(&c.x, 1, n_max,
@@ -1143,7 +780,7 @@ static double series_rate(const struct monitor_series *ms, size_t i)
 }
 
 /* One chart of counter k in benchmark bench, one line per iteration. */
-static void timeseries_chart(const struct model *md, const char *bench,
+static void timeseries_chart(const struct report_model *md, const char *bench,
 			     size_t k, struct strbuf *out)
 {
 	double t_max = 0, lo = INFINITY, hi = -INFINITY;
@@ -1171,7 +808,8 @@ static void timeseries_chart(const struct model *md, const char *bench,
 	strbuf_addf(&sb, "%s: %s per second during each iteration", bench,
 		    monitor_counters[k]);
 	chart_figure_begin(out, "half");
-	svg_chart_begin(&c, out, "timeseries", HALF_PX, 300, sb.buf, 78, 16);
+	svg_chart_begin(&c, out, "timeseries", REPORT_HALF_PX, 300, sb.buf, 78,
+			16);
 	svg_axis_linear(&c.x, 0, t_max, 8);
 	svg_axis_linear(&c.y, fmin(lo, 0), hi, 6);
 	svg_chart_axes(&c, "seconds after the iteration started",
@@ -1200,7 +838,8 @@ static void timeseries_chart(const struct model *md, const char *bench,
 }
 
 /* The periodic samples' charts: per benchmark and counter that changed. */
-static size_t timeseries_plots(const struct model *md, struct strbuf *out)
+size_t report_timeseries_plots(const struct report_model *md,
+			       struct strbuf *out)
 {
 	struct strvec benches = STRVEC_INIT;
 	size_t charts = 0;
@@ -1244,197 +883,4 @@ static size_t timeseries_plots(const struct model *md, struct strbuf *out)
 	strbuf_addstr(out, "</div>\n");
 	strvec_clear(&benches);
 	return charts;
-}
-
-/* One row per pooled run: its id, uuid, start, status, config, host. */
-static void runs_table(const struct model *md, struct strbuf *out)
-{
-	strbuf_addstr(out, "<table class=\"prov\">\n<tr><th>label</th>"
-			   "<th>run</th><th>uuid</th><th>started</th>"
-			   "<th>status</th><th>config</th><th>config sha256"
-			   "</th><th>host</th><th>kernel</th><th>mmcmp</th>"
-			   "</tr>\n");
-	for (size_t li = 0; li < md->nr; li++) {
-		const struct report_label *rl = &md->labels[li];
-
-		for (size_t r = 0; r < rl->runs_nr; r++) {
-			const struct run_info *ri = &rl->runs[r].info;
-			const char *cells[] = {
-				ri->uuid,
-				ri->started_at,
-				ri->status,
-				ri->config_name,
-				ri->config_hash,
-				ri->machine.hostname,
-				ri->machine.kernel_release,
-				ri->mmcmp_version,
-			};
-
-			strbuf_addstr(out, "<tr><td>");
-			svg_escape(out, rl->label);
-			strbuf_addf(out, "</td><td>%lld</td>",
-				    (long long)ri->id);
-			for (size_t k = 0; k < ARRAY_SIZE(cells); k++) {
-				strbuf_addstr(out, "<td>");
-				svg_escape(out, cells[k] ? cells[k] : "-");
-				strbuf_addstr(out, "</td>");
-			}
-			strbuf_addstr(out, "</tr>\n");
-		}
-	}
-	strbuf_addstr(out, "</table>\n");
-}
-
-static void section(struct strbuf *out, const char *id, const char *title)
-{
-	strbuf_addf(out, "<h2 id=\"%s\">%s</h2>\n", id, title);
-}
-
-/*
- * The comparison as `compare --format html` prints it: the body of
- * render()'s page, its tables, change rows, footers, notes and warnings,
- * so that whatever compare's page gains appears here too.
- */
-static int comparison(const struct model *md, struct strbuf *out,
-		      struct strbuf *err)
-{
-	struct render_options ropts = RENDER_OPTIONS_INIT;
-	struct strbuf page = STRBUF_INIT;
-	const char *start, *end;
-	int ret = -1;
-
-	if (render(RENDER_HTML, md->res, &ropts, &page, err))
-		goto out;
-	start = strstr(page.buf, "<body>\n");
-	end = start ? strstr(start, "</body>") : NULL;
-	if (!start || !end)
-		BUG("render() gave an html page without a body");
-	start += strlen("<body>\n");
-	/*
-	 * compare's page opens with its provenance block (per label, the
-	 * warning block, the notes), so the comparison comes first; the
-	 * table of the pooled runs, one row each, follows as the detail.
-	 */
-	section(out, "comparison", "Comparison");
-	strbuf_add(out, start, (size_t)(end - start));
-	section(out, "runs", "Runs pooled");
-	runs_table(md, out);
-	ret = 0;
-out:
-	strbuf_release(&page);
-	return ret;
-}
-
-static const char report_css[] =
-	"body { font-family: sans-serif; margin: 1em auto; max-width: 1240px;"
-	" color: #111; }\n"
-	"h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.5em;"
-	" border-bottom: 1px solid #888; }\n"
-	"table.resultsTable { border-collapse: collapse; }\n"
-	"table.resultsTable td, table.resultsTable th { font-family: monospace;"
-	" white-space: pre; padding: 0; }\n"
-	"p.footer { font-family: monospace; }\n"
-	"div.warning { border: 1px solid #FFA0A0; padding: 0 1em; }\n"
-	"table.prov { border-collapse: collapse; font-size: 0.85em; }\n"
-	"table.prov td, table.prov th { border: 1px solid #bbb;"
-	" padding: 2px 6px; text-align: left; }\n"
-	"div.grid { display: flex; flex-wrap: wrap; gap: 8px; }\n"
-	"figure { margin: 0; }\n"
-	"svg.chart { background: #fff; font-size: 12px; }\n"
-	"svg.chart .ctitle { font-size: 13px; font-weight: bold; }\n"
-	"svg.chart .frame { fill: none; stroke: #444; }\n"
-	"svg.chart .grid { stroke: #ddd; }\n"
-	"svg.chart .tick, svg.chart .rowlabel { fill: #222; font-size: 11px; }\n"
-	"svg.chart .axis { fill: #111; }\n"
-	"svg.chart .series { stroke-width: 2; }\n"
-	"svg.chart .mark { stroke-width: 1.4; }\n"
-	"svg.chart .zero { stroke: #000; stroke-width: 1; }\n"
-	"svg.chart .na { fill: #666; font-size: 11px; font-style: italic; }\n"
-	"svg.chart .margin { fill: #bbb; fill-opacity: 0.35; }\n"
-	"svg.chart .legendbox { fill: #fff; fill-opacity: 0.9; stroke: #999; }\n";
-
-int report_render(const struct report_label *labels, size_t nr,
-		  const struct report_options *opts, struct strbuf *out,
-		  struct strbuf *err)
-{
-	struct model md = {
-		.labels = labels,
-		.nr = nr,
-		.opts = opts,
-		.groups = STRVEC_INIT,
-	};
-	struct compare_result res = COMPARE_RESULT_INIT;
-	struct run_data *runs = NULL;
-	struct strbuf body = STRBUF_INIT;
-	size_t monitors;
-	int ret = -1;
-
-	if (nr < 2) {
-		strbuf_addstr(err, "a report needs a base and another label");
-		goto out;
-	}
-	/* compare_runs() only reads its runs: a shallow copy will do. */
-	runs = xcalloc(nr, sizeof(*runs));
-	for (size_t i = 0; i < nr; i++)
-		runs[i] = labels[i].pooled;
-	if (compare_runs(runs, nr, &opts->compare, &res, err))
-		goto out;
-	md.res = &res;
-	model_build(&md);
-	if (comparison(&md, &body, err))
-		goto out;
-	section(&body, "forest", "Changes");
-	strbuf_addf(&body,
-		    "<p>Change of each label against the base, positive ="
-		    " better, with its %g%% interval and verdict as compare"
-		    " gives them (%s, on one value per %s",
-		    100 * (1 - res.opts.alpha),
-		    compare_test_name(res.opts.test),
-		    compare_unit_nth(res.opts.unit));
-	if (res.opts.fdr)
-		strbuf_addstr(&body, ", BH-adjusted p");
-	if (res.opts.margin_pct > 0)
-		strbuf_addf(&body, ", margin &#177;%g%%", res.opts.margin_pct);
-	strbuf_addstr(&body, ").</p>\n");
-	forest_plot(&md, &body);
-	section(&body, "scaling", "Scaling");
-	scaling_curves(&md, &body);
-	section(&body, "units", "Unit values");
-	strip_plots(&md, &body);
-	section(&body, "runorder", "Run order");
-	run_order_plots(&md, &body);
-	section(&body, "monitors", "Monitors");
-	monitors = monitor_plots(&md, &body);
-	monitors += timeseries_plots(&md, &body);
-	if (!monitors)
-		strbuf_addstr(&body, "<p>No monitor data.</p>\n");
-
-	strbuf_addstr(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-			   "<meta charset=\"utf-8\">\n"
-			   "<meta name=\"viewport\" content=\"width=1280\">\n"
-			   "<title>mmcmp report: ");
-	for (size_t i = 0; i < nr; i++) {
-		if (i)
-			strbuf_addstr(out, " vs ");
-		svg_escape(out, labels[i].label);
-	}
-	strbuf_addf(out,
-		    "</title>\n<style>\n%s</style>\n</head>\n<body>\n"
-		    "<h1>mmcmp report: ",
-		    report_css);
-	for (size_t i = 0; i < nr; i++) {
-		if (i)
-			strbuf_addstr(out, " vs ");
-		svg_escape(out, labels[i].label);
-	}
-	strbuf_addstr(out, "</h1>\n");
-	strbuf_add(out, body.buf, body.len);
-	strbuf_addstr(out, "</body>\n</html>\n");
-	ret = 0;
-out:
-	model_release(&md);
-	compare_result_release(&res);
-	free(runs);
-	strbuf_release(&body);
-	return ret;
 }
