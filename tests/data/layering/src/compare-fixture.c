@@ -1,0 +1,4 @@
+/* A compare file that reaches into an importer. */
+#include "compare.h"
+
+#include "import-fixture.h"
