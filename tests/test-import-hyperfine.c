@@ -1,4 +1,4 @@
-/* Unit tests for json-hyperfine: hyperfine --export-json documents. */
+/* Unit tests for import-hyperfine: hyperfine --export-json documents. */
 #include <stdlib.h>
 
 #include "test-files.h"

@@ -1,4 +1,4 @@
-/* Unit tests for json-pyperf: pyperf's JSON files. */
+/* Unit tests for import-pyperf: pyperf's JSON files. */
 #include <stdlib.h>
 
 #include "test-files.h"

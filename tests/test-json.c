@@ -1,6 +1,6 @@
 /*
- * Unit tests for the export documents of json-export.c and json-import.c:
- * the export of a fixture with every kind of member (golden
+ * Unit tests for the export documents of export-json.c, import-json.c
+ * and render-json.c: the export of a fixture with every kind of member (golden
  * tests/golden/export.json), that reading it back and writing it again
  * gives the same bytes, every validation rule of json_import() with its
  * message (one broken copy of the golden document each), and the compare
