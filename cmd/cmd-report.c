@@ -7,9 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "pool.h"
 #include "report.h"
-#include "store-series.h"
 #include "store.h"
 #include "strbuf.h"
 
@@ -62,44 +60,6 @@ static void default_path(char **labels, size_t nr, struct strbuf *path)
 	strbuf_addstr(path, ".html");
 }
 
-/*
- * Load label into *rl (zeroed by the caller; report_label_release() it,
- * also on failure) as compare pools it: pool_load() under
- * include_incomplete, each pooled run in full and its monitor series.
- * *loaded counts the runs pooled; 0, with 0 returned, when the label has
- * none (rl->pooled.notes then says whether runs were left out).
- */
-static int load_label(struct store *st, const char *label,
-		      bool include_incomplete, struct report_label *rl,
-		      size_t *loaded, struct strbuf *err)
-{
-	int64_t *ids = NULL;
-	size_t ids_nr = 0;
-	int ret = -1;
-
-	*loaded = 0;
-	rl->label = xstrdup(label);
-	if (pool_load(st, label, NULL, 0, NULL, include_incomplete, &rl->pooled,
-		      loaded, err))
-		goto out;
-	ids = report_pooled_ids(&rl->pooled, true, &ids_nr);
-	rl->runs = xcalloc(ids_nr + 1, sizeof(*rl->runs));
-	for (size_t i = 0; i < ids_nr; i++) {
-		rl->runs_nr++;
-		if (store_run_load_full(st, ids[i], NULL, &rl->runs[i], err))
-			goto out;
-		for (size_t k = 0; k < REPORT_COUNTERS_NR; k++)
-			if (store_load_monitor_series(st, ids[i],
-						      report_counter_name(k),
-						      &rl->series[k], err))
-				goto out;
-	}
-	ret = 0;
-out:
-	free(ids);
-	return ret;
-}
-
 static int report_main(int argc, char **argv)
 {
 	struct report_args a = {.opts = REPORT_OPTIONS_INIT};
@@ -127,9 +87,9 @@ static int report_main(int argc, char **argv)
 	for (nr = 0; nr < (size_t)argc - 1; nr++) {
 		size_t loaded = 0;
 
-		if (load_label(st, argv[nr + 1],
-			       a.opts.compare.include_incomplete, &labels[nr],
-			       &loaded, &err)) {
+		if (report_label_load(st, argv[nr + 1],
+				      a.opts.compare.include_incomplete,
+				      &labels[nr], &loaded, &err)) {
 			nr++;
 			ret = error("%s", err.buf);
 			goto out;

@@ -9,6 +9,7 @@
 #include "run-data.h"
 #include "store-series.h"
 
+struct store;
 struct strbuf;
 
 /*
@@ -60,6 +61,18 @@ struct report_options {
  * report_label.runs.
  */
 int64_t *report_pooled_ids(const struct run_data *rd, bool runs, size_t *nr);
+
+/*
+ * Load label into *rl (zeroed by the caller; report_label_release() it,
+ * also on failure) as compare pools it: pool_load() under
+ * include_incomplete, each pooled run in full and its monitor series.
+ * *loaded counts the runs pooled; 0, with 0 returned, when the label has
+ * none (rl->pooled.notes then says whether runs were left out). The only
+ * part of the report that reads the store.
+ */
+int report_label_load(struct store *st, const char *label,
+		      bool include_incomplete, struct report_label *rl,
+		      size_t *loaded, struct strbuf *err);
 
 /* Free what rl holds and zero it; NULL is a no-op. */
 void report_label_release(struct report_label *rl);

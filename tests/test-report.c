@@ -6,10 +6,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "pool.h"
 #include "render.h"
 #include "report.h"
-#include "store-series.h"
 #include "store.h"
 #include "strbuf.h"
 #include "util.h"
@@ -235,44 +233,6 @@ static void forest_untested_row(const char *page)
 	free(g);
 }
 
-/*
- * Load label from st into *rl (zeroed by the caller; report_label_release() it,
- * also on failure) as compare pools it: pool_load() under
- * include_incomplete, each pooled run in full and its monitor series.
- * *loaded counts the runs pooled; 0, with 0 returned, when the label has
- * none; as mmcmp report loads it.
- */
-static int load_label(struct store *st, const char *label,
-		      bool include_incomplete, struct report_label *rl,
-		      size_t *loaded, struct strbuf *err)
-{
-	int64_t *ids = NULL;
-	size_t ids_nr = 0;
-	int ret = -1;
-
-	*loaded = 0;
-	rl->label = xstrdup(label);
-	if (pool_load(st, label, NULL, 0, NULL, include_incomplete, &rl->pooled,
-		      loaded, err))
-		goto out;
-	ids = report_pooled_ids(&rl->pooled, true, &ids_nr);
-	rl->runs = xcalloc(ids_nr + 1, sizeof(*rl->runs));
-	for (size_t i = 0; i < ids_nr; i++) {
-		rl->runs_nr++;
-		if (store_run_load_full(st, ids[i], NULL, &rl->runs[i], err))
-			goto out;
-		for (size_t k = 0; k < REPORT_COUNTERS_NR; k++)
-			if (store_load_monitor_series(st, ids[i],
-						      report_counter_name(k),
-						      &rl->series[k], err))
-				goto out;
-	}
-	ret = 0;
-out:
-	free(ids);
-	return ret;
-}
-
 static void test_page(void)
 {
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
@@ -287,11 +247,12 @@ static void test_page(void)
 		goto out;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(labels); i++)
-		ok(!load_label(st, labels[i], false, &rl[i], &loaded, &err) &&
+		ok(!report_label_load(st, labels[i], false, &rl[i], &loaded,
+				      &err) &&
 			   loaded == 1 && rl[i].runs_nr == 1,
 		   "label %zu loads", i);
-	ok(!load_label(st, "nosuch", false, &none, &loaded, &err) && !loaded &&
-		   !none.runs_nr && !none.pooled.notes.nr,
+	ok(!report_label_load(st, "nosuch", false, &none, &loaded, &err) &&
+		   !loaded && !none.runs_nr && !none.pooled.notes.nr,
 	   "an unknown label is not found");
 	report_label_release(&none);
 	opts.compare.margin_pct = 2;
