@@ -150,6 +150,7 @@ static const char *const stmt_sql[ST_NR] = {
 };
 
 /* store_fail() with its arguments in ap. */
+MMCMP_PRINTF(3, 0)
 static int store_vfail(struct store *st, struct strbuf *err, const char *fmt,
 		       va_list ap)
 {
@@ -159,8 +160,7 @@ static int store_vfail(struct store *st, struct strbuf *err, const char *fmt,
 	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
 		st->busy = true;
 	strbuf_vaddf(&what, fmt, ap);
-	/* Name the database, so that a full disk or a read-only file is clear.
-	 */
+	/* Name the database: a full disk or a read-only file is then clear. */
 	if (st->path && !strstr(what.buf, st->path))
 		strbuf_addf(&what, " in '%s'", st->path);
 	strbuf_addstr(&what, ": ");
