@@ -140,6 +140,24 @@ enum vmproto_parse vmproto_frame_parse(const uint8_t *buf, size_t len,
 		error_addf(err, "protocol: frame checksum mismatch");
 		return VMPROTO_BAD;
 	}
+	/*
+	 * A checksummed frame with a reserved field that is not 0 or a type
+	 * no version-1 peer sends is skipped whole: accepted, it would not
+	 * be the frame its fields build again.
+	 */
+	if (get_le(buf + 6, 2) != 0 || buf[5] < VMPROTO_HELLO ||
+	    buf[5] > VMPROTO_POWEROFF) {
+		*used = VMPROTO_HEADER + (size_t)plen + 4;
+		if (get_le(buf + 6, 2) != 0)
+			error_addf(
+				err,
+				"protocol: reserved header field is %u, not 0",
+				(unsigned)get_le(buf + 6, 2));
+		else
+			error_addf(err, "protocol: unknown frame type %u",
+				   buf[5]);
+		return VMPROTO_BAD;
+	}
 	p = buf + VMPROTO_HEADER;
 	end = p + plen;
 	while (p < end) {

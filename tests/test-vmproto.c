@@ -179,9 +179,60 @@ static void test_overrun(void)
 	vmproto_msg_release(&msg);
 }
 
+/*
+ * A checksummed frame whose reserved u16 is not 0, or whose type is none
+ * of enum vmproto_type, is refused whole (it would not rebuild to its
+ * bytes); the frame after it still parses.
+ */
+static void test_header_fields(void)
+{
+	static const struct {
+		unsigned type, reserved;
+		const char *want;
+	} cases[] = {
+		{VMPROTO_RESULT, 0x1234, "reserved header field is 4660"},
+		{VMPROTO_RESULT, 8, "reserved header field is 8"},
+		{0, 0, "unknown frame type 0"},
+		{VMPROTO_POWEROFF + 1, 0, "unknown frame type 5"},
+		{0xff, 0, "unknown frame type 255"},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct strbuf f = STRBUF_INIT, err = STRBUF_INIT;
+		struct vmproto_msg msg = VMPROTO_MSG_INIT;
+		size_t start = vmproto_begin(&f, VMPROTO_RESULT), used, first;
+		uint32_t crc;
+		int r, r2;
+
+		vmproto_end(&f, start);
+		/* Rewrite the header, then the checksum over it. */
+		f.buf[5] = (char)cases[i].type;
+		f.buf[6] = (char)(cases[i].reserved & 0xff);
+		f.buf[7] = (char)(cases[i].reserved >> 8);
+		crc = vmproto_crc32(0, (const uint8_t *)f.buf, f.len - 4);
+		for (int b = 0; b < 4; b++)
+			f.buf[f.len - 4 + (size_t)b] = (char)(crc >> (8 * b));
+		first = f.len;
+		start = vmproto_begin(&f, VMPROTO_POWEROFF);
+		vmproto_end(&f, start);
+		r = vmproto_frame_parse((const uint8_t *)f.buf, f.len, &used,
+					&msg, &err);
+		ok(r == VMPROTO_BAD && used == first &&
+			   strstr(err.buf, cases[i].want),
+		   "header case %zu refused whole: %s", i, err.buf);
+		r2 = vmproto_frame_parse((const uint8_t *)f.buf + used,
+					 f.len - used, &used, &msg, &err);
+		ok(r2 == VMPROTO_FRAME && msg.type == VMPROTO_POWEROFF,
+		   "header case %zu: the next frame parses", i);
+		strbuf_release(&f);
+		strbuf_release(&err);
+		vmproto_msg_release(&msg);
+	}
+}
+
 int main(void)
 {
-	plan((int)ARRAY_SIZE(crc_cases) + 16);
+	plan((int)ARRAY_SIZE(crc_cases) + 16 + 10);
 	for (size_t i = 0; i < ARRAY_SIZE(crc_cases); i++) {
 		uint32_t got = vmproto_crc32(0, crc_cases[i].in,
 					     strlen(crc_cases[i].in));
@@ -192,5 +243,6 @@ int main(void)
 	test_result();
 	test_damage();
 	test_overrun();
+	test_header_fields();
 	return tap_failed ? 1 : 0;
 }
