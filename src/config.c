@@ -677,7 +677,7 @@ static int parse_list_of(struct loader *l, const char *key,
 		if (each(l, key, node_at(l, start[i]), ref, data))
 			goto out;
 	}
-	ret = noun ? check_unique(l, refs, nr, noun, "") : 0;
+	ret = refs ? check_unique(l, refs, nr, noun, "") : 0;
 out:
 	free(refs);
 	return ret;
