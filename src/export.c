@@ -82,6 +82,8 @@ void export_runs_add(void *doc, struct run_full *rf)
 
 	ALLOC_GROW(r->v, r->nr + 1, r->alloc);
 	r->v[r->nr++] = *rf;
+	/* Moved: the caller's copy holds nothing, as after json_add_run(). */
+	memset(rf, 0, sizeof(*rf));
 }
 
 void export_runs_free(void *doc)
