@@ -972,8 +972,15 @@ int store_run_create(struct store *st, struct run_info *ri, struct strbuf *err)
 
 	if (store_tx_open(st, true, &tx, err))
 		return -1;
-	if (ri->status && !strcmp(ri->status, "running") &&
-	    store_run_check_start(st, ri->label, ri->replacing, err))
+	/*
+	 * Every run waits for a replacing run of its label, an imported or
+	 * finished one too: the replacement would delete it.
+	 */
+	if (store_run_check_start(st, ri->label,
+				  ri->status &&
+					  !strcmp(ri->status, "running") &&
+					  ri->replacing,
+				  err))
 		goto out;
 	stmt = stmt_get(st, ST_RUN_INSERT, err);
 	if (!stmt)

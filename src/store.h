@@ -123,10 +123,10 @@ void store_rollback(struct store *st);
  * uuid must be unique; uuid, label, status and started_at must not be
  * NULL, the other strings may be (unknown). A "running" run with
  * ri->replacing is refused while any run of its label is alive ("cannot
- * replace the runs of 'L': run N is still running (pid P)"), one without
- * while a replacing run of its label is ("cannot add a run to 'L': run N
- * is replacing its runs (pid P)"): the check and the insert are one
- * write transaction.
+ * replace the runs of 'L': run N is still running (pid P)"); any other
+ * run, an imported one too, while a replacing run of its label is
+ * ("cannot add a run to 'L': run N is replacing its runs (pid P)"): the
+ * check and the insert are one write transaction.
  */
 int store_run_create(struct store *st, struct run_info *ri, struct strbuf *err);
 /*
@@ -186,20 +186,26 @@ int store_delete_run(struct store *st, int64_t run_id, struct strbuf *err);
 
 /*
  * Replace the runs of label by run keep_id (`mmcmp run --replace`, called
- * once the new run is finished): delete every other run of label, in one
- * transaction, only when keep_id is a run of label with status
- * "complete" and at least one measured (not warm-up) iteration with
- * status "ok", and no other run of label is alive. Otherwise nothing is
- * deleted and the error says why ("...; the older runs are kept").
+ * once the new run is finished): delete the runs old_ids[0 .. old_nr - 1]
+ * that are still runs of label (those it had when keep_id was created,
+ * store_find_runs()), in one transaction, only when keep_id is a run of
+ * label with status "complete" and at least one measured (not warm-up)
+ * iteration with status "ok", and no other run of label is alive. A run
+ * that joined label since (relabelled or imported once keep_id was no
+ * longer running) is kept. Otherwise nothing is deleted and the error
+ * says why ("...; the older runs are kept").
  */
 int store_delete_older_runs(struct store *st, const char *label,
-			    int64_t keep_id, struct strbuf *err);
+			    int64_t keep_id, const int64_t *old_ids,
+			    size_t old_nr, struct strbuf *err);
 
 /*
  * Give the runs of old_label (only run run_id, when not 0, which must be
  * one of them) the label new_label, in one transaction; *moved (when not
  * NULL) counts them. Fails when old_label has no such run, when one of
- * them is alive, when the labels are equal, and, unless append, when
+ * them is alive, when the labels are equal, when a run replacing the runs
+ * of new_label is alive ("cannot move runs to 'L': run N is replacing its
+ * runs (pid P)", as its end would delete them), and, unless append, when
  * new_label has runs already (its runs and the moved ones would be
  * pooled).
  */

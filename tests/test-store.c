@@ -351,7 +351,13 @@ static void test_find_order(void)
 	it = iter(d, "b", 0, false, "ok", 1.0);
 	ok(!store_iteration_add(st, &it, NULL, 0, NULL, &err),
 	   "the kept run has a measured iteration");
-	ok(!store_delete_older_runs(st, "x", d, &err), "older runs deleted");
+	{
+		const int64_t older[] = {a, b};
+
+		ok(!store_delete_older_runs(st, "x", d, older,
+					    ARRAY_SIZE(older), &err),
+		   "older runs deleted");
+	}
 	ok(!store_find_runs(st, "x", &ids, &nr, &err) && nr == 1 && ids[0] == d,
 	   "only the kept run is left");
 	free(ids);
@@ -1321,7 +1327,12 @@ static void test_replace(void)
 		if (c->kept_iter &&
 		    store_iteration_add(st, &it, NULL, 0, NULL, &err))
 			BUG("%s", err.buf);
-		ret = store_delete_older_runs(st, "x", keep, &err);
+		{
+			const int64_t older[] = {old, dead, alive};
+
+			ret = store_delete_older_runs(st, "x", keep, older,
+						      alive ? 3 : 2, &err);
+		}
 		left = query(st, "SELECT count(*) FROM run WHERE label = 'x'");
 		if (!c->want) {
 			ok(!ret && left == 1 && old && dead,
@@ -1337,6 +1348,67 @@ static void test_replace(void)
 		   "%s: other labels untouched", c->what);
 		store_close(st);
 	}
+	strbuf_release(&err);
+}
+
+/*
+ * Defect N3: while a --replace run of x is alive, neither an imported run
+ * nor a relabelled one joins x; one that joins once it is complete is not
+ * deleted by it, as it was not there when the replacement started.
+ */
+static void test_replace_joined(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store *st = store_open(":memory:", &err);
+	struct run_info ri;
+	struct iteration_rec it;
+	int64_t old, keep, moved_id;
+	char host[256] = "";
+	char *status;
+
+	if (!st)
+		BUG("open: %s", err.buf);
+	gethostname(host, sizeof(host) - 1);
+	old = run_add(st, "x", "2024-01-01T00:00:00Z", "complete");
+	moved_id = run_add(st, "y", "2024-01-02T00:00:00Z", "complete");
+	run_init(&ri, "x", "2024-02-01T00:00:00Z", "running");
+	free(ri.machine.hostname);
+	ri.machine.hostname = xstrdup(host);
+	ri.pid = getpid();
+	ri.pid_start = machine_proc_start(getpid());
+	ri.replacing = true;
+	if (store_run_create(st, &ri, &err))
+		BUG("%s", err.buf);
+	keep = ri.id;
+	run_info_release(&ri);
+	run_init(&ri, "x", "2024-01-03T00:00:00Z", "complete");
+	fails(store_run_create(st, &ri, &err), &err,
+	      "cannot add a run to 'x': run ",
+	      "an imported run does not join a label being replaced");
+	run_info_release(&ri);
+	fails(store_relabel(st, "y", "x", 0, true, NULL, &err), &err,
+	      "is replacing its runs (pid ",
+	      "relabel --append does not move runs into a label being"
+	      " replaced");
+	ok(query(st, "SELECT count(*) FROM run WHERE label = 'x'") == 2,
+	   "nothing joined x");
+	it = iter(keep, "b", 0, false, "ok", 1);
+	if (store_iteration_add(st, &it, NULL, 0, NULL, &err) ||
+	    store_run_set_status(st, keep, "complete", NULL, &err))
+		BUG("%s", err.buf);
+	/* Complete now, before it deletes: a relabel may come in between. */
+	ok(!store_relabel(st, "y", "x", 0, true, NULL, &err),
+	   "once the replacing run is complete, relabel --append works");
+	ok(!store_delete_older_runs(st, "x", keep, &old, 1, &err),
+	   "the replacement deletes");
+	status = run_status(st, moved_id);
+	ok(status && !strcmp(status, "complete") &&
+		   query(st, "SELECT count(*) FROM run WHERE label = 'x'") ==
+			   2 &&
+		   query(st, "SELECT count(*) FROM run WHERE label = 'y'") == 0,
+	   "only the run that was there when it started is deleted");
+	free(status);
+	store_close(st);
 	strbuf_release(&err);
 }
 
@@ -1589,6 +1661,7 @@ int main(void)
 	test_busy();
 	test_exclusive();
 	test_replace();
+	test_replace_joined();
 	test_housekeeping();
 	done_testing();
 	return exit_status();

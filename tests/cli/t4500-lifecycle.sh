@@ -308,4 +308,30 @@ grep_file "$TMP/err" "big.json: too large (134217729 bytes, at most 134217728)" 
 rm -f "$TMP/big.json"
 check "the database is intact" test "$(q 'PRAGMA integrity_check')" = ok
 
+# Defect N3: while a --replace run of a label runs, relabel and import do
+# not add runs to the label, which its end would delete with the old ones.
+expect_status 0 "a run of n3old" "$MMCMP" run -q "$TMP/good.yaml" --label n3old
+expect_status 0 "a run of n3" "$MMCMP" run -q "$TMP/good.yaml" --label n3
+"$MMCMP" run -q "$TMP/slow.yaml" --label n3 --replace >"$TMP/n3.out" 2>"$TMP/n3.err" &
+runner=$!
+replacing() {
+	[ "$(q "SELECT count(*) FROM iteration i JOIN run r ON r.id = i.run_id
+		WHERE r.label = 'n3' AND r.replacing = 1 AND r.status = 'running'" 2>/dev/null ||
+		echo 0)" -ge 1 ]
+}
+wait_for 30 replacing || true
+expect_status 1 "relabel --append into a label being replaced is refused" \
+	"$MMCMP" relabel n3old n3 --append
+grep_file "$TMP/err" "cannot move runs to 'n3': run [0-9]* is replacing its runs (pid $runner)" \
+	"relabel names the replacing run"
+printf 'label,benchmark,operation,value\nn3,other,o,1\nn3,other,o,2\n' >"$TMP/n3.csv"
+expect_status 1 "import into a label being replaced is refused" "$MMCMP" import "$TMP/n3.csv"
+grep_file "$TMP/err" "cannot add a run to 'n3': run [0-9]* is replacing its runs (pid $runner)" \
+	"import names the replacing run"
+if wait "$runner"; then st=0; else st=$?; fi
+check "the --replace run completes (exit $st)" test "$st" -eq 0
+check "the run of n3old is kept" test "$(q "SELECT count(*) FROM run WHERE label = 'n3old'")" = 1
+check "n3 holds the replacing run only" \
+	test "$(q "SELECT count(*) || ' ' || min(replacing) FROM run WHERE label = 'n3'")" = "1 1"
+
 done_testing
