@@ -260,22 +260,75 @@ char *store_column_strdup(sqlite3_stmt *stmt, int i)
 	return xstrdup((const char *)sqlite3_column_text(stmt, i));
 }
 
+/* The files beside a database, as store.side_* holds them. */
+static const char *const side_suffix[2] = {"-wal", "-shm"};
+
+/* Whether st->path + side_suffix[i] is still the file recorded at open. */
+static bool side_is_ours(const struct store *st, size_t i, const char *name)
+{
+	struct stat sb;
+
+	return st->have_side[i] && !lstat(name, &sb) &&
+	       sb.st_dev == st->side_dev[i] && sb.st_ino == st->side_ino[i];
+}
+
+/*
+ * The path no longer names the database held open. SQLite, seeing it
+ * moved, neither checkpoints nor deletes the -wal at close, and the next
+ * open of the path would replay that -wal into whatever file is there
+ * now (a database moved over it loses its pages). So the -wal, when it
+ * is still this database's, is renamed to PATH-wal.stale.PID (its commits
+ * are kept for whoever moved the database away) and the -shm removed;
+ * done says so. Renames and removes nothing that is not ours.
+ */
+static void set_sides_aside(struct store *st, struct strbuf *done)
+{
+	struct strbuf name = STRBUF_INIT, stale = STRBUF_INIT;
+	int persist = 1;
+
+	/* Never delete by name what is at the path now. */
+	(void)sqlite3_file_control(st->db, "main", SQLITE_FCNTL_PERSIST_WAL,
+				   &persist);
+	strbuf_addf(&name, "%s-wal", st->path);
+	strbuf_addf(&stale, "%s.stale.%ld", name.buf, (long)getpid());
+	if (side_is_ours(st, 0, name.buf) && !rename(name.buf, stale.buf))
+		strbuf_addf(done, "; its -wal file is now '%s'", stale.buf);
+	strbuf_reset(&name);
+	strbuf_addf(&name, "%s-shm", st->path);
+	if (side_is_ours(st, 1, name.buf) && !unlink(name.buf))
+		strbuf_addf(done, "%s its -shm file is removed",
+			    done->len ? " and" : ";");
+	if (done->len)
+		strbuf_addstr(done, ", so the next open does not replay them");
+	strbuf_release(&name);
+	strbuf_release(&stale);
+}
+
 /*
  * Fail unless path still names the file opened: a run whose database was
- * deleted or replaced would otherwise write into a file nobody sees.
+ * deleted or replaced would otherwise write into a file nobody sees. The
+ * first failure also moves its -wal and -shm files away from the path.
  */
 static int check_identity(struct store *st, struct strbuf *err)
 {
+	struct strbuf done = STRBUF_INIT;
 	struct stat sb;
 
 	if (!st->have_ident)
 		return 0;
-	if (stat(st->path, &sb) || sb.st_dev != st->dev || sb.st_ino != st->ino)
-		return error_addf(err,
-				  "database '%s' was deleted or replaced while"
-				  " mmcmp was using it",
-				  st->path);
-	return 0;
+	if (!stat(st->path, &sb) && sb.st_dev == st->dev &&
+	    sb.st_ino == st->ino)
+		return 0;
+	if (!st->moved) {
+		st->moved = true;
+		set_sides_aside(st, &done);
+	}
+	error_addf(err,
+		   "database '%s' was deleted or replaced while mmcmp was"
+		   " using it%s",
+		   st->path, done.buf);
+	strbuf_release(&done);
+	return -1;
 }
 
 /* Commit the open transaction, after checking the file's identity. */
@@ -767,6 +820,29 @@ static void record_identity(struct store *st)
 	st->ino = sb.st_ino;
 }
 
+/*
+ * Remember the -wal and -shm files, which exist once the first
+ * transaction has run, for set_sides_aside(). They stay the same files
+ * while this connection is open: SQLite deletes them only at the close
+ * of the last connection.
+ */
+static void record_sides(struct store *st)
+{
+	struct strbuf name = STRBUF_INIT;
+	struct stat sb;
+
+	for (size_t i = 0; st->have_ident && i < ARRAY_SIZE(side_suffix); i++) {
+		strbuf_reset(&name);
+		strbuf_addf(&name, "%s%s", st->path, side_suffix[i]);
+		if (lstat(name.buf, &sb))
+			continue;
+		st->have_side[i] = true;
+		st->side_dev[i] = sb.st_dev;
+		st->side_ino[i] = sb.st_ino;
+	}
+	strbuf_release(&name);
+}
+
 static struct store *open_store(const char *path, bool reader,
 				struct strbuf *err)
 {
@@ -816,6 +892,7 @@ static struct store *open_store(const char *path, bool reader,
 	record_identity(st);
 	if (reader ? check_schema(st, err) : migrate(st, err))
 		goto fail;
+	record_sides(st);
 	if (mark_aborted(st, reader, err))
 		goto fail;
 	return st;

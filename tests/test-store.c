@@ -1066,6 +1066,39 @@ static void test_open_kinds(void)
  * Issue 5: a database deleted or replaced while in use fails the next
  * commit, loudly, instead of writing into a file nobody will see.
  */
+/*
+ * Defect N4: once a store found its database deleted or replaced, its
+ * -wal and -shm files are gone from the path, so that a database opened
+ * there (want_mine: the one moved in, with its run "mine") is read as it
+ * is; the -wal is kept beside it under a name of its own.
+ */
+static void check_sides_moved(struct tmp_db *t, const char *how,
+			      int64_t want_mine)
+{
+	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT;
+	struct store *st;
+
+	strbuf_addf(&name, "%s-wal", t->path.buf);
+	ok(access(name.buf, F_OK) && errno == ENOENT, "%s: no -wal at the path",
+	   how);
+	strbuf_addf(&name, ".stale.%ld", (long)getpid());
+	ok(!access(name.buf, F_OK), "%s: it is kept as %s", how, name.buf);
+	unlink(name.buf);
+	strbuf_reset(&name);
+	strbuf_addf(&name, "%s-shm", t->path.buf);
+	ok(access(name.buf, F_OK) && errno == ENOENT, "%s: no -shm at the path",
+	   how);
+	st = store_open(t->path.buf, &err);
+	ok(st &&
+		   query(st, "SELECT count(*) FROM run WHERE label = 'mine'") ==
+			   want_mine &&
+		   query(st, "SELECT count(*) FROM run WHERE label = 'x'") == 0,
+	   "%s: a database opened at the path has only its own runs", how);
+	store_close(st);
+	strbuf_release(&name);
+	strbuf_release(&err);
+}
+
 static void test_identity(void)
 {
 	static const char *const how[] = {"deleted", "replaced"};
@@ -1088,13 +1121,22 @@ static void test_identity(void)
 		if (i == 0) {
 			unlink(t.path.buf);
 		} else {
-			fclose(fopen(other.buf, "w"));
+			/* A database of its own, with one run, moved over it.
+			 */
+			struct store *o = store_open(other.buf, &err);
+
+			if (!o || !run_add(o, "mine", "2024-01-01T00:00:00Z",
+					   "complete"))
+				BUG("cannot make another database: %s",
+				    err.buf);
+			store_close(o);
 			if (rename(other.buf, t.path.buf))
 				BUG("rename failed");
 		}
 		it = iter(run, "b", 0, false, "ok", 1.0);
 		fails(store_iteration_add(st, &it, NULL, 0, NULL, &err), &err,
-		      "was deleted or replaced while mmcmp was using it",
+		      "was deleted or replaced while mmcmp was using it; its"
+		      " -wal file is now '",
 		      how[i]);
 		fails(store_run_set_status(st, run, "complete", NULL, &err),
 		      &err, "was deleted or replaced", "every commit fails");
@@ -1102,6 +1144,7 @@ static void test_identity(void)
 		fails(store_commit(st, &err), &err, "was deleted or replaced",
 		      "but does not commit");
 		store_close(st);
+		check_sides_moved(&t, how[i], i == 0 ? 0 : 1);
 		tmp_db_free(&t, NULL);
 	}
 	strbuf_release(&other);

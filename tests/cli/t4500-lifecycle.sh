@@ -334,4 +334,24 @@ check "the run of n3old is kept" test "$(q "SELECT count(*) FROM run WHERE label
 check "n3 holds the replacing run only" \
 	test "$(q "SELECT count(*) || ' ' || min(replacing) FROM run WHERE label = 'n3'")" = "1 1"
 
+# Defect N4: a database moved over the path of a running run keeps its own
+# runs: the run's -wal and -shm files do not stay at the path to be
+# replayed into it.
+db="$TMP/rpl.db"
+other="$TMP/other2.db"
+expect_status 0 "a run a in another database" "$MMCMP" --db "$other" run -q "$TMP/good.yaml" --label a
+expect_status 0 "a run b in it" "$MMCMP" --db "$other" run -q "$TMP/good.yaml" --label b
+"$MMCMP" --db "$db" run -q "$TMP/slow.yaml" --label A >"$TMP/rpl.out" 2>"$TMP/rpl.err" &
+runner=$!
+wait_for 30 two_stored || true
+mv "$other" "$db"
+if wait "$runner"; then st=0; else st=$?; fi
+check "the run whose database was replaced fails (exit $st)" test "$st" -ne 0
+grep_file "$TMP/rpl.err" "was deleted or replaced while mmcmp was using it; its -wal file is now '$db-wal.stale.$runner'" \
+	"it says where its -wal file went"
+check "no -wal or -shm file is left at the path" sh -c "test ! -e '$db-wal' && test ! -e '$db-shm'"
+expect_status 0 "the moved-in database can be listed" "$MMCMP" --db "$db" list
+check "and has its own two runs, no other" \
+	test "$(grep -c ' \(a\|b\) .* complete$' "$TMP/out")/$(grep -c ' A ' "$TMP/out" || true)" = 2/0
+
 done_testing
