@@ -149,6 +149,21 @@ static const char *const stmt_sql[ST_NR] = {
 		" FROM run r ORDER BY r.started_at, r.id",
 };
 
+/*
+ * After SQLite's message for a file that cannot be opened, read or
+ * written, the system's reason: "disk I/O error (No space left on
+ * device)", "unable to open database file (Read-only file system)".
+ */
+static void add_system_errno(struct strbuf *sb, sqlite3 *db, int code)
+{
+	int e = db ? sqlite3_system_errno(db) : 0;
+
+	code &= 0xff;
+	if (e > 0 && (code == SQLITE_IOERR || code == SQLITE_CANTOPEN ||
+		      code == SQLITE_FULL || code == SQLITE_READONLY))
+		strbuf_addf(sb, " (%s)", strerror(e));
+}
+
 /* store_fail() with its arguments in ap. */
 MMCMP_PRINTF(3, 0)
 static int store_vfail(struct store *st, struct strbuf *err, const char *fmt,
@@ -171,6 +186,7 @@ static int store_vfail(struct store *st, struct strbuf *err, const char *fmt,
 		else if (what.buf[what.len - 1] != ' ')
 			strbuf_addch(&what, ' ');
 	}
+	add_system_errno(&what, st->db, code);
 	error_addf(err, "cannot %s", what.buf);
 	strbuf_release(&what);
 	return -1;
@@ -732,6 +748,22 @@ static bool private_path(const char *path)
 	return !*path || !strcmp(path, ":memory:");
 }
 
+/* 0 when the directory of path can be written, else the errno. */
+static int dir_access(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *slash;
+	int ret;
+
+	strbuf_addstr(&sb, path);
+	slash = strrchr(sb.buf, '/');
+	if (slash)
+		slash[slash == sb.buf] = '\0';
+	ret = access(slash ? sb.buf : ".", W_OK) ? errno : 0;
+	strbuf_release(&sb);
+	return ret;
+}
+
 /* Whether the file path followed by suffix ("-wal") exists. */
 static bool sibling_exists(const char *path, const char *suffix)
 {
@@ -757,14 +789,14 @@ static bool sibling_exists(const char *path, const char *suffix)
  * -shm file: it is opened without locks (VFS "unix-none") and *heap_wal
  * is set, for an exclusive locking mode that keeps the WAL index in
  * memory, so that the WAL's commits are read. A path that does not exist
- * is an error. *name is the caller's to free.
+ * is an error. full (a first attempt failed for a full file system)
+ * takes the directory as read-only. *name is the caller's to free.
  */
-static int reader_open(const char *path, char **name, int *flags,
+static int reader_open(const char *path, bool full, char **name, int *flags,
 		       bool *heap_wal, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *query = "?immutable=1";
-	char *slash;
 	struct stat st;
 	bool dir_ok;
 
@@ -775,17 +807,13 @@ static int reader_open(const char *path, char **name, int *flags,
 		return error_addf(err, "cannot open database '%s': %s", path,
 				  strerror(errno));
 	}
-	strbuf_addstr(&sb, path);
-	slash = strrchr(sb.buf, '/');
-	if (slash)
-		slash[slash == sb.buf] = '\0';
-	dir_ok = !access(slash ? sb.buf : ".", W_OK);
+	/* A full file system is as good as a read-only one (open_store()). */
+	dir_ok = !full && !dir_access(path);
 	*flags = SQLITE_OPEN_READWRITE;
 	if (!dir_ok || access(path, W_OK))
 		*flags = SQLITE_OPEN_READONLY;
-	strbuf_release(&sb);
-	if (dir_ok ||
-	    (sibling_exists(path, "-wal") && sibling_exists(path, "-shm"))) {
+	if (dir_ok || (!full && sibling_exists(path, "-wal") &&
+		       sibling_exists(path, "-shm"))) {
 		*name = xstrdup(path);
 		return 0;
 	}
@@ -843,8 +871,27 @@ static void record_sides(struct store *st)
 	strbuf_release(&name);
 }
 
-static struct store *open_store(const char *path, bool reader,
-				struct strbuf *err)
+/*
+ * A writer that SQLite could open only read-only (the file, or the file
+ * system, cannot be written) fails here, before it reads or runs
+ * anything, with the reason.
+ */
+static int refuse_read_only(struct store *st, struct strbuf *err)
+{
+	if (sqlite3_db_readonly(st->db, "main") != 1)
+		return 0;
+	return error_addf(err, "database '%s' is read-only (%s)", st->path,
+			  access(st->path, W_OK) ? strerror(errno)
+						 : "opened read-only");
+}
+
+/*
+ * One attempt of open_store(). full: a reader's second attempt on a full
+ * file system. *sys_errno is the system's reason for a failure, 0 when
+ * there is none.
+ */
+static struct store *open_attempt(const char *path, bool reader, bool full,
+				  int *sys_errno, struct strbuf *err)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
@@ -852,23 +899,35 @@ static struct store *open_store(const char *path, bool reader,
 	bool heap_wal = false;
 	int rc;
 
+	*sys_errno = 0;
 	st->path = xstrdup(path);
 	st->busy_timeout_ms = STORE_BUSY_TIMEOUT_MS;
 	/* A private database has nobody else to protect: open it fully. */
 	if (private_path(path))
 		reader = false;
-	if (reader && reader_open(path, &name, &flags, &heap_wal, err))
+	if (reader && reader_open(path, full, &name, &flags, &heap_wal, err))
 		goto fail;
 	/* One thread at a time uses a store: no locking per call. */
 	rc = sqlite3_open_v2(name ? name : path, &st->db,
 			     flags | SQLITE_OPEN_NOMUTEX, NULL);
 	free(name);
 	if (rc != SQLITE_OK) {
-		error_addf(err, "cannot open database '%s': %s", path,
-			   st->db ? sqlite3_errmsg(st->db)
-				  : sqlite3_errstr(rc));
+		struct strbuf why = STRBUF_INIT;
+		int dir_errno = access(path, F_OK) ? dir_access(path) : 0;
+
+		strbuf_addstr(&why, st->db ? sqlite3_errmsg(st->db)
+					   : sqlite3_errstr(rc));
+		/* A new file: what its directory says is the reason. */
+		if (dir_errno)
+			strbuf_addf(&why, " (%s)", strerror(dir_errno));
+		else
+			add_system_errno(&why, st->db, rc);
+		error_addf(err, "cannot open database '%s': %s", path, why.buf);
+		strbuf_release(&why);
 		goto fail;
 	}
+	if (!reader && refuse_read_only(st, err))
+		goto fail;
 	/*
 	 * WAL lets readers work while a run writes; with it, synchronous
 	 * NORMAL still survives a crash of the process (not of the
@@ -897,8 +956,58 @@ static struct store *open_store(const char *path, bool reader,
 		goto fail;
 	return st;
 fail:
+	if (st->db)
+		*sys_errno = sqlite3_system_errno(st->db);
 	store_close(st);
 	return NULL;
+}
+
+/*
+ * Remove the -wal or -shm file (suffix) of path that a failed attempt on
+ * a full file system made and could not write: one that did not exist
+ * before it (had) and holds less than SQLite's first write would (an
+ * empty -wal, a -shm shorter than its 136-byte header).
+ */
+static void remove_unwritten(const char *path, const char *suffix, bool had,
+			     off_t below)
+{
+	struct strbuf name = STRBUF_INIT;
+	struct stat sb;
+
+	strbuf_addf(&name, "%s%s", path, suffix);
+	if (!had && !lstat(name.buf, &sb) && S_ISREG(sb.st_mode) &&
+	    sb.st_size < below)
+		unlink(name.buf);
+	strbuf_release(&name);
+}
+
+static struct store *open_store(const char *path, bool reader,
+				struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT, again = STRBUF_INIT;
+	bool had_wal = sibling_exists(path, "-wal");
+	bool had_shm = sibling_exists(path, "-shm");
+	struct store *st;
+	int e;
+
+	st = open_attempt(path, reader, false, &e, &why);
+	/*
+	 * A reader on a full file system: SQLite could not make the -shm
+	 * file it reads a WAL database with. Read as for a directory that
+	 * cannot be written (reader_open()), so that the results can still
+	 * be listed or exported to another disk.
+	 */
+	if (!st && (e == ENOSPC || e == EDQUOT)) {
+		remove_unwritten(path, "-wal", had_wal, 1);
+		remove_unwritten(path, "-shm", had_shm, 136);
+		if (reader)
+			st = open_attempt(path, reader, true, &e, &again);
+	}
+	if (!st)
+		error_addf(err, "%s", why.buf);
+	strbuf_release(&why);
+	strbuf_release(&again);
+	return st;
 }
 
 struct store *store_open(const char *path, struct strbuf *err)
