@@ -981,15 +981,32 @@ static void remove_unwritten(const char *path, const char *suffix, bool had,
 	strbuf_release(&name);
 }
 
+bool store_is_uri(const char *path)
+{
+	/* SQLite's test, case and all: sqlite3ParseUri(). */
+	return !strncmp(path, "file:", 5);
+}
+
 static struct store *open_store(const char *path, bool reader,
 				struct strbuf *err)
 {
 	struct strbuf why = STRBUF_INIT, again = STRBUF_INIT;
-	bool had_wal = sibling_exists(path, "-wal");
-	bool had_shm = sibling_exists(path, "-shm");
+	bool had_wal, had_shm;
 	struct store *st;
 	int e;
 
+	/*
+	 * Writers would give a URI to SQLite and readers stat() it as a
+	 * file name; the identity check and the -o guard would be off.
+	 */
+	if (store_is_uri(path)) {
+		error_addf(err,
+			   "cannot open database '%s': a URI, not a file path",
+			   path);
+		return NULL;
+	}
+	had_wal = sibling_exists(path, "-wal");
+	had_shm = sibling_exists(path, "-shm");
 	st = open_attempt(path, reader, false, &e, &why);
 	/*
 	 * A reader on a full file system: SQLite could not make the -shm

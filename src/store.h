@@ -64,10 +64,15 @@ struct store *store_open_read(const char *path, struct strbuf *err);
 /* Close; NULL is a no-op. */
 void store_close(struct store *st);
 /*
+ * Whether path would be taken by SQLite as a URI ("file:..."): such a
+ * path is refused by store_open() and store_open_read(), so that it has
+ * one meaning for writers and readers, a file name ("./file:x" is one).
+ */
+bool store_is_uri(const char *path);
+/*
  * Whether st keeps nothing once closed: an in-memory or temporary
- * database, as SQLite opens for ":memory:", "" and URIs such as
- * "file::memory:" or "file:x?mode=memory". Writers that must keep
- * their results refuse it.
+ * database, as SQLite opens for ":memory:" and "". Writers that must
+ * keep their results refuse it.
  */
 bool store_transient(const struct store *st);
 

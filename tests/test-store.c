@@ -1690,6 +1690,26 @@ static void test_housekeeping(void)
 	strbuf_release(&err);
 }
 
+/* Defect N18: a URI has no meaning as a database path, for either side. */
+static void test_uri(void)
+{
+	static const char *const uris[] = {"file::memory:", "file:x.db",
+					   "file:x.db?vfs=unix-none"};
+	struct strbuf err = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(uris); i++) {
+		ok(!store_open(uris[i], &err), "writer: %s refused", uris[i]);
+		fails(-1, &err, "a URI, not a file path", uris[i]);
+		ok(!store_open_read(uris[i], &err), "reader: %s refused",
+		   uris[i]);
+		fails(-1, &err, "a URI, not a file path", uris[i]);
+	}
+	ok(!store_is_uri("./file:x.db") && !store_is_uri(":memory:") &&
+		   !store_is_uri("FILE:x.db"),
+	   "./file:, :memory: and FILE: are not URIs to SQLite");
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	test_uuid();
@@ -1705,6 +1725,7 @@ int main(void)
 	test_exclusive();
 	test_replace();
 	test_replace_joined();
+	test_uri();
 	test_housekeeping();
 	done_testing();
 	return exit_status();

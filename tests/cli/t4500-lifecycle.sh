@@ -354,4 +354,26 @@ expect_status 0 "the moved-in database can be listed" "$MMCMP" --db "$db" list
 check "and has its own two runs, no other" \
 	test "$(grep -c ' \(a\|b\) .* complete$' "$TMP/out")/$(grep -c ' A ' "$TMP/out" || true)" = 2/0
 
+# Defect N18: --db file:... is refused by writers and readers alike, as a
+# writer took it for a URI and a reader for a file name; ./file:... is a
+# file of that name.
+for c in "run -q $TMP/good.yaml --label u" "import $TMP/one.csv" list "export json"; do
+	# shellcheck disable=SC2086
+	expect_status 2 "${c%% *} --db file:... is refused" "$MMCMP" --db "file:$TMP/uri.db" $c
+	grep_file "$TMP/err" "^mmcmp: error: --db 'file:$TMP/uri.db' is a URI, not a file path; for a file of that name give './file:$TMP/uri.db'$" \
+		"${c%% *}: the refusal says why"
+done
+check "no database was made for the URI" sh -c "test ! -e '$TMP/uri.db' && test ! -e 'file:$TMP/uri.db'"
+expect_status 0 "--db ./file:... is a file of that name" \
+	sh -c "cd '$TMP' && '$MMCMP' --db ./file:lit.db run -q '$TMP/good.yaml' --label u && '$MMCMP' --db ./file:lit.db list"
+grep_file "$TMP/out" " u .* complete$" "a reader finds it under the same name"
+check "it is the file of that name" test -s "$TMP/file:lit.db"
+
+# Defect N19: -o '' is a bad argument, not a failed rename.
+for c in "export json" "compare first first"; do
+	# shellcheck disable=SC2086
+	expect_status 2 "${c%% *} -o '' is refused" "$MMCMP" $c -o ''
+	grep_file "$TMP/err" "^mmcmp: error: -o '': the output path is empty$" "${c%% *}: says the path is empty"
+done
+
 done_testing
