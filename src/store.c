@@ -329,13 +329,19 @@ static int check_identity(struct store *st, struct strbuf *err)
 {
 	struct strbuf done = STRBUF_INIT;
 	struct stat sb;
+	bool gone;
 
 	if (!st->have_ident)
 		return 0;
-	if (!stat(st->path, &sb) && sb.st_dev == st->dev &&
-	    sb.st_ino == st->ino)
+	gone = stat(st->path, &sb);
+	if (!gone && sb.st_dev == st->dev && sb.st_ino == st->ino)
 		return 0;
-	if (!st->moved) {
+	/*
+	 * Only a path that names nothing or another file is known not to be
+	 * this database: a stat() that failed otherwise (EACCES, EIO) leaves
+	 * the -wal and -shm files where they are.
+	 */
+	if (!st->moved && (!gone || errno == ENOENT || errno == ENOTDIR)) {
 		st->moved = true;
 		set_sides_aside(st, &done);
 	}

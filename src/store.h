@@ -41,7 +41,12 @@ struct store;
  * first checks that the path still names the file opened (device and
  * inode): a database deleted or replaced while in use fails the commit
  * with "database 'X' was deleted or replaced while mmcmp was using it"
- * rather than writing where nobody will read.
+ * rather than writing where nobody will read. The first such failure
+ * renames the -wal file, when it is still this database's, to
+ * X-wal.stale.PID and removes its -shm file, and the message says so:
+ * the next open of X would replay them into the file now there.
+ * A file SQLite can open only read-only is refused ("database 'X' is
+ * read-only (REASON)"), as is a "file:" URI (store_is_uri()).
  */
 struct store *store_open(const char *path, struct strbuf *err);
 /*
@@ -51,7 +56,8 @@ struct store *store_open(const char *path, struct strbuf *err);
  * so it does not wait for a writer. It writes only to upgrade an older mmcmp
  * database and to mark the runs of dead processes aborted, and only when it
  * can: a file or directory it cannot write (a read-only file system, another
- * user's file) is opened read-only (a -wal file without its -shm file
+ * user's file, a full file system where SQLite cannot make the -shm
+ * file) is opened read-only (a -wal file without its -shm file
  * is read too, with the WAL index in memory), and runs it cannot mark
  * (read-only, or the lock held by a writer for more than 0.1 s) are shown as
  * "aborted" by store_run_get() and store_list_runs() without being
