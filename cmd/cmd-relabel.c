@@ -9,8 +9,9 @@ static const char relabel_usage[] =
 	"\n"
 	"Give every run of label OLD, or only run ID of it, the label NEW, in\n"
 	"one transaction. A run that is still running is refused and nothing\n"
-	"changes. NEW must not have runs already, unless --append: compare and\n"
-	"export then pool them with the moved ones.\n";
+	"changes, and so is NEW while a run --replace of it runs. NEW must not\n"
+	"have runs already, unless --append: compare and export then pool them\n"
+	"with the moved ones.\n";
 
 struct relabel_args {
 	const char *old_label, *new_label;

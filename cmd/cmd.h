@@ -48,8 +48,9 @@ struct strbuf;
  * errors are caught at exit). A regular file is replaced whole: sb goes
  * to a temporary file in the same directory, which is then renamed over
  * path, so a failure leaves the old file as it was. A path that is the
- * database or its -wal or -shm file (is_database_file()) is refused.
- * Returns 0, 1 after an error message, or 2 after refusing the path.
+ * database or its -wal or -shm file (is_database_file()) is refused, and
+ * so is an empty path. Returns 0, 1 after an error message, or 2 after
+ * refusing the path.
  */
 int write_output(const char *path, const struct strbuf *sb);
 /*

@@ -12,6 +12,7 @@
 
 #include "mmcmp-version.h"
 #include "names.h"
+#include "store.h"
 #include "strbuf.h"
 
 #define DEFAULT_DB "mmcmp.db"
@@ -220,5 +221,10 @@ int main(int argc, char **argv)
 		print_main_usage(stderr);
 		return 2;
 	}
+	if (store_is_uri(mmcmp_db_path()))
+		return usage_error(NULL,
+				   "--db '%s' is a URI, not a file path; for a"
+				   " file of that name give './%s'",
+				   mmcmp_db_path(), mmcmp_db_path());
 	return finish_stdout(cmd->run(argc - 1, argv + 1));
 }

@@ -117,6 +117,12 @@ int write_output(const char *path, const struct strbuf *sb)
 		fwrite(sb->buf, 1, sb->len, stdout);
 		return 0;
 	}
+	if (!*path) {
+		fflush(stdout);
+		fputs("mmcmp: error: -o '': the output path is empty\n",
+		      stderr);
+		return 2;
+	}
 	if (is_database_file(path)) {
 		fflush(stdout);
 		fprintf(stderr,

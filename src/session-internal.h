@@ -82,6 +82,9 @@ struct live_run {
 	struct cgroup *cgroup; /* its workloads' cgroup (borrowed), or NULL */
 	bool settings_stored;  /* its build's settings are recorded */
 	size_t measured_ok;    /* measured iterations that succeeded */
+	/* With --replace: the runs of its label when it was created. */
+	int64_t *replaced;
+	size_t replaced_nr;
 };
 
 struct session {

@@ -392,6 +392,26 @@ static char *effective_setup(const struct session *s, size_t b)
 }
 
 /* A run record per build, each with its own copies of the strings. */
+/*
+ * Remember the runs that build b's run replaces: those of its label once
+ * it is created. From then on no run joins the label while it runs
+ * (store_run_create(), store_relabel()), and one that joins later, after
+ * it is marked complete, is not among them, so its end deletes only what
+ * it was started to replace.
+ */
+static int find_replaced(struct session *s, size_t b, struct strbuf *err)
+{
+	struct live_run *lr = &s->runs[b];
+	size_t nr = 0;
+
+	if (store_find_runs(s->st, lr->sum.label, &lr->replaced, &nr, err))
+		return -1;
+	for (size_t i = 0; i < nr; i++)
+		if (lr->replaced[i] != lr->sum.id)
+			lr->replaced[lr->replaced_nr++] = lr->replaced[i];
+	return 0;
+}
+
 static int create_runs(struct session *s, struct strbuf *err)
 {
 	char now[32];
@@ -429,7 +449,7 @@ static int create_runs(struct session *s, struct strbuf *err)
 			    : store_run_create_exclusive(s->st, &ri, err);
 		s->runs[b].sum.id = ri.id;
 		run_info_release(&ri);
-		if (r)
+		if (r || (s->opts.replace && find_replaced(s, b, err)))
 			return -1;
 	}
 	return 0;
@@ -557,7 +577,9 @@ static int finish_runs(struct session *s, struct strbuf *err)
 
 		if (sum->id && s->opts.replace &&
 		    s->status == SESSION_COMPLETE &&
-		    store_delete_older_runs(s->st, sum->label, sum->id, err))
+		    store_delete_older_runs(s->st, sum->label, sum->id,
+					    s->runs[b].replaced,
+					    s->runs[b].replaced_nr, err))
 			ret = -1;
 	}
 	return ret;
@@ -638,6 +660,7 @@ void session_free(struct session *s)
 		for (size_t j = 0; s->runs[b].op_ids && j < p->nr; j++)
 			free(s->runs[b].op_ids[j]);
 		free(s->runs[b].op_ids);
+		free(s->runs[b].replaced);
 	}
 	free(s->runs);
 	free(s->busy);

@@ -29,6 +29,12 @@ struct store {
 	bool have_ident;
 	dev_t dev;
 	ino_t ino;
+	/* The same of its -wal and -shm files, [0] and [1], when they exist. */
+	bool have_side[2];
+	dev_t side_dev[2];
+	ino_t side_ino[2];
+	/* The path was found to name another file, or none (check_identity). */
+	bool moved;
 	/* Runs of dead processes a reader could not mark aborted. */
 	int64_t *stale;
 	size_t stale_nr, stale_alloc;

@@ -28,7 +28,7 @@ static const char sql_replaceable[] =
 	" FROM run r WHERE id = ?1";
 static const char sql_delete_label[] = "DELETE FROM run WHERE label = ?1";
 static const char sql_delete_older[] =
-	"DELETE FROM run WHERE label = ?1 AND id <> ?2";
+	"DELETE FROM run WHERE label = ?1 AND id = ?2 AND id <> ?3";
 static const char sql_delete_run[] = "DELETE FROM run WHERE id = ?1";
 static const char sql_relabel[] = "UPDATE run SET label = ?2"
 				  " WHERE label = ?1 AND (?3 = 0 OR id = ?3)";
@@ -308,8 +308,36 @@ out:
 	return ret;
 }
 
+/*
+ * Delete the runs of ids that are still runs of label, but never keep_id.
+ */
+static int delete_listed(struct store *st, const char *label, int64_t keep_id,
+			 const int64_t *ids, size_t nr, struct strbuf *err)
+{
+	sqlite3_stmt *stmt = prepare(st, sql_delete_older, err);
+	int ret = -1;
+
+	if (!stmt)
+		return -1;
+	for (size_t i = 0; i < nr; i++) {
+		if (store_bind_text(stmt, 1, label) ||
+		    sqlite3_bind_int64(stmt, 2, ids[i]) ||
+		    sqlite3_bind_int64(stmt, 3, keep_id) ||
+		    sqlite3_step(stmt) != SQLITE_DONE) {
+			store_fail(st, err, "delete runs of '%s'", label);
+			goto out;
+		}
+		sqlite3_reset(stmt);
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
 int store_delete_older_runs(struct store *st, const char *label,
-			    int64_t keep_id, struct strbuf *err)
+			    int64_t keep_id, const int64_t *old_ids,
+			    size_t old_nr, struct strbuf *err)
 {
 	struct strbuf what = STRBUF_INIT;
 	struct store_tx tx;
@@ -320,7 +348,7 @@ int store_delete_older_runs(struct store *st, const char *label,
 	strbuf_addf(&what, "replace the runs of '%s'", label);
 	if (check_replacement(st, label, keep_id, err) ||
 	    refuse_alive(st, label, 0, keep_id, false, what.buf, err) ||
-	    exec_label(st, sql_delete_older, label, keep_id, err))
+	    delete_listed(st, label, keep_id, old_ids, old_nr, err))
 		goto out;
 	ret = 0;
 out:
@@ -332,6 +360,7 @@ int store_relabel(struct store *st, const char *old_label,
 		  const char *new_label, int64_t run_id, bool append,
 		  size_t *moved, struct strbuf *err)
 {
+	struct strbuf what = STRBUF_INIT;
 	sqlite3_stmt *stmt = NULL;
 	struct store_tx tx;
 	int64_t nr = 0;
@@ -352,7 +381,9 @@ int store_relabel(struct store *st, const char *old_label,
 			error_addf(err, "no runs with label '%s'", old_label);
 		goto out;
 	}
+	strbuf_addf(&what, "move runs to '%s'", new_label);
 	if (refuse_alive(st, old_label, run_id, 0, false, "relabel", err) ||
+	    refuse_alive(st, new_label, 0, 0, true, what.buf, err) ||
 	    (!append && refuse_taken(st, new_label, err)))
 		goto out;
 	stmt = prepare(st, sql_relabel, err);
@@ -369,6 +400,7 @@ int store_relabel(struct store *st, const char *old_label,
 		*moved = (size_t)sqlite3_changes(st->db);
 	ret = 0;
 out:
+	strbuf_release(&what);
 	sqlite3_finalize(stmt);
 	return store_tx_close(st, &tx, ret, err);
 }

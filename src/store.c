@@ -149,6 +149,21 @@ static const char *const stmt_sql[ST_NR] = {
 		" FROM run r ORDER BY r.started_at, r.id",
 };
 
+/*
+ * After SQLite's message for a file that cannot be opened, read or
+ * written, the system's reason: "disk I/O error (No space left on
+ * device)", "unable to open database file (Read-only file system)".
+ */
+static void add_system_errno(struct strbuf *sb, sqlite3 *db, int code)
+{
+	int e = db ? sqlite3_system_errno(db) : 0;
+
+	code &= 0xff;
+	if (e > 0 && (code == SQLITE_IOERR || code == SQLITE_CANTOPEN ||
+		      code == SQLITE_FULL || code == SQLITE_READONLY))
+		strbuf_addf(sb, " (%s)", strerror(e));
+}
+
 /* store_fail() with its arguments in ap. */
 MMCMP_PRINTF(3, 0)
 static int store_vfail(struct store *st, struct strbuf *err, const char *fmt,
@@ -171,6 +186,7 @@ static int store_vfail(struct store *st, struct strbuf *err, const char *fmt,
 		else if (what.buf[what.len - 1] != ' ')
 			strbuf_addch(&what, ' ');
 	}
+	add_system_errno(&what, st->db, code);
 	error_addf(err, "cannot %s", what.buf);
 	strbuf_release(&what);
 	return -1;
@@ -260,22 +276,81 @@ char *store_column_strdup(sqlite3_stmt *stmt, int i)
 	return xstrdup((const char *)sqlite3_column_text(stmt, i));
 }
 
-/*
- * Fail unless path still names the file opened: a run whose database was
- * deleted or replaced would otherwise write into a file nobody sees.
- */
-static int check_identity(struct store *st, struct strbuf *err)
+/* The files beside a database, as store.side_* holds them. */
+static const char *const side_suffix[2] = {"-wal", "-shm"};
+
+/* Whether st->path + side_suffix[i] is still the file recorded at open. */
+static bool side_is_ours(const struct store *st, size_t i, const char *name)
 {
 	struct stat sb;
 
+	return st->have_side[i] && !lstat(name, &sb) &&
+	       sb.st_dev == st->side_dev[i] && sb.st_ino == st->side_ino[i];
+}
+
+/*
+ * The path no longer names the database held open. SQLite, seeing it
+ * moved, neither checkpoints nor deletes the -wal at close, and the next
+ * open of the path would replay that -wal into whatever file is there
+ * now (a database moved over it loses its pages). So the -wal, when it
+ * is still this database's, is renamed to PATH-wal.stale.PID (its commits
+ * are kept for whoever moved the database away) and the -shm removed;
+ * done says so. Renames and removes nothing that is not ours.
+ */
+static void set_sides_aside(struct store *st, struct strbuf *done)
+{
+	struct strbuf name = STRBUF_INIT, stale = STRBUF_INIT;
+	int persist = 1;
+
+	/* Never delete by name what is at the path now. */
+	(void)sqlite3_file_control(st->db, "main", SQLITE_FCNTL_PERSIST_WAL,
+				   &persist);
+	strbuf_addf(&name, "%s-wal", st->path);
+	strbuf_addf(&stale, "%s.stale.%ld", name.buf, (long)getpid());
+	if (side_is_ours(st, 0, name.buf) && !rename(name.buf, stale.buf))
+		strbuf_addf(done, "; its -wal file is now '%s'", stale.buf);
+	strbuf_reset(&name);
+	strbuf_addf(&name, "%s-shm", st->path);
+	if (side_is_ours(st, 1, name.buf) && !unlink(name.buf))
+		strbuf_addf(done, "%s its -shm file is removed",
+			    done->len ? " and" : ";");
+	if (done->len)
+		strbuf_addstr(done, ", so the next open does not replay them");
+	strbuf_release(&name);
+	strbuf_release(&stale);
+}
+
+/*
+ * Fail unless path still names the file opened: a run whose database was
+ * deleted or replaced would otherwise write into a file nobody sees. The
+ * first failure also moves its -wal and -shm files away from the path.
+ */
+static int check_identity(struct store *st, struct strbuf *err)
+{
+	struct strbuf done = STRBUF_INIT;
+	struct stat sb;
+	bool gone;
+
 	if (!st->have_ident)
 		return 0;
-	if (stat(st->path, &sb) || sb.st_dev != st->dev || sb.st_ino != st->ino)
-		return error_addf(err,
-				  "database '%s' was deleted or replaced while"
-				  " mmcmp was using it",
-				  st->path);
-	return 0;
+	gone = stat(st->path, &sb);
+	if (!gone && sb.st_dev == st->dev && sb.st_ino == st->ino)
+		return 0;
+	/*
+	 * Only a path that names nothing or another file is known not to be
+	 * this database: a stat() that failed otherwise (EACCES, EIO) leaves
+	 * the -wal and -shm files where they are.
+	 */
+	if (!st->moved && (!gone || errno == ENOENT || errno == ENOTDIR)) {
+		st->moved = true;
+		set_sides_aside(st, &done);
+	}
+	error_addf(err,
+		   "database '%s' was deleted or replaced while mmcmp was"
+		   " using it%s",
+		   st->path, done.buf);
+	strbuf_release(&done);
+	return -1;
 }
 
 /* Commit the open transaction, after checking the file's identity. */
@@ -679,6 +754,22 @@ static bool private_path(const char *path)
 	return !*path || !strcmp(path, ":memory:");
 }
 
+/* 0 when the directory of path can be written, else the errno. */
+static int dir_access(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *slash;
+	int ret;
+
+	strbuf_addstr(&sb, path);
+	slash = strrchr(sb.buf, '/');
+	if (slash)
+		slash[slash == sb.buf] = '\0';
+	ret = access(slash ? sb.buf : ".", W_OK) ? errno : 0;
+	strbuf_release(&sb);
+	return ret;
+}
+
 /* Whether the file path followed by suffix ("-wal") exists. */
 static bool sibling_exists(const char *path, const char *suffix)
 {
@@ -704,14 +795,14 @@ static bool sibling_exists(const char *path, const char *suffix)
  * -shm file: it is opened without locks (VFS "unix-none") and *heap_wal
  * is set, for an exclusive locking mode that keeps the WAL index in
  * memory, so that the WAL's commits are read. A path that does not exist
- * is an error. *name is the caller's to free.
+ * is an error. full (a first attempt failed for a full file system)
+ * takes the directory as read-only. *name is the caller's to free.
  */
-static int reader_open(const char *path, char **name, int *flags,
+static int reader_open(const char *path, bool full, char **name, int *flags,
 		       bool *heap_wal, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *query = "?immutable=1";
-	char *slash;
 	struct stat st;
 	bool dir_ok;
 
@@ -722,17 +813,13 @@ static int reader_open(const char *path, char **name, int *flags,
 		return error_addf(err, "cannot open database '%s': %s", path,
 				  strerror(errno));
 	}
-	strbuf_addstr(&sb, path);
-	slash = strrchr(sb.buf, '/');
-	if (slash)
-		slash[slash == sb.buf] = '\0';
-	dir_ok = !access(slash ? sb.buf : ".", W_OK);
+	/* A full file system is as good as a read-only one (open_store()). */
+	dir_ok = !full && !dir_access(path);
 	*flags = SQLITE_OPEN_READWRITE;
 	if (!dir_ok || access(path, W_OK))
 		*flags = SQLITE_OPEN_READONLY;
-	strbuf_release(&sb);
-	if (dir_ok ||
-	    (sibling_exists(path, "-wal") && sibling_exists(path, "-shm"))) {
+	if (dir_ok || (!full && sibling_exists(path, "-wal") &&
+		       sibling_exists(path, "-shm"))) {
 		*name = xstrdup(path);
 		return 0;
 	}
@@ -767,8 +854,50 @@ static void record_identity(struct store *st)
 	st->ino = sb.st_ino;
 }
 
-static struct store *open_store(const char *path, bool reader,
-				struct strbuf *err)
+/*
+ * Remember the -wal and -shm files, which exist once the first
+ * transaction has run, for set_sides_aside(). They stay the same files
+ * while this connection is open: SQLite deletes them only at the close
+ * of the last connection.
+ */
+static void record_sides(struct store *st)
+{
+	struct strbuf name = STRBUF_INIT;
+	struct stat sb;
+
+	for (size_t i = 0; st->have_ident && i < ARRAY_SIZE(side_suffix); i++) {
+		strbuf_reset(&name);
+		strbuf_addf(&name, "%s%s", st->path, side_suffix[i]);
+		if (lstat(name.buf, &sb))
+			continue;
+		st->have_side[i] = true;
+		st->side_dev[i] = sb.st_dev;
+		st->side_ino[i] = sb.st_ino;
+	}
+	strbuf_release(&name);
+}
+
+/*
+ * A writer that SQLite could open only read-only (the file, or the file
+ * system, cannot be written) fails here, before it reads or runs
+ * anything, with the reason.
+ */
+static int refuse_read_only(struct store *st, struct strbuf *err)
+{
+	if (sqlite3_db_readonly(st->db, "main") != 1)
+		return 0;
+	return error_addf(err, "database '%s' is read-only (%s)", st->path,
+			  access(st->path, W_OK) ? strerror(errno)
+						 : "opened read-only");
+}
+
+/*
+ * One attempt of open_store(). full: a reader's second attempt on a full
+ * file system. *sys_errno is the system's reason for a failure, 0 when
+ * there is none.
+ */
+static struct store *open_attempt(const char *path, bool reader, bool full,
+				  int *sys_errno, struct strbuf *err)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
@@ -776,23 +905,35 @@ static struct store *open_store(const char *path, bool reader,
 	bool heap_wal = false;
 	int rc;
 
+	*sys_errno = 0;
 	st->path = xstrdup(path);
 	st->busy_timeout_ms = STORE_BUSY_TIMEOUT_MS;
 	/* A private database has nobody else to protect: open it fully. */
 	if (private_path(path))
 		reader = false;
-	if (reader && reader_open(path, &name, &flags, &heap_wal, err))
+	if (reader && reader_open(path, full, &name, &flags, &heap_wal, err))
 		goto fail;
 	/* One thread at a time uses a store: no locking per call. */
 	rc = sqlite3_open_v2(name ? name : path, &st->db,
 			     flags | SQLITE_OPEN_NOMUTEX, NULL);
 	free(name);
 	if (rc != SQLITE_OK) {
-		error_addf(err, "cannot open database '%s': %s", path,
-			   st->db ? sqlite3_errmsg(st->db)
-				  : sqlite3_errstr(rc));
+		struct strbuf why = STRBUF_INIT;
+		int dir_errno = access(path, F_OK) ? dir_access(path) : 0;
+
+		strbuf_addstr(&why, st->db ? sqlite3_errmsg(st->db)
+					   : sqlite3_errstr(rc));
+		/* A new file: what its directory says is the reason. */
+		if (dir_errno)
+			strbuf_addf(&why, " (%s)", strerror(dir_errno));
+		else
+			add_system_errno(&why, st->db, rc);
+		error_addf(err, "cannot open database '%s': %s", path, why.buf);
+		strbuf_release(&why);
 		goto fail;
 	}
+	if (!reader && refuse_read_only(st, err))
+		goto fail;
 	/*
 	 * WAL lets readers work while a run writes; with it, synchronous
 	 * NORMAL still survives a crash of the process (not of the
@@ -816,12 +957,80 @@ static struct store *open_store(const char *path, bool reader,
 	record_identity(st);
 	if (reader ? check_schema(st, err) : migrate(st, err))
 		goto fail;
+	record_sides(st);
 	if (mark_aborted(st, reader, err))
 		goto fail;
 	return st;
 fail:
+	if (st->db)
+		*sys_errno = sqlite3_system_errno(st->db);
 	store_close(st);
 	return NULL;
+}
+
+/*
+ * Remove the -wal or -shm file (suffix) of path that a failed attempt on
+ * a full file system made and could not write: one that did not exist
+ * before it (had) and holds less than SQLite's first write would (an
+ * empty -wal, a -shm shorter than its 136-byte header).
+ */
+static void remove_unwritten(const char *path, const char *suffix, bool had,
+			     off_t below)
+{
+	struct strbuf name = STRBUF_INIT;
+	struct stat sb;
+
+	strbuf_addf(&name, "%s%s", path, suffix);
+	if (!had && !lstat(name.buf, &sb) && S_ISREG(sb.st_mode) &&
+	    sb.st_size < below)
+		unlink(name.buf);
+	strbuf_release(&name);
+}
+
+bool store_is_uri(const char *path)
+{
+	/* SQLite's test, case and all: sqlite3ParseUri(). */
+	return !strncmp(path, "file:", 5);
+}
+
+static struct store *open_store(const char *path, bool reader,
+				struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT, again = STRBUF_INIT;
+	bool had_wal, had_shm;
+	struct store *st;
+	int e;
+
+	/*
+	 * Writers would give a URI to SQLite and readers stat() it as a
+	 * file name; the identity check and the -o guard would be off.
+	 */
+	if (store_is_uri(path)) {
+		error_addf(err,
+			   "cannot open database '%s': a URI, not a file path",
+			   path);
+		return NULL;
+	}
+	had_wal = sibling_exists(path, "-wal");
+	had_shm = sibling_exists(path, "-shm");
+	st = open_attempt(path, reader, false, &e, &why);
+	/*
+	 * A reader on a full file system: SQLite could not make the -shm
+	 * file it reads a WAL database with. Read as for a directory that
+	 * cannot be written (reader_open()), so that the results can still
+	 * be listed or exported to another disk.
+	 */
+	if (!st && (e == ENOSPC || e == EDQUOT)) {
+		remove_unwritten(path, "-wal", had_wal, 1);
+		remove_unwritten(path, "-shm", had_shm, 136);
+		if (reader)
+			st = open_attempt(path, reader, true, &e, &again);
+	}
+	if (!st)
+		error_addf(err, "%s", why.buf);
+	strbuf_release(&why);
+	strbuf_release(&again);
+	return st;
 }
 
 struct store *store_open(const char *path, struct strbuf *err)
@@ -972,8 +1181,15 @@ int store_run_create(struct store *st, struct run_info *ri, struct strbuf *err)
 
 	if (store_tx_open(st, true, &tx, err))
 		return -1;
-	if (ri->status && !strcmp(ri->status, "running") &&
-	    store_run_check_start(st, ri->label, ri->replacing, err))
+	/*
+	 * Every run waits for a replacing run of its label, an imported or
+	 * finished one too: the replacement would delete it.
+	 */
+	if (store_run_check_start(st, ri->label,
+				  ri->status &&
+					  !strcmp(ri->status, "running") &&
+					  ri->replacing,
+				  err))
 		goto out;
 	stmt = stmt_get(st, ST_RUN_INSERT, err);
 	if (!stmt)

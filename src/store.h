@@ -41,7 +41,12 @@ struct store;
  * first checks that the path still names the file opened (device and
  * inode): a database deleted or replaced while in use fails the commit
  * with "database 'X' was deleted or replaced while mmcmp was using it"
- * rather than writing where nobody will read.
+ * rather than writing where nobody will read. The first such failure
+ * renames the -wal file, when it is still this database's, to
+ * X-wal.stale.PID and removes its -shm file, and the message says so:
+ * the next open of X would replay them into the file now there.
+ * A file SQLite can open only read-only is refused ("database 'X' is
+ * read-only (REASON)"), as is a "file:" URI (store_is_uri()).
  */
 struct store *store_open(const char *path, struct strbuf *err);
 /*
@@ -51,7 +56,8 @@ struct store *store_open(const char *path, struct strbuf *err);
  * so it does not wait for a writer. It writes only to upgrade an older mmcmp
  * database and to mark the runs of dead processes aborted, and only when it
  * can: a file or directory it cannot write (a read-only file system, another
- * user's file) is opened read-only (a -wal file without its -shm file
+ * user's file, a full file system where SQLite cannot make the -shm
+ * file) is opened read-only (a -wal file without its -shm file
  * is read too, with the WAL index in memory), and runs it cannot mark
  * (read-only, or the lock held by a writer for more than 0.1 s) are shown as
  * "aborted" by store_run_get() and store_list_runs() without being
@@ -64,10 +70,15 @@ struct store *store_open_read(const char *path, struct strbuf *err);
 /* Close; NULL is a no-op. */
 void store_close(struct store *st);
 /*
+ * Whether path would be taken by SQLite as a URI ("file:..."): such a
+ * path is refused by store_open() and store_open_read(), so that it has
+ * one meaning for writers and readers, a file name ("./file:x" is one).
+ */
+bool store_is_uri(const char *path);
+/*
  * Whether st keeps nothing once closed: an in-memory or temporary
- * database, as SQLite opens for ":memory:", "" and URIs such as
- * "file::memory:" or "file:x?mode=memory". Writers that must keep
- * their results refuse it.
+ * database, as SQLite opens for ":memory:" and "". Writers that must
+ * keep their results refuse it.
  */
 bool store_transient(const struct store *st);
 
@@ -123,10 +134,10 @@ void store_rollback(struct store *st);
  * uuid must be unique; uuid, label, status and started_at must not be
  * NULL, the other strings may be (unknown). A "running" run with
  * ri->replacing is refused while any run of its label is alive ("cannot
- * replace the runs of 'L': run N is still running (pid P)"), one without
- * while a replacing run of its label is ("cannot add a run to 'L': run N
- * is replacing its runs (pid P)"): the check and the insert are one
- * write transaction.
+ * replace the runs of 'L': run N is still running (pid P)"); any other
+ * run, an imported one too, while a replacing run of its label is
+ * ("cannot add a run to 'L': run N is replacing its runs (pid P)"): the
+ * check and the insert are one write transaction.
  */
 int store_run_create(struct store *st, struct run_info *ri, struct strbuf *err);
 /*
@@ -186,20 +197,26 @@ int store_delete_run(struct store *st, int64_t run_id, struct strbuf *err);
 
 /*
  * Replace the runs of label by run keep_id (`mmcmp run --replace`, called
- * once the new run is finished): delete every other run of label, in one
- * transaction, only when keep_id is a run of label with status
- * "complete" and at least one measured (not warm-up) iteration with
- * status "ok", and no other run of label is alive. Otherwise nothing is
- * deleted and the error says why ("...; the older runs are kept").
+ * once the new run is finished): delete the runs old_ids[0 .. old_nr - 1]
+ * that are still runs of label (those it had when keep_id was created,
+ * store_find_runs()), in one transaction, only when keep_id is a run of
+ * label with status "complete" and at least one measured (not warm-up)
+ * iteration with status "ok", and no other run of label is alive. A run
+ * that joined label since (relabelled or imported once keep_id was no
+ * longer running) is kept. Otherwise nothing is deleted and the error
+ * says why ("...; the older runs are kept").
  */
 int store_delete_older_runs(struct store *st, const char *label,
-			    int64_t keep_id, struct strbuf *err);
+			    int64_t keep_id, const int64_t *old_ids,
+			    size_t old_nr, struct strbuf *err);
 
 /*
  * Give the runs of old_label (only run run_id, when not 0, which must be
  * one of them) the label new_label, in one transaction; *moved (when not
  * NULL) counts them. Fails when old_label has no such run, when one of
- * them is alive, when the labels are equal, and, unless append, when
+ * them is alive, when the labels are equal, when a run replacing the runs
+ * of new_label is alive ("cannot move runs to 'L': run N is replacing its
+ * runs (pid P)", as its end would delete them), and, unless append, when
  * new_label has runs already (its runs and the moved ones would be
  * pooled).
  */

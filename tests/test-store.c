@@ -351,7 +351,13 @@ static void test_find_order(void)
 	it = iter(d, "b", 0, false, "ok", 1.0);
 	ok(!store_iteration_add(st, &it, NULL, 0, NULL, &err),
 	   "the kept run has a measured iteration");
-	ok(!store_delete_older_runs(st, "x", d, &err), "older runs deleted");
+	{
+		const int64_t older[] = {a, b};
+
+		ok(!store_delete_older_runs(st, "x", d, older,
+					    ARRAY_SIZE(older), &err),
+		   "older runs deleted");
+	}
 	ok(!store_find_runs(st, "x", &ids, &nr, &err) && nr == 1 && ids[0] == d,
 	   "only the kept run is left");
 	free(ids);
@@ -1060,6 +1066,39 @@ static void test_open_kinds(void)
  * Issue 5: a database deleted or replaced while in use fails the next
  * commit, loudly, instead of writing into a file nobody will see.
  */
+/*
+ * Defect N4: once a store found its database deleted or replaced, its
+ * -wal and -shm files are gone from the path, so that a database opened
+ * there (want_mine: the one moved in, with its run "mine") is read as it
+ * is; the -wal is kept beside it under a name of its own.
+ */
+static void check_sides_moved(struct tmp_db *t, const char *how,
+			      int64_t want_mine)
+{
+	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT;
+	struct store *st;
+
+	strbuf_addf(&name, "%s-wal", t->path.buf);
+	ok(access(name.buf, F_OK) && errno == ENOENT, "%s: no -wal at the path",
+	   how);
+	strbuf_addf(&name, ".stale.%ld", (long)getpid());
+	ok(!access(name.buf, F_OK), "%s: it is kept as %s", how, name.buf);
+	unlink(name.buf);
+	strbuf_reset(&name);
+	strbuf_addf(&name, "%s-shm", t->path.buf);
+	ok(access(name.buf, F_OK) && errno == ENOENT, "%s: no -shm at the path",
+	   how);
+	st = store_open(t->path.buf, &err);
+	ok(st &&
+		   query(st, "SELECT count(*) FROM run WHERE label = 'mine'") ==
+			   want_mine &&
+		   query(st, "SELECT count(*) FROM run WHERE label = 'x'") == 0,
+	   "%s: a database opened at the path has only its own runs", how);
+	store_close(st);
+	strbuf_release(&name);
+	strbuf_release(&err);
+}
+
 static void test_identity(void)
 {
 	static const char *const how[] = {"deleted", "replaced"};
@@ -1082,13 +1121,22 @@ static void test_identity(void)
 		if (i == 0) {
 			unlink(t.path.buf);
 		} else {
-			fclose(fopen(other.buf, "w"));
+			/* A database of its own, with one run, moved over it.
+			 */
+			struct store *o = store_open(other.buf, &err);
+
+			if (!o || !run_add(o, "mine", "2024-01-01T00:00:00Z",
+					   "complete"))
+				BUG("cannot make another database: %s",
+				    err.buf);
+			store_close(o);
 			if (rename(other.buf, t.path.buf))
 				BUG("rename failed");
 		}
 		it = iter(run, "b", 0, false, "ok", 1.0);
 		fails(store_iteration_add(st, &it, NULL, 0, NULL, &err), &err,
-		      "was deleted or replaced while mmcmp was using it",
+		      "was deleted or replaced while mmcmp was using it; its"
+		      " -wal file is now '",
 		      how[i]);
 		fails(store_run_set_status(st, run, "complete", NULL, &err),
 		      &err, "was deleted or replaced", "every commit fails");
@@ -1096,6 +1144,7 @@ static void test_identity(void)
 		fails(store_commit(st, &err), &err, "was deleted or replaced",
 		      "but does not commit");
 		store_close(st);
+		check_sides_moved(&t, how[i], i == 0 ? 0 : 1);
 		tmp_db_free(&t, NULL);
 	}
 	strbuf_release(&other);
@@ -1321,7 +1370,12 @@ static void test_replace(void)
 		if (c->kept_iter &&
 		    store_iteration_add(st, &it, NULL, 0, NULL, &err))
 			BUG("%s", err.buf);
-		ret = store_delete_older_runs(st, "x", keep, &err);
+		{
+			const int64_t older[] = {old, dead, alive};
+
+			ret = store_delete_older_runs(st, "x", keep, older,
+						      alive ? 3 : 2, &err);
+		}
 		left = query(st, "SELECT count(*) FROM run WHERE label = 'x'");
 		if (!c->want) {
 			ok(!ret && left == 1 && old && dead,
@@ -1337,6 +1391,67 @@ static void test_replace(void)
 		   "%s: other labels untouched", c->what);
 		store_close(st);
 	}
+	strbuf_release(&err);
+}
+
+/*
+ * Defect N3: while a --replace run of x is alive, neither an imported run
+ * nor a relabelled one joins x; one that joins once it is complete is not
+ * deleted by it, as it was not there when the replacement started.
+ */
+static void test_replace_joined(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store *st = store_open(":memory:", &err);
+	struct run_info ri;
+	struct iteration_rec it;
+	int64_t old, keep, moved_id;
+	char host[256] = "";
+	char *status;
+
+	if (!st)
+		BUG("open: %s", err.buf);
+	gethostname(host, sizeof(host) - 1);
+	old = run_add(st, "x", "2024-01-01T00:00:00Z", "complete");
+	moved_id = run_add(st, "y", "2024-01-02T00:00:00Z", "complete");
+	run_init(&ri, "x", "2024-02-01T00:00:00Z", "running");
+	free(ri.machine.hostname);
+	ri.machine.hostname = xstrdup(host);
+	ri.pid = getpid();
+	ri.pid_start = machine_proc_start(getpid());
+	ri.replacing = true;
+	if (store_run_create(st, &ri, &err))
+		BUG("%s", err.buf);
+	keep = ri.id;
+	run_info_release(&ri);
+	run_init(&ri, "x", "2024-01-03T00:00:00Z", "complete");
+	fails(store_run_create(st, &ri, &err), &err,
+	      "cannot add a run to 'x': run ",
+	      "an imported run does not join a label being replaced");
+	run_info_release(&ri);
+	fails(store_relabel(st, "y", "x", 0, true, NULL, &err), &err,
+	      "is replacing its runs (pid ",
+	      "relabel --append does not move runs into a label being"
+	      " replaced");
+	ok(query(st, "SELECT count(*) FROM run WHERE label = 'x'") == 2,
+	   "nothing joined x");
+	it = iter(keep, "b", 0, false, "ok", 1);
+	if (store_iteration_add(st, &it, NULL, 0, NULL, &err) ||
+	    store_run_set_status(st, keep, "complete", NULL, &err))
+		BUG("%s", err.buf);
+	/* Complete now, before it deletes: a relabel may come in between. */
+	ok(!store_relabel(st, "y", "x", 0, true, NULL, &err),
+	   "once the replacing run is complete, relabel --append works");
+	ok(!store_delete_older_runs(st, "x", keep, &old, 1, &err),
+	   "the replacement deletes");
+	status = run_status(st, moved_id);
+	ok(status && !strcmp(status, "complete") &&
+		   query(st, "SELECT count(*) FROM run WHERE label = 'x'") ==
+			   2 &&
+		   query(st, "SELECT count(*) FROM run WHERE label = 'y'") == 0,
+	   "only the run that was there when it started is deleted");
+	free(status);
+	store_close(st);
 	strbuf_release(&err);
 }
 
@@ -1575,6 +1690,26 @@ static void test_housekeeping(void)
 	strbuf_release(&err);
 }
 
+/* Defect N18: a URI has no meaning as a database path, for either side. */
+static void test_uri(void)
+{
+	static const char *const uris[] = {"file::memory:", "file:x.db",
+					   "file:x.db?vfs=unix-none"};
+	struct strbuf err = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(uris); i++) {
+		ok(!store_open(uris[i], &err), "writer: %s refused", uris[i]);
+		fails(-1, &err, "a URI, not a file path", uris[i]);
+		ok(!store_open_read(uris[i], &err), "reader: %s refused",
+		   uris[i]);
+		fails(-1, &err, "a URI, not a file path", uris[i]);
+	}
+	ok(!store_is_uri("./file:x.db") && !store_is_uri(":memory:") &&
+		   !store_is_uri("FILE:x.db"),
+	   "./file:, :memory: and FILE: are not URIs to SQLite");
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	test_uuid();
@@ -1589,6 +1724,8 @@ int main(void)
 	test_busy();
 	test_exclusive();
 	test_replace();
+	test_replace_joined();
+	test_uri();
 	test_housekeeping();
 	done_testing();
 	return exit_status();

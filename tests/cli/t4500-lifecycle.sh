@@ -308,4 +308,72 @@ grep_file "$TMP/err" "big.json: too large (134217729 bytes, at most 134217728)" 
 rm -f "$TMP/big.json"
 check "the database is intact" test "$(q 'PRAGMA integrity_check')" = ok
 
+# Defect N3: while a --replace run of a label runs, relabel and import do
+# not add runs to the label, which its end would delete with the old ones.
+expect_status 0 "a run of n3old" "$MMCMP" run -q "$TMP/good.yaml" --label n3old
+expect_status 0 "a run of n3" "$MMCMP" run -q "$TMP/good.yaml" --label n3
+"$MMCMP" run -q "$TMP/slow.yaml" --label n3 --replace >"$TMP/n3.out" 2>"$TMP/n3.err" &
+runner=$!
+replacing() {
+	[ "$(q "SELECT count(*) FROM iteration i JOIN run r ON r.id = i.run_id
+		WHERE r.label = 'n3' AND r.replacing = 1 AND r.status = 'running'" 2>/dev/null ||
+		echo 0)" -ge 1 ]
+}
+wait_for 30 replacing || true
+expect_status 1 "relabel --append into a label being replaced is refused" \
+	"$MMCMP" relabel n3old n3 --append
+grep_file "$TMP/err" "cannot move runs to 'n3': run [0-9]* is replacing its runs (pid $runner)" \
+	"relabel names the replacing run"
+printf 'label,benchmark,operation,value\nn3,other,o,1\nn3,other,o,2\n' >"$TMP/n3.csv"
+expect_status 1 "import into a label being replaced is refused" "$MMCMP" import "$TMP/n3.csv"
+grep_file "$TMP/err" "cannot add a run to 'n3': run [0-9]* is replacing its runs (pid $runner)" \
+	"import names the replacing run"
+if wait "$runner"; then st=0; else st=$?; fi
+check "the --replace run completes (exit $st)" test "$st" -eq 0
+check "the run of n3old is kept" test "$(q "SELECT count(*) FROM run WHERE label = 'n3old'")" = 1
+check "n3 holds the replacing run only" \
+	test "$(q "SELECT count(*) || ' ' || min(replacing) FROM run WHERE label = 'n3'")" = "1 1"
+
+# Defect N4: a database moved over the path of a running run keeps its own
+# runs: the run's -wal and -shm files do not stay at the path to be
+# replayed into it.
+db="$TMP/rpl.db"
+other="$TMP/other2.db"
+expect_status 0 "a run a in another database" "$MMCMP" --db "$other" run -q "$TMP/good.yaml" --label a
+expect_status 0 "a run b in it" "$MMCMP" --db "$other" run -q "$TMP/good.yaml" --label b
+"$MMCMP" --db "$db" run -q "$TMP/slow.yaml" --label A >"$TMP/rpl.out" 2>"$TMP/rpl.err" &
+runner=$!
+wait_for 30 two_stored || true
+mv "$other" "$db"
+if wait "$runner"; then st=0; else st=$?; fi
+check "the run whose database was replaced fails (exit $st)" test "$st" -ne 0
+grep_file "$TMP/rpl.err" "was deleted or replaced while mmcmp was using it; its -wal file is now '$db-wal.stale.$runner'" \
+	"it says where its -wal file went"
+check "no -wal or -shm file is left at the path" sh -c "test ! -e '$db-wal' && test ! -e '$db-shm'"
+expect_status 0 "the moved-in database can be listed" "$MMCMP" --db "$db" list
+check "and has its own two runs, no other" \
+	test "$(grep -c ' \(a\|b\) .* complete$' "$TMP/out")/$(grep -c ' A ' "$TMP/out" || true)" = 2/0
+
+# Defect N18: --db file:... is refused by writers and readers alike, as a
+# writer took it for a URI and a reader for a file name; ./file:... is a
+# file of that name.
+for c in "run -q $TMP/good.yaml --label u" "import $TMP/one.csv" list "export json"; do
+	# shellcheck disable=SC2086
+	expect_status 2 "${c%% *} --db file:... is refused" "$MMCMP" --db "file:$TMP/uri.db" $c
+	grep_file "$TMP/err" "^mmcmp: error: --db 'file:$TMP/uri.db' is a URI, not a file path; for a file of that name give './file:$TMP/uri.db'$" \
+		"${c%% *}: the refusal says why"
+done
+check "no database was made for the URI" sh -c "test ! -e '$TMP/uri.db' && test ! -e 'file:$TMP/uri.db'"
+expect_status 0 "--db ./file:... is a file of that name" \
+	sh -c "cd '$TMP' && '$MMCMP' --db ./file:lit.db run -q '$TMP/good.yaml' --label u && '$MMCMP' --db ./file:lit.db list"
+grep_file "$TMP/out" " u .* complete$" "a reader finds it under the same name"
+check "it is the file of that name" test -s "$TMP/file:lit.db"
+
+# Defect N19: -o '' is a bad argument, not a failed rename.
+for c in "export json" "compare first first"; do
+	# shellcheck disable=SC2086
+	expect_status 2 "${c%% *} -o '' is refused" "$MMCMP" $c -o ''
+	grep_file "$TMP/err" "^mmcmp: error: -o '': the output path is empty$" "${c%% *}: says the path is empty"
+done
+
 done_testing
