@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compare-provenance.h"
+#include "compare-units.h"
 #include "machine.h"
 #include "run-data.h"
 #include "stats.h"
@@ -147,6 +148,7 @@ static const char *const unit_names[] = {
 	[COMPARE_UNIT_SAMPLE] = "sample",
 	[COMPARE_UNIT_RUN] = "run",
 	[COMPARE_UNIT_BOOT] = "boot",
+	[COMPARE_UNIT_AUTO] = "auto",
 };
 
 const char *compare_unit_nth(size_t i)
@@ -165,6 +167,8 @@ const char *compare_unit_plural(enum compare_unit unit)
 		return "runs";
 	case COMPARE_UNIT_BOOT:
 		return "boots";
+	case COMPARE_UNIT_AUTO:
+		return "units";
 	}
 	BUG("unknown unit %d", (int)unit);
 }
@@ -518,6 +522,29 @@ static void op_warnings(struct compare_op *op, const struct side_units *su,
 }
 
 /*
+ * The share of the variance of a side's iteration values that lies
+ * between its units, when they are runs or boots (compare_between_share()),
+ * and the iterations per unit; NaN otherwise.
+ */
+static void side_share(struct compare_side *s, const struct side_units *su,
+		       enum compare_unit unit)
+{
+	long long *rk = NULL;
+
+	s->between_share = s->iters_per_unit = NAN;
+	if (!su->n || su->iter_n <= su->n)
+		return;
+	if (unit == COMPARE_UNIT_RUN && !isnan(su->iter_run[0]))
+		rk = as_keys(su->iter_run, su->iter_n);
+	if (rk || (unit == COMPARE_UNIT_BOOT && su->iter_boot))
+		s->between_share = compare_between_share(
+			su->iter_u, rk ? rk : su->iter_boot, su->iter_n);
+	if (!isnan(s->between_share))
+		s->iters_per_unit = (double)su->iter_n / (double)su->n;
+	free(rk);
+}
+
+/*
  * Append op to b: summaries, CIs, test p-values and ratios. src[i] is
  * run i's samples of the operation, NULL when it has none.
  */
@@ -554,6 +581,7 @@ static void bench_add_op(struct compare_bench *b, char *const *labels,
 				   &su[i]);
 		s->units = su[i].n;
 		s->cv_pct = stats_cv_pct(su[i].u, su[i].n);
+		side_share(s, &su[i], opts->unit);
 	}
 	bs = &op->side[0];
 	bs->untested = COMPARE_UNTESTED_BASELINE;
@@ -1490,10 +1518,44 @@ static void no_benches_error(const struct compare_result *res,
 		error_addf(err, "baseline '%s' has no samples", res->labels[0]);
 }
 
-int compare_runs(const struct run_data *runs, size_t nr,
-		 const struct compare_options *opts, struct compare_result *res,
-		 struct strbuf *err)
+/*
+ * --unit auto: the level the design decides (compare_unit_auto()), kept
+ * in res with why; an explicit --unit iteration or sample on labels that
+ * pool runs or boots gets a warning that it takes them as alike.
+ */
+static enum compare_unit resolve_unit(struct compare_result *res,
+				      const struct run_data *runs, size_t nr,
+				      enum compare_unit asked)
 {
+	struct strbuf why = STRBUF_INIT;
+	enum compare_unit unit = compare_unit_auto(runs, nr, &why);
+
+	res->unit_auto = asked == COMPARE_UNIT_AUTO;
+	if (res->unit_auto) {
+		res->unit_why = strbuf_detach(&why, NULL);
+		return unit;
+	}
+	if ((asked == COMPARE_UNIT_ITERATION || asked == COMPARE_UNIT_SAMPLE) &&
+	    unit != COMPARE_UNIT_ITERATION) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb,
+			    "--unit %s takes the %s of a label as alike (%s): "
+			    "the default, --unit auto, tests %s",
+			    compare_unit_nth(asked), compare_unit_plural(unit),
+			    why.buf, compare_unit_plural(unit));
+		res->unit_warning = strbuf_detach(&sb, NULL);
+	}
+	strbuf_release(&why);
+	return asked;
+}
+
+int compare_runs(const struct run_data *runs, size_t nr,
+		 const struct compare_options *asked,
+		 struct compare_result *res, struct strbuf *err)
+{
+	struct compare_options resolved = *asked;
+	const struct compare_options *opts = &resolved;
 	struct strmap *opmaps = NULL;
 	size_t bench_alloc;
 	regex_t re;
@@ -1509,7 +1571,9 @@ int compare_runs(const struct run_data *runs, size_t nr,
 			goto out;
 		have_re = true;
 	}
-	if (opts->unit == COMPARE_UNIT_BOOT && missing_boots(runs, nr, err))
+	resolved.unit = resolve_unit(res, runs, nr, asked->unit);
+	if (opts->unit == COMPARE_UNIT_BOOT && !res->unit_auto &&
+	    missing_boots(runs, nr, err))
 		goto out;
 	res->opts = *opts;
 	res->opts.benchmark = NULL;
@@ -1580,6 +1644,8 @@ void compare_result_release(struct compare_result *res)
 	free(res->labels);
 	strvec_clear(&res->machine_diffs);
 	strvec_clear(&res->warnings);
+	free(res->unit_why);
+	free(res->unit_warning);
 	compare_provenance_free(res->provenance);
 	memset(res, 0, sizeof(*res));
 	strvec_init(&res->machine_diffs);
@@ -1605,6 +1671,13 @@ void compare_untested_text(const struct compare_result *res,
 		strbuf_addstr(sb, "no test");
 	if (why == COMPARE_UNTESTED_FEW)
 		strbuf_addf(sb, " %s on a side",
+			    compare_unit_plural(res->opts.unit));
+	/* The option that would test it, and what it assumes. */
+	if (why == COMPARE_UNTESTED_FEW && res->unit_auto &&
+	    res->opts.unit != COMPARE_UNIT_ITERATION)
+		strbuf_addf(sb,
+			    " (--unit auto; --unit iteration tests "
+			    "iterations, taking the %s as alike)",
 			    compare_unit_plural(res->opts.unit));
 }
 
@@ -1763,6 +1836,88 @@ void compare_untested_lines(const struct compare_result *res,
 	strbuf_release(&sb);
 }
 
+/* The median of v[0..n), which it sorts; NaN when n is 0. */
+static double median_of(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * The share of the variance between runs or boots over the sides of
+ * bench (median), and what it means for precision: how much twice the
+ * iterations per unit would narrow the intervals against twice the
+ * units (compare_narrowing_pct()). False when no side has a share.
+ */
+static bool footer_share(const struct compare_result *res,
+			 const struct compare_bench *bench, struct strbuf *sb)
+{
+	size_t cap = bench->ops_nr * res->runs_nr + 1, k = 0;
+	double *share = xmalloc(cap * sizeof(*share));
+	double *m = xmalloc(cap * sizeof(*m));
+	const char *unit = compare_unit_nth(res->opts.unit);
+	const char *units = compare_unit_plural(res->opts.unit);
+	double med, narrow;
+
+	for (size_t o = 0; o < bench->ops_nr; o++)
+		for (size_t i = 0; i < res->runs_nr; i++) {
+			const struct compare_side *s = &bench->ops[o].side[i];
+
+			if (isnan(s->between_share))
+				continue;
+			share[k] = s->between_share;
+			m[k++] = s->iters_per_unit;
+		}
+	med = median_of(share, k);
+	narrow = compare_narrowing_pct(med, median_of(m, k));
+	if (k) {
+		strbuf_addf(sb,
+			    "between-%s share of the variance %.0f%% (one-way "
+			    "random effects, median of %zu side%s): twice the "
+			    "iterations per %s narrow the intervals by %.0f%%, "
+			    "twice the %s by 29%% or more",
+			    unit, 100 * med, k, k == 1 ? "" : "s", unit, narrow,
+			    units);
+		if (narrow < 29.3 / 2)
+			strbuf_addf(sb, ": more %s, not more iterations",
+				    units);
+	}
+	free(share);
+	free(m);
+	return k > 0;
+}
+
+/*
+ * The lines on the design under the n line: the unit --unit auto chose
+ * when it is coarser than the iteration, the share of the variance
+ * between those units, and the warning of an explicit finer unit.
+ */
+static void footer_design(const struct compare_result *res,
+			  const struct compare_bench *bench,
+			  struct strvec *lines)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (res->unit_auto && res->opts.unit != COMPARE_UNIT_ITERATION) {
+		strbuf_addf(&sb,
+			    "unit: %s, as the design decides (--unit auto: "
+			    "%s)",
+			    compare_unit_nth(res->opts.unit), res->unit_why);
+		strvec_push(lines, sb.buf);
+	}
+	strbuf_reset(&sb);
+	if (!bench->monitor && footer_share(res, bench, &sb))
+		strvec_push(lines, sb.buf);
+	strbuf_reset(&sb);
+	if (res->unit_warning && !bench->monitor) {
+		strbuf_addf(&sb, "warning: %s", res->unit_warning);
+		strvec_push(lines, sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
 void compare_footer(const struct compare_result *res,
 		    const struct compare_bench *bench, struct strvec *lines)
 {
@@ -1804,6 +1959,7 @@ void compare_footer(const struct compare_result *res,
 	strbuf_reset(&sb);
 	footer_units(res, bench, &sb);
 	strvec_push(lines, sb.buf);
+	footer_design(res, bench, lines);
 	strbuf_reset(&sb);
 	if (footer_power(res, bench, &sb))
 		strvec_push(lines, sb.buf);

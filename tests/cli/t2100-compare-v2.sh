@@ -128,7 +128,7 @@ expect_status 0 "export it again" M export json vm-base
 check "each iteration keeps its boot" \
 	test "$(py '(len(d["runs"]), sorted(set((i["index"], i["boot"]) for r in d["runs"] for i in r["iterations"])))')" = \
 	"(2, [(1, 1), (2, 1), (3, 2), (4, 2)])"
-expect_status 0 "--unit iteration of labels with boots" M compare vm-base vm-new
+expect_status 0 "--unit iteration of labels with boots" M compare --unit iteration vm-base vm-new
 grep_file "$TMP/out" "boots: fault vm-base: its boots differ more than their iterations (ANOVA p=0\.00[0-9]*); consider --unit boot: more boots, not more iterations, buy precision$" \
 	"the boot note says when boots differ more than iterations"
 check "and takes the place of the runs note" sh -c "! grep -q 'runs: fault vm-base' '$TMP/out'"
@@ -142,7 +142,7 @@ grep_file "$TMP/err" "label 'base' has no boots" "the error names the label"
 expect_status 0 "mmcmp power --unit boot" M power --unit boot vm-base vm-new
 grep_file "$TMP/out" "^boots per side to find a 5% change" "power counts boots"
 
-expect_status 0 "mmcmp power with two labels" M power base new
+expect_status 0 "mmcmp power with two labels" M power --unit iteration base new
 grep_file "$TMP/out" "^iterations per side to find a 5% change with power 0.8 at alpha 0.05$" \
 	"power states the effect, power and alpha"
 grep_file "$TMP/out" "^fault  *[0-9.]*%  *8  *[0-9]*$" "power gives the spread, current n and units needed"
@@ -158,7 +158,7 @@ for i in 1 2 3 4 5; do
 	printf 'base,p,ops-a,%s,ops/s,higher,2,%s\n' "10$i" "$i" >>"$TMP/pw.csv"
 done
 expect_status 0 "import operations with short names" M import "$TMP/pw.csv"
-expect_status 0 "mmcmp power of short names" M power base --benchmark p
+expect_status 0 "mmcmp power of short names" M power --unit iteration base --benchmark p
 check "power: the header lines up with the rows" \
 	test "$(awk 'NR > 4 { print length($0) }' "$TMP/out" | sort -u)" = \
 	"$(awk 'NR == 4 { print length($0) }' "$TMP/out")"

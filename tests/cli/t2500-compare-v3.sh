@@ -1,0 +1,51 @@
+#!/bin/sh
+# mmcmp compare, version 3: the reproducers of compare v3 in
+# tests/data/compare-v3, each giving the corrected output.
+. ./lib.sh
+
+D="$MMCMP_SRCDIR/tests/data/compare-v3"
+
+# A/A data in two runs per label (run effect 2%, iteration spread 2%):
+# the default unit is the run, which R's t.test on the run means gives
+# p = 0.2379; iterations pooled over runs gave p=0.0058 worse.
+M() { "$MMCMP" --db "$TMP/aa.db" "$@"; }
+expect_status 0 "import runs-aa run 1" M import "$D/runs-aa.run1.csv"
+expect_status 0 "import runs-aa run 2" M import --append "$D/runs-aa.run2.csv"
+expect_status 0 "compare two runs per label" M compare A B
+grep_file "$TMP/out" "^tput  B  -3\.09% \[.*\]  p=0\.2379  n=2/2  inconclusive$" \
+	"runs-aa: the default tests run means, inconclusive"
+grep_file "$TMP/out" "^n = 2 runs (10 samples) per side$" "runs-aa: the table names its unit"
+grep_file "$TMP/out" "^unit: run, as the design decides (--unit auto: A 2 runs, B 2 runs)$" \
+	"runs-aa: and why that unit"
+grep_file "$TMP/out" "^between-run share of the variance 44% (one-way random effects, median of 2 sides): twice the iterations per run narrow the intervals by 5%, twice the runs by 29% or more: more runs, not more iterations$" \
+	"runs-aa: the share between runs (R: 0.359 and 0.521) and the advice"
+expect_status 0 "compare --unit iteration" M compare --unit iteration A B
+grep_file "$TMP/out" "^tput  B  -3\.09% \[-5\.11%, -1\.02%\]  p=0\.0058  n=10/10  worse$" \
+	"runs-aa: --unit iteration still pools the iterations"
+grep_file "$TMP/out" "^warning: --unit iteration takes the runs of a label as alike (A 2 runs, B 2 runs): the default, --unit auto, tests runs$" \
+	"runs-aa: and warns that it takes the runs as alike"
+expect_status 0 "compare --format json" M compare --format json A B
+check "runs-aa json: unit run, chosen by auto" \
+	test "$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["unit"], d["unit_auto"])' <"$TMP/out")" = "run True"
+
+# Unequal iteration counts in runs that differ: A has 2 iterations in its
+# fast run and 8 in its slow one, B the reverse; at the run level no
+# change (-0.31%, p = 0.97).
+M() { "$MMCMP" --db "$TMP/mix.db" "$@"; }
+expect_status 0 "import mix run 1" M import "$D/mix-run1.csv"
+expect_status 0 "import mix run 2" M import --append "$D/mix-run2.csv"
+expect_status 0 "compare unbalanced runs" M compare A B
+grep_file "$TMP/out" "^tput  B  -0\.31% \[.*\]  p=0\.97[0-9]*  n=2/2  inconclusive$" \
+	"mix-run: the run level finds no change"
+
+# One run against two: under the run unit the single run cannot be
+# tested, and the reason names the option that would.
+M() { "$MMCMP" --db "$TMP/one.db" "$@"; }
+expect_status 0 "import one run of each" M import "$D/runs-aa.run1.csv"
+expect_status 0 "relabel B's run as A's second" sh -c "sed 's/^B,/A,/' '$D/runs-aa.run2.csv' >'$TMP/a2.csv'"
+expect_status 0 "import a second run of A" M import --append "$TMP/a2.csv"
+expect_status 0 "compare two runs against one" M compare A B
+grep_file "$TMP/out" "^1 mean row not tested, fewer than 2 runs on a side (--unit auto; --unit iteration tests iterations, taking the runs as alike): tput (B)$" \
+	"a side of one run is untested, with the option that would test it"
+
+done_testing
