@@ -33,8 +33,7 @@ static size_t distinct(int64_t *v, size_t n)
  * when some sample does not know its boot. A boot is the pair (run,
  * boot), so the key packs both.
  */
-static void label_levels(const struct run_data *rd, size_t *runs,
-			 size_t *boots)
+static void label_levels(const struct run_data *rd, size_t *runs, size_t *boots)
 {
 	size_t total = 0, k = 0;
 	int64_t *rv, *bv;
@@ -42,8 +41,8 @@ static void label_levels(const struct run_data *rd, size_t *runs,
 
 	for (size_t o = 0; o < rd->ops_nr; o++) {
 		total += rd->ops[o].nr;
-		all_boots &= !rd->ops[o].nr ||
-			     (rd->ops[o].boot && rd->ops[o].run);
+		all_boots &=
+			!rd->ops[o].nr || (rd->ops[o].boot && rd->ops[o].run);
 	}
 	rv = xmalloc((total ? total : 1) * sizeof(*rv));
 	bv = xmalloc((total ? total : 1) * sizeof(*bv));
@@ -141,7 +140,8 @@ double compare_between_share(const double *x, const long long *key, size_t n)
 		ni = (double)(e - s);
 		m /= ni;
 		for (size_t j = s; j < e; j++)
-			ssw += (x[k[j].i] / scale - m) * (x[k[j].i] / scale - m);
+			ssw += (x[k[j].i] / scale - m) *
+			       (x[k[j].i] / scale - m);
 		ssb += ni * (m - grand) * (m - grand);
 		sum_n2 += ni * ni;
 		groups++;

@@ -342,6 +342,31 @@ static enum compare_untested untested_of(enum stats_untested why)
 }
 
 /*
+ * Both sides constant: no spread was seen, so nothing is certain. Equal
+ * values are the same (the change 0, also for two sides of zeros, whose
+ * ratio is 0/0); different values get the exact permutation p
+ * (compare_constant_p(): 1/3 for two values a side) and neither an
+ * interval nor a minimum detectable effect, which would be 0.
+ */
+static void constant_sides(struct compare_side *s, const struct side_units *su,
+			   const struct side_units *bu)
+{
+	if (!s->welch.constant)
+		return;
+	s->mde_pct = NAN;
+	if (s->welch.mean_a == s->welch.mean_b) {
+		s->p = 1.0;
+		s->change.kind = STATS_CI_BOUNDED;
+		s->change.change_pct = s->change.low_pct = 0.0;
+		s->change.high_pct = 0.0;
+		return;
+	}
+	s->p = compare_constant_p(bu->n, bu->u[0], su->n, su->u[0]);
+	s->change.kind = STATS_CI_NONE;
+	s->change.low_pct = s->change.high_pct = NAN;
+}
+
+/*
  * Run the chosen test of the base's units bu against this side's su:
  * Welch's test for the change, its interval and the power in either
  * mode, the U test's p in utest mode.
@@ -389,6 +414,7 @@ static void side_test(struct compare_side *s, const struct compare_side *b,
 	} else {
 		s->p = s->welch.p;
 	}
+	constant_sides(s, su, bu);
 }
 
 /*
@@ -687,6 +713,34 @@ struct family_item {
 };
 
 /*
+ * The verdict of a tested row (stats_verdict()), but for two cases:
+ * equal constant sides are the same; and a ratio that is undefined (a
+ * base mean of 0, an interval that is not bounded) gives no verdict
+ * against a margin, only, at margin 0, the direction of a marked
+ * difference (the base's unit mean a against the other's b; units of
+ * Hmean rows are reciprocals, so b > a is worse either way).
+ */
+static enum stats_verdict row_verdict(struct compare_side *s,
+				      const struct stats_change *tost,
+				      double margin_pct)
+{
+	const struct stats_welch_units *w = &s->welch;
+
+	s->ratio_undefined = false;
+	if (w->constant && w->mean_a == w->mean_b)
+		return STATS_VERDICT_SAME;
+	if (isfinite(s->change.change_pct) &&
+	    (s->change.kind == STATS_CI_BOUNDED || w->constant))
+		return stats_verdict(s->significant, s->change.change_pct, tost,
+				     margin_pct);
+	s->ratio_undefined = true;
+	if (!s->significant || margin_pct > 0)
+		return STATS_VERDICT_INCONCLUSIVE;
+	return w->mean_b > w->mean_a ? STATS_VERDICT_WORSE
+				     : STATS_VERDICT_BETTER;
+}
+
+/*
  * One family (reference section 3): p <= alpha, or Benjamini-Hochberg
  * adjusted p <= alpha over every compared side of every table of the
  * family, the workload tables or the monitor tables. Then the verdicts,
@@ -731,11 +785,10 @@ static void apply_family(struct compare_result *res, bool monitor)
 		 * TOST's two one-sided tests: the 1 - 2 alpha interval, which
 		 * only a margin asks for.
 		 */
-		if (opts->margin_pct > 0)
+		if (opts->margin_pct > 0 && !s->welch.constant)
 			stats_change(&s->welch, item[k].op->higher_better,
 				     2 * opts->alpha, &tost);
-		s->verdict = stats_verdict(s->significant, s->change.change_pct,
-					   &tost, opts->margin_pct);
+		s->verdict = row_verdict(s, &tost, opts->margin_pct);
 	}
 	res->family_size[monitor] = tested;
 	res->family_marked[monitor] = marked;
@@ -1836,6 +1889,46 @@ void compare_untested_lines(const struct compare_result *res,
 	strbuf_release(&sb);
 }
 
+/*
+ * The line on the marked rows whose ratio is undefined (row_verdict()):
+ * what their verdict says, and their names.
+ */
+static void footer_undefined(const struct compare_result *res,
+			     const struct compare_bench *bench,
+			     struct strvec *lines)
+{
+	const char *what = res->runs_nr == 2 ? "row" : "comparison";
+	struct strbuf sb = STRBUF_INIT, names = STRBUF_INIT;
+	size_t n = 0;
+
+	for (size_t o = 0; o < bench->ops_nr; o++)
+		for (size_t i = 1; i < res->runs_nr; i++) {
+			const struct compare_side *s = &bench->ops[o].side[i];
+
+			if (!s->ratio_undefined || !s->significant)
+				continue;
+			if (n++ < FOOTER_MAX_NAMES)
+				strbuf_addf(&names, "%s %s (%s)",
+					    n > 1 ? "," : "",
+					    bench->ops[o].name, res->labels[i]);
+			else if (n == FOOTER_MAX_NAMES + 1)
+				strbuf_addstr(&names, ", ...");
+		}
+	if (n) {
+		strbuf_addf(&sb,
+			    "%zu marked mean %s%s with an undefined ratio (a "
+			    "base mean of 0 or an unbounded interval): %s:%s",
+			    n, what, n == 1 ? "" : "s",
+			    res->opts.margin_pct > 0
+				    ? "no verdict against the margin"
+				    : "a verdict gives the direction only",
+			    names.buf);
+		strvec_push(lines, sb.buf);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&names);
+}
+
 /* The median of v[0..n), which it sorts; NaN when n is 0. */
 static double median_of(double *v, size_t n)
 {
@@ -1933,6 +2026,7 @@ void compare_footer(const struct compare_result *res,
 		    res->opts.fdr ? ", BH FDR" : "");
 	strvec_push(lines, sb.buf);
 	compare_untested_lines(res, bench, lines);
+	footer_undefined(res, bench, lines);
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s over %zu row%s, %zu marked; ",
 		    res->opts.fdr ? "BH" : "no FDR control",

@@ -168,6 +168,13 @@ struct compare_side {
 	 */
 	double between_share, iters_per_unit;
 	/*
+	 * A tested row whose ratio is undefined (a base mean of 0, an
+	 * interval that is not bounded): its verdict gives no more than
+	 * the direction of a marked difference at margin 0, and is
+	 * inconclusive against a margin.
+	 */
+	bool ratio_undefined;
+	/*
 	 * --print-ratio (reference 2.8); 1, 0 and 0 in the baseline, where
 	 * under --test=mmtests ndiff is NaN when the baseline has no CI at
 	 * all and ratio 0 when its mean is 0, as mmtests prints them.

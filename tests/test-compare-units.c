@@ -105,7 +105,8 @@ static void label(struct run_data *rd, const char *name, const int64_t *run,
 
 static void test_unit_auto(void)
 {
-	static const int64_t one_run[] = {1, 1, 1, 1}, two_runs[] = {2, 2, 3, 3};
+	static const int64_t one_run[] = {1, 1, 1, 1},
+			     two_runs[] = {2, 2, 3, 3};
 	static const int64_t boots[] = {1, 1, 2, 2}, one_boot[] = {1, 1, 1, 1};
 	static const struct {
 		const char *what;
@@ -119,8 +120,8 @@ static void test_unit_auto(void)
 		 COMPARE_UNIT_RUN, "A 1 run, B 2 runs"},
 		{"two boots: boots", one_run, boots, one_run, one_boot,
 		 COMPARE_UNIT_BOOT, "A 2 boots, B 1 boot"},
-		{"boots on one side only: runs", two_runs, boots, one_run,
-		 NULL, COMPARE_UNIT_RUN, "A 2 runs, B 1 run"},
+		{"boots on one side only: runs", two_runs, boots, one_run, NULL,
+		 COMPARE_UNIT_RUN, "A 2 runs, B 1 run"},
 	};
 
 	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {

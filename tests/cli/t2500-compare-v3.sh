@@ -48,4 +48,47 @@ expect_status 0 "compare two runs against one" M compare A B
 grep_file "$TMP/out" "^1 mean row not tested, fewer than 2 runs on a side (--unit auto; --unit iteration tests iterations, taking the runs as alike): tput (B)$" \
 	"a side of one run is untested, with the option that would test it"
 
+# Constant sides: 5, 5 against 6, 6 is not certain (the exact
+# permutation p is 1/3), has no interval and no power figure of 0%.
+M() { "$MMCMP" --db "$TMP/const.db" "$@"; }
+expect_status 0 "import constant sides" M import "$D/const.csv"
+expect_status 0 "compare constant sides" M compare A B
+grep_file "$TMP/out" "^lat-ms  B  -20\.00% \[n/a\]  p=0\.3333  n=2/2  inconclusive$" \
+	"const: the exact permutation p, no interval"
+check "const: no minimum detectable effect of 0" sh -c "! grep -q 'changes under 0\.0%' '$TMP/out'"
+
+# Equal constant sides and two sides of zeros are the same, so that
+# --fail-on inconclusive passes an unchanged benchmark.
+printf 'label,benchmark,operation,value,unit,better,decimals,iteration\n' >"$TMP/eq.csv"
+for l in A B; do
+	for i in 1 2 3; do
+		printf '%s,e,bytes,4096,B/op,lower,0,%s\n' "$l" "$i" >>"$TMP/eq.csv"
+		printf '%s,e,allocs,0,allocs/op,lower,0,%s\n' "$l" "$i" >>"$TMP/eq.csv"
+	done
+done
+M() { "$MMCMP" --db "$TMP/eq.db" "$@"; }
+expect_status 0 "import equal constant sides" M import "$TMP/eq.csv"
+expect_status 0 "compare equal constant sides" M compare A B
+grep_file "$TMP/out" "^bytes   B  +0\.00% \[+0\.00%, +0\.00%\]  p=1\.0000  n=3/3  same$" \
+	"equal constant sides are the same"
+grep_file "$TMP/out" "^allocs  B  +0\.00% \[+0\.00%, +0\.00%\]  p=1\.0000  n=3/3  same$" \
+	"two sides of zeros are the same"
+expect_status 0 "--fail-on inconclusive passes them" M compare --fail-on inconclusive A B
+
+# A base mean of 0 and an unbounded Fieller set: the ratio is undefined,
+# so no verdict against a margin and --fail-on regression passes.
+M() { "$MMCMP" --db "$TMP/zero.db" "$@"; }
+expect_status 0 "import zero-base" M import "$D/zero-base.csv"
+expect_status 0 "compare --margin 50" M compare --margin 50 A B
+grep_file "$TMP/out" "^delay-zero-base  B        n/a \[n/a\]  p=0\.0002  n=3/3  inconclusive$" \
+	"zero-base: a base mean of 0 is no margin verdict"
+grep_file "$TMP/out" "^delay-near-zero  B  -7937\.04% \[n/a\]  p<0\.0001  n=4/4  inconclusive$" \
+	"zero-base: nor is an unbounded interval"
+grep_file "$TMP/out" "^2 marked mean rows with an undefined ratio (a base mean of 0 or an unbounded interval): no verdict against the margin: delay-zero-base (B), delay-near-zero (B)$" \
+	"zero-base: the footer says why"
+expect_status 0 "--margin 50 --fail-on regression passes" M compare --margin 50 --fail-on regression A B
+expect_status 0 "compare at margin 0" M compare A B
+grep_file "$TMP/out" "^delay-zero-base  B        n/a \[n/a\]  p=0\.0002  n=3/3  worse$" \
+	"zero-base: at margin 0 the verdict gives the direction"
+
 done_testing
