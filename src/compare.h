@@ -175,6 +175,12 @@ struct compare_side {
 	 */
 	bool ratio_undefined;
 	/*
+	 * The level of change's interval: 1 - alpha, or for a row marked
+	 * under BH the false-coverage-rate level 1 - R alpha / m of
+	 * Benjamini and Yekutieli (R marked of m tested in its family).
+	 */
+	double ci_level;
+	/*
 	 * --print-ratio (reference 2.8); 1, 0 and 0 in the baseline, where
 	 * under --test=mmtests ndiff is NaN when the baseline has no CI at
 	 * all and ratio 0 when its mean is 0, as mmtests prints them.

@@ -29,7 +29,7 @@ static void change_members(const struct compare_result *res, struct cJSON *o,
 		       json_write_num(bounded ? side->change.low_pct : NAN));
 	json_write_add(o, "ci_high_pct",
 		       json_write_num(bounded ? side->change.high_pct : NAN));
-	json_write_add(o, "ci_level", json_write_num(1 - res->opts.alpha));
+	json_write_add(o, "ci_level", json_write_num(side->ci_level));
 	json_write_add(o, "verdict",
 		       json_write_str(stats_verdict_name(side->verdict)));
 	json_write_add(o, "mde_pct", json_write_num(side->mde_pct));

@@ -12,7 +12,7 @@ M() { "$MMCMP" --db "$TMP/aa.db" "$@"; }
 expect_status 0 "import runs-aa run 1" M import "$D/runs-aa.run1.csv"
 expect_status 0 "import runs-aa run 2" M import --append "$D/runs-aa.run2.csv"
 expect_status 0 "compare two runs per label" M compare A B
-grep_file "$TMP/out" "^tput  B  -3\.09% \[.*\]  p=0\.2379  n=2/2  inconclusive$" \
+grep_file "$TMP/out" "^tput  B  -3\.09% \[.*\]  p=0\.2379 q[=<][0-9.]*  n=2/2  inconclusive$" \
 	"runs-aa: the default tests run means, inconclusive"
 grep_file "$TMP/out" "^n = 2 runs (10 samples) per side$" "runs-aa: the table names its unit"
 grep_file "$TMP/out" "^unit: run, as the design decides (--unit auto: A 2 runs, B 2 runs)$" \
@@ -20,7 +20,7 @@ grep_file "$TMP/out" "^unit: run, as the design decides (--unit auto: A 2 runs, 
 grep_file "$TMP/out" "^between-run share of the variance 44% (one-way random effects, median of 2 sides): twice the iterations per run narrow the intervals by 5%, twice the runs by 29% or more: more runs, not more iterations$" \
 	"runs-aa: the share between runs (R: 0.359 and 0.521) and the advice"
 expect_status 0 "compare --unit iteration" M compare --unit iteration A B
-grep_file "$TMP/out" "^tput  B  -3\.09% \[-5\.11%, -1\.02%\]  p=0\.0058  n=10/10  worse$" \
+grep_file "$TMP/out" "^tput  B  -3\.09% \[-5\.11%, -1\.02%\]  p=0\.0058 q[=<][0-9.]*  n=10/10  worse$" \
 	"runs-aa: --unit iteration still pools the iterations"
 grep_file "$TMP/out" "^warning: --unit iteration takes the runs of a label as alike (A 2 runs, B 2 runs): the default, --unit auto, tests runs$" \
 	"runs-aa: and warns that it takes the runs as alike"
@@ -35,7 +35,7 @@ M() { "$MMCMP" --db "$TMP/mix.db" "$@"; }
 expect_status 0 "import mix run 1" M import "$D/mix-run1.csv"
 expect_status 0 "import mix run 2" M import --append "$D/mix-run2.csv"
 expect_status 0 "compare unbalanced runs" M compare A B
-grep_file "$TMP/out" "^tput  B  -0\.31% \[.*\]  p=0\.97[0-9]*  n=2/2  inconclusive$" \
+grep_file "$TMP/out" "^tput  B  -0\.31% \[.*\]  p=0\.97[0-9]* q=0\.97[0-9]*  n=2/2  inconclusive$" \
 	"mix-run: the run level finds no change"
 
 # One run against two: under the run unit the single run cannot be
@@ -53,7 +53,7 @@ grep_file "$TMP/out" "^1 mean row not tested, fewer than 2 runs on a side (--uni
 M() { "$MMCMP" --db "$TMP/const.db" "$@"; }
 expect_status 0 "import constant sides" M import "$D/const.csv"
 expect_status 0 "compare constant sides" M compare A B
-grep_file "$TMP/out" "^lat-ms  B  -20\.00% \[n/a\]  p=0\.3333  n=2/2  inconclusive$" \
+grep_file "$TMP/out" "^lat-ms  B  -20\.00% \[n/a\]  p=0\.3333 q[=<][0-9.]*  n=2/2  inconclusive$" \
 	"const: the exact permutation p, no interval"
 check "const: no minimum detectable effect of 0" sh -c "! grep -q 'changes under 0\.0%' '$TMP/out'"
 
@@ -69,9 +69,9 @@ done
 M() { "$MMCMP" --db "$TMP/eq.db" "$@"; }
 expect_status 0 "import equal constant sides" M import "$TMP/eq.csv"
 expect_status 0 "compare equal constant sides" M compare A B
-grep_file "$TMP/out" "^bytes   B  +0\.00% \[+0\.00%, +0\.00%\]  p=1\.0000  n=3/3  same$" \
+grep_file "$TMP/out" "^bytes   B  +0\.00% \[+0\.00%, +0\.00%\]  p=1\.0000 q[=<][0-9.]*  n=3/3  same$" \
 	"equal constant sides are the same"
-grep_file "$TMP/out" "^allocs  B  +0\.00% \[+0\.00%, +0\.00%\]  p=1\.0000  n=3/3  same$" \
+grep_file "$TMP/out" "^allocs  B  +0\.00% \[+0\.00%, +0\.00%\]  p=1\.0000 q[=<][0-9.]*  n=3/3  same$" \
 	"two sides of zeros are the same"
 expect_status 0 "--fail-on inconclusive passes them" M compare --fail-on inconclusive A B
 
@@ -80,15 +80,29 @@ expect_status 0 "--fail-on inconclusive passes them" M compare --fail-on inconcl
 M() { "$MMCMP" --db "$TMP/zero.db" "$@"; }
 expect_status 0 "import zero-base" M import "$D/zero-base.csv"
 expect_status 0 "compare --margin 50" M compare --margin 50 A B
-grep_file "$TMP/out" "^delay-zero-base  B        n/a \[n/a\]  p=0\.0002  n=3/3  inconclusive$" \
+grep_file "$TMP/out" "^delay-zero-base  B        n/a \[n/a\]  p=0\.0002 q[=<][0-9.]*  n=3/3  inconclusive$" \
 	"zero-base: a base mean of 0 is no margin verdict"
-grep_file "$TMP/out" "^delay-near-zero  B  -7937\.04% \[n/a\]  p<0\.0001  n=4/4  inconclusive$" \
+grep_file "$TMP/out" "^delay-near-zero  B  -7937\.04% \[n/a\]  p<0\.0001 q[=<][0-9.]*  n=4/4  inconclusive$" \
 	"zero-base: nor is an unbounded interval"
 grep_file "$TMP/out" "^2 marked mean rows with an undefined ratio (a base mean of 0 or an unbounded interval): no verdict against the margin: delay-zero-base (B), delay-near-zero (B)$" \
 	"zero-base: the footer says why"
 expect_status 0 "--margin 50 --fail-on regression passes" M compare --margin 50 --fail-on regression A B
 expect_status 0 "compare at margin 0" M compare A B
-grep_file "$TMP/out" "^delay-zero-base  B        n/a \[n/a\]  p=0\.0002  n=3/3  worse$" \
+grep_file "$TMP/out" "^delay-zero-base  B        n/a \[n/a\]  p=0\.0002 q[=<][0-9.]*  n=3/3  worse$" \
 	"zero-base: at margin 0 the verdict gives the direction"
+
+# An A/A table of 20 rows at n = 5: op01's unadjusted interval excludes 0
+# (p = 0.0356) while BH over 20 rows leaves it unmarked (R's p.adjust:
+# 0.4269): the line gives q beside p and calls the interval unadjusted.
+M() { "$MMCMP" --db "$TMP/ci.db" "$@"; }
+expect_status 0 "import ci-verdict" M import "$D/ci-verdict.csv"
+expect_status 0 "compare the 20-row table" M compare A1 B1
+grep_file "$TMP/out" "^op01  B1  -3\.25% \[-6\.11%, -0\.29%\] unadjusted  p=0\.0356 q=0\.4269  n=5/5  inconclusive$" \
+	"ci-verdict: q beside p, the interval called unadjusted"
+grep_file "$TMP/out" "^op02  B1  +1\.02% \[-2\.61%, +4\.71%\]  *p=0\.5165 q=0\.7837  n=5/5  inconclusive$" \
+	"ci-verdict: an interval holding 0 needs no word"
+expect_status 0 "compare --no-fdr" M compare --no-fdr A1 B1
+grep_file "$TMP/out" "^op01  B1  -3\.25% \[-6\.11%, -0\.29%\]  p=0\.0356  n=5/5  worse$" \
+	"ci-verdict: without BH no q, and the mark is p's"
 
 done_testing
