@@ -187,6 +187,11 @@ struct side_units {
 	/* Per iteration, its boot as a key (boot_keys()); NULL: unknown. */
 	long long *iter_boot;
 	size_t iter_n;
+	/*
+	 * The units hold different numbers of samples (or of iterations),
+	 * so their equal-weight mean is not the mean of all samples.
+	 */
+	bool unbalanced;
 };
 
 static void side_units_release(struct side_units *su)
@@ -260,6 +265,15 @@ static long long *boot_keys(const double *run, const double *boot, size_t n)
 	return k;
 }
 
+/* Whether the n counts c[] are all the same. */
+static bool all_equal(const size_t *c, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (c[i] != c[0])
+			return false;
+	return true;
+}
+
 static void side_units_compute(const struct op_samples *src,
 			       enum compare_unit unit, bool reciprocal,
 			       struct side_units *su)
@@ -267,6 +281,7 @@ static void side_units_compute(const struct op_samples *src,
 	size_t n = src ? src->nr : 0;
 	long long *key = xmalloc((n ? n : 1) * sizeof(*key));
 	double *tmp = xmalloc((n ? n : 1) * sizeof(*tmp));
+	size_t *count;
 
 	memset(su, 0, sizeof(*su));
 	for (size_t i = 0; i < n; i++)
@@ -274,8 +289,10 @@ static void side_units_compute(const struct op_samples *src,
 				 ? (long long)src->iteration[i]
 				 : (long long)i;
 	su->u = xmalloc((n ? n : 1) * sizeof(*su->u));
+	count = xmalloc((n ? n : 1) * sizeof(*count));
 	su->n = stats_unit_values(n ? src->v : NULL, key, n, reciprocal, su->u,
-				  NULL);
+				  count);
+	su->unbalanced = !all_equal(count, su->n);
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = src->iteration ? (double)src->iteration[i] : (double)i;
 	su->time = per_unit(tmp, key, n, su->n);
@@ -313,7 +330,8 @@ static void side_units_compute(const struct op_samples *src,
 		double *t = su->time, *r = su->run;
 
 		su->n = stats_unit_values(su->iter_u, uk, su->iter_n, false,
-					  su->u, NULL);
+					  su->u, count);
+		su->unbalanced |= !all_equal(count, su->n);
 		su->time = per_unit(t, uk, su->iter_n, su->n);
 		su->run = per_unit(r, uk, su->iter_n, su->n);
 		free(t);
@@ -322,6 +340,7 @@ static void side_units_compute(const struct op_samples *src,
 	}
 	free(key);
 	free(tmp);
+	free(count);
 }
 
 static enum compare_untested untested_of(enum stats_untested why)
@@ -606,6 +625,7 @@ static void bench_add_op(struct compare_bench *b, char *const *labels,
 		side_units_compute(src[i], opts->unit, op->higher_better,
 				   &su[i]);
 		s->units = su[i].n;
+		s->unbalanced = su[i].unbalanced;
 		s->cv_pct = stats_cv_pct(su[i].u, su[i].n);
 		side_share(s, &su[i], opts->unit);
 	}
@@ -879,6 +899,9 @@ static double cell_value(const struct compare_side *s, enum compare_stat stat,
 	/* mmtests still treats -1 as the old "no value" sentinel. */
 	if (test == COMPARE_TEST_MMTESTS && v == -1.0)
 		return NAN;
+	/* The spread in percent of |mean|: a negative mean keeps it > 0. */
+	if (test != COMPARE_TEST_MMTESTS && stat == COMPARE_STAT_CV)
+		return fabs(v);
 	return v;
 }
 
@@ -1987,6 +2010,50 @@ static void footer_fcr(const struct compare_result *res,
 		}
 }
 
+/*
+ * The change is of the unit means, each unit weighted equally, the mean
+ * row of all samples: say so, naming the operations, where some side's
+ * units hold different numbers of samples, so that the two can differ.
+ */
+static void footer_unbalanced(const struct compare_result *res,
+			      const struct compare_bench *bench,
+			      struct strvec *lines)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 0;
+
+	for (size_t o = 0; o < bench->ops_nr; o++) {
+		const struct compare_op *op = &bench->ops[o];
+		bool any = false;
+
+		for (size_t i = 1; i < res->runs_nr; i++)
+			any |= op->side[i].untested == COMPARE_TESTED &&
+			       (op->side[i].unbalanced ||
+				op->side[0].unbalanced);
+		if (!any)
+			continue;
+		if (n++ < FOOTER_MAX_NAMES)
+			strbuf_addf(&sb, "%s %s", n > 1 ? "," : "", op->name);
+		else if (n == FOOTER_MAX_NAMES + 1)
+			strbuf_addstr(&sb, ", ...");
+	}
+	if (n) {
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_addf(&line,
+			    "the change is of the %s means, each %s weighted "
+			    "equally, and the mean rows weight every sample: "
+			    "they can differ, as %s hold different numbers of "
+			    "samples:%s",
+			    compare_unit_nth(res->opts.unit),
+			    compare_unit_nth(res->opts.unit),
+			    compare_unit_plural(res->opts.unit), sb.buf);
+		strvec_push(lines, line.buf);
+		strbuf_release(&line);
+	}
+	strbuf_release(&sb);
+}
+
 /* The median of v[0..n), which it sorts; NaN when n is 0. */
 static double median_of(double *v, size_t n)
 {
@@ -2085,6 +2152,7 @@ void compare_footer(const struct compare_result *res,
 	strvec_push(lines, sb.buf);
 	compare_untested_lines(res, bench, lines);
 	footer_undefined(res, bench, lines);
+	footer_unbalanced(res, bench, lines);
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s over %zu row%s, %zu marked; ",
 		    res->opts.fdr ? "BH" : "no FDR control",

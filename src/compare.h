@@ -175,6 +175,12 @@ struct compare_side {
 	 */
 	bool ratio_undefined;
 	/*
+	 * This side's units hold different numbers of samples (or
+	 * iterations), so the mean of its unit values, which the change
+	 * compares, is not the mean row over all samples.
+	 */
+	bool unbalanced;
+	/*
 	 * The level of change's interval: 1 - alpha, or for a row marked
 	 * under BH the false-coverage-rate level 1 - R alpha / m of
 	 * Benjamini and Yekutieli (R marked of m tested in its family).

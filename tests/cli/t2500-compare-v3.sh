@@ -97,6 +97,7 @@ grep_file "$TMP/out" "^delay-zero-base  B        n/a \[n/a\]  p=0\.0002 q[=<][0-
 M() { "$MMCMP" --db "$TMP/ci.db" "$@"; }
 expect_status 0 "import ci-verdict" M import "$D/ci-verdict.csv"
 expect_status 0 "compare the 20-row table" M compare A1 B1
+cp "$TMP/out" "$TMP/ci.out"
 grep_file "$TMP/out" "^op01  B1  -3\.25% \[-6\.11%, -0\.29%\] unadjusted  p=0\.0356 q=0\.4269  n=5/5  inconclusive$" \
 	"ci-verdict: q beside p, the interval called unadjusted"
 grep_file "$TMP/out" "^op02  B1  +1\.02% \[-2\.61%, +4\.71%\]  *p=0\.5165 q=0\.7837  n=5/5  inconclusive$" \
@@ -104,5 +105,30 @@ grep_file "$TMP/out" "^op02  B1  +1\.02% \[-2\.61%, +4\.71%\]  *p=0\.5165 q=0\.7
 expect_status 0 "compare --no-fdr" M compare --no-fdr A1 B1
 grep_file "$TMP/out" "^op01  B1  -3\.25% \[-6\.11%, -0\.29%\]  p=0\.0356  n=5/5  worse$" \
 	"ci-verdict: without BH no q, and the mark is p's"
+
+# Units of 12 and 2 samples: the Hmean row weights every sample, the
+# change each iteration alike, so they disagree and the footer says why.
+M() { "$MMCMP" --db "$TMP/hm.db" "$@"; }
+expect_status 0 "import hmean-unbalanced" M import "$D/hmean-unbalanced.csv"
+expect_status 0 "compare unbalanced iterations" M compare A B
+grep_file "$TMP/out" "^Hmean     tput  *96\.55 (   0\.00%)  *83\.41 ( -13\.61%)$" \
+	"hmean-unbalanced: the Hmean row over every sample"
+grep_file "$TMP/out" "^tput  B  +1\.17% " "hmean-unbalanced: the change of the iteration means"
+grep_file "$TMP/out" "^the change is of the iteration means, each iteration weighted equally, and the mean rows weight every sample: they can differ, as iterations hold different numbers of samples: tput$" \
+	"hmean-unbalanced: the footer says why they differ"
+check "a balanced table has no such line" sh -c "! grep -q '^the change is of' '$TMP/ci.out'"
+
+# CoeffVar is the spread in percent of |mean|: positive for a negative mean.
+printf 'label,benchmark,operation,value,unit,better,decimals,iteration\n' >"$TMP/neg.csv"
+for l in A B; do
+	for v in -10 -11 -12; do
+		printf '%s,n,offset,%s,us,lower,2,\n' "$l" "$v" >>"$TMP/neg.csv"
+	done
+done
+M() { "$MMCMP" --db "$TMP/neg.db" "$@"; }
+expect_status 0 "import a negative mean" M import "$TMP/neg.csv"
+expect_status 0 "compare a negative mean" M compare A B
+grep_file "$TMP/out" "^CoeffVar  offset  *9\.09 (   0\.00%)  *9\.09 (   0\.00%)$" \
+	"CoeffVar of -10, -11, -12 is +9.09%"
 
 done_testing
