@@ -471,6 +471,39 @@ static const struct run_boot *first_boot(const struct run_source *src)
 	return src->boots_nr ? &src->boots[0] : NULL;
 }
 
+/*
+ * A warning per label some of whose boots ran under QEMU's TCG: an
+ * emulated CPU, whose timings say nothing about the machine's.
+ */
+static void emulated(const struct run_data *runs, char *const *labels,
+		     size_t nr, struct strvec *warnings)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < nr; i++) {
+		size_t tcg = 0, boots = 0;
+
+		for (size_t r = 0; r < runs[i].sources_nr; r++) {
+			const struct run_source *src = &runs[i].sources[r];
+
+			for (size_t b = 0; b < src->boots_nr; b++) {
+				boots++;
+				tcg += src->boots[b].accel &&
+				       !strcmp(src->boots[b].accel, "tcg");
+			}
+		}
+		if (!tcg)
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb,
+			    "accel: tcg in %s (%zu of %zu boots): an emulated "
+			    "CPU, its timings are not the machine's",
+			    labels[i], tcg, boots);
+		strvec_push(warnings, sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
 struct compare_provenance *compare_provenance_new(const struct run_data *runs,
 						  char *const *labels,
 						  size_t nr)
@@ -510,6 +543,7 @@ struct compare_provenance *compare_provenance_new(const struct run_data *runs,
 		label_fill(&p->labels[i], &runs[i], &pl[i]);
 		p->has_vm |= p->labels[i].vm;
 	}
+	emulated(runs, labels, nr, &p->warnings);
 	differences(pl, nr, p->has_vm, &p->warnings);
 	same_groups(pl, nr, true, &p->warnings);
 	same_groups(pl, nr, false, &p->notes);

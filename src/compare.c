@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compare-provenance.h"
+#include "compare-units.h"
 #include "machine.h"
 #include "run-data.h"
 #include "stats.h"
@@ -147,6 +148,7 @@ static const char *const unit_names[] = {
 	[COMPARE_UNIT_SAMPLE] = "sample",
 	[COMPARE_UNIT_RUN] = "run",
 	[COMPARE_UNIT_BOOT] = "boot",
+	[COMPARE_UNIT_AUTO] = "auto",
 };
 
 const char *compare_unit_nth(size_t i)
@@ -165,6 +167,8 @@ const char *compare_unit_plural(enum compare_unit unit)
 		return "runs";
 	case COMPARE_UNIT_BOOT:
 		return "boots";
+	case COMPARE_UNIT_AUTO:
+		return "units";
 	}
 	BUG("unknown unit %d", (int)unit);
 }
@@ -183,6 +187,11 @@ struct side_units {
 	/* Per iteration, its boot as a key (boot_keys()); NULL: unknown. */
 	long long *iter_boot;
 	size_t iter_n;
+	/*
+	 * The units hold different numbers of samples (or of iterations),
+	 * so their equal-weight mean is not the mean of all samples.
+	 */
+	bool unbalanced;
 };
 
 static void side_units_release(struct side_units *su)
@@ -256,6 +265,15 @@ static long long *boot_keys(const double *run, const double *boot, size_t n)
 	return k;
 }
 
+/* Whether the n counts c[] are all the same. */
+static bool all_equal(const size_t *c, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (c[i] != c[0])
+			return false;
+	return true;
+}
+
 static void side_units_compute(const struct op_samples *src,
 			       enum compare_unit unit, bool reciprocal,
 			       struct side_units *su)
@@ -263,6 +281,7 @@ static void side_units_compute(const struct op_samples *src,
 	size_t n = src ? src->nr : 0;
 	long long *key = xmalloc((n ? n : 1) * sizeof(*key));
 	double *tmp = xmalloc((n ? n : 1) * sizeof(*tmp));
+	size_t *count;
 
 	memset(su, 0, sizeof(*su));
 	for (size_t i = 0; i < n; i++)
@@ -270,8 +289,10 @@ static void side_units_compute(const struct op_samples *src,
 				 ? (long long)src->iteration[i]
 				 : (long long)i;
 	su->u = xmalloc((n ? n : 1) * sizeof(*su->u));
+	count = xmalloc((n ? n : 1) * sizeof(*count));
 	su->n = stats_unit_values(n ? src->v : NULL, key, n, reciprocal, su->u,
-				  NULL);
+				  count);
+	su->unbalanced = !all_equal(count, su->n);
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = src->iteration ? (double)src->iteration[i] : (double)i;
 	su->time = per_unit(tmp, key, n, su->n);
@@ -309,7 +330,8 @@ static void side_units_compute(const struct op_samples *src,
 		double *t = su->time, *r = su->run;
 
 		su->n = stats_unit_values(su->iter_u, uk, su->iter_n, false,
-					  su->u, NULL);
+					  su->u, count);
+		su->unbalanced |= !all_equal(count, su->n);
 		su->time = per_unit(t, uk, su->iter_n, su->n);
 		su->run = per_unit(r, uk, su->iter_n, su->n);
 		free(t);
@@ -318,6 +340,7 @@ static void side_units_compute(const struct op_samples *src,
 	}
 	free(key);
 	free(tmp);
+	free(count);
 }
 
 static enum compare_untested untested_of(enum stats_untested why)
@@ -335,6 +358,31 @@ static enum compare_untested untested_of(enum stats_untested why)
 		return COMPARE_UNTESTED_DEGENERATE;
 	}
 	BUG("unknown reason %d", (int)why);
+}
+
+/*
+ * Both sides constant: no spread was seen, so nothing is certain. Equal
+ * values are the same (the change 0, also for two sides of zeros, whose
+ * ratio is 0/0); different values get the exact permutation p
+ * (compare_constant_p(): 1/3 for two values a side) and neither an
+ * interval nor a minimum detectable effect, which would be 0.
+ */
+static void constant_sides(struct compare_side *s, const struct side_units *su,
+			   const struct side_units *bu)
+{
+	if (!s->welch.constant)
+		return;
+	s->mde_pct = NAN;
+	if (s->welch.mean_a == s->welch.mean_b) {
+		s->p = 1.0;
+		s->change.kind = STATS_CI_BOUNDED;
+		s->change.change_pct = s->change.low_pct = 0.0;
+		s->change.high_pct = 0.0;
+		return;
+	}
+	s->p = compare_constant_p(bu->n, bu->u[0], su->n, su->u[0]);
+	s->change.kind = STATS_CI_NONE;
+	s->change.low_pct = s->change.high_pct = NAN;
 }
 
 /*
@@ -385,6 +433,7 @@ static void side_test(struct compare_side *s, const struct compare_side *b,
 	} else {
 		s->p = s->welch.p;
 	}
+	constant_sides(s, su, bu);
 }
 
 /*
@@ -518,6 +567,29 @@ static void op_warnings(struct compare_op *op, const struct side_units *su,
 }
 
 /*
+ * The share of the variance of a side's iteration values that lies
+ * between its units, when they are runs or boots (compare_between_share()),
+ * and the iterations per unit; NaN otherwise.
+ */
+static void side_share(struct compare_side *s, const struct side_units *su,
+		       enum compare_unit unit)
+{
+	long long *rk = NULL;
+
+	s->between_share = s->iters_per_unit = NAN;
+	if (!su->n || su->iter_n <= su->n)
+		return;
+	if (unit == COMPARE_UNIT_RUN && !isnan(su->iter_run[0]))
+		rk = as_keys(su->iter_run, su->iter_n);
+	if (rk || (unit == COMPARE_UNIT_BOOT && su->iter_boot))
+		s->between_share = compare_between_share(
+			su->iter_u, rk ? rk : su->iter_boot, su->iter_n);
+	if (!isnan(s->between_share))
+		s->iters_per_unit = (double)su->iter_n / (double)su->n;
+	free(rk);
+}
+
+/*
  * Append op to b: summaries, CIs, test p-values and ratios. src[i] is
  * run i's samples of the operation, NULL when it has none.
  */
@@ -553,7 +625,9 @@ static void bench_add_op(struct compare_bench *b, char *const *labels,
 		side_units_compute(src[i], opts->unit, op->higher_better,
 				   &su[i]);
 		s->units = su[i].n;
+		s->unbalanced = su[i].unbalanced;
 		s->cv_pct = stats_cv_pct(su[i].u, su[i].n);
+		side_share(s, &su[i], opts->unit);
 	}
 	bs = &op->side[0];
 	bs->untested = COMPARE_UNTESTED_BASELINE;
@@ -659,6 +733,65 @@ struct family_item {
 };
 
 /*
+ * The verdict of a tested row (stats_verdict()), but for two cases:
+ * equal constant sides are the same; and a ratio that is undefined (a
+ * base mean of 0, an interval that is not bounded) gives no verdict
+ * against a margin, only, at margin 0, the direction of a marked
+ * difference (the base's unit mean a against the other's b; units of
+ * Hmean rows are reciprocals, so b > a is worse either way).
+ */
+static enum stats_verdict row_verdict(struct compare_side *s,
+				      const struct stats_change *tost,
+				      double margin_pct)
+{
+	const struct stats_welch_units *w = &s->welch;
+
+	s->ratio_undefined = false;
+	if (w->constant && w->mean_a == w->mean_b)
+		return STATS_VERDICT_SAME;
+	if (isfinite(s->change.change_pct) &&
+	    (s->change.kind == STATS_CI_BOUNDED || w->constant))
+		return stats_verdict(s->significant, s->change.change_pct, tost,
+				     margin_pct);
+	s->ratio_undefined = true;
+	if (!s->significant || margin_pct > 0)
+		return STATS_VERDICT_INCONCLUSIVE;
+	return w->mean_b > w->mean_a ? STATS_VERDICT_WORSE
+				     : STATS_VERDICT_BETTER;
+}
+
+/*
+ * Benjamini and Yekutieli's false-coverage-rate intervals (JASA 100,
+ * 2005): with R of the m tested rows of a family marked under BH, each
+ * marked row's interval is at level 1 - R alpha / m, so that the
+ * intervals of the rows picked for their p cover at rate 1 - alpha; as
+ * BH marks exactly the rows with p <= R alpha / m, each excludes 0. The
+ * other rows keep the 1 - alpha interval, which the renderers call
+ * unadjusted where it excludes 0. Without fdr every interval is 1 -
+ * alpha, as its marks are unadjusted too.
+ */
+static void fcr_intervals(struct compare_result *res,
+			  const struct family_item *item, size_t n,
+			  bool monitor)
+{
+	double m = (double)res->family_size[monitor];
+	double r = (double)res->family_marked[monitor];
+	double level = res->opts.alpha * r / (m > 0 ? m : 1);
+
+	for (size_t k = 0; k < n; k++) {
+		struct compare_side *s = item[k].side;
+
+		s->ci_level = 1 - res->opts.alpha;
+		if (!res->opts.fdr || !s->significant || s->welch.constant ||
+		    r >= m)
+			continue;
+		stats_change(&s->welch, item[k].op->higher_better, level,
+			     &s->change);
+		s->ci_level = 1 - level;
+	}
+}
+
+/*
  * One family (reference section 3): p <= alpha, or Benjamini-Hochberg
  * adjusted p <= alpha over every compared side of every table of the
  * family, the workload tables or the monitor tables. Then the verdicts,
@@ -691,26 +824,30 @@ static void apply_family(struct compare_result *res, bool monitor)
 		memcpy(adj, p, n * sizeof(*p));
 	for (size_t k = 0; k < n; k++) {
 		struct compare_side *s = item[k].side;
-		struct stats_change tost = {.kind = STATS_CI_NONE};
 
 		s->p_adjusted = adj[k];
 		s->significant = !isnan(adj[k]) && adj[k] <= opts->alpha;
 		tested += !isnan(p[k]);
 		marked += s->significant;
+	}
+	res->family_size[monitor] = tested;
+	res->family_marked[monitor] = marked;
+	fcr_intervals(res, item, n, monitor);
+	for (size_t k = 0; k < n; k++) {
+		struct compare_side *s = item[k].side;
+		struct stats_change tost = {.kind = STATS_CI_NONE};
+
 		if (isnan(p[k]))
 			continue;
 		/*
 		 * TOST's two one-sided tests: the 1 - 2 alpha interval, which
 		 * only a margin asks for.
 		 */
-		if (opts->margin_pct > 0)
+		if (opts->margin_pct > 0 && !s->welch.constant)
 			stats_change(&s->welch, item[k].op->higher_better,
 				     2 * opts->alpha, &tost);
-		s->verdict = stats_verdict(s->significant, s->change.change_pct,
-					   &tost, opts->margin_pct);
+		s->verdict = row_verdict(s, &tost, opts->margin_pct);
 	}
-	res->family_size[monitor] = tested;
-	res->family_marked[monitor] = marked;
 	free(item);
 	free(p);
 	free(adj);
@@ -762,6 +899,9 @@ static double cell_value(const struct compare_side *s, enum compare_stat stat,
 	/* mmtests still treats -1 as the old "no value" sentinel. */
 	if (test == COMPARE_TEST_MMTESTS && v == -1.0)
 		return NAN;
+	/* The spread in percent of |mean|: a negative mean keeps it > 0. */
+	if (test != COMPARE_TEST_MMTESTS && stat == COMPARE_STAT_CV)
+		return fabs(v);
 	return v;
 }
 
@@ -1490,10 +1630,44 @@ static void no_benches_error(const struct compare_result *res,
 		error_addf(err, "baseline '%s' has no samples", res->labels[0]);
 }
 
-int compare_runs(const struct run_data *runs, size_t nr,
-		 const struct compare_options *opts, struct compare_result *res,
-		 struct strbuf *err)
+/*
+ * --unit auto: the level the design decides (compare_unit_auto()), kept
+ * in res with why; an explicit --unit iteration or sample on labels that
+ * pool runs or boots gets a warning that it takes them as alike.
+ */
+static enum compare_unit resolve_unit(struct compare_result *res,
+				      const struct run_data *runs, size_t nr,
+				      enum compare_unit asked)
 {
+	struct strbuf why = STRBUF_INIT;
+	enum compare_unit unit = compare_unit_auto(runs, nr, &why);
+
+	res->unit_auto = asked == COMPARE_UNIT_AUTO;
+	if (res->unit_auto) {
+		res->unit_why = strbuf_detach(&why, NULL);
+		return unit;
+	}
+	if ((asked == COMPARE_UNIT_ITERATION || asked == COMPARE_UNIT_SAMPLE) &&
+	    unit != COMPARE_UNIT_ITERATION) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb,
+			    "--unit %s takes the %s of a label as alike (%s): "
+			    "the default, --unit auto, tests %s",
+			    compare_unit_nth(asked), compare_unit_plural(unit),
+			    why.buf, compare_unit_plural(unit));
+		res->unit_warning = strbuf_detach(&sb, NULL);
+	}
+	strbuf_release(&why);
+	return asked;
+}
+
+int compare_runs(const struct run_data *runs, size_t nr,
+		 const struct compare_options *asked,
+		 struct compare_result *res, struct strbuf *err)
+{
+	struct compare_options resolved = *asked;
+	const struct compare_options *opts = &resolved;
 	struct strmap *opmaps = NULL;
 	size_t bench_alloc;
 	regex_t re;
@@ -1509,7 +1683,9 @@ int compare_runs(const struct run_data *runs, size_t nr,
 			goto out;
 		have_re = true;
 	}
-	if (opts->unit == COMPARE_UNIT_BOOT && missing_boots(runs, nr, err))
+	resolved.unit = resolve_unit(res, runs, nr, asked->unit);
+	if (opts->unit == COMPARE_UNIT_BOOT && !res->unit_auto &&
+	    missing_boots(runs, nr, err))
 		goto out;
 	res->opts = *opts;
 	res->opts.benchmark = NULL;
@@ -1580,6 +1756,8 @@ void compare_result_release(struct compare_result *res)
 	free(res->labels);
 	strvec_clear(&res->machine_diffs);
 	strvec_clear(&res->warnings);
+	free(res->unit_why);
+	free(res->unit_warning);
 	compare_provenance_free(res->provenance);
 	memset(res, 0, sizeof(*res));
 	strvec_init(&res->machine_diffs);
@@ -1605,6 +1783,13 @@ void compare_untested_text(const struct compare_result *res,
 		strbuf_addstr(sb, "no test");
 	if (why == COMPARE_UNTESTED_FEW)
 		strbuf_addf(sb, " %s on a side",
+			    compare_unit_plural(res->opts.unit));
+	/* The option that would test it, and what it assumes. */
+	if (why == COMPARE_UNTESTED_FEW && res->unit_auto &&
+	    res->opts.unit != COMPARE_UNIT_ITERATION)
+		strbuf_addf(sb,
+			    " (--unit auto; --unit iteration tests "
+			    "iterations, taking the %s as alike)",
 			    compare_unit_plural(res->opts.unit));
 }
 
@@ -1763,6 +1948,194 @@ void compare_untested_lines(const struct compare_result *res,
 	strbuf_release(&sb);
 }
 
+/*
+ * The line on the marked rows whose ratio is undefined (row_verdict()):
+ * what their verdict says, and their names.
+ */
+static void footer_undefined(const struct compare_result *res,
+			     const struct compare_bench *bench,
+			     struct strvec *lines)
+{
+	const char *what = res->runs_nr == 2 ? "row" : "comparison";
+	struct strbuf sb = STRBUF_INIT, names = STRBUF_INIT;
+	size_t n = 0;
+
+	for (size_t o = 0; o < bench->ops_nr; o++)
+		for (size_t i = 1; i < res->runs_nr; i++) {
+			const struct compare_side *s = &bench->ops[o].side[i];
+
+			if (!s->ratio_undefined || !s->significant)
+				continue;
+			if (n++ < FOOTER_MAX_NAMES)
+				strbuf_addf(&names, "%s %s (%s)",
+					    n > 1 ? "," : "",
+					    bench->ops[o].name, res->labels[i]);
+			else if (n == FOOTER_MAX_NAMES + 1)
+				strbuf_addstr(&names, ", ...");
+		}
+	if (n) {
+		strbuf_addf(&sb,
+			    "%zu marked mean %s%s with an undefined ratio (a "
+			    "base mean of 0 or an unbounded interval): %s:%s",
+			    n, what, n == 1 ? "" : "s",
+			    res->opts.margin_pct > 0
+				    ? "no verdict against the margin"
+				    : "a verdict gives the direction only",
+			    names.buf);
+		strvec_push(lines, sb.buf);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&names);
+}
+
+/*
+ * The level of the marked rows' intervals when fcr_intervals() widened
+ * them: "; marked rows' intervals 99.75% (Benjamini-Yekutieli FCR)".
+ */
+static void footer_fcr(const struct compare_result *res,
+		       const struct compare_bench *bench, struct strbuf *sb)
+{
+	for (size_t o = 0; o < bench->ops_nr; o++)
+		for (size_t i = 1; i < res->runs_nr; i++) {
+			const struct compare_side *s = &bench->ops[o].side[i];
+
+			if (!s->significant ||
+			    s->ci_level <= 1 - res->opts.alpha)
+				continue;
+			strbuf_addf(sb,
+				    "; marked rows' intervals %.4g%% "
+				    "(Benjamini-Yekutieli FCR)",
+				    100 * s->ci_level);
+			return;
+		}
+}
+
+/*
+ * The change is of the unit means, each unit weighted equally, the mean
+ * row of all samples: say so, naming the operations, where some side's
+ * units hold different numbers of samples, so that the two can differ.
+ */
+static void footer_unbalanced(const struct compare_result *res,
+			      const struct compare_bench *bench,
+			      struct strvec *lines)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 0;
+
+	for (size_t o = 0; o < bench->ops_nr; o++) {
+		const struct compare_op *op = &bench->ops[o];
+		bool any = false;
+
+		for (size_t i = 1; i < res->runs_nr; i++)
+			any |= op->side[i].untested == COMPARE_TESTED &&
+			       (op->side[i].unbalanced ||
+				op->side[0].unbalanced);
+		if (!any)
+			continue;
+		if (n++ < FOOTER_MAX_NAMES)
+			strbuf_addf(&sb, "%s %s", n > 1 ? "," : "", op->name);
+		else if (n == FOOTER_MAX_NAMES + 1)
+			strbuf_addstr(&sb, ", ...");
+	}
+	if (n) {
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_addf(&line,
+			    "the change is of the %s means, each %s weighted "
+			    "equally, and the mean rows weight every sample: "
+			    "they can differ, as %s hold different numbers of "
+			    "samples:%s",
+			    compare_unit_nth(res->opts.unit),
+			    compare_unit_nth(res->opts.unit),
+			    compare_unit_plural(res->opts.unit), sb.buf);
+		strvec_push(lines, line.buf);
+		strbuf_release(&line);
+	}
+	strbuf_release(&sb);
+}
+
+/* The median of v[0..n), which it sorts; NaN when n is 0. */
+static double median_of(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * The share of the variance between runs or boots over the sides of
+ * bench (median), and what it means for precision: how much twice the
+ * iterations per unit would narrow the intervals against twice the
+ * units (compare_narrowing_pct()). False when no side has a share.
+ */
+static bool footer_share(const struct compare_result *res,
+			 const struct compare_bench *bench, struct strbuf *sb)
+{
+	size_t cap = bench->ops_nr * res->runs_nr + 1, k = 0;
+	double *share = xmalloc(cap * sizeof(*share));
+	double *m = xmalloc(cap * sizeof(*m));
+	const char *unit = compare_unit_nth(res->opts.unit);
+	const char *units = compare_unit_plural(res->opts.unit);
+	double med, narrow;
+
+	for (size_t o = 0; o < bench->ops_nr; o++)
+		for (size_t i = 0; i < res->runs_nr; i++) {
+			const struct compare_side *s = &bench->ops[o].side[i];
+
+			if (isnan(s->between_share))
+				continue;
+			share[k] = s->between_share;
+			m[k++] = s->iters_per_unit;
+		}
+	med = median_of(share, k);
+	narrow = compare_narrowing_pct(med, median_of(m, k));
+	if (k) {
+		strbuf_addf(sb,
+			    "between-%s share of the variance %.0f%% (one-way "
+			    "random effects, median of %zu side%s): twice the "
+			    "iterations per %s narrow the intervals by %.0f%%, "
+			    "twice the %s by 29%% or more",
+			    unit, 100 * med, k, k == 1 ? "" : "s", unit, narrow,
+			    units);
+		if (narrow < 29.3 / 2)
+			strbuf_addf(sb, ": more %s, not more iterations",
+				    units);
+	}
+	free(share);
+	free(m);
+	return k > 0;
+}
+
+/*
+ * The lines on the design under the n line: the unit --unit auto chose
+ * when it is coarser than the iteration, the share of the variance
+ * between those units, and the warning of an explicit finer unit.
+ */
+static void footer_design(const struct compare_result *res,
+			  const struct compare_bench *bench,
+			  struct strvec *lines)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (res->unit_auto && res->opts.unit != COMPARE_UNIT_ITERATION) {
+		strbuf_addf(&sb,
+			    "unit: %s, as the design decides (--unit auto: "
+			    "%s)",
+			    compare_unit_nth(res->opts.unit), res->unit_why);
+		strvec_push(lines, sb.buf);
+	}
+	strbuf_reset(&sb);
+	if (!bench->monitor && footer_share(res, bench, &sb))
+		strvec_push(lines, sb.buf);
+	strbuf_reset(&sb);
+	if (res->unit_warning && !bench->monitor) {
+		strbuf_addf(&sb, "warning: %s", res->unit_warning);
+		strvec_push(lines, sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
 void compare_footer(const struct compare_result *res,
 		    const struct compare_bench *bench, struct strvec *lines)
 {
@@ -1778,6 +2151,8 @@ void compare_footer(const struct compare_result *res,
 		    res->opts.fdr ? ", BH FDR" : "");
 	strvec_push(lines, sb.buf);
 	compare_untested_lines(res, bench, lines);
+	footer_undefined(res, bench, lines);
+	footer_unbalanced(res, bench, lines);
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s over %zu row%s, %zu marked; ",
 		    res->opts.fdr ? "BH" : "no FDR control",
@@ -1798,12 +2173,14 @@ void compare_footer(const struct compare_result *res,
 	else
 		strbuf_addf(&sb, "p unadjusted, as the %g%% intervals",
 			    100 * (1 - res->opts.alpha));
+	footer_fcr(res, bench, &sb);
 	if (res->opts.margin_pct > 0)
 		strbuf_addf(&sb, "; margin %g%%", res->opts.margin_pct);
 	strvec_push(lines, sb.buf);
 	strbuf_reset(&sb);
 	footer_units(res, bench, &sb);
 	strvec_push(lines, sb.buf);
+	footer_design(res, bench, lines);
 	strbuf_reset(&sb);
 	if (footer_power(res, bench, &sb))
 		strvec_push(lines, sb.buf);

@@ -43,10 +43,16 @@ enum compare_test {
 
 /* The unit of replication the test compares (reference section 1). */
 enum compare_unit {
-	COMPARE_UNIT_ITERATION, /* one value per iteration (default) */
+	COMPARE_UNIT_ITERATION, /* one value per iteration */
 	COMPARE_UNIT_SAMPLE,	/* every sample on its own (version 1) */
 	COMPARE_UNIT_RUN,	/* one value per run of a label */
 	COMPARE_UNIT_BOOT,	/* one value per guest boot (kernels:) */
+	/*
+	 * The default: the coarsest level that replicates, as the design
+	 * of the data decides (compare_unit_auto()); compare_runs()
+	 * resolves it, so a result never holds it.
+	 */
+	COMPARE_UNIT_AUTO,
 };
 
 struct compare_options {
@@ -64,7 +70,7 @@ struct compare_options {
 	const char *sub_heading;
 	/* A "BENCH vmstat" table per monitored benchmark, of these rows. */
 	enum compare_monitors monitors;
-	enum compare_unit unit; /* default COMPARE_UNIT_ITERATION */
+	enum compare_unit unit; /* default COMPARE_UNIT_AUTO */
 	/* Verdicts: the change, percent >= 0, that counts (default 0). */
 	double margin_pct;
 	/*
@@ -77,7 +83,7 @@ struct compare_options {
 #define COMPARE_OPTIONS_INIT                                                   \
 	{                                                                      \
 		.test = COMPARE_TEST_WELCH, .alpha = 0.05, .fdr = true,        \
-		.unit = COMPARE_UNIT_ITERATION, .margin_pct = 0.0,             \
+		.unit = COMPARE_UNIT_AUTO, .margin_pct = 0.0,                  \
 	}
 
 /*
@@ -154,6 +160,32 @@ struct compare_side {
 	double p_adjusted;
 	enum stats_verdict verdict;
 	double mde_pct;
+	/*
+	 * Under --unit run or boot, the share of the variance of this
+	 * side's iteration values that lies between its units
+	 * (compare_between_share()) and its iterations per unit; NaN when
+	 * not computed (other units, a unit of one iteration each).
+	 */
+	double between_share, iters_per_unit;
+	/*
+	 * A tested row whose ratio is undefined (a base mean of 0, an
+	 * interval that is not bounded): its verdict gives no more than
+	 * the direction of a marked difference at margin 0, and is
+	 * inconclusive against a margin.
+	 */
+	bool ratio_undefined;
+	/*
+	 * This side's units hold different numbers of samples (or
+	 * iterations), so the mean of its unit values, which the change
+	 * compares, is not the mean row over all samples.
+	 */
+	bool unbalanced;
+	/*
+	 * The level of change's interval: 1 - alpha, or for a row marked
+	 * under BH the false-coverage-rate level 1 - R alpha / m of
+	 * Benjamini and Yekutieli (R marked of m tested in its family).
+	 */
+	double ci_level;
 	/*
 	 * --print-ratio (reference 2.8); 1, 0 and 0 in the baseline, where
 	 * under --test=mmtests ndiff is NaN when the baseline has no CI at
@@ -286,8 +318,19 @@ struct compare_bench {
 };
 
 struct compare_result {
-	/* A copy of the options; benchmark and sub_heading are NULL. */
+	/*
+	 * A copy of the options; benchmark and sub_heading are NULL, and
+	 * unit is the one tested, never COMPARE_UNIT_AUTO.
+	 */
 	struct compare_options opts;
+	/*
+	 * unit_auto: --unit auto chose opts.unit, for the reason unit_why
+	 * ("A 2 runs, B 2 runs", compare_unit_auto()); NULL otherwise.
+	 * unit_warning: an explicit --unit iteration or sample on labels
+	 * that pool runs or boots, which it takes as alike; else NULL.
+	 */
+	bool unit_auto;
+	char *unit_why, *unit_warning;
 	char **labels; /* run labels, baseline first */
 	size_t runs_nr;
 	struct compare_bench *bench;

@@ -135,6 +135,42 @@ static void change_pct(struct strbuf *sb, double v)
 		strbuf_addstr(sb, "n/a");
 }
 
+/*
+ * "[-6.11%, -0.29%]"; on a row left unmarked whose interval excludes 0
+ * (unadjusted, where the mark is BH-adjusted) "... unadjusted".
+ */
+static void interval(struct strbuf *sb, const struct compare_side *s)
+{
+	strbuf_addch(sb, '[');
+	change_pct(sb, s->change.low_pct);
+	strbuf_addstr(sb, ", ");
+	change_pct(sb, s->change.high_pct);
+	strbuf_addch(sb, ']');
+	if (!s->significant &&
+	    (s->change.low_pct > 0 || s->change.high_pct < 0))
+		strbuf_addstr(sb, " unadjusted");
+}
+
+/* "p=0.0356 q=0.4269": p, and with fdr its BH-adjusted q; "p=-". */
+static void p_cell(struct strbuf *sb, const struct compare_result *res,
+		   const struct compare_side *s)
+{
+	if (isnan(s->p)) {
+		strbuf_addstr(sb, "p=-");
+		return;
+	}
+	if (s->p < 0.0001)
+		strbuf_addstr(sb, "p<0.0001");
+	else
+		strbuf_addf(sb, "p=%.4f", s->p);
+	if (!res->opts.fdr || isnan(s->p_adjusted))
+		return;
+	if (s->p_adjusted < 0.0001)
+		strbuf_addstr(sb, " q<0.0001");
+	else
+		strbuf_addf(sb, " q=%.4f", s->p_adjusted);
+}
+
 void render_change_rows(const struct compare_result *res,
 			const struct compare_bench *b, struct strvec *cells)
 {
@@ -160,20 +196,11 @@ void render_change_rows(const struct compare_result *res,
 			} else if (s->change.kind != STATS_CI_BOUNDED) {
 				strbuf_addstr(&sb, "[n/a]");
 			} else {
-				strbuf_addch(&sb, '[');
-				change_pct(&sb, s->change.low_pct);
-				strbuf_addstr(&sb, ", ");
-				change_pct(&sb, s->change.high_pct);
-				strbuf_addch(&sb, ']');
+				interval(&sb, s);
 			}
 			strvec_push(cells, sb.buf);
 			strbuf_reset(&sb);
-			if (isnan(s->p))
-				strbuf_addstr(&sb, "p=-");
-			else if (s->p < 0.0001)
-				strbuf_addstr(&sb, "p<0.0001");
-			else
-				strbuf_addf(&sb, "p=%.4f", s->p);
+			p_cell(&sb, res, s);
 			strvec_push(cells, sb.buf);
 			strbuf_reset(&sb);
 			strbuf_addf(&sb, "n=%zu/%zu", op->side[0].units,

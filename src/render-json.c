@@ -29,7 +29,7 @@ static void change_members(const struct compare_result *res, struct cJSON *o,
 		       json_write_num(bounded ? side->change.low_pct : NAN));
 	json_write_add(o, "ci_high_pct",
 		       json_write_num(bounded ? side->change.high_pct : NAN));
-	json_write_add(o, "ci_level", json_write_num(1 - res->opts.alpha));
+	json_write_add(o, "ci_level", json_write_num(side->ci_level));
 	json_write_add(o, "verdict",
 		       json_write_str(stats_verdict_name(side->verdict)));
 	json_write_add(o, "mde_pct", json_write_num(side->mde_pct));
@@ -38,6 +38,7 @@ static void change_members(const struct compare_result *res, struct cJSON *o,
 		       json_write_int((int64_t)op->side[0].units));
 	json_write_add(o, "n_other_units",
 		       json_write_int((int64_t)side->units));
+	json_write_add(o, "between_share", json_write_num(side->between_share));
 	if (side->untested == COMPARE_TESTED) {
 		json_write_add(o, "untested_reason", json_write_null());
 	} else {
@@ -198,6 +199,9 @@ struct cJSON *render_json_object(const struct compare_result *res)
 	json_write_add(o, "fdr", json_write_bool(res->opts.fdr));
 	json_write_add(o, "unit",
 		       json_write_str(compare_unit_nth(res->opts.unit)));
+	json_write_add(o, "unit_auto", json_write_bool(res->unit_auto));
+	json_write_add(o, "unit_reason", json_write_str(res->unit_why));
+	json_write_add(o, "unit_warning", json_write_str(res->unit_warning));
 	json_write_add(o, "margin", json_write_num(res->opts.margin_pct));
 	json_write_add(o, "fdr_family_size",
 		       json_write_int((int64_t)res->family_size[0]));

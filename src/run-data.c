@@ -107,6 +107,7 @@ void run_boot_release(struct run_boot *b)
 	free(b->append);
 	free(b->guest_release);
 	free(b->guest_cmdline);
+	free(b->accel);
 	machine_info_release(&b->guest);
 	memset(b, 0, sizeof(*b));
 }

@@ -148,6 +148,8 @@ struct run_boot {
 	char *guest_release, *guest_cmdline;
 	bool has_guest;		   /* the agent answered: guest holds facts */
 	struct machine_info guest; /* its facts, zeroed when !has_guest */
+	/* QEMU's accelerator, "kvm" or "tcg"; NULL: unknown. */
+	char *accel;
 };
 
 /*

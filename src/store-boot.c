@@ -231,6 +231,8 @@ int store_load_boots(struct store *st, int64_t run_id, struct run_source *src,
 		b->guest_cmdline = d->guest_cmdline;
 		d->kernel = d->image = d->image_sha256 = d->append = NULL;
 		d->guest_release = d->guest_cmdline = NULL;
+		b->accel = d->accel;
+		d->accel = NULL;
 		b->has_guest = d->guest_facts != NULL;
 		facts_parse(d->guest_facts, &b->guest);
 	}

@@ -219,10 +219,45 @@ static void test_label(void)
 	run_data_release(&rd);
 }
 
+/* Boots under TCG: a warning naming the label and how many boots. */
+static void test_tcg(void)
+{
+	struct run_data runs[2];
+	char *labels[2] = {(char *)"base", (char *)"new"};
+	struct compare_provenance *p;
+	static const char *const want[] = {
+		"accel: tcg in new (1 of 2 boots): an emulated CPU, its "
+		"timings are not the machine's",
+		NULL,
+	};
+
+	memset(runs, 0, sizeof(runs));
+	for (size_t i = 0; i < 2; i++) {
+		runs[i].sources = xcalloc(1, sizeof(*runs[i].sources));
+		runs[i].sources_nr = runs[i].sources_alloc = 1;
+		fake_source(&runs[i].sources[0], &cases[8].labels[i].runs[0],
+			    (int64_t)i + 1);
+		runs[i].sources[0].boots[0].accel = xstrdup("kvm");
+	}
+	ALLOC_GROW(runs[1].sources[0].boots, 2, runs[1].sources[0].boots_alloc);
+	memset(&runs[1].sources[0].boots[1], 0, sizeof(struct run_boot));
+	runs[1].sources[0].boots[1].number = 2;
+	runs[1].sources[0].boots[1].accel = xstrdup("tcg");
+	runs[1].sources[0].boots_nr = 2;
+	p = compare_provenance_new(runs, labels, 2);
+	ok(p != NULL, "tcg: a provenance");
+	if (p)
+		check_lines("tcg", "warning", &p->warnings, want);
+	compare_provenance_free(p);
+	run_data_release(&runs[0]);
+	run_data_release(&runs[1]);
+}
+
 int main(void)
 {
 	test_cases();
 	test_label();
+	test_tcg();
 	done_testing();
 	return exit_status();
 }

@@ -27,7 +27,7 @@ M() { "$MMCMP" --db "$db" "$@"; }
 expect_status 0 "import samples with iterations" M import "$TMP/v2.csv"
 
 expect_status 0 "compare tests iterations by default" M compare base new
-grep_file "$TMP/out" "^fault  new  *-5.00% \[.*\]  p=[0-9.<]*  n=4/4  worse$" \
+grep_file "$TMP/out" "^fault  new  *-5.00% \[.*\]  p=[0-9.<]* q[=<][0-9.]*  n=4/4  worse$" \
 	"the change block gives the change, interval, p, n and verdict"
 grep_file "$TMP/out" "^n = 4 iterations (20 samples) per side$" \
 	"the footer gives units and samples per side"
@@ -59,9 +59,11 @@ expect_status 0 "--format json" M compare --format json base new
 py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($1)" "$TMP/out"; }
 check "json: version 2 with unit, margin and family size" \
 	test "$(py '(d["version"], d["unit"], d["margin"], d["fdr_family_size"])')" = "(2, 'iteration', 0, 3)"
+# One of the three rows is marked: its interval is Benjamini and
+# Yekutieli's, at 1 - 1 x 0.05 / 3.
 check "json: the compared mean cell has the change members" \
-	test "$(py '[(c["verdict"], c["n_base_units"], c["n_other_units"], c["n_base"], round(c["change_pct"], 6), c["ci_level"]) for c in d["benchmarks"][0]["operations"][0]["cells"] if c["stat"] == "Hmean" and c["label"] == "new"]')" = \
-	"[('worse', 4, 4, 20, -5.0, 0.95)]"
+	test "$(py '[(c["verdict"], c["n_base_units"], c["n_other_units"], c["n_base"], round(c["change_pct"], 6), round(c["ci_level"], 6)) for c in d["benchmarks"][0]["operations"][0]["cells"] if c["stat"] == "Hmean" and c["label"] == "new"]')" = \
+	"[('worse', 4, 4, 20, -5.0, 0.983333)]"
 check "json: the interval holds the change, p_adjusted >= p" \
 	test "$(py 'all(c["ci_low_pct"] <= c["change_pct"] <= c["ci_high_pct"] and c["p_adjusted"] >= c["p_value"] for b in d["benchmarks"] for o in b["operations"] for c in o["cells"] if "change_pct" in c and c["ci_low_pct"] is not None)')" = True
 
@@ -128,7 +130,7 @@ expect_status 0 "export it again" M export json vm-base
 check "each iteration keeps its boot" \
 	test "$(py '(len(d["runs"]), sorted(set((i["index"], i["boot"]) for r in d["runs"] for i in r["iterations"])))')" = \
 	"(2, [(1, 1), (2, 1), (3, 2), (4, 2)])"
-expect_status 0 "--unit iteration of labels with boots" M compare vm-base vm-new
+expect_status 0 "--unit iteration of labels with boots" M compare --unit iteration vm-base vm-new
 grep_file "$TMP/out" "boots: fault vm-base: its boots differ more than their iterations (ANOVA p=0\.00[0-9]*); consider --unit boot: more boots, not more iterations, buy precision$" \
 	"the boot note says when boots differ more than iterations"
 check "and takes the place of the runs note" sh -c "! grep -q 'runs: fault vm-base' '$TMP/out'"
@@ -142,7 +144,7 @@ grep_file "$TMP/err" "label 'base' has no boots" "the error names the label"
 expect_status 0 "mmcmp power --unit boot" M power --unit boot vm-base vm-new
 grep_file "$TMP/out" "^boots per side to find a 5% change" "power counts boots"
 
-expect_status 0 "mmcmp power with two labels" M power base new
+expect_status 0 "mmcmp power with two labels" M power --unit iteration base new
 grep_file "$TMP/out" "^iterations per side to find a 5% change with power 0.8 at alpha 0.05$" \
 	"power states the effect, power and alpha"
 grep_file "$TMP/out" "^fault  *[0-9.]*%  *8  *[0-9]*$" "power gives the spread, current n and units needed"
@@ -158,7 +160,7 @@ for i in 1 2 3 4 5; do
 	printf 'base,p,ops-a,%s,ops/s,higher,2,%s\n' "10$i" "$i" >>"$TMP/pw.csv"
 done
 expect_status 0 "import operations with short names" M import "$TMP/pw.csv"
-expect_status 0 "mmcmp power of short names" M power base --benchmark p
+expect_status 0 "mmcmp power of short names" M power --unit iteration base --benchmark p
 check "power: the header lines up with the rows" \
 	test "$(awk 'NR > 4 { print length($0) }' "$TMP/out" | sort -u)" = \
 	"$(awk 'NR == 4 { print length($0) }' "$TMP/out")"
@@ -197,11 +199,11 @@ rm -f "$mdb"
 expect_status 0 "import them with made-up vmstat counters" "$MMCMP" --db "$mdb" import "$TMP/mon.json"
 expect_status 0 "compare --monitors" "$MMCMP" --db "$mdb" compare --monitors A B
 grep_file "$TMP/out" "^BH over 50 rows, 0 marked; " "the monitor family holds every changed counter"
-grep_file "$TMP/out" "^nr_writeback  B  .*  p=0\.0213  n=3/3  inconclusive$" "p = 0.02 is not marked over 50 rows"
+grep_file "$TMP/out" "^nr_writeback  B  .*  p=0\.0213 q=[0-9.]*  n=3/3  inconclusive$" "p = 0.02 is not marked over 50 rows"
 expect_status 0 "compare --monitors --sub-heading" \
 	"$MMCMP" --db "$mdb" compare --monitors --sub-heading 'nr_writeback|tcpstream' A B
 grep_file "$TMP/out" "^BH over 50 rows, 0 marked; " "--sub-heading leaves the monitor family at 50 rows"
-grep_file "$TMP/out" "^nr_writeback  B  .*  p=0\.0213  n=3/3  inconclusive$" "nor changes the counter's verdict"
+grep_file "$TMP/out" "^nr_writeback  B  .*  p=0\.0213 q=[0-9.]*  n=3/3  inconclusive$" "nor changes the counter's verdict"
 check "nor its marker" sh -c "! grep -q '^Amean nr_writeback .*\*' '$TMP/out'"
 check "and shows only the counter it matches" test "$(grep -c '^Amean ' "$TMP/out")" -eq 1
 expect_status 0 "compare --monitors --benchmark w" "$MMCMP" --db "$mdb" compare --monitors --benchmark w A B
@@ -253,7 +255,7 @@ awk 'BEGIN {
 }' >"$TMP/uo.csv"
 expect_status 0 "import an outlier" "$MMCMP" --db "$TMP/uo.db" import "$TMP/uo.csv"
 expect_status 0 "compare --test=utest with an outlier" "$MMCMP" --db "$TMP/uo.db" compare --test=utest base new
-grep_file "$TMP/out" "^c  new  -[0-9.]*% \[-[0-9.]*%, +[0-9.]*%\]  p=0\.0022  n=6/6  worse$" \
+grep_file "$TMP/out" "^c  new  -[0-9.]*% \[-[0-9.]*%, +[0-9.]*%\]  p=0\.0022 q=0\.0022  n=6/6  worse$" \
 	"the U test marks the row whose Welch interval holds 0"
 grep_file "$TMP/out" "^BH over 1 row, 1 marked; p unadjusted, the U test's, as the marks and verdicts; the 95% intervals are Welch's and may disagree$" \
 	"the footer says whose p and whose intervals"

@@ -110,7 +110,7 @@ expect_status 0 "--format junit exits 0 without --fail-on" C mixed --format juni
 check "junit: 5 testcases, the worse one fails, the untested one is skipped" \
 	test "$(junit)" = "5 1 1 ['slow (new)'] ['worse']"
 grep_file "$TMP/out" '<failure message="worse: -20.00% \[' "the failure carries the change and its interval"
-grep_file "$TMP/out" 'p&lt;0.0001, n=5/5' "the failure carries p, escaped"
+grep_file "$TMP/out" 'p&lt;0.0001 q&lt;0.0001, n=5/5' "the failure carries p and q, escaped"
 check "junit: the name with markup is escaped" \
 	python3 -c 'import sys, xml.etree.ElementTree as ET; sys.exit(0 if "a<b&c%d (new)" in [c.get("name") for c in ET.parse(sys.argv[1]).iter("testcase")] else 1)' "$TMP/out"
 expect_status 3 "--format junit --fail-on inconclusive" C mixed --margin 5 --format junit --fail-on inconclusive base new

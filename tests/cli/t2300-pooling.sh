@@ -67,7 +67,7 @@ expect_status 0 "csv --test=mmtests with an interrupted run" M compare --format 
 grep_file "$TMP/out" "^[^,]*,note,run $id of 'base' left out: interrupted after 4 of 4 iterations,,,,,,,$" \
 	"csv --test=mmtests: the note record has mmtests' columns"
 expect_status 0 "--include-incomplete with an interrupted run" \
-	M compare --include-incomplete base patched
+	M compare --unit iteration --include-incomplete base patched
 grep_file "$TMP/out" "^run $id of 'base' included (--include-incomplete): interrupted after 4 of 4 iterations$" \
 	"the note marks the run included"
 grep_file "$TMP/out" "^n = base 8 iterations (8 samples), patched 4 iterations (4 samples)$" \
