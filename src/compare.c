@@ -368,13 +368,11 @@ static void side_test(struct compare_side *s, const struct compare_side *b,
 		s->untested = COMPARE_UNTESTED_UNDEFINED;
 		return;
 	}
-	stats_welch_units(bu->u, bu->n, su->u, su->n, &s->welch);
+	stats_welch_pick(bu->u, bu->n, su->u, su->n, !opts->fieller, &s->welch);
 	s->untested = untested_of(s->welch.untested);
 	if (s->untested != COMPARE_TESTED)
 		return;
 	stats_change(&s->welch, higher_better, opts->alpha, &s->change);
-	s->mde_pct = stats_mde(stats_power_n_harmonic(&s->welch),
-			       stats_power_sd_pct(&s->welch), opts->alpha, 0.8);
 	if (opts->test == COMPARE_TEST_UTEST) {
 		stats_mannwhitney(bu->u, bu->n, su->u, su->n, &t);
 		if (!t.valid || isnan(t.p)) {
@@ -709,6 +707,14 @@ static void apply_family(struct compare_result *res, bool monitor)
 		s->verdict = stats_verdict(s->significant, s->change.change_pct,
 					   &tost, opts->margin_pct);
 	}
+	/* The power of a lone change: BH marks it at alpha / tested. */
+	for (size_t k = 0; k < n; k++)
+		if (!isnan(p[k]))
+			item[k].side->mde_pct = stats_welch_mde_pct(
+				&item[k].side->welch,
+				opts->fdr ? opts->alpha / (double)tested
+					  : opts->alpha,
+				0.8);
 	res->family_size[monitor] = tested;
 	res->family_marked[monitor] = marked;
 	free(item);
@@ -1699,17 +1705,21 @@ static bool footer_power(const struct compare_result *res,
 		}
 	have = k > 0;
 	if (have) {
-		double m;
+		double m, nm;
 
 		qsort(mde, k, sizeof(*mde), cmp_double);
 		qsort(n, k, sizeof(*n), cmp_double);
 		m = k % 2 ? mde[k / 2] : (mde[k / 2 - 1] + mde[k / 2]) / 2;
+		nm = k % 2 ? n[k / 2] : (n[k / 2 - 1] + n[k / 2]) / 2;
 		strbuf_addf(sb,
-			    "n = %.3g %s per side: changes under %.*f%% "
-			    "(median row) are found less than 80%% of the time",
-			    k % 2 ? n[k / 2] : (n[k / 2 - 1] + n[k / 2]) / 2,
-			    compare_unit_plural(res->opts.unit), m < 10 ? 1 : 0,
-			    m);
+			    "n = %.3g %s per side: a lone change is found 80%% "
+			    "of the time from at least %.*f%% (median row)",
+			    nm, compare_unit_plural(res->opts.unit),
+			    m < 10 ? 1 : 0, m);
+		if (nm <= 3)
+			strbuf_addstr(sb, "; with so few units only changes "
+					  "of about twice that are found "
+					  "reliably");
 	}
 	free(mde);
 	free(n);
