@@ -155,6 +155,7 @@ struct compare_side {
 	double p_adjusted;
 	enum stats_verdict verdict;
 	double mde_pct;
+	double drift_rho, drift_p; /* Spearman with time; p NaN below 6 */
 	/*
 	 * --print-ratio (reference 2.8); 1, 0 and 0 in the baseline, where
 	 * under --test=mmtests ndiff is NaN when the baseline has no CI at

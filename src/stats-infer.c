@@ -220,14 +220,15 @@ static void log_change(const struct stats_welch_units *w, bool higher_better,
 	out->theta = exp(d);
 	out->theta_low = exp(d - t * se);
 	out->theta_high = exp(d + t * se);
+	/* + 0.0: no change prints 0.00%, not -0.00%. */
 	if (higher_better) {
-		out->change_pct = 100.0 * expm1(d);
-		out->low_pct = 100.0 * expm1(d - t * se);
-		out->high_pct = 100.0 * expm1(d + t * se);
+		out->change_pct = 100.0 * expm1(d) + 0.0;
+		out->low_pct = 100.0 * expm1(d - t * se) + 0.0;
+		out->high_pct = 100.0 * expm1(d + t * se) + 0.0;
 	} else {
-		out->change_pct = -100.0 * expm1(d);
-		out->low_pct = -100.0 * expm1(d + t * se);
-		out->high_pct = -100.0 * expm1(d - t * se);
+		out->change_pct = -100.0 * expm1(d) + 0.0;
+		out->low_pct = -100.0 * expm1(d + t * se) + 0.0;
+		out->high_pct = -100.0 * expm1(d - t * se) + 0.0;
 	}
 }
 

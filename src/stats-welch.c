@@ -47,8 +47,7 @@ static void mean_var2(const double *x, size_t n, double *mean, double *var)
 	*var = (ss - comp * comp / (double)n) / (double)(n - 1);
 }
 
-static void log_untested(struct stats_welch_units *out,
-			 enum stats_untested why)
+static void log_untested(struct stats_welch_units *out, enum stats_untested why)
 {
 	out->untested = why;
 	out->scale = out->mean_a = out->mean_b = NAN;
@@ -176,8 +175,8 @@ static double node_logw(double s, double a, double b, double ka, double kb,
 	       0.5 * k * log(lambda);
 }
 
-static void grid_push(struct welch_grid *g, size_t *alloc, double w,
-		      double df, double fac)
+static void grid_push(struct welch_grid *g, size_t *alloc, double w, double df,
+		      double fac)
 {
 	ALLOC_GROW(g->w, g->nr + 1, *alloc);
 	g->crit = xrealloc(g->crit, *alloc * sizeof(*g->crit));
@@ -188,9 +187,9 @@ static void grid_push(struct welch_grid *g, size_t *alloc, double w,
 }
 
 /* Walk the nodes s0 + j h from j = 0 out in direction dir. */
-static void grid_walk(struct welch_grid *g, size_t *alloc, double s0,
-		      double h, int dir, double a, double b, double ka,
-		      double kb, double *top)
+static void grid_walk(struct welch_grid *g, size_t *alloc, double s0, double h,
+		      int dir, double a, double b, double ka, double kb,
+		      double *top)
 {
 	for (size_t j = dir > 0 ? 0 : 1; g->nr < WELCH_NODES_MAX; j++) {
 		double df, fac, lw;
@@ -227,7 +226,8 @@ static void grid_crit(struct welch_grid *g, double alpha, double df_min)
 	}
 	for (size_t j = 0; j < 5; j++) {
 		x[j] = 0.5 * (lo + hi) +
-		       0.5 * (hi - lo) * cos(M_PI * (2.0 * (double)j + 1.0) / 10.0);
+		       0.5 * (hi - lo) *
+			       cos(M_PI * (2.0 * (double)j + 1.0) / 10.0);
 		y[j] = stats_t_isf(0.5 * alpha, 1.0 / x[j]);
 	}
 	for (size_t i = 0; i < g->nr; i++) {
@@ -281,12 +281,13 @@ static double grid_power(const struct welch_grid *g, double ncp);
 /*
  * The grid for a design, its step halved until the power at ncp moves by
  * less than WELCH_GRID_TOL (the trapezoid rule converges geometrically,
- * so that change bounds the coarser grid's error, which is kept): from 0.8 times the spread of s (about
- * sqrt(2 / ka + 2 / kb)), at most 0.5; small df and a small alpha, where
- * qt() rises steeply as the df falls towards 1, need finer steps.
+ * so that change bounds the coarser grid's error, which is kept): from 0.8
+ * times the spread of s (about sqrt(2 / ka + 2 / kb)), at most 0.5; small df
+ * and a small alpha, where qt() rises steeply as the df falls towards 1, need
+ * finer steps.
  */
-static void grid_init(struct welch_grid *g, double sd_a, size_t na,
-		      double sd_b, size_t nb, double alpha, double ncp)
+static void grid_init(struct welch_grid *g, double sd_a, size_t na, double sd_b,
+		      size_t nb, double alpha, double ncp)
 {
 	double h = fmin(0.5, 0.8 * sqrt(2.0 / (double)(na - 1) +
 					2.0 / (double)(nb - 1)));
@@ -405,9 +406,7 @@ double stats_welch_mde(double sd_a, size_t na, double sd_b, size_t nb,
 	    !(power > 0.0 && power < 1.0))
 		return NAN;
 	z = -stats_norm_quantile(1.0 - power);
-	guess = stats_t_isf(0.5 * alpha,
-			    (double)(na < nb ? na : nb) - 1.0) +
-		z;
+	guess = stats_t_isf(0.5 * alpha, (double)(na < nb ? na : nb) - 1.0) + z;
 	grid_init(&g, sd_a, na, sd_b, nb, alpha, guess);
 	/* At delta 0 the power is the test's size, about alpha. */
 	if (power <= 2.0 * alpha && grid_power(&g, 0.0) >= power) {
@@ -462,8 +461,8 @@ double stats_welch_mde_pct(const struct stats_welch_units *w, double alpha,
 	return stats_welch_mde(sa, w->na, sb, w->nb, alpha, power);
 }
 
-double stats_welch_power_n(double delta, double sd_a, double sd_b,
-			   double alpha, double power)
+double stats_welch_power_n(double delta, double sd_a, double sd_b, double alpha,
+			   double power)
 {
 	double lo = 2.0, hi = 2.0;
 
@@ -495,8 +494,8 @@ double stats_welch_power_n(double delta, double sd_a, double sd_b,
 }
 
 /* The largest |x - mean| / sd over the values left (!out[i]). */
-static size_t esd_step(const double *x, size_t n, const bool *out,
-		       size_t left, double *score)
+static size_t esd_step(const double *x, size_t n, const bool *out, size_t left,
+		       double *score)
 {
 	double s = 0.0, ss = 0.0, m, sd;
 	size_t worst = SIZE_MAX;
@@ -526,8 +525,7 @@ static double esd_lambda(size_t n, size_t i, double alpha)
 	return (double)(n - i) * t / sqrt((df + t * t) * nl);
 }
 
-size_t stats_outliers_esd(const double *u, size_t n, double alpha,
-			  bool *flag)
+size_t stats_outliers_esd(const double *u, size_t n, double alpha, bool *flag)
 {
 	size_t most = n / 5 > 1 ? n / 5 : 1, found = 0, *order;
 	bool positive = true;

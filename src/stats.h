@@ -451,4 +451,13 @@ double stats_welch_power_n(double delta, double sd_a, double sd_b, double alpha,
  */
 size_t stats_outliers_esd(const double *u, size_t n, double alpha, bool *flag);
 
+/*
+ * compare's levels for its warnings: outliers by the ESD test at 1% per
+ * table of 20 rows of 2 labels (per side of a row: 0.01 / 40), and drift
+ * (stats_spearman() from 6 units) when its BH-adjusted p over the sides
+ * of one table is at most 0.01.
+ */
+#define STATS_OUTLIER_ALPHA (0.01 / 40.0)
+#define STATS_DRIFT_Q	    0.01
+
 #endif /* MMCMP_STATS_H */

@@ -143,8 +143,8 @@ static void check_esd(char **f, size_t nf, int line)
 		want_nr += want[i] != 0.0;
 	}
 	ok(!bad && nr == want_nr,
-	   "esd: %zu of %zu flagged at alpha %g, as R (line %d)", nr, n,
-	   alpha, line);
+	   "esd: %zu of %zu flagged at alpha %g, as R (line %d)", nr, n, alpha,
+	   line);
 	free(flag);
 out:
 	free(u);
@@ -181,7 +181,8 @@ static void check_row(char *s, int line)
 /* What R has no row for: the scale picked, bounds, undefined cases. */
 static void check_contracts(void)
 {
-	static const double pos[] = {10.0, 11.0, 12.0}, zero[] = {0.0, 1.0, 2.0};
+	static const double pos[] = {10.0, 11.0, 12.0},
+			    zero[] = {0.0, 1.0, 2.0};
 	static const double wide_a[] = {1.0, 100.0}, wide_b[] = {50.0, 5000.0};
 	struct stats_welch_units w;
 	struct stats_change ch;
