@@ -13,6 +13,7 @@
 
 #include "stats.h"
 #include "test-stats-tsv.h"
+#include "until.h"
 
 #define TABLE_PATH "data/stats-v3-reference.tsv"
 #define MAX_FIELDS 16
@@ -151,6 +152,22 @@ out:
 	free(want);
 }
 
+static void check_stein(char **f, size_t nf, int line)
+{
+	double pct, want, *x = NULL;
+	size_t n = 0;
+
+	if (nf != 4 || !nums(f, 1, 1, &pct) || !parse_list(f[2], &x, &n) ||
+	    !nums(f, 3, 1, &want) || n != UNTIL_PILOT) {
+		ok(false, "stein row (line %d) parses", line);
+		goto out;
+	}
+	check_rel_tol("stein", f[1], (double)until_target(x, n, 1, pct), want,
+		      0.0, line);
+out:
+	free(x);
+}
+
 /* clang-format off */
 static const struct {
 	const char *name;
@@ -162,6 +179,7 @@ static const struct {
 	{ "mde_pct", check_mde_pct },
 	{ "power_n", check_power_n },
 	{ "esd", check_esd },
+	{ "stein", check_stein },
 };
 /* clang-format on */
 
