@@ -130,6 +130,14 @@ for (cs in list(list(smp(2, 100, 2), smp(2, 100, 2)),
     add("mde_pct", as.integer(use_log), num(alpha), vec(cs[[1]]), vec(cs[[2]]),
         num(mde_pct(cs[[1]], cs[[2]], use_log, alpha)))
 
+# The reproducer tests/data/stats-v3/mde-n2.csv (tests/cli/t2150): its tput
+# row (higher is better: unit values 1/x) and lat row, 2 iterations a side,
+# at the level of a lone change in its 2-row BH family, 0.05 / 2.
+add("mde_pct", "1", num(0.025), vec(1 / c(1000, 1030)), vec(1 / c(1010, 1040)),
+    num(mde_pct(1 / c(1000, 1030), 1 / c(1010, 1040), TRUE, 0.025)))
+add("mde_pct", "1", num(0.025), vec(c(10, 10.3)), vec(c(10.1, 10.4)),
+    num(mde_pct(c(10, 10.3), c(10.1, 10.4), TRUE, 0.025)))
+
 # Units per side: the smallest whole n >= 2 with the power wanted.
 power_n <- function(delta, sa, sb, alpha, power) {
   n <- 2
