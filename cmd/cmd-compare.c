@@ -54,6 +54,9 @@ const struct cmd_option compare_test_options[] = {
 		   "significance level, 0 < A < 1 (default 0.05)"),
 	OPT_FLAG("no-fdr", 0, struct compare_options, fdr, false,
 		 "no Benjamini-Hochberg false-discovery control"),
+	OPT_FLAG("fieller", 0, struct compare_options, fieller, true,
+		 "the change as a ratio of the plain means with Fieller's "
+		 "interval, not of the geometric means on the log scale"),
 	OPT_CHOICE("unit", 0, struct compare_options, unit, compare_unit_nth,
 		   "the unit of replication the test compares (default "
 		   "iteration): one value per iteration, every sample, one "

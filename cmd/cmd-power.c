@@ -96,8 +96,12 @@ static void row_cells(const struct power_args *a,
 	else
 		strbuf_addf(&cells[0], "%.2f%%", sd);
 	strbuf_addf(&cells[1], "%.3g", n);
+	/* Welch's test, the one compare runs, with each side's spread. */
 	add_needed(&cells[2],
-		   stats_power_n(a->effect_pct, sd, res->opts.alpha, a->power));
+		   stats_welch_power_n(a->effect_pct, s[0].cv_pct,
+				       res->runs_nr > 1 ? s[1].cv_pct
+							: s[0].cv_pct,
+				       res->opts.alpha, a->power));
 }
 
 /*

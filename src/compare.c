@@ -416,13 +416,11 @@ static void side_test(struct compare_side *s, const struct compare_side *b,
 		s->untested = COMPARE_UNTESTED_UNDEFINED;
 		return;
 	}
-	stats_welch_units(bu->u, bu->n, su->u, su->n, &s->welch);
+	stats_welch_pick(bu->u, bu->n, su->u, su->n, !opts->fieller, &s->welch);
 	s->untested = untested_of(s->welch.untested);
 	if (s->untested != COMPARE_TESTED)
 		return;
 	stats_change(&s->welch, higher_better, opts->alpha, &s->change);
-	s->mde_pct = stats_mde(stats_power_n_harmonic(&s->welch),
-			       stats_power_sd_pct(&s->welch), opts->alpha, 0.8);
 	if (opts->test == COMPARE_TEST_UTEST) {
 		stats_mannwhitney(bu->u, bu->n, su->u, su->n, &t);
 		if (!t.valid || isnan(t.p)) {
@@ -514,7 +512,7 @@ static void op_warnings(struct compare_op *op, const struct side_units *su,
 		bool *flag = xcalloc(x->n ? x->n : 1, sizeof(*flag));
 		double rho, p;
 
-		if (stats_outliers(x->u, x->n, flag)) {
+		if (stats_outliers_esd(x->u, x->n, STATS_OUTLIER_ALPHA, flag)) {
 			size_t flagged = 0;
 
 			strbuf_reset(&sb);
@@ -529,25 +527,21 @@ static void op_warnings(struct compare_op *op, const struct side_units *su,
 				if (flag[k])
 					strbuf_addf(&sb, "%s %zu",
 						    nr++ ? "," : "", k + 1);
-			strbuf_addf(&sb, " of %zu (|u - median| > 3.5 MAD)",
+			strbuf_addf(&sb,
+				    " of %zu (generalized ESD, 1%% of "
+				    "20-row tables)",
 				    x->n);
 			strvec_push(&op->warnings, sb.buf);
 		}
 		free(flag);
 		/*
 		 * From 6 units, where the exact test can reach p < 0.01
-		 * (2 / 6! = 0.0028, stats_spearman()); below, no order of
-		 * the units is rare enough to warn.
+		 * (2 / 6! = 0.0028, stats_spearman()); the warning waits
+		 * for BH over the table (apply_drift()).
 		 */
 		stats_spearman(x->u, x->time, x->n, &rho, &p);
-		if (x->n >= 6 && !isnan(p) && p < 0.01) {
-			strbuf_reset(&sb);
-			strbuf_addf(&sb,
-				    "drift: %s %s: values drift over the run "
-				    "(Spearman rho %.2f with time, p=%.4f)",
-				    op->name, labels[i], rho, p);
-			strvec_push(&op->warnings, sb.buf);
-		}
+		op->side[i].drift_rho = rho;
+		op->side[i].drift_p = x->n >= 6 ? p : NAN;
 		if (i && x->n && su[0].n &&
 		    !stats_interleaved(su[0].time, su[0].n, x->time, x->n)) {
 			strbuf_reset(&sb);
@@ -848,9 +842,61 @@ static void apply_family(struct compare_result *res, bool monitor)
 				     2 * opts->alpha, &tost);
 		s->verdict = row_verdict(s, &tost, opts->margin_pct);
 	}
+	/*
+	 * The power of a lone change: BH marks it at alpha / tested.
+	 * Constant sides have none (constant_sides()).
+	 */
+	for (size_t k = 0; k < n; k++)
+		if (!isnan(p[k]) && !item[k].side->welch.constant)
+			item[k].side->mde_pct = stats_welch_mde_pct(
+				&item[k].side->welch,
+				opts->fdr ? opts->alpha / (double)tested
+					  : opts->alpha,
+				0.8);
 	free(item);
 	free(p);
 	free(adj);
+}
+
+/*
+ * The drift warnings of each table: Spearman's p of every side, adjusted
+ * by BH over the table, warned at q <= STATS_DRIFT_Q, so that a table of
+ * steady data warns about 1% of the time, not once per 100 sides.
+ */
+static void apply_drift(struct compare_result *res, bool monitor)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t bi = 0; bi < res->bench_nr; bi++) {
+		struct compare_bench *b = &res->bench[bi];
+		size_t n = b->ops_nr * res->runs_nr, k = 0;
+		double *p = xmalloc((n ? n : 1) * sizeof(*p));
+		double *q = xmalloc((n ? n : 1) * sizeof(*q));
+
+		for (size_t o = 0; o < b->ops_nr; o++)
+			for (size_t i = 0; i < res->runs_nr; i++)
+				p[k++] = b->ops[o].side[i].drift_p;
+		stats_bh_adjust(p, n, q);
+		for (size_t o = 0, k2 = 0;
+		     b->monitor == monitor && o < b->ops_nr; o++)
+			for (size_t i = 0; i < res->runs_nr; i++, k2++) {
+				if (isnan(q[k2]) || q[k2] > STATS_DRIFT_Q)
+					continue;
+				strbuf_reset(&sb);
+				strbuf_addf(&sb,
+					    "drift: %s %s: values drift over "
+					    "the run (Spearman rho %.2f with "
+					    "time, p=%.4f, q=%.4f over the "
+					    "table)",
+					    b->ops[o].name, res->labels[i],
+					    b->ops[o].side[i].drift_rho, p[k2],
+					    q[k2]);
+				strvec_push(&b->ops[o].warnings, sb.buf);
+			}
+		free(p);
+		free(q);
+	}
+	strbuf_release(&sb);
 }
 
 static void apply_tests(struct compare_result *res, bool monitor)
@@ -858,6 +904,7 @@ static void apply_tests(struct compare_result *res, bool monitor)
 	if (res->opts.test == COMPARE_TEST_MMTESTS)
 		return;
 	apply_family(res, monitor);
+	apply_drift(res, monitor);
 }
 
 static double stat_value(const struct stats_summary *sum,
@@ -1884,17 +1931,22 @@ static bool footer_power(const struct compare_result *res,
 		}
 	have = k > 0;
 	if (have) {
-		double m;
+		double m, nm;
 
 		qsort(mde, k, sizeof(*mde), cmp_double);
 		qsort(n, k, sizeof(*n), cmp_double);
 		m = k % 2 ? mde[k / 2] : (mde[k / 2 - 1] + mde[k / 2]) / 2;
-		strbuf_addf(sb,
-			    "n = %.3g %s per side: changes under %.*f%% "
-			    "(median row) are found less than 80%% of the time",
-			    k % 2 ? n[k / 2] : (n[k / 2 - 1] + n[k / 2]) / 2,
-			    compare_unit_plural(res->opts.unit), m < 10 ? 1 : 0,
-			    m);
+		nm = k % 2 ? n[k / 2] : (n[k / 2 - 1] + n[k / 2]) / 2;
+		strbuf_addf(
+			sb,
+			"n = %.3g %s per side: a change in one row is found "
+			"80%% of the time from at least %.*f%% (median row)",
+			nm, compare_unit_plural(res->opts.unit), m < 10 ? 1 : 0,
+			m);
+		if (nm <= 3)
+			strbuf_addstr(sb, "; with so few units only changes "
+					  "of about twice that are found "
+					  "reliably");
 	}
 	free(mde);
 	free(n);

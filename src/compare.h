@@ -56,10 +56,11 @@ enum compare_unit {
 };
 
 struct compare_options {
-	enum compare_test test;	 /* default COMPARE_TEST_WELCH */
-	double alpha;		 /* significance level, default 0.05 */
-	bool fdr;		 /* Benjamini-Hochberg, default on */
-	bool print_ratio;	 /* renderers: ratio table (2.8) */
+	enum compare_test test; /* default COMPARE_TEST_WELCH */
+	double alpha;		/* significance level, default 0.05 */
+	bool fdr;		/* Benjamini-Hochberg, default on */
+	bool fieller;		/* plain means and Fieller, not the log scale */
+	bool print_ratio;	/* renderers: ratio table (2.8) */
 	bool print_significance; /* renderers: "Significant" rows */
 	const char *benchmark;	 /* only this benchmark; NULL: all */
 	/*
@@ -160,6 +161,7 @@ struct compare_side {
 	double p_adjusted;
 	enum stats_verdict verdict;
 	double mde_pct;
+	double drift_rho, drift_p; /* Spearman with time; p NaN below 6 */
 	/*
 	 * Under --unit run or boot, the share of the variance of this
 	 * side's iteration values that lies between its units

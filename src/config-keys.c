@@ -67,12 +67,13 @@ static const struct key top_keys[] = {
 	 .min = 0,
 	 .max = 100,
 	 .def_doc = "none: every job runs `iterations`",
-	 .help = "Stop a job early once it is precise enough: after at "
-		 "least 3 measured iterations, when for every metric the 95% "
-		 "confidence half-width of the mean of its iteration values "
-		 "is at most this many percent of that mean (more than 0, "
-		 "at most 100). `iterations` is then the maximum; interleaved "
-		 "builds stop together. `mmcmp run --until` overrides it."},
+	 .help = "Stop a job early once it is precise enough: a pilot of 5 "
+		 "measured iterations, then as many in all as its spread says "
+		 "the 95% confidence half-width of the mean of the iteration "
+		 "values needs to be at most this many percent of that mean, "
+		 "for every metric (more than 0, at most 100). `iterations` "
+		 "is then the maximum; interleaved builds stop together. "
+		 "`mmcmp run --until` overrides it."},
 	{.name = "timeout",
 	 .type = KEY_NUMBER,
 	 AT(struct config, timeout_s),

@@ -894,6 +894,7 @@ void stats_welch_units(const double *a, size_t na, const double *b, size_t nb,
 
 	out->na = na;
 	out->nb = nb;
+	out->log_scale = false;
 	scan_values(a, na, &nan, &inf);
 	scan_values(b, nb, &nan, &inf);
 	if (!na || !nb) {

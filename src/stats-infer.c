@@ -203,6 +203,35 @@ static enum stats_ci_kind fieller(double m1, double v1, double m2, double v2,
 	return a > 0.0 ? STATS_CI_BOUNDED : STATS_CI_EXCLUSIVE;
 }
 
+/*
+ * On the log scale: theta the ratio of the geometric means, exp(d) with
+ * d the difference of the mean logs (base - other for higher-is-better
+ * rows, whose values are reciprocals), and its interval exp(d -+ t se).
+ */
+static void log_change(const struct stats_welch_units *w, bool higher_better,
+		       double alpha, struct stats_change *out)
+{
+	double d =
+		higher_better ? w->mean_a - w->mean_b : w->mean_b - w->mean_a;
+	double se = sqrt(w->var_a / (double)w->na + w->var_b / (double)w->nb);
+	double t = w->constant ? 0.0 : stats_t_isf(0.5 * alpha, w->df);
+
+	out->kind = STATS_CI_BOUNDED;
+	out->theta = exp(d);
+	out->theta_low = exp(d - t * se);
+	out->theta_high = exp(d + t * se);
+	/* + 0.0: no change prints 0.00%, not -0.00%. */
+	if (higher_better) {
+		out->change_pct = 100.0 * expm1(d) + 0.0;
+		out->low_pct = 100.0 * expm1(d - t * se) + 0.0;
+		out->high_pct = 100.0 * expm1(d + t * se) + 0.0;
+	} else {
+		out->change_pct = -100.0 * expm1(d) + 0.0;
+		out->low_pct = -100.0 * expm1(d + t * se) + 0.0;
+		out->high_pct = -100.0 * expm1(d - t * se) + 0.0;
+	}
+}
+
 void stats_change(const struct stats_welch_units *w, bool higher_better,
 		  double alpha, struct stats_change *out)
 {
@@ -211,6 +240,10 @@ void stats_change(const struct stats_welch_units *w, bool higher_better,
 	change_none(out);
 	if (w->untested != STATS_TESTED)
 		return;
+	if (w->log_scale) {
+		log_change(w, higher_better, alpha, out);
+		return;
+	}
 	/* higher: theta = base / other on reciprocals; lower: other / base. */
 	m1 = higher_better ? w->mean_a : w->mean_b;
 	v1 = (higher_better ? w->var_a : w->var_b) /

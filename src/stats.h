@@ -187,6 +187,7 @@ struct stats_welch_units {
 	double var_a, var_b;   /* their sample variances (n - 1) */
 	double t, df, p;       /* t = (mean_a - mean_b) / se, two-sided p */
 	bool constant;	       /* both variances 0 */
+	bool log_scale;	       /* stats_welch_log(): values were log u */
 };
 void stats_welch_units(const double *a, size_t na, const double *b, size_t nb,
 		       struct stats_welch_units *out);
@@ -371,5 +372,92 @@ double stats_ci_half_pct(const double *u, size_t n, double alpha);
  * stats_ci_half_pct(u, n, alpha) <= pct.
  */
 bool stats_precise(const double *u, size_t n, double alpha, double pct);
+
+/*
+ * Version 3 of compare's statistics (docs/statistics.md, "compare v3"):
+ * positive metrics on the log scale, the power of the Welch test that is
+ * run, outliers and drift at a rate per table. Pure functions like those
+ * above; a row goes stats_welch_pick(), stats_change() (which reads
+ * log_scale), then stats_welch_mde_pct() at the level a lone change
+ * needs under BH, alpha / (rows in the family).
+ */
+
+/*
+ * Welch's test on log a and log b (every value > 0 and finite, else
+ * untested as STATS_UNTESTED_UNDEFINED_MEAN): the means and variances in
+ * out are those of the logs, scale is 1 and log_scale is set, so
+ * stats_change() gives the ratio of the geometric means with the
+ * interval exp(d -+ t se), d the difference of the mean logs, which
+ * never leaves (0, inf).
+ */
+void stats_welch_log(const double *a, size_t na, const double *b, size_t nb,
+		     struct stats_welch_units *out);
+
+/*
+ * stats_welch_log() when use_log and every value of both sides is > 0
+ * and finite, else stats_welch_units() (Fieller's interval on the plain
+ * means): a zero or negative unit value keeps a row on the plain scale.
+ */
+void stats_welch_pick(const double *a, size_t na, const double *b, size_t nb,
+		      bool use_log, struct stats_welch_units *out);
+
+/*
+ * The power of Welch's two-sided test at level alpha for a difference
+ * delta of the means when the values have standard deviations sd_a and
+ * sd_b and there are na, nb >= 2 of them: exact for normal values, by
+ * integrating the noncentral t over the distribution of the ratio of
+ * the two sample variances, which sets the Satterthwaite df the test
+ * uses (docs/statistics.md gives the integral). One sd 0 leaves the
+ * other side's one-sample t with its n - 1 df. NaN when both sd are 0
+ * or an argument is out of range.
+ */
+double stats_welch_power(double delta, double sd_a, size_t na, double sd_b,
+			 size_t nb, double alpha);
+
+/*
+ * The smallest delta >= 0 that stats_welch_power() finds with
+ * probability power (solved to 1e-10 relative); INFINITY when none up to
+ * 1e12 sd does, NaN as stats_welch_power().
+ */
+double stats_welch_mde(double sd_a, size_t na, double sd_b, size_t nb,
+		       double alpha, double power);
+
+/*
+ * The minimum detectable effect of a tested row in percent, at level
+ * alpha (pass alpha / m for a lone change in a BH family of m rows): on
+ * the log scale 100 (exp(mde) - 1) of stats_welch_mde() of the sds of
+ * the logs; on the plain scale stats_welch_mde() of the two
+ * coefficients of variation (each side's sd over |its mean|, percent).
+ * NaN when untested, constant or a mean is 0.
+ */
+double stats_welch_mde_pct(const struct stats_welch_units *w, double alpha,
+			   double power);
+
+/*
+ * The units per side, n = na = nb, that stats_welch_power() needs to
+ * find delta with probability power: the smallest whole n >= 2, as a
+ * double; INFINITY above 1e6, NaN as stats_welch_power().
+ */
+double stats_welch_power_n(double delta, double sd_a, double sd_b, double alpha,
+			   double power);
+
+/*
+ * Outliers by Rosner's generalized ESD test at level alpha (for a
+ * table of m rows pass alpha / m, so that all its rows together warn
+ * about normal data at most alpha of the time): up to max(1, n / 5)
+ * values, flag[i] for the ones found; on log u when every value is > 0
+ * (the scale of the log test). Nothing below 3 values or with no
+ * spread. Returns the number flagged.
+ */
+size_t stats_outliers_esd(const double *u, size_t n, double alpha, bool *flag);
+
+/*
+ * compare's levels for its warnings: outliers by the ESD test at 1% per
+ * table of 20 rows of 2 labels (per side of a row: 0.01 / 40), and drift
+ * (stats_spearman() from 6 units) when its BH-adjusted p over the sides
+ * of one table is at most 0.01.
+ */
+#define STATS_OUTLIER_ALPHA (0.01 / 40.0)
+#define STATS_DRIFT_Q	    0.01
 
 #endif /* MMCMP_STATS_H */

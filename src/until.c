@@ -1,24 +1,40 @@
-/* until: whether a job's iteration values are precise enough to stop. */
+/* until: the two-stage rule, a pilot and then the iterations it asks. */
 #include "until.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "stats.h"
 #include "util.h"
 
+size_t until_target(const double *vals, size_t rows, size_t metrics_nr,
+		    double pct)
+{
+	double u[UNTIL_PILOT], need = UNTIL_PILOT;
+
+	if (rows < UNTIL_PILOT)
+		return 0;
+	for (size_t m = 0; m < metrics_nr; m++) {
+		double h;
+
+		for (size_t r = 0; r < UNTIL_PILOT; r++)
+			u[r] = vals[r * metrics_nr + m];
+		h = stats_ci_half_pct(u, UNTIL_PILOT, UNTIL_ALPHA);
+		if (isnan(h))
+			return SIZE_MAX;
+		/* The half-width shrinks as 1 / sqrt(n). */
+		need = fmax(need, ceil(UNTIL_PILOT * (h / pct) * (h / pct)));
+	}
+	return need > (double)(SIZE_MAX / 2) ? SIZE_MAX : (size_t)need;
+}
+
 bool until_precise(const double *vals, size_t rows, size_t metrics_nr,
 		   double pct)
 {
-	double *u = xcalloc(rows + 1, sizeof(*u));
-	bool precise = rows >= 3;
+	size_t target = until_target(vals, rows, metrics_nr, pct);
 
-	for (size_t m = 0; m < metrics_nr && precise; m++) {
-		for (size_t r = 0; r < rows; r++)
-			u[r] = vals[r * metrics_nr + m];
-		precise = stats_precise(u, rows, UNTIL_ALPHA, pct);
-	}
-	free(u);
-	return precise;
+	return target && rows >= target;
 }
 
 double *until_rows_add(struct until_rows *r, size_t metrics_nr)

@@ -400,6 +400,7 @@ static void test_example_tests(void)
 			continue;
 		opts.test = cases[k].test;
 		opts.fdr = cases[k].fdr;
+		opts.fieller = true; /* the v2 reference p, plain means */
 		if (!compare_runs(runs, nr, &opts, &res, NULL)) {
 			const struct compare_bench *b = &res.bench[0];
 
@@ -643,6 +644,7 @@ static void test_units(void)
 		double want;
 
 		opts.unit = cases[k].unit;
+		opts.fieller = true; /* against stats_welch_units() */
 		if (compare_runs(runs, 2, &opts, &res, &err)) {
 			ok(false, "units %zu: %s", k, err.buf);
 			strbuf_release(&err);
@@ -730,6 +732,7 @@ static void test_boot_units(void)
 		const char *name = compare_unit_nth(cases[k].unit);
 
 		opts.unit = cases[k].unit;
+		opts.fieller = true; /* against stats_welch_units() */
 		if (compare_runs(runs, 2, &opts, &res, &err)) {
 			ok(false, "boot units %s: %s", name, err.buf);
 			strbuf_release(&err);
@@ -1008,6 +1011,7 @@ static void test_verdicts(void)
 		add_op(&runs[0], "b", "t", false, base, 6);
 		add_op(&runs[1], "b", "t", false, cases[k].other, 6);
 		opts.margin_pct = cases[k].margin;
+		opts.fieller = true; /* Fieller's bounds */
 		if (compare_runs(runs, 2, &opts, &res, &err)) {
 			ok(false, "verdict %zu: %s", k, err.buf);
 		} else {

@@ -397,17 +397,17 @@ static const struct {
 		.settings = "t: " THP " madvise -> never;",
 	},
 	{
-		.name = "until: constant values stop after 3 iterations",
+		.name = "until: constant values stop after the pilot of 5",
 		.config =
 			"name: t\niterations: 20\nuntil: 5\n" ONE_VALUE_WORKLOAD,
 		.runs = 1,
 		.status = "complete",
-		.progress = "t:op:i1 t:op:i2 t:op:i3",
-		.iterations = "i:ok:1 i:ok:1 i:ok:1",
-		.summary = "t 3/0/3 stored 3",
+		.progress = "t:op:i1 t:op:i2 t:op:i3 t:op:i4 t:op:i5",
+		.iterations = "i:ok:1 i:ok:1 i:ok:1 i:ok:1 i:ok:1",
+		.summary = "t 5/0/5 stored 5",
 		.label_runs = 1,
 		.setup = "\"until\":{\"pct\":5,\"jobs\":[{\"workload\":\"w\","
-			 "\"job\":\"\",\"iterations\":3,\"stopped\":"
+			 "\"job\":\"\",\"iterations\":5,\"stopped\":"
 			 "\"precision\"}]}",
 	},
 	{

@@ -285,10 +285,161 @@ static void check_power(void)
 	     stats_mde(5.0, 2.0, ALPHA, 0.8), stats_mde(10.0, 1.0, ALPHA, 0.8));
 }
 
+/*
+ * Compare v3, section "power": draw lognormal unit values (sd 0.05 of
+ * the logs, a CV near 5%) with a change of the printed MDE, as
+ * stats_welch_mde_pct() gives it for the true spread, and test them on
+ * the log scale: Welch's exact power makes 80% of them marked at n = 2,
+ * 3, 5 and 10 (Student's MDE finds 48% at n = 2). Alone in a 20-row BH
+ * table at the MDE for alpha / 20, the change is found at least as
+ * often. And A/A rows on the log scale are marked at most alpha of the
+ * time.
+ */
+#define MDE_REPS   2000
+#define MDE_TABLES 400
+#define LOG_SD	   0.05
+
+static void draw_logs(struct rng *r, double mu, size_t n, double *u)
+{
+	for (size_t i = 0; i < n; i++)
+		u[i] = exp(mu + LOG_SD * rng_normal(r));
+}
+
+static double log_row_p(struct rng *r, size_t n, double shift)
+{
+	double a[MAX_ITER], b[MAX_ITER];
+	struct stats_welch_units w;
+
+	draw_logs(r, 0.0, n, a);
+	draw_logs(r, shift, n, b);
+	stats_welch_pick(a, n, b, n, true, &w);
+	return w.p;
+}
+
+static void check_mde_power(void)
+{
+	static const size_t ns[] = {2, 3, 5, 10};
+	struct rng r;
+
+	rng_init(&r, 20261202);
+	for (size_t k = 0; k < ARRAY_SIZE(ns); k++) {
+		size_t n = ns[k], found = 0, lone = 0, aa = 0;
+		double d = stats_welch_mde(LOG_SD, n, LOG_SD, n, ALPHA, 0.8);
+		double d20 = stats_welch_mde(LOG_SD, n, LOG_SD, n, ALPHA / ROWS,
+					     0.8);
+
+		for (size_t i = 0; i < MDE_REPS; i++) {
+			found += log_row_p(&r, n, d) <= ALPHA;
+			aa += log_row_p(&r, n, 0.0) <= ALPHA;
+		}
+		for (size_t t = 0; t < MDE_TABLES; t++) {
+			double p[ROWS], adj[ROWS];
+
+			for (size_t o = 0; o < ROWS; o++)
+				p[o] = log_row_p(&r, n, o ? 0.0 : d20);
+			stats_bh_adjust(p, ROWS, adj);
+			lone += adj[0] <= ALPHA;
+		}
+		ok(fabs((double)found / MDE_REPS - 0.8) <= 0.05,
+		   "n = %zu: a change of the MDE (%.2f%%) is marked %.1f%% "
+		   "of the time, within 5 points of 80%%",
+		   n, 100.0 * expm1(d), 100.0 * (double)found / MDE_REPS);
+		ok((double)lone / MDE_TABLES >= 0.75 &&
+			   (double)lone / MDE_TABLES <= 0.9,
+		   "n = %zu: alone in a 20-row BH table, a change of the "
+		   "MDE at alpha / 20 (%.1f%%) is found %.1f%% of the time",
+		   n, 100.0 * expm1(d20), 100.0 * (double)lone / MDE_TABLES);
+		ok((double)aa / MDE_REPS <= ALPHA + 0.01,
+		   "n = %zu: A/A rows on the log scale marked %.2f%% <= 5%%", n,
+		   100.0 * (double)aa / MDE_REPS);
+	}
+}
+
+/*
+ * Compare v3, warnings: A/A tables of 20 rows x 2 labels, normal and
+ * lognormal unit values (CV 5%), at n = 3, 5, 10 and 20. An outlier
+ * warning (ESD at STATS_OUTLIER_ALPHA per side) or a drift warning
+ * (Spearman with time, BH over the table's sides at STATS_DRIFT_Q) in at
+ * most about 1% of the tables; version 2's MAD rule warned in most.
+ */
+#define WARN_TABLES 500
+#define SIDES	    (2 * ROWS)
+
+static void draw_units(struct rng *r, bool lognormal, size_t n, double *u)
+{
+	for (size_t i = 0; i < n; i++)
+		u[i] = lognormal ? exp(0.05 * rng_normal(r))
+				 : 1.0 + 0.05 * rng_normal(r);
+}
+
+/* Whether one A/A table warns: [0] outliers, [1] drift, [2] v2's MAD. */
+static void aa_table_warns(struct rng *r, bool lognormal, size_t n,
+			   bool warns[3])
+{
+	double u[20], t[20], p[SIDES], q[SIDES];
+	bool flag[20];
+
+	warns[0] = warns[1] = warns[2] = false;
+	for (size_t i = 0; i < n; i++)
+		t[i] = (double)i;
+	for (size_t s = 0; s < SIDES; s++) {
+		double rho;
+
+		draw_units(r, lognormal, n, u);
+		warns[0] |=
+			stats_outliers_esd(u, n, STATS_OUTLIER_ALPHA, flag) > 0;
+		warns[2] |= stats_outliers(u, n, flag) > 0;
+		stats_spearman(u, t, n, &rho, &p[s]);
+		if (n < 6)
+			p[s] = NAN;
+	}
+	stats_bh_adjust(p, SIDES, q);
+	for (size_t s = 0; s < SIDES; s++)
+		warns[1] |= !isnan(q[s]) && q[s] <= STATS_DRIFT_Q;
+}
+
+static void check_warnings(void)
+{
+	static const size_t ns[] = {3, 5, 10, 20};
+	size_t all[2] = {0, 0}, tables = 0;
+	struct rng r;
+
+	rng_init(&r, 20261203);
+	for (int lognormal = 0; lognormal < 2; lognormal++)
+		for (size_t k = 0; k < ARRAY_SIZE(ns); k++) {
+			size_t cnt[3] = {0, 0, 0};
+
+			for (size_t t = 0; t < WARN_TABLES; t++) {
+				bool w[3];
+
+				aa_table_warns(&r, lognormal, ns[k], w);
+				for (size_t j = 0; j < 3; j++)
+					cnt[j] += w[j];
+			}
+			all[0] += cnt[0];
+			all[1] += cnt[1];
+			tables += WARN_TABLES;
+			/* 1% of 500 is 5; allow for the binomial spread. */
+			ok(cnt[0] <= 12 && cnt[1] <= 12,
+			   "%s n = %zu: outlier warnings in %zu, drift in %zu "
+			   "of %d A/A tables (MAD rule of v2: %zu)",
+			   lognormal ? "lognormal" : "normal", ns[k], cnt[0],
+			   cnt[1], WARN_TABLES, cnt[2]);
+		}
+	/* 1% of 4000 is 40, its binomial sd 6.3. */
+	ok(all[0] <= 56 && all[1] <= 56,
+	   "over all %zu A/A tables: outlier warnings in %.2f%%, drift in "
+	   "%.2f%%, about 1%%",
+	   tables, 100.0 * (double)all[0] / (double)tables,
+	   100.0 * (double)all[1] / (double)tables);
+}
+
 int main(void)
 {
 	check_aa();
 	check_power();
+	check_mde_power();
+	check_warnings();
 	done_testing();
 	return exit_status();
 }

@@ -22,12 +22,12 @@ expect_status 2 "--until above 100 is refused" \
 	"$MMCMP" run --until 101 "$TMP/until.yaml" --label c
 expect_status 0 "run --until 5 on a constant workload" \
 	"$MMCMP" run --until 5 "$TMP/until.yaml" --label c
-grep_file "$TMP/out" "c: run 1 complete, 3 iterations (0 failed), 6 samples" \
-	"it stops after 3 of at most 20 iterations"
+grep_file "$TMP/out" "c: run 1 complete, 5 iterations (0 failed), 10 samples" \
+	"it stops after its pilot of 5 of at most 20 iterations"
 expect_status 0 "show --config" "$MMCMP" show --config c
 grep_file "$TMP/out" "^  until:     5% (95% confidence half-width of the mean), at most 20 iterations$" \
 	"show --config prints the rule"
-grep_file "$TMP/out" "^  stopped:   fake: 3 iterations, stopped on precision$" \
+grep_file "$TMP/out" "^  stopped:   fake: 5 iterations, stopped on precision$" \
 	"and why the job stopped"
 expect_status 0 "export json" "$MMCMP" export json --output "$TMP/c.json"
 grep_file "$TMP/c.json" '"stopped":	"precision"' "the export has the stop reason"

@@ -1,0 +1,61 @@
+#!/bin/sh
+# compare v3's statistics on the reproducers of tests/data/stats-v3/: the
+# MDE is Welch's at the level of a lone change (R's figures in
+# tests/data/stats-v3-reference.tsv), A/A data warn of no outliers, and a
+# throughput's interval stays inside (-100%, inf) on the log scale.
+. ./lib.sh
+
+data="$MMCMP_SRCDIR/tests/data/stats-v3"
+ref="$MMCMP_SRCDIR/tests/data/stats-v3-reference.tsv"
+M() { "$MMCMP" --db "$TMP/v3.db" "$@"; }
+
+# mde-n2.csv: 2 iterations a side. Version 2 printed power.t.test's 11.8%,
+# which Welch's test finds 48% of the time.
+expect_status 0 "import mde-n2.csv" M import "$data/mde-n2.csv"
+expect_status 0 "compare it as JSON" M compare --format json A B
+check "each row's MDE is R's Welch MDE at alpha / 2, to 1e-6" \
+	python3 - "$TMP/out" "$ref" <<'EOF2'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
+want = [float(f[5]) for f in rows
+        if f[0] == "mde_pct" and f[1] == "1" and float(f[2]) == 0.025]
+got = []
+def walk(x):
+    if isinstance(x, dict):
+        if x.get("mde_pct") is not None:
+            got.append(x["mde_pct"])
+        for v in x.values():
+            walk(v)
+    elif isinstance(x, list):
+        for v in x:
+            walk(v)
+walk(doc)
+assert len(want) == 2 and len(got) == 2, (want, got)
+for g, w in zip(sorted(got), sorted(want)):
+    assert abs(g - w) <= 1e-6 * abs(w), (g, w)
+EOF2
+expect_status 0 "compare it as text" M compare A B
+grep_file "$TMP/out" "^n = 2 iterations per side: a change in one row is found 80% of the time from at least 48% (median row); with so few units only changes of about twice that are found reliably$" \
+	"the footer gives Welch's MDE as a floor, and says n = 2 is a guess"
+
+# aa-n5.csv: one A/A table of 20 rows at 5 iterations; version 2 named 11
+# outliers.
+expect_status 0 "import aa-n5.csv" M import "$data/aa-n5.csv"
+expect_status 0 "compare the A/A table" M compare A1 B1
+check "no outlier warning on A/A data" sh -c "! grep -q 'outlier:' '$TMP/out'"
+
+# Throughputs 10 and 40 against 50 and 200: Fieller's interval is
+# unbounded, the log scale's stays inside (-100%, inf).
+printf 'label,benchmark,operation,value,unit,better,iteration\n' >"$TMP/wide.csv"
+printf 'W1,w,tput,%s,ops/s,higher,%s\n' 10 1 40 2 >>"$TMP/wide.csv"
+printf 'W2,w,tput,%s,ops/s,higher,%s\n' 50 1 200 2 >>"$TMP/wide.csv"
+expect_status 0 "import wide throughputs" M import "$TMP/wide.csv"
+expect_status 0 "compare them" M compare W1 W2
+grep_file "$TMP/out" "^tput  W2  +[0-9.]*% \[-[0-9][0-9]\.[0-9][0-9]%, +[0-9.]*%\]  p=" \
+	"the interval's low end lies between -100% and 0"
+expect_status 0 "compare them --fieller" M compare --fieller W1 W2
+grep_file "$TMP/out" "^tput  W2  .*\[n/a\]\|^tput  W2  .*\[-[1-9][0-9][0-9][0-9.]*%" \
+	"Fieller's interval on the plain means does not"
+
+done_testing

@@ -1,0 +1,257 @@
+/*
+ * Compare v3's statistics against R (data/stats-v3-reference.tsv, written
+ * by scripts/gen-stats-v3-reference.R): Welch on the log scale with the
+ * ratio of geometric means and its interval, the exact power of Welch's
+ * test and its minimum detectable effect, the units per side it needs,
+ * Rosner's generalized ESD; then the contracts R has no row for.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "test-stats-tsv.h"
+#include "until.h"
+
+#define TABLE_PATH "data/stats-v3-reference.tsv"
+#define MAX_FIELDS 16
+/* R's integrate() and uniroot() against mmcmp's grid and root finder. */
+#define TOL_POWER 1e-7
+#define TOL_MDE	  1e-6
+#define TOL_EXACT 1e-10
+
+static bool nums(char **f, size_t first, size_t n, double *v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!parse_num_or_nan(f[first + i], &v[i]))
+			return false;
+	return true;
+}
+
+static void check_welch_log(char **f, size_t nf, int line)
+{
+	struct stats_welch_units w;
+	struct stats_change ch;
+	double hdr[2], want[6], *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+
+	if (nf != 11 || !nums(f, 1, 2, hdr) || !parse_list(f[3], &a, &na) ||
+	    !parse_list(f[4], &b, &nb) || !nums(f, 5, 6, want)) {
+		ok(false, "welch_log row (line %d) parses", line);
+		goto out;
+	}
+	stats_welch_pick(a, na, b, nb, true, &w);
+	stats_change(&w, hdr[0] != 0.0, hdr[1], &ch);
+	ok(w.log_scale && w.untested == STATS_TESTED,
+	   "welch_log: tested on the log scale (line %d)", line);
+	check_rel_tol("welch_log t", "", w.t, want[0], TOL_EXACT, line);
+	check_rel_tol("welch_log df", "", w.df, want[1], TOL_EXACT, line);
+	check_rel_tol("welch_log p", "", w.p, want[2], TOL_EXACT, line);
+	check_rel_tol("welch_log change", "", ch.change_pct, want[3], 1e-9,
+		      line);
+	check_rel_tol("welch_log low", "", ch.low_pct, want[4], 1e-9, line);
+	check_rel_tol("welch_log high", "", ch.high_pct, want[5], 1e-9, line);
+out:
+	free(a);
+	free(b);
+}
+
+static void check_welch_power(char **f, size_t nf, int line)
+{
+	double v[7];
+
+	if (nf != 8 || !nums(f, 1, 7, v)) {
+		ok(false, "welch_power row (line %d) parses", line);
+		return;
+	}
+	/* An absolute check: powers near 0 have no relative precision. */
+	note_error("welch_power", 0.0, line);
+	{
+		double got = stats_welch_power(v[0], v[1], (size_t)v[2], v[3],
+					       (size_t)v[4], v[5]);
+
+		ok(fabs(got - v[6]) <= TOL_POWER,
+		   "welch_power(%g, %g, %g, %g, %g, %g) = %.9f, want %.9f "
+		   "(line %d)",
+		   v[0], v[1], v[2], v[3], v[4], v[5], got, v[6], line);
+	}
+}
+
+static void check_welch_mde(char **f, size_t nf, int line)
+{
+	double v[7];
+
+	if (nf != 8 || !nums(f, 1, 7, v)) {
+		ok(false, "welch_mde row (line %d) parses", line);
+		return;
+	}
+	check_rel_tol("welch_mde", f[2],
+		      stats_welch_mde(v[0], (size_t)v[1], v[2], (size_t)v[3],
+				      v[4], v[5]),
+		      v[6], TOL_MDE, line);
+}
+
+static void check_mde_pct(char **f, size_t nf, int line)
+{
+	struct stats_welch_units w;
+	double hdr[2], want, *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+
+	if (nf != 6 || !nums(f, 1, 2, hdr) || !parse_list(f[3], &a, &na) ||
+	    !parse_list(f[4], &b, &nb) || !nums(f, 5, 1, &want)) {
+		ok(false, "mde_pct row (line %d) parses", line);
+		goto out;
+	}
+	stats_welch_pick(a, na, b, nb, hdr[0] != 0.0, &w);
+	check_rel_tol("mde_pct", hdr[0] != 0.0 ? "log" : "plain",
+		      stats_welch_mde_pct(&w, hdr[1], 0.8), want, TOL_MDE,
+		      line);
+out:
+	free(a);
+	free(b);
+}
+
+static void check_power_n(char **f, size_t nf, int line)
+{
+	double v[6];
+
+	if (nf != 7 || !nums(f, 1, 6, v)) {
+		ok(false, "power_n row (line %d) parses", line);
+		return;
+	}
+	check_rel_tol("power_n", f[1],
+		      stats_welch_power_n(v[0], v[1], v[2], v[3], v[4]), v[5],
+		      0.0, line);
+}
+
+static void check_esd(char **f, size_t nf, int line)
+{
+	double alpha, *u = NULL, *want = NULL;
+	size_t n = 0, nw = 0, bad = 0, nr = 0, want_nr = 0;
+	bool *flag;
+
+	if (nf != 4 || !nums(f, 1, 1, &alpha) || !parse_list(f[2], &u, &n) ||
+	    !parse_list(f[3], &want, &nw) || n != nw) {
+		ok(false, "esd row (line %d) parses", line);
+		goto out;
+	}
+	flag = xcalloc(n, sizeof(*flag));
+	nr = stats_outliers_esd(u, n, alpha, flag);
+	for (size_t i = 0; i < n; i++) {
+		bad += flag[i] != (want[i] != 0.0);
+		want_nr += want[i] != 0.0;
+	}
+	ok(!bad && nr == want_nr,
+	   "esd: %zu of %zu flagged at alpha %g, as R (line %d)", nr, n, alpha,
+	   line);
+	free(flag);
+out:
+	free(u);
+	free(want);
+}
+
+static void check_stein(char **f, size_t nf, int line)
+{
+	double pct, want, *x = NULL;
+	size_t n = 0;
+
+	if (nf != 4 || !nums(f, 1, 1, &pct) || !parse_list(f[2], &x, &n) ||
+	    !nums(f, 3, 1, &want) || n != UNTIL_PILOT) {
+		ok(false, "stein row (line %d) parses", line);
+		goto out;
+	}
+	check_rel_tol("stein", f[1], (double)until_target(x, n, 1, pct), want,
+		      0.0, line);
+out:
+	free(x);
+}
+
+/* clang-format off */
+static const struct {
+	const char *name;
+	void (*fn)(char **field, size_t nfield, int line);
+} row_fns[] = {
+	{ "welch_log", check_welch_log },
+	{ "welch_power", check_welch_power },
+	{ "welch_mde", check_welch_mde },
+	{ "mde_pct", check_mde_pct },
+	{ "power_n", check_power_n },
+	{ "esd", check_esd },
+	{ "stein", check_stein },
+};
+/* clang-format on */
+
+static void check_row(char *s, int line)
+{
+	char *field[MAX_FIELDS] = {NULL};
+	size_t nf = split(s, '\t', field, ARRAY_SIZE(field));
+
+	for (size_t i = 0; i < ARRAY_SIZE(row_fns); i++)
+		if (!strcmp(field[0], row_fns[i].name)) {
+			row_fns[i].fn(field, nf, line);
+			return;
+		}
+	ok(false, "unknown function '%s' (line %d)", field[0], line);
+}
+
+/* What R has no row for: the scale picked, bounds, undefined cases. */
+static void check_contracts(void)
+{
+	static const double pos[] = {10.0, 11.0, 12.0},
+			    zero[] = {0.0, 1.0, 2.0};
+	static const double wide_a[] = {1.0, 100.0}, wide_b[] = {50.0, 5000.0};
+	struct stats_welch_units w;
+	struct stats_change ch;
+
+	stats_welch_pick(pos, 3, pos, 3, true, &w);
+	ok(w.log_scale, "positive values go on the log scale");
+	stats_welch_pick(pos, 3, zero, 3, true, &w);
+	ok(!w.log_scale && w.untested == STATS_TESTED,
+	   "a zero unit value keeps the plain scale, tested");
+	stats_welch_pick(pos, 3, pos, 3, false, &w);
+	ok(!w.log_scale, "--fieller keeps the plain scale");
+	stats_welch_log(pos, 3, zero, 3, &w);
+	ok(w.untested == STATS_UNTESTED_UNDEFINED_MEAN,
+	   "the log test refuses a zero value");
+	stats_welch_log(pos, 1, pos, 3, &w);
+	ok(w.untested == STATS_UNTESTED_FEW_UNITS,
+	   "the log test needs 2 units a side");
+	/* Defect 8: a wide interval of a higher-is-better row stays > -100%. */
+	stats_welch_pick(wide_a, 2, wide_b, 2, true, &w);
+	stats_change(&w, true, 0.05, &ch);
+	ok(ch.kind == STATS_CI_BOUNDED && ch.low_pct > -100.0 &&
+		   ch.high_pct > ch.low_pct,
+	   "a wide log interval stays inside (-100%%, inf): [%.2f%%, %.2f%%]",
+	   ch.low_pct, ch.high_pct);
+	stats_welch_pick(wide_a, 2, wide_b, 2, false, &w);
+	stats_change(&w, true, 0.05, &ch);
+	ok(ch.kind != STATS_CI_BOUNDED || ch.low_pct < -100.0,
+	   "while Fieller's interval on the same data leaves it");
+	stats_welch_pick(pos, 3, pos, 3, true, &w);
+	ok(isnan(stats_welch_mde_pct(&w, 0.05, 0.8)) || w.var_a > 0.0,
+	   "no MDE from constant sides");
+	ok(isnan(stats_welch_mde(0.0, 3, 0.0, 3, 0.05, 0.8)),
+	   "no MDE without spread (never 0)");
+	ok(isnan(stats_welch_power(1.0, 1.0, 1, 1.0, 3, 0.05)),
+	   "the power needs 2 values a side");
+	ok(stats_welch_mde(1.0, 2, 1.0, 2, 0.05, 0.8) >
+		   1.8 * stats_mde(2.0, 1.0, 0.05, 0.8),
+	   "at n = 2 Welch needs over 1.8 times Student's MDE (defect 3)");
+	ok(fabs(stats_welch_mde(1.0, 200, 1.0, 200, 0.05, 0.8) /
+			stats_mde(200.0, 1.0, 0.05, 0.8) -
+		1.0) < 1e-3,
+	   "at n = 200 Welch's MDE is Student's");
+}
+
+int main(void)
+{
+	int rows = read_table(TABLE_PATH, check_row);
+
+	ok(rows > 0, "reference table %s has %d rows", TABLE_PATH, rows);
+	report_worst();
+	check_contracts();
+	done_testing();
+	return exit_status();
+}
