@@ -331,4 +331,27 @@ else
 	not_ok "chromium takes a screenshot (exit $?)"
 	sed 's/^/# /' "$TMP/shot.log" | tail -5
 fi
+# N5: 2 x 1500 samples without an iteration column are 3000 units; the
+# strip plot draws at most REPORT_POINTS_MAX (2000) of them, quantiles,
+# and each run-order plot (1500 units) every one.
+python3 -c "
+import sys
+sys.stdout.write('label,benchmark,operation,value\\n')
+for l in 'PQ':
+    for i in range(1500):
+        sys.stdout.write('%s,big,o,%d\\n' % (l, 100 + i % 97))" >"$TMP/big.csv"
+expect_status 0 "import 2 x 1500 samples" "$MMCMP" --db "$TMP/big.db" import "$TMP/big.csv"
+expect_status 0 "report of 3000 units" "$MMCMP" --db "$TMP/big.db" report -o "$TMP/big.html" P Q
+python3 - "$TMP/big.html" >"$TMP/big.count" <<'EOF2'
+import re, sys
+page = open(sys.argv[1]).read()
+for kind in ("strip", "runorder"):
+    for chart in re.findall(r'<svg class="chart %s".*?</svg>' % kind, page, re.S):
+        print(kind, chart.count("<title>"), "note" if "units shown" in chart else "-")
+EOF2
+sed 's/^/# /' "$TMP/big.count"
+check "the strip plot draws at most 2000 units and says so" \
+	grep -qx "strip 200[0-3] note" "$TMP/big.count"
+check "a run-order plot of 1500 units draws them all" \
+	grep -qx "runorder 1501 -" "$TMP/big.count"
 done_testing
