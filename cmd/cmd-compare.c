@@ -25,7 +25,8 @@ static const char compare_usage[] =
 	"unless --run picks some.\n"
 	"\n"
 	"Exit status: 0, or with --fail-on 3 when a mean row of a workload\n"
-	"table is worse (regression; change: worse or better) and 4 when\n"
+	"table is worse (regression; change: worse or better) or missing (an\n"
+	"operation of the base without samples in OTHER), and 4 when\n"
 	"--fail-on inconclusive finds a row inconclusive or untested, or\n"
 	"when no row could be tested at all; 3 wins over 4. 1 on failure, 2\n"
 	"on bad usage or input. --test=mmtests marks rows but gives no\n"
@@ -226,13 +227,20 @@ static int gate_status(const struct compare_result *res,
 	case GATE_PASS:
 		return 0;
 	case GATE_FAIL:
-		fprintf(stderr,
-			"mmcmp: --fail-on %s: %zu of %zu rows %s (%zu worse, "
-			"%zu better)\n",
-			name, sum.failed, sum.rows,
-			fail_on == GATE_CHANGE ? "changed" : "worse",
-			sum.verdicts[STATS_VERDICT_WORSE],
-			sum.verdicts[STATS_VERDICT_BETTER]);
+		if (sum.missing)
+			fprintf(stderr,
+				"mmcmp: --fail-on %s: %zu of %zu rows missing:"
+				" operations of the base with no samples in"
+				" the other label\n",
+				name, sum.missing, sum.rows);
+		if (sum.failed > sum.missing)
+			fprintf(stderr,
+				"mmcmp: --fail-on %s: %zu of %zu rows %s (%zu "
+				"worse, %zu better)\n",
+				name, sum.failed - sum.missing, sum.rows,
+				fail_on == GATE_CHANGE ? "changed" : "worse",
+				sum.verdicts[STATS_VERDICT_WORSE],
+				sum.verdicts[STATS_VERDICT_BETTER]);
 		return 3;
 	case GATE_UNSURE:
 		break;
