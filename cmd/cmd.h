@@ -109,6 +109,14 @@ void usage_error_context(const char *ctx);
  */
 int check_new_label(const struct cmd *cmd, const char *label);
 /*
+ * The rule for a config's "# quick:" line, parsed into label, append and
+ * replace: it changes what runs, never the label or what is kept, so
+ * --label, --append and --replace are refused there. Returns 0, or 2
+ * after a usage error of cmd.
+ */
+int check_quick_line(const struct cmd *cmd, const char *label, bool append,
+		     bool replace);
+/*
  * Print the --help of cmd on stdout: cmd->usage, then "Options:" and the
  * lines options_help() makes of cmd->options, if it has any. Returns 0.
  */

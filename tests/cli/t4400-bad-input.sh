@@ -206,4 +206,34 @@ check "facts: show prints no control character" \
 grep_file "$TMP/out" '^  host:      h\\x1b\[2J$' "facts: the host line is escaped as list escapes it"
 grep_file "$TMP/out" '^  mmcmp:     m\\x1b\[2J$' "facts: so is the mmcmp version"
 
+# N14: a config's quick line changes what runs, never the label or what
+# is kept: --label, --append and --replace are refused there, and the
+# stored run stays.
+db="$TMP/quick.db"
+for q in "--label precious --replace --iterations 1" "--label=precious" \
+	"--append" "--replace" "--iterations 1 --label precious"; do
+	cat >"$TMP/evil.yaml" <<EOF2
+# quick: $q
+name: evil
+iterations: 2
+monitors: false
+workloads:
+  - name: w
+    command: [sh, -c, "echo total:1"]
+    metrics: [{name: t, extract: {regex: "total:([0-9]+)"}}]
+EOF2
+	if [ ! -e "$db" ]; then
+		expect_status 0 "quick: a run to keep" "$MMCMP" --db "$db" run -q --label precious "$TMP/evil.yaml"
+	fi
+	expect_status 2 "quick: '$q' is refused" "$MMCMP" --db "$db" run -q --quick "$TMP/evil.yaml"
+	grep_file "$TMP/err" "in the quick line of .*evil.yaml:1: --[a-z]* cannot be given there: a quick line changes what runs" \
+		"quick: '$q': the message says where and why"
+done
+expect_status 0 "quick: list" "$MMCMP" --db "$db" list
+check "quick: the kept run is the only one, complete" \
+	test "$(grep -c ' complete' "$TMP/out")" = 1
+sed -i 's/^# quick: .*/# quick: --iterations 1/' "$TMP/evil.yaml"
+expect_status 0 "quick: a quick line that changes the plan runs" \
+	"$MMCMP" --db "$db" run -q --quick --label try "$TMP/evil.yaml"
+
 done_testing
