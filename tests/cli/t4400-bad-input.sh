@@ -236,4 +236,31 @@ sed -i 's/^# quick: .*/# quick: --iterations 1/' "$TMP/evil.yaml"
 expect_status 0 "quick: a quick line that changes the plan runs" \
 	"$MMCMP" --db "$db" run -q --quick --label try "$TMP/evil.yaml"
 
+# N6: a config name or job key that an export could not hold is refused
+# where it enters, before anything runs or is stored.
+long=$(python3 -c 'print("v" * 5000)')
+cat >"$TMP/long.yaml" <<EOF2
+name: $long
+iterations: 1
+monitors: false
+workloads:
+  - name: w
+    command: [sh, -c, "echo total:1 {p}"]
+    params:
+      p: [a]
+    metrics: [{name: t, extract: {regex: "total:([0-9]+)"}}]
+EOF2
+expect_status 2 "long: a config name of 5000 bytes is refused" \
+	"$MMCMP" --db "$TMP/long.db" run -q --label L "$TMP/long.yaml"
+grep_file "$TMP/err" "long.yaml:1:7: 'name' too long (5000 bytes, at most 4096)" \
+	"long: the message says where, without the name"
+check "long: the message is short" test "$(wc -c <"$TMP/err")" -lt 300
+check "long: no database is made" test ! -e "$TMP/long.db"
+sed -i 's/^name: .*/name: short/' "$TMP/long.yaml"
+expect_status 2 "long: --param making a job key of 5002 bytes is refused" \
+	"$MMCMP" --db "$TMP/long.db" run -q --label L "$TMP/long.yaml" --param "p=$long"
+grep_file "$TMP/err" "workload 'w': job 'p=vvv.*' too long (5002 bytes, at most 4096)" \
+	"long: the message names the workload and the job, cut"
+check "long: no database is made for it" test ! -e "$TMP/long.db"
+
 done_testing
