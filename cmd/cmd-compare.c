@@ -59,8 +59,8 @@ const struct cmd_option compare_test_options[] = {
 		   "the unit of replication the test compares (default "
 		   "iteration): one value per iteration, every sample, one "
 		   "value per run, or one per guest boot (runs of kernels:)"),
-	OPT_NUMBER("margin", 0, struct compare_options, margin_pct, "PCT", -1,
-		   INFINITY,
+	OPT_NUMBER("margin", 0, struct compare_options, margin_pct, "PCT",
+		   -INFINITY, INFINITY,
 		   "verdicts: better or worse only beyond PCT percent, same "
 		   "when the 1 - 2 alpha interval lies within it (default 0)"),
 	OPT_END(),
@@ -145,7 +145,8 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	if (isnan(a->opts.alpha))
 		a->opts.alpha = 0.05;
 	if (a->opts.margin_pct < 0)
-		return usage_error(&cmd_compare, "--margin must be 0 or more");
+		return usage_error(&cmd_compare, MARGIN_RULE,
+				   a->opts.margin_pct);
 	return 0;
 }
 

@@ -48,7 +48,7 @@ static const struct cmd_option run_option_table[] = {
 	OPT_STRING(
 		"label", 0, struct run_args, label, "NAME",
 		"label of the results (default: the running kernel release, as uname -r prints it); with builds, each build is stored as NAME-BUILD"),
-	OPT_INT("iterations", 0, struct run_args, iterations, "N", 1, 1000000,
+	OPT_INT("iterations", 0, struct run_args, iterations, "N", 1, 100000,
 		"measured iterations per job (default: the config's)"),
 	OPT_NUMBER(
 		"until", 0, struct run_args, until_pct, "PCT", 0, 1e9,

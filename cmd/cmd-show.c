@@ -52,6 +52,21 @@ static const char *esc(struct strbuf *sb, const char *s)
 	return sb->buf;
 }
 
+/*
+ * v with decimals places in sb, where the result lives until sb
+ * changes; from 1e15 on (or a mean that overflowed) 6 significant
+ * digits with an exponent, not 300 digits.
+ */
+static const char *value(struct strbuf *sb, int decimals, double v)
+{
+	strbuf_reset(sb);
+	if (isfinite(v) && fabs(v) < 1e15)
+		strbuf_addf(sb, "%.*f", decimals, v);
+	else
+		strbuf_addf(sb, "%g", v);
+	return sb->buf;
+}
+
 /* What ended a failed iteration: "exit status 3", "signal 9", "timeout". */
 static void describe_outcome(const struct iteration_data *it, struct strbuf *sb)
 {
@@ -227,12 +242,17 @@ static void show_run(const struct run_data *rd, const struct run_full *rf,
 			if (k == 0 || op->v[k] > mx)
 				mx = op->v[k];
 		}
-		printf("    %s %s [%s] %s is better: n=%zu mean=%.*f min=%.*f max=%.*f\n",
+		printf("    %s %s [%s] %s is better: n=%zu",
 		       esc(&e[0], op->benchmark), esc(&e[1], op->name),
 		       esc(&e[2], op->unit),
-		       op->higher_better ? "higher" : "lower", op->nr,
-		       op->decimals, stats_amean(op->v, op->nr), op->decimals,
-		       mn, op->decimals, mx);
+		       op->higher_better ? "higher" : "lower", op->nr);
+		if (op->nr)
+			printf(" mean=%s min=%s max=%s",
+			       value(&e[0], op->decimals,
+				     stats_amean(op->v, op->nr)),
+			       value(&e[1], op->decimals, mn),
+			       value(&e[2], op->decimals, mx));
+		putchar('\n');
 	}
 	show_failures(rf);
 	if (with_config)

@@ -37,6 +37,11 @@ extern const struct cmd cmd_report;
  * (OPT_INCLUDE).
  */
 extern const struct cmd_option compare_test_options[];
+/*
+ * The one message of --margin below 0 (compare and report), whose
+ * argument is the value given; the option itself takes any number.
+ */
+#define MARGIN_RULE "option '--margin' needs a number of at least 0, not '%g'"
 
 /* The database path: --db, else $MMCMP_DB, else the default. */
 const char *mmcmp_db_path(void);

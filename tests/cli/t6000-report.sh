@@ -354,4 +354,14 @@ check "the strip plot draws at most 2000 units and says so" \
 	grep -qx "strip 200[0-3] note" "$TMP/big.count"
 check "a run-order plot of 1500 units draws them all" \
 	grep -qx "runorder 1501 -" "$TMP/big.count"
+# N19: labels of 121 bytes give a default name that, with its temporary
+# file, would pass NAME_MAX: it is cut, with a hash, and written.
+L=$(python3 -c 'print("a" * 120)')
+printf 'label,benchmark,operation,value\n%sx,b,o,1\n%sx,b,o,2\n%sy,b,o,1\n%sy,b,o,2\n' "$L" "$L" "$L" "$L" >"$TMP/long.csv"
+mkdir "$TMP/long"
+expect_status 0 "long labels: import" "$MMCMP" --db "$TMP/long.db" import "$TMP/long.csv"
+expect_status 0 "long labels: the default report is written" \
+	sh -c "cd '$TMP/long' && '$MMCMP' --db '$TMP/long.db' report ${L}x ${L}y"
+check "long labels: one file, its name cut to fit" \
+	sh -c "ls '$TMP/long/reports' | grep -qx 'a*x-vs-a*-[0-9a-f]\{16\}\.html'"
 done_testing
