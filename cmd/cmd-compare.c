@@ -25,7 +25,8 @@ static const char compare_usage[] =
 	"unless --run picks some.\n"
 	"\n"
 	"Exit status: 0, or with --fail-on 3 when a mean row of a workload\n"
-	"table is worse (regression; change: worse or better) and 4 when\n"
+	"table is worse (regression; change: worse or better) or missing (an\n"
+	"operation of the base without samples in OTHER), and 4 when\n"
 	"--fail-on inconclusive finds a row inconclusive or untested, or\n"
 	"when no row could be tested at all; 3 wins over 4. 1 on failure, 2\n"
 	"on bad usage or input. --test=mmtests marks rows but gives no\n"
@@ -61,8 +62,8 @@ const struct cmd_option compare_test_options[] = {
 		   "the unit of replication the test compares (default "
 		   "iteration): one value per iteration, every sample, one "
 		   "value per run, or one per guest boot (runs of kernels:)"),
-	OPT_NUMBER("margin", 0, struct compare_options, margin_pct, "PCT", -1,
-		   INFINITY,
+	OPT_NUMBER("margin", 0, struct compare_options, margin_pct, "PCT",
+		   -INFINITY, INFINITY,
 		   "verdicts: better or worse only beyond PCT percent, same "
 		   "when the 1 - 2 alpha interval lies within it (default 0)"),
 	OPT_END(),
@@ -147,7 +148,8 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	if (isnan(a->opts.alpha))
 		a->opts.alpha = 0.05;
 	if (a->opts.margin_pct < 0)
-		return usage_error(&cmd_compare, "--margin must be 0 or more");
+		return usage_error(&cmd_compare, MARGIN_RULE,
+				   a->opts.margin_pct);
 	return 0;
 }
 
@@ -229,13 +231,20 @@ static int gate_status(const struct compare_result *res,
 	case GATE_PASS:
 		return 0;
 	case GATE_FAIL:
-		fprintf(stderr,
-			"mmcmp: --fail-on %s: %zu of %zu rows %s (%zu worse, "
-			"%zu better)\n",
-			name, sum.failed, sum.rows,
-			fail_on == GATE_CHANGE ? "changed" : "worse",
-			sum.verdicts[STATS_VERDICT_WORSE],
-			sum.verdicts[STATS_VERDICT_BETTER]);
+		if (sum.missing)
+			fprintf(stderr,
+				"mmcmp: --fail-on %s: %zu of %zu rows missing:"
+				" operations of the base with no samples in"
+				" the other label\n",
+				name, sum.missing, sum.rows);
+		if (sum.failed > sum.missing)
+			fprintf(stderr,
+				"mmcmp: --fail-on %s: %zu of %zu rows %s (%zu "
+				"worse, %zu better)\n",
+				name, sum.failed - sum.missing, sum.rows,
+				fail_on == GATE_CHANGE ? "changed" : "worse",
+				sum.verdicts[STATS_VERDICT_WORSE],
+				sum.verdicts[STATS_VERDICT_BETTER]);
 		return 3;
 	case GATE_UNSURE:
 		break;

@@ -71,6 +71,8 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 	if (!a->fmt)
 		ret = usage_error(&cmd_export, "unknown format '%s' (%s)",
 				  argv[1], names.buf);
+	else if (a->opts.margin_pct < 0)
+		ret = usage_error(&cmd_export, MARGIN_RULE, a->opts.margin_pct);
 	else if (a->base && !a->fmt->compare)
 		ret = usage_error(&cmd_export, "--compare needs json");
 out:

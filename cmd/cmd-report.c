@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "report.h"
+#include "sha256.h"
 #include "store.h"
 #include "strbuf.h"
 
@@ -41,7 +42,10 @@ static const struct cmd_option report_option_table[] = {
 	OPT_END(),
 };
 
-/* reports/BASE-vs-OTHER...html, with '/' and other odd bytes as '_'. */
+/*
+ * reports/BASE-vs-OTHER...html, with '/' and other odd bytes as '_', cut
+ * to fit a file name.
+ */
 static void default_path(char **labels, size_t nr, struct strbuf *path)
 {
 	strbuf_addstr(path, "reports/");
@@ -56,6 +60,17 @@ static void default_path(char **labels, size_t nr, struct strbuf *path)
 
 			strbuf_addch(path, ok ? *p : '_');
 		}
+	}
+	/*
+	 * The file and its temporary ".NAME.XXXXXX" must fit NAME_MAX (255):
+	 * a long name is cut, with a hash of all of it to keep it apart.
+	 */
+	if (path->len - 8 + 5 + 8 > 255) {
+		char hex[65];
+
+		sha256_hex(path->buf, path->len, hex);
+		strbuf_setlen(path, 8 + 255 - 8 - 5 - 17);
+		strbuf_addf(path, "-%.16s", hex);
 	}
 	strbuf_addstr(path, ".html");
 }
@@ -77,7 +92,8 @@ static int report_main(int argc, char **argv)
 			&cmd_report,
 			"need a baseline label and at least one more");
 	if (a.opts.compare.margin_pct < 0)
-		return usage_error(&cmd_report, "--margin must be 0 or more");
+		return usage_error(&cmd_report, MARGIN_RULE,
+				   a.opts.compare.margin_pct);
 	st = store_open_read(mmcmp_db_path(), &err);
 	if (!st) {
 		ret = error("%s", err.buf);

@@ -48,7 +48,7 @@ static const struct cmd_option run_option_table[] = {
 	OPT_STRING(
 		"label", 0, struct run_args, label, "NAME",
 		"label of the results (default: the running kernel release, as uname -r prints it); with builds, each build is stored as NAME-BUILD"),
-	OPT_INT("iterations", 0, struct run_args, iterations, "N", 1, 1000000,
+	OPT_INT("iterations", 0, struct run_args, iterations, "N", 1, 100000,
 		"measured iterations per job (default: the config's)"),
 	OPT_NUMBER(
 		"until", 0, struct run_args, until_pct, "PCT", 0, 1e9,
@@ -141,10 +141,7 @@ static int apply_quick(char *const *argv, const struct strbuf *text,
 		return usage_error(&cmd_run,
 				   "--quick: '%s' has no '# quick:' line",
 				   a->config_path);
-	/*
-	 * The quick line alone first, with CONFIG, so that an error in it
-	 * says where it is rather than blaming the command line.
-	 */
+	/* The quick line alone first: an error in it says where it is. */
 	strvec_pushv(&alone, words->v);
 	strvec_push(&alone, a->config_path);
 	strbuf_addf(&where, "in the quick line of %s:%zu: ",
@@ -155,6 +152,9 @@ static int apply_quick(char *const *argv, const struct strbuf *text,
 	memcpy(av, alone.v, alone.nr * sizeof(*av));
 	usage_error_context(where.buf);
 	ret = parse_args((int)alone.nr, av, &quick);
+	if (!ret)
+		ret = check_quick_line(&cmd_run, quick.label, quick.append,
+				       quick.replace);
 	usage_error_context(NULL);
 	free(av);
 	strvec_clear(&quick.params);

@@ -52,6 +52,21 @@ static const char *esc(struct strbuf *sb, const char *s)
 	return sb->buf;
 }
 
+/*
+ * v with decimals places in sb, where the result lives until sb
+ * changes; from 1e15 on (or a mean that overflowed) 6 significant
+ * digits with an exponent, not 300 digits.
+ */
+static const char *value(struct strbuf *sb, int decimals, double v)
+{
+	strbuf_reset(sb);
+	if (isfinite(v) && fabs(v) < 1e15)
+		strbuf_addf(sb, "%.*f", decimals, v);
+	else
+		strbuf_addf(sb, "%g", v);
+	return sb->buf;
+}
+
 /* What ended a failed iteration: "exit status 3", "signal 9", "timeout". */
 static void describe_outcome(const struct iteration_data *it, struct strbuf *sb)
 {
@@ -120,6 +135,8 @@ static void show_failures(const struct run_full *rf)
 /* The rule of --until and how each job stopped under it. */
 static void show_until(const struct run_setup *setup)
 {
+	struct strbuf w = STRBUF_INIT, j = STRBUF_INIT;
+
 	if (!(setup->until_pct > 0))
 		return;
 	printf("  until:     %g%% (95%% confidence half-width of the mean), "
@@ -135,10 +152,12 @@ static void show_until(const struct run_setup *setup)
 					  : "cut short by the run's end";
 
 		printf("  %s %s%s%s: %" PRId64 " iteration%s, %s\n",
-		       i ? "          " : "stopped:  ", st->workload,
-		       *st->job ? " " : "", st->job, st->iterations,
+		       i ? "          " : "stopped:  ", esc(&w, st->workload),
+		       *st->job ? " " : "", esc(&j, st->job), st->iterations,
 		       st->iterations == 1 ? "" : "s", why);
 	}
+	strbuf_release(&w);
+	strbuf_release(&j);
 }
 
 /*
@@ -148,12 +167,12 @@ static void show_until(const struct run_setup *setup)
 static void show_setup(const struct run_info *ri)
 {
 	struct run_setup setup = {0};
-	struct strbuf err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, e = STRBUF_INIT;
 
 	if (!ri->setup) {
 		printf("  setup:     not recorded\n");
 	} else if (run_setup_parse(ri->setup, &setup, &err)) {
-		printf("  setup:     unreadable (%s)\n", err.buf);
+		printf("  setup:     unreadable (%s)\n", esc(&e, err.buf));
 	} else {
 		printf("  setup:     %" PRId64 " iteration%s, %" PRId64
 		       " warm-up%s per job\n",
@@ -162,16 +181,19 @@ static void show_setup(const struct run_info *ri)
 		for (size_t i = 0; i < setup.params_nr; i++) {
 			const struct setup_param *p = &setup.params[i];
 
-			printf("  %s %s %s=", i ? "          " : "params:   ",
-			       p->workload, p->name);
+			printf("  %s %s ", i ? "          " : "params:   ",
+			       esc(&e, p->workload));
+			printf("%s=", esc(&e, p->name));
 			for (size_t k = 0; k < p->values_nr; k++)
-				printf("%s%s", k ? "," : "", p->values[k]);
+				printf("%s%s", k ? "," : "",
+				       esc(&e, p->values[k]));
 			putchar('\n');
 		}
 		show_until(&setup);
 	}
 	run_setup_release(&setup);
 	strbuf_release(&err);
+	strbuf_release(&e);
 }
 
 static void show_run(const struct run_data *rd, const struct run_full *rf,
@@ -182,13 +204,14 @@ static void show_run(const struct run_data *rd, const struct run_full *rf,
 		      e[3] = {STRBUF_INIT, STRBUF_INIT, STRBUF_INIT};
 
 	printf("run %" PRId64 " %s\n", ri->id, esc(&e[0], ri->label));
-	printf("  uuid:      %s\n", str_or(ri->uuid, "-"));
-	printf("  status:    %s\n", str_or(ri->status, "-"));
-	printf("  started:   %s\n", str_or(ri->started_at, "-"));
-	printf("  ended:     %s\n", str_or(ri->ended_at, "-"));
+	/* Every stored fact escaped: an imported run may hold anything. */
+	printf("  uuid:      %s\n", esc(&e[0], str_or(ri->uuid, "-")));
+	printf("  status:    %s\n", esc(&e[0], str_or(ri->status, "-")));
+	printf("  started:   %s\n", esc(&e[0], str_or(ri->started_at, "-")));
+	printf("  ended:     %s\n", esc(&e[0], str_or(ri->ended_at, "-")));
 	printf("  config:    %s (sha256 %s)\n",
 	       esc(&e[0], str_or(ri->config_name, "-")),
-	       str_or(ri->config_hash, "-"));
+	       esc(&e[1], str_or(ri->config_hash, "-")));
 	machine_info_show(&ri->machine, &facts);
 	fputs(facts.buf, stdout);
 	strbuf_release(&facts);
@@ -197,7 +220,7 @@ static void show_run(const struct run_data *rd, const struct run_full *rf,
 	/* What the run wrote before it measured, and what was there. */
 	for (size_t i = 0; i < settings->nr; i++)
 		printf("  setting:   %s\n", esc(&e[0], settings->v[i]));
-	printf("  mmcmp:     %s\n", str_or(ri->mmcmp_version, "-"));
+	printf("  mmcmp:     %s\n", esc(&e[0], str_or(ri->mmcmp_version, "-")));
 	for (size_t i = 0; i < rd->durations_nr; i++)
 		printf("  duration:  %s user %.2fs system %.2fs elapsed %.2fs (%zu iterations)\n",
 		       esc(&e[0], rd->durations[i].benchmark),
@@ -219,25 +242,29 @@ static void show_run(const struct run_data *rd, const struct run_full *rf,
 			if (k == 0 || op->v[k] > mx)
 				mx = op->v[k];
 		}
-		printf("    %s %s [%s] %s is better: n=%zu mean=%.*f min=%.*f max=%.*f\n",
+		printf("    %s %s [%s] %s is better: n=%zu",
 		       esc(&e[0], op->benchmark), esc(&e[1], op->name),
 		       esc(&e[2], op->unit),
-		       op->higher_better ? "higher" : "lower", op->nr,
-		       op->decimals, stats_amean(op->v, op->nr), op->decimals,
-		       mn, op->decimals, mx);
+		       op->higher_better ? "higher" : "lower", op->nr);
+		if (op->nr)
+			printf(" mean=%s min=%s max=%s",
+			       value(&e[0], op->decimals,
+				     stats_amean(op->v, op->nr)),
+			       value(&e[1], op->decimals, mn),
+			       value(&e[2], op->decimals, mx));
+		putchar('\n');
 	}
 	show_failures(rf);
 	if (with_config)
 		show_setup(ri);
+	if (with_config && ri->config_text) {
+		strbuf_reset(&e[0]);
+		names_escape_lines(&e[0], ri->config_text,
+				   strlen(ri->config_text));
+		printf("  config text:\n%s%s", e[0].buf, e[0].len ? "\n" : "");
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(e); i++)
 		strbuf_release(&e[i]);
-	if (with_config && ri->config_text)
-		printf("  config text:\n%s%s", ri->config_text,
-		       ri->config_text[0] &&
-				       ri->config_text[strlen(ri->config_text) -
-						       1] != '\n'
-			       ? "\n"
-			       : "");
 }
 
 static int show_main(int argc, char **argv)

@@ -37,6 +37,11 @@ extern const struct cmd cmd_report;
  * (OPT_INCLUDE).
  */
 extern const struct cmd_option compare_test_options[];
+/*
+ * The one message of --margin below 0 (compare and report), whose
+ * argument is the value given; the option itself takes any number.
+ */
+#define MARGIN_RULE "option '--margin' needs a number of at least 0, not '%g'"
 
 /* The database path: --db, else $MMCMP_DB, else the default. */
 const char *mmcmp_db_path(void);
@@ -109,6 +114,14 @@ void usage_error_context(const char *ctx);
  * columns and name files. Returns 0, or 2 after a usage error of cmd.
  */
 int check_new_label(const struct cmd *cmd, const char *label);
+/*
+ * The rule for a config's "# quick:" line, parsed into label, append and
+ * replace: it changes what runs, never the label or what is kept, so
+ * --label, --append and --replace are refused there. Returns 0, or 2
+ * after a usage error of cmd.
+ */
+int check_quick_line(const struct cmd *cmd, const char *label, bool append,
+		     bool replace);
 /*
  * Print the --help of cmd on stdout: cmd->usage, then "Options:" and the
  * lines options_help() makes of cmd->options, if it has any. Returns 0.

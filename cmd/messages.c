@@ -82,6 +82,22 @@ int check_new_label(const struct cmd *cmd, const char *label)
 	return 0;
 }
 
+int check_quick_line(const struct cmd *cmd, const char *label, bool append,
+		     bool replace)
+{
+	const char *opt = label	    ? "--label"
+			  : append  ? "--append"
+			  : replace ? "--replace"
+				    : NULL;
+
+	if (!opt)
+		return 0;
+	return usage_error(cmd,
+			   "%s cannot be given there: a quick line changes "
+			   "what runs, never the label or what it keeps",
+			   opt);
+}
+
 int parse_cmd_options(const struct cmd *cmd, int argc, char **argv, void *dest)
 {
 	struct strbuf err = STRBUF_INIT;

@@ -14,6 +14,7 @@
 #include "config-internal.h"
 #include "extract.h"
 #include "json.h"
+#include "names.h"
 #include "parse-num.h"
 #include "plan.h"
 #include "settings.h"
@@ -491,6 +492,12 @@ static int set_scalar(struct loader *l, const struct key *k,
 		    has_control(s))
 			return fail(l, node, "control character in '%s'",
 				    k->name);
+		/* Names are stored with every run, and exported. */
+		if (node && !k->free_text && k->type == KEY_STRING &&
+		    strlen(s) > NAMES_MAX_BYTES)
+			return fail(l, node,
+				    "'%s' too long (%zu bytes, at most %zu)",
+				    k->name, strlen(s), NAMES_MAX_BYTES);
 		*(char **)p = xstrdup(s);
 		return 0;
 	case KEY_INT:
@@ -1335,6 +1342,31 @@ static void template_uses(const char *tmpl, const struct workload_spec *w,
 	}
 }
 
+/*
+ * Every job is stored with its key, "a=1 b=2": refuse params whose
+ * longest key an export could not hold (names.h).
+ */
+static int check_job_key(struct loader *l, const yaml_node_t *where,
+			 const struct workload_spec *w)
+{
+	size_t len = 0;
+
+	for (size_t i = 0; i < w->params_nr; i++) {
+		size_t longest = 0;
+
+		for (size_t k = 0; k < w->params[i].values.nr; k++)
+			if (strlen(w->params[i].values.v[k]) > longest)
+				longest = strlen(w->params[i].values.v[k]);
+		len += (i ? 1 : 0) + strlen(w->params[i].name) + 1 + longest;
+	}
+	if (len <= NAMES_MAX_BYTES)
+		return 0;
+	return fail(l, where,
+		    "params make a job key 'NAME=VALUE ...' of up to %zu "
+		    "bytes, at most %zu: shorten their names or values",
+		    len, NAMES_MAX_BYTES);
+}
+
 /* Append "metric 'm', a=1, b=2" for operation number `op` of w. */
 static void describe_op(struct strbuf *sb, const struct workload_spec *w,
 			size_t op)
@@ -1478,6 +1510,8 @@ static int check_workload(struct loader *l, const yaml_node_t *node,
 		goto out;
 	}
 	l->ops_nr += combos * w->metrics_nr * l->builds_nr;
+	if (check_job_key(l, where, w))
+		goto out;
 	ret = check_operation_names(l, where, w, combos);
 out:
 	free(used);

@@ -31,6 +31,22 @@ enum gate_decision gate_row(enum gate_fail_on fail_on, enum stats_verdict v)
 	return GATE_PASS;
 }
 
+bool gate_missing(const struct compare_op *op, size_t i)
+{
+	const struct compare_side *base = &op->side[0], *sd = &op->side[i];
+
+	return base->present && base->sum.n > 0 &&
+	       (!sd->present || sd->sum.n == 0);
+}
+
+enum gate_decision gate_side(enum gate_fail_on fail_on,
+			     const struct compare_op *op, size_t i)
+{
+	if (fail_on != GATE_OFF && gate_missing(op, i))
+		return GATE_FAIL;
+	return gate_row(fail_on, op->side[i].verdict);
+}
+
 enum gate_decision gate_decide(const struct compare_result *res,
 			       enum gate_fail_on fail_on,
 			       struct gate_summary *out)
@@ -49,9 +65,11 @@ enum gate_decision gate_decide(const struct compare_result *res,
 				out->rows++;
 				out->tested += v != STATS_VERDICT_UNTESTED;
 				out->verdicts[v]++;
-				switch (gate_row(fail_on, v)) {
+				switch (gate_side(fail_on, &b->ops[o], i)) {
 				case GATE_FAIL:
 					out->failed++;
+					out->missing +=
+						gate_missing(&b->ops[o], i);
 					break;
 				case GATE_UNSURE:
 					out->unsure++;

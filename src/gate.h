@@ -18,12 +18,12 @@ struct compare_result;
  *   GATE_REGRESSION    worse
  *   GATE_CHANGE        worse or better
  *   GATE_INCONCLUSIVE  worse, or inconclusive or untested (unsure)
- * The decision is GATE_FAIL when some row qualifies as a change (worse,
- * or better under GATE_CHANGE), else GATE_UNSURE when some row qualifies
- * as unsure, or when no row was tested at all (a comparison that could
- * not be made never passes), else GATE_PASS. A failed change wins over
- * an unsure row. The functions are pure: they read the result and fill
- * plain structs; nothing here fails or allocates.
+ * or missing: the baseline has samples of its operation and the label
+ * none (a benchmark that crashed or stopped printing), under any choice.
+ * GATE_FAIL when some row qualifies as a change (worse, better under
+ * GATE_CHANGE) or is missing, else GATE_UNSURE when some row is unsure
+ * or none was tested at all (a comparison not made never passes), else
+ * GATE_PASS. Pure functions: nothing here fails or allocates.
  */
 
 /* The --fail-on choices; GATE_OFF (no --fail-on) after the last. */
@@ -49,12 +49,26 @@ enum gate_decision {
 /* How a single row with verdict v counts under fail_on. */
 enum gate_decision gate_row(enum gate_fail_on fail_on, enum stats_verdict v);
 
+struct compare_op;
+
+/* Whether the row of op in compared label i (i >= 1) is missing. */
+bool gate_missing(const struct compare_op *op, size_t i);
+
+/*
+ * How the row of op in compared label i counts under fail_on: GATE_FAIL
+ * when it is missing (gate_missing()) and fail_on is not GATE_OFF, else
+ * gate_row() of its verdict.
+ */
+enum gate_decision gate_side(enum gate_fail_on fail_on,
+			     const struct compare_op *op, size_t i);
+
 /* The counts behind a decision, over the rows that count. */
 struct gate_summary {
 	size_t rows;   /* rows that count */
 	size_t tested; /* rows with a verdict */
 	size_t verdicts[STATS_VERDICT_INCONCLUSIVE + 1]; /* by verdict */
-	size_t failed, unsure; /* rows gate_row() flags */
+	size_t failed, unsure; /* rows gate_side() flags */
+	size_t missing;	       /* of the failed: missing rows */
 	enum gate_decision decision;
 };
 

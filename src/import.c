@@ -422,7 +422,10 @@ out:
 	return ret;
 }
 
-/* Whether the names of rf, with its label prefixed, obey names.h. */
+/*
+ * Whether the names of rf, with its label prefixed, obey names.h, and its
+ * machine facts hold no control character (machine_facts_check()).
+ */
 static bool names_fit(const struct run_full *rf, const char *label,
 		      struct strbuf *why)
 {
@@ -435,7 +438,7 @@ static bool names_fit(const struct run_full *rf, const char *label,
 				  rf->ops[o].unit ? rf->ops[o].unit : "", why);
 	for (size_t k = 0; !bad && k < rf->iters_nr; k++)
 		bad = names_check(NAME_BENCHMARK, rf->iters[k].benchmark, why);
-	return !bad;
+	return !bad && !machine_facts_check(&rf->info, why);
 }
 
 /*

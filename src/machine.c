@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "names.h"
 #include "parse-num.h"
 #include "run-data.h"
 #include "sha256.h"
@@ -135,7 +136,10 @@ static void show_value(const struct machine_field *f,
 
 	if (f->kind != MACHINE_INT) {
 		s = machine_field_str(f, m);
-		strbuf_addstr(out, s && *s ? s : sh->unknown);
+		if (!s || !*s)
+			s = sh->unknown;
+		/* Facts of an imported run may hold anything. */
+		names_escape(out, s, strlen(s));
 		return;
 	}
 	n = machine_field_int(f, m);
@@ -169,6 +173,39 @@ void machine_info_show(const struct machine_info *m, struct strbuf *out)
 		show_value(f, m, out);
 	}
 	strbuf_addch(out, '\n');
+}
+
+/* Check fact name, value s (NULL: none), as machine_facts_check() does. */
+static int fact_check(const char *name, const char *s, struct strbuf *err)
+{
+	struct strbuf q = STRBUF_INIT;
+	const char *why = NULL;
+
+	if (!s)
+		return 0;
+	if (!utf8_valid(s))
+		why = "is not UTF-8";
+	else if (names_has_control(s))
+		why = "contains a control character";
+	if (why) {
+		names_quote(&q, s);
+		error_addf(err, "machine fact '%s' '%s' %s", name, q.buf, why);
+	}
+	strbuf_release(&q);
+	return why ? -1 : 0;
+}
+
+int machine_facts_check(const struct run_info *ri, struct strbuf *err)
+{
+	for (size_t i = 0; i < machine_fields_nr; i++) {
+		const struct machine_field *f = &machine_fields[i];
+
+		if (f->kind != MACHINE_INT &&
+		    fact_check(f->name, machine_field_str(f, &ri->machine),
+			       err))
+			return -1;
+	}
+	return fact_check("mmcmp_version", ri->mmcmp_version, err);
 }
 
 /* Filesystem types of statfs(2)'s f_type (<linux/magic.h>). */

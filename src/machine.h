@@ -8,6 +8,7 @@
 
 struct strbuf;
 struct machine_info;
+struct run_info;
 
 /*
  * machine: facts about the machine and process that a run records.
@@ -92,8 +93,20 @@ bool machine_field_text(const struct machine_field *f,
 const struct machine_field *machine_field_show(unsigned pos);
 const struct machine_field *machine_field_compare(unsigned pos);
 
-/* Append the facts of m to out, one line each, as `mmcmp show` lists them. */
+/*
+ * Append the facts of m to out, one line each, as `mmcmp show` lists
+ * them, each escaped for a terminal (names_escape()).
+ */
 void machine_info_show(const struct machine_info *m, struct strbuf *out);
+
+/*
+ * Check the machine facts of ri and its mmcmp version, as an import
+ * takes them from a file: 0 when every one is valid UTF-8 without a
+ * control character, else -1 with "machine fact 'NAME' 'VALUE' contains
+ * a control character" (or "is not UTF-8"), VALUE quoted for one line,
+ * appended to err.
+ */
+int machine_facts_check(const struct run_info *ri, struct strbuf *err);
 
 /*
  * Fill m (zeroed by the caller; release with machine_info_release()):

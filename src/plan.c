@@ -109,16 +109,18 @@ void plan_release(struct plan *p)
 static int check_name(const struct workload_spec *wl, const char *key,
 		      enum name_kind kind, const char *name, struct strbuf *err)
 {
-	struct strbuf why = STRBUF_INIT, q = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, q = STRBUF_INIT, w = STRBUF_INIT;
 	int ret = names_check(kind, name, &why);
 
 	if (ret) {
 		names_quote(&q, key);
-		error_addf(err, "workload '%s'%s%s%s: %s", wl->name,
+		names_quote(&w, wl->name);
+		error_addf(err, "workload '%s'%s%s%s: %s", w.buf,
 			   *key ? " (" : "", q.buf, *key ? ")" : "", why.buf);
 	}
 	strbuf_release(&why);
 	strbuf_release(&q);
+	strbuf_release(&w);
 	return ret;
 }
 
@@ -151,6 +153,20 @@ static int add_job(struct plan *p, const struct workload_spec *wl,
 	job->key = strbuf_detach(&key, NULL);
 	strvec_init(&job->names);
 	strvec_init(&job->values);
+	/* Every job is stored with its key, which an export must hold. */
+	if (strlen(job->key) > NAMES_MAX_BYTES) {
+		struct strbuf w = STRBUF_INIT, q = STRBUF_INIT;
+
+		names_quote(&w, wl->name);
+		names_quote(&q, job->key);
+		error_addf(err,
+			   "workload '%s': job '%s' too long (%zu bytes, at "
+			   "most %zu): shorten its parameters' names or values",
+			   w.buf, q.buf, strlen(job->key), NAMES_MAX_BYTES);
+		strbuf_release(&w);
+		strbuf_release(&q);
+		goto out;
+	}
 	strvec_pushv(&job->names, names.v);
 	strvec_pushv(&job->values, values.v);
 	if (b)

@@ -83,7 +83,7 @@ void render_github(const struct compare_result *res,
 			for (size_t i = 1; i < res->runs_nr; i++) {
 				enum stats_verdict v = op->side[i].verdict;
 				enum gate_decision d =
-					gate_row(opts->fail_on, v);
+					gate_side(opts->fail_on, op, i);
 				size_t k = o * (res->runs_nr - 1) + (i - 1);
 
 				if (d == GATE_PASS)

@@ -44,7 +44,7 @@ static void count_bench(const struct compare_result *res,
 			enum stats_verdict v = b->ops[o].side[i].verdict;
 
 			n->tests++;
-			if (gate_row(fail_on, v) != GATE_PASS)
+			if (gate_side(fail_on, &b->ops[o], i) != GATE_PASS)
 				n->failures++;
 			else if (v == STATS_VERDICT_UNTESTED)
 				n->skipped++;
@@ -81,7 +81,7 @@ static void junit_bench(const struct compare_result *res,
 		for (size_t i = 1; i < res->runs_nr; i++) {
 			enum stats_verdict v = op->side[i].verdict;
 			size_t k = o * (res->runs_nr - 1) + (i - 1);
-			bool fails = gate_row(fail_on, v) != GATE_PASS;
+			bool fails = gate_side(fail_on, op, i) != GATE_PASS;
 
 			strbuf_addstr(out, "    <testcase classname=\"");
 			xml_escape(out, b->name);

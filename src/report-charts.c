@@ -228,30 +228,115 @@ static double jitter(size_t k)
 	return f - floor(f) - 0.5;
 }
 
-/* Per operation: every label's unit values, mean and interval. */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The most points a strip or run-order chart draws (report.h). */
+static size_t points_max(const struct report_model *md)
+{
+	return md->opts->points_max ? md->opts->points_max : REPORT_POINTS_MAX;
+}
+
+/*
+ * The finite unit values of l that a strip plot draws, *nr of them: all
+ * when there are at most max, else max evenly spaced quantiles of them
+ * (the sorted values at ranks round(k (n - 1) / (max - 1))), so that the
+ * lowest, the highest and the shape stay. The caller frees the result.
+ */
+static double *strip_points(const struct report_label_op *l, size_t max,
+			    size_t *nr)
+{
+	double *v = xcalloc(l->nr + 1, sizeof(*v));
+	size_t n = 0;
+
+	for (size_t k = 0; k < l->nr; k++)
+		if (isfinite(l->value[k]))
+			v[n++] = l->value[k];
+	if (n > max) {
+		qsort(v, n, sizeof(*v), cmp_double);
+		for (size_t k = 0; k < max; k++)
+			v[k] = v[(size_t)llround((double)k * (double)(n - 1) /
+						 (double)(max - 1))];
+		n = max;
+	}
+	*nr = n;
+	return v;
+}
+
+/*
+ * Label li's column of a strip plot at x: its points (pts[0..n)), its
+ * interval and mean.
+ */
+static void strip_label(struct svg_chart *c, const struct report_model *md,
+			size_t li, const struct report_label_op *l,
+			const double *pts, size_t n, struct strbuf *sb)
+{
+	double x = (double)li;
+
+	svg_text(c, svg_axis_map(&c->x, x), c->bottom + 18, "middle", "tick",
+		 md->labels[li].label);
+	for (size_t k = 0; k < n; k++) {
+		strbuf_setlen(sb, 0);
+		strbuf_addf(sb, "%s: %g", md->labels[li].label, pts[k]);
+		svg_marker(c, x - 0.25 + 0.3 * jitter(k), pts[k], li, false,
+			   sb->buf);
+	}
+	svg_segment(c, x + 0.15, l->lo, x + 0.15, l->hi, li, 2);
+	svg_segment(c, x + 0.05, l->mean, x + 0.25, l->mean, li, 3);
+	strbuf_setlen(sb, 0);
+	strbuf_addf(sb, "%s: mean %g [%g, %g], %zu units", md->labels[li].label,
+		    l->mean, l->lo, l->hi, l->nr);
+	svg_marker(c, x + 0.15, l->mean, li, true, sb->buf);
+}
+
+/* The range [*lo, *hi] of op r's strip plot: its values and intervals. */
+static void strip_range(const struct report_model *md,
+			const struct report_op *r, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t li = 0; li < md->nr; li++) {
+		const struct report_label_op *l = &r->l[li];
+
+		for (size_t k = 0; k < l->nr; k++)
+			if (isfinite(l->value[k])) {
+				*lo = fmin(*lo, l->value[k]);
+				*hi = fmax(*hi, l->value[k]);
+			}
+		if (isfinite(l->lo))
+			*lo = fmin(*lo, l->lo);
+		if (isfinite(l->hi))
+			*hi = fmax(*hi, l->hi);
+	}
+}
+
+/*
+ * Per operation: every label's unit values, mean and interval; beyond
+ * points_max() units in all, quantiles of each label's (strip_points()).
+ */
 void report_strip_plots(const struct report_model *md, struct strbuf *out)
 {
 	struct strbuf sb = STRBUF_INIT, yt = STRBUF_INIT;
+	size_t max = points_max(md);
 
 	strbuf_addstr(out, "<div class=\"grid\">\n");
 	for (size_t o = 0; o < md->ops_nr; o++) {
 		const struct report_op *r = &md->ops[o];
-		double lo = INFINITY, hi = -INFINITY;
+		size_t units = 0, per = max / md->nr, shown = 0;
+		double lo, hi;
 		struct svg_chart c;
 
-		for (size_t li = 0; li < md->nr; li++) {
-			const struct report_label_op *l = &r->l[li];
-
-			for (size_t k = 0; k < l->nr; k++)
-				if (isfinite(l->value[k])) {
-					lo = fmin(lo, l->value[k]);
-					hi = fmax(hi, l->value[k]);
-				}
-			if (isfinite(l->lo))
-				lo = fmin(lo, l->lo);
-			if (isfinite(l->hi))
-				hi = fmax(hi, l->hi);
-		}
+		for (size_t li = 0; li < md->nr; li++)
+			units += r->l[li].nr;
+		if (units <= max)
+			per = SIZE_MAX;
+		else if (per < 2)
+			per = 2;
+		strip_range(md, r, &lo, &hi);
 		strbuf_setlen(&sb, 0);
 		strbuf_addf(&sb, "%s %s", r->bench, r->name);
 		chart_figure_begin(out, "third");
@@ -265,27 +350,21 @@ void report_strip_plots(const struct report_model *md, struct strbuf *out)
 			   r->unit);
 		svg_chart_axes(&c, NULL, yt.buf);
 		for (size_t li = 0; li < md->nr; li++) {
-			const struct report_label_op *l = &r->l[li];
-			double x = (double)li;
+			size_t n;
+			double *pts = strip_points(&r->l[li], per, &n);
 
-			svg_text(&c, svg_axis_map(&c.x, x), c.bottom + 18,
-				 "middle", "tick", md->labels[li].label);
-			for (size_t k = 0; k < l->nr; k++) {
-				strbuf_setlen(&sb, 0);
-				strbuf_addf(&sb, "%s: %g", md->labels[li].label,
-					    l->value[k]);
-				svg_marker(&c, x - 0.25 + 0.3 * jitter(k),
-					   l->value[k], li, false, sb.buf);
-			}
-			svg_segment(&c, x + 0.15, l->lo, x + 0.15, l->hi, li,
-				    2);
-			svg_segment(&c, x + 0.05, l->mean, x + 0.25, l->mean,
-				    li, 3);
+			strip_label(&c, md, li, &r->l[li], pts, n, &sb);
+			shown += n;
+			free(pts);
+		}
+		if (per != SIZE_MAX) {
 			strbuf_setlen(&sb, 0);
-			strbuf_addf(&sb, "%s: mean %g [%g, %g], %zu units",
-				    md->labels[li].label, l->mean, l->lo, l->hi,
-				    l->nr);
-			svg_marker(&c, x + 0.15, l->mean, li, true, sb.buf);
+			strbuf_addf(&sb,
+				    "%zu of %zu units shown: at most %zu"
+				    " quantiles per label",
+				    shown, units, per);
+			svg_text(&c, (c.left + c.right) / 2, c.height - 10,
+				 "middle", "note", sb.buf);
 		}
 		svg_chart_end(&c);
 		chart_figure_end(out);
@@ -393,13 +472,6 @@ static void other_key(const struct report_model *md,
 		strbuf_addf(caption, "%s%s=%s", caption->len ? ", " : "",
 			    bj->names[i].v[k], bj->values[i].v[k]);
 	}
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* One scaling chart: ops member[0..n) against parameter p at values x. */
@@ -607,38 +679,102 @@ size_t report_scaling_curves(const struct report_model *md, struct strbuf *out)
 	return charts;
 }
 
-/* Per label: unit values as % of their op's mean, against time. */
+/* Unit k of l as a percentage of its op's mean; NaN: not drawn. */
+static double runorder_pct(const struct report_label_op *l, size_t k)
+{
+	double pct = 100 * (l->value[k] / l->mean - 1);
+
+	return isfinite(l->t_s[k]) ? pct : NAN;
+}
+
+/*
+ * The time span [*t0, *t1] and percentage range [*lo, *hi] of label li's
+ * run-order plot; returns the number of units it could draw.
+ */
+static size_t runorder_range(const struct report_model *md, size_t li,
+			     double *t0, double *t1, double *lo, double *hi)
+{
+	size_t units = 0;
+
+	*t0 = *lo = INFINITY;
+	*t1 = *hi = -INFINITY;
+	for (size_t o = 0; o < md->ops_nr; o++) {
+		const struct report_label_op *l = &md->ops[o].l[li];
+
+		for (size_t k = 0; k < l->nr; k++) {
+			double pct = runorder_pct(l, k);
+
+			if (!isfinite(pct))
+				continue;
+			*t0 = fmin(*t0, l->t_s[k]);
+			*t1 = fmax(*t1, l->t_s[k]);
+			*lo = fmin(*lo, pct);
+			*hi = fmax(*hi, pct);
+			units++;
+		}
+	}
+	return units;
+}
+
+/*
+ * The points of label li's run-order plot: every stride-th unit it can
+ * draw, in the order of its operations and their iterations; used[g]
+ * set for each colour group drawn.
+ */
+static void runorder_points(struct svg_chart *c, const struct report_model *md,
+			    size_t li, double t0, double scale, size_t stride,
+			    bool *used, struct strbuf *sb)
+{
+	size_t seen = 0;
+
+	for (size_t o = 0; o < md->ops_nr; o++) {
+		const struct report_op *r = &md->ops[o];
+		const struct report_label_op *l = &r->l[li];
+
+		for (size_t k = 0; k < l->nr; k++) {
+			double pct = runorder_pct(l, k);
+
+			if (!isfinite(pct) || seen++ % stride)
+				continue;
+			used[l->group[k]] = true;
+			strbuf_setlen(sb, 0);
+			strbuf_addf(sb, "%s %s, %s: %g (%+.2f%%)", r->bench,
+				    r->name, md->groups.v[l->group[k]],
+				    l->value[k], pct);
+			svg_marker(c, (l->t_s[k] - t0) / scale, pct,
+				   l->group[k], true, sb->buf);
+		}
+	}
+}
+
+/*
+ * Per label: unit values as % of their op's mean, against time; beyond
+ * points_max() units, every stride-th of them.
+ */
 void report_run_order_plots(const struct report_model *md, struct strbuf *out)
 {
 	struct strbuf sb = STRBUF_INIT;
+	size_t max = points_max(md);
 
 	for (size_t li = 0; li < md->nr; li++) {
-		double t0 = INFINITY, t1 = -INFINITY, lo = INFINITY,
-		       hi = -INFINITY;
+		double t0, t1, lo, hi;
 		bool *used = xcalloc(md->groups.nr + 1, sizeof(*used));
 		const char **names = xcalloc(md->groups.nr + 1, sizeof(*names));
 		size_t *style = xcalloc(md->groups.nr + 1, sizeof(*style));
-		size_t legend_nr = 0;
+		size_t legend_nr = 0, stride = 1;
+		size_t units = runorder_range(md, li, &t0, &t1, &lo, &hi);
 		struct svg_chart c;
 		double scale;
 
-		for (size_t o = 0; o < md->ops_nr; o++) {
-			const struct report_label_op *l = &md->ops[o].l[li];
-
-			for (size_t k = 0; k < l->nr; k++) {
-				double pct = 100 * (l->value[k] / l->mean - 1);
-
-				if (!isfinite(l->t_s[k]) || !isfinite(pct))
-					continue;
-				t0 = fmin(t0, l->t_s[k]);
-				t1 = fmax(t1, l->t_s[k]);
-				lo = fmin(lo, pct);
-				hi = fmax(hi, pct);
-			}
-		}
 		strbuf_setlen(&sb, 0);
 		strbuf_addf(&sb, "%s: unit values in run order",
 			    md->labels[li].label);
+		if (units > max) {
+			stride = (units + max - 1) / max;
+			strbuf_addf(&sb, " (%zu of %zu units shown: 1 in %zu)",
+				    (units + stride - 1) / stride, units,
+				    stride);
+		}
 		chart_figure_begin(out, "wide");
 		svg_chart_begin(&c, out, "runorder", REPORT_PAGE_PX, 300,
 				sb.buf, 78, 24);
@@ -653,25 +789,7 @@ void report_run_order_plots(const struct report_model *md, struct strbuf *out)
 				? "minutes since the label's first iteration"
 				: "seconds since the label's first iteration",
 			"% of the operation's mean");
-		for (size_t o = 0; o < md->ops_nr; o++) {
-			const struct report_op *r = &md->ops[o];
-			const struct report_label_op *l = &r->l[li];
-
-			for (size_t k = 0; k < l->nr; k++) {
-				double pct = 100 * (l->value[k] / l->mean - 1);
-
-				if (!isfinite(l->t_s[k]) || !isfinite(pct))
-					continue;
-				used[l->group[k]] = true;
-				strbuf_setlen(&sb, 0);
-				strbuf_addf(&sb, "%s %s, %s: %g (%+.2f%%)",
-					    r->bench, r->name,
-					    md->groups.v[l->group[k]],
-					    l->value[k], pct);
-				svg_marker(&c, (l->t_s[k] - t0) / scale, pct,
-					   l->group[k], true, sb.buf);
-			}
-		}
+		runorder_points(&c, md, li, t0, scale, stride, used, &sb);
 		for (size_t g = 0; g < md->groups.nr; g++)
 			if (used[g]) {
 				names[legend_nr] = md->groups.v[g];

@@ -110,35 +110,45 @@ static size_t find_op(const struct strmap *index, const char *bench,
 	return at;
 }
 
-/* The mean of u[0..n) and its 1 - alpha t interval, in the op's unit. */
+/*
+ * The mean of u[0..n) and its 1 - alpha t interval, in the op's unit.
+ * The sums are of u / s, s the largest |u|, so that values near DBL_MAX
+ * neither overflow the sum nor the squares.
+ */
 static void mean_interval(struct report_label_op *lo, bool hb, double alpha)
 {
-	double sum = 0, ss = 0, m, se, t;
+	double sum = 0, ss = 0, s = 0, m, se, t;
 	size_t n = 0;
 
 	lo->mean = lo->lo = lo->hi = NAN;
 	for (size_t i = 0; i < lo->nr; i++)
 		if (isfinite(lo->u[i])) {
-			sum += lo->u[i];
+			s = fmax(s, fabs(lo->u[i]));
 			n++;
 		}
 	if (!n)
 		return;
+	if (!(s > 0))
+		s = 1;
+	for (size_t i = 0; i < lo->nr; i++)
+		if (isfinite(lo->u[i]))
+			sum += lo->u[i] / s;
 	m = sum / (double)n;
-	lo->mean = hb ? 1 / m : m;
+	lo->mean = hb ? 1 / (m * s) : m * s;
 	if (n < 2)
 		return;
 	for (size_t i = 0; i < lo->nr; i++)
 		if (isfinite(lo->u[i]))
-			ss += (lo->u[i] - m) * (lo->u[i] - m);
+			ss += (lo->u[i] / s - m) * (lo->u[i] / s - m);
 	se = sqrt(ss / (double)(n - 1) / (double)n);
 	t = stats_t_isf(alpha / 2, (double)(n - 1));
+	/* Scaled back only now: m - t se may reach past DBL_MAX. */
 	if (!hb) {
-		lo->lo = m - t * se;
-		lo->hi = m + t * se;
+		lo->lo = (m - t * se) * s;
+		lo->hi = (m + t * se) * s;
 	} else if (m - t * se > 0) {
-		lo->lo = 1 / (m + t * se);
-		lo->hi = 1 / (m - t * se);
+		lo->lo = 1 / ((m + t * se) * s);
+		lo->hi = 1 / ((m - t * se) * s);
 	}
 }
 

@@ -44,9 +44,16 @@ struct report_label {
 	struct monitor_series_list series[REPORT_COUNTERS_NR];
 };
 
+/*
+ * The most unit values a strip or run-order chart draws: beyond it a
+ * chart shows a summary of them, and says so.
+ */
+#define REPORT_POINTS_MAX 2000
+
 struct report_options {
 	/* test, alpha, fdr, unit, margin_pct, include_incomplete... */
 	struct compare_options compare;
+	size_t points_max; /* per chart; 0: REPORT_POINTS_MAX */
 };
 
 #define REPORT_OPTIONS_INIT                                                    \
@@ -99,9 +106,13 @@ void report_label_release(struct report_label *rl);
  *   - per operation a strip plot of each label's unit values (one per
  *     pooled iteration, stats_unit_values(); harmonic per iteration for
  *     higher-is-better operations) with the mean and its interval;
+ *     beyond points_max units in all, each label shows points_max / nr
+ *     evenly spaced quantiles of its units (the lowest and highest
+ *     among them), and the chart says how many of how many;
  *   - per label a run-order plot: every unit value, as a percentage of
  *     its operation's mean, against the time its iteration started,
- *     coloured by build (or by run when there are no builds);
+ *     coloured by build (or by run when there are no builds); beyond
+ *     points_max units, every k-th in run order, and the title says so;
  *   - per monitored benchmark the per-iteration changes of a few vmstat
  *     counters and, for runs with periodic samples (monitor_interval),
  *     their rates during each iteration; the mmtests Ops table is part

@@ -77,8 +77,8 @@ static bool extract_job(struct session *s, size_t j,
 		} else if (extractor_run(s->extractors[j][m], res->out.buf,
 					 res->out.len, &x->vals, &x->vals_nr,
 					 &x->vals_alloc, &xerr)) {
-			strbuf_addf(&x->note, "%smetric '%s': %s",
-				    x->note.len ? "; " : "", ms->name,
+			/* xerr names the metric: "metric 't': ..." */
+			strbuf_addf(&x->note, "%s%s", x->note.len ? "; " : "",
 				    xerr.buf);
 		} else if (!x->vals_nr) {
 			strbuf_addf(

@@ -68,9 +68,26 @@ static double nice_number(double x, bool round_it)
 	return nf * pow(10, e);
 }
 
+/*
+ * The power of ten to divide lo and hi by, so that hi - lo and the nice
+ * tick above hi stay finite: 1 unless one is above 1e300 in size.
+ */
+static double axis_scale(double lo, double hi)
+{
+	double m = fmax(fabs(lo), fabs(hi));
+
+	return m > 1e300 ? pow(10, floor(log10(m))) : 1;
+}
+
+/* Whether ax's values are in units of its scale. */
+static bool axis_scaled(const struct svg_axis *ax)
+{
+	return ax->scale > 0 && ax->scale != 1;
+}
+
 void svg_axis_linear(struct svg_axis *ax, double lo, double hi, size_t want)
 {
-	double step, first;
+	double step, first, scale;
 
 	memset(ax, 0, sizeof(*ax));
 	if (!isfinite(lo) && !isfinite(hi)) {
@@ -87,6 +104,10 @@ void svg_axis_linear(struct svg_axis *ax, double lo, double hi, size_t want)
 		lo = hi;
 		hi = t;
 	}
+	scale = axis_scale(lo, hi);
+	lo /= scale;
+	hi /= scale;
+	ax->scale = scale;
 	if (hi - lo <= 1e-12 * fmax(fabs(lo), fabs(hi))) {
 		double pad = lo ? fabs(lo) * 0.1 : 1;
 
@@ -159,7 +180,8 @@ bool svg_powers_of_two(const double *v, size_t n)
 	return seen >= 2;
 }
 
-double svg_axis_map(const struct svg_axis *ax, double v)
+/* The pixel coordinate of v, in ax's units (svg_axis.scale), on ax. */
+static double map_units(const struct svg_axis *ax, double v)
 {
 	double f;
 
@@ -168,6 +190,11 @@ double svg_axis_map(const struct svg_axis *ax, double v)
 	else
 		f = (v - ax->lo) / (ax->hi - ax->lo);
 	return ax->px_lo + f * (ax->px_hi - ax->px_lo);
+}
+
+double svg_axis_map(const struct svg_axis *ax, double v)
+{
+	return map_units(ax, axis_scaled(ax) ? v / ax->scale : v);
 }
 
 void svg_tick_label(const struct svg_axis *ax, double v, struct strbuf *out)
@@ -179,6 +206,11 @@ void svg_tick_label(const struct svg_axis *ax, double v, struct strbuf *out)
 
 	if (v == 0) {
 		strbuf_addch(out, '0');
+		return;
+	}
+	/* Past the suffixes, or finer than 6 decimals: an exponent. */
+	if (fabs(v) >= 1e16 || (!ax->log2 && step > 0 && step < 1e-6)) {
+		strbuf_addf(out, "%.4g", v);
 		return;
 	}
 	/*
@@ -228,6 +260,21 @@ void svg_chart_begin(struct svg_chart *c, struct strbuf *out, const char *kind,
 	svg_text(c, c->left, 20, "start", "ctitle", title);
 }
 
+/* The title of axis ax: title, and the scale its ticks are in. */
+/*
+ * The title of axis ax in sb: title (NULL: none), and the scale its
+ * ticks are in; false when there is neither.
+ */
+static bool axis_title(struct strbuf *sb, const struct svg_axis *ax,
+		       const char *title)
+{
+	if (title)
+		strbuf_addstr(sb, title);
+	if (axis_scaled(ax))
+		strbuf_addf(sb, "%s(x %g)", title ? " " : "", ax->scale);
+	return title || axis_scaled(ax);
+}
+
 void svg_chart_axes(struct svg_chart *c, const char *x_title,
 		    const char *y_title)
 {
@@ -248,7 +295,7 @@ void svg_chart_axes(struct svg_chart *c, const char *x_title,
 	add_px(out, c->bottom - c->top);
 	strbuf_addstr(out, "\"/>\n");
 	for (size_t i = 0; i < c->x.ticks_nr; i++) {
-		double px = svg_axis_map(&c->x, c->x.tick[i]);
+		double px = map_units(&c->x, c->x.tick[i]);
 
 		strbuf_addstr(out, "<line class=\"grid\" x1=\"");
 		add_px(out, px);
@@ -264,7 +311,7 @@ void svg_chart_axes(struct svg_chart *c, const char *x_title,
 		svg_text(c, px, c->bottom + 18, "middle", "tick", lab.buf);
 	}
 	for (size_t i = 0; i < c->y.ticks_nr; i++) {
-		double py = svg_axis_map(&c->y, c->y.tick[i]);
+		double py = map_units(&c->y, c->y.tick[i]);
 
 		strbuf_addstr(out, "<line class=\"grid\" x1=\"");
 		add_px(out, c->left - 5);
@@ -279,15 +326,17 @@ void svg_chart_axes(struct svg_chart *c, const char *x_title,
 		svg_tick_label(&c->y, c->y.tick[i], &lab);
 		svg_text(c, c->left - 8, py + 4, "end", "tick", lab.buf);
 	}
-	if (x_title)
+	strbuf_setlen(&lab, 0);
+	if (axis_title(&lab, &c->x, x_title))
 		svg_text(c, (c->left + c->right) / 2, c->height - 10, "middle",
-			 "axis", x_title);
-	if (y_title) {
+			 "axis", lab.buf);
+	strbuf_setlen(&lab, 0);
+	if (axis_title(&lab, &c->y, y_title)) {
 		strbuf_addstr(out, "<text class=\"axis\" text-anchor=\"middle\""
 				   " transform=\"translate(14,");
 		add_px(out, (c->top + c->bottom) / 2);
 		strbuf_addstr(out, ") rotate(-90)\">");
-		svg_escape(out, y_title);
+		svg_escape(out, lab.buf);
 		strbuf_addstr(out, "</text>\n");
 	}
 	strbuf_release(&lab);

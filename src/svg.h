@@ -34,12 +34,20 @@ struct svg_axis {
 	double tick[SVG_TICKS_MAX];
 	size_t ticks_nr; /* 0: no ticks drawn (categorical axes) */
 	double step;	 /* linear tick step, for the labels' precision */
+	/*
+	 * Linear axes over values near DBL_MAX, whose range or top tick
+	 * would overflow: a power of ten that lo, hi, tick and step are
+	 * in units of (the axis title says "x 1e308"); 0 or 1: none.
+	 */
+	double scale;
 };
 
 /*
  * Set ax to a linear axis covering [lo, hi] widened to nice ticks, about
  * `want` of them. NaN or infinite bounds are ignored (both: [0, 1]); an
- * empty range is widened around its value.
+ * empty range is widened around its value. Bounds above 1e300 in size
+ * are scaled (svg_axis.scale), so that neither hi - lo nor a tick
+ * overflows.
  */
 void svg_axis_linear(struct svg_axis *ax, double lo, double hi, size_t want);
 
@@ -60,8 +68,10 @@ bool svg_powers_of_two(const double *v, size_t n);
 double svg_axis_map(const struct svg_axis *ax, double v);
 
 /*
- * Append the tick label of v: at most 4 significant digits, with an SI
- * suffix (k, M, G, T) from 10^4 on, and the precision of ax's step.
+ * Append the tick label of v (in ax's units, svg_axis.scale): at most 4
+ * significant digits, with an SI suffix (k, M, G, T) from 10^4 on, and
+ * the precision of ax's step; beyond 10^16 or steps under 10^-6, 4
+ * significant digits with an exponent.
  */
 void svg_tick_label(const struct svg_axis *ax, double v, struct strbuf *out);
 

@@ -17,28 +17,46 @@
 struct row {
 	bool marked;
 	double change, low, high; /* NaN change: untested */
+	/*
+	 * The sides' samples, for untested rows: 0 none (an operation
+	 * neither has), 'm' the base has 4 and the label lacks the
+	 * operation, 'e' the label has it without samples, 'f' with 1.
+	 */
+	char base_has;
 };
 
 #define MAX_ROWS 3
 #define WORSE                                                                  \
 	{                                                                      \
-		true, -8.0, -9.0, -7.0                                         \
+		true, -8.0, -9.0, -7.0, 0                                      \
 	}
 #define BETTER                                                                 \
 	{                                                                      \
-		true, 8.0, 7.0, 9.0                                            \
+		true, 8.0, 7.0, 9.0, 0                                         \
 	}
 #define SAME                                                                   \
 	{                                                                      \
-		false, 0.3, -1.0, 1.5                                          \
+		false, 0.3, -1.0, 1.5, 0                                       \
 	}
 #define NOISE                                                                  \
 	{                                                                      \
-		false, -3.0, -20.0, 14.0                                       \
+		false, -3.0, -20.0, 14.0, 0                                    \
 	}
 #define UNTESTED                                                               \
 	{                                                                      \
-		false, NAN, NAN, NAN                                           \
+		false, NAN, NAN, NAN, 0                                        \
+	}
+#define MISSING                                                                \
+	{                                                                      \
+		false, NAN, NAN, NAN, 'm'                                      \
+	}
+#define EMPTY                                                                  \
+	{                                                                      \
+		false, NAN, NAN, NAN, 'e'                                      \
+	}
+#define FEW                                                                    \
+	{                                                                      \
+		false, NAN, NAN, NAN, 'f'                                      \
 	}
 
 static const struct {
@@ -105,6 +123,31 @@ static const struct {
 	 2,
 	 false,
 	 {GATE_PASS, GATE_FAIL, GATE_UNSURE}},
+	/* N13: what the base measured and the other label lacks fails. */
+	{"an operation missing in the other label",
+	 5,
+	 {SAME, MISSING},
+	 2,
+	 false,
+	 {GATE_FAIL, GATE_FAIL, GATE_FAIL}},
+	{"an operation without samples in the other label",
+	 5,
+	 {SAME, EMPTY},
+	 2,
+	 false,
+	 {GATE_FAIL, GATE_FAIL, GATE_FAIL}},
+	{"missing, and nothing tested",
+	 5,
+	 {MISSING, UNTESTED},
+	 2,
+	 false,
+	 {GATE_FAIL, GATE_FAIL, GATE_FAIL}},
+	{"one sample is untested, not missing",
+	 5,
+	 {SAME, FEW},
+	 2,
+	 false,
+	 {GATE_PASS, GATE_PASS, GATE_UNSURE}},
 	{"monitor rows do not count",
 	 5,
 	 {SAME},
@@ -147,6 +190,12 @@ static void build(size_t c, struct compare_result *res,
 		ops[r].side = sides[r];
 		sides[r][1].verdict = stats_verdict(row->marked, row->change,
 						    &tost, cases[c].margin);
+		if (row->base_has) {
+			sides[r][0].present = true;
+			sides[r][0].sum.n = 4;
+			sides[r][1].present = row->base_has != 'm';
+			sides[r][1].sum.n = row->base_has == 'f';
+		}
 	}
 }
 
@@ -175,9 +224,23 @@ int main(void)
 		ok(sum.tested + sum.verdicts[STATS_VERDICT_UNTESTED] ==
 			   sum.rows,
 		   "%s: tested and untested rows add up", cases[c].name);
+		{
+			size_t missing = 0;
+
+			for (size_t r = 0; r < cases[c].rows_nr; r++)
+				missing += cases[c].rows[r].base_has == 'm' ||
+					   cases[c].rows[r].base_has == 'e';
+			ok(sum.missing == missing && sum.failed >= missing,
+			   "%s: %zu missing rows, want %zu", cases[c].name,
+			   sum.missing, missing);
+		}
 	}
 	ok(gate_row(GATE_OFF, STATS_VERDICT_WORSE) == GATE_PASS,
 	   "no --fail-on flags no row");
+	build(10, &res, bench, ops, sides);
+	ok(gate_missing(&ops[1], 1) &&
+		   gate_side(GATE_OFF, &ops[1], 1) == GATE_PASS,
+	   "no --fail-on flags no missing row either");
 	is_str(gate_fail_on_nth(0), "regression", "choice 0");
 	is_str(gate_fail_on_nth(2), "inconclusive", "choice 2");
 	ok(!gate_fail_on_nth(GATE_OFF), "no choice past the last");

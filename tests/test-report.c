@@ -307,9 +307,128 @@ out:
 	strbuf_release(&err);
 }
 
+/* The text of the first chart of class KIND in page, or NULL; freed. */
+static char *chart_of(const char *page, const char *kind, size_t nth)
+{
+	struct strbuf cls = STRBUF_INIT;
+	const char *p = page, *end;
+	char *r = NULL;
+
+	strbuf_addf(&cls, "<svg class=\"chart %s\"", kind);
+	for (size_t i = 0; p && i <= nth; i++)
+		if ((p = strstr(p, cls.buf)) && i < nth)
+			p++;
+	if (p && (end = strstr(p, "</svg>")))
+		r = xstrndup(p, (size_t)(end - p));
+	strbuf_release(&cls);
+	return r;
+}
+
+/*
+ * Two labels of units units each, one sample per iteration: label 1's
+ * values are 1000 + k, label 0's 2000 + k, so the lowest and highest
+ * unit of each are known.
+ */
+static int fill_many(struct store *st, size_t units, struct strbuf *err)
+{
+	for (size_t li = 0; li < 2; li++) {
+		int64_t run = add_run(st, li, err), op_id;
+
+		if (!run || store_operation(st, run, "b", "o", "s", false, 2,
+					    &op_id, err))
+			return -1;
+		for (size_t k = 0; k < units; k++) {
+			char when[32];
+			struct iteration_rec it = {
+				.run_id = run,
+				.benchmark = "b",
+				.job = "",
+				.index = (int64_t)k,
+				.status = "ok",
+				.started_at = when,
+			};
+			struct sample_rec s = {op_id, (li ? 1000.0 : 2000.0) +
+							      (double)k};
+
+			snprintf(when, sizeof(when),
+				 "2026-01-02T%02zu:%02zu:%02zuZ", k / 3600,
+				 k / 60 % 60, k % 60);
+			if (store_iteration_add(st, &it, &s, 1, NULL, err))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * N5: a report of many units draws at most points_max points per strip
+ * and run-order chart, keeps each label's extremes in the strip plot,
+ * and says what it left out.
+ */
+static void test_points_capped(void)
+{
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct store *st = store_open(":memory:", &err);
+	struct report_label rl[2];
+	struct report_options opts = REPORT_OPTIONS_INIT;
+	size_t loaded = 0, units = 50;
+	char *strip = NULL, *order = NULL;
+
+	memset(rl, 0, sizeof(rl));
+	opts.points_max = 20;
+	if (!ok(st && !fill_many(st, units, &err) &&
+			!report_label_load(st, labels[0], false, &rl[0],
+					   &loaded, &err) &&
+			!report_label_load(st, labels[1], false, &rl[1],
+					   &loaded, &err) &&
+			!report_render(rl, 2, &opts, &out, &err),
+		"a report of 2 x %zu units renders", units)) {
+		diag("%s", err.buf);
+		goto out;
+	}
+	strip = chart_of(out.buf, "strip", 0);
+	order = chart_of(out.buf, "runorder", 0);
+	if (!ok(strip && order, "a strip and a run-order chart"))
+		goto out;
+	/* The chart's own <title>, each label's mean, then the points. */
+	ok(count(strip, "<title>") - 1 - 2 <= opts.points_max,
+	   "the strip plot draws %zu points, at most %zu",
+	   count(strip, "<title>") - 3, opts.points_max);
+	ok(strstr(strip, "<title>base: 2000</title>") &&
+		   strstr(strip, "<title>base: 2049</title>") &&
+		   strstr(strip, "alert(1)&lt;/script&gt;: 1000</title>") &&
+		   strstr(strip, "alert(1)&lt;/script&gt;: 1049</title>"),
+	   "each label's lowest and highest unit is drawn");
+	ok(strstr(strip, "20 of 100 units shown") != NULL,
+	   "the strip plot says how many units it shows");
+	ok(count(order, "<title>") - 1 <= opts.points_max,
+	   "the run-order plot draws %zu points, at most %zu",
+	   count(order, "<title>") - 1, opts.points_max);
+	ok(strstr(order, "of 50 units shown: 1 in 3") != NULL,
+	   "the run-order plot says how many units it shows");
+	opts.points_max = 1000;
+	strbuf_setlen(&out, 0);
+	free(strip);
+	strip = NULL;
+	if (!report_render(rl, 2, &opts, &out, &err))
+		strip = chart_of(out.buf, "strip", 0);
+	ok(strip && count(strip, "<title>") == 2 * units + 3 &&
+		   !strstr(out.buf, "units shown"),
+	   "under the cap every unit is drawn, without a note");
+out:
+	free(strip);
+	free(order);
+	for (size_t i = 0; i < 2; i++)
+		report_label_release(&rl[i]);
+	store_close(st);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	test_page();
+	test_points_capped();
 	done_testing();
 	return exit_status();
 }

@@ -239,8 +239,53 @@ static void test_balance(void)
 	}
 }
 
+/*
+ * N12: values near DBL_MAX, whose range overflows: finite ticks and
+ * pixels, the data inside the box, labels without nan, and the scale
+ * in the axis title.
+ */
+static const struct {
+	double lo, hi;
+} huge_cases[] = {
+	{-1e308, 1.7e308},
+	{1e308, 1.7e308},
+	{-1.7e308, -1e307},
+	{5e-324, 1.7976931348623157e308},
+};
+
+static void test_near_max(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(huge_cases); i++) {
+		double lo = huge_cases[i].lo, hi = huge_cases[i].hi;
+		double plo, phi;
+		struct svg_chart c;
+		struct strbuf out = STRBUF_INIT;
+		bool finite = true;
+
+		svg_chart_begin(&c, &out, "strip", 400, 300, "t", 60, 10);
+		svg_axis_linear(&c.y, lo, hi, 6);
+		svg_axis_plain(&c.x, 0, 1);
+		svg_chart_axes(&c, NULL, "v");
+		for (size_t k = 0; k < c.y.ticks_nr; k++)
+			finite &= isfinite(c.y.tick[k]);
+		plo = svg_axis_map(&c.y, lo);
+		phi = svg_axis_map(&c.y, hi);
+		ok(finite && c.y.ticks_nr >= 2 && c.y.ticks_nr <= 12,
+		   "huge case %zu: %zu finite ticks", i, c.y.ticks_nr);
+		ok(isfinite(plo) && isfinite(phi) && plo <= c.bottom + 1e-9 &&
+			   phi >= c.top - 1e-9 && phi < plo,
+		   "huge case %zu: the data map into the box (%g, %g)", i, plo,
+		   phi);
+		ok(!strstr(out.buf, "nan") && !strstr(out.buf, "inf") &&
+			   strstr(out.buf, "v (x 1e+30"),
+		   "huge case %zu: no nan, and the axis names its scale", i);
+		strbuf_release(&out);
+	}
+}
+
 int main(void)
 {
+	test_near_max();
 	test_linear();
 	test_log2();
 	test_map();

@@ -161,4 +161,32 @@ grep_file "$TMP/out" "^  --test=welch|mmtests|utest\$" "export --help lists the 
 expect_status 0 "mmcmp --help" M --help
 grep_file "$TMP/out" "^  --db=PATH  *the database" "mmcmp --help lists --db"
 
+# N19: one rule, one message for --margin; --iterations has the config's
+# bound; show prints no 300-digit mean; a failed extraction names its
+# metric once.
+printf 'label,benchmark,operation,value\nh,b,o,1e300\nh,b,o,1.5e300\nh,b,o,2\nh,b,o,3\n' >"$TMP/n19.csv"
+expect_status 0 "n19: import" "$MMCMP" --db "$TMP/n19.db" import "$TMP/n19.csv"
+for m in -5 -0.9; do
+	expect_status 2 "n19: --margin $m is refused" "$MMCMP" --db "$TMP/n19.db" compare --margin "$m" h h
+	grep_file "$TMP/err" "option '--margin' needs a number of at least 0, not '$m'" \
+		"n19: --margin $m: the one message"
+done
+expect_status 0 "n19: show" "$MMCMP" --db "$TMP/n19.db" show h
+grep_file "$TMP/out" "n=4 mean=6.25e+299 min=2.00 max=1.5e+300$" "n19: show prints huge means with an exponent"
+cat >"$TMP/n19.yaml" <<EOF2
+name: n19
+iterations: 1
+monitors: false
+workloads:
+  - name: w
+    command: [sh, -c, "echo notjson"]
+    metrics: [{name: t, extract: {json: "a.b"}}]
+EOF2
+expect_status 2 "n19: --iterations above the config's bound is refused" \
+	"$MMCMP" run --check --iterations 100001 "$TMP/n19.yaml"
+grep_file "$TMP/err" "'--iterations' needs a whole number from 1 to 100000" "n19: --iterations names the bound"
+expect_status 1 "n19: an extraction that fails" "$MMCMP" --db "$TMP/n19.db" run -q --label J "$TMP/n19.yaml"
+grep_file "$TMP/err" "extract: metric 't': invalid JSON" "n19: the failure names the metric"
+check "n19: and names it once" sh -c "! grep -q \"metric 't': metric\" '$TMP/err'"
+
 done_testing

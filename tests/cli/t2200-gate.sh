@@ -71,9 +71,11 @@ grep_file "$TMP/out" "^wild  new  .*n=2/2  inconclusive$" "noise with 2 iteratio
 expect_status 4 "noise fails --fail-on inconclusive with 4" C noise --fail-on inconclusive base new
 grep_file "$TMP/err" "1 of 1 rows inconclusive or untested" "stderr counts the unsure rows"
 
-expect_status 0 "a missing operation passes --fail-on regression" C gone --margin 5 --fail-on regression base new
+expect_status 3 "a missing operation fails --fail-on regression" C gone --margin 5 --fail-on regression base new
 grep_file "$TMP/out" "^gone  new  .*untested$" "the operation new lacks is untested"
-expect_status 4 "an untested row fails --fail-on inconclusive" C gone --margin 5 --fail-on inconclusive base new
+grep_file "$TMP/err" "fail-on regression: 1 of 2 rows missing: operations of the base with no samples in the other label" \
+	"stderr says the row is missing"
+expect_status 3 "a missing operation fails --fail-on inconclusive with 3" C gone --margin 5 --fail-on inconclusive base new
 
 expect_status 4 "nothing tested is never a silent 0" C few --fail-on regression base new
 grep_file "$TMP/err" "none of the 1 rows could be tested" "stderr says the comparison was not made"
@@ -107,8 +109,8 @@ print(len(cases), len(fails), len(skips),
 ' "$TMP/out"
 }
 expect_status 0 "--format junit exits 0 without --fail-on" C mixed --format junit base new
-check "junit: 5 testcases, the worse one fails, the untested one is skipped" \
-	test "$(junit)" = "5 1 1 ['slow (new)'] ['worse']"
+check "junit: 5 testcases, the worse and the missing one fail" \
+	test "$(junit)" = "5 2 0 ['gone (new)', 'slow (new)'] ['untested', 'worse']"
 grep_file "$TMP/out" '<failure message="worse: -20.00% \[' "the failure carries the change and its interval"
 grep_file "$TMP/out" 'p&lt;0.0001 q&lt;0.0001, n=5/5' "the failure carries p and q, escaped"
 check "junit: the name with markup is escaped" \
@@ -118,7 +120,7 @@ check "junit: worse, inconclusive and untested rows fail" \
 	test "$(junit)" = "5 3 0 ['gone (new)', 'slow (new)', 'wild (new)'] ['inconclusive', 'untested', 'worse']"
 expect_status 3 "--format junit --fail-on change" C mixed --format junit --fail-on change base new
 check "junit: --fail-on change fails the better row too" \
-	test "$(junit)" = "5 2 1 ['fast (new)', 'slow (new)'] ['better', 'worse']"
+	test "$(junit)" = "5 3 0 ['fast (new)', 'gone (new)', 'slow (new)'] ['better', 'untested', 'worse']"
 
 # junit: valid under the common schema (tests/data/junit.xsd), with
 # failures, without, and with labels that need escaping.
@@ -152,15 +154,15 @@ fi
 
 # github: workflow commands, then the summary.
 expect_status 0 "--format github" C mixed --format github base new
-check "github: one ::error line, no warnings" \
-	test "$(grep -c '^::' "$TMP/out")" = 1
+check "github: two ::error lines (worse, missing), no warnings" \
+	test "$(grep -c '^::' "$TMP/out") $(grep -c '^::error ' "$TMP/out")" = "2 2"
 grep_file "$TMP/out" '^::error title=mmcmp compare%3A gate::gate: slow (new) worse: -20.00%25 \[' \
 	"github: the error names the row, with % escaped"
 grep_file "$TMP/out" '^| gate | slow | new | -20.00% | ' "github: the summary's table has the row"
 expect_status 3 "--format github --fail-on inconclusive" C mixed --margin 5 --format github --fail-on inconclusive base new
-check "github: two ::warning lines, one ::error" \
-	test "$(grep -c '^::warning ' "$TMP/out") $(grep -c '^::error ' "$TMP/out")" = "2 1"
-grep_file "$TMP/out" '^::warning title=[^:]*::gate: gone (new) untested: operation missing, n=5/0$' "github: the untested row warns with its reason"
+check "github: one ::warning line, two ::error" \
+	test "$(grep -c '^::warning ' "$TMP/out") $(grep -c '^::error ' "$TMP/out")" = "1 2"
+grep_file "$TMP/out" '^::error title=[^:]*::gate: gone (new) untested: operation missing, n=5/0$' "github: the missing row fails with its reason"
 grep_file "$TMP/out" '^### mmcmp compare: --fail-on inconclusive$' "github: the summary heading"
 check "github: no raw newline or percent in a command" \
 	sh -c "! grep '^::' '$TMP/out' | sed 's/%25//g; s/%3A//g; s/%2C//g; s/%0A//g; s/%0D//g' | grep -q '%'"
@@ -182,8 +184,8 @@ grep_file "$TMP/out" '^### mmcmp compare: --fail-on regression$' "github: the gi
 
 # junit: the reasons of untested rows.
 expect_status 0 "junit of a missing operation" C gone --format junit base new
-grep_file "$TMP/out" '<skipped message="untested: operation missing, n=5/0"/>' \
-	"junit: the skipped row says the operation is missing"
+grep_file "$TMP/out" '<failure message="untested: operation missing, n=5/0" type="untested">' \
+	"junit: the missing row fails and says the operation is missing"
 expect_status 4 "junit of too few iterations" C few --format junit --fail-on inconclusive base new
 grep_file "$TMP/out" 'message="untested: fewer than 2 iterations on a side, n=1/1"' \
 	"junit: the failed untested row says why"
@@ -208,5 +210,34 @@ expect_status 0 "--test=mmtests without the gate still compares" C regress --tes
 grep_file "$TMP/out" "slow" "the mmtests table is printed"
 expect_status 0 "compare --help" "$MMCMP" compare --help
 grep_file "$TMP/out" "refuses --fail-on and the junit and github" "--help says --test=mmtests refuses the gate"
+
+# N13: a benchmark and an operation of the base that the new label lacks
+# (it crashed, or stopped printing its numbers) fail every --fail-on,
+# while a benchmark only the new label has does not count.
+cat >"$TMP/vanish.csv" <<EOF2
+label,benchmark,operation,value,iteration
+base,b,a,1,1
+base,b,a,1.01,2
+base,b,a,0.99,3
+base,b,gone,5,1
+base,b,gone,5,2
+base,b,gone,5,3
+base,lost,x,7,1
+base,lost,x,7,2
+new,b,a,1,1
+new,b,a,1.01,2
+new,b,a,0.99,3
+new,other,y,3,1
+new,other,y,3,2
+EOF2
+"$MMCMP" --db "$TMP/vanish.db" import "$TMP/vanish.csv" >/dev/null
+for f in regression change inconclusive; do
+	expect_status 3 "vanished rows fail --fail-on $f" C vanish --fail-on "$f" base new
+	grep_file "$TMP/err" "fail-on $f: 2 of 3 rows missing: operations of the base with no samples in the other label" \
+		"--fail-on $f: stderr counts the missing rows"
+done
+expect_status 3 "github: vanished rows fail" C vanish --format github --fail-on regression base new
+check "github: one ::error per vanished row" test "$(grep -c '^::error ' "$TMP/out")" = 2
+expect_status 0 "vanished rows without --fail-on exit 0" C vanish base new
 
 done_testing

@@ -172,4 +172,95 @@ check "CSV: bad input creates no database" test ! -e "$TMP/new.db"
 
 expect_status 0 "CSV: the good file alone imports" "$MMCMP" --db "$db" import "$TMP/good.csv"
 
+# N8: machine facts with control characters are refused on import, from
+# an export and from gobench; facts stored before that are escaped by
+# show, as list and compare escape them.
+db="$TMP/facts.db"
+printf 'label,benchmark,operation,value\nf,b,o,1\nf,b,o,2\n' >"$TMP/f.csv"
+expect_status 0 "facts: a run to export" "$MMCMP" --db "$db" import "$TMP/f.csv"
+expect_status 0 "facts: its export" "$MMCMP" --db "$db" export json -o "$TMP/f.json"
+python3 - "$TMP/f.json" "$TMP/ctl.json" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["runs"][0]
+r["label"] = "ctl"
+r["machine"]["kernel_release"] = "ker\u001b[2J\u0007\u009b31m"
+json.dump(d, open(sys.argv[2], "w"))
+EOF2
+expect_status 2 "facts: an export with ESC in a machine fact is refused" \
+	"$MMCMP" --db "$TMP/facts2.db" import "$TMP/ctl.json"
+grep_file "$TMP/err" "machine fact 'kernel_release' 'ker\\\\x1b\[2J\\\\x07\\\\xc2\\\\x9b31m' contains a control character" \
+	"facts: the message names the fact, escaped"
+printf 'goos: linux\ncpu: Intel\007X\nBenchmarkFoo-8   100   123 ns/op\nPASS\n' >"$TMP/bel.txt"
+expect_status 2 "facts: a gobench cpu: line with BEL is refused" \
+	"$MMCMP" --db "$TMP/facts2.db" import --from gobench "$TMP/bel.txt"
+sqlite3 "$db" "update run set hostname='h'||char(27)||'[2J', kernel_release='k'||char(7),
+	cmdline='c'||char(27)||']0;t'||char(7), cpu_model='c'||char(155)||'31m',
+	smt='s'||char(27), thp_enabled='t'||char(27), thp_defrag='d'||char(27),
+	cpufreq_governor='g'||char(27), kernel_version='v'||char(27),
+	mmcmp_version='m'||char(27)||'[2J', config_hash='ab'||char(27)"
+expect_status 0 "facts: show a run with control characters in its facts" \
+	"$MMCMP" --db "$db" show f
+check "facts: show prints no control character" \
+	python3 -c "import sys; t = open(sys.argv[1], 'rb').read(); sys.exit(any(c < 32 and c != 10 or c == 127 for c in t) or b'\xc2\x9b' in t)" "$TMP/out"
+grep_file "$TMP/out" '^  host:      h\\x1b\[2J$' "facts: the host line is escaped as list escapes it"
+grep_file "$TMP/out" '^  mmcmp:     m\\x1b\[2J$' "facts: so is the mmcmp version"
+
+# N14: a config's quick line changes what runs, never the label or what
+# is kept: --label, --append and --replace are refused there, and the
+# stored run stays.
+db="$TMP/quick.db"
+for q in "--label precious --replace --iterations 1" "--label=precious" \
+	"--append" "--replace" "--iterations 1 --label precious"; do
+	cat >"$TMP/evil.yaml" <<EOF2
+# quick: $q
+name: evil
+iterations: 2
+monitors: false
+workloads:
+  - name: w
+    command: [sh, -c, "echo total:1"]
+    metrics: [{name: t, extract: {regex: "total:([0-9]+)"}}]
+EOF2
+	if [ ! -e "$db" ]; then
+		expect_status 0 "quick: a run to keep" "$MMCMP" --db "$db" run -q --label precious "$TMP/evil.yaml"
+	fi
+	expect_status 2 "quick: '$q' is refused" "$MMCMP" --db "$db" run -q --quick "$TMP/evil.yaml"
+	grep_file "$TMP/err" "in the quick line of .*evil.yaml:1: --[a-z]* cannot be given there: a quick line changes what runs" \
+		"quick: '$q': the message says where and why"
+done
+expect_status 0 "quick: list" "$MMCMP" --db "$db" list
+check "quick: the kept run is the only one, complete" \
+	test "$(grep -c ' complete' "$TMP/out")" = 1
+sed -i 's/^# quick: .*/# quick: --iterations 1/' "$TMP/evil.yaml"
+expect_status 0 "quick: a quick line that changes the plan runs" \
+	"$MMCMP" --db "$db" run -q --quick --label try "$TMP/evil.yaml"
+
+# N6: a config name or job key that an export could not hold is refused
+# where it enters, before anything runs or is stored.
+long=$(python3 -c 'print("v" * 5000)')
+cat >"$TMP/long.yaml" <<EOF2
+name: $long
+iterations: 1
+monitors: false
+workloads:
+  - name: w
+    command: [sh, -c, "echo total:1 {p}"]
+    params:
+      p: [a]
+    metrics: [{name: t, extract: {regex: "total:([0-9]+)"}}]
+EOF2
+expect_status 2 "long: a config name of 5000 bytes is refused" \
+	"$MMCMP" --db "$TMP/long.db" run -q --label L "$TMP/long.yaml"
+grep_file "$TMP/err" "long.yaml:1:7: 'name' too long (5000 bytes, at most 4096)" \
+	"long: the message says where, without the name"
+check "long: the message is short" test "$(wc -c <"$TMP/err")" -lt 300
+check "long: no database is made" test ! -e "$TMP/long.db"
+sed -i 's/^name: .*/name: short/' "$TMP/long.yaml"
+expect_status 2 "long: --param making a job key of 5002 bytes is refused" \
+	"$MMCMP" --db "$TMP/long.db" run -q --label L "$TMP/long.yaml" --param "p=$long"
+grep_file "$TMP/err" "workload 'w': job 'p=vvv.*' too long (5002 bytes, at most 4096)" \
+	"long: the message names the workload and the job, cut"
+check "long: no database is made for it" test ! -e "$TMP/long.db"
+
 done_testing

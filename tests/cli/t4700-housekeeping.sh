@@ -205,7 +205,7 @@ long=$(awk 'BEGIN { while (i++ < 5000) printf "x" }')
 rm -f "$TMP/ran"
 expect_status 2 "a 5000-byte operation name is refused" \
 	"$MMCMP" --db "$N" run "$TMP/param.yaml" --param "v=$long"
-grep_file "$TMP/err" "workload 'w' (v=xxx.*): operation too long (5006 bytes, at most 4096)" \
+grep_file "$TMP/err" "workload 'w': job 'v=xxx.*' too long (5002 bytes, at most 4096)" \
 	"the refusal names workload, parameters and limit"
 check "nothing ran for the long operation name" test ! -e "$TMP/ran"
 check "no database for the long operation name" test ! -e "$N"
@@ -250,8 +250,8 @@ check "the refused imports stored nothing" \
 
 # run --quick, run -, did-you-mean, mmcmp help CMD.
 Q="$TMP/quick.db"
-{ echo "# quick: --iterations 3 --label fromquick"; cat "$TMP/one.yaml"; } >"$TMP/quick.yaml"
-expect_status 0 "run --quick" "$MMCMP" --db "$Q" run -q --quick "$TMP/quick.yaml"
+{ echo "# quick: --iterations 3"; cat "$TMP/one.yaml"; } >"$TMP/quick.yaml"
+expect_status 0 "run --quick" "$MMCMP" --db "$Q" run -q --quick "$TMP/quick.yaml" --label fromquick
 expect_status 0 "list" "$MMCMP" --db "$Q" list
 grep_file "$TMP/out" " fromquick .* 3  *3  complete$" "--quick applies the quick line"
 expect_status 0 "run --quick with options that override it" \

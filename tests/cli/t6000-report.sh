@@ -331,4 +331,37 @@ else
 	not_ok "chromium takes a screenshot (exit $?)"
 	sed 's/^/# /' "$TMP/shot.log" | tail -5
 fi
+# N5: 2 x 1500 samples without an iteration column are 3000 units; the
+# strip plot draws at most REPORT_POINTS_MAX (2000) of them, quantiles,
+# and each run-order plot (1500 units) every one.
+python3 -c "
+import sys
+sys.stdout.write('label,benchmark,operation,value\\n')
+for l in 'PQ':
+    for i in range(1500):
+        sys.stdout.write('%s,big,o,%d\\n' % (l, 100 + i % 97))" >"$TMP/big.csv"
+expect_status 0 "import 2 x 1500 samples" "$MMCMP" --db "$TMP/big.db" import "$TMP/big.csv"
+expect_status 0 "report of 3000 units" "$MMCMP" --db "$TMP/big.db" report -o "$TMP/big.html" P Q
+python3 - "$TMP/big.html" >"$TMP/big.count" <<'EOF2'
+import re, sys
+page = open(sys.argv[1]).read()
+for kind in ("strip", "runorder"):
+    for chart in re.findall(r'<svg class="chart %s".*?</svg>' % kind, page, re.S):
+        print(kind, chart.count("<title>"), "note" if "units shown" in chart else "-")
+EOF2
+sed 's/^/# /' "$TMP/big.count"
+check "the strip plot draws at most 2000 units and says so" \
+	grep -qx "strip 200[0-3] note" "$TMP/big.count"
+check "a run-order plot of 1500 units draws them all" \
+	grep -qx "runorder 1501 -" "$TMP/big.count"
+# N19: labels of 121 bytes give a default name that, with its temporary
+# file, would pass NAME_MAX: it is cut, with a hash, and written.
+L=$(python3 -c 'print("a" * 120)')
+printf 'label,benchmark,operation,value\n%sx,b,o,1\n%sx,b,o,2\n%sy,b,o,1\n%sy,b,o,2\n' "$L" "$L" "$L" "$L" >"$TMP/long.csv"
+mkdir "$TMP/long"
+expect_status 0 "long labels: import" "$MMCMP" --db "$TMP/long.db" import "$TMP/long.csv"
+expect_status 0 "long labels: the default report is written" \
+	sh -c "cd '$TMP/long' && '$MMCMP' --db '$TMP/long.db' report ${L}x ${L}y"
+check "long labels: one file, its name cut to fit" \
+	sh -c "ls '$TMP/long/reports' | grep -qx 'a*x-vs-a*-[0-9a-f]\{16\}\.html'"
 done_testing
