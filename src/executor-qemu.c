@@ -74,6 +74,70 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* What a file that is not a regular one is, for messages. */
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+/*
+ * Read at most max bytes of the image at path into the empty sb. It is opened
+ * without blocking and read only when it is a regular file: a FIFO or a
+ * device named as a kernel image would block mmcmp or never end.
+ */
+static int read_image(const char *path, size_t max, struct strbuf *sb,
+		      struct strbuf *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ret = -1;
+
+	if (fd < 0)
+		return error_addf(err, "cannot open '%s': %s", path,
+				  strerror(errno));
+	if (fstat(fd, &st)) {
+		error_addf(err, "cannot stat '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		error_addf(err, "image '%s' is %s, not a regular file", path,
+			   file_kind(st.st_mode));
+		goto out;
+	}
+	for (;;) {
+		size_t want = max - sb->len < 65536 ? max - sb->len : 65536;
+		ssize_t n;
+
+		if (!want)
+			break;
+		strbuf_grow(sb, want);
+		n = read(fd, sb->buf + sb->len, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error_addf(err, "cannot read '%s': %s", path,
+				   strerror(errno));
+			goto out;
+		}
+		if (!n)
+			break;
+		strbuf_setlen(sb, sb->len + (size_t)n);
+	}
+	ret = 0;
+out:
+	close(fd);
+	return ret;
+}
+
 int qemu_image_release(const char *path, char **release, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -81,8 +145,8 @@ int qemu_image_release(const char *path, char **release, struct strbuf *err)
 	int ret = -1;
 
 	*release = NULL;
-	if (strbuf_read_file_max(&sb, path, 65536, err))
-		return -1;
+	if (read_image(path, 65536, &sb, err))
+		goto out;
 	/* The setup header: "HdrS" at 0x202, the version pointer at 0x20e. */
 	if (sb.len < 0x210 || memcmp(sb.buf + 0x202, "HdrS", 4)) {
 		error_addf(err, "'%s' is not a bzImage (no setup header)",
@@ -1111,7 +1175,7 @@ static int load_kernels(struct executor_qemu *eq,
 		k->image = xstrdup(o->kernels[i].image);
 		k->append = xstrdup(o->kernels[i].append ? o->kernels[i].append
 							 : "");
-		if (strbuf_read_file(&img, k->image, err) ||
+		if (read_image(k->image, SIZE_MAX, &img, err) ||
 		    qemu_image_release(k->image, &k->release, err)) {
 			strbuf_release(&img);
 			return error_addf(err, "kernel '%s'", k->name);

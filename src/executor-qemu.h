@@ -74,7 +74,8 @@ struct executor *executor_qemu_new(const struct executor_qemu_opts *opts,
  * The kernel release of the bzImage at path, from its setup header (the
  * version string the header points to, up to the first blank), into
  * *release (the caller frees it). Fails for a file that is not a
- * bzImage.
+ * bzImage, and without reading it for one that is not a regular file (a
+ * FIFO, a device).
  */
 int qemu_image_release(const char *path, char **release, struct strbuf *err);
 

@@ -277,6 +277,13 @@ expect_status 2 "--check: settings with kernels are refused" \
 	"$MMCMP" run --check "$TMP/settings.yaml"
 grep_file "$TMP/err" "setting '/proc/sys/vm/swappiness' cannot be used with kernels: .*(append: \"sysctl.vm.swappiness=10\")" \
 	"naming the key and the kernel's parameter"
+# A FIFO named as an image is refused, never opened for a read that
+# would wait for a writer forever (the bound only stops a hang).
+mkfifo "$TMP/fifo.img"
+expect_status 2 "--check: a FIFO as a kernel image is refused" \
+	timeout 120 "$MMCMP" run --check --kernel "a=$TMP/fifo.img" "$TMP/intr.yaml"
+grep_file "$TMP/err" "image '$TMP/fifo.img' is a FIFO, not a regular file" \
+	"the error says what the image is"
 expect_status 2 "--kernel without an image is a usage error" \
 	"$MMCMP" run --check --kernel nope "$TMP/intr.yaml"
 expect_status 0 "--kernel adds a kernel" \
