@@ -62,6 +62,7 @@ struct executor_qemu {
 	struct strbuf why;
 	struct strbuf console; /* its path */
 	struct strbuf in;      /* bytes read and not parsed yet */
+	uint32_t seq;	       /* of the boot's last request */
 	struct machine_info *guest;
 	long number;
 };
@@ -392,7 +393,7 @@ static void end_guest(struct executor_qemu *eq, bool graceful)
 {
 	if (eq->fd >= 0 && graceful && eq->pid > 0 && !eq->dead) {
 		struct strbuf f = STRBUF_INIT;
-		size_t start = vmproto_begin(&f, VMPROTO_POWEROFF);
+		size_t start = vmproto_begin(&f, VMPROTO_POWEROFF, 0);
 		double until = now_s() + 5;
 
 		vmproto_end(&f, start);
@@ -453,36 +454,29 @@ static bool qemu_exited(struct executor_qemu *eq, struct strbuf *why)
 }
 
 /*
- * Read until one frame is in msg, at most until `until` (0: no limit),
- * watching qemu and *stop. Returns 1 with a frame, 0 with a bad frame
- * (bad says why; the guest lives on), -1 when the guest is gone (why
- * says so), -2 when stopped.
+ * Read until the frame of type and number seq is at the front of eq->in
+ * (in msg, its size in *used), at most until `until` (0: no limit),
+ * watching qemu and *stop; what comes before it is skipped and counted in
+ * sk (vmproto_await()). Returns 1 with the frame, 0 when the agent
+ * could not read the request, -1 when the guest is gone or late (why
+ * says which), -2 when stopped.
  */
-static int read_frame(struct executor_qemu *eq, struct vmproto_msg *msg,
+static int read_frame(struct executor_qemu *eq, enum vmproto_type type,
+		      uint32_t seq, struct vmproto_msg *msg, size_t *used,
 		      double until, volatile sig_atomic_t *stop,
-		      struct strbuf *bad, struct strbuf *why)
+		      struct vmproto_skipped *sk, struct strbuf *why)
 {
 	for (;;) {
 		struct pollfd p = {.fd = eq->fd, .events = POLLIN};
-		size_t used = 0;
 		char buf[65536];
 		ssize_t n;
-		enum vmproto_parse r = VMPROTO_NEED_MORE;
+		enum vmproto_await a =
+			vmproto_await(&eq->in, type, seq, msg, used, sk, why);
 
-		if (eq->in.len)
-			r = vmproto_frame_parse((const uint8_t *)eq->in.buf,
-						eq->in.len, &used, msg, bad);
-		if (r != VMPROTO_NEED_MORE) {
-			/* The frame's bytes stay valid until the next read. */
-			if (r == VMPROTO_FRAME)
-				return 1;
-			memmove(eq->in.buf, eq->in.buf + used,
-				eq->in.len - used);
-			strbuf_setlen(&eq->in, eq->in.len - used);
-			/* Drop the rest: it belongs to the broken frame. */
-			strbuf_reset(&eq->in);
+		if (a == VMPROTO_AWAIT_FRAME)
+			return 1;
+		if (a == VMPROTO_AWAIT_LOST)
 			return 0;
-		}
 		if (stop && *stop)
 			return -2;
 		if (qemu_exited(eq, why))
@@ -510,15 +504,9 @@ static int read_frame(struct executor_qemu *eq, struct vmproto_msg *msg,
 	}
 }
 
-/* Forget the frame read_frame() returned. */
-static void consume_frame(struct executor_qemu *eq)
+/* Forget the frame of used bytes that read_frame() returned. */
+static void consume_frame(struct executor_qemu *eq, size_t used)
 {
-	uint32_t plen = (uint32_t)(unsigned char)eq->in.buf[8] |
-			(uint32_t)(unsigned char)eq->in.buf[9] << 8 |
-			(uint32_t)(unsigned char)eq->in.buf[10] << 16 |
-			(uint32_t)(unsigned char)eq->in.buf[11] << 24;
-	size_t used = VMPROTO_HEADER + (size_t)plen + 4;
-
 	memmove(eq->in.buf, eq->in.buf + used, eq->in.len - used);
 	strbuf_setlen(&eq->in, eq->in.len - used);
 }
@@ -795,9 +783,11 @@ static int qemu_boot(struct executor *ex, size_t kernel, long number,
 	struct executor_qemu *eq = (struct executor_qemu *)ex;
 	const struct kernel *k = &eq->kernels[kernel];
 	struct strvec argv = STRVEC_INIT;
-	struct strbuf port = STRBUF_INIT, cmd = STRBUF_INIT, bad = STRBUF_INIT;
+	struct strbuf port = STRBUF_INIT, cmd = STRBUF_INIT;
 	struct vmproto_msg msg = VMPROTO_MSG_INIT;
+	struct vmproto_skipped sk = VMPROTO_SKIPPED_INIT;
 	double t0, until;
+	size_t used = 0;
 	int lfd = -1, ret = -1, r;
 
 	end_guest(eq, true);
@@ -807,6 +797,7 @@ static int qemu_boot(struct executor *ex, size_t kernel, long number,
 	eq->dead = false;
 	strbuf_reset(&eq->why);
 	strbuf_reset(&eq->in);
+	eq->seq = 0;
 	eq->number = number;
 	strbuf_reset(&eq->console);
 	strbuf_addf(&eq->console, "%s/console-%ld", eq->dir, number);
@@ -845,8 +836,9 @@ static int qemu_boot(struct executor *ex, size_t kernel, long number,
 		goto failed;
 	}
 	strbuf_reset(&eq->why);
-	r = read_frame(eq, &msg, until, NULL, &bad, &eq->why);
-	if (r == 1 && msg.type == VMPROTO_HELLO) {
+	r = read_frame(eq, VMPROTO_HELLO, 0, &msg, &used, until, NULL, &sk,
+		       &eq->why);
+	if (r == 1) {
 		struct strbuf pins = STRBUF_INIT;
 
 		info->boot_s = now_s() - t0;
@@ -855,23 +847,19 @@ static int qemu_boot(struct executor *ex, size_t kernel, long number,
 		eq->guest = hello_facts(&msg);
 		info->guest = hello_facts(&msg);
 		info->watchdog = hello_watchdog(&msg);
-		consume_frame(eq);
+		consume_frame(eq, used);
 		goto out;
 	}
 	{
 		struct strbuf why = STRBUF_INIT;
 
-		if (r == 1)
-			strbuf_addf(&why,
-				    "the agent sent message %d, not hello",
-				    (int)msg.type);
-		else if (r == 0)
-			strbuf_add(&why, bad.buf, bad.len);
-		else if (eq->why.len)
-			strbuf_add(&why, eq->why.buf, eq->why.len);
-		if (r == -1 && now_s() > until)
+		strbuf_add(&why, eq->why.buf, eq->why.len);
+		if (now_s() > until)
 			strbuf_addf(&why, " (boot_timeout %gs)",
 				    eq->boot_timeout_s);
+		if (sk.bytes || sk.frames)
+			strbuf_addstr(&why, "; ");
+		vmproto_skipped_describe(&sk, &why);
 		guest_died(eq, "no agent: %s", why.buf);
 		strbuf_release(&why);
 	}
@@ -885,7 +873,7 @@ out:
 	strvec_clear(&argv);
 	strbuf_release(&port);
 	strbuf_release(&cmd);
-	strbuf_release(&bad);
+	vmproto_skipped_release(&sk);
 	vmproto_msg_release(&msg);
 	return ret;
 }
@@ -917,12 +905,12 @@ static bool guest_has(const struct executor_qemu *eq, const char *file)
 	return false;
 }
 
-/* The request frame of req, with argv[0] as the host path file. */
+/* The request frame of req, numbered seq, with argv[0] as file. */
 static void build_request(const struct executor_qemu *eq,
 			  const struct executor_request *req, const char *file,
-			  struct strbuf *out)
+			  uint32_t seq, struct strbuf *out)
 {
-	size_t start = vmproto_begin(out, VMPROTO_REQUEST);
+	size_t start = vmproto_begin(out, VMPROTO_REQUEST, seq);
 
 	vmproto_put_str(out, VMPROTO_T_ARGV, file);
 	for (size_t i = 1; req->argv[i]; i++)
@@ -967,15 +955,43 @@ guest_monitors(struct executor_qemu *eq, const struct vmproto_msg *msg,
 	return &eq->mon.rec;
 }
 
+/*
+ * The exchange's failure into r and the boot's end: the guest went, was
+ * late (past the iteration's timeout and boot_timeout more), or could not
+ * read the request (lost); what was skipped on the way is said too.
+ */
+static void exchange_failed(struct executor_qemu *eq, struct runner_result *r,
+			    double until, bool lost,
+			    const struct vmproto_skipped *sk,
+			    const struct strbuf *why)
+{
+	struct strbuf skipped = STRBUF_INIT;
+	bool late = !lost && until > 0 && now_s() > until;
+
+	vmproto_skipped_describe(sk, &skipped);
+	guest_died(eq, "%s%s%s%s", why->buf,
+		   late ? " (the iteration's timeout, and boot_timeout more)"
+			: "",
+		   skipped.len ? "; " : "", skipped.buf);
+	fail_result(r,
+		    lost   ? RUNNER_EXEC
+		    : late ? RUNNER_TIMEOUT
+			   : RUNNER_SIGNAL,
+		    eq->why.buf);
+	strbuf_release(&skipped);
+}
+
 static int qemu_run(struct executor *ex, const struct executor_request *req,
 		    struct executor_result *res, struct strbuf *err)
 {
 	struct executor_qemu *eq = (struct executor_qemu *)ex;
 	struct runner_result *r = &res->run;
 	struct strbuf file = STRBUF_INIT, frame = STRBUF_INIT,
-		      bad = STRBUF_INIT, why = STRBUF_INIT;
+		      why = STRBUF_INIT;
 	struct vmproto_msg msg = VMPROTO_MSG_INIT;
+	struct vmproto_skipped sk = VMPROTO_SKIPPED_INIT;
 	double until = 0;
+	size_t used = 0;
 	int e, got;
 
 	(void)err;
@@ -1002,7 +1018,7 @@ static int qemu_run(struct executor *ex, const struct executor_request *req,
 		fail_result(r, RUNNER_EXEC, why.buf);
 		goto out;
 	}
-	build_request(eq, req, file.buf, &frame);
+	build_request(eq, req, file.buf, ++eq->seq, &frame);
 	if (req->timeout_s > 0)
 		until = now_s() + req->timeout_s + eq->boot_timeout_s;
 	if (write(eq->fd, frame.buf, frame.len) != (ssize_t)frame.len) {
@@ -1011,40 +1027,33 @@ static int qemu_run(struct executor *ex, const struct executor_request *req,
 		fail_result(r, RUNNER_SIGNAL, eq->why.buf);
 		goto out;
 	}
-	got = read_frame(eq, &msg, until, req->stop, &bad, &why);
+	got = read_frame(eq, VMPROTO_RESULT, eq->seq, &msg, &used, until,
+			 req->stop, &sk, &why);
 	if (got == -2) {
 		/* Ctrl-C: the guest goes, the command is not kept. */
 		guest_died(eq, "interrupted");
 		r->status = RUNNER_INTERRUPTED;
 		goto out;
 	}
-	if (got == -1) {
-		bool late = until > 0 && now_s() > until;
-
-		guest_died(eq, "%s%s", why.buf,
-			   late ? " (the iteration's timeout, and boot_timeout "
-				  "more)"
-				: "");
-		fail_result(r, late ? RUNNER_TIMEOUT : RUNNER_SIGNAL,
-			    eq->why.buf);
+	if (got <= 0) {
+		exchange_failed(eq, r, until, got == 0, &sk, &why);
 		goto out;
 	}
+	/* The answer to this request, intact, but not a result: its own. */
 	strbuf_reset(&why);
-	if (got == 0 || vmproto_get_result(&msg, r, &why)) {
-		fail_result(r, RUNNER_EXEC, got ? why.buf : bad.buf);
-		if (got)
-			consume_frame(eq);
+	if (vmproto_get_result(&msg, r, &why)) {
+		fail_result(r, RUNNER_EXEC, why.buf);
+		consume_frame(eq, used);
 		goto out;
 	}
-	if (req->monitor && eq->monitors) {
+	if (req->monitor && eq->monitors)
 		res->monitors = guest_monitors(eq, &msg, &res->monitor_err);
-	}
-	consume_frame(eq);
+	consume_frame(eq, used);
 out:
 	strbuf_release(&file);
 	strbuf_release(&frame);
-	strbuf_release(&bad);
 	strbuf_release(&why);
+	vmproto_skipped_release(&sk);
 	vmproto_msg_release(&msg);
 	return 0;
 }

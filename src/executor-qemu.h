@@ -14,9 +14,12 @@ struct strvec;
 /*
  * executor-qemu: the executor (executor.h) that runs commands in a QEMU
  * guest, one boot at a time (executor_boot()), through the guest agent
- * over a serial line (vmproto.h). A guest that panics, dies or stops
- * answering ends its boot: that command and the rest of the boot's fail
- * with the reason and the console's tail, until the next boot. Monitors
+ * over a serial line (vmproto.h). A guest that panics, dies, stops
+ * answering or cannot read a request ends its boot: that command and the
+ * rest of the boot's fail with the reason and the console's tail, until
+ * the next boot. Bytes from the guest that are no frame, and results of
+ * earlier requests, are skipped: a result is paired with its request by
+ * number. Monitors
  * are read in the guest, around the command; periodic samples are not
  * taken there. Functions returning int give 0, or -1 with one line in
  * err. Use: executor_qemu_new(), then the executor's operations.
@@ -62,8 +65,8 @@ struct executor_qemu_opts {
  * The boot waits at most boot_timeout_s for the agent's hello; each
  * command is run by the agent under the request's timeout, and the host
  * waits that long plus boot_timeout_s before it gives the guest up, so a
- * hung guest costs one bounded wait. When *stop is set qemu is stopped
- * and the command is RUNNER_INTERRUPTED. qemu runs in its own process
+ * hung guest costs one bounded wait. When *stop is set qemu is
+ * stopped and the command is RUNNER_INTERRUPTED. qemu runs in its own process
  * group under the runner guard (runner_guard_start()), so it dies with
  * mmcmp even on SIGKILL.
  */
