@@ -264,6 +264,7 @@ static void run_request(const struct vmproto_msg *msg, struct strbuf *out)
 		o.cwd = cwd.buf;
 	o.timeout_s =
 		(double)vmproto_get_u64(msg, VMPROTO_T_TIMEOUT_MS, 0) / 1000.0;
+	o.stdout_max = (size_t)vmproto_get_u64(msg, VMPROTO_T_STDOUT_MAX, 0);
 	if (monitor && put_snapshots(&snaps, VMPROTO_T_SNAP_BEFORE, &merr))
 		monitor = false;
 	if (!argv.nr || runner_run(&o, &r, &err)) {

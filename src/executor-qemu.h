@@ -65,7 +65,9 @@ struct executor_qemu_opts {
  * The boot waits at most boot_timeout_s for the agent's hello; each
  * command is run by the agent under the request's timeout, and the host
  * waits that long plus boot_timeout_s before it gives the guest up, so a
- * hung guest costs one bounded wait. When *stop is set qemu is
+ * hung guest costs one bounded wait. The guest keeps a command's stdout
+ * up to what the serial line carries in boot_timeout_s (at most
+ * stdout_max), so its result arrives in that wait. When *stop is set qemu is
  * stopped and the command is RUNNER_INTERRUPTED. qemu runs in its own process
  * group under the runner guard (runner_guard_start()), so it dies with
  * mmcmp even on SIGKILL.

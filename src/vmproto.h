@@ -64,6 +64,7 @@ enum vmproto_tag {
 	VMPROTO_T_CWD = 3,	  /* absent: the agent's */
 	VMPROTO_T_TIMEOUT_MS = 4, /* u64; 0: none */
 	VMPROTO_T_MONITOR = 5,	  /* u64 0/1: take the snapshots */
+	VMPROTO_T_STDOUT_MAX = 6, /* u64 bytes of stdout kept; 0: default */
 	/* RESULT */
 	VMPROTO_T_STATUS = 20,	    /* u64 enum runner_status */
 	VMPROTO_T_EXIT_CODE = 21,   /* u64 */
