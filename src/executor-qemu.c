@@ -1022,14 +1022,18 @@ static void exchange_failed(struct executor_qemu *eq, struct runner_result *r,
 	strbuf_release(&skipped);
 }
 
-/* Say in r's stderr tail that its stdout was cut at the guest's cap. */
+/*
+ * Say in r's stderr tail that its stdout was cut at what the serial link
+ * carries, when that cap was below stdout_max (else it is the one asked).
+ */
 static void note_guest_cap(const struct executor_qemu *eq,
 			   struct runner_result *r)
 {
 	struct strbuf tail = STRBUF_INIT;
-	size_t max = guest_stdout_max(eq);
+	size_t max = guest_stdout_max(eq),
+	       asked = eq->stdout_max ? eq->stdout_max : GUEST_STDOUT_DEFAULT;
 
-	if (!r->out_truncated || r->out.len > max)
+	if (!r->out_truncated || max >= asked)
 		return;
 	strbuf_addf(&tail,
 		    "mmcmp: a guest's stdout is kept up to %zu bytes, what "

@@ -334,7 +334,7 @@ timeout: 60
 monitors: false
 workloads:
   - name: flood
-    command: ["$FAKE_BENCH", "--print", "total:7", "--flood", "20000000"]
+    command: ["$FAKE_BENCH", "--print", "total:7", "--flood", "5000000"]
     metrics: [{name: t, extract: {regex: "total:([0-9]+)"}}]
   - name: after
     command: ["$FAKE_BENCH", "--print", "total:8"]
