@@ -325,7 +325,7 @@ check "each iteration stores its own workload's value" \
 	"noisy=ok=1.0 noisy=ok=1.0 quiet=ok=2.0 quiet=ok=2.0 third=ok=3.0 third=ok=3.0"
 
 # 8. A workload that prints more than the serial link carries in time
-# keeps what it carries in boot_timeout (16 KiB/s), its value and the
+# keeps what it carries in boot_timeout (8 KiB/s), its value and the
 # reason its stdout was cut; the boot goes on with the next workload.
 cat >"$TMP/flood.yaml" <<EOF2
 name: flood
@@ -334,14 +334,14 @@ timeout: 60
 monitors: false
 workloads:
   - name: flood
-    command: ["$FAKE_BENCH", "--print", "total:7", "--flood", "5000000"]
+    command: ["$FAKE_BENCH", "--print", "total:7", "--flood", "20000000"]
     metrics: [{name: t, extract: {regex: "total:([0-9]+)"}}]
   - name: after
     command: ["$FAKE_BENCH", "--print", "total:8"]
     metrics: [{name: t, extract: {regex: "total:([0-9]+)"}}]
 kernels:
   k: { image: $kernel }
-vm: { cpus: 1, memory: 512M, accel: tcg, boots: 1, boot_timeout: 20 }
+vm: { cpus: 1, memory: 512M, accel: tcg, boots: 1, boot_timeout: 60 }
 EOF2
 expect_status 0 "a flood of stdout in a guest fails no iteration" \
 	"$MMCMP" run -q --label fl "$TMP/flood.yaml"
@@ -349,6 +349,6 @@ check "both workloads store their values" \
 	test "$(q "SELECT group_concat(v, ' ') FROM (SELECT i.benchmark || '=' || i.status || '=' || s.value AS v FROM iteration i JOIN run r ON r.id = i.run_id JOIN sample s ON s.iteration_id = i.id WHERE r.label = 'fl-k' ORDER BY i.id)")" = \
 	"flood=ok=7.0 after=ok=8.0"
 check "the flood's stdout is cut at what the link carries, and says so" \
-	test "$(q "SELECT count(*) FROM iteration i JOIN run r ON r.id = i.run_id WHERE r.label = 'fl-k' AND i.benchmark = 'flood' AND i.stderr_tail LIKE '%stdout truncated after 327680 bytes%serial link carries in boot_timeout (20s)%'")" = 1
+	test "$(q "SELECT count(*) FROM iteration i JOIN run r ON r.id = i.run_id WHERE r.label = 'fl-k' AND i.benchmark = 'flood' AND i.stderr_tail LIKE '%stdout truncated after 491520 bytes%serial link carries in boot_timeout (60s)%'")" = 1
 
 done_testing
