@@ -190,7 +190,7 @@ static void send_hello(int fd, const char *watchdog)
 	size_t start;
 
 	machine_info_read(&mi);
-	start = vmproto_begin(&out, VMPROTO_HELLO);
+	start = vmproto_begin(&out, VMPROTO_HELLO, 0);
 	if (mi.kernel_release)
 		vmproto_put_str(&out, VMPROTO_T_RELEASE, mi.kernel_release);
 	if (mi.cmdline)
@@ -264,6 +264,7 @@ static void run_request(const struct vmproto_msg *msg, struct strbuf *out)
 		o.cwd = cwd.buf;
 	o.timeout_s =
 		(double)vmproto_get_u64(msg, VMPROTO_T_TIMEOUT_MS, 0) / 1000.0;
+	o.stdout_max = (size_t)vmproto_get_u64(msg, VMPROTO_T_STDOUT_MAX, 0);
 	if (monitor && put_snapshots(&snaps, VMPROTO_T_SNAP_BEFORE, &merr))
 		monitor = false;
 	if (!argv.nr || runner_run(&o, &r, &err)) {
@@ -274,7 +275,8 @@ static void run_request(const struct vmproto_msg *msg, struct strbuf *out)
 	}
 	if (monitor && put_snapshots(&snaps, VMPROTO_T_SNAP_AFTER, &merr))
 		monitor = false;
-	start = vmproto_begin(out, VMPROTO_RESULT);
+	/* Numbered as the request, so the host pairs them. */
+	start = vmproto_begin(out, VMPROTO_RESULT, msg->seq);
 	vmproto_put_result(out, &r);
 	if (monitor)
 		strbuf_add(out, snaps.buf, snaps.len);
@@ -290,11 +292,14 @@ static void run_request(const struct vmproto_msg *msg, struct strbuf *out)
 	strbuf_release(&merr);
 }
 
-/* A result that says the request frame could not be read. */
+/*
+ * A result that says a frame could not be read: numbered 0, as the
+ * request it may have been is not known, so the host ends the boot.
+ */
 static void bad_request(const char *why, struct strbuf *out)
 {
 	struct runner_result r = RUNNER_RESULT_INIT;
-	size_t start = vmproto_begin(out, VMPROTO_RESULT);
+	size_t start = vmproto_begin(out, VMPROTO_RESULT, 0);
 
 	r.status = RUNNER_EXEC;
 	strbuf_addf(&r.err_tail, "agent: %s", why);

@@ -34,6 +34,16 @@
 
 /* Bytes of the console kept with a failed boot. */
 #define CONSOLE_TAIL 2048
+/*
+ * What the guest's second 8250 port carries to the host, at least: about
+ * a quarter of the 30 KB/s measured with TCG on a loaded 2-CPU host (4 MB
+ * of stdout took 130 s), as a host busier still is slower. A guest's
+ * stdout is capped so that its result arrives within boot_timeout
+ * (guest_stdout_max()).
+ */
+#define GUEST_LINK_BYTES_PER_S ((double)8 * 1024)
+/* The runner's default stdout cap (runner.h), for stdout_max 0. */
+#define GUEST_STDOUT_DEFAULT ((size_t)64 * 1024 * 1024)
 
 struct kernel {
 	char *name, *image, *append, *sha256, *release;
@@ -62,6 +72,7 @@ struct executor_qemu {
 	struct strbuf why;
 	struct strbuf console; /* its path */
 	struct strbuf in;      /* bytes read and not parsed yet */
+	uint32_t seq;	       /* of the boot's last request */
 	struct machine_info *guest;
 	long number;
 };
@@ -74,6 +85,70 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* What a file that is not a regular one is, for messages. */
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+/*
+ * Read at most max bytes of the image at path into the empty sb. It is opened
+ * without blocking and read only when it is a regular file: a FIFO or a
+ * device named as a kernel image would block mmcmp or never end.
+ */
+static int read_image(const char *path, size_t max, struct strbuf *sb,
+		      struct strbuf *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ret = -1;
+
+	if (fd < 0)
+		return error_addf(err, "cannot open '%s': %s", path,
+				  strerror(errno));
+	if (fstat(fd, &st)) {
+		error_addf(err, "cannot stat '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		error_addf(err, "image '%s' is %s, not a regular file", path,
+			   file_kind(st.st_mode));
+		goto out;
+	}
+	for (;;) {
+		size_t want = max - sb->len < 65536 ? max - sb->len : 65536;
+		ssize_t n;
+
+		if (!want)
+			break;
+		strbuf_grow(sb, want);
+		n = read(fd, sb->buf + sb->len, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error_addf(err, "cannot read '%s': %s", path,
+				   strerror(errno));
+			goto out;
+		}
+		if (!n)
+			break;
+		strbuf_setlen(sb, sb->len + (size_t)n);
+	}
+	ret = 0;
+out:
+	close(fd);
+	return ret;
+}
+
 int qemu_image_release(const char *path, char **release, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -81,8 +156,8 @@ int qemu_image_release(const char *path, char **release, struct strbuf *err)
 	int ret = -1;
 
 	*release = NULL;
-	if (strbuf_read_file_max(&sb, path, 65536, err))
-		return -1;
+	if (read_image(path, 65536, &sb, err))
+		goto out;
 	/* The setup header: "HdrS" at 0x202, the version pointer at 0x20e. */
 	if (sb.len < 0x210 || memcmp(sb.buf + 0x202, "HdrS", 4)) {
 		error_addf(err, "'%s' is not a bzImage (no setup header)",
@@ -328,7 +403,7 @@ static void end_guest(struct executor_qemu *eq, bool graceful)
 {
 	if (eq->fd >= 0 && graceful && eq->pid > 0 && !eq->dead) {
 		struct strbuf f = STRBUF_INIT;
-		size_t start = vmproto_begin(&f, VMPROTO_POWEROFF);
+		size_t start = vmproto_begin(&f, VMPROTO_POWEROFF, 0);
 		double until = now_s() + 5;
 
 		vmproto_end(&f, start);
@@ -389,42 +464,52 @@ static bool qemu_exited(struct executor_qemu *eq, struct strbuf *why)
 }
 
 /*
- * Read until one frame is in msg, at most until `until` (0: no limit),
- * watching qemu and *stop. Returns 1 with a frame, 0 with a bad frame
- * (bad says why; the guest lives on), -1 when the guest is gone (why
- * says so), -2 when stopped.
+ * Why read_frame() gave up at its deadline into why: the frame whose
+ * header had arrived (*used bytes) was still coming, or nothing was.
  */
-static int read_frame(struct executor_qemu *eq, struct vmproto_msg *msg,
+static void too_late(const struct executor_qemu *eq, size_t used,
+		     struct strbuf *why)
+{
+	if (used && eq->in.len < used)
+		strbuf_addf(why,
+			    "a frame of %zu bytes from the guest was still "
+			    "arriving (%zu received): more than the serial "
+			    "link carries in time",
+			    used, eq->in.len);
+	else
+		strbuf_addstr(why, "the guest did not answer in time");
+}
+
+/*
+ * Read until the frame of type and number seq is at the front of eq->in
+ * (in msg, its size in *used), at most until `until` (0: no limit),
+ * watching qemu and *stop; what comes before it is skipped and counted in
+ * sk (vmproto_await()). Returns 1 with the frame, 0 when the agent
+ * could not read the request, -1 when the guest is gone or late (why
+ * says which), -2 when stopped.
+ */
+static int read_frame(struct executor_qemu *eq, enum vmproto_type type,
+		      uint32_t seq, struct vmproto_msg *msg, size_t *used,
 		      double until, volatile sig_atomic_t *stop,
-		      struct strbuf *bad, struct strbuf *why)
+		      struct vmproto_skipped *sk, struct strbuf *why)
 {
 	for (;;) {
 		struct pollfd p = {.fd = eq->fd, .events = POLLIN};
-		size_t used = 0;
 		char buf[65536];
 		ssize_t n;
-		enum vmproto_parse r = VMPROTO_NEED_MORE;
+		enum vmproto_await a =
+			vmproto_await(&eq->in, type, seq, msg, used, sk, why);
 
-		if (eq->in.len)
-			r = vmproto_frame_parse((const uint8_t *)eq->in.buf,
-						eq->in.len, &used, msg, bad);
-		if (r != VMPROTO_NEED_MORE) {
-			/* The frame's bytes stay valid until the next read. */
-			if (r == VMPROTO_FRAME)
-				return 1;
-			memmove(eq->in.buf, eq->in.buf + used,
-				eq->in.len - used);
-			strbuf_setlen(&eq->in, eq->in.len - used);
-			/* Drop the rest: it belongs to the broken frame. */
-			strbuf_reset(&eq->in);
+		if (a == VMPROTO_AWAIT_FRAME)
+			return 1;
+		if (a == VMPROTO_AWAIT_LOST)
 			return 0;
-		}
 		if (stop && *stop)
 			return -2;
 		if (qemu_exited(eq, why))
 			return -1;
 		if (until > 0 && now_s() > until) {
-			strbuf_addstr(why, "the guest did not answer in time");
+			too_late(eq, *used, why);
 			return -1;
 		}
 		if (poll(&p, 1, 100) <= 0)
@@ -446,15 +531,9 @@ static int read_frame(struct executor_qemu *eq, struct vmproto_msg *msg,
 	}
 }
 
-/* Forget the frame read_frame() returned. */
-static void consume_frame(struct executor_qemu *eq)
+/* Forget the frame of used bytes that read_frame() returned. */
+static void consume_frame(struct executor_qemu *eq, size_t used)
 {
-	uint32_t plen = (uint32_t)(unsigned char)eq->in.buf[8] |
-			(uint32_t)(unsigned char)eq->in.buf[9] << 8 |
-			(uint32_t)(unsigned char)eq->in.buf[10] << 16 |
-			(uint32_t)(unsigned char)eq->in.buf[11] << 24;
-	size_t used = VMPROTO_HEADER + (size_t)plen + 4;
-
 	memmove(eq->in.buf, eq->in.buf + used, eq->in.len - used);
 	strbuf_setlen(&eq->in, eq->in.len - used);
 }
@@ -731,9 +810,11 @@ static int qemu_boot(struct executor *ex, size_t kernel, long number,
 	struct executor_qemu *eq = (struct executor_qemu *)ex;
 	const struct kernel *k = &eq->kernels[kernel];
 	struct strvec argv = STRVEC_INIT;
-	struct strbuf port = STRBUF_INIT, cmd = STRBUF_INIT, bad = STRBUF_INIT;
+	struct strbuf port = STRBUF_INIT, cmd = STRBUF_INIT;
 	struct vmproto_msg msg = VMPROTO_MSG_INIT;
+	struct vmproto_skipped sk = VMPROTO_SKIPPED_INIT;
 	double t0, until;
+	size_t used = 0;
 	int lfd = -1, ret = -1, r;
 
 	end_guest(eq, true);
@@ -743,6 +824,7 @@ static int qemu_boot(struct executor *ex, size_t kernel, long number,
 	eq->dead = false;
 	strbuf_reset(&eq->why);
 	strbuf_reset(&eq->in);
+	eq->seq = 0;
 	eq->number = number;
 	strbuf_reset(&eq->console);
 	strbuf_addf(&eq->console, "%s/console-%ld", eq->dir, number);
@@ -781,8 +863,9 @@ static int qemu_boot(struct executor *ex, size_t kernel, long number,
 		goto failed;
 	}
 	strbuf_reset(&eq->why);
-	r = read_frame(eq, &msg, until, NULL, &bad, &eq->why);
-	if (r == 1 && msg.type == VMPROTO_HELLO) {
+	r = read_frame(eq, VMPROTO_HELLO, 0, &msg, &used, until, NULL, &sk,
+		       &eq->why);
+	if (r == 1) {
 		struct strbuf pins = STRBUF_INIT;
 
 		info->boot_s = now_s() - t0;
@@ -791,23 +874,19 @@ static int qemu_boot(struct executor *ex, size_t kernel, long number,
 		eq->guest = hello_facts(&msg);
 		info->guest = hello_facts(&msg);
 		info->watchdog = hello_watchdog(&msg);
-		consume_frame(eq);
+		consume_frame(eq, used);
 		goto out;
 	}
 	{
 		struct strbuf why = STRBUF_INIT;
 
-		if (r == 1)
-			strbuf_addf(&why,
-				    "the agent sent message %d, not hello",
-				    (int)msg.type);
-		else if (r == 0)
-			strbuf_add(&why, bad.buf, bad.len);
-		else if (eq->why.len)
-			strbuf_add(&why, eq->why.buf, eq->why.len);
-		if (r == -1 && now_s() > until)
+		strbuf_add(&why, eq->why.buf, eq->why.len);
+		if (now_s() > until)
 			strbuf_addf(&why, " (boot_timeout %gs)",
 				    eq->boot_timeout_s);
+		if (sk.bytes || sk.frames)
+			strbuf_addstr(&why, "; ");
+		vmproto_skipped_describe(&sk, &why);
 		guest_died(eq, "no agent: %s", why.buf);
 		strbuf_release(&why);
 	}
@@ -821,7 +900,7 @@ out:
 	strvec_clear(&argv);
 	strbuf_release(&port);
 	strbuf_release(&cmd);
-	strbuf_release(&bad);
+	vmproto_skipped_release(&sk);
 	vmproto_msg_release(&msg);
 	return ret;
 }
@@ -853,12 +932,26 @@ static bool guest_has(const struct executor_qemu *eq, const char *file)
 	return false;
 }
 
-/* The request frame of req, with argv[0] as the host path file. */
+/*
+ * The stdout a command in the guest keeps: what the serial link carries
+ * in boot_timeout, the time the host waits for a result beyond the
+ * command's own timeout, at GUEST_LINK_BYTES_PER_S, and at most
+ * stdout_max.
+ */
+static size_t guest_stdout_max(const struct executor_qemu *eq)
+{
+	double link = GUEST_LINK_BYTES_PER_S * eq->boot_timeout_s;
+	size_t max = eq->stdout_max ? eq->stdout_max : GUEST_STDOUT_DEFAULT;
+
+	return link < (double)max ? (size_t)link : max;
+}
+
+/* The request frame of req, numbered seq, with argv[0] as file. */
 static void build_request(const struct executor_qemu *eq,
 			  const struct executor_request *req, const char *file,
-			  struct strbuf *out)
+			  uint32_t seq, struct strbuf *out)
 {
-	size_t start = vmproto_begin(out, VMPROTO_REQUEST);
+	size_t start = vmproto_begin(out, VMPROTO_REQUEST, seq);
 
 	vmproto_put_str(out, VMPROTO_T_ARGV, file);
 	for (size_t i = 1; req->argv[i]; i++)
@@ -870,6 +963,7 @@ static void build_request(const struct executor_qemu *eq,
 	vmproto_put_u64(out, VMPROTO_T_TIMEOUT_MS,
 			(uint64_t)(req->timeout_s * 1000));
 	vmproto_put_u64(out, VMPROTO_T_MONITOR, req->monitor && eq->monitors);
+	vmproto_put_u64(out, VMPROTO_T_STDOUT_MAX, guest_stdout_max(eq));
 	vmproto_end(out, start);
 }
 
@@ -903,15 +997,66 @@ guest_monitors(struct executor_qemu *eq, const struct vmproto_msg *msg,
 	return &eq->mon.rec;
 }
 
+/*
+ * The exchange's failure into r and the boot's end: the guest went, was
+ * late (past the iteration's timeout and boot_timeout more), or could not
+ * read the request (lost); what was skipped on the way is said too.
+ */
+static void exchange_failed(struct executor_qemu *eq, struct runner_result *r,
+			    double until, bool lost,
+			    const struct vmproto_skipped *sk,
+			    const struct strbuf *why)
+{
+	struct strbuf skipped = STRBUF_INIT;
+	bool late = !lost && until > 0 && now_s() > until;
+
+	vmproto_skipped_describe(sk, &skipped);
+	guest_died(eq, "%s%s%s%s", why->buf,
+		   late ? " (the iteration's timeout, and boot_timeout more)"
+			: "",
+		   skipped.len ? "; " : "", skipped.buf);
+	fail_result(r,
+		    lost   ? RUNNER_EXEC
+		    : late ? RUNNER_TIMEOUT
+			   : RUNNER_SIGNAL,
+		    eq->why.buf);
+	strbuf_release(&skipped);
+}
+
+/*
+ * Say in r's stderr tail that its stdout was cut at what the serial link
+ * carries, when that cap was below stdout_max (else it is the one asked).
+ */
+static void note_guest_cap(const struct executor_qemu *eq,
+			   struct runner_result *r)
+{
+	struct strbuf tail = STRBUF_INIT;
+	size_t max = guest_stdout_max(eq),
+	       asked = eq->stdout_max ? eq->stdout_max : GUEST_STDOUT_DEFAULT;
+
+	if (!r->out_truncated || max >= asked)
+		return;
+	strbuf_addf(&tail,
+		    "mmcmp: a guest's stdout is kept up to %zu bytes, what "
+		    "its serial link carries in boot_timeout (%gs)\n",
+		    max, eq->boot_timeout_s);
+	strbuf_add(&tail, r->err_tail.buf, r->err_tail.len);
+	strbuf_reset(&r->err_tail);
+	strbuf_add(&r->err_tail, tail.buf, tail.len);
+	strbuf_release(&tail);
+}
+
 static int qemu_run(struct executor *ex, const struct executor_request *req,
 		    struct executor_result *res, struct strbuf *err)
 {
 	struct executor_qemu *eq = (struct executor_qemu *)ex;
 	struct runner_result *r = &res->run;
 	struct strbuf file = STRBUF_INIT, frame = STRBUF_INIT,
-		      bad = STRBUF_INIT, why = STRBUF_INIT;
+		      why = STRBUF_INIT;
 	struct vmproto_msg msg = VMPROTO_MSG_INIT;
+	struct vmproto_skipped sk = VMPROTO_SKIPPED_INIT;
 	double until = 0;
+	size_t used = 0;
 	int e, got;
 
 	(void)err;
@@ -938,7 +1083,7 @@ static int qemu_run(struct executor *ex, const struct executor_request *req,
 		fail_result(r, RUNNER_EXEC, why.buf);
 		goto out;
 	}
-	build_request(eq, req, file.buf, &frame);
+	build_request(eq, req, file.buf, ++eq->seq, &frame);
 	if (req->timeout_s > 0)
 		until = now_s() + req->timeout_s + eq->boot_timeout_s;
 	if (write(eq->fd, frame.buf, frame.len) != (ssize_t)frame.len) {
@@ -947,40 +1092,34 @@ static int qemu_run(struct executor *ex, const struct executor_request *req,
 		fail_result(r, RUNNER_SIGNAL, eq->why.buf);
 		goto out;
 	}
-	got = read_frame(eq, &msg, until, req->stop, &bad, &why);
+	got = read_frame(eq, VMPROTO_RESULT, eq->seq, &msg, &used, until,
+			 req->stop, &sk, &why);
 	if (got == -2) {
 		/* Ctrl-C: the guest goes, the command is not kept. */
 		guest_died(eq, "interrupted");
 		r->status = RUNNER_INTERRUPTED;
 		goto out;
 	}
-	if (got == -1) {
-		bool late = until > 0 && now_s() > until;
-
-		guest_died(eq, "%s%s", why.buf,
-			   late ? " (the iteration's timeout, and boot_timeout "
-				  "more)"
-				: "");
-		fail_result(r, late ? RUNNER_TIMEOUT : RUNNER_SIGNAL,
-			    eq->why.buf);
+	if (got <= 0) {
+		exchange_failed(eq, r, until, got == 0, &sk, &why);
 		goto out;
 	}
+	/* The answer to this request, intact, but not a result: its own. */
 	strbuf_reset(&why);
-	if (got == 0 || vmproto_get_result(&msg, r, &why)) {
-		fail_result(r, RUNNER_EXEC, got ? why.buf : bad.buf);
-		if (got)
-			consume_frame(eq);
+	if (vmproto_get_result(&msg, r, &why)) {
+		fail_result(r, RUNNER_EXEC, why.buf);
+		consume_frame(eq, used);
 		goto out;
 	}
-	if (req->monitor && eq->monitors) {
+	note_guest_cap(eq, r);
+	if (req->monitor && eq->monitors)
 		res->monitors = guest_monitors(eq, &msg, &res->monitor_err);
-	}
-	consume_frame(eq);
+	consume_frame(eq, used);
 out:
 	strbuf_release(&file);
 	strbuf_release(&frame);
-	strbuf_release(&bad);
 	strbuf_release(&why);
+	vmproto_skipped_release(&sk);
 	vmproto_msg_release(&msg);
 	return 0;
 }
@@ -1111,7 +1250,7 @@ static int load_kernels(struct executor_qemu *eq,
 		k->image = xstrdup(o->kernels[i].image);
 		k->append = xstrdup(o->kernels[i].append ? o->kernels[i].append
 							 : "");
-		if (strbuf_read_file(&img, k->image, err) ||
+		if (read_image(k->image, SIZE_MAX, &img, err) ||
 		    qemu_image_release(k->image, &k->release, err)) {
 			strbuf_release(&img);
 			return error_addf(err, "kernel '%s'", k->name);

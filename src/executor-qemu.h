@@ -14,9 +14,12 @@ struct strvec;
 /*
  * executor-qemu: the executor (executor.h) that runs commands in a QEMU
  * guest, one boot at a time (executor_boot()), through the guest agent
- * over a serial line (vmproto.h). A guest that panics, dies or stops
- * answering ends its boot: that command and the rest of the boot's fail
- * with the reason and the console's tail, until the next boot. Monitors
+ * over a serial line (vmproto.h). A guest that panics, dies, stops
+ * answering or cannot read a request ends its boot: that command and the
+ * rest of the boot's fail with the reason and the console's tail, until
+ * the next boot. Bytes from the guest that are no frame, and results of
+ * earlier requests, are skipped: a result is paired with its request by
+ * number. Monitors
  * are read in the guest, around the command; periodic samples are not
  * taken there. Functions returning int give 0, or -1 with one line in
  * err. Use: executor_qemu_new(), then the executor's operations.
@@ -62,8 +65,10 @@ struct executor_qemu_opts {
  * The boot waits at most boot_timeout_s for the agent's hello; each
  * command is run by the agent under the request's timeout, and the host
  * waits that long plus boot_timeout_s before it gives the guest up, so a
- * hung guest costs one bounded wait. When *stop is set qemu is stopped
- * and the command is RUNNER_INTERRUPTED. qemu runs in its own process
+ * hung guest costs one bounded wait. The guest keeps a command's stdout
+ * up to what the serial line carries in boot_timeout_s (at most
+ * stdout_max), so its result arrives in that wait. When *stop is set qemu is
+ * stopped and the command is RUNNER_INTERRUPTED. qemu runs in its own process
  * group under the runner guard (runner_guard_start()), so it dies with
  * mmcmp even on SIGKILL.
  */
@@ -74,7 +79,8 @@ struct executor *executor_qemu_new(const struct executor_qemu_opts *opts,
  * The kernel release of the bzImage at path, from its setup header (the
  * version string the header points to, up to the first blank), into
  * *release (the caller frees it). Fails for a file that is not a
- * bzImage.
+ * bzImage, and without reading it for one that is not a regular file (a
+ * FIFO, a device).
  */
 int qemu_image_release(const char *path, char **release, struct strbuf *err);
 

@@ -46,7 +46,7 @@ static uint64_t get_le(const uint8_t *p, int bytes)
 	return v;
 }
 
-size_t vmproto_begin(struct strbuf *out, enum vmproto_type type)
+size_t vmproto_begin(struct strbuf *out, enum vmproto_type type, uint32_t seq)
 {
 	size_t start = out->len;
 	uint8_t h[VMPROTO_HEADER] = {0};
@@ -54,6 +54,7 @@ size_t vmproto_begin(struct strbuf *out, enum vmproto_type type)
 	memcpy(h, magic, sizeof(magic));
 	h[4] = VMPROTO_VERSION;
 	h[5] = (uint8_t)type;
+	put_le(h + 12, seq, 4);
 	strbuf_add(out, h, sizeof(h));
 	return start;
 }
@@ -88,6 +89,7 @@ void vmproto_end(struct strbuf *out, size_t start)
 	uint8_t *h = (uint8_t *)out->buf + start;
 
 	put_le(h + 8, out->len - start - VMPROTO_HEADER, 4);
+	put_le(h + 16, vmproto_crc32(0, h, 16), 4);
 	put_le(c, vmproto_crc32(0, out->buf + start, out->len - start), 4);
 	strbuf_add(out, c, sizeof(c));
 }
@@ -101,13 +103,61 @@ static size_t skip_to_magic(const uint8_t *buf, size_t len)
 	return len ? len : 1;
 }
 
+/*
+ * Check the header at buf (VMPROTO_HEADER bytes there): 0 with the
+ * payload's length in *plen, or -1 with *used (from the next magic on)
+ * and a line in err.
+ */
+static int check_header(const uint8_t *buf, size_t len, uint32_t *plen,
+			size_t *used, struct strbuf *err)
+{
+	*used = skip_to_magic(buf, len);
+	if (buf[4] != VMPROTO_VERSION)
+		return error_addf(err, "protocol: version %u, not %u", buf[4],
+				  VMPROTO_VERSION);
+	if (get_le(buf + 16, 4) != vmproto_crc32(0, buf, 16))
+		return error_addf(err, "protocol: header checksum mismatch");
+	*plen = (uint32_t)get_le(buf + 8, 4);
+	if (*plen > VMPROTO_MAX_PAYLOAD)
+		return error_addf(
+			err, "protocol: frame of %u bytes is too large", *plen);
+	*used = 0;
+	return 0;
+}
+
+/* The fields of the checked payload p of plen bytes into msg. */
+static int parse_fields(const uint8_t *p, uint32_t plen,
+			struct vmproto_msg *msg, struct strbuf *err)
+{
+	const uint8_t *end = p + plen;
+
+	while (p < end) {
+		struct vmproto_field f;
+
+		if (end - p < 6)
+			return error_addf(err,
+					  "protocol: truncated field header");
+		f.tag = (uint16_t)get_le(p, 2);
+		f.len = (uint32_t)get_le(p + 2, 4);
+		p += 6;
+		if ((size_t)(end - p) < f.len)
+			return error_addf(
+				err, "protocol: field %u overruns its frame",
+				f.tag);
+		f.data = p;
+		p += f.len;
+		ALLOC_GROW(msg->fields, msg->nr + 1, msg->alloc);
+		msg->fields[msg->nr++] = f;
+	}
+	return 0;
+}
+
 enum vmproto_parse vmproto_frame_parse(const uint8_t *buf, size_t len,
 				       size_t *used, struct vmproto_msg *msg,
 				       struct strbuf *err)
 {
-	uint32_t plen, crc;
-	size_t n = len < sizeof(magic) ? len : sizeof(magic);
-	const uint8_t *p, *end;
+	uint32_t plen = 0, crc, reserved;
+	size_t n = len < sizeof(magic) ? len : sizeof(magic), total;
 
 	*used = 0;
 	msg->nr = 0;
@@ -119,21 +169,13 @@ enum vmproto_parse vmproto_frame_parse(const uint8_t *buf, size_t len,
 	}
 	if (len < VMPROTO_HEADER)
 		return VMPROTO_NEED_MORE;
-	if (buf[4] != VMPROTO_VERSION) {
-		*used = skip_to_magic(buf, len);
-		error_addf(err, "protocol: version %u, not %u", buf[4],
-			   VMPROTO_VERSION);
+	if (check_header(buf, len, &plen, used, err))
 		return VMPROTO_BAD;
-	}
-	plen = (uint32_t)get_le(buf + 8, 4);
-	if (plen > VMPROTO_MAX_PAYLOAD) {
-		*used = skip_to_magic(buf, len);
-		error_addf(err, "protocol: frame of %u bytes is too large",
-			   plen);
-		return VMPROTO_BAD;
-	}
-	if (len - VMPROTO_HEADER < (size_t)plen + 4)
+	total = VMPROTO_HEADER + (size_t)plen + 4;
+	if (len < total) {
+		*used = total;
 		return VMPROTO_NEED_MORE;
+	}
 	crc = (uint32_t)get_le(buf + VMPROTO_HEADER + plen, 4);
 	if (crc != vmproto_crc32(0, buf, VMPROTO_HEADER + (size_t)plen)) {
 		*used = skip_to_magic(buf, len);
@@ -142,49 +184,111 @@ enum vmproto_parse vmproto_frame_parse(const uint8_t *buf, size_t len,
 	}
 	/*
 	 * A checksummed frame with a reserved field that is not 0 or a type
-	 * no version-1 peer sends is skipped whole: accepted, it would not
-	 * be the frame its fields build again.
+	 * no peer of this version sends is skipped whole: accepted, it would
+	 * not be the frame its fields build again.
 	 */
-	if (get_le(buf + 6, 2) != 0 || buf[5] < VMPROTO_HELLO ||
-	    buf[5] > VMPROTO_POWEROFF) {
-		*used = VMPROTO_HEADER + (size_t)plen + 4;
-		if (get_le(buf + 6, 2) != 0)
-			error_addf(
-				err,
-				"protocol: reserved header field is %u, not 0",
-				(unsigned)get_le(buf + 6, 2));
-		else
-			error_addf(err, "protocol: unknown frame type %u",
-				   buf[5]);
+	*used = total;
+	reserved = (uint32_t)get_le(buf + 6, 2);
+	if (reserved) {
+		error_addf(err, "protocol: reserved header field is %u, not 0",
+			   reserved);
 		return VMPROTO_BAD;
 	}
-	p = buf + VMPROTO_HEADER;
-	end = p + plen;
-	while (p < end) {
-		struct vmproto_field f;
-
-		if (end - p < 6) {
-			*used = VMPROTO_HEADER + (size_t)plen + 4;
-			error_addf(err, "protocol: truncated field header");
-			return VMPROTO_BAD;
-		}
-		f.tag = (uint16_t)get_le(p, 2);
-		f.len = (uint32_t)get_le(p + 2, 4);
-		p += 6;
-		if ((size_t)(end - p) < f.len) {
-			*used = VMPROTO_HEADER + (size_t)plen + 4;
-			error_addf(err, "protocol: field %u overruns its frame",
-				   f.tag);
-			return VMPROTO_BAD;
-		}
-		f.data = p;
-		p += f.len;
-		ALLOC_GROW(msg->fields, msg->nr + 1, msg->alloc);
-		msg->fields[msg->nr++] = f;
+	if (buf[5] < VMPROTO_HELLO || buf[5] > VMPROTO_POWEROFF) {
+		error_addf(err, "protocol: unknown frame type %u", buf[5]);
+		return VMPROTO_BAD;
 	}
+	if (parse_fields(buf + VMPROTO_HEADER, plen, msg, err))
+		return VMPROTO_BAD;
 	msg->type = (enum vmproto_type)buf[5];
-	*used = VMPROTO_HEADER + (size_t)plen + 4;
+	msg->seq = (uint32_t)get_le(buf + 12, 4);
 	return VMPROTO_FRAME;
+}
+
+void vmproto_skipped_release(struct vmproto_skipped *sk)
+{
+	if (!sk)
+		return;
+	strbuf_release(&sk->first);
+	sk->bytes = sk->frames = 0;
+}
+
+void vmproto_skipped_describe(const struct vmproto_skipped *sk,
+			      struct strbuf *out)
+{
+	if (!sk->bytes && !sk->frames)
+		return;
+	strbuf_addstr(out, "skipped ");
+	if (sk->bytes)
+		strbuf_addf(out, "%zu byte%s that were no frame%s", sk->bytes,
+			    sk->bytes == 1 ? "" : "s",
+			    sk->frames ? " and " : "");
+	if (sk->frames)
+		strbuf_addf(out, "%zu frame%s", sk->frames,
+			    sk->frames == 1 ? "" : "s");
+	strbuf_addf(out, " (the first: %s)", sk->first.buf);
+}
+
+/* Drop n bytes from the front of in. */
+static void drop_front(struct strbuf *in, size_t n)
+{
+	memmove(in->buf, in->buf + n, in->len - n);
+	strbuf_setlen(in, in->len - n);
+}
+
+enum vmproto_await vmproto_await(struct strbuf *in, enum vmproto_type type,
+				 uint32_t seq, struct vmproto_msg *msg,
+				 size_t *used, struct vmproto_skipped *sk,
+				 struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	enum vmproto_await ret = VMPROTO_AWAIT_MORE;
+
+	*used = 0;
+	while (in->len) {
+		enum vmproto_parse p;
+
+		strbuf_reset(&why);
+		p = vmproto_frame_parse((const uint8_t *)in->buf, in->len, used,
+					msg, &why);
+		if (p == VMPROTO_NEED_MORE)
+			break;
+		if (p == VMPROTO_FRAME && msg->type == type &&
+		    msg->seq == seq) {
+			ret = VMPROTO_AWAIT_FRAME;
+			break;
+		}
+		if (p == VMPROTO_FRAME && type == VMPROTO_RESULT &&
+		    msg->type == VMPROTO_RESULT && msg->seq == 0) {
+			struct strbuf tail = STRBUF_INIT;
+
+			vmproto_get_str(msg, VMPROTO_T_STDERR_TAIL, &tail);
+			error_addf(err,
+				   "protocol: the agent could not read the "
+				   "frame of request %u (%s)",
+				   seq,
+				   tail.len ? tail.buf : "no reason given");
+			strbuf_release(&tail);
+			drop_front(in, *used);
+			ret = VMPROTO_AWAIT_LOST;
+			break;
+		}
+		if (p == VMPROTO_FRAME)
+			strbuf_addf(&why,
+				    "protocol: a frame of type %u numbered %u, "
+				    "not the answer to %u",
+				    (unsigned)msg->type, msg->seq, seq);
+		if (!sk->bytes && !sk->frames)
+			strbuf_add(&sk->first, why.buf, why.len);
+		if (p == VMPROTO_FRAME)
+			sk->frames++;
+		else
+			sk->bytes += *used;
+		drop_front(in, *used);
+		*used = 0;
+	}
+	strbuf_release(&why);
+	return ret;
 }
 
 const struct vmproto_field *vmproto_get(const struct vmproto_msg *msg,

@@ -10,15 +10,18 @@
 /*
  * vmproto: the messages between mmcmp on the host and its agent in a
  * guest (guest/mmcmp-agent.c), over a serial port: binary-safe frames
- * with a version, a length and a CRC-32, so a corrupt or truncated frame
- * is recognised and fails the one exchange it carried, not the run.
+ * with a version, a length, a sequence number and CRC-32s, so a corrupt
+ * or truncated frame is recognised, bytes that are no frame are skipped,
+ * and a result is paired with the request it answers, never another.
  *
  * A writer builds a frame with vmproto_begin(), the put functions and
  * vmproto_end(). vmproto_frame_parse() returns VMPROTO_NEED_MORE until a
  * whole frame is there, so a reader feeds it what arrived so far, then
  * reads the fields with the get functions; decoded fields point into the
- * caller's buffer. The layout of a frame: at VMPROTO_VERSION. Functions
- * returning int give 0, or -1 with one line in err.
+ * caller's buffer. A host waiting for one answer uses vmproto_await(),
+ * which drops what comes before it. The layout of a frame: at
+ * VMPROTO_VERSION. Functions returning int give 0, or -1 with one line
+ * in err.
  */
 
 /*
@@ -29,15 +32,22 @@
  *   u8      type (enum vmproto_type)
  *   u16     0
  *   u32     payload length, at most VMPROTO_MAX_PAYLOAD
+ *   u32     sequence number (below)
+ *   u32     CRC-32 of the 16 header bytes before it
  *   ...     payload: fields, each u16 tag, u32 length, bytes
  *   u32     CRC-32 (IEEE 802.3, as zlib's crc32()) of all that precedes
  *
+ * The host numbers its requests 1, 2, ... in each boot, and the RESULT
+ * of a request carries its number; a RESULT numbered 0 says the agent
+ * could not read a frame it was sent, HELLO and POWEROFF are numbered
+ * 0. The header's own checksum lets a reader refuse a damaged or false
+ * header at once, rather than wait for the payload it would announce.
  * Tags repeat where a list is meant (argv, env); a reader skips tags it
  * does not know, so fields can be added without a new version. Numbers
  * are fields of 8 bytes (u64, or the bits of an IEEE double).
  */
-#define VMPROTO_VERSION	    1
-#define VMPROTO_HEADER	    12
+#define VMPROTO_VERSION	    2
+#define VMPROTO_HEADER	    20
 #define VMPROTO_MAX_PAYLOAD ((uint32_t)256 * 1024 * 1024)
 
 enum vmproto_type {
@@ -54,6 +64,7 @@ enum vmproto_tag {
 	VMPROTO_T_CWD = 3,	  /* absent: the agent's */
 	VMPROTO_T_TIMEOUT_MS = 4, /* u64; 0: none */
 	VMPROTO_T_MONITOR = 5,	  /* u64 0/1: take the snapshots */
+	VMPROTO_T_STDOUT_MAX = 6, /* u64 bytes of stdout kept; 0: default */
 	/* RESULT */
 	VMPROTO_T_STATUS = 20,	    /* u64 enum runner_status */
 	VMPROTO_T_EXIT_CODE = 21,   /* u64 */
@@ -83,6 +94,7 @@ struct vmproto_field {
 
 struct vmproto_msg {
 	enum vmproto_type type;
+	uint32_t seq; /* the header's sequence number */
 	struct vmproto_field *fields;
 	size_t nr, alloc;
 };
@@ -99,11 +111,11 @@ void vmproto_msg_release(struct vmproto_msg *msg);
 uint32_t vmproto_crc32(uint32_t crc, const void *buf, size_t len);
 
 /*
- * Building a frame: vmproto_begin() appends a header to out and returns
- * its offset; the put functions append fields; vmproto_end() fills in
- * the length and appends the CRC.
+ * Building a frame: vmproto_begin() appends a header of type and
+ * sequence number seq to out and returns its offset; the put functions
+ * append fields; vmproto_end() fills in the length and appends the CRCs.
  */
-size_t vmproto_begin(struct strbuf *out, enum vmproto_type type);
+size_t vmproto_begin(struct strbuf *out, enum vmproto_type type, uint32_t seq);
 void vmproto_put(struct strbuf *out, uint16_t tag, const void *data,
 		 size_t len);
 void vmproto_put_str(struct strbuf *out, uint16_t tag, const char *s);
@@ -119,7 +131,9 @@ enum vmproto_parse {
 /*
  * Parse the frame at the start of buf (len bytes) into msg. On
  * VMPROTO_FRAME, *used is the frame's size; on VMPROTO_BAD, *used is how
- * much to drop before looking again (at least 1), and err has a line.
+ * much to drop before looking again (at least 1), and err has a line; on
+ * VMPROTO_NEED_MORE, *used is the size the frame will have once its
+ * header is there (checked), else 0.
  */
 enum vmproto_parse vmproto_frame_parse(const uint8_t *buf, size_t len,
 				       size_t *used, struct vmproto_msg *msg,
@@ -134,6 +148,53 @@ uint64_t vmproto_get_u64(const struct vmproto_msg *msg, uint16_t tag,
 /* Append field tag's bytes to sb; false when absent. */
 bool vmproto_get_str(const struct vmproto_msg *msg, uint16_t tag,
 		     struct strbuf *sb);
+
+/*
+ * What a reader skipped while it waited for one frame: bytes that were
+ * no frame, and whole frames that answered nothing it asked (the RESULT
+ * of an earlier request, a frame of another type).
+ */
+struct vmproto_skipped {
+	size_t bytes, frames;
+	struct strbuf first; /* why the first of them was skipped */
+};
+
+#define VMPROTO_SKIPPED_INIT                                                   \
+	{                                                                      \
+		.first = STRBUF_INIT                                           \
+	}
+
+void vmproto_skipped_release(struct vmproto_skipped *sk);
+/*
+ * Append "skipped N bytes that were no frame and M frames (the first:
+ * WHY)" to out; nothing when nothing was skipped.
+ */
+void vmproto_skipped_describe(const struct vmproto_skipped *sk,
+			      struct strbuf *out);
+
+enum vmproto_await {
+	VMPROTO_AWAIT_MORE = 0,	 /* not there yet: add what arrives */
+	VMPROTO_AWAIT_FRAME = 1, /* msg is the frame, *used bytes of in */
+	VMPROTO_AWAIT_LOST = -1, /* the agent could not read a frame */
+};
+
+/*
+ * Look in `in`, the bytes a host has read and not consumed, for the frame
+ * of type and sequence number seq: what comes before it (bytes that are
+ * no frame, frames of another type or number) is dropped from the front
+ * of `in` and counted in sk, so the answer to request seq is the RESULT
+ * numbered seq and no other. VMPROTO_AWAIT_FRAME leaves the frame at the
+ * front of `in` (msg points into it; the caller drops its *used bytes);
+ * VMPROTO_AWAIT_MORE sets *used as vmproto_frame_parse() does, the size
+ * of a frame whose header has arrived. While a RESULT is awaited, a
+ * RESULT numbered 0 is VMPROTO_AWAIT_LOST, with the agent's reason in
+ * err: the request may never have reached it, so the exchange cannot go
+ * on. The RESULT's fields are not checked (vmproto_get_result() does).
+ */
+enum vmproto_await vmproto_await(struct strbuf *in, enum vmproto_type type,
+				 uint32_t seq, struct vmproto_msg *msg,
+				 size_t *used, struct vmproto_skipped *sk,
+				 struct strbuf *err);
 
 struct runner_result;
 

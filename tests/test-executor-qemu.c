@@ -3,7 +3,8 @@
  * scripts): one whose guest prints the kernel's banner, one that fails
  * at once with its error, and one that warns and then hangs, as a KVM
  * guest does on machines where KVM does not work; the probe says which,
- * with qemu's last line, within its bound.
+ * with qemu's last line, within its bound. And kernel images that are
+ * not regular files (a FIFO, a directory, a device), refused unread.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,12 +73,63 @@ static void test_probe(const char *dir)
 	}
 }
 
+/* What the image at a path is made into (NULL: the path as it is). */
+static const struct {
+	const char *name; /* under the test's directory, or absolute */
+	int make;	  /* 'f' FIFO, 'd' directory, 't' text file, 0 none */
+	const char *want_err;
+} image_cases[] = {
+	{"fifo.img", 'f', "is a FIFO, not a regular file"},
+	{"dir.img", 'd', "is a directory, not a regular file"},
+	{"/dev/null", 0, "is a character device, not a regular file"},
+	{"text.img", 't', "is not a bzImage"},
+};
+
+static void test_images(const char *dir)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(image_cases); i++) {
+		struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+		char *release = NULL;
+		int r = 0, made = 0;
+
+		if (image_cases[i].name[0] == '/')
+			strbuf_addstr(&path, image_cases[i].name);
+		else
+			strbuf_addf(&path, "%s/%s", dir, image_cases[i].name);
+		if (image_cases[i].make == 'f')
+			made = mkfifo(path.buf, 0600);
+		else if (image_cases[i].make == 'd')
+			made = mkdir(path.buf, 0700);
+		else if (image_cases[i].make == 't') {
+			FILE *f = fopen(path.buf, "w");
+
+			made = -1;
+			if (f) {
+				made = fputs("not a kernel\n", f) < 0;
+				made |= fclose(f) != 0;
+			}
+		}
+		if (!made)
+			r = qemu_image_release(path.buf, &release, &err);
+		ok(r == -1 && strstr(err.buf, image_cases[i].want_err),
+		   "image case %zu (%s) refused: %s", i, image_cases[i].name,
+		   err.buf);
+		if (image_cases[i].make == 'd')
+			rmdir(path.buf);
+		else if (image_cases[i].make)
+			unlink(path.buf);
+		free(release);
+		strbuf_release(&path);
+		strbuf_release(&err);
+	}
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
 	struct strbuf dir = STRBUF_INIT;
 
-	plan((int)(2 * ARRAY_SIZE(probe_cases)));
+	plan((int)(2 * ARRAY_SIZE(probe_cases) + ARRAY_SIZE(image_cases)));
 	strbuf_addf(&dir, "%s/test-executor-qemu-XXXXXX",
 		    tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir.buf)) {
@@ -85,6 +137,7 @@ int main(void)
 		return 1;
 	}
 	test_probe(dir.buf);
+	test_images(dir.buf);
 	rmdir(dir.buf);
 	strbuf_release(&dir);
 	return tap_failed ? 1 : 0;

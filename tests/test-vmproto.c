@@ -1,7 +1,9 @@
 /*
  * Unit tests for vmproto: CRC-32 check values (zlib's crc32() agrees),
- * a request and a result round trip, and every truncation and every
- * single-byte corruption of a frame, none of which may decode.
+ * a request and a result round trip, every truncation and every
+ * single-byte corruption of a frame, none of which may decode, and a
+ * host's wait for one answer among noise, stale results and false
+ * headers.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +27,7 @@ static const struct {
 static void sample_frame(struct strbuf *out)
 {
 	static const char bin[] = {'\0', '\n', '\r', 0x11, 0x13, 'M', 'M'};
-	size_t start = vmproto_begin(out, VMPROTO_REQUEST);
+	size_t start = vmproto_begin(out, VMPROTO_REQUEST, 7);
 
 	vmproto_put_str(out, VMPROTO_T_ARGV, "/bin/echo");
 	vmproto_put(out, VMPROTO_T_ARGV, bin, sizeof(bin));
@@ -48,7 +50,8 @@ static void test_round_trip(void)
 				&err);
 	ok(r == VMPROTO_FRAME && used == f.len - 8,
 	   "a frame parses and says its size (%d, %zu)", r, used);
-	ok(msg.type == VMPROTO_REQUEST && msg.nr == 5, "type and 5 fields");
+	ok(msg.type == VMPROTO_REQUEST && msg.seq == 7 && msg.nr == 5,
+	   "type, number and 5 fields");
 	ok(msg.nr == 5 && msg.fields[1].len == 7 &&
 		   !memcmp(msg.fields[1].data, "\0\n\r\x11\x13MM", 7),
 	   "a binary field comes back byte for byte");
@@ -79,7 +82,7 @@ static void test_result(void)
 	a.out_truncated = true;
 	strbuf_addstr(&a.out, "ops 12\n");
 	strbuf_addstr(&a.err_tail, "killed");
-	start = vmproto_begin(&f, VMPROTO_RESULT);
+	start = vmproto_begin(&f, VMPROTO_RESULT, 7);
 	vmproto_put_result(&f, &a);
 	vmproto_end(&f, start);
 	r = vmproto_frame_parse((const uint8_t *)f.buf, f.len, &used, &msg,
@@ -164,7 +167,7 @@ static void test_overrun(void)
 {
 	struct strbuf f = STRBUF_INIT, err = STRBUF_INIT;
 	struct vmproto_msg msg = VMPROTO_MSG_INIT;
-	size_t start = vmproto_begin(&f, VMPROTO_RESULT), used;
+	size_t start = vmproto_begin(&f, VMPROTO_RESULT, 1), used;
 	static const uint8_t lie[6] = {20, 0, 0xff, 0, 0, 0};
 	int r;
 
@@ -177,6 +180,18 @@ static void test_overrun(void)
 	strbuf_release(&f);
 	strbuf_release(&err);
 	vmproto_msg_release(&msg);
+}
+
+/* Write a frame's checksums again after its bytes were changed. */
+static void fix_crcs(struct strbuf *f)
+{
+	uint32_t crc = vmproto_crc32(0, f->buf, 16);
+
+	for (int b = 0; b < 4; b++)
+		f->buf[16 + b] = (char)(crc >> (8 * b));
+	crc = vmproto_crc32(0, f->buf, f->len - 4);
+	for (int b = 0; b < 4; b++)
+		f->buf[f->len - 4 + (size_t)b] = (char)(crc >> (8 * b));
 }
 
 /*
@@ -200,20 +215,18 @@ static void test_header_fields(void)
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct strbuf f = STRBUF_INIT, err = STRBUF_INIT;
 		struct vmproto_msg msg = VMPROTO_MSG_INIT;
-		size_t start = vmproto_begin(&f, VMPROTO_RESULT), used, first;
-		uint32_t crc;
+		size_t start = vmproto_begin(&f, VMPROTO_RESULT, 1), used,
+		       first;
 		int r, r2;
 
 		vmproto_end(&f, start);
-		/* Rewrite the header, then the checksum over it. */
+		/* Rewrite the header, then the checksums over it. */
 		f.buf[5] = (char)cases[i].type;
 		f.buf[6] = (char)(cases[i].reserved & 0xff);
 		f.buf[7] = (char)(cases[i].reserved >> 8);
-		crc = vmproto_crc32(0, (const uint8_t *)f.buf, f.len - 4);
-		for (int b = 0; b < 4; b++)
-			f.buf[f.len - 4 + (size_t)b] = (char)(crc >> (8 * b));
+		fix_crcs(&f);
 		first = f.len;
-		start = vmproto_begin(&f, VMPROTO_POWEROFF);
+		start = vmproto_begin(&f, VMPROTO_POWEROFF, 0);
 		vmproto_end(&f, start);
 		r = vmproto_frame_parse((const uint8_t *)f.buf, f.len, &used,
 					&msg, &err);
@@ -230,9 +243,185 @@ static void test_header_fields(void)
 	}
 }
 
+enum piece { P_END, P_NOISE, P_RESULT, P_REQUEST, P_HELLO, P_FAKE, P_HALF };
+
+/*
+ * What a host waiting for one frame reads (pieces in order), and what
+ * vmproto_await() must make of it: the frame asked for and no other,
+ * what it skipped, or the agent's word that a request was lost.
+ */
+static const struct {
+	const char *name;
+	struct {
+		enum piece kind;
+		uint32_t seq;
+		const char *text; /* noise, or a result's stdout */
+	} in[4];
+	enum vmproto_type type;
+	uint32_t seq;
+	int want; /* enum vmproto_await */
+	const char *want_out;
+	size_t bytes, frames;
+	const char *want_why; /* in the first skipped, or in err */
+} await_cases[] = {
+	{"two stray bytes before the result",
+	 {{P_NOISE, 0, "xx"}, {P_RESULT, 1, "total:1"}},
+	 VMPROTO_RESULT,
+	 1,
+	 VMPROTO_AWAIT_FRAME,
+	 "total:1",
+	 2,
+	 0,
+	 "2 bytes that are not a frame"},
+	{"the result of an earlier request is dropped",
+	 {{P_RESULT, 1, "total:1"}, {P_RESULT, 2, "total:2"}},
+	 VMPROTO_RESULT,
+	 2,
+	 VMPROTO_AWAIT_FRAME,
+	 "total:2",
+	 0,
+	 1,
+	 "a frame of type 3 numbered 1, not the answer to 2"},
+	{"a false header claiming 256 MiB waits for nothing",
+	 {{P_FAKE, 0, NULL}, {P_RESULT, 3, "total:3"}},
+	 VMPROTO_RESULT,
+	 3,
+	 VMPROTO_AWAIT_FRAME,
+	 "total:3",
+	 20,
+	 0,
+	 "header checksum mismatch"},
+	{"a magic, a stale result, half the answer",
+	 {{P_NOISE, 0, "MMVP"}, {P_RESULT, 3, "old"}, {P_HALF, 4, "total:4"}},
+	 VMPROTO_RESULT,
+	 4,
+	 VMPROTO_AWAIT_MORE,
+	 NULL,
+	 4,
+	 1,
+	 "version 77, not 2"},
+	{"the agent could not read the request",
+	 {{P_RESULT, 0, "unread"}, {P_RESULT, 5, "total:5"}},
+	 VMPROTO_RESULT,
+	 5,
+	 VMPROTO_AWAIT_LOST,
+	 NULL,
+	 0,
+	 0,
+	 "could not read the frame of request 5 (agent: unread)"},
+	{"a request sent back is no answer",
+	 {{P_REQUEST, 6, NULL}, {P_RESULT, 6, "x"}},
+	 VMPROTO_RESULT,
+	 6,
+	 VMPROTO_AWAIT_FRAME,
+	 "x",
+	 0,
+	 1,
+	 "a frame of type 2 numbered 6"},
+	{"the hello after the kernel's noise",
+	 {{P_NOISE, 0, "[ 0.1] noise\n"}, {P_HELLO, 0, NULL}},
+	 VMPROTO_HELLO,
+	 0,
+	 VMPROTO_AWAIT_FRAME,
+	 NULL,
+	 13,
+	 0,
+	 "not a frame"},
+};
+
+/* One piece of an await case appended to in. */
+static void add_piece(struct strbuf *in, enum piece kind, uint32_t seq,
+		      const char *text)
+{
+	struct runner_result r = RUNNER_RESULT_INIT;
+	size_t start = in->len;
+
+	switch (kind) {
+	case P_NOISE:
+		strbuf_addstr(in, text);
+		break;
+	case P_FAKE:
+		/* Version 2, RESULT, a length of 256 MiB, no header CRC. */
+		strbuf_add(in, "MMVP\x02\x03\0\0\0\0\0\x10garbage!", 20);
+		break;
+	case P_RESULT:
+	case P_HALF:
+		r.status = RUNNER_OK;
+		strbuf_addstr(&r.out, text);
+		if (seq == 0)
+			strbuf_addf(&r.err_tail, "agent: %s", text);
+		start = vmproto_begin(in, VMPROTO_RESULT, seq);
+		vmproto_put_result(in, &r);
+		vmproto_end(in, start);
+		if (kind == P_HALF)
+			strbuf_setlen(in, start + (in->len - start) / 2);
+		break;
+	case P_REQUEST:
+	case P_HELLO:
+		start = vmproto_begin(
+			in, kind == P_HELLO ? VMPROTO_HELLO : VMPROTO_REQUEST,
+			seq);
+		vmproto_put_str(in, VMPROTO_T_ARGV, "true");
+		vmproto_end(in, start);
+		break;
+	case P_END:
+		break;
+	}
+	runner_result_release(&r);
+}
+
+static void test_await(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(await_cases); i++) {
+		struct strbuf in = STRBUF_INIT, err = STRBUF_INIT,
+			      out = STRBUF_INIT;
+		struct vmproto_msg msg = VMPROTO_MSG_INIT;
+		struct vmproto_skipped sk = VMPROTO_SKIPPED_INIT;
+		size_t used = 0, len;
+		int r;
+		bool frame_ok = true;
+
+		for (size_t p = 0; p < 4 && await_cases[i].in[p].kind; p++)
+			add_piece(&in, await_cases[i].in[p].kind,
+				  await_cases[i].in[p].seq,
+				  await_cases[i].in[p].text);
+		len = in.len;
+		r = vmproto_await(&in, await_cases[i].type, await_cases[i].seq,
+				  &msg, &used, &sk, &err);
+		if (r == VMPROTO_AWAIT_FRAME) {
+			vmproto_get_str(&msg, VMPROTO_T_STDOUT, &out);
+			frame_ok = msg.type == await_cases[i].type &&
+				   msg.seq == await_cases[i].seq &&
+				   used == in.len &&
+				   !strcmp(out.buf,
+					   await_cases[i].want_out
+						   ? await_cases[i].want_out
+						   : "");
+		} else if (r == VMPROTO_AWAIT_MORE) {
+			frame_ok = used > in.len && in.len < len;
+		}
+		ok(r == await_cases[i].want && frame_ok,
+		   "await case %zu (%s): %d, the frame asked for", i,
+		   await_cases[i].name, r);
+		ok(sk.bytes == await_cases[i].bytes &&
+			   sk.frames == await_cases[i].frames &&
+			   strstr(r == VMPROTO_AWAIT_LOST ? err.buf
+							  : sk.first.buf,
+				  await_cases[i].want_why),
+		   "await case %zu: skipped %zu bytes, %zu frames: %s%s", i,
+		   sk.bytes, sk.frames, sk.first.buf, err.buf);
+		strbuf_release(&in);
+		strbuf_release(&err);
+		strbuf_release(&out);
+		vmproto_skipped_release(&sk);
+		vmproto_msg_release(&msg);
+	}
+}
+
 int main(void)
 {
-	plan((int)ARRAY_SIZE(crc_cases) + 16 + 10);
+	plan((int)ARRAY_SIZE(crc_cases) + 16 + 10 +
+	     2 * (int)ARRAY_SIZE(await_cases));
 	for (size_t i = 0; i < ARRAY_SIZE(crc_cases); i++) {
 		uint32_t got = vmproto_crc32(0, crc_cases[i].in,
 					     strlen(crc_cases[i].in));
@@ -244,5 +433,6 @@ int main(void)
 	test_damage();
 	test_overrun();
 	test_header_fields();
+	test_await();
 	return tap_failed ? 1 : 0;
 }

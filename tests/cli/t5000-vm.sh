@@ -5,7 +5,8 @@
 # A B B A, with the guest's facts and boots stored; a kernel that
 # panics, a boot that times out, a hung workload, a guest whose
 # watchdog is no longer petted, and Ctrl-C, each bounded and kept;
-# --until stopping between boots; --check and its errors.
+# --until stopping between boots; --check and its errors; noise on the
+# protocol port, and a workload printing more than the port carries.
 #
 # Needs qemu-system-x86_64 (Debian package qemu-system-x86) and a kernel:
 # $MMCMP_TEST_KERNEL, else the newest /boot/vmlinuz-*-cloud-amd64
@@ -278,11 +279,77 @@ expect_status 2 "--check: settings with kernels are refused" \
 	"$MMCMP" run --check "$TMP/settings.yaml"
 grep_file "$TMP/err" "setting '/proc/sys/vm/swappiness' cannot be used with kernels: .*(append: \"sysctl.vm.swappiness=10\")" \
 	"naming the key and the kernel's parameter"
+# A FIFO named as an image is refused, never opened for a read that
+# would wait for a writer forever (the bound only stops a hang).
+mkfifo "$TMP/fifo.img"
+expect_status 2 "--check: a FIFO as a kernel image is refused" \
+	timeout 120 "$MMCMP" run --check --kernel "a=$TMP/fifo.img" "$TMP/intr.yaml"
+grep_file "$TMP/err" "image '$TMP/fifo.img' is a FIFO, not a regular file" \
+	"the error says what the image is"
 expect_status 2 "--kernel without an image is a usage error" \
 	"$MMCMP" run --check --kernel nope "$TMP/intr.yaml"
 expect_status 0 "--kernel adds a kernel" \
 	"$MMCMP" run --check --label c --kernel "extra=$kernel,append=quiet x=1,2" "$TMP/intr.yaml"
 grep_file "$TMP/out" "^kernel extra: $kernel (release .*), append quiet x=1,2$" "with its whole append"
 grep_file "$TMP/out" "^boots: 1:k 2:extra$" "after the config's"
+
+# 7. Bytes on the protocol port that are no frame, written there by a
+# workload in the guest (two stray bytes, then a false header claiming
+# 256 MiB), are skipped, and each result is paired with its request by
+# number: every iteration stores its own workload's value, none an
+# earlier iteration's.
+cat >"$TMP/noise.yaml" <<'EOF2'
+name: noise
+iterations: 2
+timeout: 30
+monitors: false
+workloads:
+  - name: noisy
+    command: [sh, -c, "[ -e /tmp/once ] || (: >/tmp/once; printf xx >/dev/ttyS1; printf 'MMVP\\002\\003\\000\\000\\000\\000\\000\\020garbage!MMVP' >/dev/ttyS1); echo total:1"]
+    metrics: [{name: t, extract: {regex: "total:([0-9]+)"}}]
+  - name: quiet
+    command: [sh, -c, "echo total:2"]
+    metrics: [{name: t, extract: {regex: "total:([0-9]+)"}}]
+  - name: third
+    command: [sh, -c, "echo total:3"]
+    metrics: [{name: t, extract: {regex: "total:([0-9]+)"}}]
+EOF2
+cat >>"$TMP/noise.yaml" <<EOF2
+kernels:
+  k: { image: $kernel }
+vm: { cpus: 1, memory: 512M, accel: tcg, boots: 1, boot_timeout: 60 }
+EOF2
+expect_status 0 "noise on the protocol port fails no iteration" \
+	"$MMCMP" run -q --label n "$TMP/noise.yaml"
+check "each iteration stores its own workload's value" \
+	test "$(q "SELECT group_concat(v, ' ') FROM (SELECT i.benchmark || '=' || i.status || '=' || s.value AS v FROM iteration i JOIN run r ON r.id = i.run_id JOIN sample s ON s.iteration_id = i.id WHERE r.label = 'n-k' ORDER BY i.benchmark, i.idx)")" = \
+	"noisy=ok=1.0 noisy=ok=1.0 quiet=ok=2.0 quiet=ok=2.0 third=ok=3.0 third=ok=3.0"
+
+# 8. A workload that prints more than the serial link carries in time
+# keeps what it carries in boot_timeout (8 KiB/s), its value and the
+# reason its stdout was cut; the boot goes on with the next workload.
+cat >"$TMP/flood.yaml" <<EOF2
+name: flood
+iterations: 1
+timeout: 60
+monitors: false
+workloads:
+  - name: flood
+    command: ["$FAKE_BENCH", "--print", "total:7", "--flood", "20000000"]
+    metrics: [{name: t, extract: {regex: "total:([0-9]+)"}}]
+  - name: after
+    command: ["$FAKE_BENCH", "--print", "total:8"]
+    metrics: [{name: t, extract: {regex: "total:([0-9]+)"}}]
+kernels:
+  k: { image: $kernel }
+vm: { cpus: 1, memory: 512M, accel: tcg, boots: 1, boot_timeout: 60 }
+EOF2
+expect_status 0 "a flood of stdout in a guest fails no iteration" \
+	"$MMCMP" run -q --label fl "$TMP/flood.yaml"
+check "both workloads store their values" \
+	test "$(q "SELECT group_concat(v, ' ') FROM (SELECT i.benchmark || '=' || i.status || '=' || s.value AS v FROM iteration i JOIN run r ON r.id = i.run_id JOIN sample s ON s.iteration_id = i.id WHERE r.label = 'fl-k' ORDER BY i.id)")" = \
+	"flood=ok=7.0 after=ok=8.0"
+check "the flood's stdout is cut at what the link carries, and says so" \
+	test "$(q "SELECT count(*) FROM iteration i JOIN run r ON r.id = i.run_id WHERE r.label = 'fl-k' AND i.benchmark = 'flood' AND i.stderr_tail LIKE '%stdout truncated after 491520 bytes%serial link carries in boot_timeout (60s)%'")" = 1
 
 done_testing

@@ -2,6 +2,8 @@
  * Fuzz target: the host-guest frame parser. Fed any bytes as a stream, it
  * must either wait for more, refuse with a message and a way forward, or
  * return a frame that, built again from its fields, gives the same bytes.
+ * A host waiting for results 1, 2, ... in the same bytes is given each
+ * numbered as asked and nothing else, and always makes progress.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +13,45 @@
 #include "runner.h"
 #include "strbuf.h"
 #include "vmproto.h"
+
+/* The stream as a host awaiting results 1, 2, ... reads it. */
+static void await_results(const uint8_t *data, size_t size)
+{
+	struct strbuf in = STRBUF_INIT, err = STRBUF_INIT;
+	struct vmproto_msg msg = VMPROTO_MSG_INIT;
+	struct vmproto_skipped sk = VMPROTO_SKIPPED_INIT;
+	uint32_t seq = 1;
+
+	strbuf_add(&in, data, size);
+	for (;;) {
+		size_t used = 0, before = in.len;
+		enum vmproto_await a;
+
+		strbuf_reset(&err);
+		a = vmproto_await(&in, VMPROTO_RESULT, seq, &msg, &used, &sk,
+				  &err);
+		if (a == VMPROTO_AWAIT_MORE)
+			break;
+		if (a == VMPROTO_AWAIT_LOST) {
+			fuzz_check_error(err.buf, "protocol: ");
+			fuzz_assert(in.len < before,
+				    "a loss that drops nothing", err.buf);
+			continue;
+		}
+		fuzz_assert(msg.type == VMPROTO_RESULT && msg.seq == seq &&
+				    used > 0 && used <= in.len,
+			    "an answer that was not asked for", NULL);
+		memmove(in.buf, in.buf + used, in.len - used);
+		strbuf_setlen(&in, in.len - used);
+		seq++;
+	}
+	if (sk.bytes || sk.frames)
+		fuzz_check_error(sk.first.buf, "protocol: ");
+	vmproto_skipped_release(&sk);
+	vmproto_msg_release(&msg);
+	strbuf_release(&in);
+	strbuf_release(&err);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -36,7 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		}
 		strbuf_reset(&again);
-		start = vmproto_begin(&again, msg.type);
+		start = vmproto_begin(&again, msg.type, msg.seq);
 		for (size_t i = 0; i < msg.nr; i++)
 			vmproto_put(&again, msg.fields[i].tag,
 				    msg.fields[i].data, msg.fields[i].len);
@@ -48,6 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fuzz_check_error(err.buf, "protocol: ");
 		off += used;
 	}
+	await_results(data, size);
 	runner_result_release(&r);
 	vmproto_msg_release(&msg);
 	strbuf_release(&err);
