@@ -1276,6 +1276,9 @@ static int read_iters(const struct mm_tree *t, const char *run,
 		if (read_log(t, sb.buf, &it->timestamp, &it->has_timestamp,
 			     err))
 			goto out;
+		/* Every line mmtests writes there is "WHAT :: ...". */
+		if (it->has_timestamp && !strstr(it->timestamp.buf, " :: "))
+			mm_warn(t, "%s: no mmtests timestamp lines", sb.buf);
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%s/tests-sysstate", it->path);
 		if (read_log(t, sb.buf, &it->sysstate, &it->has_sysstate,

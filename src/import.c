@@ -140,7 +140,7 @@ static int gunzip_core(const char *path, const char *buf, size_t len,
 		if (out->len - start > max_bytes) {
 			error_addf(
 				err,
-				"%s: too large (more than %zu bytes uncompressed%s)",
+				"%s: too large (more than %zu bytes uncompressed)%s",
 				path, max_bytes,
 				max_bytes == JSON_IMPORT_MAX_BYTES ? " for JSON"
 								   : "");
@@ -570,12 +570,17 @@ static int read_content(const char *path, const struct import_format *from,
 			? IMPORT_MAX_BYTES
 			: file_limit(from, path, raw.buf, raw.len);
 	if (size > limit) {
-		error_addf(err, "%s: too large (%zu bytes, at most %zu%s)",
+		/* mmcmp's export names its format first: advice for it. */
+		error_addf(err, "%s: too large (%zu bytes, at most %zu)%s%s",
 			   path, size, limit,
-			   limit == JSON_IMPORT_MAX_BYTES ? " for JSON" : "");
+			   limit == JSON_IMPORT_MAX_BYTES ? " for JSON" : "",
+			   strstr(raw.buf, "\"" JSON_EXPORT_FORMAT "\"")
+				   ? "; export fewer labels per file"
+				   : "");
 		goto out;
 	}
-	strbuf_grow(&raw, size - raw.len + 1);
+	if (size > raw.len)
+		strbuf_grow(&raw, size - raw.len + 1);
 	if (read_fd(fd, path, 0, limit, 0, &raw, err))
 		goto out;
 	if (!import_is_gzip(raw.buf, raw.len)) {

@@ -134,14 +134,19 @@ grep_file "$TMP/err" "sparse.csv: too large (1153433600 bytes, at most 107374182
 printf '{"results": [' >"$TMP/big.json"
 truncate -s 129M "$TMP/big.json"
 expect_status 2 "a JSON file over 128 MiB" "$MMCMP" import "$TMP/big.json"
-grep_file "$TMP/err" "big.json: too large (135266304 bytes, at most 134217728 for JSON)" \
+grep_file "$TMP/err" "big.json: too large (135266304 bytes, at most 134217728) for JSON" \
 	"is refused by its size, at JSON's limit"
 expect_status 2 "a hyperfine file over 128 MiB (--from)" \
 	"$MMCMP" import --from hyperfine "$TMP/big.json"
-grep_file "$TMP/err" "big.json: too large (135266304 bytes, at most 134217728 for JSON)" \
+grep_file "$TMP/err" "big.json: too large (135266304 bytes, at most 134217728) for JSON" \
 	"is refused by its size"
 check "without advice for mmcmp's own exports (N19)" \
 	sh -c "! grep -q 'export fewer labels' '$TMP/err'"
+printf '{\n\t"format":\t"mmcmp-export",' >"$TMP/big.json"
+truncate -s 129M "$TMP/big.json"
+expect_status 2 "an mmcmp export over 128 MiB" "$MMCMP" import "$TMP/big.json"
+grep_file "$TMP/err" "big.json: too large (135266304 bytes, at most 134217728) for JSON; export fewer labels per file" \
+	"is refused by its size, with advice for an export"
 rm -f "$TMP/sparse.csv" "$TMP/big.json"
 # A small gzip file that holds 129 MiB of a hyperfine document: the
 # decompression stops at JSON's limit, and detection builds no tree of
@@ -154,7 +159,7 @@ with gzip.open(sys.argv[1], "wb", compresslevel=1) as f:
     f.write(b"0]}]}")' "$TMP/bomb.json.gz"
 expect_status 2 "a gzip'd hyperfine file over 128 MiB" \
 	sh -c "ulimit -v 1000000; exec \"\$0\" import \"\$1\"" "$MMCMP" "$TMP/bomb.json.gz"
-grep_file "$TMP/err" "bomb.json.gz: too large (more than 134217728 bytes uncompressed for JSON)" \
+grep_file "$TMP/err" "bomb.json.gz: too large (more than 134217728 bytes uncompressed) for JSON" \
 	"stops at JSON's limit"
 rm -f "$TMP/bomb.json.gz"
 unchanged "refused inputs leave the database as it was"

@@ -203,6 +203,8 @@ rm "$L/iter-0/kernel.version"
 ln -s "$TMP/outside" "$L/iter-0/kernel.version"
 printf 'plain text\n' >"$L/iter-0/dmesg.gz"
 printf 'junk' >>"$L/iter-1/tests-sysstate.gz"
+head -c 300 /dev/urandom | tr -d ':' >"$L/iter-01/tests-timestamp"
+cp "$L/iter-01/tests-timestamp" "$TMP/odd/work/log/6.9-vanilla/iter-1/tests-timestamp"
 db="$TMP/odd.db"
 expect_status 0 "an odd tree imports" M import --from mmtests "$TMP/odd/work/log"
 grep_file "$TMP/err" "6.9-patched/iter-01: iteration 1 again (.*6.9-patched/iter-1); skipped" \
@@ -219,6 +221,8 @@ grep_file "$TMP/err" "iter-0/dmesg.gz: not gzip data; read as text" \
 	"a .gz that is not gzip is warned about"
 grep_file "$TMP/err" "iter-1/tests-sysstate.gz: 4 bytes of trailing garbage after the gzip data ignored" \
 	"trailing garbage after gzip data is warned about"
+grep_file "$TMP/err" "6.9-vanilla/iter-1/tests-timestamp: no mmtests timestamp lines" \
+	"a tests-timestamp of garbage is warned about"
 M list >"$TMP/list"
 grep_file "$TMP/list" "6.9-patched .* 3  *40  complete" \
 	"the samples of iter-1 count once (40, as in the tree without iter-01)"
