@@ -3,17 +3,14 @@
 
 #include <ctype.h>
 #include <dirent.h>
-#include <stdarg.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <limits.h>
 #include <sys/stat.h>
 #include <time.h>
-
-#include <zlib.h>
 
 #include "import.h"
 #include "machine.h"

@@ -20,7 +20,7 @@ struct strvec;
  * "results[2].times[0]"), leaving *runs NULL and *nr 0. Runs of other
  * tools get a uuid from the format, label and the file's SHA-256, so a
  * file imported twice gives the same runs, which the store skips.
- * zlib is used only in import*.c, for files compressed with gzip. Every
+ * zlib is used only in import.c, for files compressed with gzip. Every
  * input is opened by import_open(), which refuses anything but a regular
  * file and a file over the limit of its format before a byte is read.
  */
