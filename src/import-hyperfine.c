@@ -18,13 +18,13 @@
 /* A time of a result, and how its run ended. */
 struct hf_time {
 	double s;
-	int64_t code;
+	int32_t code; /* hf_exit_code() checks the range */
 	bool signalled;
 };
 
 /*
  * A result as read from the tree, which is freed before the runs are
- * built: a tree costs 80 bytes a number, the times here 24.
+ * built: a tree costs 80 bytes a number, the times here 16.
  */
 struct hf_result {
 	char *label, *op, *command;
@@ -207,6 +207,7 @@ static int hf_result(struct hf_parser *p, const struct cJSON *res)
 	{
 		struct hf_time *ht = &r->v[r->nr];
 		size_t len = json_read_push_key(&p->jr, "times");
+		int64_t code;
 
 		json_read_push_index(&p->jr, r->nr);
 		if (json_read_check(&p->jr, t, JSON_READ_NUMBER))
@@ -215,8 +216,9 @@ static int hf_result(struct hf_parser *p, const struct cJSON *res)
 			return json_read_fail(&p->jr,
 					      "a time cannot be negative");
 		json_read_pop(&p->jr, len);
-		if (hf_exit_code(p, code_at, r->nr, &ht->code, &ht->signalled))
+		if (hf_exit_code(p, code_at, r->nr, &code, &ht->signalled))
 			return -1;
+		ht->code = (int32_t)code;
 		code_at = code_at ? json_node_next(code_at) : NULL;
 		ht->s = json_node_number(t);
 		r->nr++;
@@ -228,7 +230,7 @@ static int hf_result(struct hf_parser *p, const struct cJSON *res)
 static void hf_build(struct hf_parser *p)
 {
 	for (size_t k = 0; k < p->res_nr; k++) {
-		const struct hf_result *r = &p->res[k];
+		struct hf_result *r = &p->res[k];
 		bool created;
 		size_t run = import_builder_run(&p->b, r->label, &created);
 		size_t op = import_builder_op(&p->b, run, HF_BENCHMARK, r->op,
@@ -252,6 +254,10 @@ static void hf_build(struct hf_parser *p)
 			}
 			import_builder_sample(&p->b, run, op, r->v[i].s);
 		}
+		/* Its times are in the run now: give their memory back. */
+		free(r->v);
+		r->v = NULL;
+		r->nr = 0;
 	}
 }
 
