@@ -76,7 +76,7 @@ static const struct cmd_option import_option_table[] = {
 static int import_files(const struct import_args *a, struct store **st,
 			struct import_file *files, size_t nr)
 {
-	struct strvec skipped = STRVEC_INIT;
+	struct strvec skipped = STRVEC_INIT, warnings = STRVEC_INIT;
 	struct import_policy pol = {
 		.prefix = a->prefix,
 		.append = a->append,
@@ -86,10 +86,14 @@ static int import_files(const struct import_args *a, struct store **st,
 	int ret = 2;
 
 	for (size_t i = 0; i < nr; i++) {
-		if (import_file_read(&files[i], a->from, a->label_by, &err)) {
+		if (import_file_read(&files[i], a->from, a->label_by, &warnings,
+				     &err)) {
 			error("%s", err.buf);
 			goto out;
 		}
+		for (size_t k = 0; k < warnings.nr; k++)
+			warning("%s", warnings.v[k]);
+		strvec_clear(&warnings);
 	}
 	ret = 1;
 	*st = store_open(mmcmp_db_path(), &err);
@@ -118,6 +122,7 @@ static int import_files(const struct import_args *a, struct store **st,
 	ret = 0;
 out:
 	strvec_clear(&skipped);
+	strvec_clear(&warnings);
 	strbuf_release(&err);
 	return ret;
 }

@@ -63,5 +63,6 @@ const struct import_format import_csv = {
 	.name = "csv",
 	.detect = csv_detect,
 	.parse = csv_import,
+	.max_bytes = IMPORT_MAX_BYTES,
 	.own = true,
 };

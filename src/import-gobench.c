@@ -370,4 +370,5 @@ const struct import_format import_gobench = {
 	.name = "gobench",
 	.detect = gobench_detect,
 	.parse = gobench_parse,
+	.max_bytes = IMPORT_MAX_BYTES,
 };

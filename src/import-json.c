@@ -854,5 +854,6 @@ const struct import_format import_json = {
 	.name = "json",
 	.detect = mmcmp_json_detect,
 	.parse = mmcmp_json_parse,
+	.max_bytes = JSON_IMPORT_MAX_BYTES,
 	.own = true,
 };

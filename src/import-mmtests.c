@@ -5,14 +5,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
-#include <zlib.h>
-
+#include "import.h"
 #include "machine.h"
 #include "mmcmp-version.h"
 #include "parse-num.h"
@@ -20,10 +20,41 @@
 #include "sha256.h"
 #include "strbuf.h"
 #include "strmap.h"
+#include "strvec.h"
 #include "util.h"
 
 /* A log larger than this is not an mmtests log. */
 #define MMTESTS_MAX_FILE_BYTES ((size_t)256 << 20)
+
+/* The tree being read: its real path, where doubts are told. */
+struct mm_tree {
+	char *root;		 /* realpath() of the tree, or NULL */
+	struct strvec *warnings; /* NULL: none wanted */
+};
+
+MMCMP_PRINTF(2, 3)
+static void mm_warn(const struct mm_tree *t, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (!t || !t->warnings)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	strvec_push(t->warnings, sb.buf);
+	strbuf_release(&sb);
+}
+
+/*
+ * A number as mmtests' Perl reads it: decimal only, so a hexadecimal
+ * "0x10", which strtod() would take as 16, is no number.
+ */
+static bool mm_number(const char *s, double *out)
+{
+	return !strpbrk(s, "xXpP") && parse_double(s, out);
+}
 
 void mmtests_samples_add(struct mmtests_samples *s, const char *op,
 			 double value)
@@ -166,9 +197,13 @@ int mmtests_parse_wis(const char *name, const char *text, size_t len,
 			memmove(t, t + 6, strlen(t + 6) + 1);
 			v = f.v[2];
 		}
-		if (!parse_double(v, &value)) {
-			error_addf(err, "%s:%zu: bad total '%s'", name, l.nr,
-				   quote(&q, f.v[2]));
+		if (!mm_number(v, &value)) {
+			/* "total: 5" leaves nothing: quote the line from there.
+			 */
+			error_addf(
+				err, "%s:%zu: bad total '%s'", name, l.nr,
+				quote(&q,
+				      *v ? v : strstr(l.line.buf, "total:")));
 			goto out;
 		}
 		mmtests_samples_add(out, op, value);
@@ -195,11 +230,11 @@ static bool parse_clock(const char *s, double *out)
 
 	while (ok && (colon = strchr(p, ':'))) {
 		*colon = '\0';
-		ok = ++colons <= 2 && parse_double(p, &part) && part >= 0;
+		ok = ++colons <= 2 && mm_number(p, &part) && part >= 0;
 		total = (total + part) * 60;
 		p = colon + 1;
 	}
-	ok = ok && parse_double(p, &part) && part >= 0;
+	ok = ok && mm_number(p, &part) && part >= 0;
 	if (ok)
 		*out = total + part;
 	free(copy);
@@ -217,7 +252,7 @@ static bool suffixed(const char *field, const char *suffix, double *out,
 	if (n <= k || strcmp(field + n - k, suffix) != 0)
 		return false;
 	num = xstrndup(field, n - k);
-	ok = clock ? parse_clock(num, out) : parse_double(num, out);
+	ok = clock ? parse_clock(num, out) : mm_number(num, out);
 	free(num);
 	return ok;
 }
@@ -276,7 +311,7 @@ int mmtests_parse_netperf(const char *name, const char *text, size_t len,
 			continue;
 		if (udp ? f.nr != 6 && f.nr != 4 : f.nr <= 4)
 			continue;
-		if (!parse_double(f.v[f.nr - 1], &v)) {
+		if (!mm_number(f.v[f.nr - 1], &v)) {
 			error_addf(err, "%s:%zu: bad rate '%s'", name, l.nr,
 				   quote(&q, f.v[f.nr - 1]));
 			goto out;
@@ -331,8 +366,8 @@ int mmtests_parse_pft(const char *name, const char *text, size_t len,
 				   name, l.nr, f.nr + base);
 			goto out;
 		}
-		if (!parse_double(f.v[7 - base], &c) ||
-		    !parse_double(f.v[8 - base], &s)) {
+		if (!mm_number(f.v[7 - base], &c) ||
+		    !mm_number(f.v[8 - base], &s)) {
 			error_addf(err, "%s:%zu: bad fault rate '%s'", name,
 				   l.nr, quote(&q, f.v[7 - base]));
 			goto out;
@@ -409,9 +444,9 @@ int mmtests_parse_timestamp(const char *name, const char *text, size_t len,
 				goto bad;
 			if (strcmp(f.v[0], bench) != 0)
 				continue;
-			if (!parse_double(f.v[1], &t.user_s) ||
-			    !parse_double(f.v[3], &t.sys_s) ||
-			    !parse_double(f.v[5], &t.elapsed_s))
+			if (!mm_number(f.v[1], &t.user_s) ||
+			    !mm_number(f.v[3], &t.sys_s) ||
+			    !mm_number(f.v[5], &t.elapsed_s))
 				goto bad;
 			t.has_time = true;
 		}
@@ -539,16 +574,32 @@ out:
 	return ret;
 }
 
-/* The whole of path, or of path.gz; *found false when neither exists. */
-static int read_log(const char *path, struct strbuf *sb, bool *found,
-		    struct strbuf *err)
+/* Warn when path, a file of the tree, resolves to one outside it. */
+static void check_inside(const struct mm_tree *t, const char *path)
 {
-	struct strbuf gz = STRBUF_INIT;
+	char *real;
+	size_t n;
+
+	if (!t->root || !(real = realpath(path, NULL)))
+		return;
+	n = strlen(t->root);
+	if (strncmp(real, t->root, n) != 0 || (real[n] != '/' && n > 1))
+		mm_warn(t, "%s: a symlink out of the tree, to '%s'", path,
+			real);
+	free(real);
+}
+
+/*
+ * The whole of path, or of path.gz; *found false when neither exists.
+ * Read by import_read_file(): a FIFO or device is refused, never read.
+ */
+static int read_log(const struct mm_tree *t, const char *path,
+		    struct strbuf *sb, bool *found, struct strbuf *err)
+{
+	struct strbuf gz = STRBUF_INIT, raw = STRBUF_INIT;
 	const char *open_path = path;
 	struct stat stbuf;
-	char buf[65536];
-	gzFile f;
-	int n, ret = -1;
+	int ret = -1;
 
 	strbuf_reset(sb);
 	*found = false;
@@ -561,44 +612,36 @@ static int read_log(const char *path, struct strbuf *sb, bool *found,
 		open_path = gz.buf;
 	}
 	*found = true;
-	f = gzopen(open_path, "rb");
-	if (!f) {
-		error_addf(err, "cannot open '%s': %s", open_path,
-			   errno ? strerror(errno) : "out of memory");
+	check_inside(t, open_path);
+	if (import_read_file(open_path, MMTESTS_MAX_FILE_BYTES, &raw, err))
 		goto out;
-	}
-	while ((n = gzread(f, buf, sizeof(buf))) > 0) {
-		if (sb->len + (size_t)n > MMTESTS_MAX_FILE_BYTES) {
-			error_addf(err, "%s: too large (more than %zu bytes)",
-				   open_path, MMTESTS_MAX_FILE_BYTES);
-			gzclose(f);
+	if (import_is_gzip(raw.buf, raw.len)) {
+		if (import_gunzip(open_path, raw.buf, raw.len,
+				  MMTESTS_MAX_FILE_BYTES, sb, t->warnings, err))
 			goto out;
-		}
-		strbuf_add(sb, buf, (size_t)n);
-	}
-	if (n < 0) {
-		int code;
-		const char *msg = gzerror(f, &code);
+	} else {
+		struct strbuf text = raw;
 
-		error_addf(err, "cannot read '%s': %s", open_path,
-			   code == Z_ERRNO ? strerror(errno) : msg);
-		gzclose(f);
-		goto out;
+		if (open_path == gz.buf)
+			mm_warn(t, "%s: not gzip data; read as text",
+				open_path);
+		raw = *sb;
+		*sb = text;
 	}
-	gzclose(f);
 	ret = 0;
 out:
 	strbuf_release(&gz);
+	strbuf_release(&raw);
 	return ret;
 }
 
 /* Like read_log(), but the file must exist. */
-static int read_required(const char *path, struct strbuf *sb,
-			 struct strbuf *err)
+static int read_required(const struct mm_tree *t, const char *path,
+			 struct strbuf *sb, struct strbuf *err)
 {
 	bool found;
 
-	if (read_log(path, sb, &found, err))
+	if (read_log(t, path, sb, &found, err))
 		return -1;
 	if (!found)
 		return error_addf(err, "cannot open '%s': %s", path,
@@ -755,7 +798,7 @@ static void log_files_free(struct log_file *v, size_t nr)
 	free(v);
 }
 
-static int parse_wis_dir(const char *dir, char **names,
+static int parse_wis_dir(const struct mm_tree *t, const char *dir, char **names,
 			 struct mmtests_samples *out, struct strbuf *err)
 {
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
@@ -771,7 +814,7 @@ static int parse_wis_dir(const char *dir, char **names,
 		strbuf_addf(&path, "%s/%s", dir, files[i].name);
 		strbuf_reset(&op);
 		strbuf_addf(&op, "ops-%s-%s", files[i].a, files[i].b);
-		if (read_required(path.buf, &text, err) ||
+		if (read_required(t, path.buf, &text, err) ||
 		    mmtests_parse_wis(path.buf, text.buf, text.len, op.buf, out,
 				      err))
 			goto out;
@@ -794,8 +837,9 @@ static double awk_round(double v)
 	return strtod(buf, NULL);
 }
 
-static int parse_time_dir(const char *dir, char **names,
-			  struct mmtests_samples *out, struct strbuf *err)
+static int parse_time_dir(const struct mm_tree *t, const char *dir,
+			  char **names, struct mmtests_samples *out,
+			  struct strbuf *err)
 {
 	static const char *const metrics[] = {"Elapsed", "System", "User"};
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
@@ -824,15 +868,15 @@ static int parse_time_dir(const char *dir, char **names,
 	if (nr)
 		qsort(files, nr, sizeof(*files), cmp_time);
 	for (size_t i = 0; i < nr; i++) {
-		double *t = &times[3 * i];
+		double *tm = &times[3 * i];
 
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s", dir, files[i].name);
-		if (read_required(path.buf, &text, err) ||
-		    mmtests_parse_gnu_time(path.buf, text.buf, text.len, &t[2],
-					   &t[1], &t[0], err))
+		if (read_required(t, path.buf, &text, err) ||
+		    mmtests_parse_gnu_time(path.buf, text.buf, text.len, &tm[2],
+					   &tm[1], &tm[0], err))
 			goto out;
-		t[0] = awk_round(t[0]);
+		tm[0] = awk_round(tm[0]);
 	}
 	/* parse-results sorts by metric, then phase, then iteration. */
 	for (size_t m = 0; m < ARRAY_SIZE(metrics); m++) {
@@ -854,8 +898,9 @@ out:
 }
 
 /* netperf-*: the protocol's P-SIZE.K files, sizes in numeric order. */
-static int parse_netperf_dir(const char *dir, char **names,
-			     struct mmtests_samples *out, struct strbuf *err)
+static int parse_netperf_dir(const struct mm_tree *t, const char *dir,
+			     char **names, struct mmtests_samples *out,
+			     struct strbuf *err)
 {
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 	struct strbuf proto = STRBUF_INIT, pretty = STRBUF_INIT;
@@ -866,7 +911,7 @@ static int parse_netperf_dir(const char *dir, char **names,
 	int ret = -1;
 
 	strbuf_addf(&path, "%s/protocols", dir);
-	if (read_required(path.buf, &text, err))
+	if (read_required(t, path.buf, &text, err))
 		goto out;
 	strbuf_add(&proto, text.buf, strcspn(text.buf, " \t\r\n"));
 	if (!proto.len) {
@@ -893,10 +938,10 @@ static int parse_netperf_dir(const char *dir, char **names,
 		for (size_t j = i;
 		     j > 0 && cmp_num_then_str(sizes[j - 1], sizes[j]) > 0;
 		     j--) {
-			char *t = sizes[j];
+			char *swap = sizes[j];
 
 			sizes[j] = sizes[j - 1];
-			sizes[j - 1] = t;
+			sizes[j - 1] = swap;
 		}
 	}
 	for (size_t s = 0; s < sizes_nr; s++) {
@@ -912,7 +957,7 @@ static int parse_netperf_dir(const char *dir, char **names,
 				continue;
 			strbuf_reset(&path);
 			strbuf_addf(&path, "%s/%s", dir, names[i]);
-			if (read_required(path.buf, &text, err) ||
+			if (read_required(t, path.buf, &text, err) ||
 			    mmtests_parse_netperf(path.buf, text.buf, text.len,
 						  udp, &send, &recv, err))
 				goto out;
@@ -944,7 +989,7 @@ out:
 }
 
 /* pft: logs/pft-C.log or logs/base/pft-C.log; faults/cpu then /sec. */
-static int parse_pft_dir(const char *dir, char **names,
+static int parse_pft_dir(const struct mm_tree *t, const char *dir, char **names,
 			 struct mmtests_samples *out, struct strbuf *err)
 {
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
@@ -982,7 +1027,7 @@ static int parse_pft_dir(const char *dir, char **names,
 	for (size_t i = 0; i < nr; i++) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s", from, files[i].name);
-		if (read_required(path.buf, &text, err) ||
+		if (read_required(t, path.buf, &text, err) ||
 		    mmtests_parse_pft(path.buf, text.buf, text.len, files[i].a,
 				      &cpu, &sec, err))
 			goto out;
@@ -1020,9 +1065,9 @@ static bool has_time_logs(char **names)
  * The samples of benchmark bench in logs directory dir, and how they are
  * reported; *known false for a benchmark mmcmp has no parser for.
  */
-static int parse_bench(const char *dir, const char *bench,
-		       struct mmtests_samples *out, struct bench_kind *kind,
-		       bool *known, struct strbuf *err)
+static int parse_bench(const struct mm_tree *t, const char *dir,
+		       const char *bench, struct mmtests_samples *out,
+		       struct bench_kind *kind, bool *known, struct strbuf *err)
 {
 	char **names = list_dir(dir, err);
 	int ret = -1;
@@ -1032,18 +1077,18 @@ static int parse_bench(const char *dir, const char *bench,
 		return -1;
 	if (!strncmp(bench, "wis-", 4)) {
 		*kind = (struct bench_kind){"ops/s", true, 2};
-		ret = parse_wis_dir(dir, names, out, err);
+		ret = parse_wis_dir(t, dir, names, out, err);
 	} else if (!strcmp(bench, "pft")) {
 		*kind = (struct bench_kind){"faults/s", true, 4};
-		ret = parse_pft_dir(dir, names, out, err);
+		ret = parse_pft_dir(t, dir, names, out, err);
 	} else if (!strncmp(bench, "netperf-", 8)) {
 		*kind = (struct bench_kind){
 			strstr(bench, "-rr") ? "trans/s" : "Mbit/s", true, 2};
-		ret = parse_netperf_dir(dir, names, out, err);
+		ret = parse_netperf_dir(t, dir, names, out, err);
 	} else if (!strcmp(bench, "trunc") || has_time_logs(names)) {
 		*kind = (struct bench_kind){"s", false,
 					    !strcmp(bench, "trunc") ? 4 : 2};
-		ret = parse_time_dir(dir, names, out, err);
+		ret = parse_time_dir(t, dir, names, out, err);
 	} else {
 		*known = false;
 		ret = 0;
@@ -1145,25 +1190,77 @@ static int iter_benches(struct iter_dir *it, struct strbuf *err)
 	return 0;
 }
 
-static int read_iters(const char *run, struct iter_dir **out, size_t *out_nr,
-		      struct strbuf *err)
+/*
+ * Whether the entry name of a run, at path, is to be skipped on pass
+ * (0: the names "iter-N" as mmtests writes them, 1: the others): an
+ * iteration whose number seen has already, or an iter- entry that is not
+ * an iteration directory, skipped with a warning; v: the iterations
+ * taken.
+ */
+static bool iter_skip(const struct mm_tree *t, const char *name,
+		      const char *path, int pass, struct strmap *seen,
+		      const struct iter_dir *v, int64_t *n)
+{
+	char canon[32];
+	size_t other;
+	bool number = iter_number(name, n);
+
+	if (strncmp(name, "iter-", 5) != 0)
+		return true;
+	snprintf(canon, sizeof(canon), "iter-%" PRId64, number ? *n : 0);
+	if ((number && !strcmp(name, canon)) != !pass)
+		return true;
+	if (!number) {
+		mm_warn(t, "%s: not an iteration number; skipped", path);
+		return true;
+	}
+	if (!is_dir(path)) {
+		mm_warn(t, "%s: not a directory; skipped", path);
+		return true;
+	}
+	if (strmap_get(seen, n, sizeof(*n), &other)) {
+		mm_warn(t, "%s: iteration %" PRId64 " again (%s); skipped",
+			path, *n, v[other].path);
+		return true;
+	}
+	return false;
+}
+
+/* The number of names in a NULL-ended array. */
+static size_t nr_names(char **names)
+{
+	size_t n = 0;
+
+	while (names[n])
+		n++;
+	return n;
+}
+
+static int read_iters(const struct mm_tree *t, const char *run,
+		      struct iter_dir **out, size_t *out_nr, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct strmap seen = STRMAP_INIT;
 	char **names = list_dir(run, err);
 	struct iter_dir *v = NULL;
-	size_t nr = 0, alloc = 0;
+	size_t nr = 0, alloc = 0, names_nr = 0;
 	int ret = -1;
 
 	if (!names)
 		goto out;
-	for (size_t i = 0; names[i]; i++) {
+	names_nr = nr_names(names);
+	/* Each name once: iter-N as mmtests writes them, then the others. */
+	for (size_t k = 0; k < 2 * names_nr; k++) {
+		size_t i = k % names_nr;
+		int pass = k >= names_nr;
 		struct iter_dir *it;
 		int64_t n;
 
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%s/%s", run, names[i]);
-		if (!iter_number(names[i], &n) || !is_dir(sb.buf))
+		if (iter_skip(t, names[i], sb.buf, pass, &seen, v, &n))
 			continue;
+		strmap_put(&seen, &n, sizeof(n), nr);
 		ALLOC_GROW(v, nr + 1, alloc);
 		it = &v[nr++];
 		memset(it, 0, sizeof(*it));
@@ -1173,11 +1270,16 @@ static int read_iters(const char *run, struct iter_dir **out, size_t *out_nr,
 		strbuf_init(&it->sysstate, 0);
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%s/tests-timestamp", it->path);
-		if (read_log(sb.buf, &it->timestamp, &it->has_timestamp, err))
+		if (read_log(t, sb.buf, &it->timestamp, &it->has_timestamp,
+			     err))
 			goto out;
+		/* Every line mmtests writes there is "WHAT :: ...". */
+		if (it->has_timestamp && !strstr(it->timestamp.buf, " :: "))
+			mm_warn(t, "%s: no mmtests timestamp lines", sb.buf);
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%s/tests-sysstate", it->path);
-		if (read_log(sb.buf, &it->sysstate, &it->has_sysstate, err) ||
+		if (read_log(t, sb.buf, &it->sysstate, &it->has_sysstate,
+			     err) ||
 		    iter_benches(it, err))
 			goto out;
 	}
@@ -1200,6 +1302,7 @@ out:
 	*out_nr = nr;
 	free_list(names);
 	strbuf_release(&sb);
+	strmap_clear(&seen);
 	return ret;
 }
 
@@ -1239,9 +1342,10 @@ static size_t run_op(struct run_full *rf, struct strmap *ops,
 }
 
 /* One iteration of bench from iter-N, with its samples, times, vmstat. */
-static int add_iteration(struct run_full *rf, struct strmap *ops,
-			 struct iter_dir *it, const char *bench,
-			 const char *fallback_time, struct strbuf *err)
+static int add_iteration(const struct mm_tree *t, struct run_full *rf,
+			 struct strmap *ops, struct iter_dir *it,
+			 const char *bench, const char *fallback_time,
+			 struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT, key = STRBUF_INIT;
 	struct mmtests_samples s = {0};
@@ -1254,12 +1358,14 @@ static int add_iteration(struct run_full *rf, struct strmap *ops,
 	int ret = -1;
 
 	strbuf_addf(&sb, "%s/%s/logs", it->path, bench);
-	if (parse_bench(sb.buf, bench, &s, &kind, &known, err))
+	if (parse_bench(t, sb.buf, bench, &s, &kind, &known, err))
 		goto out;
 	if (!known) {
 		ret = 0;
 		goto out;
 	}
+	if (!s.nr)
+		mm_warn(t, "%s: no samples of %s in these logs", sb.buf, bench);
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s/tests-timestamp", it->path);
 	if (it->has_timestamp &&
@@ -1336,8 +1442,8 @@ static char *lscpu_value(const char *text, size_t len, const char *key)
 }
 
 /* The facts of the machine that ran iteration it, where recorded. */
-static int read_machine(const struct iter_dir *it, struct machine_info *m,
-			struct strbuf *err)
+static int read_machine(const struct mm_tree *t, const struct iter_dir *it,
+			struct machine_info *m, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT, text = STRBUF_INIT;
 	struct fields f = {0};
@@ -1348,7 +1454,7 @@ static int read_machine(const struct iter_dir *it, struct machine_info *m,
 
 	/* uname -a: kernel nodename release version... machine OS. */
 	strbuf_addf(&sb, "%s/kernel.version", it->path);
-	if (read_log(sb.buf, &text, &found, err))
+	if (read_log(t, sb.buf, &text, &found, err))
 		goto out;
 	if (found) {
 		strbuf_setlen(&text, strcspn(text.buf, "\r\n"));
@@ -1376,7 +1482,7 @@ static int read_machine(const struct iter_dir *it, struct machine_info *m,
 	}
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s/lscpu.txt", it->path);
-	if (read_log(sb.buf, &text, &found, err))
+	if (read_log(t, sb.buf, &text, &found, err))
 		goto out;
 	if (found) {
 		int64_t n;
@@ -1407,7 +1513,7 @@ static int read_machine(const struct iter_dir *it, struct machine_info *m,
 	/* The kernel command line, from the boot messages. */
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s/dmesg", it->path);
-	if (read_log(sb.buf, &text, &found, err))
+	if (read_log(t, sb.buf, &text, &found, err))
 		goto out;
 	if (found) {
 		const char *p = strstr(text.buf, "Command line: ");
@@ -1471,8 +1577,8 @@ static void run_uuid(const struct run_full *rf, char out[37])
 }
 
 /* Read the run in directory run (labelled label) into rf. */
-static int read_run(const char *run, const char *label, struct run_full *rf,
-		    struct strbuf *err)
+static int read_run(const struct mm_tree *t, const char *run, const char *label,
+		    struct run_full *rf, struct strbuf *err)
 {
 	struct iter_dir *iters = NULL;
 	struct strmap ops = STRMAP_INIT, seen = STRMAP_INIT;
@@ -1483,7 +1589,7 @@ static int read_run(const char *run, const char *label, struct run_full *rf,
 	int ret = -1;
 
 	machine_utc_now(now);
-	if (read_iters(run, &iters, &iters_nr, err))
+	if (read_iters(t, run, &iters, &iters_nr, err))
 		goto out;
 	for (size_t i = 0; i < iters_nr; i++)
 		add_benches(&iters[i], &benches, &benches_nr, &benches_alloc,
@@ -1495,7 +1601,7 @@ static int read_run(const char *run, const char *label, struct run_full *rf,
 			for (size_t k = 0; iters[i].benches[k]; k++)
 				here = here ||
 				       !strcmp(iters[i].benches[k], benches[b]);
-			if (here && add_iteration(rf, &ops, &iters[i],
+			if (here && add_iteration(t, rf, &ops, &iters[i],
 						  benches[b], now, err))
 				goto out;
 		}
@@ -1522,7 +1628,7 @@ static int read_run(const char *run, const char *label, struct run_full *rf,
 		if (ts.finish > finish)
 			finish = ts.finish;
 	}
-	if (read_machine(&iters[0], &rf->info.machine, err))
+	if (read_machine(t, &iters[0], &rf->info.machine, err))
 		goto out;
 	rf->info.label = xstrdup(label);
 	run_uuid(rf, uuid);
@@ -1550,9 +1656,10 @@ out:
 	return ret;
 }
 
-int import_mmtests(const char *path, struct run_full **runs, size_t *nr,
-		   struct strbuf *err)
+int import_mmtests(const char *path, struct strvec *warnings,
+		   struct run_full **runs, size_t *nr, struct strbuf *err)
 {
+	struct mm_tree t = {.root = realpath(path, NULL), .warnings = warnings};
 	struct strbuf sb = STRBUF_INIT;
 	struct run_full *v = NULL;
 	char **names = NULL;
@@ -1576,7 +1683,7 @@ int import_mmtests(const char *path, struct run_full **runs, size_t *nr,
 		base = strrchr(run, '/');
 		v = xcalloc(1, sizeof(*v));
 		n = 1;
-		ret = read_run(run, base ? base + 1 : run, &v[0], err);
+		ret = read_run(&t, run, base ? base + 1 : run, &v[0], err);
 		free(run);
 		goto out;
 	}
@@ -1592,7 +1699,7 @@ int import_mmtests(const char *path, struct run_full **runs, size_t *nr,
 		v = xrealloc(v, (n + 1) * sizeof(*v));
 		memset(&v[n], 0, sizeof(*v));
 		n++;
-		if (read_run(sb.buf, names[i], &v[n - 1], err))
+		if (read_run(&t, sb.buf, names[i], &v[n - 1], err))
 			goto out;
 	}
 	if (!n) {
@@ -1611,5 +1718,6 @@ out:
 	}
 	free_list(names);
 	strbuf_release(&sb);
+	free(t.root);
 	return ret;
 }

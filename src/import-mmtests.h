@@ -7,6 +7,7 @@
 
 struct run_full;
 struct strbuf;
+struct strvec;
 struct monitor_count;
 
 /*
@@ -60,8 +61,8 @@ struct monitor_count;
  *              6 significant digits, as mmtests' awk does), lower is
  *              better; trunc with 4 decimals, others with 2.
  */
-int import_mmtests(const char *path, struct run_full **runs, size_t *nr,
-		   struct strbuf *err);
+int import_mmtests(const char *path, struct strvec *warnings,
+		   struct run_full **runs, size_t *nr, struct strbuf *err);
 
 /*
  * The parsers of single files, for the importer and its tests. Each reads

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "json-read.h"
+#include "json.h"
 #include "run-data.h"
 #include "strbuf.h"
 #include "util.h"
@@ -283,4 +284,5 @@ const struct import_format import_pyperf = {
 	.name = "pyperf",
 	.detect = pyperf_detect,
 	.parse = pyperf_parse,
+	.max_bytes = JSON_IMPORT_MAX_BYTES,
 };

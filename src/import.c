@@ -1,10 +1,14 @@
 /* import: the table of formats, reading and storing files, the run builder. */
 #include "import.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <zlib.h>
 
@@ -68,8 +72,33 @@ bool import_is_gzip(const char *buf, size_t len)
 	       (unsigned char)buf[1] == 0x8b;
 }
 
-int import_gunzip(const char *path, const char *buf, size_t len,
-		  size_t max_bytes, struct strbuf *out, struct strbuf *err)
+/* The bytes after a gzip member that are not another: dropped, warned. */
+static void gunzip_trailing(const char *path, size_t nr,
+			    struct strvec *warnings)
+{
+	struct strbuf note = STRBUF_INIT;
+
+	if (!warnings)
+		return;
+	strbuf_addf(
+		&note,
+		"%s: %zu bytes of trailing garbage after the gzip data ignored",
+		path, nr);
+	strvec_push(warnings, note.buf);
+	strbuf_release(&note);
+}
+
+static size_t file_limit(const struct import_format *from, const char *path,
+			 const char *head, size_t len);
+
+/*
+ * import_gunzip(); with by_content, the limit drops to file_limit() of
+ * from and the first 4 KiB of the content once they are out.
+ */
+static int gunzip_core(const char *path, const char *buf, size_t len,
+		       size_t max_bytes, bool by_content,
+		       const struct import_format *from, struct strbuf *out,
+		       struct strvec *warnings, struct strbuf *err)
 {
 	unsigned char chunk[65536];
 	z_stream zs;
@@ -100,17 +129,33 @@ int import_gunzip(const char *path, const char *buf, size_t len,
 			goto out;
 		}
 		strbuf_add(out, chunk, sizeof(chunk) - zs.avail_out);
+		if (by_content &&
+		    (out->len - start >= 4096 || rc == Z_STREAM_END)) {
+			size_t lim = file_limit(from, "", out->buf + start,
+						out->len - start);
+
+			max_bytes = lim < max_bytes ? lim : max_bytes;
+			by_content = false;
+		}
 		if (out->len - start > max_bytes) {
 			error_addf(
 				err,
-				"%s: too large (more than %zu bytes uncompressed)",
-				path, max_bytes);
+				"%s: too large (more than %zu bytes uncompressed)%s",
+				path, max_bytes,
+				max_bytes == JSON_IMPORT_MAX_BYTES ? " for JSON"
+								   : "");
 			goto out;
 		}
 		if (rc == Z_STREAM_END) {
-			if (!zs.avail_in && !left)
+			size_t rest = zs.avail_in + left;
+
+			if (!rest)
 				break;
-			/* Another member follows (RFC 1952, 2.2). */
+			/* Another member follows (RFC 1952, 2.2), or junk. */
+			if (!import_is_gzip((const char *)zs.next_in, rest)) {
+				gunzip_trailing(path, rest, warnings);
+				break;
+			}
 			if (inflateReset(&zs) != Z_OK) {
 				error_addf(err, "%s: corrupt gzip data", path);
 				goto out;
@@ -128,6 +173,14 @@ out:
 	if (ret)
 		strbuf_setlen(out, start);
 	return ret;
+}
+
+int import_gunzip(const char *path, const char *buf, size_t len,
+		  size_t max_bytes, struct strbuf *out, struct strvec *warnings,
+		  struct strbuf *err)
+{
+	return gunzip_core(path, buf, len, max_bytes, false, NULL, out,
+			   warnings, err);
 }
 
 void import_builder_init(struct import_builder *b, const char *format,
@@ -281,9 +334,9 @@ static void builder_uuid(const char *format, const char *label, const char *buf,
 	char hex[65];
 	size_t o = 0;
 
+	/* The file is hashed where it is: a copy would double its memory. */
 	strbuf_addf(&id, "mmcmp-import%c%s%c%s%c", 0, format, 0, label, 0);
-	strbuf_add(&id, buf, len);
-	sha256_hex(id.buf, id.len, hex);
+	sha256_hex2(id.buf, id.len, buf, len, hex);
 	strbuf_release(&id);
 	hex[12] = '8';
 	hex[16] = "89ab"[(hex[16] - (hex[16] >= 'a' ? 'a' - 10 : '0')) & 3];
@@ -349,61 +402,232 @@ char *import_file_label(const char *path)
 	return xstrndup(base, len);
 }
 
-static int read_file(const char *path, struct strbuf *sb, struct strbuf *err)
+/* What st is, for a message: "a FIFO", "a directory", ... */
+static const char *file_kind(const struct stat *st)
 {
-	char buf[65536];
-	size_t n;
-	FILE *f = fopen(path, "rb");
+	if (S_ISDIR(st->st_mode))
+		return "a directory";
+	if (S_ISFIFO(st->st_mode))
+		return "a FIFO";
+	if (S_ISCHR(st->st_mode))
+		return "a character device";
+	if (S_ISBLK(st->st_mode))
+		return "a block device";
+	if (S_ISSOCK(st->st_mode))
+		return "a socket";
+	return "not a file";
+}
 
-	if (!f)
+int import_open(const char *path, size_t max_bytes, int *fd, size_t *size_bytes,
+		struct strbuf *err)
+{
+	struct stat st;
+	int flags;
+
+	*fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (*fd < 0)
 		return error_addf(err, "cannot open '%s': %s", path,
 				  strerror(errno));
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		if (sb->len + n > IMPORT_MAX_BYTES) {
-			fclose(f);
+	if (fstat(*fd, &st)) {
+		error_addf(err, "cannot stat '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		error_addf(err, "'%s' is not a regular file (%s)", path,
+			   file_kind(&st));
+		goto fail;
+	}
+	if (st.st_size < 0 || (uintmax_t)st.st_size > max_bytes) {
+		error_addf(err, "%s: too large (%jd bytes, at most %zu)", path,
+			   (intmax_t)st.st_size, max_bytes);
+		goto fail;
+	}
+	flags = fcntl(*fd, F_GETFL);
+	if (flags < 0 || fcntl(*fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+		error_addf(err, "cannot read '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	*size_bytes = (size_t)st.st_size;
+	return 0;
+fail:
+	close(*fd);
+	*fd = -1;
+	return -1;
+}
+
+/*
+ * Append what is left of fd, path, to sb, up to want bytes of it at
+ * start (stopping there) or, with want 0, all of it: at most max_bytes.
+ */
+static int read_fd(int fd, const char *path, size_t want, size_t max_bytes,
+		   size_t start, struct strbuf *sb, struct strbuf *err)
+{
+	ssize_t n;
+
+	for (;;) {
+		size_t room;
+
+		if (want && sb->len - start >= want)
+			return 0;
+		if (sb->alloc - sb->len < 2)
+			strbuf_grow(sb, want ? want : 65536);
+		room = sb->alloc - sb->len - 1;
+		if (want && room > want - (sb->len - start))
+			room = want - (sb->len - start);
+		n = read(fd, sb->buf + sb->len, room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return error_addf(err, "cannot read '%s': %s", path,
+					  strerror(errno));
+		if (!n)
+			return 0;
+		strbuf_setlen(sb, sb->len + (size_t)n);
+		if (sb->len - start > max_bytes)
 			return error_addf(err,
 					  "%s: too large (more than %zu bytes)",
-					  path, IMPORT_MAX_BYTES);
-		}
-		strbuf_add(sb, buf, n);
+					  path, max_bytes);
 	}
-	if (ferror(f)) {
-		fclose(f);
-		return error_addf(err, "cannot read '%s': %s", path,
-				  strerror(errno));
+}
+
+int import_read_file(const char *path, size_t max_bytes, struct strbuf *sb,
+		     struct strbuf *err)
+{
+	size_t start = sb->len, size;
+	int fd, ret;
+
+	if (import_open(path, max_bytes, &fd, &size, err))
+		return -1;
+	/* One byte more than the size: the end of the file is seen at once. */
+	strbuf_grow(sb, size + 1);
+	ret = read_fd(fd, path, 0, max_bytes, start, sb, err);
+	close(fd);
+	if (ret)
+		strbuf_setlen(sb, start);
+	return ret;
+}
+
+/*
+ * Whether the len bytes at head start as a JSON object does, after an
+ * optional BOM: every JSON format takes only an object, and neither CSV
+ * nor Go's text can start so (a CSV that did would be read as JSON).
+ */
+static bool starts_as_json(const char *path, const char *head, size_t len)
+{
+	size_t plen = strlen(path), i = 0;
+
+	if (plen >= 5 && !strcmp(path + plen - 5, ".json"))
+		return true;
+	if (len >= 3 && !memcmp(head, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len && isspace((unsigned char)head[i]))
+		i++;
+	return i < len && head[i] == '{';
+}
+
+/*
+ * The limit of a file whose first len bytes are head: that of from, of
+ * JSON for a file that starts as JSON does, else IMPORT_MAX_BYTES.
+ */
+static size_t file_limit(const struct import_format *from, const char *path,
+			 const char *head, size_t len)
+{
+	if (from)
+		return from->max_bytes;
+	return starts_as_json(path, head, len) ? JSON_IMPORT_MAX_BYTES
+					       : IMPORT_MAX_BYTES;
+}
+
+/* "PATH: too large for FORMAT (N bytes, at most M)", with advice. */
+static int too_large(const char *path, const struct import_format *fmt,
+		     size_t len, struct strbuf *err)
+{
+	return error_addf(
+		err, "%s: too large for %s (%zu bytes, at most %zu)%s", path,
+		fmt->own ? "mmcmp import" : fmt->name, len, fmt->max_bytes,
+		fmt == &import_json ? "; export fewer labels per file"
+				    : "; split it into smaller files");
+}
+
+/*
+ * The content of f->path into buf, decompressed when it is gzip, each
+ * refused as soon as it is over the limit that its first bytes give.
+ */
+static int read_content(const char *path, const struct import_format *from,
+			struct strbuf *buf, struct strvec *warnings,
+			struct strbuf *err)
+{
+	struct strbuf raw = STRBUF_INIT;
+	size_t size, limit;
+	int fd, ret = -1;
+
+	if (import_open(path, IMPORT_MAX_BYTES, &fd, &size, err))
+		return -1;
+	/* The first 4 KiB tell the format's limit before the rest is read. */
+	if (read_fd(fd, path, 4096, IMPORT_MAX_BYTES, 0, &raw, err))
+		goto out;
+	limit = import_is_gzip(raw.buf, raw.len)
+			? IMPORT_MAX_BYTES
+			: file_limit(from, path, raw.buf, raw.len);
+	if (size > limit) {
+		/* mmcmp's export names its format first: advice for it. */
+		error_addf(err, "%s: too large (%zu bytes, at most %zu)%s%s",
+			   path, size, limit,
+			   limit == JSON_IMPORT_MAX_BYTES ? " for JSON" : "",
+			   strstr(raw.buf, "\"" JSON_EXPORT_FORMAT "\"")
+				   ? "; export fewer labels per file"
+				   : "");
+		goto out;
 	}
-	fclose(f);
-	return 0;
+	if (size > raw.len)
+		strbuf_grow(&raw, size - raw.len + 1);
+	if (read_fd(fd, path, 0, limit, 0, &raw, err))
+		goto out;
+	if (!import_is_gzip(raw.buf, raw.len)) {
+		struct strbuf empty = *buf;
+
+		*buf = raw;
+		raw = empty;
+		ret = 0;
+		goto out;
+	}
+	/*
+	 * What a gzip file holds has the limits of an uncompressed file:
+	 * decompression stops at JSON's when it starts as JSON.
+	 */
+	if (gunzip_core(path, raw.buf, raw.len, IMPORT_MAX_BYTES, true, from,
+			buf, warnings, err))
+		goto out;
+	ret = 0;
+out:
+	close(fd);
+	strbuf_release(&raw);
+	return ret;
 }
 
 int import_file_read(struct import_file *f, const struct import_format *from,
-		     const char *label_by, struct strbuf *err)
+		     const char *label_by, struct strvec *warnings,
+		     struct strbuf *err)
 {
-	struct strbuf buf = STRBUF_INIT, raw = STRBUF_INIT;
+	struct strbuf buf = STRBUF_INIT;
 	const struct import_format *fmt = from;
-	struct import_options o = {.label_by = label_by};
+	struct import_options o = {.label_by = label_by, .warnings = warnings};
 	char now[32];
 	int ret = -1;
 
 	if (fmt && fmt->parse_tree)
-		return fmt->parse_tree(f->path, &f->runs, &f->nr, err);
-	if (read_file(f->path, &buf, err))
+		return fmt->parse_tree(f->path, warnings, &f->runs, &f->nr,
+				       err);
+	if (read_content(f->path, from, &buf, warnings, err))
 		goto out;
-	/*
-	 * What a gzip file holds has the limits of an uncompressed file: a
-	 * CSV 1 GiB, a JSON export less (json_import() checks it).
-	 */
-	if (import_is_gzip(buf.buf, buf.len)) {
-		strbuf_add(&raw, buf.buf, buf.len);
-		strbuf_reset(&buf);
-		if (import_gunzip(f->path, raw.buf, raw.len, IMPORT_MAX_BYTES,
-				  &buf, err))
-			goto out;
-	}
 	if (!fmt)
 		fmt = import_format_detect(f->path, buf.buf, buf.len);
 	if (!fmt)
 		BUG("no import format takes '%s'", f->path);
+	if (buf.len > fmt->max_bytes) {
+		too_large(f->path, fmt, buf.len, err);
+		goto out;
+	}
 	if (fmt->own && label_by) {
 		error_addf(
 			err,
@@ -418,7 +642,6 @@ int import_file_read(struct import_file *f, const struct import_format *from,
 	ret = 0;
 out:
 	strbuf_release(&buf);
-	strbuf_release(&raw);
 	return ret;
 }
 

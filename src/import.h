@@ -20,7 +20,9 @@ struct strvec;
  * "results[2].times[0]"), leaving *runs NULL and *nr 0. Runs of other
  * tools get a uuid from the format, label and the file's SHA-256, so a
  * file imported twice gives the same runs, which the store skips.
- * zlib is used only in import.c, for files compressed with gzip.
+ * zlib is used only in import.c, for files compressed with gzip. Every
+ * input is opened by import_open(), which refuses anything but a regular
+ * file and a file over the limit of its format before a byte is read.
  */
 
 /* What the command line adds to a file: how to pick labels, the time. */
@@ -33,6 +35,11 @@ struct import_options {
 	const char *label_by;
 	/* UTC "YYYY-MM-DDTHH:MM:SSZ" for the runs and their iterations. */
 	const char *started_at;
+	/*
+	 * Where a parser appends a line "FILE: message" for what it read
+	 * but doubts (two results merged into one label); NULL: nowhere.
+	 */
+	struct strvec *warnings;
 };
 
 struct import_format {
@@ -56,8 +63,15 @@ struct import_format {
 	 * (mmtests' work/log), instead of detect() and parse(): read the
 	 * tree at path, with the same contract as parse().
 	 */
-	int (*parse_tree)(const char *path, struct run_full **runs, size_t *nr,
+	int (*parse_tree)(const char *path, struct strvec *warnings,
+			  struct run_full **runs, size_t *nr,
 			  struct strbuf *err);
+	/*
+	 * The largest file (uncompressed) that parse() takes: CSV's and Go's
+	 * IMPORT_MAX_BYTES, JSON's JSON_IMPORT_MAX_BYTES, as a tree of the
+	 * whole document costs many times its size.
+	 */
+	size_t max_bytes;
 	/*
 	 * mmcmp's own formats (its JSON export, CSV): last in the table,
 	 * detected after the others' detect(), never named by --from, and
@@ -89,20 +103,44 @@ struct import_file {
 };
 
 /*
- * The largest file read, compressed or not: CSV's; a JSON export has a
- * lower limit of its own (JSON_IMPORT_MAX_BYTES).
+ * The largest file read, compressed or not: CSV's; JSON formats have a
+ * lower limit of their own (JSON_IMPORT_MAX_BYTES).
  */
 #define IMPORT_MAX_BYTES ((size_t)1 << 30)
 
 /*
+ * Open path, an input, for reading: with O_NONBLOCK, so that neither a
+ * FIFO nor a device can block the open, then fstat()ed, so that anything
+ * but a regular file ("'PATH' is not a regular file (a FIFO)") and a file
+ * of more than max_bytes ("PATH: too large (N bytes, at most M)") are
+ * refused before a byte is read; a symlink counts as what it points to.
+ * On success *fd is the file, in blocking mode, for the caller to close,
+ * and *size_bytes its size.
+ */
+int import_open(const char *path, size_t max_bytes, int *fd, size_t *size_bytes,
+		struct strbuf *err);
+/*
+ * Append the whole of the file at path, opened by import_open() with the
+ * limit max_bytes, to sb; a file that grows past max_bytes while it is
+ * read is refused too. On failure sb is as it was.
+ */
+int import_read_file(const char *path, size_t max_bytes, struct strbuf *sb,
+		     struct strbuf *err);
+
+/*
  * Read the runs of f->path into f: a tree format (from) reads the tree;
  * a file is read, decompressed when it is gzip, and parsed as from, or
- * else as the format import_format_detect() picks. label_by (NULL for
- * the default) applies to other tools' formats; with mmcmp's own it is
- * an error. The runs are stamped with the time of reading.
+ * else as the format import_format_detect() picks. A file is refused by
+ * its size before it is read (or, compressed, once its content passes
+ * the limit) when it is over the limit of its format: a file that starts
+ * as JSON does ('{') has JSON's. label_by (NULL for the default) applies
+ * to other tools' formats; with mmcmp's own it is an error. Doubts about
+ * the input are appended to warnings (NULL: dropped). The runs are
+ * stamped with the time of reading.
  */
 int import_file_read(struct import_file *f, const struct import_format *from,
-		     const char *label_by, struct strbuf *err);
+		     const char *label_by, struct strvec *warnings,
+		     struct strbuf *err);
 
 /* How the runs of files join those of the database: import_store(). */
 struct import_policy {
@@ -130,10 +168,14 @@ bool import_is_gzip(const char *buf, size_t len);
 /*
  * Append the decompressed content of the gzip file (every member) in the
  * len bytes at buf, read from path, to out. Fails on a corrupt or cut
- * file, or when the content exceeds max_bytes.
+ * file, or when the content exceeds max_bytes. Bytes after the last
+ * member that do not start another are not gzip: they are dropped, as
+ * gzip(1) drops them, with a warning "PATH: N bytes of trailing garbage
+ * after the gzip data ignored" in warnings (NULL: dropped silently).
  */
 int import_gunzip(const char *path, const char *buf, size_t len,
-		  size_t max_bytes, struct strbuf *out, struct strbuf *err);
+		  size_t max_bytes, struct strbuf *out, struct strvec *warnings,
+		  struct strbuf *err);
 
 /*
  * The runs of one file being built by a parser: a run per label, with

@@ -12,6 +12,7 @@
 #include "json-internal.h"
 #include "names.h"
 #include "strbuf.h"
+#include "strmap.h"
 #include "util.h"
 
 void json_read_release(struct json_read *jr)
@@ -165,25 +166,101 @@ void json_read_free(struct cJSON *root)
 	cJSON_Delete(root);
 }
 
+/* The end of the string that opens at text[i] ('"'), or len. */
+static size_t scan_string(const char *text, size_t i, size_t len)
+{
+	for (i++; i < len && text[i] != '"'; i++)
+		if (text[i] == '\\')
+			i++;
+	return i < len ? i + 1 : len;
+}
+
+/*
+ * The end of the value at text[i]: a string, a bracketed value (strings
+ * in it skipped whole) or a scalar, up to ',' or a closing bracket.
+ */
+static size_t scan_value(const char *text, size_t i, size_t len)
+{
+	size_t depth = 0;
+
+	if (i < len && text[i] == '"')
+		return scan_string(text, i, len);
+	for (; i < len; i++) {
+		char c = text[i];
+
+		if (c == '"') {
+			i = scan_string(text, i, len) - 1;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']' || c == ',') {
+			if (!depth)
+				return i;
+			if (c != ',' && !--depth)
+				return i + 1;
+		}
+	}
+	return len;
+}
+
+/* Whether the key of len bytes at k is name. */
+static bool key_is(const char *k, size_t len, const char *name)
+{
+	return name && strlen(name) == len && !memcmp(k, name, len);
+}
+
 bool json_read_detect(const char *text, size_t len, const char *array,
 		      const char *with, const char *without)
 {
-	struct json_read jr = JSON_READ_INIT("", NULL);
-	struct strbuf quoted = STRBUF_INIT;
-	cJSON *root = NULL;
-	bool found;
+	bool has_array = false, has_with = !with, has_without = false;
+	size_t i = json_skip_space(text, 0, len);
 
-	/* Cheap first: most files do not even hold the word. */
-	strbuf_addf(&quoted, "\"%s\"", array);
-	if (strstr(text, quoted.buf))
-		root = json_read_parse(&jr, text, len);
-	found = cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, array)) &&
-		(!with || cJSON_GetObjectItemCaseSensitive(root, with)) &&
-		(!without || !cJSON_GetObjectItemCaseSensitive(root, without));
-	cJSON_Delete(root);
-	strbuf_release(&quoted);
-	json_read_release(&jr);
-	return found;
+	/*
+	 * A scan of the top-level members, no tree: a document of any size
+	 * costs no memory to detect, and is parsed once, by its importer.
+	 */
+	if (i >= len || text[i] != '{')
+		return false;
+	for (i = json_skip_space(text, i + 1, len);
+	     i < len && text[i] == '"';) {
+		size_t k = i + 1, end = scan_string(text, i, len);
+		size_t klen = end > k ? end - 1 - k : 0;
+
+		i = json_skip_space(text, end, len);
+		if (i >= len || text[i] != ':')
+			break;
+		i = json_skip_space(text, i + 1, len);
+		if (key_is(text + k, klen, array))
+			has_array = i < len && text[i] == '[';
+		has_with = has_with || key_is(text + k, klen, with);
+		has_without = has_without || key_is(text + k, klen, without);
+		i = json_skip_space(text, scan_value(text, i, len), len);
+		if (i >= len || text[i] != ',')
+			break;
+		i = json_skip_space(text, i + 1, len);
+	}
+	return has_array && has_with && !has_without;
+}
+
+int json_read_unique(struct json_read *jr, const cJSON *obj)
+{
+	struct strmap seen = STRMAP_INIT;
+	const cJSON *child;
+	int ret = 0;
+
+	cJSON_ArrayForEach(child, obj)
+	{
+		size_t len = strlen(child->string);
+
+		if (strmap_get(&seen, child->string, len, NULL)) {
+			ret = json_read_fail(
+				jr, "duplicate member '%s'",
+				json_read_quote(jr, 0, child->string));
+			break;
+		}
+		strmap_put(&seen, child->string, len, 0);
+	}
+	strmap_clear(&seen);
+	return ret;
 }
 
 size_t json_read_push_key(struct json_read *jr, const char *key)

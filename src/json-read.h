@@ -69,12 +69,21 @@ struct cJSON *json_read_tree(struct json_read *jr, const char *text, size_t len,
 			     bool strict);
 void json_read_free(struct cJSON *root);
 /*
- * For detection: whether the NUL-terminated text is a JSON object with
- * an array member `array`, a member `with` unless it is NULL, and no
- * member `without` unless that is NULL. Never fails, says nothing.
+ * For detection: whether the text starts as a JSON object with an array
+ * member `array`, a member `with` unless it is NULL, and no member
+ * `without` unless that is NULL. A scan of the top-level members that
+ * builds no tree and checks no syntax (the parse does): a document cut
+ * short counts by the members seen. Never fails, says nothing.
  */
 bool json_read_detect(const char *text, size_t len, const char *array,
 		      const char *with, const char *without);
+
+/*
+ * Check that no member of obj, an object at the current path, is there
+ * twice ("duplicate member 'key'"), as json_read_object() checks its own:
+ * cJSON's lookup would take the first and drop the others unseen.
+ */
+int json_read_unique(struct json_read *jr, const struct cJSON *obj);
 
 /* Append ".key" or "[i]" to the path; return the length to pop back to. */
 size_t json_read_push_key(struct json_read *jr, const char *key);

@@ -71,24 +71,34 @@ static void sha256_block(uint32_t h[8], const unsigned char *p)
 		h[i] += v[i];
 }
 
-void sha256_hex(const void *data, size_t len, char out[65])
+void sha256_hex2(const void *a, size_t alen, const void *b, size_t blen,
+		 char out[65])
 {
 	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = data;
-	unsigned char tail[2 * SHA256_BLOCK] = {0};
+	const unsigned char *pa = a, *pb = b;
+	unsigned char block[SHA256_BLOCK], tail[2 * SHA256_BLOCK] = {0};
+	size_t len = alen + blen, at = 0, rest = len % SHA256_BLOCK, tail_len;
 	uint64_t bits = (uint64_t)len * 8;
-	size_t rest = len % SHA256_BLOCK, tail_len;
 	uint32_t h[8];
 
 	memcpy(h, sha256_h0, sizeof(h));
-	for (size_t i = 0; i + SHA256_BLOCK <= len; i += SHA256_BLOCK)
-		sha256_block(h, p + i);
+	/* The blocks of a then b: copied where they straddle the two. */
+	for (; at + SHA256_BLOCK <= len; at += SHA256_BLOCK) {
+		if (at >= alen) {
+			sha256_block(h, pb + (at - alen));
+			continue;
+		}
+		for (size_t i = 0; i < SHA256_BLOCK; i++)
+			block[i] =
+				at + i < alen ? pa[at + i] : pb[at + i - alen];
+		sha256_block(h, block);
+	}
 	/*
 	 * Padding (5.1.1): a 1 bit, zeros up to 56 bytes mod 64, then the
 	 * message length in bits, big-endian: one block or two.
 	 */
-	if (rest)
-		memcpy(tail, p + len - rest, rest);
+	for (size_t i = 0; i < rest; i++)
+		tail[i] = at + i < alen ? pa[at + i] : pb[at + i - alen];
 	tail[rest] = 0x80;
 	tail_len = rest < 56 ? SHA256_BLOCK : 2 * SHA256_BLOCK;
 	for (int i = 0; i < 8; i++)
@@ -103,4 +113,9 @@ void sha256_hex(const void *data, size_t len, char out[65])
 		out[2 * i + 1] = hex[byte & 0xf];
 	}
 	out[64] = '\0';
+}
+
+void sha256_hex(const void *data, size_t len, char out[65])
+{
+	sha256_hex2(data, len, NULL, 0, out);
 }

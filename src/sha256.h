@@ -11,5 +11,8 @@
 
 /* Write the digest of data as 64 lowercase hex digits and a NUL to out. */
 void sha256_hex(const void *data, size_t len, char out[65]);
+/* The same, of the alen bytes at a followed by the blen bytes at b. */
+void sha256_hex2(const void *a, size_t alen, const void *b, size_t blen,
+		 char out[65]);
 
 #endif /* MMCMP_SHA256_H */

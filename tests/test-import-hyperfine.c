@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "test-files.h"
+#include "strvec.h"
 #include "test-import.h"
 #include "util.h"
 
@@ -127,9 +128,10 @@ static const struct {
 static const struct {
 	const char *what, *in, *label_by, *want;
 } bad_cases[] = {
-	{"not JSON", "{\n\"results\": [}\n", NULL, "t.json:2: invalid JSON"},
+	{"not JSON", "{\n\"results\": [1,,2]}\n", NULL,
+	 "t.json: invalid JSON near line 2, column 15"},
 	{"text after it", "{\"results\":[]}\nx", NULL,
-	 "t.json:2: text after the JSON value"},
+	 "t.json: unexpected text after the JSON value at line 2, column 1"},
 	{"not an object", "[]", NULL,
 	 "t.json: top level: expected an object, found an array"},
 	{"no results", "{}", NULL,
@@ -178,6 +180,27 @@ static const struct {
 	 "{\"results\":[{\"command\":\"c\",\"times\":[1,2],"
 	 "\"exit_codes\":[0,1e30]}]}",
 	 NULL, "t.json: results[0].exit_codes[1]: not an integer exit code"},
+	/* As strict as mmcmp's own import (N16, N6). */
+	{"a command holds \\u0000, which would cut it short",
+	 "{\"results\":[{\"command\":\"a\\u0000b\",\"times\":[1]}]}", NULL,
+	 "t.json: line 1, column 26: a string holds \\u0000"},
+	{"a command twice in a result",
+	 "{\"results\":[{\"command\":\"a\",\"command\":\"b\",\"times\":[1]}]}",
+	 NULL, "t.json: results[0]: duplicate member 'command'"},
+	{"results twice",
+	 "{\"results\":[{\"command\":\"a\",\"times\":[1]}],\"results\":[]}",
+	 NULL, "t.json: top level: duplicate member 'results'"},
+	{"a parameter twice",
+	 "{\"results\":[{\"command\":\"a\",\"times\":[1],"
+	 "\"parameters\":{\"n\":1,\"n\":2}}]}",
+	 "n", "t.json: results[0].parameters: duplicate member 'n'"},
+	{"a negative user time",
+	 "{\"results\":[{\"command\":\"c\",\"times\":[1],\"user\":-1}]}", NULL,
+	 "t.json: results[0].user: -1 is out of range (0 to 1e9 seconds)"},
+	{"a system time that cannot be exported",
+	 "{\"results\":[{\"command\":\"c\",\"times\":[1],\"system\":1e308}]}",
+	 NULL,
+	 "t.json: results[0].system: 1e+308 is out of range (0 to 1e9 seconds)"},
 	{"a command not UTF-8 (a label by parameter)",
 	 "{\"results\":[{\"command\":\"\xff\",\"times\":[1],"
 	 "\"parameters\":{\"n\":1}}]}",
@@ -196,6 +219,38 @@ static void test_cases(void)
 			 bad_cases[i].want);
 }
 
+/* Two results of one command merge under its label, with a warning. */
+static void test_merge_warning(void)
+{
+	static const char in[] =
+		"{\"results\":[{\"command\":\"c\",\"times\":[1]},"
+		"{\"command\":\"d\",\"times\":[2]},"
+		"{\"command\":\"c\",\"times\":[3]}]}";
+	struct strvec warnings = STRVEC_INIT;
+	struct import_options o = {.started_at = TEST_NOW,
+				   .warnings = &warnings};
+	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
+	struct run_full *runs = NULL;
+	size_t nr = 0;
+
+	ok(!import_hyperfine.parse("t.json", in, strlen(in), &o, &runs, &nr,
+				   &err),
+	   "a command twice: parses");
+	test_digest(runs, nr, &got);
+	is_str(got.buf,
+	       "c{hyperfine/time[s,L,2]=1,3;}d{hyperfine/time[s,L,2]=2;}",
+	       "its times merge");
+	ok(warnings.nr == 1, "one warning");
+	is_str(warnings.nr ? warnings.v[0] : NULL,
+	       "t.json: results[2]: the command of an earlier result again; "
+	       "their times merge under label 'c'",
+	       "that says where and which label");
+	run_full_free_array(runs, nr);
+	strvec_clear(&warnings);
+	strbuf_release(&got);
+	strbuf_release(&err);
+}
+
 static const struct {
 	const char *what, *in;
 	bool want;
@@ -206,6 +261,15 @@ static const struct {
 	{"results not an array", "{\"results\": 1}", false},
 	{"not JSON", "\"results\" here", false},
 	{"pyperf", "{\"version\": \"1.0\", \"benchmarks\": []}", false},
+	/* A scan of the top-level members, no tree (N2). */
+	{"results after nested members",
+	 "{\"x\": {\"format\": [\"}\"], \"results\": 1}, \"results\": [1]}",
+	 true},
+	{"format after results",
+	 "{\"results\": [{\"a\": \"]\"}], \"y\": \"\\\"\", \"format\": 4}",
+	 false},
+	{"a document cut short, after results", "{\"results\": [1, 2", true},
+	{"results only nested", "{\"x\": {\"results\": []}}", false},
 };
 
 static void test_detect(void)
@@ -220,6 +284,7 @@ int main(void)
 	test_fixtures();
 	test_times();
 	test_cases();
+	test_merge_warning();
 	test_detect();
 	done_testing();
 	return exit_status();

@@ -253,8 +253,8 @@ static void check_tree(void)
 	struct strbuf err = STRBUF_INIT;
 	size_t nr = 0, vmstat_iters = 0;
 
-	if (!ok(!import_mmtests("data/import/mmtests/wis/work/log", &runs, &nr,
-				&err),
+	if (!ok(!import_mmtests("data/import/mmtests/wis/work/log", NULL, &runs,
+				&nr, &err),
 		"the wis tree imports")) {
 		diag("%s", err.buf);
 		goto out;
@@ -282,7 +282,8 @@ static void check_tree(void)
 	runs = NULL;
 	nr = 0;
 	strbuf_reset(&err);
-	ok(import_mmtests("data/import/mmtests", &runs, &nr, &err) == -1 &&
+	ok(import_mmtests("data/import/mmtests", NULL, &runs, &nr, &err) ==
+			   -1 &&
 		   !runs && !nr,
 	   "a directory of trees is not a work/log directory");
 	is_str(err.buf,

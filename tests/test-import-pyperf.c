@@ -78,7 +78,8 @@ static void test_gzip_fixture(void)
 
 	read_file(DIR "pyperf-py312.json.gz", &raw);
 	ok(import_is_gzip(raw.buf, raw.len), "the .json.gz is gzip");
-	ok(!import_gunzip("p.json.gz", raw.buf, raw.len, 1 << 20, &in, &err),
+	ok(!import_gunzip("p.json.gz", raw.buf, raw.len, 1 << 20, &in, NULL,
+			  &err),
 	   "and decompresses");
 	ok(!test_parse(&import_pyperf, DIR "pyperf-py312.json.gz", in.buf,
 		       "python_version", &runs, &nr, &err),

@@ -23,7 +23,7 @@ static void test_gunzip_limit(void)
 
 	read_file("data/gzip/empty-lines.csv.gz", &gz);
 	ok(gz.len < 4096, "1 MiB of empty lines in %zu bytes", gz.len);
-	ok(!import_gunzip("big.csv.gz", gz.buf, gz.len, size, &out, &err),
+	ok(!import_gunzip("big.csv.gz", gz.buf, gz.len, size, &out, NULL, &err),
 	   "decompressed whole at a limit of its size");
 	for (size_t i = 0; i < out.len; i++)
 		lines += out.buf[i] == '\n';
@@ -35,8 +35,8 @@ static void test_gunzip_limit(void)
 	csv_runs_free(runs, nr);
 	strbuf_reset(&out);
 	strbuf_reset(&err);
-	ok(import_gunzip("big.csv.gz", gz.buf, gz.len, size - 1, &out, &err) ==
-		   -1,
+	ok(import_gunzip("big.csv.gz", gz.buf, gz.len, size - 1, &out, NULL,
+			 &err) == -1,
 	   "a byte less of limit fails");
 	is_str(err.buf,
 	       "big.csv.gz: too large (more than 1048575 bytes uncompressed)",
@@ -89,7 +89,7 @@ static void test_gunzip(void)
 	size_t one;
 
 	read_file(DIR "pyperf-py312.json.gz", &gz);
-	ok(!import_gunzip("p.gz", gz.buf, gz.len, 1 << 20, &out, &err),
+	ok(!import_gunzip("p.gz", gz.buf, gz.len, 1 << 20, &out, NULL, &err),
 	   "gunzip a file");
 	one = out.len;
 	ok(one > 100 && !strncmp(out.buf, "{\"benchmarks\":", 14) &&
@@ -98,24 +98,26 @@ static void test_gunzip(void)
 	strbuf_add(&two, gz.buf, gz.len);
 	strbuf_add(&two, gz.buf, gz.len);
 	strbuf_reset(&out);
-	ok(!import_gunzip("p.gz", two.buf, two.len, 1 << 20, &out, &err) &&
+	ok(!import_gunzip("p.gz", two.buf, two.len, 1 << 20, &out, NULL,
+			  &err) &&
 		   out.len == 2 * one,
 	   "every member of a file (RFC 1952 2.2)");
 	strbuf_reset(&out);
-	ok(import_gunzip("p.gz", gz.buf, gz.len - 9, 1 << 20, &out, &err) ==
-			   -1 &&
+	ok(import_gunzip("p.gz", gz.buf, gz.len - 9, 1 << 20, &out, NULL,
+			 &err) == -1 &&
 		   !out.len,
 	   "a cut file fails and adds nothing");
 	is_str(err.buf, "p.gz: the gzip data ends early (truncated?)",
 	       "and says so");
 	strbuf_reset(&err);
 	gz.buf[3] = (char)0xe0; /* reserved flag bits */
-	ok(import_gunzip("p.gz", gz.buf, gz.len, 1 << 20, &out, &err) == -1,
+	ok(import_gunzip("p.gz", gz.buf, gz.len, 1 << 20, &out, NULL, &err) ==
+		   -1,
 	   "a bad header fails");
 	ok(!strncmp(err.buf, "p.gz: corrupt gzip data", 23), "corrupt: %s",
 	   err.buf);
 	strbuf_reset(&err);
-	ok(import_gunzip("p.gz", two.buf, two.len, one, &out, &err) == -1,
+	ok(import_gunzip("p.gz", two.buf, two.len, one, &out, NULL, &err) == -1,
 	   "more than the limit fails");
 	is_str(err.buf, "p.gz: too large (more than 2331 bytes uncompressed)",
 	       "and says so");

@@ -44,7 +44,7 @@ int main(void)
 	char hex[65];
 	const char *got = hex;
 
-	plan((int)ARRAY_SIZE(cases));
+	plan(2 * (int)ARRAY_SIZE(cases));
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		const char *msg = cases[i].msg;
 		size_t len = strlen(msg);
@@ -59,6 +59,11 @@ int main(void)
 		sha256_hex(msg, len, hex);
 		is_str(got, cases[i].want, "sha256 case %zu (%zu bytes)", i,
 		       len);
+		/* In two parts, split off a block boundary: the same digest. */
+		sha256_hex2(msg, len * 2 / 3, msg + len * 2 / 3,
+			    len - len * 2 / 3, hex);
+		is_str(got, cases[i].want, "sha256_hex2 case %zu (%zu + %zu)",
+		       i, len * 2 / 3, len - len * 2 / 3);
 		free(buf);
 	}
 	return exit_status();

@@ -114,4 +114,54 @@ check "and export the same text" cmp "$TMP/bs.txt" "$TMP/bs2.txt"
 expect_status 0 "export benchstat of hyperfine runs" "$MMCMP" export benchstat "sleep 0.01"
 grep_file "$TMP/out" "^Benchmarktime 1 0.0[0-9]* s$" "one line per iteration"
 
+# Every input is fstat()ed before it is read (N7, N17): a FIFO, a device
+# (through a symlink) and a file over the limit of its format are refused
+# unread, with exit 2 and the database as it was. timeout bounds the
+# wait for a reader that would block.
+"$MMCMP" list >"$TMP/list.before"
+mkfifo "$TMP/fifo.csv"
+expect_status 2 "a FIFO is refused, not read" timeout 60 "$MMCMP" import "$TMP/fifo.csv"
+grep_file "$TMP/err" "'.*fifo.csv' is not a regular file (a FIFO)" "and named as one"
+ln -s /dev/null "$TMP/null.json"
+expect_status 2 "a device through a symlink is refused" \
+	timeout 60 "$MMCMP" import "$TMP/null.json"
+grep_file "$TMP/err" "null.json' is not a regular file (a character device)" \
+	"and named as one"
+truncate -s 1100M "$TMP/sparse.csv"
+expect_status 2 "a CSV over 1 GiB" "$MMCMP" import "$TMP/sparse.csv"
+grep_file "$TMP/err" "sparse.csv: too large (1153433600 bytes, at most 1073741824)" \
+	"is refused by its size, before it is read"
+printf '{"results": [' >"$TMP/big.json"
+truncate -s 129M "$TMP/big.json"
+expect_status 2 "a JSON file over 128 MiB" "$MMCMP" import "$TMP/big.json"
+grep_file "$TMP/err" "big.json: too large (135266304 bytes, at most 134217728) for JSON" \
+	"is refused by its size, at JSON's limit"
+expect_status 2 "a hyperfine file over 128 MiB (--from)" \
+	"$MMCMP" import --from hyperfine "$TMP/big.json"
+grep_file "$TMP/err" "big.json: too large (135266304 bytes, at most 134217728) for JSON" \
+	"is refused by its size"
+check "without advice for mmcmp's own exports (N19)" \
+	sh -c "! grep -q 'export fewer labels' '$TMP/err'"
+printf '{\n\t"format":\t"mmcmp-export",' >"$TMP/big.json"
+truncate -s 129M "$TMP/big.json"
+expect_status 2 "an mmcmp export over 128 MiB" "$MMCMP" import "$TMP/big.json"
+grep_file "$TMP/err" "big.json: too large (135266304 bytes, at most 134217728) for JSON; export fewer labels per file" \
+	"is refused by its size, with advice for an export"
+rm -f "$TMP/sparse.csv" "$TMP/big.json"
+# A small gzip file that holds 129 MiB of a hyperfine document: the
+# decompression stops at JSON's limit, and detection builds no tree of
+# it (N2): within 1 GB of address space, where the tree took gigabytes.
+python3 -c '
+import gzip, sys
+with gzip.open(sys.argv[1], "wb", compresslevel=1) as f:
+    f.write(b"{\"results\":[{\"command\":\"a\",\"times\":[")
+    f.write(b"0," * (129 << 19))
+    f.write(b"0]}]}")' "$TMP/bomb.json.gz"
+expect_status 2 "a gzip'd hyperfine file over 128 MiB" \
+	sh -c "ulimit -v 1000000; exec \"\$0\" import \"\$1\"" "$MMCMP" "$TMP/bomb.json.gz"
+grep_file "$TMP/err" "bomb.json.gz: too large (more than 134217728 bytes uncompressed) for JSON" \
+	"stops at JSON's limit"
+rm -f "$TMP/bomb.json.gz"
+unchanged "refused inputs leave the database as it was"
+
 done_testing

@@ -175,4 +175,75 @@ grep_file "$TMP/err" "no results of a benchmark mmcmp reads" "the run is named"
 expect_status 2 "--from an unknown format" M import --from nosuch "$TMP/empty"
 check "no database was made by bad input" test ! -e "$TMP/bad.db"
 
+# Only regular files are read, and odd entries are warned about (N7,
+# N15): timeout bounds the wait for a reader that would block.
+cp -R "$data/wis" "$TMP/fifo"
+rm "$TMP/fifo/work/log/6.9-vanilla/iter-0/tests-timestamp"
+mkfifo "$TMP/fifo/work/log/6.9-vanilla/iter-0/tests-timestamp"
+db="$TMP/fifo.db"
+expect_status 2 "a FIFO in the tree is refused, not read" \
+	timeout 60 "$MMCMP" --db "$db" import --from mmtests "$TMP/fifo/work/log"
+grep_file "$TMP/err" "iter-0/tests-timestamp' is not a regular file (a FIFO)" \
+	"and named"
+rm "$TMP/fifo/work/log/6.9-vanilla/iter-0/tests-timestamp"
+ln -s /dev/zero "$TMP/fifo/work/log/6.9-vanilla/iter-0/tests-timestamp"
+expect_status 2 "a symlink to a device is refused, not read" \
+	timeout 60 "$MMCMP" --db "$db" import --from mmtests "$TMP/fifo/work/log"
+grep_file "$TMP/err" "tests-timestamp' is not a regular file (a character device)" \
+	"and named"
+check "no database was made" test ! -e "$db"
+
+cp -R "$data/wis" "$TMP/odd"
+L="$TMP/odd/work/log/6.9-patched"
+cp -R "$L/iter-1" "$L/iter-01"
+mkdir "$L/iter--1" "$L/iter-99999999999999999999"
+mkdir -p "$L/iter-2/wis-pf/logs"
+echo "Linux h 6.9 #1 SMP x86_64 GNU/Linux" >"$TMP/outside"
+rm "$L/iter-0/kernel.version"
+ln -s "$TMP/outside" "$L/iter-0/kernel.version"
+printf 'plain text\n' >"$L/iter-0/dmesg.gz"
+printf 'junk' >>"$L/iter-1/tests-sysstate.gz"
+head -c 300 /dev/urandom | tr -d ':' >"$L/iter-01/tests-timestamp"
+cp "$L/iter-01/tests-timestamp" "$TMP/odd/work/log/6.9-vanilla/iter-1/tests-timestamp"
+db="$TMP/odd.db"
+expect_status 0 "an odd tree imports" M import --from mmtests "$TMP/odd/work/log"
+grep_file "$TMP/err" "6.9-patched/iter-01: iteration 1 again (.*6.9-patched/iter-1); skipped" \
+	"a second directory of an iteration number is skipped, with a warning"
+grep_file "$TMP/err" "iter--1: not an iteration number; skipped" \
+	"iter--1 is skipped with a warning"
+grep_file "$TMP/err" "iter-99999999999999999999: not an iteration number; skipped" \
+	"so is a number out of range"
+grep_file "$TMP/err" "iter-2/wis-pf/logs: no samples of wis-pf in these logs" \
+	"empty logs are warned about"
+grep_file "$TMP/err" "iter-0/kernel.version: a symlink out of the tree, to '.*outside'" \
+	"a symlink out of the tree is warned about"
+grep_file "$TMP/err" "iter-0/dmesg.gz: not gzip data; read as text" \
+	"a .gz that is not gzip is warned about"
+grep_file "$TMP/err" "iter-1/tests-sysstate.gz: 4 bytes of trailing garbage after the gzip data ignored" \
+	"trailing garbage after gzip data is warned about"
+grep_file "$TMP/err" "6.9-vanilla/iter-1/tests-timestamp: no mmtests timestamp lines" \
+	"a tests-timestamp of garbage is warned about"
+M list >"$TMP/list"
+grep_file "$TMP/list" "6.9-patched .* 3  *40  complete" \
+	"the samples of iter-1 count once (40, as in the tree without iter-01)"
+
+cp -R "$data/wis" "$TMP/hex"
+f="$TMP/hex/work/log/6.9-patched/iter-1/wis-pf/logs/benchlog-page_fault1_threads-4"
+sed -i '3s/total:[0-9]*/total:0x10/' "$f"
+db="$TMP/hex.db"
+expect_status 2 "a hexadecimal total (strtod's, not mmtests')" \
+	M import --from mmtests "$TMP/hex/work/log"
+grep_file "$TMP/err" "benchlog-page_fault1_threads-4:3: bad total '0x10'" "is refused"
+sed -i '3s/total:0x10/total: nan/' "$f"
+expect_status 2 "a total after a space" M import --from mmtests "$TMP/hex/work/log"
+grep_file "$TMP/err" "benchlog-page_fault1_threads-4:3: bad total 'total: nan'" \
+	"is quoted as it stands"
+cp -R "$data/wis" "$TMP/cut"
+f="$TMP/cut/work/log/6.9-patched/iter-1/tests-sysstate.gz"
+head -c 200 "$f" >"$f.cut" && mv "$f.cut" "$f"
+db="$TMP/cut.db"
+expect_status 2 "a truncated gzip file" M import --from mmtests "$TMP/cut/work/log"
+grep_file "$TMP/err" "iter-1/tests-sysstate.gz: the gzip data ends early (truncated?)" \
+	"is named as one, not by a line of what it held"
+
 done_testing
