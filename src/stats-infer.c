@@ -540,7 +540,7 @@ static double median_inplace(double *x, size_t n)
 	for (size_t i = 1; i < n / 2; i++)
 		if (x[i] > lo)
 			lo = x[i];
-	return (lo + hi) / 2.0;
+	return stats_midpoint(lo, hi);
 }
 
 size_t stats_outliers(const double *u, size_t n, bool *flag)

@@ -292,7 +292,16 @@ void stats_summarize(const double *x, size_t n, bool higher_better,
 	/* CoeffVar: an undefined stddev counts as 0, an undefined mean too. */
 	sd = isnan(out->stddev) ? 0.0 : out->stddev;
 	mean = out->mean;
-	out->cv = (isnan(mean) || mean == 0.0) ? 0.0 : sd * 100.0 / mean;
+	/*
+	 * sd * 100 first, as mmtests computes it, unless that overflows
+	 * (a stddev near DBL_MAX): then the quotient first.
+	 */
+	if (isnan(mean) || mean == 0.0)
+		out->cv = 0.0;
+	else if (isinf(sd * 100.0))
+		out->cv = sd / mean * 100.0;
+	else
+		out->cv = sd * 100.0 / mean;
 	free(sorted);
 }
 
@@ -304,6 +313,14 @@ double stats_amean(const double *x, size_t n)
 double stats_stddev(const double *x, size_t n)
 {
 	return summary_stddev(x, n, false, stats_amean(x, n));
+}
+
+double stats_midpoint(double a, double b)
+{
+	double m = (a + b) / 2.0;
+
+	/* Near DBL_MAX the sum overflows where the halves do not. */
+	return isinf(m) && isfinite(a) && isfinite(b) ? a / 2.0 + b / 2.0 : m;
 }
 
 double stats_median(const double *x, size_t n)
@@ -318,7 +335,7 @@ double stats_median(const double *x, size_t n)
 	if (n % 2)
 		m = sorted[n / 2];
 	else
-		m = (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+		m = stats_midpoint(sorted[n / 2 - 1], sorted[n / 2]);
 	free(sorted);
 	return m;
 }

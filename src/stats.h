@@ -48,6 +48,8 @@ void stats_sort(double *x, size_t n);
 double stats_amean(const double *x, size_t n);
 double stats_stddev(const double *x, size_t n);
 double stats_median(const double *x, size_t n);
+/* (a + b) / 2, also where a + b would overflow (a, b near DBL_MAX). */
+double stats_midpoint(double a, double b);
 double stats_hmean(const double *x, size_t n);
 double stats_gmean(const double *x, size_t n);
 

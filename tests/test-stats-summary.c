@@ -187,6 +187,27 @@ static int cmp_double(const void *pa, const void *pb)
  * few distinct values, sorted, reversed, all equal, organ pipe, with
  * sizes around the insertion-sort cut-off and large ones.
  */
+/*
+ * Values near DBL_MAX: the median of two middle values and CoeffVar's
+ * sd * 100 would overflow; both are finite, computed from the values
+ * scaled by 1e308.
+ */
+static void test_huge(void)
+{
+	double x[] = {1e308, 1.7e308, 1e308, 1.5e308};
+	double scaled[] = {1.0, 1.7, 1.0, 1.5};
+	struct stats_summary s;
+	double cv = 100.0 * stats_stddev(scaled, 4) / stats_amean(scaled, 4);
+
+	ok_near(stats_median(x, 4) / 1e308, 1.25, 1e-12,
+		"huge: the median of two middle values near DBL_MAX");
+	stats_summarize(x, 4, false, &s);
+	ok_near(s.cv, cv, 1e-9, "huge: CoeffVar, %g", s.cv);
+	ok_near(stats_midpoint(-1.7e308, -1.5e308) / 1e308, -1.6, 1e-12,
+		"huge: the midpoint of two values near -DBL_MAX");
+	ok(stats_midpoint(1.0, 2.0) == 1.5, "midpoint of small values");
+}
+
 static void test_sort(void)
 {
 	static const size_t sizes[] = {0,  1,  2,   3,	  15,  16,
@@ -288,6 +309,7 @@ int main(void)
 			diff_cases[i].pndiff, 1e-12, "pndiff, case %zu", i);
 	}
 	test_sort();
+	test_huge();
 	done_testing();
 	return exit_status();
 }
