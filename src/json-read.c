@@ -420,10 +420,19 @@ static bool all_of(const char *s, size_t n, const char *set)
 	return strlen(s) == n && strspn(s, set) == n;
 }
 
+static int two_digits(const char *s)
+{
+	return (s[0] - '0') * 10 + (s[1] - '0');
+}
+
 static bool is_time(const char *s)
 {
-	/* Digits where the pattern has 'd'; ranges checked loosely. */
+	/* Digits where the pattern has 'd', then a real calendar date. */
 	static const char pat[] = "dddd-dd-ddTdd:dd:ddZ";
+	static const int mdays[] = {31, 29, 31, 30, 31, 30,
+				    31, 31, 30, 31, 30, 31};
+	int year, month, day;
+	bool leap;
 
 	if (strlen(s) != sizeof(pat) - 1)
 		return false;
@@ -432,10 +441,15 @@ static bool is_time(const char *s)
 				  : s[i] != pat[i])
 			return false;
 	}
-	return memcmp(s + 5, "01", 2) >= 0 && memcmp(s + 5, "12", 2) <= 0 &&
-	       memcmp(s + 8, "01", 2) >= 0 && memcmp(s + 8, "31", 2) <= 0 &&
-	       memcmp(s + 11, "23", 2) <= 0 && memcmp(s + 14, "59", 2) <= 0 &&
-	       memcmp(s + 17, "60", 2) <= 0;
+	year = two_digits(s) * 100 + two_digits(s + 2);
+	month = two_digits(s + 5);
+	day = two_digits(s + 8);
+	leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+	if (month < 1 || month > 12 || day < 1 || day > mdays[month - 1] ||
+	    (month == 2 && day == 29 && !leap))
+		return false;
+	return two_digits(s + 11) <= 23 && two_digits(s + 14) <= 59 &&
+	       two_digits(s + 17) <= 60;
 }
 
 static bool is_uuid(const char *s)
