@@ -101,6 +101,23 @@ need() {
 	command -v "$1" >/dev/null 2>&1 || skip_all "no $1 command ($2)"
 }
 
+# memory_limited KB COMMAND...: run COMMAND with KB of address space when
+# this build of mmcmp starts under such a limit; a sanitizer build, whose
+# shadow memory needs terabytes of it, runs COMMAND unbounded.
+memory_limited() {
+	# shellcheck disable=SC3045 # dash and bash have ulimit -v
+	if (ulimit -v "$1" && "$MMCMP" --version) >/dev/null 2>&1; then
+		(
+			ulimit -v "$1"
+			shift
+			exec "$@"
+		)
+	else
+		shift
+		"$@"
+	fi
+}
+
 # wait_for SECONDS COMMAND...: run COMMAND every 0.05 s until it succeeds,
 # for at most about SECONDS; fails when it never did. Tests wait for the
 # event they need this way, never for a fixed time, so that a loaded
