@@ -448,8 +448,8 @@ struct compare_result {
  * (compare_busy_note()).
  */
 int compare_runs(const struct run_data *runs, size_t nr,
-		 const struct compare_options *opts, struct compare_result *res,
-		 struct strbuf *err);
+		 const struct compare_options *asked,
+		 struct compare_result *res, struct strbuf *err);
 
 /* Free everything res owns and reset it to COMPARE_RESULT_INIT. */
 void compare_result_release(struct compare_result *res);

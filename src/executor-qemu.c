@@ -124,12 +124,10 @@ static int read_image(const char *path, size_t max, struct strbuf *sb,
 			   file_kind(st.st_mode));
 		goto out;
 	}
-	for (;;) {
+	while (sb->len < max) {
 		size_t want = max - sb->len < 65536 ? max - sb->len : 65536;
 		ssize_t n;
 
-		if (!want)
-			break;
 		strbuf_grow(sb, want);
 		n = read(fd, sb->buf + sb->len, want);
 		if (n < 0 && errno == EINTR)

@@ -1249,6 +1249,10 @@ static int read_iters(const struct mm_tree *t, const char *run,
 	if (!names)
 		goto out;
 	names_nr = nr_names(names);
+	if (!names_nr) {
+		ret = 0;
+		goto out;
+	}
 	/* Each name once: iter-N as mmtests writes them, then the others. */
 	for (size_t k = 0; k < 2 * names_nr; k++) {
 		size_t i = k % names_nr;

@@ -3,6 +3,7 @@
 # tests/data/compare-v3, each giving the corrected output. Where a line
 # checks R's t.test figures, the comparison is of plain means
 # (--fieller); the default log scale has its own test, t2150.
+# shellcheck disable=SC2317 # M is defined anew for each database
 . ./lib.sh
 
 D="$MMCMP_SRCDIR/tests/data/compare-v3"
