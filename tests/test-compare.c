@@ -1754,13 +1754,19 @@ static void test_vmstat_rows(void)
 		     ARRAY_SIZE(quirk_rows));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static const double wis_dur[2][3] = {{30.12, 412.50, 160.33},
 					     {31.40, 370.10, 160.29}};
 	static const double trunc_dur[2][3] = {{3.02, 61.50, 75.33},
 					       {3.05, 65.80, 79.90}};
 
+	/* "large": only the scale case, a test of its own (tests/meson.build). */
+	if (argc > 1 && !strcmp(argv[1], "large")) {
+		test_large();
+		done_testing();
+		return exit_status();
+	}
 	test_examples();
 	test_full_report("wis-improve", wis_dur, true);
 	test_full_report("trunc-regress", trunc_dur, false);
@@ -1783,7 +1789,6 @@ int main(void)
 	test_machine_diffs();
 	test_helpers();
 	test_errors();
-	test_large();
 	done_testing();
 	return exit_status();
 }
