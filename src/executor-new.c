@@ -159,6 +159,7 @@ struct executor *executor_new(const struct config *cfg, const struct plan *plan,
 	struct executor_local_opts eo = {
 		.monitors = cfg->monitors,
 		.interval_s = cfg->monitor_interval_s,
+		.perf_events = cfg->perf_events.nr ? &cfg->perf_events : NULL,
 	};
 
 	if (cfg->kernels_nr)

@@ -1,0 +1,311 @@
+/* monitor-perf: perf_event_open() counters of an iteration's processes. */
+#define _GNU_SOURCE
+#include "monitor-perf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "monitor.h"
+#include "parse-num.h"
+#include "strbuf.h"
+#include "strvec.h"
+#include "util.h"
+
+/* One event: perf's name for it, its type and config. */
+struct event_def {
+	const char *name;
+	uint32_t type;
+	uint64_t config; /* for tracepoints, read from tracefs */
+};
+
+#define HW_CACHE(cache, op, result)                                            \
+	((uint64_t)(cache) | ((uint64_t)(op) << 8) | ((uint64_t)(result) << 16))
+
+static const struct event_def events[] = {
+	{"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+	{"context-switches", PERF_TYPE_SOFTWARE,
+	 PERF_COUNT_SW_CONTEXT_SWITCHES},
+	{"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+	{"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+	{"minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN},
+	{"major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+	{"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+	{"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+	{"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+	{"dTLB-load-misses", PERF_TYPE_HW_CACHE,
+	 HW_CACHE(PERF_COUNT_HW_CACHE_DTLB, PERF_COUNT_HW_CACHE_OP_READ,
+		  PERF_COUNT_HW_CACHE_RESULT_MISS)},
+};
+#define EVENTS_NR ARRAY_SIZE(events)
+
+struct monitor_perf {
+	size_t nr;		/* events asked for */
+	size_t ev[EVENTS_NR];	/* their indices in events[] */
+	int fd[EVENTS_NR];	/* -1: not open */
+	int keep[EVENTS_NR];	/* the same event on us, never on; -1: none */
+	int absent[EVENTS_NR];	/* 0, or the errno that made it absent */
+	bool user_only;		/* opened without kernel-side counts */
+	struct strbuf absent_text;
+};
+
+static long find_event(const char *name)
+{
+	for (size_t i = 0; i < EVENTS_NR; i++)
+		if (!strcmp(events[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+bool monitor_perf_known(const char *name)
+{
+	return !strcmp(name, "default") || find_event(name) >= 0;
+}
+
+const char *monitor_perf_names(void)
+{
+	static const char names[] =
+		"task-clock, context-switches, cpu-migrations, page-faults, "
+		"minor-faults, major-faults, cycles, instructions, "
+		"cache-misses, dTLB-load-misses";
+
+	return names;
+}
+
+const char *monitor_perf_unit(const char *name)
+{
+	return !strcmp(name, "task-clock") ? "ms" : "";
+}
+
+double monitor_perf_scale(const char *name)
+{
+	return !strcmp(name, "task-clock") ? 1e-6 : 1.0;
+}
+
+static void add_event(struct monitor_perf *mp, size_t e)
+{
+	for (size_t i = 0; i < mp->nr; i++)
+		if (mp->ev[i] == e)
+			return;
+	mp->ev[mp->nr++] = e;
+}
+
+struct monitor_perf *monitor_perf_new(const struct strvec *names,
+				      struct strbuf *err)
+{
+	struct monitor_perf *mp = xcalloc(1, sizeof(*mp));
+
+	strbuf_init(&mp->absent_text, 0);
+	for (size_t i = 0; i < EVENTS_NR; i++)
+		mp->fd[i] = mp->keep[i] = -1;
+	for (size_t i = 0; names && i < names->nr; i++) {
+		long e = find_event(names->v[i]);
+
+		if (!strcmp(names->v[i], "default")) {
+			for (size_t k = 0; k < EVENTS_NR; k++)
+				add_event(mp, k);
+			continue;
+		}
+		if (e < 0) {
+			error_addf(err, "unknown perf event '%s' (known: %s)",
+				   names->v[i], monitor_perf_names());
+			monitor_perf_free(mp);
+			return NULL;
+		}
+		add_event(mp, (size_t)e);
+	}
+	if (!mp->nr)
+		for (size_t k = 0; k < EVENTS_NR; k++)
+			add_event(mp, k);
+	return mp;
+}
+
+/*
+ * Open def on pid; keep: a copy on the calling thread that stays off,
+ * never inherited.
+ */
+static int perf_open(const struct event_def *def, pid_t pid, bool user_only,
+		     bool keep)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = def->type;
+	attr.size = sizeof(attr);
+	attr.config = def->config;
+	attr.read_format =
+		PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/*
+	 * Off in mmcmp, which never execs; inherited by the child forked
+	 * next, which turns it on at its exec; its children inherit it in
+	 * turn and their counts join ours when they exit.
+	 */
+	attr.disabled = 1;
+	attr.inherit = !keep;
+	attr.enable_on_exec = !keep;
+	attr.exclude_kernel = user_only;
+	attr.exclude_hv = user_only;
+	return (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Why errno e made an event absent, in words. */
+static void absent_reason(int e, struct strbuf *sb)
+{
+	switch (e) {
+	case ENOENT:
+	case EOPNOTSUPP:
+	case ENODEV:
+		strbuf_addf(sb, "no such event on this machine (%s)",
+			    strerror(e));
+		break;
+	case EACCES:
+	case EPERM:
+		strbuf_addf(sb, "not permitted (%s; see perf_event_paranoid)",
+			    strerror(e));
+		break;
+	default:
+		strbuf_addf(sb, "cannot be opened (%s)", strerror(e));
+	}
+}
+
+/* mp->absent_text: the absent events, grouped by reason. */
+static void absent_describe(struct monitor_perf *mp)
+{
+	bool done[EVENTS_NR] = {false};
+
+	strbuf_reset(&mp->absent_text);
+	for (size_t i = 0; i < mp->nr; i++) {
+		size_t n = 0;
+
+		if (!mp->absent[i] || done[i])
+			continue;
+		if (mp->absent_text.len)
+			strbuf_addstr(&mp->absent_text, "; ");
+		for (size_t k = i; k < mp->nr; k++) {
+			if (mp->absent[k] != mp->absent[i])
+				continue;
+			done[k] = true;
+			strbuf_addf(&mp->absent_text, "%s%s", n++ ? ", " : "",
+				    events[mp->ev[k]].name);
+		}
+		strbuf_addstr(&mp->absent_text, ": ");
+		absent_reason(mp->absent[i], &mp->absent_text);
+	}
+	if (mp->user_only)
+		strbuf_addf(&mp->absent_text, "%sthe kernel's part is not counted"
+					      " (perf_event_paranoid)",
+			    mp->absent_text.len ? "; " : "");
+}
+
+int monitor_perf_begin(struct monitor_perf *mp, pid_t pid, struct strbuf *err)
+{
+	size_t opened = 0;
+	int first_errno = 0;
+
+	monitor_perf_cancel(mp);
+	for (size_t i = 0; i < mp->nr; i++) {
+		const struct event_def *def = &events[mp->ev[i]];
+
+		if (mp->absent[i])
+			continue;
+		mp->fd[i] = perf_open(def, pid, mp->user_only, false);
+		if (mp->fd[i] < 0 && (errno == EACCES || errno == EPERM) &&
+		    !mp->user_only) {
+			mp->fd[i] = perf_open(def, pid, true, false);
+			/* Then every event the same way, to compare. */
+			if (mp->fd[i] >= 0) {
+				mp->user_only = true;
+				monitor_perf_cancel(mp);
+				return monitor_perf_begin(mp, pid, err);
+			}
+		}
+		if (mp->fd[i] < 0) {
+			mp->absent[i] = errno ? errno : EINVAL;
+			if (!first_errno)
+				first_errno = mp->absent[i];
+			continue;
+		}
+		opened++;
+		/*
+		 * The kernel turns a software event's or tracepoint's hooks
+		 * on when its first counter opens and off when the last
+		 * closes, patching its code each time (milliseconds in a
+		 * VM, measured with bench/run-overhead): a copy kept open
+		 * for mmcmp's life spares every iteration that.
+		 */
+		if (mp->keep[i] < 0)
+			mp->keep[i] = perf_open(def, 0, mp->user_only, true);
+	}
+	absent_describe(mp);
+	if (!opened)
+		return error_addf(err, "perf: no event could be opened: %s",
+				  mp->absent_text.buf);
+	return 0;
+}
+
+int monitor_perf_end(struct monitor_perf *mp, struct monitor_values *out,
+		     struct strbuf *err)
+{
+	int ret = 0;
+
+	out->nr = 0;
+	for (size_t i = 0; i < mp->nr; i++) {
+		uint64_t v[3] = {0, 0, 0}; /* value, enabled, running */
+		ssize_t n;
+
+		if (mp->fd[i] < 0)
+			continue;
+		n = read(mp->fd[i], v, sizeof(v));
+		if (n != (ssize_t)sizeof(v)) {
+			if (!ret)
+				ret = error_addf(err, "perf: cannot read '%s': %s",
+						 events[mp->ev[i]].name,
+						 n < 0 ? strerror(errno)
+						       : "short read");
+			continue;
+		}
+		/* Scaled up for the time a hardware counter was multiplexed. */
+		if (v[2] && v[2] < v[1])
+			v[0] = (uint64_t)((double)v[0] * (double)v[1] /
+					  (double)v[2]);
+		ALLOC_GROW(out->v, out->nr + 1, out->alloc);
+		out->v[out->nr].name = events[mp->ev[i]].name;
+		out->v[out->nr++].value = (int64_t)v[0];
+	}
+	monitor_perf_cancel(mp);
+	if (ret)
+		out->nr = 0;
+	return ret;
+}
+
+void monitor_perf_cancel(struct monitor_perf *mp)
+{
+	for (size_t i = 0; mp && i < mp->nr; i++) {
+		if (mp->fd[i] >= 0)
+			close(mp->fd[i]);
+		mp->fd[i] = -1;
+	}
+}
+
+const char *monitor_perf_absent(const struct monitor_perf *mp)
+{
+	return mp->absent_text.len ? mp->absent_text.buf : NULL;
+}
+
+void monitor_perf_free(struct monitor_perf *mp)
+{
+	if (!mp)
+		return;
+	monitor_perf_cancel(mp);
+	for (size_t i = 0; i < mp->nr; i++)
+		if (mp->keep[i] >= 0)
+			close(mp->keep[i]);
+	strbuf_release(&mp->absent_text);
+	free(mp);
+}
