@@ -120,8 +120,12 @@ static const struct key top_keys[] = {
 		 "iteration's processes (no perf tool needed): `[default]` "
 		 "for all of task-clock, context-switches, cpu-migrations, "
 		 "page-faults, minor-faults, major-faults, cycles, "
-		 "instructions, cache-misses and dTLB-load-misses, or a list "
-		 "of them. An event the machine lacks is stored as absent, "
+		 "instructions, cache-misses, dTLB-load-misses and the mm "
+		 "tracepoints vmscan:mm_vmscan_direct_reclaim_begin and "
+		 "_end, vmscan:mm_vmscan_memcg_reclaim_begin and _end, "
+		 "compaction:mm_compaction_begin and _end and "
+		 "huge_memory:mm_collapse_huge_page (counts; docs/perf.md), "
+		 "or a list of them. An event the machine lacks is stored as absent, "
 		 "with the reason, and said once. `mmcmp compare` tests them "
 		 "in a \"BENCH perf\" table. Needs `monitors: true`."},
 	{.name = "env",

@@ -41,16 +41,31 @@ static const struct event_def events[] = {
 	{"dTLB-load-misses", PERF_TYPE_HW_CACHE,
 	 HW_CACHE(PERF_COUNT_HW_CACHE_DTLB, PERF_COUNT_HW_CACHE_OP_READ,
 		  PERF_COUNT_HW_CACHE_RESULT_MISS)},
+	/* Stalls: the mm tracepoints, "system:name" under tracefs. */
+	{"vmscan:mm_vmscan_direct_reclaim_begin", PERF_TYPE_TRACEPOINT, 0},
+	{"vmscan:mm_vmscan_direct_reclaim_end", PERF_TYPE_TRACEPOINT, 0},
+	{"vmscan:mm_vmscan_memcg_reclaim_begin", PERF_TYPE_TRACEPOINT, 0},
+	{"vmscan:mm_vmscan_memcg_reclaim_end", PERF_TYPE_TRACEPOINT, 0},
+	{"compaction:mm_compaction_begin", PERF_TYPE_TRACEPOINT, 0},
+	{"compaction:mm_compaction_end", PERF_TYPE_TRACEPOINT, 0},
+	{"huge_memory:mm_collapse_huge_page", PERF_TYPE_TRACEPOINT, 0},
+};
+
+/* Where tracefs may be mounted, the first that has the event wins. */
+static const char *const tracefs_dirs[] = {
+	"/sys/kernel/tracing",
+	"/sys/kernel/debug/tracing",
 };
 #define EVENTS_NR ARRAY_SIZE(events)
 
 struct monitor_perf {
-	size_t nr;		/* events asked for */
-	size_t ev[EVENTS_NR];	/* their indices in events[] */
-	int fd[EVENTS_NR];	/* -1: not open */
-	int keep[EVENTS_NR];	/* the same event on us, never on; -1: none */
-	int absent[EVENTS_NR];	/* 0, or the errno that made it absent */
-	bool user_only;		/* opened without kernel-side counts */
+	size_t nr;	       /* events asked for */
+	size_t ev[EVENTS_NR];  /* their indices in events[] */
+	int fd[EVENTS_NR];     /* -1: not open */
+	int keep[EVENTS_NR];   /* the same event on us, never on; -1: none */
+	int absent[EVENTS_NR]; /* 0, or the errno that made it absent */
+	uint64_t tp_id[EVENTS_NR]; /* a tracepoint's id; 0: not read yet */
+	bool user_only;		   /* opened without kernel-side counts */
 	struct strbuf absent_text;
 };
 
@@ -72,7 +87,13 @@ const char *monitor_perf_names(void)
 	static const char names[] =
 		"task-clock, context-switches, cpu-migrations, page-faults, "
 		"minor-faults, major-faults, cycles, instructions, "
-		"cache-misses, dTLB-load-misses";
+		"cache-misses, dTLB-load-misses, "
+		"vmscan:mm_vmscan_direct_reclaim_begin, "
+		"vmscan:mm_vmscan_direct_reclaim_end, "
+		"vmscan:mm_vmscan_memcg_reclaim_begin, "
+		"vmscan:mm_vmscan_memcg_reclaim_end, "
+		"compaction:mm_compaction_begin, compaction:mm_compaction_end, "
+		"huge_memory:mm_collapse_huge_page";
 
 	return names;
 }
@@ -129,15 +150,15 @@ struct monitor_perf *monitor_perf_new(const struct strvec *names,
  * Open def on pid; keep: a copy on the calling thread that stays off,
  * never inherited.
  */
-static int perf_open(const struct event_def *def, pid_t pid, bool user_only,
-		     bool keep)
+static int perf_open(const struct event_def *def, uint64_t config, pid_t pid,
+		     bool user_only, bool keep)
 {
 	struct perf_event_attr attr;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.type = def->type;
 	attr.size = sizeof(attr);
-	attr.config = def->config;
+	attr.config = config;
 	attr.read_format =
 		PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	/*
@@ -154,9 +175,48 @@ static int perf_open(const struct event_def *def, pid_t pid, bool user_only,
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
-/* Why errno e made an event absent, in words. */
-static void absent_reason(int e, struct strbuf *sb)
+/*
+ * The id of tracepoint "system:name" from tracefs into *id; else the
+ * errno of the first directory (ENOENT: no tracefs there or no such
+ * event, EACCES: not root).
+ */
+static int tracepoint_id(const char *event, uint64_t *id)
 {
+	const char *colon = strchr(event, ':');
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	int e = ENOENT;
+
+	for (size_t d = 0; colon && d < ARRAY_SIZE(tracefs_dirs); d++) {
+		strbuf_reset(&path);
+		strbuf_reset(&text);
+		strbuf_addf(&path, "%s/events/%.*s/%s/id", tracefs_dirs[d],
+			    (int)(colon - event), event, colon + 1);
+		if (strbuf_read_file(&text, path.buf, NULL)) {
+			if (!d)
+				e = errno ? errno : ENOENT;
+			continue;
+		}
+		strbuf_rtrim(&text);
+		if (parse_uint64(text.buf, id) && *id) {
+			e = 0;
+			break;
+		}
+		e = EINVAL;
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return e;
+}
+
+/* Why errno e made an event absent, in words; tp: a tracepoint. */
+static void absent_reason(int e, bool tp, struct strbuf *sb)
+{
+	if (tp && e == ENOENT) {
+		strbuf_addstr(sb,
+			      "no such tracepoint under /sys/kernel/tracing "
+			      "(is tracefs mounted?)");
+		return;
+	}
 	switch (e) {
 	case ENOENT:
 	case EOPNOTSUPP:
@@ -174,6 +234,11 @@ static void absent_reason(int e, struct strbuf *sb)
 	}
 }
 
+static bool is_tp(const struct monitor_perf *mp, size_t i)
+{
+	return events[mp->ev[i]].type == PERF_TYPE_TRACEPOINT;
+}
+
 /* mp->absent_text: the absent events, grouped by reason. */
 static void absent_describe(struct monitor_perf *mp)
 {
@@ -188,36 +253,45 @@ static void absent_describe(struct monitor_perf *mp)
 		if (mp->absent_text.len)
 			strbuf_addstr(&mp->absent_text, "; ");
 		for (size_t k = i; k < mp->nr; k++) {
-			if (mp->absent[k] != mp->absent[i])
+			if (mp->absent[k] != mp->absent[i] ||
+			    is_tp(mp, k) != is_tp(mp, i))
 				continue;
 			done[k] = true;
 			strbuf_addf(&mp->absent_text, "%s%s", n++ ? ", " : "",
 				    events[mp->ev[k]].name);
 		}
 		strbuf_addstr(&mp->absent_text, ": ");
-		absent_reason(mp->absent[i], &mp->absent_text);
+		absent_reason(mp->absent[i], is_tp(mp, i), &mp->absent_text);
 	}
 	if (mp->user_only)
-		strbuf_addf(&mp->absent_text, "%sthe kernel's part is not counted"
-					      " (perf_event_paranoid)",
+		strbuf_addf(&mp->absent_text,
+			    "%sthe kernel's part is not counted"
+			    " (perf_event_paranoid)",
 			    mp->absent_text.len ? "; " : "");
 }
 
 int monitor_perf_begin(struct monitor_perf *mp, pid_t pid, struct strbuf *err)
 {
 	size_t opened = 0;
-	int first_errno = 0;
 
 	monitor_perf_cancel(mp);
 	for (size_t i = 0; i < mp->nr; i++) {
 		const struct event_def *def = &events[mp->ev[i]];
+		uint64_t config = def->config;
 
 		if (mp->absent[i])
 			continue;
-		mp->fd[i] = perf_open(def, pid, mp->user_only, false);
+		if (def->type == PERF_TYPE_TRACEPOINT && !mp->tp_id[i]) {
+			mp->absent[i] = tracepoint_id(def->name, &mp->tp_id[i]);
+			if (mp->absent[i])
+				continue;
+		}
+		if (def->type == PERF_TYPE_TRACEPOINT)
+			config = mp->tp_id[i];
+		mp->fd[i] = perf_open(def, config, pid, mp->user_only, false);
 		if (mp->fd[i] < 0 && (errno == EACCES || errno == EPERM) &&
 		    !mp->user_only) {
-			mp->fd[i] = perf_open(def, pid, true, false);
+			mp->fd[i] = perf_open(def, config, pid, true, false);
 			/* Then every event the same way, to compare. */
 			if (mp->fd[i] >= 0) {
 				mp->user_only = true;
@@ -227,8 +301,6 @@ int monitor_perf_begin(struct monitor_perf *mp, pid_t pid, struct strbuf *err)
 		}
 		if (mp->fd[i] < 0) {
 			mp->absent[i] = errno ? errno : EINVAL;
-			if (!first_errno)
-				first_errno = mp->absent[i];
 			continue;
 		}
 		opened++;
@@ -240,7 +312,8 @@ int monitor_perf_begin(struct monitor_perf *mp, pid_t pid, struct strbuf *err)
 		 * for mmcmp's life spares every iteration that.
 		 */
 		if (mp->keep[i] < 0)
-			mp->keep[i] = perf_open(def, 0, mp->user_only, true);
+			mp->keep[i] =
+				perf_open(def, config, 0, mp->user_only, true);
 	}
 	absent_describe(mp);
 	if (!opened)
@@ -264,10 +337,10 @@ int monitor_perf_end(struct monitor_perf *mp, struct monitor_values *out,
 		n = read(mp->fd[i], v, sizeof(v));
 		if (n != (ssize_t)sizeof(v)) {
 			if (!ret)
-				ret = error_addf(err, "perf: cannot read '%s': %s",
-						 events[mp->ev[i]].name,
-						 n < 0 ? strerror(errno)
-						       : "short read");
+				ret = error_addf(
+					err, "perf: cannot read '%s': %s",
+					events[mp->ev[i]].name,
+					n < 0 ? strerror(errno) : "short read");
 			continue;
 		}
 		/* Scaled up for the time a hardware counter was multiplexed. */

@@ -17,8 +17,10 @@ struct strvec;
  * exit and nothing of the starter's own. Software events
  * (task-clock, page faults, ...), hardware events where the machine has
  * a PMU, and mm tracepoints (direct and memcg reclaim, compaction, THP
- * collapse), counted; a tracepoint's count needs no ring buffer, the
- * time between begin and end would, so none is summed. An event that
+ * collapse; their ids read from tracefs at /sys/kernel/tracing or
+ * /sys/kernel/debug/tracing), counted; a tracepoint's count needs no
+ * ring buffer, the time between begin and end would (a sample per event,
+ * with its timestamp), so none is summed. An event that
  * cannot be opened is absent, with the reason, and not tried again.
  *
  * Functions returning int give 0, or -1 after appending one line to err.

@@ -2,7 +2,8 @@
 # The perf monitor: `perf: [...]` counts kernel events per iteration with
 # perf_event_open, stored in iteration_perf and tested in a "BENCH perf"
 # table as the workload rows are; an event the machine lacks is stored
-# as absent and said once; an unknown event is refused with its position.
+# as absent and said once; an unknown event is refused with its position;
+# the mm tracepoints count memcg reclaim in a memory-limited cgroup.
 . ./lib.sh
 
 PF=${WORKLOAD_PAGE_FAULT:?run through meson test}
@@ -137,6 +138,56 @@ EOF2
 	grep_file "$TMP/out" "^Amean  *page-faults .*\*" "and the row is marked"
 else
 	ok "# SKIP transparent hugepages are off or missing"
+fi
+
+# Stalls: a writer of 64 MiB of page cache in a memory cgroup of 16 MiB
+# reclaims in it; the tracepoints count it, begins and ends alike.
+tp=vmscan/mm_vmscan_memcg_reclaim_begin/id
+cat >"$TMP/mc.yaml" <<EOF2
+name: mc
+iterations: 2
+perf: [vmscan:mm_vmscan_memcg_reclaim_begin, vmscan:mm_vmscan_memcg_reclaim_end,
+       compaction:mm_compaction_begin]
+workloads:
+  - name: write
+    command: [dd, if=/dev/zero, of=$TMP/f, bs=1M, count=64]
+    metrics:
+      - name: elapsed
+        extract:
+          measure: elapsed
+EOF2
+cg=mmcmp-t1750-$$
+if ! [ -r "/sys/kernel/tracing/events/$tp" ] &&
+	! [ -r "/sys/kernel/debug/tracing/events/$tp" ]; then
+	expect_status 0 "tracepoints without tracefs" \
+		"$MMCMP" run -q "$TMP/mc.yaml" --label notracefs
+	grep_file "$TMP/err" "perf events not counted: .*mm_vmscan_memcg_reclaim_begin.*no such tracepoint" \
+		"are absent, saying why"
+elif [ -w /sys/fs/cgroup/cgroup.subtree_control ] &&
+	grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
+	printf 'cgroup:\n  path: %s/leaf\n  controllers: [memory]\n  limits: { memory.max: "16777216" }\n' \
+		"$cg" >>"$TMP/mc.yaml"
+elif [ -w /sys/fs/cgroup/memory/cgroup.procs ]; then
+	printf 'cgroup:\n  path: %s/leaf\n  controllers: [memory]\n  limits: { memory.limit_in_bytes: "16777216" }\n  root: /sys/fs/cgroup/memory\n' \
+		"$cg" >>"$TMP/mc.yaml"
+fi
+if grep -q '^cgroup:' "$TMP/mc.yaml"; then
+	expect_status 0 "a writer in a small memory cgroup" \
+		"$MMCMP" run -q "$TMP/mc.yaml" --label mc
+	check "memcg reclaim was counted in every iteration, begins as ends" \
+		test "$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM iteration_perf p
+			JOIN iteration i ON i.id = p.iteration_id
+			JOIN run r ON r.id = i.run_id WHERE r.label = 'mc'
+			AND json_extract(counters, '\$.vmscan:mm_vmscan_memcg_reclaim_begin') > 0
+			AND json_extract(counters, '\$.vmscan:mm_vmscan_memcg_reclaim_begin') =
+			json_extract(counters, '\$.vmscan:mm_vmscan_memcg_reclaim_end')
+			AND json_extract(counters, '\$.compaction:mm_compaction_begin') >= 0")" -eq 2
+	expect_status 0 "show the counts" "$MMCMP" compare mc mc
+	grep_file "$TMP/out" "^Amean  *vmscan:mm_vmscan_memcg_reclaim_begin " \
+		"as rows of the perf table"
+elif [ -r "/sys/kernel/tracing/events/$tp" ] ||
+	[ -r "/sys/kernel/debug/tracing/events/$tp" ]; then
+	ok "# SKIP no writable memory cgroup for the reclaim test"
 fi
 
 done_testing
