@@ -1261,7 +1261,7 @@ static bool counter_changed(const struct monitor_table *mt, const char *name)
  */
 static void monitor_add_op(struct compare_bench *b, char *const *labels,
 			   size_t nr, const struct monitor_table *const *mt,
-			   const char *name, const char *unit,
+			   const char *name, bool perf,
 			   const struct compare_options *opts)
 {
 	struct op_samples *tmp = xcalloc(nr, sizeof(*tmp));
@@ -1281,7 +1281,8 @@ static void monitor_add_op(struct compare_bench *b, char *const *labels,
 			continue;
 		c = monitor_table_get(mt[i], name);
 		tmp[i].name = (char *)name;
-		tmp[i].unit = (char *)unit;
+		tmp[i].unit = (char *)(perf ? monitor_perf_unit(name) : "");
+		tmp[i].higher_better = perf && monitor_perf_higher_better(name);
 		tmp[i].decimals = 2;
 		tmp[i].v = c ? c->v : zeros;
 		tmp[i].nr = c ? c->nr : mt[i]->iterations;
@@ -1351,9 +1352,7 @@ static void add_monitor_benches(struct compare_result *res,
 					continue;
 				strmap_put(&seen, name, len, 0);
 				monitor_add_op(b, res->labels, nr, mt, name,
-					       perf ? monitor_perf_unit(name)
-						    : "",
-					       opts);
+					       perf, opts);
 			}
 		}
 		if (!b->ops_nr) {

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "monitor.h"
 #include "parse-num.h"
+#include "run-data.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "util.h"
@@ -106,6 +108,45 @@ const char *monitor_perf_unit(const char *name)
 double monitor_perf_scale(const char *name)
 {
 	return !strcmp(name, "task-clock") ? 1e-6 : 1.0;
+}
+
+bool monitor_perf_higher_better(const char *name)
+{
+	return !strcmp(name, "IPC");
+}
+
+/* The derived rows: name = numerator * scale / denominator. */
+static const struct {
+	const char *name, *num, *den;
+	double scale;
+} derived[] = {
+	{"IPC", "instructions", "cycles", 1.0},
+	{"cache-MPKI", "cache-misses", "instructions", 1000.0},
+	{"dTLB-MPKI", "dTLB-load-misses", "instructions", 1000.0},
+};
+
+void monitor_perf_derive(struct monitor_table *mt)
+{
+	for (size_t d = 0; d < ARRAY_SIZE(derived) && mt->iterations; d++) {
+		const struct monitor_counter *num =
+			monitor_table_get(mt, derived[d].num);
+		const struct monitor_counter *den =
+			monitor_table_get(mt, derived[d].den);
+		struct monitor_counter *c;
+
+		if (!num || !den || monitor_table_get(mt, derived[d].name))
+			continue;
+		monitor_table_set(mt, derived[d].name, 0.0);
+		c = &mt->counters[mt->counters_nr - 1];
+		/* Looked up again: the new row may have moved the others. */
+		num = monitor_table_get(mt, derived[d].num);
+		den = monitor_table_get(mt, derived[d].den);
+		for (size_t k = 0; k < mt->iterations; k++)
+			c->v[k] = den->v[k] != 0.0
+					  ? num->v[k] * derived[d].scale /
+						    den->v[k]
+					  : NAN;
+	}
 }
 
 static void add_event(struct monitor_perf *mp, size_t e)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+struct monitor_table;
 struct monitor_values;
 struct strbuf;
 struct strvec;
@@ -45,6 +46,18 @@ const char *monitor_perf_names(void);
 const char *monitor_perf_unit(const char *name);
 /* What the stored value of name is multiplied by for its unit. */
 double monitor_perf_scale(const char *name);
+/*
+ * Whether more of name is better: only for the derived IPC; every event
+ * counts a cost.
+ */
+bool monitor_perf_higher_better(const char *name);
+/*
+ * Add to perf table mt the rows derived per iteration from two counters
+ * it has: "IPC" = instructions / cycles, "cache-MPKI" = cache-misses and
+ * "dTLB-MPKI" = dTLB-load-misses per 1000 instructions; NaN where the
+ * divisor is 0. Rows whose counters are missing are not added.
+ */
+void monitor_perf_derive(struct monitor_table *mt);
 
 /*
  * The counters of events (names as monitor_perf_known(); NULL or empty:

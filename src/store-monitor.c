@@ -580,6 +580,8 @@ static int load_rows(struct store *st, int64_t run_id, sqlite3_stmt *stmt,
 
 	ret = store_each_row(st, stmt, table_row, &sink, err,
 			     "load monitors of run %" PRId64, run_id);
+	for (size_t i = 0; !ret && kind == TABLE_PERF && i < tmp->perf_nr; i++)
+		monitor_perf_derive(&tmp->perf[i]);
 	for (size_t i = 0; i < sink.index_nr; i++)
 		strmap_clear(&sink.index[i]);
 	free(sink.index);

@@ -3,6 +3,7 @@
  * perf_event_open works, that the counters opened before a fork count
  * the child from its exec on and nothing of a child that never execs.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -12,8 +13,10 @@
 #include "tap.h"
 #include "monitor.h"
 #include "monitor-perf.h"
+#include "run-data.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "util.h"
 
 static const struct {
 	const char *name;
@@ -64,6 +67,62 @@ static void test_new(void)
 	monitor_perf_free(NULL);
 	strvec_clear(&names);
 	strbuf_release(&err);
+}
+
+/* Two iterations of counters; the derived rows expected of them. */
+static const struct {
+	double instructions[2], cycles[2], cache_misses[2];
+	bool has_cycles;
+	double ipc[2], cache_mpki[2]; /* NaN: undefined */
+} derive_cases[] = {
+	{{200, 300}, {100, 150}, {2, 3}, true, {2, 2}, {10, 10}},
+	{{200, 300}, {100, 0}, {0, 6}, true, {2, NAN}, {0, 20}},
+	{{200, 300}, {0, 0}, {1, 1}, false, {0, 0}, {5, 1000.0 / 300}},
+};
+
+static bool same(double got, double want)
+{
+	return isnan(want) ? isnan(got) : fabs(got - want) < 1e-12;
+}
+
+static void test_derive(void)
+{
+	for (size_t i = 0; i < sizeof(derive_cases) / sizeof(derive_cases[0]);
+	     i++) {
+		struct monitor_table mt = {0};
+		const struct monitor_counter *ipc, *mpki;
+
+		mt.benchmark = xstrdup("b");
+		for (size_t k = 0; k < 2; k++) {
+			monitor_table_add_iteration(&mt, 1.0);
+			monitor_table_set(&mt, "instructions",
+					  derive_cases[i].instructions[k]);
+			if (derive_cases[i].has_cycles)
+				monitor_table_set(&mt, "cycles",
+						  derive_cases[i].cycles[k]);
+			monitor_table_set(&mt, "cache-misses",
+					  derive_cases[i].cache_misses[k]);
+		}
+		monitor_perf_derive(&mt);
+		ipc = monitor_table_get(&mt, "IPC");
+		mpki = monitor_table_get(&mt, "cache-MPKI");
+		if (derive_cases[i].has_cycles)
+			ok(ipc && ipc->nr == 2 &&
+				   same(ipc->v[0], derive_cases[i].ipc[0]) &&
+				   same(ipc->v[1], derive_cases[i].ipc[1]),
+			   "IPC, case %zu", i);
+		else
+			ok(!ipc, "no cycles, no IPC, case %zu", i);
+		ok(mpki && same(mpki->v[0], derive_cases[i].cache_mpki[0]) &&
+			   same(mpki->v[1], derive_cases[i].cache_mpki[1]),
+		   "cache-MPKI, case %zu", i);
+		ok(!monitor_table_get(&mt, "dTLB-MPKI"),
+		   "no dTLB misses, no dTLB-MPKI, case %zu", i);
+		monitor_table_release(&mt);
+	}
+	ok(monitor_perf_higher_better("IPC") &&
+		   !monitor_perf_higher_better("page-faults"),
+	   "IPC alone is higher-better");
 }
 
 /*
@@ -141,6 +200,7 @@ int main(void)
 {
 	test_names();
 	test_new();
+	test_derive();
 	test_scope();
 	done_testing();
 	return exit_status();

@@ -103,6 +103,21 @@ grep_file "$TMP/out" '"wis-pf perf"' "the perf table is in the JSON output"
 expect_status 0 "compare --test=mmtests" "$MMCMP" compare --test=mmtests pf-a pf-b
 check "mmtests' text has no perf table" sh -c "! grep -q '^wis-pf perf' '$TMP/out'"
 
+# Derived rows, from hardware counters written into the stored records
+# (this machine may have no PMU): IPC, higher-better, halved on pf-b.
+q="UPDATE iteration_perf SET counters = json_set(counters,
+	'\$.instructions', 2000000000 + iteration_id * 1009,
+	'\$.cycles', 1000000000 + iteration_id * 7919 +
+	(SELECT CASE r.label WHEN 'pf-b' THEN 1000000000 ELSE 0 END
+	FROM iteration i JOIN run r ON r.id = i.run_id
+	WHERE i.id = iteration_perf.iteration_id))"
+sqlite3 "$MMCMP_DB" "$q"
+expect_status 0 "compare with cycles and instructions" "$MMCMP" compare pf-a pf-b
+grep_file "$TMP/out" "^Hmean  *IPC  *2\.00 (" "an IPC row, higher-better, so of harmonic means"
+grep_file "$TMP/out" "^IPC  *pf-b  *-50\.[0-9]*% .* worse$" "whose fall is worse"
+grep_file "$TMP/out" "^Amean  *cycles " "beside the counters it comes from"
+check "no MPKI rows without the misses" sh -c "! grep -q 'MPKI' '$TMP/out'"
+
 # Hugepages against base pages: the same memory in 512 times fewer faults.
 thp=/sys/kernel/mm/transparent_hugepage/enabled
 if [ -r "$thp" ] && ! grep -q '\[never\]' "$thp"; then
