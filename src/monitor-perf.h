@@ -60,11 +60,11 @@ bool monitor_perf_higher_better(const char *name);
 void monitor_perf_derive(struct monitor_table *mt);
 
 /*
- * The counters of events (names as monitor_perf_known(); NULL or empty:
- * "default"), or NULL with a line in err naming an unknown event. Free
- * with monitor_perf_free().
+ * The counters of the events in names (as monitor_perf_known(); NULL or
+ * empty: "default"), or NULL with a line in err naming an unknown event.
+ * Free with monitor_perf_free().
  */
-struct monitor_perf *monitor_perf_new(const struct strvec *events,
+struct monitor_perf *monitor_perf_new(const struct strvec *names,
 				      struct strbuf *err);
 /*
  * Open the counters on process pid (0: the calling thread), which must
