@@ -201,3 +201,14 @@ CREATE TABLE boot (
 	failed TEXT,
 	PRIMARY KEY (run_id, number)
 ) STRICT;
+
+-- The perf counters of monitored iterations (0010, src/monitor-perf.h):
+-- counters a JSON object of event name -> count over the iteration
+-- ("task-clock" in nanoseconds), zeros included, '{}' when none could be
+-- opened; absent which events were not counted and why (NULL: none).
+CREATE TABLE iteration_perf (
+	iteration_id INTEGER PRIMARY KEY
+		REFERENCES iteration_monitor (iteration_id) ON DELETE CASCADE,
+	counters TEXT NOT NULL,
+	absent TEXT
+) STRICT;

@@ -29,6 +29,7 @@
 
 #include "machine.h"
 #include "monitor.h"
+#include "monitor-perf.h"
 #include "parse-num.h"
 #include "run-data.h"
 #include "runner.h"
@@ -58,6 +59,8 @@ static void setup_mounts(void)
 	 */
 	mkdir("/sys/fs/cgroup", 0755);
 	mount("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL);
+	/* For the perf monitor's tracepoints; absent without it. */
+	mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
 }
 
 /*
@@ -234,12 +237,56 @@ static int put_snapshots(struct strbuf *out, uint16_t tag, struct strbuf *err)
 	return ret;
 }
 
-/* Run the command of a request and build its result frame into out. */
-static void run_request(const struct vmproto_msg *msg, struct strbuf *out)
+/*
+ * Open the perf counters that names asks for (none: nothing to do),
+ * making *perf on the first request; false when none are open, with why
+ * in absent.
+ */
+static bool perf_begin(struct monitor_perf **perf, const struct strvec *names,
+		       struct strbuf *absent)
 {
-	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT;
+	if (!names->nr)
+		return false;
+	if (!*perf)
+		*perf = monitor_perf_new(names, absent);
+	return *perf && !monitor_perf_begin(*perf, 0, absent);
+}
+
+/* Read the perf counters into out's result frame, or why there are none. */
+static void perf_end(struct monitor_perf *perf, bool counting,
+		     struct strbuf *absent, struct strbuf *out)
+{
+	struct monitor_values v = MONITOR_VALUES_INIT;
+	struct strbuf text = STRBUF_INIT;
+
+	if (counting && !monitor_perf_end(perf, &v, absent)) {
+		for (size_t i = 0; i < v.nr; i++)
+			strbuf_addf(&text, "%s %" PRIu64 "\n", v.v[i].name,
+				    (uint64_t)v.v[i].value);
+		vmproto_put(out, VMPROTO_T_PERF_COUNTS, text.buf, text.len);
+		if (monitor_perf_absent(perf))
+			strbuf_addstr(absent, monitor_perf_absent(perf));
+	}
+	if (absent->len)
+		vmproto_put(out, VMPROTO_T_PERF_ABSENT, absent->buf,
+			    absent->len);
+	monitor_values_release(&v);
+	strbuf_release(&text);
+}
+
+/*
+ * Run the command of a request and build its result frame into out;
+ * *perf holds the perf counters from the first request that asks for
+ * them on.
+ */
+static void run_request(const struct vmproto_msg *msg, struct strbuf *out,
+			struct monitor_perf **perf)
+{
+	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT,
+		      events = STRVEC_INIT;
 	struct strbuf cwd = STRBUF_INIT, err = STRBUF_INIT, snaps = STRBUF_INIT,
-		      merr = STRBUF_INIT;
+		      merr = STRBUF_INIT, absent = STRBUF_INIT;
+	bool counting = false;
 	struct runner_result r = RUNNER_RESULT_INIT;
 	struct runner_opts o = {0};
 	bool monitor = vmproto_get_u64(msg, VMPROTO_T_MONITOR, 0) != 0;
@@ -255,6 +302,8 @@ static void run_request(const struct vmproto_msg *msg, struct strbuf *out)
 			strvec_push_nodup(&argv, s);
 		else if (f->tag == VMPROTO_T_ENV)
 			strvec_push_nodup(&env, s);
+		else if (f->tag == VMPROTO_T_PERF)
+			strvec_push_nodup(&events, s);
 		else
 			free(s);
 	}
@@ -267,6 +316,8 @@ static void run_request(const struct vmproto_msg *msg, struct strbuf *out)
 	o.stdout_max = (size_t)vmproto_get_u64(msg, VMPROTO_T_STDOUT_MAX, 0);
 	if (monitor && put_snapshots(&snaps, VMPROTO_T_SNAP_BEFORE, &merr))
 		monitor = false;
+	if (monitor)
+		counting = perf_begin(perf, &events, &absent);
 	if (!argv.nr || runner_run(&o, &r, &err)) {
 		r.status = RUNNER_EXEC;
 		strbuf_reset(&r.err_tail);
@@ -278,14 +329,19 @@ static void run_request(const struct vmproto_msg *msg, struct strbuf *out)
 	/* Numbered as the request, so the host pairs them. */
 	start = vmproto_begin(out, VMPROTO_RESULT, msg->seq);
 	vmproto_put_result(out, &r);
-	if (monitor)
+	if (monitor) {
 		strbuf_add(out, snaps.buf, snaps.len);
-	else if (merr.len)
+		perf_end(*perf, counting, &absent, out);
+	} else if (merr.len)
 		vmproto_put(out, VMPROTO_T_MONITOR_ERR, merr.buf, merr.len);
 	vmproto_end(out, start);
 	runner_result_release(&r);
+	if (counting && !monitor)
+		monitor_perf_cancel(*perf);
 	strvec_clear(&argv);
 	strvec_clear(&env);
+	strvec_clear(&events);
+	strbuf_release(&absent);
 	strbuf_release(&cwd);
 	strbuf_release(&err);
 	strbuf_release(&snaps);
@@ -312,6 +368,7 @@ static void serve(int fd)
 {
 	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
 	struct vmproto_msg msg = VMPROTO_MSG_INIT;
+	struct monitor_perf *perf = NULL;
 	char buf[65536];
 
 	for (;;) {
@@ -338,13 +395,14 @@ static void serve(int fd)
 		else if (msg.type == VMPROTO_POWEROFF)
 			break;
 		else if (msg.type == VMPROTO_REQUEST)
-			run_request(&msg, &out);
+			run_request(&msg, &out, &perf);
 		memmove(in.buf, in.buf + used, in.len - used);
 		strbuf_setlen(&in, in.len - used);
 		if (out.len && write_all(fd, out.buf, out.len))
 			break;
 	}
 	vmproto_msg_release(&msg);
+	monitor_perf_free(perf);
 	strbuf_release(&in);
 	strbuf_release(&out);
 	strbuf_release(&err);

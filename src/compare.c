@@ -9,6 +9,7 @@
 #include "compare-provenance.h"
 #include "compare-units.h"
 #include "machine.h"
+#include "monitor-perf.h"
 #include "run-data.h"
 #include "stats.h"
 #include "strbuf.h"
@@ -1109,6 +1110,16 @@ static const struct monitor_table *find_cgroups(const struct run_data *rd,
 	return NULL;
 }
 
+/* The perf table of benchmark name in rd, or NULL. */
+static const struct monitor_table *find_perf(const struct run_data *rd,
+					     const char *name)
+{
+	for (size_t k = 0; k < rd->perf_nr; k++)
+		if (!strcmp(rd->perf[k].benchmark, name))
+			return &rd->perf[k];
+	return NULL;
+}
+
 /* A note per run whose iterations of b shared a busy machine. */
 static void bench_busy(const struct compare_result *res,
 		       struct compare_bench *b, const struct run_data *runs)
@@ -1250,7 +1261,8 @@ static bool counter_changed(const struct monitor_table *mt, const char *name)
  */
 static void monitor_add_op(struct compare_bench *b, char *const *labels,
 			   size_t nr, const struct monitor_table *const *mt,
-			   const char *name, const struct compare_options *opts)
+			   const char *name, bool perf,
+			   const struct compare_options *opts)
 {
 	struct op_samples *tmp = xcalloc(nr, sizeof(*tmp));
 	const struct op_samples **src =
@@ -1269,7 +1281,8 @@ static void monitor_add_op(struct compare_bench *b, char *const *labels,
 			continue;
 		c = monitor_table_get(mt[i], name);
 		tmp[i].name = (char *)name;
-		tmp[i].unit = (char *)"";
+		tmp[i].unit = (char *)(perf ? monitor_perf_unit(name) : "");
+		tmp[i].higher_better = perf && monitor_perf_higher_better(name);
 		tmp[i].decimals = 2;
 		tmp[i].v = c ? c->v : zeros;
 		tmp[i].nr = c ? c->nr : mt[i]->iterations;
@@ -1290,14 +1303,17 @@ static void monitor_add_op(struct compare_bench *b, char *const *labels,
  */
 static void add_monitor_benches(struct compare_result *res,
 				const struct run_data *runs, size_t nr,
-				bool cgroup, size_t *bench_alloc)
+				bool cgroup, bool perf, size_t *bench_alloc)
 {
 	const struct compare_options *opts = &res->opts;
 	const struct monitor_table **mt =
 		xcalloc(nr, sizeof(const struct monitor_table *));
-	const struct monitor_table *base =
-		cgroup ? runs[0].cgroups : runs[0].monitors;
-	size_t base_nr = cgroup ? runs[0].cgroups_nr : runs[0].monitors_nr;
+	const struct monitor_table *base = perf	    ? runs[0].perf
+					   : cgroup ? runs[0].cgroups
+						    : runs[0].monitors;
+	size_t base_nr = perf	  ? runs[0].perf_nr
+			 : cgroup ? runs[0].cgroups_nr
+				  : runs[0].monitors_nr;
 	struct strmap seen = STRMAP_INIT;
 	struct strbuf title = STRBUF_INIT;
 
@@ -1306,13 +1322,16 @@ static void add_monitor_benches(struct compare_result *res,
 		struct compare_bench *b;
 
 		for (size_t i = 0; i < nr; i++)
-			mt[i] = cgroup ? find_cgroups(&runs[i], bench)
-				       : find_monitors(&runs[i], bench);
+			mt[i] = perf	 ? find_perf(&runs[i], bench)
+				: cgroup ? find_cgroups(&runs[i], bench)
+					 : find_monitors(&runs[i], bench);
 		if (!mt[0]->iterations)
 			continue;
 		strbuf_reset(&title);
 		strbuf_addf(&title, "%s %s", bench,
-			    cgroup ? "cgroup" : "vmstat");
+			    perf     ? "perf"
+			    : cgroup ? "cgroup"
+				     : "vmstat");
 		ALLOC_GROW(res->bench, res->bench_nr + 1, *bench_alloc);
 		b = &res->bench[res->bench_nr++];
 		memset(b, 0, sizeof(*b));
@@ -1333,7 +1352,7 @@ static void add_monitor_benches(struct compare_result *res,
 					continue;
 				strmap_put(&seen, name, len, 0);
 				monitor_add_op(b, res->labels, nr, mt, name,
-					       opts);
+					       perf, opts);
 			}
 		}
 		if (!b->ops_nr) {
@@ -1391,7 +1410,8 @@ static bool bench_of(const struct compare_bench *b, const char *benchmark)
 		return !strcmp(b->name, benchmark);
 	return !strncmp(b->name, benchmark, len) && b->name[len] == ' ' &&
 	       (!strcmp(b->name + len + 1, "vmstat") ||
-		!strcmp(b->name + len + 1, "cgroup"));
+		!strcmp(b->name + len + 1, "cgroup") ||
+		!strcmp(b->name + len + 1, "perf"));
 }
 
 /*
@@ -1760,9 +1780,12 @@ int compare_runs(const struct run_data *runs, size_t nr,
 	 */
 	bench_alloc = res->bench_nr;
 	if (opts->monitors) {
-		add_monitor_benches(res, runs, nr, false, &bench_alloc);
-		add_monitor_benches(res, runs, nr, true, &bench_alloc);
+		add_monitor_benches(res, runs, nr, false, false, &bench_alloc);
+		add_monitor_benches(res, runs, nr, true, false, &bench_alloc);
 	}
+	/* The perf counters a config asked for, but not in mmtests' text. */
+	if (opts->test != COMPARE_TEST_MMTESTS)
+		add_monitor_benches(res, runs, nr, false, true, &bench_alloc);
 	for (size_t bi = 0; bi < res->bench_nr; bi++)
 		if (res->bench[bi].monitor)
 			bench_cidiff(&res->bench[bi], nr, opts->test);

@@ -111,6 +111,23 @@ static const struct key top_keys[] = {
 	 .help = "Also sample the monitors every this many seconds while an "
 		 "iteration runs and store the samples as a time series; 0 "
 		 "means never, else at least 0.1. Needs `monitors: true`."},
+	{.name = "perf",
+	 .type = KEY_ARGV,
+	 AT(struct config, perf_events),
+	 .def_doc = "none",
+	 .help = "Also count these kernel events in every measured "
+		 "iteration with `perf_event_open`, scoped to the "
+		 "iteration's processes (no perf tool needed): `[default]` "
+		 "for all of task-clock, context-switches, cpu-migrations, "
+		 "page-faults, minor-faults, major-faults, cycles, "
+		 "instructions, cache-misses, dTLB-load-misses and the mm "
+		 "tracepoints vmscan:mm_vmscan_direct_reclaim_begin and "
+		 "_end, vmscan:mm_vmscan_memcg_reclaim_begin and _end, "
+		 "compaction:mm_compaction_begin and _end and "
+		 "huge_memory:mm_collapse_huge_page (counts; docs/perf.md), "
+		 "or a list of them. An event the machine lacks is stored as absent, "
+		 "with the reason, and said once. `mmcmp compare` tests them "
+		 "in a \"BENCH perf\" table. Needs `monitors: true`."},
 	{.name = "env",
 	 .type = KEY_ENV,
 	 AT(struct config, env),

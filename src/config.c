@@ -14,6 +14,7 @@
 #include "config-internal.h"
 #include "extract.h"
 #include "json.h"
+#include "monitor-perf.h"
 #include "names.h"
 #include "parse-num.h"
 #include "plan.h"
@@ -1731,6 +1732,24 @@ static int parse_vm(struct loader *l, const yaml_node_t *node,
 	return 0;
 }
 
+/* The events of `perf:` (monitor-perf.h), each known, with monitors. */
+static int check_perf(struct loader *l, const yaml_node_t *node,
+		      const struct config *cfg)
+{
+	const yaml_node_item_t *start = node->data.sequence.items.start;
+
+	for (size_t i = 0; i < cfg->perf_events.nr; i++)
+		if (!monitor_perf_known(cfg->perf_events.v[i]))
+			return fail(l, node_at(l, start[i]),
+				    "unknown perf event '%s' (known: default, "
+				    "%s)",
+				    cfg->perf_events.v[i],
+				    monitor_perf_names());
+	if (!cfg->monitors)
+		return fail(l, node, "'perf' needs 'monitors: true'");
+	return 0;
+}
+
 static int parse_top(struct loader *l, const yaml_node_t *root,
 		     struct config *cfg)
 {
@@ -1768,6 +1787,9 @@ static int parse_top(struct loader *l, const yaml_node_t *root,
 	if (found[interval] && cfg->monitor_interval_s > 0 && !cfg->monitors)
 		return fail(l, found[interval],
 			    "'monitor_interval' needs 'monitors: true'");
+	if (found[key_index(lv, "perf")] &&
+	    check_perf(l, found[key_index(lv, "perf")], cfg))
+		return -1;
 	if (found[cgroup] &&
 	    parse_cgroup(l, &lv->keys[cgroup], found[cgroup], &cfg->cgroup))
 		return -1;
@@ -2003,6 +2025,7 @@ void config_release(struct config *cfg)
 	command_list_clear(&cfg->prepare);
 	command_list_clear(&cfg->conclude);
 	kv_list_clear(&cfg->settings);
+	strvec_clear(&cfg->perf_events);
 	for (size_t i = 0; i < cfg->workloads_nr; i++)
 		workload_release(&cfg->workloads[i]);
 	free(cfg->workloads);
@@ -2031,6 +2054,7 @@ int config_load_buffer(struct config *cfg, const char *name, const char *buf,
 
 	memset(cfg, 0, sizeof(*cfg));
 	strvec_init(&cfg->cgroup.controllers);
+	strvec_init(&cfg->perf_events);
 	cfg->path = xstrdup(name);
 	cfg->text = xmalloc(len + 1);
 	memcpy(cfg->text, buf, len);

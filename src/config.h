@@ -176,6 +176,7 @@ struct config {
 	bool interleave;	   /* alternate builds per iteration */
 	bool monitors;		   /* vmstat, meminfo, cpu per iteration */
 	double monitor_interval_s; /* periodic monitor samples; 0: none */
+	struct strvec perf_events; /* monitor-perf.h events; empty: none */
 	struct kv_list env;
 	struct command_list setup, teardown;
 	/* Run before and after every iteration; see config-keys.c. */

@@ -95,7 +95,10 @@ struct executor *executor_local_new(const struct executor_local_opts *opts,
 	el->monitors = opts->monitors;
 	el->stdout_max = opts->stdout_max;
 	monitor_init(&el->mon, opts->interval_s);
-	if (runner_guard_start(&el->guard, err)) {
+	/* The guard forks the commands: the perf counters go there. */
+	if (runner_guard_start(&el->guard, err) ||
+	    (opts->perf_events && monitor_set_perf(&el->mon, opts->perf_events,
+						   el->guard.pid, err))) {
 		local_free(&el->base);
 		return NULL;
 	}

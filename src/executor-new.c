@@ -133,6 +133,7 @@ static struct executor *qemu_executor(const struct config *cfg,
 		.accel = cfg->vm.accel == CONFIG_ACCEL_KVM ? "kvm" : "tcg",
 		.boot_timeout_s = cfg->vm.boot_timeout_s,
 		.monitors = cfg->monitors,
+		.perf_events = cfg->perf_events.nr ? &cfg->perf_events : NULL,
 	};
 
 	for (size_t k = 0; k < cfg->kernels_nr; k++) {
@@ -159,6 +160,7 @@ struct executor *executor_new(const struct config *cfg, const struct plan *plan,
 	struct executor_local_opts eo = {
 		.monitors = cfg->monitors,
 		.interval_s = cfg->monitor_interval_s,
+		.perf_events = cfg->perf_events.nr ? &cfg->perf_events : NULL,
 	};
 
 	if (cfg->kernels_nr)

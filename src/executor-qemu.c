@@ -61,6 +61,10 @@ struct executor_qemu {
 	double boot_timeout_s;
 	bool monitors;
 	size_t stdout_max;
+	struct strvec perf_events; /* asked of the agent (monitor-perf.h) */
+	/* The guest's perf counters and why some are absent, for mon.rec. */
+	struct monitor_snapshot perf;
+	struct strbuf perf_absent;
 	struct strvec programs; /* what the initramfs holds */
 	char *dir;		/* our temporary directory */
 	char *root;		/* the initramfs in it */
@@ -961,8 +965,39 @@ static void build_request(const struct executor_qemu *eq,
 	vmproto_put_u64(out, VMPROTO_T_TIMEOUT_MS,
 			(uint64_t)(req->timeout_s * 1000));
 	vmproto_put_u64(out, VMPROTO_T_MONITOR, req->monitor && eq->monitors);
+	for (size_t i = 0; req->monitor && i < eq->perf_events.nr; i++)
+		vmproto_put_str(out, VMPROTO_T_PERF, eq->perf_events.v[i]);
 	vmproto_put_u64(out, VMPROTO_T_STDOUT_MAX, guest_stdout_max(eq));
 	vmproto_end(out, start);
+}
+
+/* The guest's perf counters into mon.rec; a bad line leaves them out. */
+static void guest_perf(struct executor_qemu *eq, const struct vmproto_msg *msg)
+{
+	struct monitor_record *rec = &eq->mon.rec;
+	const struct monitor_values *v = &eq->perf.values;
+
+	rec->has_perf = false;
+	rec->perf.nr = 0;
+	rec->perf_absent = NULL;
+	strbuf_reset(&eq->perf_absent);
+	for (size_t i = 0; i < msg->nr; i++) {
+		const struct vmproto_field *f = &msg->fields[i];
+
+		if (f->tag != VMPROTO_T_PERF_COUNTS)
+			continue;
+		if (monitor_parse(&eq->perf, MONITOR_VMSTAT, "guest perf",
+				  (const char *)f->data, f->len,
+				  &eq->perf_absent))
+			break;
+		ALLOC_GROW(rec->perf.v, v->nr, rec->perf.alloc);
+		memcpy(rec->perf.v, v->v, v->nr * sizeof(*v->v));
+		rec->perf.nr = v->nr;
+		rec->has_perf = v->nr > 0;
+	}
+	vmproto_get_str(msg, VMPROTO_T_PERF_ABSENT, &eq->perf_absent);
+	if (eq->perf_absent.len)
+		rec->perf_absent = eq->perf_absent.buf;
 }
 
 /* The monitor record from the guest's snapshots, or why there is none. */
@@ -992,6 +1027,7 @@ guest_monitors(struct executor_qemu *eq, const struct vmproto_msg *msg,
 		return NULL;
 	}
 	monitor_record_fill(&eq->mon);
+	guest_perf(eq, msg);
 	return &eq->mon.rec;
 }
 
@@ -1202,6 +1238,9 @@ static void qemu_free(struct executor *ex)
 	end_guest(eq, true);
 	runner_guard_stop(&eq->guard);
 	monitor_release(&eq->mon);
+	strvec_clear(&eq->perf_events);
+	monitor_snapshot_release(&eq->perf);
+	strbuf_release(&eq->perf_absent);
 	if (eq->dir)
 		remove_dir(eq->dir);
 	for (size_t i = 0; i < eq->kernels_nr; i++) {
@@ -1346,6 +1385,11 @@ struct executor *executor_qemu_new(const struct executor_qemu_opts *o,
 	strbuf_init(&eq->in, 0);
 	strvec_init(&eq->programs);
 	monitor_init(&eq->mon, 0);
+	strvec_init(&eq->perf_events);
+	strbuf_init(&eq->perf.text, 0);
+	strbuf_init(&eq->perf_absent, 0);
+	for (size_t i = 0; o->perf_events && i < o->perf_events->nr; i++)
+		strvec_push(&eq->perf_events, o->perf_events->v[i]);
 	eq->qemu = xstrdup(o->qemu ? o->qemu : "qemu-system-x86_64");
 	eq->accel = xstrdup(o->accel ? o->accel : "tcg");
 	eq->cpus = o->cpus > 0 ? o->cpus : 1;

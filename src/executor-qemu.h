@@ -44,6 +44,8 @@ struct executor_qemu_opts {
 	double boot_timeout_s;
 	bool monitors;
 	size_t stdout_max; /* 0: the runner's default */
+	/* perf events the agent counts per iteration; NULL: none */
+	const struct strvec *perf_events;
 };
 
 /*

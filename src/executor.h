@@ -11,6 +11,7 @@ struct config;
 struct machine_info;
 struct monitor_record;
 struct plan;
+struct strvec;
 
 /*
  * executor: where the session (session.h) runs its commands, one at a
@@ -150,6 +151,8 @@ struct executor_local_opts {
 	bool monitors;	   /* take monitor snapshots of iterations */
 	double interval_s; /* periodic samples this often; 0: none */
 	size_t stdout_max; /* of each command, as runner_opts; 0: default */
+	/* perf events of iterations (monitor_set_perf()); NULL: none */
+	const struct strvec *perf_events;
 };
 
 /*

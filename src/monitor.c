@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cgroup-stat.h"
+#include "monitor-perf.h"
 #include "parse-num.h"
 #include "util.h"
 
@@ -393,6 +394,7 @@ void monitor_init(struct monitor *mon, double interval_s)
 		strbuf_init(&mon->cgroup[k].text, 0);
 	strvec_init(&mon->names);
 	strbuf_init(&mon->tick_err, 0);
+	strbuf_init(&mon->perf_err, 0);
 	mon->nr_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	mon->user_hz = sysconf(_SC_CLK_TCK);
 }
@@ -400,6 +402,41 @@ void monitor_init(struct monitor *mon, double interval_s)
 void monitor_set_cgroup(struct monitor *mon, const char *const *cgroup_procs)
 {
 	mon->cgroup_procs = cgroup_procs;
+}
+
+int monitor_set_perf(struct monitor *mon, const struct strvec *events,
+		     pid_t pid, struct strbuf *err)
+{
+	struct monitor_perf *mp = monitor_perf_new(events, err);
+
+	if (!mp)
+		return -1;
+	monitor_perf_free(mon->perf);
+	mon->perf = mp;
+	mon->perf_pid = pid;
+	return 0;
+}
+
+/*
+ * Open the perf counters, last before the workload starts. Failing to
+ * open any is no failure of the other monitors: the record says why.
+ */
+static void perf_begin(struct monitor *mon)
+{
+	struct monitor_record *rec = &mon->rec;
+
+	rec->has_perf = false;
+	rec->perf.nr = 0;
+	rec->perf_absent = NULL;
+	if (!mon->perf)
+		return;
+	strbuf_reset(&mon->perf_err);
+	if (monitor_perf_begin(mon->perf, mon->perf_pid, &mon->perf_err)) {
+		rec->perf_absent = mon->perf_err.buf;
+		return;
+	}
+	rec->has_perf = true;
+	rec->perf_absent = monitor_perf_absent(mon->perf);
 }
 
 void monitor_set_workload(struct monitor *mon, double user_s, double sys_s,
@@ -435,7 +472,10 @@ int monitor_begin(struct monitor *mon, struct strbuf *err)
 		return -1;
 	rec->loadavg_start = read_loadavg();
 	mon->start_ns = now_ns();
-	return read_all(mon->snap[0], err);
+	if (read_all(mon->snap[0], err))
+		return -1;
+	perf_begin(mon);
+	return 0;
 }
 
 /* Split the cgroup snapshots into the record's counters and gauges. */
@@ -541,6 +581,9 @@ void monitor_record_fill(struct monitor *mon)
 
 int monitor_end(struct monitor *mon, struct strbuf *err)
 {
+	if (mon->rec.has_perf &&
+	    monitor_perf_end(mon->perf, &mon->rec.perf, err))
+		return -1;
 	if (read_all(mon->snap[1], err))
 		return -1;
 	mon->rec.loadavg_end = read_loadavg();
@@ -573,6 +616,9 @@ void monitor_release(struct monitor *mon)
 	strvec_clear(&mon->names);
 	strmap_clear(&mon->name_index);
 	strbuf_release(&mon->tick_err);
+	monitor_perf_free(mon->perf);
+	strbuf_release(&mon->perf_err);
+	monitor_values_release(&rec->perf);
 	monitor_values_release(&rec->vmstat);
 	monitor_values_release(&rec->cpu);
 	monitor_values_release(&rec->meminfo_start);

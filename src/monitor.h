@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "strbuf.h"
 #include "strmap.h"
@@ -187,6 +188,16 @@ struct monitor_record {
 	bool has_cgroup;
 	struct monitor_values cgroup;
 	struct monitor_values cgroup_start, cgroup_end;
+	/*
+	 * The perf counters (monitor-perf.h), when asked for
+	 * (monitor_set_perf()) and some could be opened (has_perf): each
+	 * event's count over the iteration. perf_absent says which events
+	 * were not counted and why (NULL: none); it points into the
+	 * monitor, as the names do.
+	 */
+	bool has_perf;
+	struct monitor_values perf;
+	const char *perf_absent;
 };
 
 /*
@@ -210,6 +221,9 @@ struct monitor {
 	struct strmap name_index;
 	/* The first error of a periodic sample; sampling stops after it. */
 	struct strbuf tick_err;
+	struct monitor_perf *perf; /* NULL: no perf counters */
+	pid_t perf_pid;		   /* where they are opened (0: here) */
+	struct strbuf perf_err;	   /* why none could be opened */
 	struct monitor_record rec;
 };
 
@@ -235,6 +249,16 @@ int monitor_end(struct monitor *mon, struct strbuf *err);
  * until the next call), whose counters the record then holds; NULL: none.
  */
 void monitor_set_cgroup(struct monitor *mon, const char *const *cgroup_procs);
+/*
+ * Before monitor_begin(): count the perf events named in events
+ * (monitor-perf.h; empty: the default set) in every iteration from now
+ * on, opened last in monitor_begin() and read first in monitor_end(),
+ * on process pid: the one that forks the iterations' commands (the
+ * runner's guard; 0: this one). Fails, changing nothing, on an unknown
+ * event name.
+ */
+int monitor_set_perf(struct monitor *mon, const struct strvec *events,
+		     pid_t pid, struct strbuf *err);
 /*
  * After monitor_end(): the workload's own CPU time and wall time (its
  * runner result), from which rec.other_cpu is computed.

@@ -229,6 +229,9 @@ int pool_load(struct store *st, const char *label, const int64_t *only,
 	}
 	ret = 0;
 out:
+	/* The loaded runs' own notes (absent perf events) come last. */
+	for (size_t i = 0; i < rd->notes.nr; i++)
+		strvec_push(&notes, rd->notes.v[i]);
 	strvec_clear(&rd->notes);
 	rd->notes = notes;
 	if (ret) {

@@ -90,6 +90,9 @@ void run_data_release(struct run_data *rd)
 	for (size_t i = 0; i < rd->cgroups_nr; i++)
 		monitor_table_release(&rd->cgroups[i]);
 	free(rd->cgroups);
+	for (size_t i = 0; i < rd->perf_nr; i++)
+		monitor_table_release(&rd->perf[i]);
+	free(rd->perf);
 	strvec_clear(&rd->notes);
 	for (size_t i = 0; i < rd->sources_nr; i++)
 		run_source_release(&rd->sources[i]);
@@ -366,6 +369,13 @@ struct monitor_table *run_data_cgroups(struct run_data *rd,
 			 benchmark, create);
 }
 
+struct monitor_table *run_data_perf(struct run_data *rd, const char *benchmark,
+				    bool create)
+{
+	return table_get(&rd->perf, &rd->perf_nr, &rd->perf_alloc, benchmark,
+			 create);
+}
+
 static void counter_pad(struct monitor_counter *c, size_t nr)
 {
 	ALLOC_GROW(c->v, nr, c->alloc);
@@ -499,4 +509,16 @@ void run_data_merge(struct run_data *dst, const struct run_data *src)
 		monitor_table_merge(
 			run_data_cgroups(dst, src->cgroups[i].benchmark, true),
 			&src->cgroups[i]);
+	for (size_t i = 0; i < src->perf_nr; i++)
+		monitor_table_merge(
+			run_data_perf(dst, src->perf[i].benchmark, true),
+			&src->perf[i]);
+	for (size_t i = 0; i < src->notes.nr; i++) {
+		bool seen = false;
+
+		for (size_t k = 0; k < dst->notes.nr && !seen; k++)
+			seen = !strcmp(dst->notes.v[k], src->notes.v[i]);
+		if (!seen)
+			strvec_push(&dst->notes, src->notes.v[i]);
+	}
 }

@@ -185,9 +185,16 @@ struct run_data {
 	struct monitor_table *cgroups;
 	size_t cgroups_nr, cgroups_alloc;
 	/*
+	 * The same for the perf counters (monitor-perf.h): each event's
+	 * count per iteration, in monitor_perf_unit()s; empty without them.
+	 */
+	struct monitor_table *perf;
+	size_t perf_nr, perf_alloc;
+	/*
 	 * What pooling left out of the label or took in although incomplete
-	 * (pool_load()), one line each; a zeroed strvec is empty.
-	 * run_data_merge() keeps dst's.
+	 * (pool_load()), and the events a run's perf counters lacked
+	 * (store_load_monitors()), one line each; a zeroed strvec is empty.
+	 * run_data_merge() adds src's that dst lacks.
 	 */
 	struct strvec notes;
 	/*
@@ -387,6 +394,9 @@ struct monitor_table *run_data_monitors(struct run_data *rd,
 /* The same for rd's cgroup tables. */
 struct monitor_table *run_data_cgroups(struct run_data *rd,
 				       const char *benchmark, bool create);
+/* The same for rd's perf tables. */
+struct monitor_table *run_data_perf(struct run_data *rd, const char *benchmark,
+				    bool create);
 /*
  * Start a new iteration of mt (every counter gets a 0 for it, other_cpu
  * a NaN) that took elapsed_s; monitor_table_set() then fills in what

@@ -102,6 +102,7 @@ struct session {
 	bool failed;	     /* session_run() failed */
 	bool aborted;	     /* on_error: abort met a failure */
 	bool monitor_warned; /* a monitor failure was reported */
+	bool perf_warned;    /* absent perf events were reported */
 	bool stop_warned;    /* the teardowns after a stop were announced */
 	struct plan_walk walk;
 	struct plan_step pending; /* a teardown step for session_finish() */

@@ -323,6 +323,11 @@ int session_run_iteration(struct session *s, size_t j, long it,
 	if (res.monitor_err.len)
 		monitor_warn(s, &res.monitor_err,
 			     res.monitors ? no_samples : no_monitors);
+	if (res.monitors && res.monitors->perf_absent && !s->perf_warned) {
+		s->perf_warned = true;
+		session_notify(s, "perf events not counted: %s",
+			       res.monitors->perf_absent);
+	}
 	if (r->status == RUNNER_INTERRUPTED)
 		goto out; /* Not finished: nothing to keep. */
 	status = iteration_outcome(s, j, r, &x);

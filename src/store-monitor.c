@@ -8,9 +8,11 @@
 
 #include "store-internal.h"
 #include "monitor.h"
+#include "monitor-perf.h"
 #include "run-data.h"
 #include "strbuf.h"
 #include "strmap.h"
+#include "strvec.h"
 #include "util.h"
 
 static int prepare(struct store *st, const char *sql, sqlite3_stmt **stmt,
@@ -130,6 +132,34 @@ out:
 	return ret;
 }
 
+/* The perf counters of rec, or why there are none (iteration_perf). */
+static int add_perf(struct store *st, int64_t iter_id,
+		    const struct monitor_record *rec, struct strbuf *err)
+{
+	static const char sql[] =
+		"INSERT INTO iteration_perf (iteration_id, counters, absent)"
+		" VALUES (?1, ?2, ?3)";
+	struct strbuf json = STRBUF_INIT;
+	sqlite3_stmt *stmt = NULL;
+	int ret = -1;
+
+	if (prepare(st, sql, &stmt, "perf insert", err))
+		goto out;
+	if (sqlite3_bind_int64(stmt, 1, iter_id) ||
+	    bind_json(stmt, 2, &json, &rec->perf) ||
+	    store_bind_text(stmt, 3, rec->perf_absent) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "store perf counters of iteration %" PRId64,
+			   iter_id);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	strbuf_release(&json);
+	return ret;
+}
+
 static int add_record(struct store *st, int64_t iter_id,
 		      const struct monitor_record *rec, struct strbuf *err)
 {
@@ -165,6 +195,9 @@ static int add_record(struct store *st, int64_t iter_id,
 		goto out;
 	}
 	if (rec->samples_nr && add_samples(st, iter_id, rec, err))
+		goto out;
+	if ((rec->has_perf || rec->perf_absent) &&
+	    add_perf(st, iter_id, rec, err))
 		goto out;
 	ret = 0;
 out:
@@ -440,6 +473,29 @@ static const char load_cgroup_sql[] =
 	" WHERE i.run_id = ?1 AND i.warmup = 0 AND i.status = 'ok'"
 	" AND (?2 IS NULL OR i.benchmark = ?2) AND m.cgroup IS NOT NULL"
 	" ORDER BY i.id";
+/* The perf counters, of iterations that counted some (every one). */
+static const char load_perf_sql[] =
+	"SELECT i.id, i.benchmark, i.elapsed_s, j.key, j.value, m.other_cpu"
+	" FROM iteration i JOIN iteration_monitor m ON m.iteration_id = i.id"
+	" JOIN iteration_perf p ON p.iteration_id = i.id"
+	" LEFT JOIN json_each(p.counters) j"
+	" WHERE i.run_id = ?1 AND i.warmup = 0 AND i.status = 'ok'"
+	" AND (?2 IS NULL OR i.benchmark = ?2) AND p.counters <> '{}'"
+	" ORDER BY i.id";
+/* Why events were absent, each reason once. */
+static const char load_absent_sql[] =
+	"SELECT DISTINCT p.absent FROM iteration i"
+	" JOIN iteration_perf p ON p.iteration_id = i.id"
+	" WHERE i.run_id = ?1 AND i.warmup = 0 AND p.absent IS NOT NULL"
+	" AND (?2 IS NULL OR i.benchmark = ?2)"
+	" ORDER BY 1";
+
+/* The kinds of table load_rows() fills. */
+enum table_kind {
+	TABLE_VMSTAT,
+	TABLE_CGROUP,
+	TABLE_PERF,
+};
 
 /*
  * Where table_row() reads the rows of load_sql: tmp's tables (its cgroup
@@ -448,7 +504,7 @@ static const char load_cgroup_sql[] =
  */
 struct tables_sink {
 	struct run_data *tmp;
-	bool cgroup;
+	enum table_kind kind;
 	struct strmap *index;
 	size_t index_nr;
 	struct monitor_table *mt;
@@ -465,8 +521,11 @@ static struct monitor_table *row_table(struct tables_sink *sink,
 	if (sink->mt && id == sink->last)
 		return sink->mt;
 	bench = bench ? bench : "";
-	mt = sink->cgroup ? run_data_cgroups(sink->tmp, bench, true)
-			  : run_data_monitors(sink->tmp, bench, true);
+	mt = sink->kind == TABLE_CGROUP
+		     ? run_data_cgroups(sink->tmp, bench, true)
+	     : sink->kind == TABLE_PERF
+		     ? run_data_perf(sink->tmp, bench, true)
+		     : run_data_monitors(sink->tmp, bench, true);
 	monitor_table_add_iteration(mt, sqlite3_column_double(stmt, 2));
 	if (sqlite3_column_type(stmt, 5) != SQLITE_NULL)
 		mt->other_cpu[mt->iterations - 1] =
@@ -483,12 +542,16 @@ static int table_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 		row_table(sink, stmt, sqlite3_column_int64(stmt, 0));
 	struct monitor_counter *c;
 	size_t t, ci, len;
+	double scale = 1.0;
 
 	(void)err;
 	if (!name)
 		return 0;
-	t = (size_t)(mt -
-		     (sink->cgroup ? sink->tmp->cgroups : sink->tmp->monitors));
+	t = (size_t)(mt - (sink->kind == TABLE_CGROUP ? sink->tmp->cgroups
+			   : sink->kind == TABLE_PERF ? sink->tmp->perf
+						      : sink->tmp->monitors));
+	if (sink->kind == TABLE_PERF)
+		scale = monitor_perf_scale(name);
 	if (t >= sink->index_nr) {
 		sink->index =
 			xrealloc(sink->index, (t + 1) * sizeof(*sink->index));
@@ -503,23 +566,47 @@ static int table_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 		strmap_put(&sink->index[t], name, len, ci);
 	}
 	c = &mt->counters[ci];
-	c->v[mt->iterations - 1] = sqlite3_column_double(stmt, 4);
+	c->v[mt->iterations - 1] = sqlite3_column_double(stmt, 4) * scale;
 	return 0;
 }
 
-/* Fill tmp's tables (its cgroup tables when cgroup) from the rows of stmt. */
+/* Fill tmp's tables of kind from the rows of stmt. */
 static int load_rows(struct store *st, int64_t run_id, sqlite3_stmt *stmt,
-		     bool cgroup, struct run_data *tmp, struct strbuf *err)
+		     enum table_kind kind, struct run_data *tmp,
+		     struct strbuf *err)
 {
-	struct tables_sink sink = {tmp, cgroup, NULL, 0, NULL, 0};
+	struct tables_sink sink = {tmp, kind, NULL, 0, NULL, 0};
 	int ret;
 
 	ret = store_each_row(st, stmt, table_row, &sink, err,
 			     "load monitors of run %" PRId64, run_id);
+	for (size_t i = 0; !ret && kind == TABLE_PERF && i < tmp->perf_nr; i++)
+		monitor_perf_derive(&tmp->perf[i]);
 	for (size_t i = 0; i < sink.index_nr; i++)
 		strmap_clear(&sink.index[i]);
 	free(sink.index);
 	return ret;
+}
+
+/* A row of load_absent_sql: a note on the events rd's run did not count. */
+static int absent_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	struct run_data *rd = data;
+	const char *why = (const char *)sqlite3_column_text(stmt, 0);
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)err;
+	strbuf_addstr(&sb, "perf events not counted");
+	if (rd->info.label)
+		strbuf_addf(&sb, " in '%s'", rd->info.label);
+	strbuf_addf(&sb, ": %s", why ? why : "");
+	for (size_t i = 0; i < rd->notes.nr; i++)
+		if (!strcmp(rd->notes.v[i], sb.buf))
+			goto out;
+	strvec_push(&rd->notes, sb.buf);
+out:
+	strbuf_release(&sb);
+	return 0;
 }
 
 int store_load_monitors(struct store *st, int64_t run_id, const char *benchmark,
@@ -532,11 +619,14 @@ int store_load_monitors(struct store *st, int64_t run_id, const char *benchmark,
 
 	if (store_tx_open(st, false, &tx, err))
 		return -1;
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 4; k++) {
+		static const char *const sql[] = {load_sql, load_cgroup_sql,
+						  load_perf_sql,
+						  load_absent_sql};
+
 		sqlite3_finalize(stmt);
 		stmt = NULL;
-		if (prepare(st, k ? load_cgroup_sql : load_sql, &stmt,
-			    "monitor query", err))
+		if (prepare(st, sql[k], &stmt, "monitor query", err))
 			goto out;
 		if (sqlite3_bind_int64(stmt, 1, run_id) ||
 		    store_bind_text(stmt, 2, benchmark)) {
@@ -544,7 +634,10 @@ int store_load_monitors(struct store *st, int64_t run_id, const char *benchmark,
 				   run_id);
 			goto out;
 		}
-		if (load_rows(st, run_id, stmt, k, &tmp, err))
+		if (k == 3 ? store_each_row(st, stmt, absent_row, rd, err,
+					    "load perf of run %" PRId64, run_id)
+			   : load_rows(st, run_id, stmt, (enum table_kind)k,
+				       &tmp, err))
 			goto out;
 	}
 	ret = 0;
@@ -565,6 +658,11 @@ out:
 			rd->cgroups[rd->cgroups_nr++] = tmp.cgroups[i];
 		}
 		tmp.cgroups_nr = 0;
+		for (size_t i = 0; i < tmp.perf_nr; i++) {
+			ALLOC_GROW(rd->perf, rd->perf_nr + 1, rd->perf_alloc);
+			rd->perf[rd->perf_nr++] = tmp.perf[i];
+		}
+		tmp.perf_nr = 0;
 	}
 	run_data_release(&tmp);
 	return ret;

@@ -65,6 +65,7 @@ enum vmproto_tag {
 	VMPROTO_T_TIMEOUT_MS = 4, /* u64; 0: none */
 	VMPROTO_T_MONITOR = 5,	  /* u64 0/1: take the snapshots */
 	VMPROTO_T_STDOUT_MAX = 6, /* u64 bytes of stdout kept; 0: default */
+	VMPROTO_T_PERF = 7,	  /* one per perf event (monitor-perf.h) */
 	/* RESULT */
 	VMPROTO_T_STATUS = 20,	    /* u64 enum runner_status */
 	VMPROTO_T_EXIT_CODE = 21,   /* u64 */
@@ -79,6 +80,8 @@ enum vmproto_tag {
 	VMPROTO_T_SNAP_BEFORE = 30, /* u8 source, then the file's bytes */
 	VMPROTO_T_SNAP_AFTER = 31,  /* u8 source, then the file's bytes */
 	VMPROTO_T_MONITOR_ERR = 32, /* why there are no snapshots */
+	VMPROTO_T_PERF_COUNTS = 33, /* "event count" lines */
+	VMPROTO_T_PERF_ABSENT = 34, /* the events not counted and why */
 	/* HELLO */
 	VMPROTO_T_RELEASE = 40, /* uname -r */
 	VMPROTO_T_CMDLINE = 41, /* /proc/cmdline */

@@ -1,0 +1,208 @@
+#!/bin/sh
+# The perf monitor: `perf: [...]` counts kernel events per iteration with
+# perf_event_open, stored in iteration_perf and tested in a "BENCH perf"
+# table as the workload rows are; an event the machine lacks is stored
+# as absent and said once; an unknown event is refused with its position;
+# the mm tracepoints count memcg reclaim in a memory-limited cgroup.
+. ./lib.sh
+
+PF=${WORKLOAD_PAGE_FAULT:?run through meson test}
+TOUCH=${TOUCH_PAGES:?run through meson test}
+need sqlite3 "Debian package sqlite3"
+
+# A config naming an unknown event: refused, with file, line and column.
+cat >"$TMP/bad.yaml" <<EOF2
+name: bad
+perf: [page-faults, page-fualts]
+workloads:
+  - name: t
+    command: [true]
+    metrics:
+      - name: elapsed
+        extract:
+          measure: elapsed
+EOF2
+expect_status 2 "an unknown perf event" "$MMCMP" run "$TMP/bad.yaml"
+grep_file "$TMP/err" "bad.yaml:2:21: unknown perf event 'page-fualts' (known: default, task-clock," \
+	"names the event, its position and the known ones"
+check "and stores nothing" test ! -e "$MMCMP_DB"
+sed 's/^perf:.*/monitors: false\nperf: [default]/' "$TMP/bad.yaml" >"$TMP/nomon.yaml"
+expect_status 2 "perf without monitors" "$MMCMP" run "$TMP/nomon.yaml"
+grep_file "$TMP/err" "nomon.yaml:3:7: 'perf' needs 'monitors: true'" "says what it needs"
+
+# Page faults: the will-it-scale program, two identical builds (A/A),
+# alternated so that a load that drifts hits both alike.
+cat >"$TMP/pf.yaml" <<EOF2
+name: pf
+iterations: 5
+interleave: true
+perf: [default]
+workloads:
+  - name: wis-pf
+    command: ["$PF", --mode, processes, --tasks, "1", --seconds, "1",
+              --warmup, "0", --size, 16M]
+    operation: ops-page_fault1_processes-1
+    metrics:
+      - name: ops
+        unit: ops/s
+        better: higher
+        extract:
+          parser: will-it-scale
+builds:
+  a: {}
+  b: {}
+EOF2
+"$MMCMP" run -q "$TMP/pf.yaml" --label pf >"$TMP/out" 2>"$TMP/err" || true
+if grep -q "perf: no event could be opened" "$TMP/err"; then
+	skip_all "perf_event_open works for no event here: $(cat "$TMP/err")"
+fi
+check "the run completed" \
+	test "$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM run WHERE status = 'complete'")" -eq 2
+check "every iteration has its perf counters" \
+	test "$(sqlite3 "$MMCMP_DB" 'SELECT count(*) FROM iteration_perf')" -eq 10
+check "page faults, task-clock and context switches were counted" \
+	test "$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM iteration_perf
+		WHERE json_extract(counters, '\$.page-faults') > 1000
+		AND json_extract(counters, '\$.task-clock') > 0
+		AND json_extract(counters, '\$.context-switches') >= 0")" -eq 10
+check "minor faults are the page faults that were not major" \
+	test "$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM iteration_perf
+		WHERE json_extract(counters, '\$.page-faults') =
+		json_extract(counters, '\$.minor-faults') +
+		json_extract(counters, '\$.major-faults')")" -eq 10
+absent=$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM iteration_perf WHERE absent IS NOT NULL")
+if [ "$absent" -gt 0 ]; then
+	check "an absent event is said once" \
+		test "$(grep -c 'perf events not counted: ' "$TMP/err")" -eq 1
+	check "with its reason" grep -q "perf events not counted: .*: [a-z]" "$TMP/err"
+	check "and is not stored as zero" \
+		test "$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM iteration_perf
+			WHERE absent LIKE '%cycles%'
+			AND json_extract(counters, '\$.cycles') IS NOT NULL")" -eq 0
+else
+	check "no event absent: nothing said" \
+		sh -c "! grep -q 'perf events not counted' '$TMP/err'"
+fi
+
+# The A/A pair: the perf table's rows, none marked. The alpha of 0.01
+# keeps a false mark of the family to about 1 in 100 runs.
+expect_status 0 "compare the A/A pair" "$MMCMP" compare --alpha 0.01 pf-a pf-b
+grep_file "$TMP/out" "^wis-pf perf$" "a perf table follows the workload's"
+grep_file "$TMP/out" "^Amean  *task-clock  *[0-9.]* (" "with a task-clock row"
+grep_file "$TMP/out" "^Amean  *page-faults  *[0-9.]* (" "a page-faults row"
+grep_file "$TMP/out" "^Amean  *context-switches  *[0-9.]* (" "a context-switches row"
+grep_file "$TMP/out" "^BAmean.95 page-faults " "every statistic, as the workload rows"
+grep_file "$TMP/out" "^page-faults  *pf-b  *[-+][0-9.]*% \[" "an interval and verdict line"
+check "no row of the A/A pair is marked" \
+	test "$(grep -c '^0 of [0-9]* mean rows\{0,1\} significant (welch, alpha 0.01, BH FDR)$' "$TMP/out")" -eq 2
+if [ "$absent" -gt 0 ]; then
+	grep_file "$TMP/out" "^perf events not counted in 'pf-a': cycles" "compare says which events are absent"
+fi
+expect_status 0 "compare --format=json" "$MMCMP" compare --format=json pf-a pf-b
+grep_file "$TMP/out" '"wis-pf perf"' "the perf table is in the JSON output"
+expect_status 0 "compare --test=mmtests" "$MMCMP" compare --test=mmtests pf-a pf-b
+check "mmtests' text has no perf table" sh -c "! grep -q '^wis-pf perf' '$TMP/out'"
+
+# Derived rows, from hardware counters written into the stored records
+# (this machine may have no PMU): IPC, higher-better, halved on pf-b.
+q="UPDATE iteration_perf SET counters = json_set(counters,
+	'\$.instructions', 2000000000 + iteration_id * 1009,
+	'\$.cycles', 1000000000 + iteration_id * 7919 +
+	(SELECT CASE r.label WHEN 'pf-b' THEN 1000000000 ELSE 0 END
+	FROM iteration i JOIN run r ON r.id = i.run_id
+	WHERE i.id = iteration_perf.iteration_id))"
+sqlite3 "$MMCMP_DB" "$q"
+expect_status 0 "compare with cycles and instructions" "$MMCMP" compare pf-a pf-b
+grep_file "$TMP/out" "^Hmean  *IPC  *2\.00 (" "an IPC row, higher-better, so of harmonic means"
+grep_file "$TMP/out" "^IPC  *pf-b  *-50\.[0-9]*% .* worse$" "whose fall is worse"
+grep_file "$TMP/out" "^Amean  *cycles " "beside the counters it comes from"
+check "no MPKI rows without the misses" sh -c "! grep -q 'MPKI' '$TMP/out'"
+
+# Hugepages against base pages: the same memory in 512 times fewer faults.
+thp=/sys/kernel/mm/transparent_hugepage/enabled
+if [ -r "$thp" ] && ! grep -q '\[never\]' "$thp"; then
+	cat >"$TMP/thp.yaml" <<EOF2
+name: thp
+iterations: 5
+interleave: true
+perf: [page-faults, task-clock, context-switches]
+workloads:
+  - name: touch
+    command: [sh, -c, 'exec "\$0" 64 "\$THP"', "$TOUCH"]
+    metrics:
+      - name: elapsed
+        extract:
+          measure: elapsed
+builds:
+  always:
+    env: {THP: hugepage}
+  never:
+    env: {THP: nohugepage}
+EOF2
+	expect_status 0 "a run with and without hugepages" \
+		"$MMCMP" run -q "$TMP/thp.yaml" --label thp
+	expect_status 0 "compare them" "$MMCMP" compare thp-always thp-never
+	line=$(grep '^page-faults  *thp-never ' "$TMP/out" || true)
+	check "page-faults has a verdict line" test -n "$line"
+	check "worse on the never side" sh -c "echo '$line' | grep -q ' worse\$'"
+	# Lower is better, so more faults read as a negative change: -900%
+	# is ten times the faults.
+	check "by more than an order of magnitude" \
+		awk -v l="$line" 'BEGIN { split(l, f, " "); sub(/%/, "", f[3]);
+			exit !(f[3] + 0 < -900) }'
+	grep_file "$TMP/out" "^Amean  *page-faults .*\*" "and the row is marked"
+else
+	ok "# SKIP transparent hugepages are off or missing"
+fi
+
+# Stalls: a writer of 64 MiB of page cache in a memory cgroup of 16 MiB
+# reclaims in it; the tracepoints count it, begins and ends alike.
+tp=vmscan/mm_vmscan_memcg_reclaim_begin/id
+cat >"$TMP/mc.yaml" <<EOF2
+name: mc
+iterations: 2
+perf: [vmscan:mm_vmscan_memcg_reclaim_begin, vmscan:mm_vmscan_memcg_reclaim_end,
+       compaction:mm_compaction_begin]
+workloads:
+  - name: write
+    command: [dd, if=/dev/zero, of=$TMP/f, bs=1M, count=64]
+    metrics:
+      - name: elapsed
+        extract:
+          measure: elapsed
+EOF2
+cg=mmcmp-t1750-$$
+if ! [ -r "/sys/kernel/tracing/events/$tp" ] &&
+	! [ -r "/sys/kernel/debug/tracing/events/$tp" ]; then
+	expect_status 0 "tracepoints without tracefs" \
+		"$MMCMP" run -q "$TMP/mc.yaml" --label notracefs
+	grep_file "$TMP/err" "perf events not counted: .*mm_vmscan_memcg_reclaim_begin.*no such tracepoint" \
+		"are absent, saying why"
+elif [ -w /sys/fs/cgroup/cgroup.subtree_control ] &&
+	grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
+	printf 'cgroup:\n  path: %s/leaf\n  controllers: [memory]\n  limits: { memory.max: "16777216" }\n' \
+		"$cg" >>"$TMP/mc.yaml"
+elif [ -w /sys/fs/cgroup/memory/cgroup.procs ]; then
+	printf 'cgroup:\n  path: %s/leaf\n  controllers: [memory]\n  limits: { memory.limit_in_bytes: "16777216" }\n  root: /sys/fs/cgroup/memory\n' \
+		"$cg" >>"$TMP/mc.yaml"
+fi
+if grep -q '^cgroup:' "$TMP/mc.yaml"; then
+	expect_status 0 "a writer in a small memory cgroup" \
+		"$MMCMP" run -q "$TMP/mc.yaml" --label mc
+	check "memcg reclaim was counted in every iteration, begins as ends" \
+		test "$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM iteration_perf p
+			JOIN iteration i ON i.id = p.iteration_id
+			JOIN run r ON r.id = i.run_id WHERE r.label = 'mc'
+			AND json_extract(counters, '\$.vmscan:mm_vmscan_memcg_reclaim_begin') > 0
+			AND json_extract(counters, '\$.vmscan:mm_vmscan_memcg_reclaim_begin') =
+			json_extract(counters, '\$.vmscan:mm_vmscan_memcg_reclaim_end')
+			AND json_extract(counters, '\$.compaction:mm_compaction_begin') >= 0")" -eq 2
+	expect_status 0 "show the counts" "$MMCMP" compare mc mc
+	grep_file "$TMP/out" "^Amean  *vmscan:mm_vmscan_memcg_reclaim_begin " \
+		"as rows of the perf table"
+elif [ -r "/sys/kernel/tracing/events/$tp" ] ||
+	[ -r "/sys/kernel/debug/tracing/events/$tp" ]; then
+	ok "# SKIP no writable memory cgroup for the reclaim test"
+fi
+
+done_testing
