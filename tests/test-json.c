@@ -476,6 +476,8 @@ static const struct {
 	 "t.json: runs[0].iterations[1].samples[1].operation: operation 2 is of benchmark 'other', not 'fake'"},
 	{"group member missing", "\"values\":\t[0.1]", "\"value\":\t[0.1]",
 	 "t.json: runs[0].iterations[1].samples[1]: unknown member 'value'"},
+	{"a syntax error after samples", "[100.5, 101.25]", "[100.5, 101.25]]",
+	 "t.json: invalid JSON near line 144, column 33"},
 	{"uuid twice", "a0a1a2a3-b4b5-4c6c-8d7d-e8e9f0f1f2f3",
 	 "0f1e2d3c-4b5a-4697-8877-665544332211",
 	 "t.json: runs[1].uuid: the uuid of runs[0] again"},
@@ -739,12 +741,51 @@ static void test_numbers(void)
 	strbuf_release(&sb);
 }
 
+/*
+ * The samples are read straight from the text unless a member of their
+ * path has an escape; the tree then gives them, and the same runs.
+ */
+static void test_streamed(const struct strbuf *golden)
+{
+	struct strbuf doc = STRBUF_INIT, err = STRBUF_INIT, a = STRBUF_INIT,
+		      b = STRBUF_INIT;
+	struct run_full *runs = NULL;
+	size_t nr = 0;
+
+	strbuf_add(&doc, golden->buf, golden->len);
+	ok(!json_import_in_place("t.json", doc.buf, doc.len, &runs, &nr,
+				 &err) &&
+		   nr == 2 && runs[0].samples_nr == 9,
+	   "an import in place reads the samples");
+	export_runs(runs, nr, &a);
+	run_full_free_array(runs, nr);
+	ok(same_bytes(&a, golden), "and exports them again as they were");
+	ok(!strstr(doc.buf, "[100.5, 101.25]") &&
+		   strstr(doc.buf, "\"values\":\t[             ]"),
+	   "the text's arrays of samples are blanked");
+	if (!replace_once(golden, "\"values\":\t[100.5, 101.25]",
+			  "\"v\\u0061lues\":\t[100.5, 101.25]", &doc))
+		BUG("no values in the golden export");
+	ok(!json_import("t.json", doc.buf, doc.len, &runs, &nr, &err),
+	   "a document the stream does not follow imports from the tree");
+	export_runs(runs, nr, &b);
+	run_full_free_array(runs, nr);
+	ok(same_bytes(&b, golden), "the same runs and samples");
+	if (err.len)
+		diag("%s", err.buf);
+	strbuf_release(&doc);
+	strbuf_release(&err);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
 int main(void)
 {
 	struct strbuf golden = STRBUF_INIT;
 
 	test_export(&golden);
 	test_bad_documents(&golden);
+	test_streamed(&golden);
 	test_version1();
 	test_compare();
 	test_numbers();
