@@ -794,6 +794,11 @@ static int jr_run(struct json_read *jr, const struct cJSON *run,
 	if (json_read_object(jr, node, config_fields, ARRAY_SIZE(config_fields),
 			     &rf->info))
 		return -1;
+	/* A SHA-256 of no text would vouch for nothing. */
+	if (!rf->info.config_text && rf->info.config_hash) {
+		json_read_push_key(jr, "sha256");
+		return json_read_fail(jr, "not null, but config.text is");
+	}
 	if (rf->info.config_text && rf->info.config_hash) {
 		char hash[65];
 

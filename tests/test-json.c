@@ -343,7 +343,7 @@ static const struct {
 	 "t.json: runs[0].iterations[1].monitor.vmstat.pgfault: expected an integer, found 12.5"},
 	{"a monitor value beyond 2^53", "\"big\":9007199254740992",
 	 "\"big\":9007199254740994",
-	 "t.json: runs[0].iterations[1].monitor.vmstat.big: expected an integer, found 9.0072e+15"},
+	 "t.json: runs[0].iterations[1].monitor.vmstat.big: 9007199254740994 is out of range (-9007199254740992 to 9007199254740992)"},
 	{"a monitor name twice", "\"user\":25,", "\"user\":25,\"user\":1,",
 	 "t.json: runs[0].iterations[1].monitor.cpu: duplicate member 'user'"},
 	{"an empty monitor name", "\"idle\":0", "\"\":0",
@@ -411,6 +411,10 @@ static const struct {
 	 "t.json: runs[0].config.sha256: 'C58b5f4539f9f8447c2d48ae1f6ea2411925e5a053ef94ea2b5928fc351ff9aa' is not a lowercase hex SHA-256"},
 	{"config text changed", "name: demo\\n#", "name: demo2\\n#",
 	 "t.json: runs[0].config.sha256: not the SHA-256 of config.text"},
+	{"a SHA-256 of no text",
+	 "\"text\":\t\"name: demo\\n# \\\"quoted\\\" \\\\ tab\\t\\n\",",
+	 "\"text\":\tnull,",
+	 "t.json: runs[0].config.sha256: not null, but config.text is"},
 	{"a misspelt member", "\"config\":\t{\n\t\t\t\t\"name\":\t\"demo\"",
 	 "\"configs\":\t{\n\t\t\t\t\"name\":\t\"demo\"",
 	 "t.json: runs[0]: unknown member 'configs'"},
@@ -424,7 +428,7 @@ static const struct {
 	{"integer with a fraction", "\"nr_cpus\":\t8", "\"nr_cpus\":\t8.5",
 	 "t.json: runs[0].machine.nr_cpus: expected an integer, found 8.5"},
 	{"absurd integer", "\"nr_cpus\":\t8", "\"nr_cpus\":\t1e300",
-	 "t.json: runs[0].machine.nr_cpus: expected an integer, found 1e+300"},
+	 "t.json: runs[0].machine.nr_cpus: 1e+300 is out of range (0 to 1048576)"},
 	{"integer out of range", "\"nr_cpus\":\t8", "\"nr_cpus\":\t-8",
 	 "t.json: runs[0].machine.nr_cpus: -8 is out of range (0 to 1048576)"},
 	{"integer not a number", "\"mem_bytes\":\t17179869184",
@@ -452,6 +456,9 @@ static const struct {
 	 "t.json: runs[0].iterations[2].elapsed_s: 22500000000 is out of range (0 to 1e9 seconds)"},
 	{"infinite time", "\"elapsed_s\":\t2.25", "\"elapsed_s\":\t1e999",
 	 "t.json: runs[0].iterations[2].elapsed_s: not a finite number"},
+	{"an index beyond exact integers", "\"index\":\t2,",
+	 "\"index\":\t1e20,",
+	 "t.json: runs[0].iterations[2].index: 1e+20 is out of range (0 to 9007199254740992)"},
 	{"exit code beyond 32 bits", "\"exit_code\":\t3",
 	 "\"exit_code\":\t4294967296",
 	 "t.json: runs[0].iterations[3].exit_code: 4294967296 is out of range (-2147483648 to 2147483647)"},
@@ -529,6 +536,14 @@ static void test_bad_documents(const struct strbuf *golden)
 	strbuf_addstr(&doc, "[]");
 	expect_failure("an array", &doc,
 		       "t.json: top level: expected an object, found an array");
+	strbuf_reset(&doc);
+	strbuf_addstr(&doc, "{\"runs\": ");
+	strbuf_addchars(&doc, '[', 1000);
+	strbuf_addchars(&doc, ']', 1000);
+	strbuf_addch(&doc, '}');
+	expect_failure("nested deeper than cJSON reads", &doc,
+		       "t.json: invalid JSON: nested deeper than 1000 levels at"
+		       " line 1, column 1009");
 	/* The limits, without building documents that big. */
 	strbuf_reset(&doc);
 	strbuf_addstr(&doc, "{\"format\": \"mmcmp-export\", \"version\": 1,"
