@@ -165,6 +165,16 @@ grep_file "$TMP/err" "bomb.json.gz: too large (more than 134217728 bytes uncompr
 rm -f "$TMP/bomb.json.gz"
 unchanged "refused inputs leave the database as it was"
 
+# N19: a CSV column that mmcmp does not read is ignored, as before (a
+# note), but warned about: a misspelt "iteration" changes how rows read.
+printf 'label,benchmark,operation,value,iteraton,note\ntypo,b,o,1,0,x\n' >"$TMP/typo.csv"
+expect_status 0 "a CSV with columns mmcmp does not read imports" \
+	"$MMCMP" --db "$TMP/typo.db" import "$TMP/typo.csv"
+grep_file "$TMP/err" "typo.csv:1: column 'iteraton' ignored; mmcmp reads label, benchmark, operation, value, unit, better, decimals, iteration" \
+	"with a warning for the misspelt column"
+grep_file "$TMP/err" "typo.csv:1: column 'note' ignored" "and one for the note"
+rm -f "$TMP/typo.csv" "$TMP/typo.db"
+
 # mmcmp's own export of 1M samples (10 MB) imports within 7 times its size
 # and 16 MB more of address space: its arrays of samples are read from the
 # text, where a cJSON tree of them took 12 times (unbounded in a sanitizer
