@@ -9,6 +9,7 @@
 #include "run-data.h"
 #include "strbuf.h"
 #include "strmap.h"
+#include "strvec.h"
 #include "util.h"
 
 #define CSV_MAX_DECIMALS 12
@@ -65,7 +66,8 @@ struct csv_meta {
 
 struct csv_state {
 	const char *name;
-	int col[COL_NR]; /* field index of each column, -1 if absent */
+	struct strvec *warnings; /* NULL: none wanted */
+	int col[COL_NR];	 /* field index of each column, -1 if absent */
 	size_t nr_fields;
 	struct run_data *runs;
 	size_t runs_nr, runs_alloc;
@@ -221,6 +223,19 @@ static int csv_read_record(struct csv_reader *r, struct csv_record *rec,
 	return 1;
 }
 
+/* A column csv_parse() does not read: a note, or a misspelt name. */
+static void csv_warn_column(struct csv_state *st, size_t line, const char *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s:%zu: column '%s' ignored; mmcmp reads ", st->name,
+		    line, csv_q(st, 0, f));
+	for (size_t c = 0; c < COL_NR; c++)
+		strbuf_addf(&sb, "%s%s", c ? ", " : "", csv_columns[c].name);
+	strvec_push(st->warnings, sb.buf);
+	strbuf_release(&sb);
+}
+
 static int csv_header(struct csv_state *st, const struct csv_record *rec,
 		      struct strbuf *err)
 {
@@ -228,6 +243,7 @@ static int csv_header(struct csv_state *st, const struct csv_record *rec,
 		st->col[c] = -1;
 	for (size_t i = 0; i < rec->nr; i++) {
 		const char *f = csv_field(rec, (int)i);
+		bool known = false;
 
 		for (size_t c = 0; c < COL_NR; c++) {
 			if (strcmp(f, csv_columns[c].name) != 0)
@@ -237,7 +253,10 @@ static int csv_header(struct csv_state *st, const struct csv_record *rec,
 					err, "%s:%zu: duplicate column '%s'",
 					st->name, rec->line, csv_q(st, 0, f));
 			st->col[c] = (int)i;
+			known = true;
 		}
+		if (!known && st->warnings)
+			csv_warn_column(st, rec->line, f);
 	}
 	for (size_t c = 0; c < COL_NR; c++) {
 		if (csv_columns[c].required && st->col[c] < 0)
@@ -467,11 +486,19 @@ static bool csv_blank(const struct csv_record *rec)
 int csv_parse(const char *name, const char *buf, size_t len,
 	      struct run_data **runs, size_t *nr, struct strbuf *err)
 {
+	return csv_parse_warn(name, buf, len, runs, nr, NULL, err);
+}
+
+int csv_parse_warn(const char *name, const char *buf, size_t len,
+		   struct run_data **runs, size_t *nr, struct strvec *warnings,
+		   struct strbuf *err)
+{
 	struct csv_reader r = {
 		.name = name, .p = buf, .end = buf + len, .line = 1};
 	struct csv_record rec = {.data = STRBUF_INIT};
 	struct csv_state st = {
 		.name = name,
+		.warnings = warnings,
 		.labels = STRMAP_INIT,
 		.metas = STRMAP_INIT,
 		.ops = STRMAP_INIT,

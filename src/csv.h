@@ -6,6 +6,7 @@
 struct run_data;
 struct run_full;
 struct strbuf;
+struct strvec;
 
 /*
  * csv: mmcmp's sample table, one sample per row (RFC 4180), read by
@@ -24,12 +25,13 @@ struct strbuf;
  * the columns, in any order:
  *   label,benchmark,operation,value     required
  *   unit,better,decimals,iteration      optional
- * Other columns are ignored. `better` is "higher" or "lower" (default,
- * also for an empty field); `decimals` is 0-12 (default 2), the range a
- * config allows; `unit` defaults to ""; `iteration` is an integer from 0
- * to 2^53 (default 0, also for an empty field) that groups the samples of
- * a label and benchmark into iterations (csv_run_full()); a file without
- * the column makes each sample its own iteration, the k-th sample of an
+ * Other columns are ignored (csv_parse_warn() warns about each: a note,
+ * or a misspelt name that would change how the rows read). `better` is "higher"
+ * or "lower" (default, also for an empty field); `decimals` is 0-12 (default
+ * 2), the range a config allows; `unit` defaults to ""; `iteration` is an
+ * integer from 0 to 2^53 (default 0, also for an empty field) that groups the
+ * samples of a label and benchmark into iterations (csv_run_full()); a file
+ * without the column makes each sample its own iteration, the k-th sample of an
  * operation going to iteration k. Every row of one benchmark and
  * operation must agree on unit, better and decimals, whichever label it
  * belongs to. Labels, benchmark and operation names and units must obey
@@ -49,6 +51,13 @@ struct strbuf;
  */
 int csv_parse(const char *name, const char *buf, size_t len,
 	      struct run_data **runs, size_t *nr, struct strbuf *err);
+/*
+ * csv_parse() with a warning "NAME:LINE: column 'X' ignored; mmcmp reads
+ * label, ..." in warnings (NULL: none) for each column it does not read.
+ */
+int csv_parse_warn(const char *name, const char *buf, size_t len,
+		   struct run_data **runs, size_t *nr, struct strvec *warnings,
+		   struct strbuf *err);
 
 /* Release every run of runs[0..nr) and free the array; NULL is a no-op. */
 void csv_runs_free(struct run_data *runs, size_t nr);

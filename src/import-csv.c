@@ -21,7 +21,7 @@ static int csv_import(const char *path, const char *buf, size_t len,
 
 	*out = NULL;
 	*out_nr = 0;
-	if (csv_parse(path, buf, len, &runs, &nr, err))
+	if (csv_parse_warn(path, buf, len, &runs, &nr, opts->warnings, err))
 		goto out;
 	*out = xcalloc(nr + 1, sizeof(**out));
 	for (size_t i = 0; i < nr; i++) {

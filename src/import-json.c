@@ -8,6 +8,7 @@
 
 #include "import.h"
 #include "json-read.h"
+#include "json-stream.h"
 #include "machine.h"
 #include "run-data.h"
 #include "run-setup.h"
@@ -253,6 +254,93 @@ static const struct json_field group_fields[] = {
 	{.name = "values", .kind = JSON_FIELD_OTHER},
 };
 
+/* Where the samples are: the arrays json-stream reads. */
+static const char *const values_path[] = {"runs", "iterations", "samples",
+					  "values"};
+
+/*
+ * The samples json-stream read before the tree was built (its arrays are
+ * blanked in the text): each run with any has them in document order,
+ * their operations unset, and takes them over when it is read; each
+ * group of samples then claims the next array of js if its indices are
+ * the group's, at[], as the tree is walked in the same order.
+ */
+struct jr_streamed {
+	size_t run;
+	struct sample_data *v;
+	size_t nr, alloc;
+};
+
+struct jr_stream {
+	struct json_stream js;
+	struct jr_streamed *runs;
+	size_t runs_nr, runs_alloc;
+	size_t next_run, next_array;
+	size_t at[JSON_STREAM_DEPTH - 1]; /* run, iteration, group */
+	size_t pending; /* samples of the run read, not yet claimed */
+};
+
+/* json_stream_fn: the n values of an array, appended to their run's. */
+static void stream_add(void *ctx, const size_t *index, const double *v,
+		       size_t n)
+{
+	struct jr_stream *st = ctx;
+	struct jr_streamed *r;
+
+	if (!st->runs_nr || st->runs[st->runs_nr - 1].run != index[0]) {
+		ALLOC_GROW(st->runs, st->runs_nr + 1, st->runs_alloc);
+		r = &st->runs[st->runs_nr++];
+		memset(r, 0, sizeof(*r));
+		r->run = index[0];
+	}
+	r = &st->runs[st->runs_nr - 1];
+	ALLOC_GROW(r->v, r->nr + n, r->alloc);
+	for (size_t i = 0; i < n; i++)
+		r->v[r->nr++] = (struct sample_data){.value = v[i]};
+}
+
+static void stream_release(struct jr_stream *st)
+{
+	for (size_t i = 0; i < st->runs_nr; i++)
+		free(st->runs[i].v);
+	free(st->runs);
+	json_stream_release(&st->js);
+	*st = (struct jr_stream){.js = JSON_STREAM_INIT};
+}
+
+/* Run st->at[0], rf, takes over its streamed samples, if any. */
+static void stream_take(struct jr_stream *st, struct run_full *rf)
+{
+	struct jr_streamed *r;
+
+	st->pending = 0;
+	if (st->next_run >= st->runs_nr ||
+	    st->runs[st->next_run].run != st->at[0])
+		return;
+	r = &st->runs[st->next_run++];
+	rf->samples = r->v;
+	rf->samples_alloc = r->alloc;
+	st->pending = r->nr;
+	r->v = NULL;
+}
+
+/* The number of values streamed for the group at st->at, if it was. */
+static bool stream_claim(struct jr_stream *st, size_t *n)
+{
+	const struct json_stream_array *a;
+
+	if (st->next_array >= st->js.nr)
+		return false;
+	a = &st->js.v[st->next_array];
+	if (memcmp(a->index, st->at, sizeof(st->at)) != 0)
+		return false;
+	if (a->nr > st->pending)
+		BUG("%zu values streamed, %zu claimed", st->pending, a->nr);
+	st->next_array++;
+	*n = a->nr;
+	return true;
+}
+
 static int jr_operations(struct json_read *jr, const struct cJSON *run,
 			 struct run_full *rf)
 {
@@ -299,9 +387,22 @@ out:
 	return ret;
 }
 
+/* The n streamed values of a group, claimed for operation op. */
+static int jr_streamed_values(struct json_read *jr, struct jr_stream *st,
+			      size_t n, size_t op, struct run_full *rf)
+{
+	if (n > JSON_MAX_SAMPLES - rf->samples_nr)
+		return json_read_fail(jr, "more than %zu samples in the run",
+				      JSON_MAX_SAMPLES);
+	for (size_t k = 0; k < n; k++)
+		rf->samples[rf->samples_nr++].op = op;
+	st->pending -= n;
+	return 0;
+}
+
 /* The values of one group of samples, appended to rf->samples. */
 static int jr_values(struct json_read *jr, const struct cJSON *group, size_t op,
-		     struct run_full *rf)
+		     struct run_full *rf, struct jr_stream *st)
 {
 	const struct cJSON *arr = json_node_get(group, "values");
 	const struct cJSON *el;
@@ -309,12 +410,16 @@ static int jr_values(struct json_read *jr, const struct cJSON *group, size_t op,
 
 	if (!json_node_is_array(arr))
 		return json_read_type_fail(jr, arr, "an array");
+	if (stream_claim(st, &k)) {
+		if (json_node_first(arr))
+			BUG("streamed values left in the tree");
+		json_read_pop(jr, mark);
+		return jr_streamed_values(jr, st, k, op, rf);
+	}
 	if (!json_node_first(arr))
 		return json_read_fail(jr, "no values");
 	JSON_FOR_EACH(el, arr)
 	{
-		struct sample_data *s;
-
 		if (!json_node_is_number(el) ||
 		    !isfinite(json_node_number(el))) {
 			double d;
@@ -323,24 +428,30 @@ static int jr_values(struct json_read *jr, const struct cJSON *group, size_t op,
 			json_read_number(jr, el, "a number", &d);
 			return -1;
 		}
-		if (rf->samples_nr >= JSON_MAX_SAMPLES) {
-			json_read_pop(jr, mark);
-			return json_read_fail(
-				jr, "more than %zu samples in the run",
-				JSON_MAX_SAMPLES);
-		}
-		ALLOC_GROW(rf->samples, rf->samples_nr + 1, rf->samples_alloc);
-		s = &rf->samples[rf->samples_nr++];
-		s->op = op;
-		s->value = json_node_number(el);
 		k++;
 	}
 	json_read_pop(jr, mark);
+	if (k > JSON_MAX_SAMPLES - rf->samples_nr)
+		return json_read_fail(jr, "more than %zu samples in the run",
+				      JSON_MAX_SAMPLES);
+	/*
+	 * An array of finite numbers is streamed unless the whole document
+	 * is not, so the tree's never go before samples streamed.
+	 */
+	if (st->pending)
+		BUG("values in the tree before %zu streamed", st->pending);
+	ALLOC_GROW(rf->samples, rf->samples_nr + k, rf->samples_alloc);
+	JSON_FOR_EACH(el, arr)
+	{
+		rf->samples[rf->samples_nr].op = op;
+		rf->samples[rf->samples_nr++].value = json_node_number(el);
+	}
 	return 0;
 }
 
 static int jr_samples(struct json_read *jr, const struct cJSON *iter,
-		      struct run_full *rf, struct iteration_data *it)
+		      struct run_full *rf, struct iteration_data *it,
+		      struct jr_stream *st)
 {
 	const struct cJSON *arr, *el;
 	size_t mark, i = 0;
@@ -352,9 +463,10 @@ static int jr_samples(struct json_read *jr, const struct cJSON *iter,
 	JSON_FOR_EACH(el, arr)
 	{
 		struct jr_group g = {0};
-		size_t m = json_read_push_index(jr, i++), om;
+		size_t m = json_read_push_index(jr, i), om;
 		const struct op_samples *op;
 
+		st->at[2] = i++;
 		if (json_read_object(jr, el, group_fields,
 				     ARRAY_SIZE(group_fields), &g))
 			return -1;
@@ -374,7 +486,7 @@ static int jr_samples(struct json_read *jr, const struct cJSON *iter,
 				json_read_quote(jr, 0, op->benchmark),
 				json_read_quote(jr, 1, it->benchmark));
 		json_read_pop(jr, om);
-		if (jr_values(jr, el, (size_t)g.operation, rf))
+		if (jr_values(jr, el, (size_t)g.operation, rf, st))
 			return -1;
 		json_read_pop(jr, m);
 	}
@@ -547,7 +659,7 @@ static int jr_monitor(struct json_read *jr, const struct cJSON *iter,
 }
 
 static int jr_iterations(struct json_read *jr, const struct cJSON *run,
-			 struct run_full *rf)
+			 struct run_full *rf, struct jr_stream *st)
 {
 	const struct cJSON *arr, *el;
 	size_t mark, i = 0;
@@ -558,15 +670,16 @@ static int jr_iterations(struct json_read *jr, const struct cJSON *run,
 		return -1;
 	JSON_FOR_EACH(el, arr)
 	{
-		size_t m = json_read_push_index(jr, i++);
+		size_t m = json_read_push_index(jr, i);
 		struct iteration_data *it;
 
+		st->at[1] = i++;
 		ALLOC_GROW(rf->iters, rf->iters_nr + 1, rf->iters_alloc);
 		it = &rf->iters[rf->iters_nr++];
 		memset(it, 0, sizeof(*it));
 		if (json_read_object(jr, el, iteration_fields,
 				     ARRAY_SIZE(iteration_fields), it) ||
-		    jr_samples(jr, el, rf, it) || jr_monitor(jr, el, it))
+		    jr_samples(jr, el, rf, it, st) || jr_monitor(jr, el, it))
 			return -1;
 		json_read_pop(jr, m);
 	}
@@ -666,12 +779,13 @@ static int jr_settings(struct json_read *jr, const struct cJSON *run,
 }
 
 static int jr_run(struct json_read *jr, const struct cJSON *run,
-		  struct run_full *rf)
+		  struct run_full *rf, struct jr_stream *st)
 {
 	struct json_field mf[JSON_FIELDS_MAX];
 	const struct cJSON *node;
 	size_t mark;
 
+	stream_take(st, rf);
 	if (json_read_object(jr, run, run_fields, ARRAY_SIZE(run_fields),
 			     &rf->info))
 		return -1;
@@ -680,6 +794,11 @@ static int jr_run(struct json_read *jr, const struct cJSON *run,
 	if (json_read_object(jr, node, config_fields, ARRAY_SIZE(config_fields),
 			     &rf->info))
 		return -1;
+	/* A SHA-256 of no text would vouch for nothing. */
+	if (!rf->info.config_text && rf->info.config_hash) {
+		json_read_push_key(jr, "sha256");
+		return json_read_fail(jr, "not null, but config.text is");
+	}
 	if (rf->info.config_text && rf->info.config_hash) {
 		char hash[65];
 
@@ -700,11 +819,13 @@ static int jr_run(struct json_read *jr, const struct cJSON *run,
 			     &rf->info.machine))
 		return -1;
 	json_read_pop(jr, mark);
-	return jr_boots(jr, run, rf) || jr_settings(jr, run, rf) ||
-			       jr_operations(jr, run, rf) ||
-			       jr_iterations(jr, run, rf)
-		       ? -1
-		       : 0;
+	if (jr_boots(jr, run, rf) || jr_settings(jr, run, rf) ||
+	    jr_operations(jr, run, rf) || jr_iterations(jr, run, rf, st))
+		return -1;
+	if (st->pending)
+		BUG("%zu streamed samples of runs[%zu] unread", st->pending,
+		    st->at[0]);
+	return 0;
 }
 
 /* The format and version, checked before anything else. */
@@ -750,7 +871,7 @@ static int jr_header(struct json_read *jr, const struct cJSON *root)
 }
 
 static int jr_document(struct json_read *jr, const struct cJSON *root,
-		       struct run_full **runs, size_t *nr)
+		       struct jr_stream *st, struct run_full **runs, size_t *nr)
 {
 	struct jr_top top = {NULL};
 	struct strmap uuids = STRMAP_INIT;
@@ -773,7 +894,8 @@ static int jr_document(struct json_read *jr, const struct cJSON *root,
 		ALLOC_GROW(*runs, *nr + 1, alloc);
 		rf = &(*runs)[(*nr)++];
 		memset(rf, 0, sizeof(*rf));
-		if (jr_run(jr, el, rf))
+		st->at[0] = i;
+		if (jr_run(jr, el, rf, st))
 			goto out;
 		if (strmap_get(&uuids, rf->info.uuid, strlen(rf->info.uuid),
 			       &other)) {
@@ -794,34 +916,63 @@ out:
 	return ret;
 }
 
-int json_import(const char *name, const char *text, size_t len,
-		struct run_full **runs, size_t *nr, struct strbuf *err)
+static int too_large(const char *name, size_t len, struct strbuf *err)
+{
+	return error_addf(err,
+			  "%s: too large (%zu bytes, at most %zu); export"
+			  " fewer labels per file",
+			  name, len, JSON_IMPORT_MAX_BYTES);
+}
+
+int json_import_in_place(const char *name, char *text, size_t len,
+			 struct run_full **runs, size_t *nr, struct strbuf *err)
 {
 	struct json_read jr = JSON_READ_INIT(name, err);
+	struct jr_stream st = {.js = JSON_STREAM_INIT};
 	struct cJSON *root = NULL;
 	int ret = -1;
 
 	*runs = NULL;
 	*nr = 0;
 	if (len > JSON_IMPORT_MAX_BYTES) {
-		error_addf(err,
-			   "%s: too large (%zu bytes, at most %zu); export"
-			   " fewer labels per file",
-			   name, len, JSON_IMPORT_MAX_BYTES);
+		too_large(name, len, err);
 		goto out;
 	}
+	if (json_stream_scan(&st.js, text, len, values_path,
+			     ARRAY_SIZE(values_path), stream_add, &st))
+		json_stream_blank(&st.js, text);
+	else
+		stream_release(&st);
 	root = json_read_tree(&jr, text, len, true);
 	if (!root)
 		goto out;
-	ret = jr_document(&jr, root, runs, nr);
+	ret = jr_document(&jr, root, &st, runs, nr);
 out:
 	if (ret) {
 		run_full_free_array(*runs, *nr);
 		*runs = NULL;
 		*nr = 0;
 	}
+	stream_release(&st);
 	json_read_free(root);
 	json_read_release(&jr);
+	return ret;
+}
+
+int json_import(const char *name, const char *text, size_t len,
+		struct run_full **runs, size_t *nr, struct strbuf *err)
+{
+	struct strbuf copy = STRBUF_INIT;
+	int ret;
+
+	if (len > JSON_IMPORT_MAX_BYTES) {
+		*runs = NULL;
+		*nr = 0;
+		return too_large(name, len, err);
+	}
+	strbuf_add(&copy, text, len);
+	ret = json_import_in_place(name, copy.buf, copy.len, runs, nr, err);
+	strbuf_release(&copy);
 	return ret;
 }
 
@@ -850,10 +1001,20 @@ static int mmcmp_json_parse(const char *path, const char *buf, size_t len,
 	return json_import(path, buf, len, runs, nr, err);
 }
 
+static int mmcmp_json_parse_in_place(const char *path, char *buf, size_t len,
+				     const struct import_options *opts,
+				     struct run_full **runs, size_t *nr,
+				     struct strbuf *err)
+{
+	(void)opts;
+	return json_import_in_place(path, buf, len, runs, nr, err);
+}
+
 const struct import_format import_json = {
 	.name = "json",
 	.detect = mmcmp_json_detect,
 	.parse = mmcmp_json_parse,
+	.parse_in_place = mmcmp_json_parse_in_place,
 	.max_bytes = JSON_IMPORT_MAX_BYTES,
 	.own = true,
 };

@@ -169,14 +169,25 @@ static bool has_letter(const char *s)
 	return false;
 }
 
+/*
+ * Whether a line without a sample is one that will-it-scale prints: its
+ * "testcase:" line, "warmup", "measurement", "average:N", or empty.
+ */
+static bool wis_other_line(const char *line)
+{
+	return !*line || !strcmp(line, "warmup") ||
+	       !strcmp(line, "measurement") || !strncmp(line, "testcase:", 9) ||
+	       !strncmp(line, "average:", 8);
+}
+
 int mmtests_parse_wis(const char *name, const char *text, size_t len,
 		      const char *op, struct mmtests_samples *out,
-		      struct strbuf *err)
+		      struct strvec *warnings, struct strbuf *err)
 {
 	struct lines l;
 	struct fields f = {0};
 	struct strbuf q = STRBUF_INIT;
-	size_t first = out->nr;
+	size_t first = out->nr, odd = 0, odd_line = 0;
 	int ret = -1;
 
 	lines_init(&l, text, len);
@@ -185,11 +196,15 @@ int mmtests_parse_wis(const char *name, const char *text, size_t len,
 		char *t;
 		double value;
 
-		if (!strstr(l.line.buf, "total:"))
+		f.nr = 0;
+		if (strstr(l.line.buf, "total:"))
+			fields_split(&f, l.line.buf);
+		if (f.nr < 3) {
+			/* Skipped as mmtests skips them, but said. */
+			if (!wis_other_line(l.line.buf) && !odd++)
+				odd_line = l.nr;
 			continue;
-		fields_split(&f, l.line.buf);
-		if (f.nr < 3)
-			continue;
+		}
 		/* sed 's/total://': the first "total:" of the field goes. */
 		v = f.v[2];
 		t = strstr(v, "total:");
@@ -207,6 +222,21 @@ int mmtests_parse_wis(const char *name, const char *text, size_t len,
 			goto out;
 		}
 		mmtests_samples_add(out, op, value);
+	}
+	if (odd && warnings) {
+		strbuf_reset(&q);
+		if (odd == 1)
+			strbuf_addf(&q,
+				    "%s: 1 line that is not will-it-scale's"
+				    " skipped (line %zu)",
+				    name, odd_line);
+		else
+			strbuf_addf(&q,
+				    "%s: %zu lines that are not"
+				    " will-it-scale's skipped (the first at"
+				    " line %zu)",
+				    name, odd, odd_line);
+		strvec_push(warnings, q.buf);
 	}
 	ret = 0;
 out:
@@ -816,7 +846,7 @@ static int parse_wis_dir(const struct mm_tree *t, const char *dir, char **names,
 		strbuf_addf(&op, "ops-%s-%s", files[i].a, files[i].b);
 		if (read_required(t, path.buf, &text, err) ||
 		    mmtests_parse_wis(path.buf, text.buf, text.len, op.buf, out,
-				      err))
+				      t->warnings, err))
 			goto out;
 	}
 	ret = 0;

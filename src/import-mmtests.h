@@ -91,11 +91,13 @@ void mmtests_samples_release(struct mmtests_samples *s);
  * A will-it-scale log: every line with "total:" gives op the number its
  * third field holds after "total:" (lines with fewer fields are skipped,
  * as mmtests' awk prints nothing for them). A value that is not a number
- * is an error.
+ * is an error. Lines skipped that will-it-scale does not print (random
+ * bytes, a cut line) get one warning "NAME: N lines that are not
+ * will-it-scale's skipped (the first at line L)" in warnings (NULL: none).
  */
 int mmtests_parse_wis(const char *name, const char *text, size_t len,
 		      const char *op, struct mmtests_samples *out,
-		      struct strbuf *err);
+		      struct strvec *warnings, struct strbuf *err);
 
 /*
  * GNU time's default output ("0.14user 2.22system 0:02.35elapsed ..."):

@@ -637,7 +637,10 @@ int import_file_read(struct import_file *f, const struct import_format *from,
 	}
 	machine_utc_now(now);
 	o.started_at = now;
-	if (fmt->parse(f->path, buf.buf, buf.len, &o, &f->runs, &f->nr, err))
+	if (fmt->parse_in_place ? fmt->parse_in_place(f->path, buf.buf, buf.len,
+						      &o, &f->runs, &f->nr, err)
+				: fmt->parse(f->path, buf.buf, buf.len, &o,
+					     &f->runs, &f->nr, err))
 		goto out;
 	ret = 0;
 out:

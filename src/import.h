@@ -59,6 +59,15 @@ struct import_format {
 		     const struct import_options *opts, struct run_full **runs,
 		     size_t *nr, struct strbuf *err);
 	/*
+	 * When not NULL, what `mmcmp import` calls instead of parse(): the
+	 * same, but buf is the parser's to overwrite (mmcmp's export blanks
+	 * each array of samples it has read, so that no tree holds them).
+	 */
+	int (*parse_in_place)(const char *path, char *buf, size_t len,
+			      const struct import_options *opts,
+			      struct run_full **runs, size_t *nr,
+			      struct strbuf *err);
+	/*
 	 * For a format that is a directory tree rather than one file
 	 * (mmtests' work/log), instead of detect() and parse(): read the
 	 * tree at path, with the same contract as parse().

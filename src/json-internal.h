@@ -19,6 +19,12 @@ struct strbuf;
 /* Append "line L, column C" for byte offset pos of text to sb. */
 void json_add_position(struct strbuf *sb, const char *text, size_t pos);
 
+/*
+ * The offset of the first bracket of the len bytes at text that opens a
+ * level deeper than cJSON reads (CJSON_NESTING_LIMIT, 1000), or len.
+ */
+size_t json_too_deep(const char *text, size_t len);
+
 /* The first offset from pos on in the len bytes at s that is not blank. */
 size_t json_skip_space(const char *s, size_t pos, size_t len);
 

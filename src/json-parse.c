@@ -61,6 +61,31 @@ static bool json_unclosed(const char *text, size_t len)
 	return in_string || depth;
 }
 
+size_t json_too_deep(const char *text, size_t len)
+{
+	bool in_string = false;
+	size_t depth = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+
+		if (in_string) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_string = false;
+		} else if (c == '"') {
+			in_string = true;
+		} else if (c == '{' || c == '[') {
+			if (++depth > CJSON_NESTING_LIMIT)
+				return i;
+		} else if ((c == '}' || c == ']') && depth) {
+			depth--;
+		}
+	}
+	return len;
+}
+
 /*
  * Parse the len bytes at text, followed by a NUL, as one JSON document.
  * Returns the tree, for the caller to free with cJSON_Delete(), or NULL
@@ -88,8 +113,16 @@ cJSON *json_parse_terminated(const char *text, size_t len, struct strbuf *err)
 	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	pos = end ? (size_t)(end - text) : 0;
 	if (!root) {
+		size_t deep = json_too_deep(text, len);
+
 		/* cJSON's position can be a byte late: "near". */
-		if (json_unclosed(text, len)) {
+		if (deep <= pos) {
+			strbuf_addf(&msg,
+				    "invalid JSON: nested deeper than %d levels"
+				    " at ",
+				    CJSON_NESTING_LIMIT);
+			pos = deep;
+		} else if (json_unclosed(text, len)) {
 			strbuf_addstr(&msg,
 				      "the JSON ends early (truncated?) at ");
 			pos = len;

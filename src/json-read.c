@@ -558,19 +558,26 @@ bool json_read_number(struct json_read *jr, const cJSON *node, const char *want,
 static int read_int(struct json_read *jr, const cJSON *node,
 		    const struct json_field *f, void *out)
 {
+	/* What a double holds exactly, within the member's range. */
+	int64_t lo = f->min_int > -JSON_READ_INT_MAX ? f->min_int
+						     : -JSON_READ_INT_MAX;
+	int64_t hi =
+		f->max_int < JSON_READ_INT_MAX ? f->max_int : JSON_READ_INT_MAX;
 	double d;
 	int64_t v;
 
 	if (!json_read_number(jr, node, "an integer", &d))
 		return -1;
-	if (d != floor(d) || fabs(d) > (double)JSON_READ_INT_MAX)
+	if (d != floor(d))
 		return json_read_fail(jr, "expected an integer, found %g", d);
+	if (d < (double)lo || d > (double)hi) {
+		strbuf_reset(&jr->scratch[0]);
+		strbuf_add_double(&jr->scratch[0], d);
+		return json_read_fail(
+			jr, "%s is out of range (%" PRId64 " to %" PRId64 ")",
+			jr->scratch[0].buf, lo, hi);
+	}
 	v = (int64_t)d;
-	if (v < f->min_int || v > f->max_int)
-		return json_read_fail(jr,
-				      "%" PRId64 " is out of range (%" PRId64
-				      " to %" PRId64 ")",
-				      v, f->min_int, f->max_int);
 	if (f->size == sizeof(int))
 		*(int *)out = (int)v;
 	else if (f->size == sizeof(int64_t))

@@ -93,10 +93,12 @@ int json_extract_numbers(const char *text, size_t len, const char *path,
  * Import limits: a bigger file, or a document beyond one of the counts
  * or lengths, is refused as absurd. Nesting is limited by cJSON (1000
  * levels; the format needs 8). The file limit bounds memory: the import
- * holds the whole document as a cJSON tree (64 bytes per number) and
- * the runs made of it, measured (bench/import-memory) at up to 50 times
- * the file's size for a compact document of small integers, 11 times for
- * mmcmp's own export of typical samples: 128 MiB is at most 6.4 GiB.
+ * holds the text, a cJSON tree of everything but the samples (64 bytes
+ * per node), which are read from the text (json-stream.h), and the runs
+ * made of it (16 bytes per sample), measured (bench/import-memory) at
+ * about 3 times the file's size for mmcmp's own export of typical
+ * samples, 9 for a compact document of one-digit samples (a tree of the
+ * samples took 11 and 48).
  */
 #define JSON_IMPORT_MAX_BYTES	 ((size_t)1 << 27)  /* the file: 128 MiB */
 #define JSON_MAX_RUNS		 ((size_t)1 << 16)  /* per document */
@@ -153,5 +155,14 @@ void json_export_free(struct json_export *je);
  */
 int json_import(const char *name, const char *text, size_t len,
 		struct run_full **runs, size_t *nr, struct strbuf *err);
+/*
+ * json_import() of text, which it overwrites: the arrays of sample values
+ * are read straight from the text (json-stream.h) and blanked, so that
+ * the tree holds none of them and the import's peak memory is about the
+ * text and 16 bytes a sample. text is no longer the document afterwards.
+ */
+int json_import_in_place(const char *name, char *text, size_t len,
+			 struct run_full **runs, size_t *nr,
+			 struct strbuf *err);
 
 #endif /* MMCMP_JSON_H */

@@ -6,6 +6,7 @@
 #include "csv.h"
 #include "run-data.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "util.h"
 
 #define HDR "label,benchmark,operation,value\n"
@@ -425,6 +426,33 @@ static void test_quote_field(void)
 	strbuf_release(&in);
 }
 
+/* Columns csv_parse() does not read: one warning each, none for its own. */
+static void test_unknown_columns(void)
+{
+	static const char in[] = "label,benchmark,operation,value,unit,"
+				 "iteraton,note\na,b,o,1,s,0,x\n";
+	struct strvec warnings = STRVEC_INIT;
+	struct strbuf err = STRBUF_INIT;
+	struct run_data *runs = NULL;
+	size_t nr = 0;
+
+	ok(!csv_parse_warn("t.csv", in, strlen(in), &runs, &nr, &warnings,
+			   &err) &&
+		   nr == 1 && warnings.nr == 2,
+	   "unknown columns: read, with two warnings");
+	is_str(warnings.nr ? warnings.v[0] : "",
+	       "t.csv:1: column 'iteraton' ignored; mmcmp reads label, "
+	       "benchmark, operation, value, unit, better, decimals, iteration",
+	       "unknown columns: the first named with those read");
+	is_str(warnings.nr > 1 ? warnings.v[1] : "",
+	       "t.csv:1: column 'note' ignored; mmcmp reads label, "
+	       "benchmark, operation, value, unit, better, decimals, iteration",
+	       "unknown columns: the second");
+	csv_runs_free(runs, nr);
+	strvec_clear(&warnings);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
@@ -433,6 +461,7 @@ int main(void)
 	int rc;
 	static const char nul_input[] = HDR "a,b,o\0,1\n";
 
+	test_unknown_columns();
 	for (size_t i = 0; i < ARRAY_SIZE(good_cases); i++) {
 		strbuf_reset(&err);
 		strbuf_reset(&got);

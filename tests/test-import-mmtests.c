@@ -7,6 +7,7 @@
 #include "import-mmtests.h"
 #include "run-data.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "util.h"
 
 /* Samples as "op=value,..." with %g values. */
@@ -32,7 +33,17 @@ static const struct text_case wis_cases[] = {
 	 "min:1 max:9 total:7\r\nmin:1 max:9 total:8", "ops-x-2=7,ops-x-2=8"},
 	{"a total: field elsewhere than third is what awk's $3 holds",
 	 "total:5 min:1 max:2\n", "error:name:1: bad total 'max:2'"},
-	{"lines of fewer fields print nothing", "total:5\nwarmup\n", ""},
+	{"lines of fewer fields print nothing", "total:5\nwarmup\n",
+	 " warning:name: 1 line that is not will-it-scale's skipped (line 1)"},
+	{"will-it-scale's own lines",
+	 "testcase:Separate process page faults\nwarmup\nmin:1 max:2 "
+	 "total:3\n\nmeasurement\nmin:1 max:2 total:4\naverage:4\n",
+	 "ops-x-2=3,ops-x-2=4"},
+	{"lines of random bytes",
+	 "measurement\n\x8f\x01z\x7f\nmin:1 max:2 total:3\n\xff\xfe total\n"
+	 "min:1 max:2 total:4\nmin:1 max:2\n",
+	 "ops-x-2=3,ops-x-2=4 warning:name: 3 lines that are not "
+	 "will-it-scale's skipped (the first at line 2)"},
 	{"a total that is not a number",
 	 "min:1 max:9 total:100\nmin:1 max:9 total:12x\n",
 	 "error:name:2: bad total '12x'"},
@@ -114,10 +125,15 @@ static void check_cases(const char *parser, const struct text_case *c,
 		int ret;
 
 		if (!strcmp(parser, "wis")) {
+			struct strvec warnings = STRVEC_INIT;
+
 			ret = mmtests_parse_wis("name", in, len, "ops-x-2", &s,
-						&err);
+						&warnings, &err);
 			if (!ret)
 				digest(&s, &got);
+			for (size_t k = 0; !ret && k < warnings.nr; k++)
+				strbuf_addf(&got, " warning:%s", warnings.v[k]);
+			strvec_clear(&warnings);
 		} else if (!strcmp(parser, "time")) {
 			double u = -1, sy = -1, e = -1;
 

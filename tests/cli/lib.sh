@@ -160,3 +160,35 @@ no_process() {
 nr_processes() {
 	[ "$(pgrep -f -- "$1" | wc -l)" -ge "$2" ]
 }
+
+# expect_refused DESCRIPTION PATTERN COMMAND...: pass when COMMAND exits 2,
+# bad input or arguments, with an error matching PATTERN (grep) in
+# $TMP/err: the two checks of every refusal, as two TAP lines.
+expect_refused() {
+	refused_desc=$1
+	refused_pattern=$2
+	shift 2
+	expect_status 2 "$refused_desc" "$@"
+	grep_file "$TMP/err" "$refused_pattern" "$refused_desc: the message"
+}
+
+# csv_db NAME: import the CSV on stdin, kept as $TMP/NAME.csv, into a new
+# database $TMP/NAME.db, quietly (a test under set -e stops here when it
+# does not import).
+csv_db() {
+	cat >"$TMP/$1.csv"
+	"$MMCMP" --db "$TMP/$1.db" import "$TMP/$1.csv" >/dev/null
+}
+
+# csv_rows LABEL BENCHMARK OPERATION VALUE...: a CSV row per value, with
+# the iterations 1, 2, ... (the columns label,benchmark,operation,value,
+# iteration).
+csv_rows() {
+	rows_label=$1 rows_bench=$2 rows_op=$3
+	shift 3
+	rows_i=0
+	for rows_v; do
+		rows_i=$((rows_i + 1))
+		echo "$rows_label,$rows_bench,$rows_op,$rows_v,$rows_i"
+	done
+}

@@ -70,8 +70,8 @@ for c in "compare --alpha" "compare --run" "compare -o" "compare --output" \
 	"export --test" "run --param" "run --label" "show --run" \
 	"import --label-prefix"; do
 	# shellcheck disable=SC2086
-	expect_status 2 "mmcmp $c without a value" "$MMCMP" $c
-	grep_file "$TMP/err" "option '${c#* }' needs a value" "mmcmp $c names the option"
+	expect_refused "mmcmp $c without a value" "option '${c#* }' needs a value" \
+		"$MMCMP" $c
 done
 
 # The option syntax, the same in every command.
@@ -167,9 +167,9 @@ grep_file "$TMP/out" "^  --db=PATH  *the database" "mmcmp --help lists --db"
 printf 'label,benchmark,operation,value\nh,b,o,1e300\nh,b,o,1.5e300\nh,b,o,2\nh,b,o,3\n' >"$TMP/n19.csv"
 expect_status 0 "n19: import" "$MMCMP" --db "$TMP/n19.db" import "$TMP/n19.csv"
 for m in -5 -0.9; do
-	expect_status 2 "n19: --margin $m is refused" "$MMCMP" --db "$TMP/n19.db" compare --margin "$m" h h
-	grep_file "$TMP/err" "option '--margin' needs a number of at least 0, not '$m'" \
-		"n19: --margin $m: the one message"
+	expect_refused "n19: --margin $m is refused" \
+		"option '--margin' needs a number of at least 0, not '$m'" \
+		"$MMCMP" --db "$TMP/n19.db" compare --margin "$m" h h
 done
 expect_status 0 "n19: show" "$MMCMP" --db "$TMP/n19.db" show h
 grep_file "$TMP/out" "n=4 mean=6.25e+299 min=2.00 max=1.5e+300$" "n19: show prints huge means with an exponent"
@@ -182,9 +182,9 @@ workloads:
     command: [sh, -c, "echo notjson"]
     metrics: [{name: t, extract: {json: "a.b"}}]
 EOF2
-expect_status 2 "n19: --iterations above the config's bound is refused" \
+expect_refused "n19: --iterations above the config's bound is refused" \
+	"'--iterations' needs a whole number from 1 to 100000" \
 	"$MMCMP" run --check --iterations 100001 "$TMP/n19.yaml"
-grep_file "$TMP/err" "'--iterations' needs a whole number from 1 to 100000" "n19: --iterations names the bound"
 expect_status 1 "n19: an extraction that fails" "$MMCMP" --db "$TMP/n19.db" run -q --label J "$TMP/n19.yaml"
 grep_file "$TMP/err" "extract: metric 't': invalid JSON" "n19: the failure names the metric"
 check "n19: and names it once" sh -c "! grep -q \"metric 't': metric\" '$TMP/err'"

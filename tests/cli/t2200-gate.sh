@@ -214,23 +214,14 @@ grep_file "$TMP/out" "refuses --fail-on and the junit and github" "--help says -
 # N13: a benchmark and an operation of the base that the new label lacks
 # (it crashed, or stopped printing its numbers) fail every --fail-on,
 # while a benchmark only the new label has does not count.
-cat >"$TMP/vanish.csv" <<EOF2
-label,benchmark,operation,value,iteration
-base,b,a,1,1
-base,b,a,1.01,2
-base,b,a,0.99,3
-base,b,gone,5,1
-base,b,gone,5,2
-base,b,gone,5,3
-base,lost,x,7,1
-base,lost,x,7,2
-new,b,a,1,1
-new,b,a,1.01,2
-new,b,a,0.99,3
-new,other,y,3,1
-new,other,y,3,2
-EOF2
-"$MMCMP" --db "$TMP/vanish.db" import "$TMP/vanish.csv" >/dev/null
+{
+	echo label,benchmark,operation,value,iteration
+	csv_rows base b a 1 1.01 0.99
+	csv_rows base b gone 5 5 5
+	csv_rows base lost x 7 7
+	csv_rows new b a 1 1.01 0.99
+	csv_rows new other y 3 3
+} | csv_db vanish
 for f in regression change inconclusive; do
 	expect_status 3 "vanished rows fail --fail-on $f" C vanish --fail-on "$f" base new
 	grep_file "$TMP/err" "fail-on $f: 2 of 3 rows missing: operations of the base with no samples in the other label" \

@@ -165,4 +165,43 @@ grep_file "$TMP/err" "bomb.json.gz: too large (more than 134217728 bytes uncompr
 rm -f "$TMP/bomb.json.gz"
 unchanged "refused inputs leave the database as it was"
 
+# N19: a CSV column that mmcmp does not read is ignored, as before (a
+# note), but warned about: a misspelt "iteration" changes how rows read.
+printf 'label,benchmark,operation,value,iteraton,note\ntypo,b,o,1,0,x\n' >"$TMP/typo.csv"
+expect_status 0 "a CSV with columns mmcmp does not read imports" \
+	"$MMCMP" --db "$TMP/typo.db" import "$TMP/typo.csv"
+grep_file "$TMP/err" "typo.csv:1: column 'iteraton' ignored; mmcmp reads label, benchmark, operation, value, unit, better, decimals, iteration" \
+	"with a warning for the misspelt column"
+grep_file "$TMP/err" "typo.csv:1: column 'note' ignored" "and one for the note"
+rm -f "$TMP/typo.csv" "$TMP/typo.db"
+
+# mmcmp's own export of 1M samples (10 MB) imports within 7 times its size
+# and 16 MB more of address space: its arrays of samples are read from the
+# text, where a cJSON tree of them took 12 times (unbounded in a sanitizer
+# build, see memory_limited).
+{
+	echo label,benchmark,operation,value,iteration
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		for o in 0 1 2 3 4 5 6 7 8 9; do echo "big,b,op-$o,1,$i"; done
+	done
+} >"$TMP/small.csv"
+"$MMCMP" --db "$TMP/big.db" import "$TMP/small.csv" >/dev/null
+"$MMCMP" --db "$TMP/big.db" export json -o "$TMP/small.json"
+rm -f "$TMP/big.db"
+python3 -c '
+import json, random, sys
+random.seed(1)
+d = json.load(open(sys.argv[1]))
+for it in d["runs"][0]["iterations"]:
+    for g in it["samples"]:
+        g["values"] = [round(random.gauss(1000, 20), 3) for _ in range(10000)]
+json.dump(d, open(sys.argv[2], "w"), separators=(", ", ": "))' \
+	"$TMP/small.json" "$TMP/big.json"
+limit=$(($(wc -c <"$TMP/big.json") * 7 / 1024 + 16384))
+expect_status 0 "an export of 1M samples within 7 times its size" \
+	memory_limited "$limit" "$MMCMP" --db "$TMP/big.db" import "$TMP/big.json"
+expect_status 0 "list it" "$MMCMP" --db "$TMP/big.db" list
+grep_file "$TMP/out" "^ *1  big .* 10  *1000000  complete" "with all its samples"
+rm -f "$TMP/small.csv" "$TMP/small.json" "$TMP/big.json" "$TMP/big.db"
+
 done_testing

@@ -246,4 +246,17 @@ expect_status 2 "a truncated gzip file" M import --from mmtests "$TMP/cut/work/l
 grep_file "$TMP/err" "iter-1/tests-sysstate.gz: the gzip data ends early (truncated?)" \
 	"is named as one, not by a line of what it held"
 
+# N15: a benchlog of random bytes loses its samples (as mmtests would), but
+# not without a word.
+cp -R "$data/wis" "$TMP/noise"
+f="$TMP/noise/work/log/6.9-patched/iter-1/wis-pf/logs/benchlog-page_fault1_threads-4"
+python3 -c '
+import random, sys
+random.seed(15)
+sys.stdout.buffer.write(bytes(random.choice(range(256)) for _ in range(4000)).replace(b":", b""))' >"$f"
+db="$TMP/noise.db"
+expect_status 0 "a benchlog of random bytes imports" M import --from mmtests "$TMP/noise/work/log"
+grep_file "$TMP/err" "iter-1/wis-pf/logs/benchlog-page_fault1_threads-4: [0-9]* lines that are not will-it-scale's skipped (the first at line 1)" \
+	"with a warning naming the file"
+
 done_testing

@@ -187,10 +187,9 @@ r["label"] = "ctl"
 r["machine"]["kernel_release"] = "ker\u001b[2J\u0007\u009b31m"
 json.dump(d, open(sys.argv[2], "w"))
 EOF2
-expect_status 2 "facts: an export with ESC in a machine fact is refused" \
+expect_refused "facts: an export with ESC in a machine fact is refused" \
+	"machine fact 'kernel_release' 'ker\\\\x1b\[2J\\\\x07\\\\xc2\\\\x9b31m' contains a control character" \
 	"$MMCMP" --db "$TMP/facts2.db" import "$TMP/ctl.json"
-grep_file "$TMP/err" "machine fact 'kernel_release' 'ker\\\\x1b\[2J\\\\x07\\\\xc2\\\\x9b31m' contains a control character" \
-	"facts: the message names the fact, escaped"
 printf 'goos: linux\ncpu: Intel\007X\nBenchmarkFoo-8   100   123 ns/op\nPASS\n' >"$TMP/bel.txt"
 expect_status 2 "facts: a gobench cpu: line with BEL is refused" \
 	"$MMCMP" --db "$TMP/facts2.db" import --from gobench "$TMP/bel.txt"
@@ -225,9 +224,9 @@ EOF2
 	if [ ! -e "$db" ]; then
 		expect_status 0 "quick: a run to keep" "$MMCMP" --db "$db" run -q --label precious "$TMP/evil.yaml"
 	fi
-	expect_status 2 "quick: '$q' is refused" "$MMCMP" --db "$db" run -q --quick "$TMP/evil.yaml"
-	grep_file "$TMP/err" "in the quick line of .*evil.yaml:1: --[a-z]* cannot be given there: a quick line changes what runs" \
-		"quick: '$q': the message says where and why"
+	expect_refused "quick: '$q' is refused" \
+		"in the quick line of .*evil.yaml:1: --[a-z]* cannot be given there: a quick line changes what runs" \
+		"$MMCMP" --db "$db" run -q --quick "$TMP/evil.yaml"
 done
 expect_status 0 "quick: list" "$MMCMP" --db "$db" list
 check "quick: the kept run is the only one, complete" \
@@ -250,17 +249,15 @@ workloads:
       p: [a]
     metrics: [{name: t, extract: {regex: "total:([0-9]+)"}}]
 EOF2
-expect_status 2 "long: a config name of 5000 bytes is refused" \
+expect_refused "long: a config name of 5000 bytes is refused" \
+	"long.yaml:1:7: 'name' too long (5000 bytes, at most 4096)" \
 	"$MMCMP" --db "$TMP/long.db" run -q --label L "$TMP/long.yaml"
-grep_file "$TMP/err" "long.yaml:1:7: 'name' too long (5000 bytes, at most 4096)" \
-	"long: the message says where, without the name"
 check "long: the message is short" test "$(wc -c <"$TMP/err")" -lt 300
 check "long: no database is made" test ! -e "$TMP/long.db"
 sed -i 's/^name: .*/name: short/' "$TMP/long.yaml"
-expect_status 2 "long: --param making a job key of 5002 bytes is refused" \
+expect_refused "long: --param making a job key of 5002 bytes is refused" \
+	"workload 'w': job 'p=vvv.*' too long (5002 bytes, at most 4096)" \
 	"$MMCMP" --db "$TMP/long.db" run -q --label L "$TMP/long.yaml" --param "p=$long"
-grep_file "$TMP/err" "workload 'w': job 'p=vvv.*' too long (5002 bytes, at most 4096)" \
-	"long: the message names the workload and the job, cut"
 check "long: no database is made for it" test ! -e "$TMP/long.db"
 
 done_testing

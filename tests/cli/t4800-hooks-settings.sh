@@ -62,22 +62,11 @@ EOF
 	done
 } >"$TMP/wide.yaml"
 
-# bounded CMD...: run CMD with 1 GiB of address space and 60 s at most,
-# when this build of mmcmp starts under such a limit (not with ASan).
-limit=1048576
-# shellcheck disable=SC3045 # dash and bash have ulimit -v; else no limit
-if ! (ulimit -v $limit && "$MMCMP" --version) >/dev/null 2>&1; then
-	limit=
-fi
+# bounded CMD...: run CMD with 1 GiB of address space (lib.sh's
+# memory_limited) and 60 s at most.
 bounded() {
-	if [ -n "$limit" ]; then
-		# shellcheck disable=SC3045
-		(ulimit -v $limit && exec timeout 60 "$@")
-	else
-		timeout 60 "$@"
-	fi
+	memory_limited 1048576 timeout 60 "$@"
 }
-[ -n "$limit" ] || echo "# mmcmp does not start under ulimit -v; memory is not bounded here"
 
 expect_status 2 "two --param of 1000 values are refused" \
 	bounded "$MMCMP" run --check --param "a=$(seq_list 1 1000)" \

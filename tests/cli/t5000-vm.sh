@@ -319,10 +319,15 @@ kernels:
   k: { image: $kernel }
 vm: { cpus: 1, memory: 512M, accel: tcg, boots: 1, boot_timeout: 60 }
 EOF2
+# stored LABEL ORDER: BENCHMARK=STATUS=VALUE of each sample of run LABEL,
+# in ORDER (SQL over iteration i), joined by spaces.
+stored() {
+	q "SELECT group_concat(v, ' ') FROM (SELECT i.benchmark || '=' || i.status || '=' || s.value AS v FROM iteration i JOIN run r ON r.id = i.run_id JOIN sample s ON s.iteration_id = i.id WHERE r.label = '$1' ORDER BY $2)"
+}
 expect_status 0 "noise on the protocol port fails no iteration" \
 	"$MMCMP" run -q --label n "$TMP/noise.yaml"
 check "each iteration stores its own workload's value" \
-	test "$(q "SELECT group_concat(v, ' ') FROM (SELECT i.benchmark || '=' || i.status || '=' || s.value AS v FROM iteration i JOIN run r ON r.id = i.run_id JOIN sample s ON s.iteration_id = i.id WHERE r.label = 'n-k' ORDER BY i.benchmark, i.idx)")" = \
+	test "$(stored n-k "i.benchmark, i.idx")" = \
 	"noisy=ok=1.0 noisy=ok=1.0 quiet=ok=2.0 quiet=ok=2.0 third=ok=3.0 third=ok=3.0"
 
 # 8. A workload that prints more than the serial link carries in time
@@ -347,8 +352,7 @@ EOF2
 expect_status 0 "a flood of stdout in a guest fails no iteration" \
 	"$MMCMP" run -q --label fl "$TMP/flood.yaml"
 check "both workloads store their values" \
-	test "$(q "SELECT group_concat(v, ' ') FROM (SELECT i.benchmark || '=' || i.status || '=' || s.value AS v FROM iteration i JOIN run r ON r.id = i.run_id JOIN sample s ON s.iteration_id = i.id WHERE r.label = 'fl-k' ORDER BY i.id)")" = \
-	"flood=ok=7.0 after=ok=8.0"
+	test "$(stored fl-k i.id)" = "flood=ok=7.0 after=ok=8.0"
 check "the flood's stdout is cut at what the link carries, and says so" \
 	test "$(q "SELECT count(*) FROM iteration i JOIN run r ON r.id = i.run_id WHERE r.label = 'fl-k' AND i.benchmark = 'flood' AND i.stderr_tail LIKE '%stdout truncated after 491520 bytes%serial link carries in boot_timeout (60s)%'")" = 1
 
