@@ -95,4 +95,33 @@ sys.exit(not (len(a) == 20 and len(a) == len(b) and all(
     for x, y in zip(a, b))))
 EOF2
 
+# Each tested row's JSON says the scale of its test: log by default on
+# positive values, plain under --fieller; null when untested.
+scales() {
+	python3 -c '
+import json, sys
+out = []
+def walk(x):
+    if isinstance(x, dict):
+        if "verdict" in x:
+            out.append(str(x["scale"]))
+        for v in x.values():
+            walk(v)
+    elif isinstance(x, list):
+        for v in x:
+            walk(v)
+walk(json.load(open(sys.argv[1])))
+print(" ".join(sorted(set(out))))' "$1"
+}
+expect_status 0 "compare mde-n2.csv as JSON" M compare --format json A B
+check "its rows are tested on the log scale" test "$(scales "$TMP/out")" = log
+expect_status 0 "and with --fieller" M compare --fieller --format json A B
+check "on the plain scale" test "$(scales "$TMP/out")" = plain
+printf '%s\n' label,benchmark,operation,value,unit,better,decimals,iteration \
+	U1,p,tput,100,ops/s,higher,0,1 U2,p,tput,100,ops/s,higher,0,1 \
+	U2,p,tput,101,ops/s,higher,0,2 >"$TMP/one.csv"
+expect_status 0 "import a side of one iteration" M import "$TMP/one.csv"
+expect_status 0 "compare it as JSON" M compare --format json U1 U2
+check "an untested row has a null scale" test "$(scales "$TMP/out")" = None
+
 done_testing
