@@ -2,6 +2,7 @@
 #include "cmd.h"
 
 #include "names.h"
+#include "render-provenance.h"
 #include "run-data.h"
 #include "store.h"
 #include "strbuf.h"
@@ -10,7 +11,8 @@ static const char list_usage[] =
 	"usage: mmcmp list [--db PATH]\n"
 	"\n"
 	"List the stored runs, oldest first: id, label, start time (UTC),\n"
-	"kernel release and host it ran on, config, measured iterations\n"
+	"kernel release (the guest's for runs in VMs, \"(tcg)\" when its CPU\n"
+	"was emulated) and host it ran on, config, measured iterations\n"
 	"(failed ones in brackets), samples and status (running, complete,\n"
 	"interrupted, failed, aborted).\n";
 
@@ -25,6 +27,37 @@ static char *escaped(const char *s)
 	if (!s || !*s)
 		return xstrdup("-");
 	names_escape(&sb, s, strlen(s));
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * The kernel column of a run: the guest's release for a run whose
+ * iterations ran in boots, marked "(tcg)" when a boot was emulated, else
+ * the host's; escaped, caller frees.
+ */
+static char *kernel_column(const struct run_info *ri,
+			   const struct run_source *src)
+{
+	struct strbuf sb = STRBUF_INIT, accel = STRBUF_INIT;
+	const char **accels;
+	const char *release = NULL;
+
+	if (!src->boots_nr)
+		return escaped(ri->machine.kernel_release);
+	accels = xcalloc(src->boots_nr, sizeof(*accels));
+	for (size_t i = 0; i < src->boots_nr; i++) {
+		accels[i] = src->boots[i].accel;
+		if (!release && src->boots[i].guest_release)
+			release = src->boots[i].guest_release;
+	}
+	if (release)
+		names_escape(&sb, release, strlen(release));
+	else
+		strbuf_addstr(&sb, "guest");
+	if (render_boots_accel(accels, src->boots_nr, &accel))
+		strbuf_addstr(&sb, " (tcg)");
+	free(accels);
+	strbuf_release(&accel);
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -51,14 +84,18 @@ static int list_main(int argc, char **argv)
 	col = xcalloc(rows.nr + 1, sizeof(*col));
 	for (size_t i = 0; i < rows.nr; i++) {
 		struct run_info ri = {0};
+		struct run_source src = {0};
 
-		if (store_run_get(st, rows.v[i].id, &ri, &err)) {
+		if (store_run_get(st, rows.v[i].id, &ri, &err) ||
+		    store_load_boots(st, rows.v[i].id, &src, &err)) {
 			error("%s", err.buf);
 			run_info_release(&ri);
+			run_source_release(&src);
 			goto out;
 		}
 		col[i][COL_LABEL] = escaped(rows.v[i].label);
-		col[i][COL_KERNEL] = escaped(ri.machine.kernel_release);
+		col[i][COL_KERNEL] = kernel_column(&ri, &src);
+		run_source_release(&src);
 		col[i][COL_HOST] = escaped(ri.machine.hostname);
 		col[i][COL_CONFIG] = escaped(rows.v[i].config_name);
 		run_info_release(&ri);

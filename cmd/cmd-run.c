@@ -52,7 +52,7 @@ static const struct cmd_option run_option_table[] = {
 		"measured iterations per job (default: the config's)"),
 	OPT_NUMBER(
 		"until", 0, struct run_args, until_pct, "PCT", 0, 1e9,
-		"stop a job once, after at least 3 iterations, the 95% confidence half-width of each metric's mean is at most PCT percent of it; the iterations are then the most (default: the config's until)"),
+		"stop a job once precise enough: after a pilot of 5 iterations kept out of the results, as many as the pilot says the 95% confidence half-width of each metric's mean needs to be at most PCT percent of it; the iterations are then the most (default: the config's until)"),
 	OPT_STRING_LIST(
 		"param", 0, struct run_args, params, "NAME=V[,V...]",
 		"give parameter NAME of every workload that has it these values instead"),

@@ -5,6 +5,7 @@
 
 #include "machine.h"
 #include "names.h"
+#include "render-provenance.h"
 #include "run-data.h"
 #include "stats.h"
 #include "store.h"
@@ -14,8 +15,8 @@
 static const char show_usage[] =
 	"usage: mmcmp show [--run ID] [--config] LABEL\n"
 	"\n"
-	"Show every run of LABEL (or only run ID): when and where it ran, its\n"
-	"status, per operation the unit, direction, sample count, mean, min\n"
+	"Show every run of LABEL (or only run ID): when and where it ran (with\n"
+	"kernels, each boot and its accelerator), its status, per operation the unit, direction, sample count, mean, min\n"
 	"and max of the measured samples, and the iterations that failed with\n"
 	"their exit status or signal and the tail of their stderr.\n";
 
@@ -213,6 +214,7 @@ static void show_run(const struct run_data *rd, const struct run_full *rf,
 	       esc(&e[0], str_or(ri->config_name, "-")),
 	       esc(&e[1], str_or(ri->config_hash, "-")));
 	machine_info_show(&ri->machine, &facts);
+	render_boots_show(rf->boots, rf->boots_nr, &facts);
 	fputs(facts.buf, stdout);
 	strbuf_release(&facts);
 	if (ri->cgroup)

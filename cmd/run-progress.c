@@ -84,8 +84,10 @@ void run_progress_show(void *ctx, const struct session_progress *p)
 	fprintf(stderr,
 		"\r\033[K[%zu/%zu] %s %s %s %ld/%ld  elapsed %s  ETA %s",
 		p->done + 1, p->total, p->label, p->operation,
-		p->warmup ? "warm-up" : "iteration", p->index, p->count, el,
-		eta);
+		p->pilot    ? "pilot"
+		: p->warmup ? "warm-up"
+			    : "iteration",
+		p->index, p->count, el, eta);
 	fflush(stderr);
 }
 

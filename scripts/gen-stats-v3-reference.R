@@ -182,16 +182,18 @@ esd_cases <- list(
 for (u in esd_cases) for (alpha in c(0.05, 0.01 / 20))
   add("esd", num(alpha), vec(u), vec(esd(u, alpha)))
 
-# The two-stage rule of --until: from a pilot of n0 = 5 iteration values,
-# the iterations needed for a 95% half-width of pct percent of the mean:
-# ceiling(n0 (h / pct)^2), h the pilot's half-width, at least n0.
+# The two-stage rule of --until: from a pilot of n0 iteration values (5,
+# fewer when pilot iterations failed), the tested iterations needed for a
+# 95% half-width of pct percent of the mean: ceiling(n0 (h / pct)^2), h
+# the pilot's half-width, at least 5.
 stein <- function(x, pct) {
   n0 <- length(x)
   h <- 100 * qt(0.975, n0 - 1) * sd(x) / sqrt(n0) / abs(mean(x))
-  max(n0, ceiling(n0 * (h / pct)^2))
+  max(5, ceiling(n0 * (h / pct)^2))
 }
 for (x in list(c(99, 100, 101, 100, 100), smp(5, 1000, 20), smp(5, 3e-4, 3e-5),
-               smp(5, 50, 5), c(7, 7, 7, 7, 7)))
+               smp(5, 50, 5), c(7, 7, 7, 7, 7), c(99, 100, 101, 100),
+               c(1000, 1020, 990)))
   for (pct in c(0.5, 1, 2, 5))
     add("stein", num(pct), vec(x), num(stein(x, pct)))
 

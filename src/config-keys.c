@@ -68,8 +68,9 @@ static const struct key top_keys[] = {
 	 .max = 100,
 	 .def_doc = "none: every job runs `iterations`",
 	 .help = "Stop a job early once it is precise enough: a pilot of 5 "
-		 "measured iterations, then as many in all as its spread says "
-		 "the 95% confidence half-width of the mean of the iteration "
+		 "iterations, kept out of the results as warm-ups are, then "
+		 "as many measured ones (at least 5) as its spread says the "
+		 "95% confidence half-width of the mean of the iteration "
 		 "values needs to be at most this many percent of that mean, "
 		 "for every metric (more than 0, at most 100). `iterations` "
 		 "is then the maximum; interleaved builds stop together. "

@@ -67,44 +67,79 @@ static void gb_export_units(const struct run_full *runs, size_t nr,
 	strmap_clear(&seen);
 }
 
-/* The result lines of one measured iteration. */
+/*
+ * An operation's value in one iteration, compare's unit value: the
+ * harmonic mean of its samples for a higher-is-better operation (all
+ * positive), else their mean; a lone sample as it is.
+ */
+struct gb_unit {
+	double sum, inv_sum;
+	size_t n;
+	bool positive;
+};
+
+static double gb_unit_value(const struct gb_unit *u, bool higher_better)
+{
+	if (u->n == 1)
+		return u->sum;
+	if (higher_better && u->positive)
+		return (double)u->n / u->inv_sum;
+	return u->sum / (double)u->n;
+}
+
+/*
+ * The result lines of one measured iteration: one value per operation,
+ * so that the gobench import reads the iteration back as one iteration
+ * and compare tests the same unit values; operations that share a name
+ * before their unit share a line, in the order they first appear.
+ */
 static void gb_export_iteration(const struct run_full *rf,
 				const struct iteration_data *it,
 				struct strbuf *out)
 {
 	const struct op_samples *last = NULL;
-	bool *on_line = xcalloc(rf->ops_nr + 1, sizeof(*on_line));
+	struct gb_unit *u = xcalloc(rf->ops_nr + 1, sizeof(*u));
+	size_t *order = xcalloc(rf->ops_nr + 1, sizeof(*order)), nr = 0;
 
 	for (size_t s = 0; s < it->samples_nr; s++) {
 		const struct sample_data *sd =
 			&rf->samples[it->samples_first + s];
-		const struct op_samples *op = &rf->ops[sd->op];
+		struct gb_unit *g = &u[sd->op];
+
+		if (!g->n++) {
+			order[nr++] = sd->op;
+			g->positive = true;
+		}
+		g->sum += sd->value;
+		g->positive &= sd->value > 0;
+		g->inv_sum += sd->value > 0 ? 1.0 / sd->value : 0.0;
+	}
+	for (size_t k = 0; k < nr; k++) {
+		const struct op_samples *op = &rf->ops[order[k]];
 		size_t base = gb_base_len(op);
 
-		if (!last || on_line[sd->op] || gb_base_len(last) != base ||
+		if (!last || gb_base_len(last) != base ||
 		    memcmp(last->name, op->name, base) != 0) {
+			char *name = xstrndup(op->name, base);
+
 			if (last)
 				strbuf_addch(out, '\n');
-			memset(on_line, 0, (rf->ops_nr + 1) * sizeof(*on_line));
 			strbuf_addstr(out, GB_PREFIX);
-			{
-				char *name = xstrndup(op->name, base);
-
-				gb_add_field(out, name);
-				free(name);
-			}
+			gb_add_field(out, name);
 			strbuf_addstr(out, " 1");
+			free(name);
 		}
-		on_line[sd->op] = true;
 		last = op;
 		strbuf_addch(out, ' ');
-		strbuf_add_double(out, sd->value);
+		strbuf_add_double(
+			out, gb_unit_value(&u[order[k]], op->higher_better));
 		strbuf_addch(out, ' ');
 		gb_add_field(out, op->unit);
 	}
 	if (last)
 		strbuf_addch(out, '\n');
-	free(on_line);
+	free(u);
+	free(order);
 }
 
 void gobench_export(const struct run_full *runs, size_t nr, struct strbuf *out)

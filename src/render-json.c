@@ -30,6 +30,11 @@ static void change_members(const struct compare_result *res, struct cJSON *o,
 	json_write_add(o, "ci_high_pct",
 		       json_write_num(bounded ? side->change.high_pct : NAN));
 	json_write_add(o, "ci_level", json_write_num(side->ci_level));
+	/* The scale of the test and the change: log or plain means. */
+	json_write_add(o, "scale",
+		       side->untested != COMPARE_TESTED ? json_write_null()
+		       : side->welch.log_scale		? json_write_str("log")
+					       : json_write_str("plain"));
 	json_write_add(o, "verdict",
 		       json_write_str(stats_verdict_name(side->verdict)));
 	json_write_add(o, "mde_pct", json_write_num(side->mde_pct));

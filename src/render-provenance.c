@@ -6,7 +6,9 @@
 
 #include "compare-provenance.h"
 #include "compare.h"
+#include "names.h"
 #include "render-cells.h"
+#include "run-data.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "svg.h"
@@ -370,4 +372,87 @@ void render_csv_provenance(const struct compare_result *res, size_t empty,
 		csv_record(out, "warning", p->warnings.v[i], NULL, NULL, empty);
 	strbuf_release(&num);
 	strbuf_release(&cell);
+}
+
+/*
+ * Add accel, "?" when NULL or empty, to seen unless it has it; whether
+ * it is tcg.
+ */
+static bool accel_add(const char *accel, struct strvec *seen)
+{
+	const char *a = accel && *accel ? accel : "?";
+
+	for (size_t i = 0; i < seen->nr; i++)
+		if (!strcmp(seen->v[i], a))
+			return !strcmp(a, "tcg");
+	strvec_push(seen, a);
+	return !strcmp(a, "tcg");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+bool render_boots_accel(const char *const *accel, size_t nr, struct strbuf *out)
+{
+	struct strvec seen = STRVEC_INIT;
+	bool tcg = false;
+
+	for (size_t i = 0; i < nr; i++)
+		tcg |= accel_add(accel[i], &seen);
+	if (seen.nr)
+		qsort(seen.v, seen.nr, sizeof(*seen.v), cmp_str);
+	for (size_t i = 0; i < seen.nr; i++) {
+		strbuf_addstr(out, i ? ", " : "");
+		names_escape(out, seen.v[i], strlen(seen.v[i]));
+	}
+	strvec_clear(&seen);
+	return tcg;
+}
+
+/* s, "-" when NULL or empty, escaped for the terminal into out. */
+static void esc_or_dash(struct strbuf *out, const char *s)
+{
+	if (s && *s)
+		names_escape(out, s, strlen(s));
+	else
+		strbuf_addch(out, '-');
+}
+
+void render_boots_show(const struct boot_data *boots, size_t nr,
+		       struct strbuf *out)
+{
+	size_t tcg = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		tcg += boots[i].accel && !strcmp(boots[i].accel, "tcg");
+	if (tcg)
+		strbuf_addf(
+			out,
+			"  accel:     tcg in %zu of %zu boot%s: an emulated "
+			"CPU, its timings are not the machine's\n",
+			tcg, nr, plural(nr));
+	for (size_t i = 0; i < nr; i++) {
+		const struct boot_data *b = &boots[i];
+
+		strbuf_addf(out, "  %s %" PRId64 " kernel ",
+			    i ? "          " : "boots:    ", b->number);
+		esc_or_dash(out, b->kernel);
+		strbuf_addstr(out, ", accel ");
+		esc_or_dash(out, b->accel);
+		if (b->failed) {
+			strbuf_addstr(out, ", failed: ");
+			names_escape(out, b->failed, strcspn(b->failed, "\n"));
+			strbuf_addch(out, '\n');
+			continue;
+		}
+		if (b->boot_s >= 0)
+			strbuf_addf(out, ", up in %.2f s", b->boot_s);
+		else
+			strbuf_addstr(out, ", no answer");
+		strbuf_addstr(out, ", guest ");
+		esc_or_dash(out, b->guest_release);
+		strbuf_addch(out, '\n');
+	}
 }

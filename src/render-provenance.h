@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct boot_data;
 struct compare_provenance;
 struct compare_result;
 struct strbuf;
@@ -36,5 +37,23 @@ void render_csv_provenance(const struct compare_result *res, size_t empty,
  */
 bool render_html_provenance(const struct compare_result *res,
 			    struct strbuf *out);
+
+/*
+ * The accelerators of a run's nr boots, accel[i] the i-th boot's (NULL:
+ * unknown), in out: "tcg", "kvm", "kvm, tcg" (sorted, each once), "?"
+ * for one not known; escaped for the terminal; nothing without boots.
+ * Returns whether any was tcg, an emulated CPU.
+ */
+bool render_boots_accel(const char *const *accel, size_t nr,
+			struct strbuf *out);
+
+/*
+ * The lines of `mmcmp show` for a run's boots (none without): a warning
+ * line when any ran under tcg, then per boot its number, kernel,
+ * accelerator, seconds to the agent's hello and guest release, or why
+ * it failed; every stored string escaped for the terminal.
+ */
+void render_boots_show(const struct boot_data *boots, size_t nr,
+		       struct strbuf *out);
 
 #endif /* MMCMP_RENDER_PROVENANCE_H */

@@ -5,25 +5,55 @@
 #include <string.h>
 
 #include "compare.h"
+#include "render-provenance.h"
 #include "render.h"
 #include "report-internal.h"
 #include "strbuf.h"
 #include "svg.h"
 #include "util.h"
 
-/* One row per pooled run: its id, uuid, start, status, config, host. */
+/*
+ * Of rf's boots: the accelerators in sb, "(emulated CPU)" after tcg,
+ * whose timings are not the machine's (NULL without boots), and in
+ * *release the first guest release known (NULL: none).
+ */
+static const char *boots_cells(const struct run_full *rf, struct strbuf *sb,
+			       const char **release)
+{
+	const char **accel = xcalloc(rf->boots_nr + 1, sizeof(*accel));
+
+	*release = NULL;
+	for (size_t i = 0; i < rf->boots_nr; i++) {
+		accel[i] = rf->boots[i].accel;
+		if (!*release && rf->boots[i].guest_release)
+			*release = rf->boots[i].guest_release;
+	}
+	if (render_boots_accel(accel, rf->boots_nr, sb))
+		strbuf_addstr(sb, " (emulated CPU)");
+	free(accel);
+	return sb->len ? sb->buf : NULL;
+}
+
+/*
+ * One row per pooled run: its id, uuid, start, status, config, host,
+ * kernel, and with boots the guest's and the accelerator.
+ */
 static void runs_table(const struct report_model *md, struct strbuf *out)
 {
 	strbuf_addstr(out, "<table class=\"prov\">\n<tr><th>label</th>"
 			   "<th>run</th><th>uuid</th><th>started</th>"
 			   "<th>status</th><th>config</th><th>config sha256"
-			   "</th><th>host</th><th>kernel</th><th>mmcmp</th>"
-			   "</tr>\n");
+			   "</th><th>host</th><th>kernel</th><th>guest</th>"
+			   "<th>accel</th><th>mmcmp</th></tr>\n");
 	for (size_t li = 0; li < md->nr; li++) {
 		const struct report_label *rl = &md->labels[li];
 
 		for (size_t r = 0; r < rl->runs_nr; r++) {
 			const struct run_info *ri = &rl->runs[r].info;
+			struct strbuf accel = STRBUF_INIT;
+			const char *release;
+			const char *accel_cell =
+				boots_cells(&rl->runs[r], &accel, &release);
 			const char *cells[] = {
 				ri->uuid,
 				ri->started_at,
@@ -32,6 +62,8 @@ static void runs_table(const struct report_model *md, struct strbuf *out)
 				ri->config_hash,
 				ri->machine.hostname,
 				ri->machine.kernel_release,
+				release,
+				accel_cell,
 				ri->mmcmp_version,
 			};
 
@@ -45,6 +77,7 @@ static void runs_table(const struct report_model *md, struct strbuf *out)
 				strbuf_addstr(out, "</td>");
 			}
 			strbuf_addstr(out, "</tr>\n");
+			strbuf_release(&accel);
 		}
 	}
 	strbuf_addstr(out, "</table>\n");

@@ -40,11 +40,11 @@ struct job_busy {
 };
 
 /*
- * A job under `until`: the iteration values the rule reads, and how the
+ * A job under `until`: the pilot's values the rule reads, and how the
  * job went.
  */
 struct job_until {
-	struct until_rows rows;
+	struct until_job rows;
 	long ran;     /* measured iterations run, failed ones included */
 	bool precise; /* stopped on precision */
 };
@@ -97,6 +97,7 @@ struct session {
 	struct extractor **
 		*extractors; /* per job, per metric (NULL: measured) */
 	long measured;	     /* iterations per job after warm-ups */
+	long pilot;	     /* `until`'s pilot, walked after the warm-ups */
 	size_t total_iters, done_iters;
 	double elapsed_sum;
 	bool failed;	     /* session_run() failed */

@@ -111,19 +111,47 @@ static void note_busy(struct job_busy *jb, const struct monitor_record *mon)
 		jb->load = mon->loadavg_end;
 }
 
-/* Tell the progress callback that iteration `it` of job j starts. */
-static void report_progress(struct session *s, const struct job *job, long it)
+/*
+ * Whether iteration `it` of job j is `until`'s pilot: after the warm-ups,
+ * before the pilot is complete. It is stored as a warm-up is, so that no
+ * test sees it.
+ */
+static bool iter_pilot(const struct session *s, size_t j, long it)
 {
-	bool warmup = it < s->cfg->warmup;
+	return s->until_pct && it >= s->cfg->warmup &&
+	       until_job_pilot(&s->until[j].rows);
+}
+
+/*
+ * The 1-based index of iteration `it` of job j among the job's of its
+ * kind; the pilot's count over boots.
+ */
+static long iter_index(const struct session *s, size_t j, long it, bool pilot)
+{
+	if (it < s->cfg->warmup)
+		return it + 1;
+	if (pilot)
+		return (long)s->until[j].rows.pilot + 1;
+	return it - s->cfg->warmup - s->pilot + 1;
+}
+
+/* Tell the progress callback that iteration `it` of job j starts. */
+static void report_progress(struct session *s, size_t j, long it)
+{
+	const struct job *job = &s->plan->jobs[j];
+	bool warmup = it < s->cfg->warmup, pilot = iter_pilot(s, j, it);
 	struct session_progress p = {
 		.done = s->done_iters,
 		.total = s->total_iters,
 		.elapsed_s = s->elapsed_sum,
 		.label = s->runs[job->build_index].sum.label,
 		.operation = job->ops[0],
-		.warmup = warmup,
-		.index = warmup ? it + 1 : it - s->cfg->warmup + 1,
-		.count = warmup ? s->cfg->warmup : s->measured,
+		.warmup = warmup || pilot,
+		.pilot = pilot,
+		.index = iter_index(s, j, it, pilot),
+		.count = warmup	 ? s->cfg->warmup
+			 : pilot ? UNTIL_PILOT
+				 : s->measured,
 	};
 
 	if (s->opts.progress)
@@ -131,18 +159,24 @@ static void report_progress(struct session *s, const struct job *job, long it)
 }
 
 /*
- * Keep the iteration value of each metric of job j from its samples in
- * x: their mean for lower-is-better, the mean of 1/x for higher-is-better
- * (compare's unit value, section 1).
+ * Count an iteration of job j (ok: it succeeded) for `until`, and for a
+ * successful pilot iteration keep the iteration value of each metric
+ * from its samples in x: their mean for lower-is-better, the mean of 1/x
+ * for higher-is-better (compare's unit value, section 1).
  */
-static void until_note(struct session *s, size_t j, const struct extraction *x)
+static void until_note(struct session *s, size_t j, bool ok,
+		       const struct extraction *x)
 {
 	const struct workload_spec *wl = s->plan->jobs[j].wl;
 	const struct live_run *lr = &s->runs[s->plan->jobs[j].build_index];
-	double *v = xcalloc(x->samples_nr + 1, sizeof(*v));
-	long long *key = xcalloc(x->samples_nr + 1, sizeof(*key));
-	double *row = until_rows_add(&s->until[j].rows, wl->metrics_nr);
+	double *row = until_job_add(&s->until[j].rows, wl->metrics_nr, ok);
+	double *v;
+	long long *key;
 
+	if (!row)
+		return;
+	v = xcalloc(x->samples_nr + 1, sizeof(*v));
+	key = xcalloc(x->samples_nr + 1, sizeof(*key));
 	for (size_t m = 0; m < wl->metrics_nr; m++) {
 		size_t n = 0;
 		double u = NAN;
@@ -248,13 +282,17 @@ static const char *iteration_outcome(struct session *s, size_t j,
 	return status;
 }
 
-/* Warn that iteration `it` of job (status, not "ok") failed, and why. */
-static void iteration_failed(struct session *s, const struct job *job, long it,
+/*
+ * Warn that iteration `it` of job j (status, not "ok") failed, and why;
+ * before iteration_count() counts it.
+ */
+static void iteration_failed(struct session *s, size_t j, long it,
 			     const char *status, bool prepare_failed,
 			     const struct runner_result *r,
 			     const struct strbuf *note)
 {
-	bool warmup = it < s->cfg->warmup;
+	const struct job *job = &s->plan->jobs[j];
+	bool warmup = it < s->cfg->warmup, pilot = iter_pilot(s, j, it);
 	struct live_run *lr = &s->runs[job->build_index];
 	struct strbuf why = STRBUF_INIT;
 
@@ -273,8 +311,10 @@ static void iteration_failed(struct session *s, const struct job *job, long it,
 	lr->sum.failed++;
 	session_notify(s, "%s: %s%s%s %s %ld failed: %s", lr->sum.label,
 		       job->wl->name, *job->key ? " " : "", job->key,
-		       warmup ? "warm-up" : "iteration",
-		       warmup ? it + 1 : it - s->cfg->warmup + 1, why.buf);
+		       warmup  ? "warm-up"
+		       : pilot ? "pilot iteration"
+			       : "iteration",
+		       iter_index(s, j, it, pilot), why.buf);
 	strbuf_release(&why);
 	if (s->cfg->on_error == CONFIG_ON_ERROR_ABORT)
 		s->aborted = true;
@@ -291,13 +331,17 @@ static void iteration_count(struct session *s, size_t j, long it, bool ok,
 	s->elapsed_sum += res->run.elapsed_s;
 	if (it < s->cfg->warmup)
 		return;
+	if (iter_pilot(s, j, it)) {
+		until_note(s, j, ok, x);
+		return;
+	}
 	if (res->monitors)
 		note_busy(&s->busy[j], res->monitors);
 	lr->sum.iterations++;
 	lr->sum.samples += x->samples_nr;
 	s->until[j].ran++;
-	if (s->until_pct && ok)
-		until_note(s, j, x);
+	if (s->until_pct)
+		until_note(s, j, ok, x);
 	lr->measured_ok += ok;
 }
 
@@ -308,12 +352,12 @@ int session_run_iteration(struct session *s, size_t j, long it,
 	struct executor_result res = EXECUTOR_RESULT_INIT;
 	const struct runner_result *r = &res.run;
 	struct extraction x = {.note = STRBUF_INIT};
-	bool prepare_failed = false, ran;
+	bool prepare_failed = false, ran, pilot = iter_pilot(s, j, it);
 	char started[32];
 	const char *status;
 	int ret = -1;
 
-	report_progress(s, job, it);
+	report_progress(s, j, it);
 	if (run_workload(s, job, &res, started, &prepare_failed, &ran, err))
 		goto out;
 	ret = 0;
@@ -348,7 +392,7 @@ int session_run_iteration(struct session *s, size_t j, long it,
 								   [job->build
 									    ->kernel]
 							 : 0),
-					.warmup = it < s->cfg->warmup,
+					.warmup = it < s->cfg->warmup || pilot,
 					.status = status,
 					.exit_code = r->exit_code,
 					.term_signal = r->term_signal,
@@ -371,10 +415,9 @@ int session_run_iteration(struct session *s, size_t j, long it,
 	}
 	if (ret)
 		goto out;
-	iteration_count(s, j, it, !strcmp(status, "ok"), &res, &x);
 	if (strcmp(status, "ok"))
-		iteration_failed(s, job, it, status, prepare_failed, r,
-				 &x.note);
+		iteration_failed(s, j, it, status, prepare_failed, r, &x.note);
+	iteration_count(s, j, it, !strcmp(status, "ok"), &res, &x);
 out:
 	free(x.samples);
 	free(x.vals);

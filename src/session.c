@@ -48,7 +48,10 @@ struct session *session_new(const struct config *cfg, const struct plan *plan,
 	s->st = st;
 	s->opts = *opts;
 	s->measured = opts->iterations ? opts->iterations : cfg->iterations;
-	s->total_iters = plan->nr * (size_t)(cfg->warmup + s->measured);
+	/* With kernels the pilot takes the first iterations of the boots. */
+	s->pilot = cfg->until_pct > 0 && !opts->boots_nr ? UNTIL_PILOT : 0;
+	s->total_iters =
+		plan->nr * (size_t)(cfg->warmup + s->pilot + s->measured);
 	if (opts->boots_nr && cfg->kernels_nr)
 		s->total_iters =
 			s->total_iters * opts->boots_nr / cfg->kernels_nr;
@@ -58,7 +61,7 @@ struct session *session_new(const struct config *cfg, const struct plan *plan,
 	s->until = xcalloc(plan->nr + 1, sizeof(*s->until));
 	for (size_t b = 0; b < plan->builds_nr; b++)
 		s->runs[b].sum.label = opts->labels[b];
-	plan_walk_init(&s->walk, plan, cfg->warmup + s->measured,
+	plan_walk_init(&s->walk, plan, cfg->warmup + s->pilot + s->measured,
 		       cfg->interleave);
 	s->settings = settings_new(opts->settings_root);
 	s->settings_build = SIZE_MAX;
@@ -179,9 +182,8 @@ static void tcp_warn(struct session *s)
 
 bool session_until_precise(const struct session *s, size_t j)
 {
-	return until_rows_precise(&s->until[j].rows,
-				  s->plan->jobs[j].wl->metrics_nr,
-				  s->until_pct);
+	return until_job_precise(&s->until[j].rows,
+				 s->plan->jobs[j].wl->metrics_nr, s->until_pct);
 }
 
 /*
@@ -357,9 +359,11 @@ static char *effective_setup(const struct session *s, size_t b)
 		.warmup = s->cfg->warmup,
 		.until_pct = s->until_pct,
 	};
-	/* With kernels, each of a kernel's boots runs every iteration. */
-	long most =
-		s->opts.boots_nr ? s->measured * s->cfg->vm.boots : s->measured;
+	/* With kernels, each of a kernel's boots runs every iteration, the
+	 * pilot's first. */
+	long most = s->opts.boots_nr
+			    ? s->measured * s->cfg->vm.boots - UNTIL_PILOT
+			    : s->measured;
 	char *text;
 
 	for (size_t j = 0; s->until_pct && j < s->plan->nr; j++) {
@@ -665,7 +669,7 @@ void session_free(struct session *s)
 	free(s->runs);
 	free(s->busy);
 	for (size_t j = 0; j < p->nr; j++)
-		until_rows_release(&s->until[j].rows);
+		until_job_release(&s->until[j].rows);
 	free(s->until);
 	free(s->iter_base);
 	session_held_clear(s);

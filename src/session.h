@@ -38,6 +38,7 @@ struct session_progress {
 	const char *label;
 	const char *operation; /* the job's first */
 	bool warmup;
+	bool pilot;	   /* `until`'s pilot, which is not measured either */
 	long index, count; /* 1-based, among the job's warm-ups or measured */
 };
 

@@ -876,8 +876,8 @@ static double *scaled_copy(const double *x, size_t n, double scale)
 	return y;
 }
 
-static void welch_units_untested(struct stats_welch_units *out,
-				 enum stats_untested why)
+void stats_welch_untested(struct stats_welch_units *out,
+			  enum stats_untested why)
 {
 	out->untested = why;
 	out->scale = out->mean_a = out->mean_b = NAN;
@@ -885,49 +885,21 @@ static void welch_units_untested(struct stats_welch_units *out,
 	out->constant = false;
 }
 
-void stats_welch_units(const double *a, size_t na, const double *b, size_t nb,
-		       struct stats_welch_units *out)
+void stats_welch_fill(const double *a, size_t na, const double *b, size_t nb,
+		      struct stats_welch_units *out)
 {
-	bool nan = false, inf = false;
 	struct stats_test t;
-	double *sa, *sb;
+	double shift = a[0];
 
 	out->na = na;
 	out->nb = nb;
-	out->log_scale = false;
-	scan_values(a, na, &nan, &inf);
-	scan_values(b, nb, &nan, &inf);
-	if (!na || !nb) {
-		welch_units_untested(out, STATS_UNTESTED_NO_SAMPLES);
-		return;
-	}
-	if (nan || inf) {
-		welch_units_untested(out, nan ? STATS_UNTESTED_UNDEFINED_MEAN
-					      : STATS_UNTESTED_NONFINITE);
-		return;
-	}
-	if (na < 2 || nb < 2) {
-		welch_units_untested(out, STATS_UNTESTED_FEW_UNITS);
-		return;
-	}
-	/* A t-test is scale-free; dividing by max |u| keeps u^2 normal. */
-	out->scale = max_abs(a, na, b, nb);
-	if (out->scale == 0.0)
-		out->scale = 1.0;
-	sa = scaled_copy(a, na, out->scale);
-	sb = scaled_copy(b, nb, out->scale);
-	/*
-	 * The test sees the means shifted by sa[0], which keeps their
-	 * difference exact when they are close; the ratio needs them whole.
-	 */
-	mean_var(sa, na, sa[0], &out->mean_a, &out->var_a);
-	mean_var(sb, nb, sa[0], &out->mean_b, &out->var_b);
+	mean_var(a, na, shift, &out->mean_a, &out->var_a);
+	mean_var(b, nb, shift, &out->mean_b, &out->var_b);
 	welch_from_moments(out->mean_a, out->var_a, na, out->mean_b, out->var_b,
 			   nb, &t);
-	out->mean_a += sa[0];
-	out->mean_b += sa[0];
-	free(sa);
-	free(sb);
+	/* The ratio and the change need the means whole. */
+	out->mean_a += shift;
+	out->mean_b += shift;
 	out->untested = STATS_TESTED;
 	out->constant = out->var_a == 0.0 && out->var_b == 0.0;
 	out->t = t.statistic;
@@ -935,7 +907,44 @@ void stats_welch_units(const double *a, size_t na, const double *b, size_t nb,
 	out->p = t.p;
 	if (!out->constant &&
 	    (!isfinite(t.statistic) || !isfinite(t.df) || isnan(t.p)))
-		welch_units_untested(out, STATS_UNTESTED_DEGENERATE);
+		stats_welch_untested(out, STATS_UNTESTED_DEGENERATE);
+}
+
+void stats_welch_units(const double *a, size_t na, const double *b, size_t nb,
+		       struct stats_welch_units *out)
+{
+	bool nan = false, inf = false;
+	double *sa, *sb, scale;
+
+	out->na = na;
+	out->nb = nb;
+	out->log_scale = false;
+	scan_values(a, na, &nan, &inf);
+	scan_values(b, nb, &nan, &inf);
+	if (!na || !nb) {
+		stats_welch_untested(out, STATS_UNTESTED_NO_SAMPLES);
+		return;
+	}
+	if (nan || inf) {
+		stats_welch_untested(out, nan ? STATS_UNTESTED_UNDEFINED_MEAN
+					      : STATS_UNTESTED_NONFINITE);
+		return;
+	}
+	if (na < 2 || nb < 2) {
+		stats_welch_untested(out, STATS_UNTESTED_FEW_UNITS);
+		return;
+	}
+	/* A t-test is scale-free; dividing by max |u| keeps u^2 normal. */
+	scale = max_abs(a, na, b, nb);
+	if (scale == 0.0)
+		scale = 1.0;
+	sa = scaled_copy(a, na, scale);
+	sb = scaled_copy(b, nb, scale);
+	stats_welch_fill(sa, na, sb, nb, out);
+	if (out->untested == STATS_TESTED)
+		out->scale = scale;
+	free(sa);
+	free(sb);
 }
 
 /* One pooled observation: its value and which sample it came from. */

@@ -29,30 +29,9 @@
 /* stats_welch_power_n() looks for n in [2, 1e6]. */
 #define WELCH_N_MAX 1e6
 
-/* The mean and sample variance (n - 1) of n >= 2 values, two passes. */
-static void mean_var2(const double *x, size_t n, double *mean, double *var)
-{
-	double s = 0.0, ss = 0.0, comp = 0.0, m;
-
-	for (size_t i = 0; i < n; i++)
-		s += x[i];
-	m = s / (double)n;
-	for (size_t i = 0; i < n; i++) {
-		double dx = x[i] - m;
-
-		ss += dx * dx;
-		comp += dx;
-	}
-	*mean = m + comp / (double)n;
-	*var = (ss - comp * comp / (double)n) / (double)(n - 1);
-}
-
 static void log_untested(struct stats_welch_units *out, enum stats_untested why)
 {
-	out->untested = why;
-	out->scale = out->mean_a = out->mean_b = NAN;
-	out->var_a = out->var_b = out->t = out->df = out->p = NAN;
-	out->constant = false;
+	stats_welch_untested(out, why);
 	out->log_scale = true;
 }
 
@@ -82,7 +61,6 @@ void stats_welch_log(const double *a, size_t na, const double *b, size_t nb,
 		     struct stats_welch_units *out)
 {
 	enum stats_untested why = log_ok(a, na);
-	struct stats_test t;
 	double *la, *lb;
 
 	out->na = na;
@@ -99,21 +77,12 @@ void stats_welch_log(const double *a, size_t na, const double *b, size_t nb,
 	}
 	la = logs_of(a, na);
 	lb = logs_of(b, nb);
-	mean_var2(la, na, &out->mean_a, &out->var_a);
-	mean_var2(lb, nb, &out->mean_b, &out->var_b);
-	stats_welch(la, na, lb, nb, &t);
+	stats_welch_fill(la, na, lb, nb, out);
 	free(la);
 	free(lb);
-	out->untested = STATS_TESTED;
-	out->scale = 1.0;
 	out->log_scale = true;
-	out->constant = out->var_a == 0.0 && out->var_b == 0.0;
-	out->t = t.statistic;
-	out->df = t.df;
-	out->p = t.p;
-	if (!out->constant &&
-	    (!isfinite(t.statistic) || !isfinite(t.df) || isnan(t.p)))
-		log_untested(out, STATS_UNTESTED_DEGENERATE);
+	if (out->untested == STATS_TESTED)
+		out->scale = 1.0;
 }
 
 void stats_welch_pick(const double *a, size_t na, const double *b, size_t nb,

@@ -194,6 +194,21 @@ struct stats_welch_units {
 void stats_welch_units(const double *a, size_t na, const double *b, size_t nb,
 		       struct stats_welch_units *out);
 
+/*
+ * The part stats_welch_units() and stats_welch_log() share, on values
+ * already scaled or logged (na, nb >= 2, all finite): the means and
+ * variances of a and b, computed once, shifted by a[0] for the test so
+ * that close means keep their difference exact, then Welch's t, df and
+ * p into out, and the untested reason when they are not finite. out's
+ * scale and log_scale are the caller's.
+ */
+void stats_welch_fill(const double *a, size_t na, const double *b, size_t nb,
+		      struct stats_welch_units *out);
+
+/* Mark out untested for why: its numbers NaN; log_scale is the caller's. */
+void stats_welch_untested(struct stats_welch_units *out,
+			  enum stats_untested why);
+
 /* The shape of a Fieller confidence set for a ratio of means. */
 enum stats_ci_kind {
 	STATS_CI_NONE = 0,   /* untested: nothing computed */

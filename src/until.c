@@ -11,53 +11,63 @@
 size_t until_target(const double *vals, size_t rows, size_t metrics_nr,
 		    double pct)
 {
-	double u[UNTIL_PILOT], need = UNTIL_PILOT;
+	double *u, need = UNTIL_PILOT;
 
-	if (rows < UNTIL_PILOT)
-		return 0;
+	if (!metrics_nr)
+		return UNTIL_PILOT;
+	if (rows < 2)
+		return SIZE_MAX;
+	u = xcalloc(rows, sizeof(*u));
 	for (size_t m = 0; m < metrics_nr; m++) {
 		double h;
 
-		for (size_t r = 0; r < UNTIL_PILOT; r++)
+		for (size_t r = 0; r < rows; r++)
 			u[r] = vals[r * metrics_nr + m];
-		h = stats_ci_half_pct(u, UNTIL_PILOT, UNTIL_ALPHA);
-		if (isnan(h))
-			return SIZE_MAX;
+		h = stats_ci_half_pct(u, rows, UNTIL_ALPHA);
+		if (isnan(h)) {
+			need = INFINITY;
+			break;
+		}
 		/* The half-width shrinks as 1 / sqrt(n). */
-		need = fmax(need, ceil(UNTIL_PILOT * (h / pct) * (h / pct)));
+		need = fmax(need, ceil((double)rows * (h / pct) * (h / pct)));
 	}
+	free(u);
 	return need > (double)(SIZE_MAX / 2) ? SIZE_MAX : (size_t)need;
 }
 
-bool until_precise(const double *vals, size_t rows, size_t metrics_nr,
-		   double pct)
+bool until_job_pilot(const struct until_job *u)
 {
-	size_t target = until_target(vals, rows, metrics_nr, pct);
-
-	return target && rows >= target;
+	return u->pilot < UNTIL_PILOT;
 }
 
-double *until_rows_add(struct until_rows *r, size_t metrics_nr)
+double *until_job_add(struct until_job *u, size_t metrics_nr, bool ok)
 {
 	double *row;
 
-	ALLOC_GROW(r->vals, (r->nr + 1) * metrics_nr, r->alloc);
+	if (!until_job_pilot(u)) {
+		u->tested += ok;
+		return NULL;
+	}
+	u->pilot++;
+	if (!ok)
+		return NULL;
+	ALLOC_GROW(u->vals, (u->nr + 1) * metrics_nr, u->alloc);
 	/* Without metrics the row is empty and vals may stay NULL. */
-	row = r->vals ? r->vals + r->nr * metrics_nr : NULL;
-	r->nr++;
+	row = u->vals ? u->vals + u->nr * metrics_nr : NULL;
+	u->nr++;
 	return row;
 }
 
-bool until_rows_precise(const struct until_rows *r, size_t metrics_nr,
-			double pct)
+bool until_job_precise(const struct until_job *u, size_t metrics_nr, double pct)
 {
-	return until_precise(r->vals, r->nr, metrics_nr, pct);
+	return !until_job_pilot(u) &&
+	       u->tested >= until_target(u->vals, u->nr, metrics_nr, pct);
 }
 
-void until_rows_release(struct until_rows *r)
+void until_job_release(struct until_job *u)
 {
-	if (!r)
+	if (!u)
 		return;
-	free(r->vals);
-	memset(r, 0, sizeof(*r));
+	free(u->vals);
+	memset(u, 0, sizeof(*u));
 }

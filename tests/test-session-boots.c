@@ -130,30 +130,37 @@ static const struct {
 	 "t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i1 t-b:i2 t-a:i1 t-a:i2",
 	 "t-a 4/0 t-b 4/2", 0, 0, false},
 	/*
-	 * until 40: the pilot of 5 needs 3 boots of each kernel; then b
-	 * (100s) and a (150, 4 x 100: 25.2%) are precise, at the end of the
-	 * round, before the 4 boots of the maximum.
+	 * until 40: the pilot, the first 5 iterations of each kernel (a's
+	 * 150, 4 x 100: 25.2%), asks for 5 tested ones; a has them after
+	 * boot 9, b after boot 10, the end of a round, before the 6 boots
+	 * of the maximum. The pilot counts over boots.
 	 */
 	{"until: A B B A stops after a whole round", true, 0,
-	 "0:1 1:2 1:3 0:4 0:5 1:6",
-	 "t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i1 t-b:i2 t-a:i1 t-a:i2 "
+	 "0:1 1:2 1:3 0:4 0:5 1:6 1:7 0:8 0:9 1:10",
+	 "t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i3 t-b:i4 t-a:i3 t-a:i4 "
+	 "t-a:i5 t-a:i2 t-b:i5 t-b:i2 t-b:i1 t-b:i2 t-a:i1 t-a:i2 "
 	 "t-a:i1 t-a:i2 t-b:i1 t-b:i2",
-	 "t-a 6/0 t-b 6/0", 4, 40, true},
+	 "t-a 5/0 t-b 5/0", 6, 40, true},
 	/*
-	 * until 5: a never is (20% after 6 values), so b keeps booting
-	 * although it has been precise since boot 3: the rounds stay whole.
+	 * until 5: a never is (its pilot asks for 128), so b keeps booting
+	 * although it has been precise since boot 10: the rounds stay whole.
 	 */
 	{"until: A B B A boots to the maximum, b with a", true, 0,
-	 "0:1 1:2 1:3 0:4 0:5 1:6",
-	 "t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i1 t-b:i2 t-a:i1 t-a:i2 "
-	 "t-a:i1 t-a:i2 t-b:i1 t-b:i2",
-	 "t-a 6/0 t-b 6/0", 3, 5, true},
-	/* In sequence: each kernel stops after its third boot (the pilot). */
+	 "0:1 1:2 1:3 0:4 0:5 1:6 1:7 0:8 0:9 1:10 1:11 0:12",
+	 "t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i3 t-b:i4 t-a:i3 t-a:i4 "
+	 "t-a:i5 t-a:i2 t-b:i5 t-b:i2 t-b:i1 t-b:i2 t-a:i1 t-a:i2 "
+	 "t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i1 t-b:i2 t-a:i1 t-a:i2",
+	 "t-a 7/0 t-b 7/0", 6, 5, true},
+	/*
+	 * In sequence: each kernel stops after its fifth boot, the pilot's
+	 * 5 iterations and 5 tested ones.
+	 */
 	{"until: A A B B stops kernel by kernel", false, 0,
-	 "0:1 0:2 0:3 1:4 1:5 1:6",
-	 "t-a:i1 t-a:i2 t-a:i1 t-a:i2 t-a:i1 t-a:i2 t-b:i1 t-b:i2 t-b:i1 "
-	 "t-b:i2 t-b:i1 t-b:i2",
-	 "t-a 6/0 t-b 6/0", 4, 5, false},
+	 "0:1 0:2 0:3 0:4 0:5 1:6 1:7 1:8 1:9 1:10",
+	 "t-a:i1 t-a:i2 t-a:i3 t-a:i4 t-a:i5 t-a:i2 t-a:i1 t-a:i2 t-a:i1 "
+	 "t-a:i2 t-b:i1 t-b:i2 t-b:i3 t-b:i4 t-b:i5 t-b:i2 t-b:i1 t-b:i2 "
+	 "t-b:i1 t-b:i2",
+	 "t-a 5/0 t-b 5/0", 6, 5, false},
 };
 
 static void run_case(size_t i, const char *fake_bench, const char *db,
@@ -167,7 +174,7 @@ static void run_case(size_t i, const char *fake_bench, const char *db,
 	struct executor_local_opts lo = {.monitors = false};
 	struct fake f = {.base = {&fake_ops}, .log = STRBUF_INIT};
 	int vm_boots = cases[i].vm_boots ? cases[i].vm_boots : 2;
-	size_t order[8]; /* 2 kernels x at most 4 boots */
+	size_t order[12]; /* 2 kernels x at most 6 boots */
 	struct store *st = NULL;
 	struct session *s = NULL;
 	int r;

@@ -402,8 +402,11 @@ static const struct {
 			"name: t\niterations: 20\nuntil: 5\n" ONE_VALUE_WORKLOAD,
 		.runs = 1,
 		.status = "complete",
-		.progress = "t:op:i1 t:op:i2 t:op:i3 t:op:i4 t:op:i5",
-		.iterations = "i:ok:1 i:ok:1 i:ok:1 i:ok:1 i:ok:1",
+		/* The pilot is stored as warm-ups are, then 5 tested. */
+		.progress = "t:op:w1 t:op:w2 t:op:w3 t:op:w4 t:op:w5 "
+			    "t:op:i1 t:op:i2 t:op:i3 t:op:i4 t:op:i5",
+		.iterations = "w:ok:1 w:ok:1 w:ok:1 w:ok:1 w:ok:1 "
+			      "i:ok:1 i:ok:1 i:ok:1 i:ok:1 i:ok:1",
 		.summary = "t 5/0/5 stored 5",
 		.label_runs = 1,
 		.setup = "\"until\":{\"pct\":5,\"jobs\":[{\"workload\":\"w\","
@@ -423,20 +426,24 @@ static const struct {
 				     "    operation: op\n" TOTAL,
 		.runs = 1,
 		.status = "complete",
-		.progress = "t:op:i1 t:op:i2 t:op:i3 t:op:i4 t:op:i5",
-		.iterations = "i:ok:1 i:ok:1 i:ok:1 i:ok:1 i:ok:1",
+		/* The pilot is stored as warm-ups are, then 5 tested. */
+		.progress = "t:op:w1 t:op:w2 t:op:w3 t:op:w4 t:op:w5 "
+			    "t:op:i1 t:op:i2 t:op:i3 t:op:i4 t:op:i5",
+		.iterations = "w:ok:1 w:ok:1 w:ok:1 w:ok:1 w:ok:1 "
+			      "i:ok:1 i:ok:1 i:ok:1 i:ok:1 i:ok:1",
 		.summary = "t 5/0/5 stored 5",
 		.label_runs = 1,
 		.setup = "\"iterations\":5,\"stopped\":\"maximum\"",
 	},
 	{
 		/*
-		 * Build a is precise after 3 iterations; b (150, then 100s)
-		 * at 30% only after 5 (35% at 4, 25% at 5): both run 5.
+		 * Build a's pilot has no spread: 5 tested iterations; b's
+		 * (150, then 100s) a half-width of 25.2%, which at 20% asks
+		 * for ceil(5 (25.2 / 20)^2) = 8: both run 8 after the pilot.
 		 */
 		.name = "until: interleaved builds stop together",
 		.config =
-			"name: t\niterations: 10\nuntil: 30\n"
+			"name: t\niterations: 10\nuntil: 20\n"
 			"interleave: true\n" BUILDS
 			"setup: [[\"/bin/sh\", \"-c\", \"rm -f @F.a @F.b\"]]\n"
 			"workloads:\n  - name: w\n"
@@ -447,17 +454,25 @@ static const struct {
 				      "    operation: op\n" TOTAL,
 		.runs = 1,
 		.status = "complete",
-		.progress = "t-a:op:i1 t-b:op:i1 t-a:op:i2 t-b:op:i2 "
-			    "t-a:op:i3 t-b:op:i3 t-a:op:i4 t-b:op:i4 "
-			    "t-a:op:i5 t-b:op:i5",
-		.iterations = "i:ok:1 i:ok:1 i:ok:1 i:ok:1 i:ok:1 "
-			      "i:ok:1 i:ok:1 i:ok:1 i:ok:1 i:ok:1",
-		.summary = "t-a 5/0/5 stored 5 t-b 5/0/5 stored 5",
+		.progress = "t-a:op:w1 t-b:op:w1 t-a:op:w2 t-b:op:w2 "
+			    "t-a:op:w3 t-b:op:w3 t-a:op:w4 t-b:op:w4 "
+			    "t-a:op:w5 t-b:op:w5 t-a:op:i1 t-b:op:i1 "
+			    "t-a:op:i2 t-b:op:i2 t-a:op:i3 t-b:op:i3 "
+			    "t-a:op:i4 t-b:op:i4 t-a:op:i5 t-b:op:i5 "
+			    "t-a:op:i6 t-b:op:i6 t-a:op:i7 t-b:op:i7 "
+			    "t-a:op:i8 t-b:op:i8",
+		.iterations = "w:ok:1 w:ok:1 w:ok:1 w:ok:1 w:ok:1 "
+			      "i:ok:1 i:ok:1 i:ok:1 i:ok:1 i:ok:1 "
+			      "i:ok:1 i:ok:1 i:ok:1 "
+			      "w:ok:1 w:ok:1 w:ok:1 w:ok:1 w:ok:1 "
+			      "i:ok:1 i:ok:1 i:ok:1 i:ok:1 i:ok:1 "
+			      "i:ok:1 i:ok:1 i:ok:1",
+		.summary = "t-a 8/0/8 stored 8 t-b 8/0/8 stored 8",
 		.label_runs = 1,
-		.setup = "\"iterations\":5,\"stopped\":\"precision\"}]},"
+		.setup = "\"iterations\":8,\"stopped\":\"precision\"}]},"
 			 "\"params\":[]}\n{\"iterations\":10,\"warmup\":0,"
-			 "\"until\":{\"pct\":30,\"jobs\":[{\"workload\":\"w\","
-			 "\"job\":\"\",\"iterations\":5,\"stopped\":"
+			 "\"until\":{\"pct\":20,\"jobs\":[{\"workload\":\"w\","
+			 "\"job\":\"\",\"iterations\":8,\"stopped\":"
 			 "\"precision\"}]}",
 	},
 };

@@ -13,6 +13,7 @@
 
 #include "tap.h"
 #include "stats.h"
+#include "until.h"
 #include "util.h"
 
 #define ALPHA	     0.05
@@ -434,12 +435,88 @@ static void check_warnings(void)
 	   100.0 * (double)all[1] / (double)tables);
 }
 
+/*
+ * `run --until` with labels in separate runs (docs/statistics.md,
+ * stopping on precision): each label runs the two-stage rule on its own,
+ * a pilot of UNTIL_PILOT iterations and then the tested iterations the
+ * pilot asks for. The test sees only the tested ones, whose number is
+ * independent of their values, so A/A rows are marked at about alpha,
+ * for normal and lognormal iteration values (CV 2%, until 1%, where a
+ * pilot kept in the data was most liberal). Kept in the data, the pilot
+ * and counted in the target (version 3's first rule) marks far more:
+ * the check can tell the two apart.
+ */
+#define UNTIL_REPS 2000
+#define UNTIL_MAX  64
+
+static double until_value(struct rng *r, bool lognormal)
+{
+	double z = rng_normal(r);
+
+	return lognormal ? exp(0.02 * z) : 1.0 + 0.02 * z;
+}
+
+/*
+ * One label: its tested values in u, at most UNTIL_MAX as a config's
+ * iterations would cap them. keep: version 3's first rule, the pilot
+ * kept and counted in the target.
+ */
+static size_t until_label(struct rng *r, bool lognormal, bool keep, double *u)
+{
+	struct until_job job = {0};
+	size_t n = 0, target;
+
+	while (until_job_pilot(&job)) {
+		double v = until_value(r, lognormal);
+
+		until_job_add(&job, 1, true)[0] = v;
+		if (keep)
+			u[n++] = v;
+	}
+	target = until_target(job.vals, job.nr, 1, 1.0);
+	while (n < UNTIL_MAX &&
+	       (keep ? n < target : !until_job_precise(&job, 1, 1.0))) {
+		until_job_add(&job, 1, true);
+		u[n++] = until_value(r, lognormal);
+	}
+	until_job_release(&job);
+	return n;
+}
+
+static void check_until(void)
+{
+	struct rng r;
+
+	rng_init(&r, 20261203);
+	for (int lognormal = 0; lognormal < 2; lognormal++) {
+		size_t marks[2] = {0, 0};
+
+		for (int keep = 0; keep < 2; keep++)
+			for (size_t i = 0; i < UNTIL_REPS; i++) {
+				double a[UNTIL_MAX], b[UNTIL_MAX];
+				size_t na = until_label(&r, lognormal, keep, a);
+				size_t nb = until_label(&r, lognormal, keep, b);
+				struct stats_welch_units w;
+
+				stats_welch_pick(a, na, b, nb, true, &w);
+				marks[keep] += w.p <= ALPHA;
+			}
+		/* 2000 rows: alpha's binomial sd is 0.5 points. */
+		ok((double)marks[0] / UNTIL_REPS <= ALPHA + 0.015,
+		   "until, %s: %zu of %d A/A rows marked without the pilot",
+		   lognormal ? "lognormal" : "normal", marks[0], UNTIL_REPS);
+		ok((double)marks[1] / UNTIL_REPS >= ALPHA + 0.02,
+		   "and %zu with it kept", marks[1]);
+	}
+}
+
 int main(void)
 {
 	check_aa();
 	check_power();
 	check_mde_power();
 	check_warnings();
+	check_until();
 	done_testing();
 	return exit_status();
 }

@@ -158,7 +158,7 @@ static void check_stein(char **f, size_t nf, int line)
 	size_t n = 0;
 
 	if (nf != 4 || !nums(f, 1, 1, &pct) || !parse_list(f[2], &x, &n) ||
-	    !nums(f, 3, 1, &want) || n != UNTIL_PILOT) {
+	    !nums(f, 3, 1, &want) || n < 2 || n > UNTIL_PILOT) {
 		ok(false, "stein row (line %d) parses", line);
 		goto out;
 	}

@@ -23,7 +23,7 @@ expect_status 2 "--until above 100 is refused" \
 expect_status 0 "run --until 5 on a constant workload" \
 	"$MMCMP" run --until 5 "$TMP/until.yaml" --label c
 grep_file "$TMP/out" "c: run 1 complete, 5 iterations (0 failed), 10 samples" \
-	"it stops after its pilot of 5 of at most 20 iterations"
+	"it stops after its pilot and the 5 iterations it asks for of at most 20"
 expect_status 0 "show --config" "$MMCMP" show --config c
 grep_file "$TMP/out" "^  until:     5% (95% confidence half-width of the mean), at most 20 iterations$" \
 	"show --config prints the rule"
@@ -31,6 +31,10 @@ grep_file "$TMP/out" "^  stopped:   fake: 5 iterations, stopped on precision$" \
 	"and why the job stopped"
 expect_status 0 "export json" "$MMCMP" export json --output "$TMP/c.json"
 grep_file "$TMP/c.json" '"stopped":	"precision"' "the export has the stop reason"
+# The pilot is stored as warm-ups are: 5 of them, then 5 measured.
+check "the export holds the pilot as 5 warm-ups and 5 measured iterations" \
+	test "$(grep -c '"warmup":	true' "$TMP/c.json")" = 5 -a \
+	"$(grep -c '"warmup":	false' "$TMP/c.json")" = 5
 
 # The config key, with values that spread: the job runs to the maximum.
 cat >"$TMP/spread.yaml" <<EOF2

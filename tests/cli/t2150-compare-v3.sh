@@ -58,4 +58,70 @@ expect_status 0 "compare them --fieller" M compare --fieller W1 W2
 grep_file "$TMP/out" "^tput  W2  .*\[n/a\]\|^tput  W2  .*\[-[1-9][0-9][0-9][0-9.]*%" \
 	"Fieller's interval on the plain means does not"
 
+# export benchstat writes one line per unit value: aa-n5.csv's 10 samples
+# per iteration become one line per iteration and operation, so the
+# round trip through import --from gobench keeps every verdict, p and
+# change (it used to write a line per sample, which came back as
+# iterations, and the samples' pseudo-replication flipped verdicts).
+expect_status 0 "import aa-n5.csv for the round trip" \
+	"$MMCMP" --db "$TMP/bs.db" import "$data/aa-n5.csv"
+expect_status 0 "export benchstat of it" \
+	"$MMCMP" --db "$TMP/bs.db" export benchstat -o "$TMP/bs.txt" A1 B1
+check "one line per iteration and operation (2 x 5 x 20)" \
+	test "$(grep -c '^Benchmarkop[0-9]* 1 ' "$TMP/bs.txt")" = 200
+expect_status 0 "import it back" "$MMCMP" --db "$TMP/bs2.db" import \
+	--from gobench --label-by label "$TMP/bs.txt"
+"$MMCMP" --db "$TMP/bs.db" compare --format json A1 B1 >"$TMP/bs1.json"
+"$MMCMP" --db "$TMP/bs2.db" compare --format json A1 B1 >"$TMP/bs2.json"
+check "the round trip keeps every row's verdict, p and change" \
+	python3 - "$TMP/bs1.json" "$TMP/bs2.json" <<'EOF2'
+import json, sys
+def rows(path):
+    out = []
+    def walk(x):
+        if isinstance(x, dict):
+            if "verdict" in x:
+                out.append((x["verdict"], x["p_value"], x["change_pct"]))
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(json.load(open(path)))
+    return out
+a, b = rows(sys.argv[1]), rows(sys.argv[2])
+sys.exit(not (len(a) == 20 and len(a) == len(b) and all(
+    x[0] == y[0] and abs(x[1] - y[1]) <= 1e-9 and abs(x[2] - y[2]) <= 1e-9
+    for x, y in zip(a, b))))
+EOF2
+
+# Each tested row's JSON says the scale of its test: log by default on
+# positive values, plain under --fieller; null when untested.
+scales() {
+	python3 -c '
+import json, sys
+out = []
+def walk(x):
+    if isinstance(x, dict):
+        if "verdict" in x:
+            out.append(str(x["scale"]))
+        for v in x.values():
+            walk(v)
+    elif isinstance(x, list):
+        for v in x:
+            walk(v)
+walk(json.load(open(sys.argv[1])))
+print(" ".join(sorted(set(out))))' "$1"
+}
+expect_status 0 "compare mde-n2.csv as JSON" M compare --format json A B
+check "its rows are tested on the log scale" test "$(scales "$TMP/out")" = log
+expect_status 0 "and with --fieller" M compare --fieller --format json A B
+check "on the plain scale" test "$(scales "$TMP/out")" = plain
+printf '%s\n' label,benchmark,operation,value,unit,better,decimals,iteration \
+	U1,p,tput,100,ops/s,higher,0,1 U2,p,tput,100,ops/s,higher,0,1 \
+	U2,p,tput,101,ops/s,higher,0,2 >"$TMP/one.csv"
+expect_status 0 "import a side of one iteration" M import "$TMP/one.csv"
+expect_status 0 "compare it as JSON" M compare --format json U1 U2
+check "an untested row has a null scale" test "$(scales "$TMP/out")" = None
+
 done_testing

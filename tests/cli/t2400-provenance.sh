@@ -165,4 +165,26 @@ check "once, before the table of the pooled runs" \
 	test "$(grep -c -e '<table class="provenance">' -e '<h2 id="runs">' "$TMP/r.html")" = 2 -a \
 	"$(grep -n -e '<table class="provenance">' -e '<h2 id="runs">' "$TMP/r.html" | cut -d: -f2 | tr -d '\n' | cut -c1-6)" = "<table"
 
+
+# Runs in emulated guests say so in show, list and report, and show
+# lists the boots (the export's golden file holds a run of two tcg boots).
+export MMCMP_DB="$TMP/boots.db"
+expect_status 0 "import an export with boots" \
+	"$MMCMP" import "$MMCMP_SRCDIR/tests/golden/export.json"
+expect_status 0 "show the run with boots" "$MMCMP" show patched
+grep_file "$TMP/out" "^  accel:     tcg in 2 of 2 boots: an emulated CPU, its timings are not the machine's$" \
+	"show says its CPU was emulated"
+grep_file "$TMP/out" "^  boots:     1 kernel thp, accel tcg, failed: boot 1: no agent: qemu exited$" \
+	"show lists a failed boot with why"
+grep_file "$TMP/out" "^             2 kernel thp, accel tcg, up in 2.50 s, guest 6.1.0-cloud$" \
+	"and a boot with its seconds and guest release"
+expect_status 0 "show a run without boots" "$MMCMP" show base
+check "lists no boots" sh -c "! grep -q -e '^  boots:' -e '^  accel:' '$TMP/out'"
+expect_status 0 "list" "$MMCMP" list
+grep_file "$TMP/out" " patched  .* 6.1.0-cloud (tcg) " "list gives the guest's release, marked tcg"
+grep_file "$TMP/out" " base  .* 6.9.0  " "and the host's for a run on the host"
+expect_status 0 "report of them" "$MMCMP" report --include-incomplete -o "$TMP/boots.html" base patched
+grep_file "$TMP/boots.html" "<td>6.1.0-cloud</td><td>tcg (emulated CPU)</td>" \
+	"the report's table of runs has the guest and its accelerator"
+
 done_testing
