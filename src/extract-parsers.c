@@ -226,28 +226,46 @@ static int take_labelled(char *line, const char *label, const char *unit,
 
 /* will-it-scale */
 
-static const char *const wis_fields[] = {"total", "min", "max", NULL};
+static const char *const wis_fields[] = {"total", "min", "max", "per_task",
+					 NULL};
+
+/* A "tasks:N" line (mmcmp's wis prints one): 0, or -1 for a bad N. */
+static int wis_tasks(char *line, double *tasks, struct strbuf *err)
+{
+	if (!num_prefix(line, "tasks:", tasks) || *tasks < 1 ||
+	    *tasks != floor(*tasks))
+		return bad_value(err, "will-it-scale", "the task count", line);
+	return 0;
+}
 
 static int wis_run(const struct field *f, char *text, size_t len,
 		   struct sink *out, struct strbuf *err)
 {
-	/* Word order on the line: min, max, total. */
-	static const int word_of[] = {2, 0, 1};
+	/* Word order on the line: min, max, total; per_task is total. */
+	static const int word_of[] = {2, 0, 1, 2};
 	enum { WIS_NONE, WIS_WARMUP, WIS_MEASURE } state = WIS_NONE;
 	struct lines ls = LINES_INIT(text, len);
 	size_t start = *out->nr;
 	char *line, *w[MAX_WORDS];
-	double val[3];
+	double val[3], tasks = 0;
 
 	while ((line = next_line(&ls))) {
 		bool testcase = !strncmp(line, "testcase:", 9);
 		size_t n = split_words(line, w, MAX_WORDS);
+
+		if (n == 1 && !strncmp(w[0], "tasks:", 6)) {
+			if (wis_tasks(w[0], &tasks, err))
+				return -1;
+			continue;
+		}
 
 		if (testcase || (n == 1 && (!strcmp(w[0], "warmup") ||
 					    !strcmp(w[0], "measurement")))) {
 			/* Lines before the first marker were not measured. */
 			if (state == WIS_NONE)
 				*out->nr = start;
+			if (testcase)
+				tasks = 0; /* each run says its own */
 			state = !testcase && w[0][0] == 'm' ? WIS_MEASURE
 							    : WIS_WARMUP;
 			continue;
@@ -260,8 +278,14 @@ static int wis_run(const struct field *f, char *text, size_t len,
 		    !num_prefix(w[2], "total:", &val[2]))
 			return bad_words(err, "will-it-scale", "the numbers", w,
 					 n);
-		if (state != WIS_WARMUP)
-			extract_sink_add(out, val[word_of[f->which]]);
+		if (state == WIS_WARMUP)
+			continue;
+		if (f->which == 3 && !tasks)
+			return error_addf(
+				err,
+				"will-it-scale: field 'per_task' needs a 'tasks:N' line before the samples, which will-it-scale itself does not print; use 'total'");
+		extract_sink_add(out, val[word_of[f->which]] /
+					      (f->which == 3 ? tasks : 1));
 	}
 	return 0;
 }

@@ -63,12 +63,15 @@ struct extractor *extractor_new(const struct metric_spec *m,
  * METRIC_PARSER  pattern names a parser for a known benchmark's output,
  *                field picks the value (NULL or "" for the default):
  *
- *   will-it-scale  total (default), min, max. One sample per
+ *   will-it-scale  total (default), min, max, per_task. One sample per
  *       "min:N max:N total:N" line in a measured section: the lines after
  *       a "measurement" line, up to the next "testcase:" or "warmup"
  *       line. Lines after "warmup" and before "measurement" are warm-up
  *       and never count, so a run cut short during warm-up gives none.
- *       Output with neither marker counts every line.
+ *       Output with neither marker counts every line. per_task is total
+ *       divided by N of the run's "tasks:N" line (mmcmp's wis prints one
+ *       after "testcase:"; will-it-scale does not, so per_task is an error
+ *       on its output), the per-task ops the robot and mmtests report.
  *   netperf  throughput (default), elapsed. One sample per data row of
  *       the TCP_STREAM, TCP_SENDFILE or TCP_MAERTS table: a row of five
  *       or more numbers, with or without the banner ("-P 0"). Throughput

@@ -8,6 +8,8 @@ PF=${WORKLOAD_PAGE_FAULT:?run through meson test}
 TR=${WORKLOAD_TRUNCATE:?run through meson test}
 NS=${WORKLOAD_NETSTREAM:?run through meson test}
 KC=${WORKLOAD_KOBJ_CHURN:?run through meson test}
+WIS=${WORKLOAD_WIS:?run through meson test}
+UM=${WORKLOAD_USEMEM:?run through meson test}
 
 # empty_dir DIR: DIR exists and holds nothing.
 empty_dir() {
@@ -74,7 +76,7 @@ ns_sum() {
 }
 
 # Every program: --help, an unknown option, a stray argument.
-for prog in "$PF" "$TR" "$NS" "$KC"; do
+for prog in "$PF" "$TR" "$NS" "$KC" "$WIS" "$UM"; do
 	name=$(basename "$prog")
 	expect_status 0 "$name --help" "$prog" --help
 	grep_file "$TMP/out" "^usage: $name " "$name --help starts with its synopsis"
@@ -197,5 +199,73 @@ sed 's/ .*//' "$TMP/out" >"$TMP/kc-names"
 printf '%s\n' socket-unix socket-udp >"$TMP/kc-want"
 check "kobj-churn socket runs the unix and udp sockets" \
 	cmp -s "$TMP/kc-names" "$TMP/kc-want"
+
+# wis: every test runs, all at once in the background as each takes its
+# second; the output is will-it-scale's with a tasks line after testcase.
+expect_status 2 "wis --test page_fault9" "$WIS" --test page_fault9 \
+	--mode threads --tasks 1 --seconds 1
+grep_file "$TMP/err" "invalid value 'page_fault9' for --test" \
+	"wis names the bad --test"
+expect_status 2 "wis without --test" "$WIS" --mode threads --tasks 1 \
+	--seconds 1
+grep_file "$TMP/err" "missing --test" "wis names the missing --test"
+expect_status 2 "wis brk1 as threads" "$WIS" --test brk1 --mode threads \
+	--tasks 1 --seconds 1
+grep_file "$TMP/err" "brk1 runs as processes only" \
+	"wis says why brk1 takes no threads"
+expect_status 1 "wis page_fault2 in a missing --dir" "$WIS" \
+	--test page_fault2 --mode processes --tasks 1 --seconds 1 --warmup 0 \
+	--dir "$TMP/no-such-dir"
+grep_file "$TMP/err" "page_fault2: mkstemp failed" \
+	"wis names the test and the call that failed"
+wis_tests="page_fault1 page_fault2 page_fault3 brk1 malloc1 mmap1 mmap2
+munmap1 read1 write1"
+mkdir "$TMP/wis"
+pids=
+for t in $wis_tests; do
+	mode=threads
+	[ "$t" != brk1 ] || mode=processes
+	env TMPDIR="$TMP/wis" "$WIS" --test "$t" --mode $mode --tasks 2 \
+		--seconds 1 --warmup 0 --size 4M --dir "$TMP/wis" \
+		>"$TMP/wis-$t.out" 2>"$TMP/wis-$t.err" &
+	pids="$pids $!"
+done
+for pid in $pids; do
+	wait "$pid" || echo "exit $?" >>"$TMP/wis-failed"
+done
+check "wis: every test exits 0" [ ! -e "$TMP/wis-failed" ]
+for t in $wis_tests; do
+	sed -n 2p "$TMP/wis-$t.out" >"$TMP/wis-tasks"
+	sed 2d "$TMP/wis-$t.out" >"$TMP/wis-rest"
+	check "wis $t prints tasks:2 after its testcase line" \
+		[ "$(cat "$TMP/wis-tasks")" = "tasks:2" ]
+	check "wis $t: will-it-scale's format, 1 measurement sample" \
+		wis_format "$TMP/wis-rest" 0 1
+	check "wis $t: quiet stderr" [ ! -s "$TMP/wis-$t.err" ]
+done
+check "wis leaves no files" empty_dir "$TMP/wis"
+
+# usemem: three lines of seconds, with and without MADV_FREE.
+expect_status 2 "usemem --free never" "$UM" --tasks 1 --size 1M --free never
+grep_file "$TMP/err" "invalid value 'never' for --free" \
+	"usemem names the bad --free"
+expect_status 2 "usemem --chunk 1000" "$UM" --tasks 1 --size 1M \
+	--chunk 1000
+grep_file "$TMP/err" "for --chunk" "usemem names the bad --chunk"
+expect_status 2 "usemem with less than a page per task" "$UM" --tasks 8 \
+	--size 16K
+grep_file "$TMP/err" "less than a page" "usemem says the size is too small"
+expect_status 2 "usemem without --size" "$UM" --tasks 1
+grep_file "$TMP/err" "missing --size" "usemem names the missing --size"
+for free in keep lazy; do
+	expect_status 0 "usemem --free $free runs" "$UM" --tasks 2 --size 8M \
+		--passes 2 --free $free --chunk 64K
+	sed 's/ .*//' "$TMP/out" >"$TMP/um-names"
+	printf '%s\n' elsp syst user >"$TMP/um-want"
+	check "usemem --free $free prints elsp, syst and user" \
+		cmp -s "$TMP/um-names" "$TMP/um-want"
+	check "usemem --free $free prints seconds with six decimals" \
+		[ "$(grep -Ecx '[a-z]+ [0-9]+\.[0-9]{6}' "$TMP/out")" -eq 3 ]
+done
 
 done_testing
