@@ -10,6 +10,8 @@ NS=${WORKLOAD_NETSTREAM:?run through meson test}
 KC=${WORKLOAD_KOBJ_CHURN:?run through meson test}
 WIS=${WORKLOAD_WIS:?run through meson test}
 UM=${WORKLOAD_USEMEM:?run through meson test}
+ST=${WORKLOAD_STREAM:?run through meson test}
+SB=${WORKLOAD_SEMBENCH:?run through meson test}
 
 # empty_dir DIR: DIR exists and holds nothing.
 empty_dir() {
@@ -76,7 +78,7 @@ ns_sum() {
 }
 
 # Every program: --help, an unknown option, a stray argument.
-for prog in "$PF" "$TR" "$NS" "$KC" "$WIS" "$UM"; do
+for prog in "$PF" "$TR" "$NS" "$KC" "$WIS" "$UM" "$ST" "$SB"; do
 	name=$(basename "$prog")
 	expect_status 0 "$name --help" "$prog" --help
 	grep_file "$TMP/out" "^usage: $name " "$name --help starts with its synopsis"
@@ -267,5 +269,39 @@ for free in keep lazy; do
 	check "usemem --free $free prints seconds with six decimals" \
 		[ "$(grep -Ecx '[a-z]+ [0-9]+\.[0-9]{6}' "$TMP/out")" -eq 3 ]
 done
+
+# stream: the four kernels in MB/s.
+expect_status 2 "stream --ntimes 1" "$ST" --ntimes 1
+grep_file "$TMP/err" "invalid value '1' for --ntimes" \
+	"stream names the bad --ntimes"
+expect_status 2 "stream --size 4K" "$ST" --size 4K
+grep_file "$TMP/err" "for --size" "stream names the bad --size"
+expect_status 0 "stream runs" "$ST" --size 1M --ntimes 2
+sed 's/ .*//' "$TMP/out" >"$TMP/st-names"
+printf '%s\n' copy scale add triad >"$TMP/st-want"
+check "stream prints copy, scale, add and triad" \
+	cmp -s "$TMP/st-names" "$TMP/st-want"
+check "stream prints positive rates with two decimals" \
+	[ "$(grep -Ecx '[a-z]+ [0-9]*[1-9][0-9]*\.[0-9]{2}' "$TMP/out")" -eq 4 ]
+
+# sembench: an "ops N" line a second, in both modes, and no semaphore
+# set left behind.
+expect_status 2 "sembench --mode mutex" "$SB" --mode mutex --tasks 1 \
+	--seconds 1
+grep_file "$TMP/err" "invalid value 'mutex' for --mode" \
+	"sembench names the bad --mode"
+expect_status 2 "sembench without --tasks" "$SB" --mode ring --seconds 1
+grep_file "$TMP/err" "missing --tasks" "sembench names the missing --tasks"
+sem_sets() {
+	ipcs -s 2>/dev/null | grep -c '^0x' || true
+}
+sets_before=$(sem_sets)
+for mode in ring shared; do
+	expect_status 0 "sembench $mode runs" "$SB" --mode $mode --tasks 3 \
+		--seconds 1
+	check "sembench $mode prints one positive ops line" \
+		[ "$(grep -Ecx 'ops [1-9][0-9]*' "$TMP/out")" -eq 1 ]
+done
+check "sembench removes its semaphore sets" [ "$(sem_sets)" -le "$sets_before" ]
 
 done_testing
