@@ -174,7 +174,8 @@ static int run(struct sb_params *p)
 		wl_error(PROG, "cannot map counters: %s", strerror(errno));
 		goto out;
 	}
-	p->semid = semget(IPC_PRIVATE, p->ring ? p->tasks : 1, IPC_CREAT | 0600);
+	p->semid =
+		semget(IPC_PRIVATE, p->ring ? p->tasks : 1, IPC_CREAT | 0600);
 	if (p->semid < 0) {
 		wl_error(PROG, "cannot create semaphores: %s", strerror(errno));
 		munmap(p->slot, len);
@@ -182,7 +183,8 @@ static int run(struct sb_params *p)
 	}
 	/* The token, or the one unit of the shared semaphore. */
 	if (sem_add(p->semid, 0, 1))
-		wl_error(PROG, "cannot post the semaphore: %s", strerror(errno));
+		wl_error(PROG, "cannot post the semaphore: %s",
+			 strerror(errno));
 	else if ((started = start(p, pids)) == p->tasks)
 		ret = measure(p);
 	else

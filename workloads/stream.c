@@ -10,8 +10,7 @@
 
 #define PROG "stream"
 
-static const char usage_line[] =
-	"stream [--size BYTES] [--ntimes N]";
+static const char usage_line[] = "stream [--size BYTES] [--ntimes N]";
 
 static const char help_text[] =
 	"Sustainable memory bandwidth (John McCalpin's STREAM, as mmtests'\n"
@@ -36,8 +35,7 @@ static const char help_text[] =
 
 enum { K_COPY, K_SCALE, K_ADD, K_TRIAD, K_NR };
 
-static const char *const kernel_name[K_NR] = {"copy", "scale", "add",
-					      "triad"};
+static const char *const kernel_name[K_NR] = {"copy", "scale", "add", "triad"};
 static const int kernel_words[K_NR] = {2, 2, 3, 3};
 
 /* The empty asm keeps the compiler from folding passes into one. */
@@ -67,8 +65,8 @@ static void run_kernel(int k, double *a, double *b, double *c, size_t n)
 }
 
 /* STREAM's check: follow the scalar through the same passes. */
-static int check(const double *a, const double *b, const double *c,
-		 size_t n, int ntimes)
+static int check(const double *a, const double *b, const double *c, size_t n,
+		 int ntimes)
 {
 	double aj = 1.0, bj = 2.0, cj = 0.0;
 	double ea = 0, eb = 0, ec = 0;
@@ -86,7 +84,8 @@ static int check(const double *a, const double *b, const double *c,
 	}
 	if (ea / (double)n > 1e-13 * aj || eb / (double)n > 1e-13 * bj ||
 	    ec / (double)n > 1e-13 * cj) {
-		wl_error(PROG, "the arrays do not hold what the kernels computed");
+		wl_error(PROG,
+			 "the arrays do not hold what the kernels computed");
 		return -1;
 	}
 	return 0;

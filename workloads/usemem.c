@@ -59,7 +59,8 @@ struct um_params {
 static int um_pass(const struct um_params *p, char *map, size_t len)
 {
 	for (size_t at = 0; at < len; at += p->chunk_bytes) {
-		size_t n = len - at < p->chunk_bytes ? len - at : p->chunk_bytes;
+		size_t n =
+			len - at < p->chunk_bytes ? len - at : p->chunk_bytes;
 
 		for (size_t off = 0; off < n; off += p->page_bytes)
 			/* volatile: the store must happen, it is the fault. */

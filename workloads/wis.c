@@ -121,9 +121,9 @@ struct wis_slot {
 /* Shared by the parent and all tasks: one MAP_SHARED anonymous mapping. */
 struct wis_shared {
 	_Alignas(CACHELINE_BYTES) atomic_int stop; /* set once by the parent */
-	atomic_int failed;     /* set by the first task that fails */
-	char fail_what[32];    /* its failed call, written by that task only */
-	int fail_errno;	       /* likewise */
+	atomic_int failed;	/* set by the first task that fails */
+	char fail_what[32];	/* its failed call, written by that task only */
+	int fail_errno;		/* likewise */
 	struct wis_slot slot[]; /* one per task */
 };
 
@@ -280,7 +280,8 @@ static int munmap1(struct wis_task *t)
 				break;
 		}
 		off += p->page_bytes;
-		if (off < p->size_bytes && munmap(map + off, p->size_bytes - off))
+		if (off < p->size_bytes &&
+		    munmap(map + off, p->size_bytes - off))
 			return wis_fail(t, "munmap");
 	}
 	return 0;
@@ -325,8 +326,8 @@ static int write1(struct wis_task *t)
 static const struct wis_test tests[] = {
 	{"page_fault1", "Anonymous memory page fault", false, false, 0,
 	 page_fault1},
-	{"page_fault2", "Separate file private mapping page fault", false,
-	 true, 0, page_fault2},
+	{"page_fault2", "Separate file private mapping page fault", false, true,
+	 0, page_fault2},
 	{"page_fault3", "Separate file shared mapping page fault", false, true,
 	 0, page_fault3},
 	{"brk1", "brk increase/decrease of one page", true, false, 0, brk1},
@@ -335,8 +336,7 @@ static const struct wis_test tests[] = {
 	 mmap1},
 	{"mmap2", "File-backed memory mmap/munmap of 128MB", false, true, 0,
 	 mmap2},
-	{"munmap1", "munmap of single faulted pages", false, false, 0,
-	 munmap1},
+	{"munmap1", "munmap of single faulted pages", false, false, 0, munmap1},
 	{"read1", "Separate file read", false, true, RW_FILE_BYTES, read1},
 	{"write1", "Separate file write", false, true, RW_FILE_BYTES, write1},
 };
@@ -698,7 +698,7 @@ static int parse_option(const struct wl_args *args, int opt, const char *val,
 int main(int argc, char **argv)
 {
 	static const struct wl_option opts[] = {
-		{"test", true},	  {"mode", true}, {"tasks", true},
+		{"test", true},	   {"mode", true},   {"tasks", true},
 		{"seconds", true}, {"warmup", true}, {"size", true},
 		{"dir", true},
 	};
