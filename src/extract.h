@@ -109,6 +109,21 @@ struct extractor *extractor_new(const struct metric_spec *m,
  *   netstream  throughput (default): each "instance N: V Mbit/s" line
  *       (Kbit/s and Gbit/s are converted), Mbit/s.
  *
+ *   dbench  throughput (default; the "Throughput N MB/sec" line, MB/s),
+ *       max_latency (its max_latency=, ms), OP.count, OP.avglat and
+ *       OP.maxlat (ms) of operation OP of the table after "Operation
+ *       Count AvgLat MaxLat", such as WriteX.avglat. One sample per run.
+ *   fsmark  files_per_sec (default), app_overhead (microseconds): one
+ *       sample per row of fs_mark's table after its "FSUse%" header.
+ *   iperf3  throughput (default; the receiver's, Mbit/s), sender (the
+ *       sender's, Mbit/s), retransmits (the sender's). One sample per
+ *       client run (up to "iperf Done."): its [SUM] line with parallel
+ *       streams, else each stream's. Output that starts with '{' is read
+ *       as --json: end.sum_received, end.sum_sent.
+ *   pgbench  tps (default; "tps = N (without initial connection time)"),
+ *       latency_avg, latency_stddev, connection_time (ms), transactions,
+ *       failed: one sample per report.
+ *
  *   The text parsers take NUL bytes as line breaks and ignore a last line
  *   that does not end in a newline: it was cut off.
  *
