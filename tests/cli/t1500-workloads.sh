@@ -12,6 +12,8 @@ WIS=${WORKLOAD_WIS:?run through meson test}
 UM=${WORKLOAD_USEMEM:?run through meson test}
 ST=${WORKLOAD_STREAM:?run through meson test}
 SB=${WORKLOAD_SEMBENCH:?run through meson test}
+THP=${WORKLOAD_THPCHALLENGE:?run through meson test}
+STP=${WORKLOAD_STUTTERP:?run through meson test}
 
 # empty_dir DIR: DIR exists and holds nothing.
 empty_dir() {
@@ -78,7 +80,7 @@ ns_sum() {
 }
 
 # Every program: --help, an unknown option, a stray argument.
-for prog in "$PF" "$TR" "$NS" "$KC" "$WIS" "$UM" "$ST" "$SB"; do
+for prog in "$PF" "$TR" "$NS" "$KC" "$WIS" "$UM" "$ST" "$SB" "$THP" "$STP"; do
 	name=$(basename "$prog")
 	expect_status 0 "$name --help" "$prog" --help
 	grep_file "$TMP/out" "^usage: $name " "$name --help starts with its synopsis"
@@ -299,6 +301,62 @@ for mode in ring shared; do
 		[ "$(grep -Ecx 'ops [1-9][0-9]*' "$TMP/out")" -eq 1 ]
 done
 check "sembench removes its semaphore sets" [ "$(sem_sets)" -le "$sets_before" ]
+
+# latency_rows FILE PREFIX: FILE starts with PREFIX-p50, -p90, -p99 and
+# -max lines in microseconds, in that order and not decreasing.
+latency_rows() {
+	awk -v pre="$2" '
+		BEGIN { split("p50 p90 p99 max", want, " ") }
+		NR <= 4 {
+			if ($1 != pre "-" want[NR] || $2 !~ /^[0-9]+\.[0-9][0-9][0-9]$/ ||
+			    $2 + 0 < last)
+				bad = 1
+			last = $2 + 0
+		}
+		END { exit (bad || NR < 4) }
+	' "$1"
+}
+
+# thpchallenge: the fault quantiles, the success rate where the kernel
+# has THP, and the file in --dir removed.
+expect_status 2 "thpchallenge --size 1M" "$THP" --size 1M
+grep_file "$TMP/err" "invalid value '1M' for --size" \
+	"thpchallenge names the bad --size"
+expect_status 2 "thpchallenge without --size" "$THP" --filler 1M
+grep_file "$TMP/err" "missing --size" "thpchallenge names the missing --size"
+if [ -d /sys/kernel/mm/transparent_hugepage ]; then
+	mkdir "$TMP/thp"
+	expect_status 0 "thpchallenge runs" "$THP" --size 8M --filler 8M \
+		--cache 8M --dir "$TMP/thp"
+	check "thpchallenge prints the fault quantiles" \
+		latency_rows "$TMP/out" fault
+	# shellcheck disable=SC2016 # an awk program
+	check "thpchallenge prints a success rate in percent" \
+		awk '$1 == "thp-success" { ok = $2 >= 0 && $2 <= 100 }
+			END { exit !ok }' "$TMP/out"
+	grep_file "$TMP/out" "^compact-stall [0-9][0-9]*$" \
+		"thpchallenge prints the compaction stalls"
+	check "thpchallenge leaves no files" empty_dir "$TMP/thp"
+else
+	ok "# SKIP thpchallenge: no transparent hugepages in this kernel"
+fi
+
+# stutterp: the round quantiles, with and without the writer.
+expect_status 2 "stutterp --seconds 0" "$STP" --seconds 0
+grep_file "$TMP/err" "invalid value '0' for --seconds" \
+	"stutterp names the bad --seconds"
+expect_status 2 "stutterp --map 1K" "$STP" --seconds 1 --map 1K
+grep_file "$TMP/err" "for --map" "stutterp names the bad --map"
+mkdir "$TMP/stp"
+for hog in 0 8M; do
+	expect_status 0 "stutterp --hog $hog runs" "$STP" --seconds 0.3 \
+		--hog $hog --dir "$TMP/stp"
+	check "stutterp --hog $hog prints the round quantiles" \
+		latency_rows "$TMP/out" map
+	grep_file "$TMP/out" "^rounds [1-9][0-9]*$" \
+		"stutterp --hog $hog counts its rounds"
+done
+check "stutterp leaves no files" empty_dir "$TMP/stp"
 
 # A benchmark program that is missing names where it comes from: netperf
 # is in Debian's non-free section only, so the hint points at netstream;
