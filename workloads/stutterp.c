@@ -185,9 +185,9 @@ int main(int argc, char **argv)
 				 p.seconds < 0.1 || p.seconds > 86400))
 			return wl_bad_value(&args, "seconds", val,
 					    "a number in 0.1..86400");
-		if (opt == 1 && (!wl_parse_size(val, 0, UINT64_C(1) << 40,
-						&size) ||
-				 size > SIZE_MAX))
+		if (opt == 1 &&
+		    (!wl_parse_size(val, 0, UINT64_C(1) << 40, &size) ||
+		     size > SIZE_MAX))
 			return wl_bad_value(&args, "hog", val, "0 to 1T");
 		if (opt == 1)
 			p.hog_bytes = (size_t)size;

@@ -14,6 +14,7 @@ ST=${WORKLOAD_STREAM:?run through meson test}
 SB=${WORKLOAD_SEMBENCH:?run through meson test}
 THP=${WORKLOAD_THPCHALLENGE:?run through meson test}
 STP=${WORKLOAD_STUTTERP:?run through meson test}
+KB=${WORKLOAD_KERNBENCH:?run through meson test}
 
 # empty_dir DIR: DIR exists and holds nothing.
 empty_dir() {
@@ -80,7 +81,7 @@ ns_sum() {
 }
 
 # Every program: --help, an unknown option, a stray argument.
-for prog in "$PF" "$TR" "$NS" "$KC" "$WIS" "$UM" "$ST" "$SB" "$THP" "$STP"; do
+for prog in "$PF" "$TR" "$NS" "$KC" "$WIS" "$UM" "$ST" "$SB" "$THP" "$STP" "$KB"; do
 	name=$(basename "$prog")
 	expect_status 0 "$name --help" "$prog" --help
 	grep_file "$TMP/out" "^usage: $name " "$name --help starts with its synopsis"
@@ -357,6 +358,22 @@ for hog in 0 8M; do
 		"stutterp --hog $hog counts its rounds"
 done
 check "stutterp leaves no files" empty_dir "$TMP/stp"
+
+# kernbench: a tiny tree built and removed.
+expect_status 2 "kernbench without --jobs" "$KB" --files 1
+grep_file "$TMP/err" "missing --jobs" "kernbench names the missing --jobs"
+if command -v make >/dev/null && command -v cc >/dev/null; then
+	mkdir "$TMP/kb"
+	expect_status 0 "kernbench builds a tree" "$KB" --jobs 2 --files 3 \
+		--functions 2 --dir "$TMP/kb"
+	sed 's/ .*//' "$TMP/out" >"$TMP/kb-names"
+	printf '%s\n' elsp syst user >"$TMP/kb-want"
+	check "kernbench prints elsp, syst and user" \
+		cmp -s "$TMP/kb-names" "$TMP/kb-want"
+	check "kernbench removes its tree" empty_dir "$TMP/kb"
+else
+	ok "# SKIP kernbench: no make or cc"
+fi
 
 # A benchmark program that is missing names where it comes from: netperf
 # is in Debian's non-free section only, so the hint points at netstream;
