@@ -215,6 +215,17 @@ static const struct parser_case {
 	 NULL},
 	{"netstream", NULL, "netstream/garbage.bin", 0, ANY, 0, 0, NULL},
 
+	{"kv", "elsp", "kv/usemem.txt", 0, 1, 0.499270, 0.499270, NULL},
+	{"kv", "syst", "kv/usemem.txt", 0, 1, 0.039609, 0.039609, NULL},
+	{"kv", "triad", "kv/stream.txt", 0, 1, 40575.51, 40575.51, NULL},
+	{"kv", "ops", "kv/sembench.txt", 0, 3, 80642, 29505, NULL},
+	{"kv", "fault-p99", "kv/thpchallenge.txt", 0, 1, 45653.445, 45653.445,
+	 NULL},
+	{"kv", "thp-success", "kv/thpchallenge.txt", 0, 1, 100, 100, NULL},
+	{"kv", "compact-stall", "kv/thpchallenge.txt", 0, 1, 0, 0, NULL},
+	{"kv", "map-p50", "kv/stutterp.txt", 0, 1, 797.628, 797.628, NULL},
+	{"kv", "user", "kv/kernbench.txt", 0, 1, 0.077552, 0.077552, NULL},
+
 	{"dbench", NULL, "dbench/clients-2.txt", 0, 1, 96.0397, 96.0397, NULL},
 	{"dbench", "max_latency", "dbench/clients-2.txt", 0, 1, 45.313, 45.313,
 	 NULL},
