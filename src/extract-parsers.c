@@ -226,28 +226,46 @@ static int take_labelled(char *line, const char *label, const char *unit,
 
 /* will-it-scale */
 
-static const char *const wis_fields[] = {"total", "min", "max", NULL};
+static const char *const wis_fields[] = {"total", "min", "max", "per_task",
+					 NULL};
+
+/* A "tasks:N" line (mmcmp's wis prints one): 0, or -1 for a bad N. */
+static int wis_tasks(char *line, double *tasks, struct strbuf *err)
+{
+	if (!num_prefix(line, "tasks:", tasks) || *tasks < 1 ||
+	    *tasks != floor(*tasks))
+		return bad_value(err, "will-it-scale", "the task count", line);
+	return 0;
+}
 
 static int wis_run(const struct field *f, char *text, size_t len,
 		   struct sink *out, struct strbuf *err)
 {
-	/* Word order on the line: min, max, total. */
-	static const int word_of[] = {2, 0, 1};
+	/* Word order on the line: min, max, total; per_task is total. */
+	static const int word_of[] = {2, 0, 1, 2};
 	enum { WIS_NONE, WIS_WARMUP, WIS_MEASURE } state = WIS_NONE;
 	struct lines ls = LINES_INIT(text, len);
 	size_t start = *out->nr;
 	char *line, *w[MAX_WORDS];
-	double val[3];
+	double val[3], tasks = 0;
 
 	while ((line = next_line(&ls))) {
 		bool testcase = !strncmp(line, "testcase:", 9);
 		size_t n = split_words(line, w, MAX_WORDS);
+
+		if (n == 1 && !strncmp(w[0], "tasks:", 6)) {
+			if (wis_tasks(w[0], &tasks, err))
+				return -1;
+			continue;
+		}
 
 		if (testcase || (n == 1 && (!strcmp(w[0], "warmup") ||
 					    !strcmp(w[0], "measurement")))) {
 			/* Lines before the first marker were not measured. */
 			if (state == WIS_NONE)
 				*out->nr = start;
+			if (testcase)
+				tasks = 0; /* each run says its own */
 			state = !testcase && w[0][0] == 'm' ? WIS_MEASURE
 							    : WIS_WARMUP;
 			continue;
@@ -260,8 +278,14 @@ static int wis_run(const struct field *f, char *text, size_t len,
 		    !num_prefix(w[2], "total:", &val[2]))
 			return bad_words(err, "will-it-scale", "the numbers", w,
 					 n);
-		if (state != WIS_WARMUP)
-			extract_sink_add(out, val[word_of[f->which]]);
+		if (state == WIS_WARMUP)
+			continue;
+		if (f->which == 3 && !tasks)
+			return error_addf(
+				err,
+				"will-it-scale: field 'per_task' needs a 'tasks:N' line before the samples, which will-it-scale itself does not print; use 'total'");
+		extract_sink_add(out, val[word_of[f->which]] /
+					      (f->which == 3 ? tasks : 1));
 	}
 	return 0;
 }
@@ -926,6 +950,256 @@ static int netstream_run(const struct field *f, char *text, size_t len,
 	return 0;
 }
 
+/* The number at the start of p ("2443/2443", "0 (0.000%)", "1.5 ms"). */
+static bool lead_number(char *p, double *out)
+{
+	size_t n = strspn(p, "0123456789.eE+-");
+
+	return n && extract_num_n(p, n, out);
+}
+
+/* dbench */
+
+enum { DB_THROUGHPUT, DB_MAX_LATENCY, DB_COUNT, DB_AVGLAT, DB_MAXLAT };
+
+static const char *const dbench_stats[] = {"count", "avglat", "maxlat"};
+
+/* throughput, max_latency, or OP.count, OP.avglat, OP.maxlat. */
+static int dbench_setup(const struct parser *p, const char *field,
+			struct field *f, struct strbuf *err)
+{
+	const char *dot = field ? strrchr(field, '.') : NULL;
+
+	(void)p;
+	if (!field || !*field || !strcmp(field, "throughput")) {
+		f->which = DB_THROUGHPUT;
+		return 0;
+	}
+	if (!strcmp(field, "max_latency")) {
+		f->which = DB_MAX_LATENCY;
+		return 0;
+	}
+	for (size_t i = 0; dot && dot > field && i < ARRAY_SIZE(dbench_stats);
+	     i++) {
+		if (strcmp(dot + 1, dbench_stats[i]))
+			continue;
+		f->which = DB_COUNT + (int)i;
+		f->arg = xstrndup(field, (size_t)(dot - field));
+		return 0;
+	}
+	return error_addf(err,
+			  "parser 'dbench' has no field '%s' (fields: "
+			  "throughput, max_latency, OP.count, OP.avglat, "
+			  "OP.maxlat for an operation OP such as WriteX)",
+			  field);
+}
+
+static int dbench_run(const struct field *f, char *text, size_t len,
+		      struct sink *out, struct strbuf *err)
+{
+	struct lines ls = LINES_INIT(text, len);
+	char *line, *w[MAX_WORDS];
+	bool table = false;
+	double d;
+
+	while ((line = next_line(&ls))) {
+		size_t n = split_words(line, w, MAX_WORDS);
+
+		if (n == 4 && !strcmp(w[0], "Operation") &&
+		    !strcmp(w[1], "Count")) {
+			table = true;
+			continue;
+		}
+		if (n >= 3 && n <= MAX_WORDS && !strcmp(w[0], "Throughput") &&
+		    !strcmp(w[2], "MB/sec")) {
+			table = false;
+			if (f->which == DB_THROUGHPUT) {
+				if (!parse_double(w[1], &d))
+					return bad_words(err, "dbench",
+							 "the throughput", w,
+							 n);
+				extract_sink_add(out, d);
+			}
+			for (size_t i = 3; f->which == DB_MAX_LATENCY && i < n;
+			     i++) {
+				if (strncmp(w[i], "max_latency=", 12))
+					continue;
+				if (!num_prefix(w[i], "max_latency=", &d))
+					return bad_words(err, "dbench",
+							 "the latency", w, n);
+				extract_sink_add(out, d);
+			}
+			continue;
+		}
+		if (!table || n != 4 || f->which < DB_COUNT ||
+		    strcmp(w[0], f->arg))
+			continue;
+		if (!parse_double(w[1 + f->which - DB_COUNT], &d))
+			return bad_words(err, "dbench", "the number", w, n);
+		extract_sink_add(out, d);
+	}
+	return 0;
+}
+
+/* fs_mark */
+
+static const char *const fsmark_fields[] = {"files_per_sec", "app_overhead",
+					    NULL};
+
+static int fsmark_run(const struct field *f, char *text, size_t len,
+		      struct sink *out, struct strbuf *err)
+{
+	struct lines ls = LINES_INIT(text, len);
+	char *line, *w[MAX_WORDS];
+	bool table = false;
+	double d;
+
+	while ((line = next_line(&ls))) {
+		size_t n = split_words(line, w, MAX_WORDS);
+
+		if (n >= 1 && !strcmp(w[0], "FSUse%")) {
+			table = true;
+			continue;
+		}
+		if (!table || n != 5)
+			continue;
+		if (!parse_double(w[3 + f->which], &d))
+			return bad_words(err, "fsmark", "the number", w, n);
+		extract_sink_add(out, d);
+	}
+	return 0;
+}
+
+/* iperf3 */
+
+enum { IP_RECEIVER, IP_SENDER, IP_RETRANSMITS };
+
+static const char *const iperf3_fields[] = {"throughput", "sender",
+					    "retransmits", NULL};
+
+/* --json: the sums at the end of each document. */
+static int iperf3_json(const struct field *f, char *text, size_t len,
+		       struct sink *out, struct strbuf *err)
+{
+	static const char *const path[] = {
+		"end.sum_received.bits_per_second",
+		"end.sum_sent.bits_per_second",
+		"end.sum_sent.retransmits",
+	};
+	struct strbuf why = STRBUF_INIT;
+	size_t start = *out->nr;
+
+	if (json_extract_numbers(text, len, path[f->which], out->v, out->nr,
+				 out->alloc, &why)) {
+		error_addf(err, "iperf3: %s", why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
+	for (size_t i = start; f->which != IP_RETRANSMITS && i < *out->nr; i++)
+		(*out->v)[i] /= 1e6;
+	return 0;
+}
+
+/* The Mbit/s of a word "bits/sec", "Kbits/sec", ...; 0 if none. */
+static double iperf3_unit(const char *w)
+{
+	static const struct {
+		const char *name;
+		double mbit;
+	} units[] = {
+		{"bits/sec", 1e-6}, {"Kbits/sec", 1e-3}, {"Mbits/sec", 1.0},
+		{"Gbits/sec", 1e3}, {"Tbits/sec", 1e6},
+	};
+
+	for (size_t u = 0; u < ARRAY_SIZE(units); u++)
+		if (!strcmp(w, units[u].name))
+			return units[u].mbit;
+	return 0;
+}
+
+static int iperf3_run(const struct field *f, char *text, size_t len,
+		      struct sink *out, struct strbuf *err)
+{
+	const char *role = f->which == IP_RECEIVER ? "receiver" : "sender";
+	struct lines ls = LINES_INIT(text, len);
+	size_t run_start = *out->nr;
+	bool have_sum = false;
+	char *line, *w[MAX_WORDS];
+
+	if (*skip_blank(text) == '{')
+		return iperf3_json(f, text, len, out, err);
+	while ((line = next_line(&ls))) {
+		size_t n = split_words(line, w, MAX_WORDS), k;
+		double d, mbit = 0;
+
+		if (n == 2 && !strcmp(w[0], "iperf") &&
+		    !strcmp(w[1], "Done.")) {
+			run_start = *out->nr;
+			have_sum = false;
+			continue;
+		}
+		if (n < 4 || n > MAX_WORDS || strcmp(w[n - 1], role))
+			continue;
+		for (k = 1; k < n && !(mbit = iperf3_unit(w[k])); k++)
+			;
+		if (k == n)
+			continue;
+		if (f->which == IP_RETRANSMITS ? !parse_double(w[k + 1], &d)
+					       : !parse_double(w[k - 1], &d))
+			return bad_words(err, "iperf3", "the number", w, n);
+		if (!strcmp(w[0], "[SUM]") && !have_sum) {
+			*out->nr = run_start; /* the sum replaces the streams */
+			have_sum = true;
+		} else if (have_sum) {
+			continue;
+		}
+		extract_sink_add(out,
+				 f->which == IP_RETRANSMITS ? d : d * mbit);
+	}
+	return 0;
+}
+
+/* pgbench */
+
+/* The labels of pgbench_fields, in order. */
+static const char *const pgbench_labels[] = {
+	"tps = ",
+	"latency average = ",
+	"latency stddev = ",
+	"initial connection time = ",
+	"number of transactions actually processed: ",
+	"number of failed transactions: ",
+};
+
+static const char *const pgbench_fields[] = {"tps",
+					     "latency_avg",
+					     "latency_stddev",
+					     "connection_time",
+					     "transactions",
+					     "failed",
+					     NULL};
+
+static int pgbench_run(const struct field *f, char *text, size_t len,
+		       struct sink *out, struct strbuf *err)
+{
+	const char *label = pgbench_labels[f->which];
+	struct lines ls = LINES_INIT(text, len);
+	size_t k = strlen(label);
+	char *line;
+	double d;
+
+	while ((line = next_line(&ls))) {
+		char *p = skip_blank(line);
+
+		if (strncmp(p, label, k))
+			continue;
+		if (!lead_number(p + k, &d))
+			return bad_value(err, "pgbench", "the number", p);
+		extract_sink_add(out, d);
+	}
+	return 0;
+}
+
 /* The parsers */
 
 const struct parser extract_parsers[] = {
@@ -939,6 +1213,10 @@ const struct parser extract_parsers[] = {
 	{"perf-bench", perf_fields, NULL, TEXT_LINES, perf_run},
 	{"kv", NULL, kv_setup, TEXT_LINES, kv_run},
 	{"netstream", netstream_fields, NULL, TEXT_LINES, netstream_run},
+	{"dbench", NULL, dbench_setup, TEXT_LINES, dbench_run},
+	{"fsmark", fsmark_fields, NULL, TEXT_LINES, fsmark_run},
+	{"iperf3", iperf3_fields, NULL, TEXT_LINES, iperf3_run},
+	{"pgbench", pgbench_fields, NULL, TEXT_LINES, pgbench_run},
 };
 
 const size_t extract_parsers_nr = ARRAY_SIZE(extract_parsers);

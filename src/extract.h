@@ -63,12 +63,15 @@ struct extractor *extractor_new(const struct metric_spec *m,
  * METRIC_PARSER  pattern names a parser for a known benchmark's output,
  *                field picks the value (NULL or "" for the default):
  *
- *   will-it-scale  total (default), min, max. One sample per
+ *   will-it-scale  total (default), min, max, per_task. One sample per
  *       "min:N max:N total:N" line in a measured section: the lines after
  *       a "measurement" line, up to the next "testcase:" or "warmup"
  *       line. Lines after "warmup" and before "measurement" are warm-up
  *       and never count, so a run cut short during warm-up gives none.
- *       Output with neither marker counts every line.
+ *       Output with neither marker counts every line. per_task is total
+ *       divided by N of the run's "tasks:N" line (mmcmp's wis prints one
+ *       after "testcase:"; will-it-scale does not, so per_task is an error
+ *       on its output), the per-task ops the robot and mmtests report.
  *   netperf  throughput (default), elapsed. One sample per data row of
  *       the TCP_STREAM, TCP_SENDFILE or TCP_MAERTS table: a row of five
  *       or more numbers, with or without the banner ("-P 0"). Throughput
@@ -105,6 +108,21 @@ struct extractor *extractor_new(const struct metric_spec *m,
  *       that is not a number is an error.
  *   netstream  throughput (default): each "instance N: V Mbit/s" line
  *       (Kbit/s and Gbit/s are converted), Mbit/s.
+ *
+ *   dbench  throughput (default; the "Throughput N MB/sec" line, MB/s),
+ *       max_latency (its max_latency=, ms), OP.count, OP.avglat and
+ *       OP.maxlat (ms) of operation OP of the table after "Operation
+ *       Count AvgLat MaxLat", such as WriteX.avglat. One sample per run.
+ *   fsmark  files_per_sec (default), app_overhead (microseconds): one
+ *       sample per row of fs_mark's table after its "FSUse%" header.
+ *   iperf3  throughput (default; the receiver's, Mbit/s), sender (the
+ *       sender's, Mbit/s), retransmits (the sender's). One sample per
+ *       client run (up to "iperf Done."): its [SUM] line with parallel
+ *       streams, else each stream's. Output that starts with '{' is read
+ *       as --json: end.sum_received, end.sum_sent.
+ *   pgbench  tps (default; "tps = N (without initial connection time)"),
+ *       latency_avg, latency_stddev, connection_time (ms), transactions,
+ *       failed: one sample per report.
  *
  *   The text parsers take NUL bytes as line breaks and ignore a last line
  *   that does not end in a newline: it was cut off.

@@ -88,17 +88,28 @@ const char *session_job_cwd(const struct build_spec *b,
 	return b ? b->cwd : NULL;
 }
 
-/* Debian packages of the benchmark programs that configs/ uses. */
+/*
+ * Debian packages of the benchmark programs that configs/ uses; `note`,
+ * when set, replaces the advice to install the package.
+ */
 static const struct {
-	const char *program, *package;
+	const char *program, *package, *note;
 } known_packages[] = {
-	{"fio", "fio"},
-	{"hackbench", "rt-tests"},
-	{"netperf", "netperf"},
-	{"perf", "linux-perf"},
-	{"stress-ng", "stress-ng"},
-	{"sysbench", "sysbench"},
-	{"time", "time"},
+	{"dbench", "dbench", NULL},
+	{"fio", "fio", NULL},
+	{"fs_mark", "fsmark", NULL},
+	{"hackbench", "rt-tests", NULL},
+	{"iperf3", "iperf3", NULL},
+	{"netperf", "netperf",
+	 "netperf is in Debian's non-free section only (enable non-free in "
+	 "the APT sources, then apt-get install netperf); mmcmp's own "
+	 "netstream measures the same loopback TCP_STREAM and TCP_SENDFILE "
+	 "(configs/netstream.yaml)"},
+	{"pgbench", "postgresql", NULL},
+	{"perf", "linux-perf", NULL},
+	{"stress-ng", "stress-ng", NULL},
+	{"sysbench", "sysbench", NULL},
+	{"time", "time", NULL},
 };
 
 /* Whether job's program is there, as the runner will look it up. */
@@ -128,7 +139,13 @@ static int check_program(const struct config *cfg, const char *path,
 			err, "workload '%s': cannot execute program '%s': %s",
 			job->wl->name, prog, strerror(e));
 	for (size_t k = 0; k < ARRAY_SIZE(known_packages); k++)
-		if (!strcmp(prog, known_packages[k].program))
+		if (!strcmp(prog, known_packages[k].program) &&
+		    known_packages[k].note)
+			return error_addf(
+				err,
+				"workload '%s': program '%s' is not installed; %s",
+				job->wl->name, prog, known_packages[k].note);
+		else if (!strcmp(prog, known_packages[k].program))
 			return error_addf(
 				err,
 				"workload '%s': program '%s' is not installed; install the Debian package '%s' (apt-get install %s)",

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -240,4 +241,53 @@ int wl_finish_stdout(const char *prog, int status)
 		return WL_EXIT_FAILURE;
 	}
 	return status;
+}
+
+static int cmp_int64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+void wl_print_latencies(const char *prefix, int64_t *ns, size_t nr)
+{
+	static const struct {
+		const char *name;
+		size_t permille;
+	} rows[] = {{"p50", 500}, {"p90", 900}, {"p99", 990}, {"max", 1000}};
+
+	if (!nr)
+		return;
+	qsort(ns, nr, sizeof(*ns), cmp_int64);
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		/* Nearest rank: ceil(q * nr), counted from 1. */
+		size_t rank = (rows[i].permille * nr + 999) / 1000;
+
+		printf("%s-%s %.3f\n", prefix, rows[i].name,
+		       (double)ns[rank - 1] / 1e3);
+	}
+}
+
+long long wl_vmstat(const char *name)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	size_t len = strlen(name);
+	long long value = -1;
+	char line[256];
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, len) && line[len] == ' ') {
+			char *end;
+
+			errno = 0;
+			value = strtoll(line + len + 1, &end, 10);
+			if (errno || end == line + len + 1)
+				value = -1;
+			break;
+		}
+	fclose(f);
+	return value;
 }

@@ -142,4 +142,20 @@ int wl_check_interrupted(const char *prog, int status);
  */
 int wl_finish_stdout(const char *prog, int status);
 
+/*
+ * Print the latency rows of a workload that times single operations:
+ * "PREFIX-p50 V", "PREFIX-p90 V", "PREFIX-p99 V" and "PREFIX-max V", each
+ * on its own line, in microseconds with three decimals, from the nr
+ * latencies in nanoseconds at ns (sorted in place). Quantiles are the
+ * nearest-rank ones (the smallest value with at least q of all at or
+ * below it). Prints nothing for nr 0.
+ */
+void wl_print_latencies(const char *prefix, int64_t *ns, size_t nr);
+
+/*
+ * The value of counter `name` in /proc/vmstat, or -1 if it cannot be read
+ * or is not there.
+ */
+long long wl_vmstat(const char *name);
+
 #endif /* MMCMP_WL_COMMON_H */

@@ -356,4 +356,38 @@ check "both workloads store their values" \
 check "the flood's stdout is cut at what the link carries, and says so" \
 	test "$(q "SELECT count(*) FROM iteration i JOIN run r ON r.id = i.run_id WHERE r.label = 'fl-k' AND i.benchmark = 'flood' AND i.stderr_tail LIKE '%stdout truncated after 491520 bytes%serial link carries in boot_timeout (60s)%'")" = 1
 
+# 9. The workload pack in a guest: wis (will-it-scale page_fault1) and
+# usemem, named as configs/ name them (found on mmcmp's PATH of built-in
+# workloads), packed into the initramfs with their libraries.
+cat >"$TMP/pack.yaml" <<EOF2
+name: pack
+iterations: 1
+timeout: 60
+monitors: false
+workloads:
+  - name: wis-pf
+    command: ["wis", "--test", "page_fault1", "--mode", "processes",
+              "--tasks", "1", "--seconds", "1", "--warmup", "0",
+              "--size", "8M"]
+    operation: "{metric}-page_fault1_processes-1"
+    metrics:
+      - { name: ops, better: higher, extract: { parser: will-it-scale } }
+  - name: usemem
+    command: ["usemem", "--tasks", "2", "--size", "16M", "--passes", "2"]
+    operation: "{metric}-2"
+    metrics:
+      - { name: elsp, extract: { parser: kv, field: elsp } }
+kernels:
+  k: { image: $kernel }
+vm: { cpus: 1, memory: 512M, accel: tcg, boots: 1, boot_timeout: 60 }
+EOF2
+expect_status 0 "wis and usemem run in a guest" \
+	"$MMCMP" run -q --label pk "$TMP/pack.yaml"
+check "each stores a positive value from the guest" \
+	test "$(q "SELECT group_concat(v, ' ') FROM (SELECT i.benchmark || '=' || i.status || '=' || (s.value > 0) AS v FROM iteration i JOIN run r ON r.id = i.run_id JOIN sample s ON s.iteration_id = i.id WHERE r.label = 'pk-k' ORDER BY i.id)")" = \
+	"wis-pf=ok=1 usemem=ok=1"
+check "the rows carry mmtests' names" \
+	test "$(q "SELECT group_concat(name, ',') FROM (SELECT o.name FROM operation o JOIN run r ON r.id = o.run_id WHERE r.label = 'pk-k' ORDER BY o.seq)")" = \
+	"ops-page_fault1_processes-1,elsp-2"
+
 done_testing

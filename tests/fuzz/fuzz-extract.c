@@ -48,11 +48,19 @@ static const struct {
 	{METRIC_PARSER, "perf-bench", "ops_per_sec"},
 	{METRIC_PARSER, "kv", "open"},
 	{METRIC_PARSER, "netstream", NULL},
+	{METRIC_PARSER, "will-it-scale", "per_task"},
+	{METRIC_PARSER, "dbench", NULL},
+	{METRIC_PARSER, "dbench", "WriteX.avglat"},
+	{METRIC_PARSER, "dbench", "max_latency"},
+	{METRIC_PARSER, "fsmark", NULL},
+	{METRIC_PARSER, "iperf3", NULL},
+	{METRIC_PARSER, "iperf3", "retransmits"},
+	{METRIC_PARSER, "pgbench", NULL},
 };
 
 /* Parsers whose field is parsed, tried with the input's first line. */
 static const char *const field_parsers[] = {"fio", "stress-ng", "sysbench",
-					    "kv"};
+					    "kv", "dbench"};
 
 static struct extractor *extractors[ARRAY_SIZE(specs)];
 
