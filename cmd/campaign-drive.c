@@ -18,8 +18,7 @@
 #include "strbuf.h"
 
 /* Run boot bi and record how it ended; 130 when interrupted. */
-static int run_boot(struct store *st, struct campaign *c, size_t bi,
-		    bool quiet)
+static int run_boot(struct store *st, struct campaign *c, size_t bi, bool quiet)
 {
 	struct run_progress rp = {.on = !quiet && isatty(STDERR_FILENO)};
 	char *path = session_workload_path();
@@ -47,13 +46,13 @@ static int run_boot(struct store *st, struct campaign *c, size_t bi,
 	run_progress_clear(&rp);
 	run_signals_restore(&sigs);
 	strbuf_reset(&err);
-	campaign_boot_end(c, bi,
-			  status == SESSION_INTERRUPTED
-				  ? CAMPAIGN_BOOT_INTERRUPTED
-				  : CAMPAIGN_BOOT_DONE,
-			  (double)time(NULL),
-			  status == SESSION_INTERRUPTED ? "interrupted by a signal"
-							: NULL);
+	campaign_boot_end(
+		c, bi,
+		status == SESSION_INTERRUPTED ? CAMPAIGN_BOOT_INTERRUPTED
+					      : CAMPAIGN_BOOT_DONE,
+		(double)time(NULL),
+		status == SESSION_INTERRUPTED ? "interrupted by a signal"
+					      : NULL);
 	if (store_campaign_update(st, c, &conflict, &err) || conflict)
 		ret = error("cannot record the end of boot %ld: %s",
 			    c->boots[bi].number,
@@ -164,4 +163,3 @@ out:
 	strbuf_release(&err);
 	return ret;
 }
-

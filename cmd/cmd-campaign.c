@@ -41,14 +41,18 @@ struct campaign_args {
 };
 
 static const struct cmd_option campaign_option_table[] = {
-	OPT_STRING("label", 0, struct campaign_args, label, "NAME",
-		   "start: label of the results; each kernel is stored as NAME-KERNEL"),
-	OPT_FLAG("check", 0, struct campaign_args, check, true,
-		 "start: check and print the schedule and what would be installed; changes nothing"),
-	OPT_FLAG("no-unit", 0, struct campaign_args, no_unit, true,
-		 "start: install no systemd unit; something else runs mmcmp campaign resume after every boot"),
-	OPT_STRING("unit-dir", 0, struct campaign_args, unit_dir, "DIR",
-		   "start: the systemd unit directory (default /etc/systemd/system)"),
+	OPT_STRING(
+		"label", 0, struct campaign_args, label, "NAME",
+		"start: label of the results; each kernel is stored as NAME-KERNEL"),
+	OPT_FLAG(
+		"check", 0, struct campaign_args, check, true,
+		"start: check and print the schedule and what would be installed; changes nothing"),
+	OPT_FLAG(
+		"no-unit", 0, struct campaign_args, no_unit, true,
+		"start: install no systemd unit; something else runs mmcmp campaign resume after every boot"),
+	OPT_STRING(
+		"unit-dir", 0, struct campaign_args, unit_dir, "DIR",
+		"start: the systemd unit directory (default /etc/systemd/system)"),
 	OPT_FLAG("quiet", 'q', struct campaign_args, quiet, true,
 		 "no progress line"),
 	OPT_END(),
@@ -253,8 +257,8 @@ static int abort_campaign(struct store *st)
 	int ret = 1;
 
 	if (store_campaign_load(st, 0, &c, &err) ||
-	    (c.id && store_campaign_abort(st, c.id, (double)time(NULL), &was,
-					  &err))) {
+	    (c.id &&
+	     store_campaign_abort(st, c.id, (double)time(NULL), &was, &err))) {
 		error("%s", err.buf);
 		goto out;
 	}
@@ -277,7 +281,8 @@ out:
 
 static int start(const struct campaign_args *a, const char *db)
 {
-	const char *unit_dir = a->unit_dir ? a->unit_dir : "/etc/systemd/system";
+	const char *unit_dir =
+		a->unit_dir ? a->unit_dir : "/etc/systemd/system";
 	struct campaign c = CAMPAIGN_INIT;
 	struct strbuf err = STRBUF_INIT;
 	struct store *st = NULL;

@@ -73,7 +73,8 @@ static int check_db(const char *db_path, struct strbuf *err)
 	if (slash)
 		*(slash == dir ? slash + 1 : slash) = '\0';
 	if (statfs(slash ? dir : ".", &sf))
-		ret = error_addf(err, "cannot check the file system of '%s': %s",
+		ret = error_addf(err,
+				 "cannot check the file system of '%s': %s",
 				 db_path, strerror(errno));
 	else if ((unsigned long)sf.f_type == TMPFS_FS_MAGIC ||
 		 (unsigned long)sf.f_type == RAMFS_FS_MAGIC)
@@ -92,7 +93,8 @@ static int check_kernel(const struct config *cfg, const struct kernel_spec *ks,
 	char *release = NULL;
 
 	if (access(ks->image, R_OK))
-		return error_addf(err, "kernel '%s': image '%s' is not there: %s",
+		return error_addf(err,
+				  "kernel '%s': image '%s' is not there: %s",
 				  ks->name, ks->image, strerror(errno));
 	if (qemu_image_release(ks->image, &release, err))
 		return error_addf(err, "kernel '%s'", ks->name);
@@ -113,8 +115,8 @@ static int check_kernel(const struct config *cfg, const struct kernel_spec *ks,
 	return 0;
 }
 
-int campaign_check(const struct config *cfg, const char *db_path,
-		   bool no_unit, const char *grub_cfg, struct strbuf *err)
+int campaign_check(const struct config *cfg, const char *db_path, bool no_unit,
+		   const char *grub_cfg, struct strbuf *err)
 {
 	const char *where = cfg->path ? cfg->path : cfg->name;
 

@@ -36,8 +36,8 @@ void campaign_machine_release(struct campaign_machine *m);
  * loader entry that is missing (method reboot), a database on tmpfs or
  * ramfs, which a reboot loses. grub_cfg: NULL for /boot/grub/grub.cfg.
  */
-int campaign_check(const struct config *cfg, const char *db_path,
-		   bool no_unit, const char *grub_cfg, struct strbuf *err);
+int campaign_check(const struct config *cfg, const char *db_path, bool no_unit,
+		   const char *grub_cfg, struct strbuf *err);
 
 /*
  * Fill c (CAMPAIGN_INIT) for config cfg, whose text and path are given,

@@ -61,8 +61,9 @@ int campaign_next(struct store *st, struct campaign *c,
 		if (ret || !conflict)
 			return ret;
 	}
-	return error_addf(err, "campaign %" PRId64 " keeps changing under "
-			       "this resume; is another one running?",
+	return error_addf(err,
+			  "campaign %" PRId64 " keeps changing under "
+			  "this resume; is another one running?",
 			  c->id);
 }
 
@@ -104,12 +105,11 @@ static int mx_boot(struct executor *ex, size_t kernel, long number,
 	info->kernel = xstrdup(b->kernel);
 	info->image = xstrdup(b->image);
 	info->image_sha256 = xstrdup(b->image_sha256);
-	info->image_release = b->image_release ? xstrdup(b->image_release)
-					       : NULL;
+	info->image_release =
+		b->image_release ? xstrdup(b->image_release) : NULL;
 	info->append = xstrdup(b->cmdline);
 	info->qemu_version = xstrdup("none: this machine");
-	info->qemu_cmdline =
-		xstrdup(campaign_method_name(mx->c->method));
+	info->qemu_cmdline = xstrdup(campaign_method_name(mx->c->method));
 	info->accel = xstrdup("none");
 	info->boot_s = b->resumed_at > 0 && b->booted_at > 0
 			       ? b->resumed_at - b->booted_at
@@ -157,8 +157,8 @@ static size_t kernel_builds_first(struct config *cfg, size_t k)
 }
 
 /* The index of the kernel named name in cfg, or -1 with a line in err. */
-static int find_kernel(const struct config *cfg, const char *name,
-		       size_t *k, struct strbuf *err)
+static int find_kernel(const struct config *cfg, const char *name, size_t *k,
+		       struct strbuf *err)
 {
 	for (*k = 0; *k < cfg->kernels_nr; (*k)++)
 		if (!strcmp(cfg->kernels[*k].name, name))
@@ -219,8 +219,7 @@ int campaign_run_boot(struct store *st, const struct campaign *c, size_t bi,
 		goto out;
 	all_builds = cfg.builds_nr;
 	cfg.builds_nr = kernel_builds_first(&cfg, k);
-	if (plan_prepare(&cfg, no_params, err) ||
-	    plan_build(&plan, &cfg, err))
+	if (plan_prepare(&cfg, no_params, err) || plan_build(&plan, &cfg, err))
 		goto out;
 	session_labels(&cfg, plan.builds_nr, c->label, &labels);
 	settle(o->settle_s, o->stop);

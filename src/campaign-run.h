@@ -23,7 +23,7 @@ struct strbuf;
  */
 
 struct campaign_run_opts {
-	const char *path; /* PATH of the commands */
+	const char *path;		   /* PATH of the commands */
 	volatile sig_atomic_t *stop, *cut; /* as session_opts */
 	void (*progress)(void *ctx, const struct session_progress *p);
 	void (*warning)(void *ctx, const char *msg);

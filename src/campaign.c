@@ -113,8 +113,8 @@ static size_t word_len(const char *s)
 
 static bool dropped_word(const char *w, size_t n)
 {
-	static const char *const prefixes[] = {"BOOT_IMAGE=", "initrd=",
-					       "mmcmp."};
+	static const char *const prefixes[] = {
+		"BOOT_IMAGE=", "initrd=", "mmcmp."};
 
 	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
 		if (n >= strlen(prefixes[i]) &&
@@ -404,8 +404,7 @@ static void describe_boot(const struct campaign *c,
 	strbuf_addch(out, '\n');
 }
 
-void campaign_describe(const struct campaign *c, double now,
-		       struct strbuf *out)
+void campaign_describe(const struct campaign *c, double now, struct strbuf *out)
 {
 	const struct campaign_boot *next = NULL;
 	struct campaign_progress p;

@@ -42,7 +42,7 @@ enum campaign_method {
 struct campaign_boot {
 	long number; /* from 1 */
 	char *kernel;
-	char *image, *initrd, *entry; /* initrd and entry may be NULL */
+	char *image, *initrd, *entry;	    /* initrd and entry may be NULL */
 	char *image_sha256, *image_release; /* release may be NULL */
 	char *cmdline; /* the whole command line, with its tokens */
 	/* The kernel's append: store_campaign_add() makes cmdline with it. */
@@ -53,7 +53,8 @@ struct campaign_boot {
 	char *boot_id;	    /* of the kernel it ran in */
 	int64_t pid;	    /* of the resume that ran it; 0: none */
 	char *why;	    /* failed or interrupted: why */
-	/* Set by campaign_decide() on each boot it changed, with the old state. */
+	/* Set by campaign_decide() on each boot it changed, with the old state.
+	 */
 	bool changed;
 	enum campaign_boot_state was;
 };
@@ -118,7 +119,8 @@ struct campaign_now {
 	const char *release; /* uname -r */
 	const char *cmdline; /* /proc/cmdline */
 	int64_t pid;	     /* of this resume */
-	/* The SHA-256 of the image file of the boot booting now; NULL: unread. */
+	/* The SHA-256 of the image file of the boot booting now; NULL: unread.
+	 */
 	const char *image_sha256;
 	/* Whether process pid of this kernel still runs a resume. */
 	bool (*alive)(int64_t pid, void *ctx);
@@ -177,8 +179,7 @@ struct campaign_progress {
 	size_t done, failed, interrupted, left;
 	double eta_s;
 };
-void campaign_progress(const struct campaign *c,
-		       struct campaign_progress *p);
+void campaign_progress(const struct campaign *c, struct campaign_progress *p);
 
 /*
  * Append what `mmcmp campaign status` shows of c at time now: its state,

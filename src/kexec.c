@@ -81,8 +81,8 @@ int kexec_load(const char *image, const char *initrd, const char *cmdline,
 			   kfd < 0 ? image : initrd, strerror(errno));
 		goto out;
 	}
-	if (syscall(SYS_kexec_file_load, kfd, ifd, strlen(cmdline) + 1,
-		    cmdline, flags)) {
+	if (syscall(SYS_kexec_file_load, kfd, ifd, strlen(cmdline) + 1, cmdline,
+		    flags)) {
 		error_addf(err, "cannot load '%s' with kexec_file_load: %s%s",
 			   image, strerror(errno),
 			   errno == EPERM || errno == EKEYREJECTED
@@ -144,8 +144,9 @@ int boot_loader_check(const char *entry, const char *grub_cfg,
 
 	last = last ? last + 1 : entry;
 	if (runner_find_program("grub-reboot", getenv("PATH"), NULL, &prog)) {
-		error_addf(err, "method reboot needs grub-reboot (the Debian "
-				"package grub2-common), which is not installed");
+		error_addf(err,
+			   "method reboot needs grub-reboot (the Debian "
+			   "package grub2-common), which is not installed");
 		goto out;
 	}
 	if (strbuf_read_file(&text, cfg, err))
@@ -183,7 +184,8 @@ int boot_loader_next(const char *entry, struct strbuf *err)
 				  strerror(e));
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return error_addf(err, "cannot wait for grub-reboot: %s",
+			return error_addf(err,
+					  "cannot wait for grub-reboot: %s",
 					  strerror(errno));
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return error_addf(err, "grub-reboot '%s' failed (status %d)",

@@ -72,7 +72,8 @@ static int insert_boot(struct store *st, int64_t id,
 	    store_bind_text(stmt, 8, b->image_release) ||
 	    store_bind_text(stmt, 9, b->cmdline) ||
 	    sqlite3_step(stmt) != SQLITE_DONE) {
-		store_fail(st, err, "store boot %ld of the campaign", b->number);
+		store_fail(st, err, "store boot %ld of the campaign",
+			   b->number);
 		goto out;
 	}
 	ret = 0;
@@ -81,8 +82,7 @@ out:
 	return ret;
 }
 
-int store_campaign_add(struct store *st, struct campaign *c,
-		       struct strbuf *err)
+int store_campaign_add(struct store *st, struct campaign *c, struct strbuf *err)
 {
 	struct strbuf cmdline = STRBUF_INIT;
 	struct store_tx tx;
@@ -177,8 +177,8 @@ static int boot_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 	b->cmdline = store_column_strdup(stmt, 7);
 	if (!campaign_boot_state_parse(
 		    (const char *)sqlite3_column_text(stmt, 8), &b->state))
-		return error_addf(err, "boot %ld of campaign %" PRId64
-				       ": bad state",
+		return error_addf(err,
+				  "boot %ld of campaign %" PRId64 ": bad state",
 				  b->number, c->id);
 	b->booted_at = column_time(stmt, 9);
 	b->resumed_at = column_time(stmt, 10);
@@ -308,8 +308,8 @@ out:
 	return ret;
 }
 
-int store_campaign_update(struct store *st, struct campaign *c,
-			  bool *conflict, struct strbuf *err)
+int store_campaign_update(struct store *st, struct campaign *c, bool *conflict,
+			  struct strbuf *err)
 {
 	struct store_tx tx;
 	int ret = -1;

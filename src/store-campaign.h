@@ -35,8 +35,8 @@ int store_campaign_load(struct store *st, int64_t id, struct campaign *c,
  * meanwhile, nothing is written and *conflict is set (no error). The
  * changed flags are cleared after a write.
  */
-int store_campaign_update(struct store *st, struct campaign *c,
-			  bool *conflict, struct strbuf *err);
+int store_campaign_update(struct store *st, struct campaign *c, bool *conflict,
+			  struct strbuf *err);
 /* Record the resume unit installed for campaign id (NULL: none). */
 int store_campaign_set_unit(struct store *st, int64_t id, const char *path,
 			    struct strbuf *err);

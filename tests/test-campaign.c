@@ -23,8 +23,8 @@ static void test_schedule(void)
 		int boots;
 		const char *want;
 	} cases[] = {
-		{2, 1, "01"},	  {2, 2, "0110"},     {2, 3, "011001"},
-		{3, 2, "012210"}, {1, 3, "000"},      {2, 6, "011001100110"},
+		{2, 1, "01"},	     {2, 2, "0110"}, {2, 3, "011001"},
+		{3, 2, "012210"},    {1, 3, "000"},  {2, 6, "011001100110"},
 		{3, 3, "012210012"},
 	};
 
@@ -83,8 +83,8 @@ static void test_cmdline(void)
 	for (size_t i = 0; i < ARRAY_SIZE(tokens); i++) {
 		int64_t id = 0;
 		long number = 0;
-		bool found =
-			campaign_cmdline_tokens(tokens[i].cmdline, &id, &number);
+		bool found = campaign_cmdline_tokens(tokens[i].cmdline, &id,
+						     &number);
 
 		ok(found == tokens[i].found &&
 			   (!found ||
@@ -154,8 +154,8 @@ static void test_decide(void)
 		 "mmcmp.campaign=1 mmcmp.boot=2", "6.1", "aa", 1100, false,
 		 CAMPAIGN_RUN, 1, "drp", NULL},
 		{"a second resume finds the boot running: busy", "drp", "new",
-		 "new", "mmcmp.campaign=1 mmcmp.boot=2", "6.1", "aa", 1100, true,
-		 CAMPAIGN_BUSY, 1, "drp", NULL},
+		 "new", "mmcmp.campaign=1 mmcmp.boot=2", "6.1", "aa", 1100,
+		 true, CAMPAIGN_BUSY, 1, "drp", NULL},
 		{"a killed resume leaves its boot interrupted, the next boots",
 		 "drp", "new", "new", "mmcmp.campaign=1 mmcmp.boot=2", "6.1",
 		 "aa", 1100, false, CAMPAIGN_BOOT, 2, "dib", "ended before"},
@@ -216,7 +216,8 @@ static void test_decide(void)
 		}
 		ok(act == cases[i].act && boot == cases[i].boot &&
 			   !strcmp(after, cases[i].after) &&
-			   (!cases[i].why || (why && strstr(why, cases[i].why))),
+			   (!cases[i].why ||
+			    (why && strstr(why, cases[i].why))),
 		   "%s (action %d, boot %zu, %s%s%s)", cases[i].what, (int)act,
 		   boot, after, why ? ": " : "", why ? why : "");
 		if (act == CAMPAIGN_RUN)
@@ -319,8 +320,7 @@ static void test_store(void)
 	   "no run has the label yet");
 	ok(!store_campaign_abort(st, 1, 1200, &was, &err) && was,
 	   "the campaign is aborted");
-	ok(!store_campaign_abort(st, 1, 1300, &was, &err) && !was,
-	   "once");
+	ok(!store_campaign_abort(st, 1, 1300, &was, &err) && !was, "once");
 	campaign_release(&r2);
 	ok(!store_campaign_load(st, 0, &r2, &err) &&
 		   r2.state == CAMPAIGN_ABORTED && r2.ended_at == 1200,

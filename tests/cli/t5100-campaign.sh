@@ -22,6 +22,16 @@ need sqlite3 "Debian package sqlite3"
 q() {
 	sqlite3 "$MMCMP_DB" "$1"
 }
+# is DESCRIPTION GOT WANT: pass when GOT is WANT, else show both.
+is() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		echo "# got:  '$2'"
+		echo "# want: '$3'"
+	fi
+}
 
 # 1. --check: the schedule, the command lines, the unit. Never without
 # --check on this host: a campaign would kexec it.
@@ -105,3 +115,138 @@ expect_status 1 "abort without a campaign" "$MMCMP" campaign abort
 grep_file "$TMP/err" "no campaign is running" "says there is none"
 expect_status 0 "status without a campaign" "$MMCMP" campaign status
 grep_file "$TMP/out" "^no campaign$" "says there is none"
+
+# 4. The machine: the Debian cloud kernel under QEMU (TCG, emulated: the
+# timings test behaviour, not speed) boots an initramfs that mmcmp
+# writes (busybox, mmcmp and its libraries, the workload); the database,
+# the config, the image and that initramfs (what kexec boots) live on an
+# NVMe disk image made with mke2fs -d and read back with debugfs. /init
+# plays the resume unit: the first boot starts the campaign, every later
+# one resumes it, and when there is nothing left it powers off. A reset
+# (a reboot, a panic) comes back to QEMU's -kernel: the default kernel.
+need qemu-system-x86_64 "Debian package qemu-system-x86"
+need busybox "Debian package busybox-static"
+need mke2fs "Debian package e2fsprogs"
+need debugfs "Debian package e2fsprogs"
+busybox=$(command -v busybox)
+if ! file -L "$busybox" 2>/dev/null | grep -q "statically linked"; then
+	skip_all "busybox is not static (Debian package busybox-static)"
+fi
+cat >"$TMP/init" <<EOF2
+#!/bin/busybox sh
+/bin/busybox --install -s
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+mount -t ext4 /dev/nvme0n1 /mnt || poweroff -f
+log() { echo "init: \$*" >>/mnt/log; }
+log "boot \$(uname -r) \$(cat /proc/cmdline)"
+M="$MMCMP --db /mnt/mmcmp.db"
+cd /mnt
+if [ -e /mnt/start ]; then
+	rm /mnt/start
+	sync
+	\$M campaign start -q --no-unit --label k /mnt/campaign.yaml >>/mnt/log 2>&1
+elif grep -q mmcmptest.late /proc/cmdline; then
+	# A boot resumed long after it began: the clock jumps 1000 s.
+	date -s @\$((\$(date +%s) + 1000)) >/dev/null
+	\$M campaign resume -q >>/mnt/log 2>&1
+elif grep -q mmcmptest.kill /proc/cmdline; then
+	# A resume killed during its iterations, after a second one
+	# found it busy; a third goes on.
+	\$M campaign resume -q >>/mnt/log 2>&1 &
+	pid=\$!
+	i=0
+	while [ ! -s /mnt/iters ] && [ \$i -lt 1200 ]; do
+		sleep 0.1
+		i=\$((i + 1))
+	done
+	sleep 2
+	\$M campaign resume -q >>/mnt/log 2>&1
+	\$M campaign status >>/mnt/log 2>&1
+	kill -9 \$pid
+	wait \$pid
+	log "killed"
+	\$M campaign resume -q >>/mnt/log 2>&1
+else
+	\$M campaign resume -q >>/mnt/log 2>&1
+fi
+log "exit \$?"
+sync
+umount /mnt
+poweroff -f
+EOF2
+mkdir "$TMP/disk"
+expect_status 0 "mmcmp writes the machine's initramfs" \
+	"$MACHINE_INITRAMFS" "$TMP/disk/initrd" "$TMP/init" "$busybox" \
+	"$MMCMP" "$WORKLOAD_PAGE_FAULT"
+cp "$kernel" "$TMP/disk/vmlinuz"
+# machine NAME: boot the machine on a disk made of $TMP/disk and
+# $TMP/NAME.yaml until it powers off, bounded; read back its database
+# as $TMP/NAME.db and its log as $TMP/NAME.log. 1 GiB: below 512 MiB the
+# kernel turns THP off whatever its command line says.
+machine() {
+	cp "$TMP/$1.yaml" "$TMP/disk/campaign.yaml"
+	: >"$TMP/disk/start"
+	rm -f "$TMP/disk/mmcmp.db" "$TMP/disk/log" "$TMP/disk/iters"
+	rm -f "$TMP/$1.img"
+	mke2fs -q -t ext4 -d "$TMP/disk" "$TMP/$1.img" 64M
+	timeout 600 qemu-system-x86_64 -accel tcg -m 1024 -smp 1 -nodefaults \
+		-nographic -serial "file:$TMP/$1.console" -kernel "$kernel" \
+		-initrd "$TMP/disk/initrd" -append "console=ttyS0 quiet panic=-1" \
+		-drive "file=$TMP/$1.img,format=raw,if=none,id=d0" \
+		-device nvme,drive=d0,serial=mmcmp >/dev/null 2>&1 || true
+	debugfs -R "dump /mmcmp.db $TMP/$1.db" "$TMP/$1.img" >/dev/null 2>&1
+	debugfs -R "cat /log" "$TMP/$1.img" >"$TMP/$1.log" 2>/dev/null
+	sed 's/^/# log: /' "$TMP/$1.log"
+}
+
+# 4a. Two kernels (the same image, THP always and never) x 2 boots, A B
+# B A, by kexec inside the guest, then back to the default kernel.
+cat >"$TMP/abba.yaml" <<EOF2
+name: abba
+iterations: 2
+monitors: true
+timeout: 120
+workloads:
+  - name: pf
+    command: ["$WORKLOAD_PAGE_FAULT", "--mode", "processes", "--tasks", "1",
+              "--seconds", "1", "--warmup", "0", "--size", "16M"]
+    metrics:
+      - name: ops
+        better: higher
+        extract: { parser: will-it-scale }
+kernels:
+  thp:   { image: /mnt/vmlinuz, initrd: /mnt/initrd, append: "transparent_hugepage=always" }
+  nothp: { image: /mnt/vmlinuz, initrd: /mnt/initrd, append: "transparent_hugepage=never" }
+machine: { boots: 2, settle: 1, boot_timeout: 500 }
+EOF2
+machine abba
+export MMCMP_DB="$TMP/abba.db"
+check "the database comes back from the disk" test -s "$MMCMP_DB"
+check "the machine booted home, A B B A, home" test "$(sed -n 's/^init: boot [^ ]* .*transparent_hugepage=\([a-z]*\) mmcmp.campaign=1 mmcmp.boot=\([0-9]\).*/\2:\1/p; s/^init: boot [^ ]* console=ttyS0 quiet panic=-1$/home/p' "$TMP/abba.log" | tr '\n' ' ')" = "home 1:always 2:never 3:never 4:always home "
+is "only the last resume returns, at home, and well" \
+	"$(grep '^init: exit' "$TMP/abba.log" | tr '\n' ' ')" "init: exit 0 "
+check "the campaign's boots are done, in order A B B A" \
+	test "$(q "SELECT group_concat(number || ':' || kernel || ':' || state, ' ') FROM (SELECT * FROM campaign_boot ORDER BY number)")" = "1:thp:done 2:nothp:done 3:nothp:done 4:thp:done"
+check "the campaign is done" test "$(q "SELECT state FROM campaign")" = "done"
+check "each boot is a run of its kernel's label, with its boot number" \
+	test "$(q "SELECT group_concat(r.label || ':' || b.number || ':' || b.kernel, ' ') FROM (SELECT * FROM boot ORDER BY number) b JOIN run r ON r.id = b.run_id")" = "k-thp:1:thp k-nothp:2:nothp k-nothp:3:nothp k-thp:4:thp"
+check "each boot's 2 iterations carry its number" \
+	test "$(q "SELECT group_concat(r.label || ':' || i.boot, ' ') FROM (SELECT * FROM iteration ORDER BY id) i JOIN run r ON r.id = i.run_id")" = "k-thp:1 k-thp:1 k-nothp:2 k-nothp:2 k-nothp:3 k-nothp:3 k-thp:4 k-thp:4"
+check "all iterations ok, each with a sample" \
+	test "$(q "SELECT count(*) FROM iteration i JOIN sample s ON s.iteration_id = i.id WHERE i.status = 'ok'")" = 8
+check "each boot's release is the image's, and its command line the boot's" \
+	test "$(q "SELECT count(*) FROM boot b JOIN run r ON r.id = b.run_id WHERE b.guest_release = b.image_release AND b.guest_cmdline = 'console=ttyS0 quiet panic=-1 transparent_hugepage=' || CASE b.kernel WHEN 'thp' THEN 'always' ELSE 'never' END || ' mmcmp.campaign=1 mmcmp.boot=' || b.number AND b.accel = 'none' AND length(b.image_sha256) = 64 AND b.boot_s >= 0")" = 4
+is "the THP mode of each boot's facts is its kernel's" \
+	"$(q "SELECT group_concat(DISTINCT kernel || '=' || (guest_facts LIKE '%thp_enabled=always%')) FROM boot")" "thp=1,nothp=0"
+is "thp_fault_alloc counts THP faults only with THP always" \
+	"$(q "SELECT group_concat(r.label || '=' || (coalesce(sum_thp, 0) > 0)) FROM (SELECT r.label AS label, sum(json_extract(m.vmstat, '\$.thp_fault_alloc')) AS sum_thp FROM iteration i JOIN iteration_monitor m ON m.iteration_id = i.id JOIN run r ON r.id = i.run_id GROUP BY r.label ORDER BY r.label DESC) r")" "k-thp=1,k-nothp=0"
+expect_status 0 "compare the two kernels, boot by boot" \
+	"$MMCMP" compare --unit boot k-thp k-nothp
+grep_file "$TMP/out" "ops" "the rows of the page-fault workload"
+expect_status 0 "status from the host" "$MMCMP" campaign status
+grep_file "$TMP/out" "^campaign 1: done, label k, method kexec" "says it is done"
+grep_file "$TMP/out" "^boots: 4, 4 done, 0 failed, 0 interrupted, 0 to come$" "with its boots"
