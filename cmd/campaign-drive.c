@@ -17,8 +17,12 @@
 #include "store.h"
 #include "strbuf.h"
 
-/* Run boot bi and record how it ended; 130 when interrupted. */
-static int run_boot(struct store *st, struct campaign *c, size_t bi, bool quiet)
+/*
+ * Run boot bi and record how it ended: true when its run failed; *stop
+ * becomes 130 when it was interrupted, 1 when its end cannot be stored.
+ */
+static bool run_boot(struct store *st, struct campaign *c, size_t bi,
+		     bool quiet, int *stop)
 {
 	struct run_progress rp = {.on = !quiet && isatty(STDERR_FILENO)};
 	char *path = session_workload_path();
@@ -34,15 +38,14 @@ static int run_boot(struct store *st, struct campaign *c, size_t bi, bool quiet)
 	enum session_status status = SESSION_FAILED;
 	struct strbuf err = STRBUF_INIT;
 	struct run_signals sigs;
-	bool conflict = false;
-	int ret = 0;
+	bool conflict = false, failed = false;
 
 	printf("campaign %" PRId64 ": boot %ld, kernel %s: its iterations\n",
 	       c->id, c->boots[bi].number, c->boots[bi].kernel);
 	fflush(stdout);
 	run_signals_catch(&sigs);
 	if (campaign_run_boot(st, c, bi, &o, &status, &err))
-		ret = error("%s", err.buf);
+		failed = error("%s", err.buf);
 	run_progress_clear(&rp);
 	run_signals_restore(&sigs);
 	strbuf_reset(&err);
@@ -54,14 +57,14 @@ static int run_boot(struct store *st, struct campaign *c, size_t bi, bool quiet)
 		status == SESSION_INTERRUPTED ? "interrupted by a signal"
 					      : NULL);
 	if (store_campaign_update(st, c, &conflict, &err) || conflict)
-		ret = error("cannot record the end of boot %ld: %s",
-			    c->boots[bi].number,
-			    conflict ? "it was changed meanwhile" : err.buf);
+		*stop = error("cannot record the end of boot %ld: %s",
+			      c->boots[bi].number,
+			      conflict ? "it was changed meanwhile" : err.buf);
 	if (status == SESSION_INTERRUPTED)
-		ret = 130;
+		*stop = 130;
 	free(path);
 	strbuf_release(&err);
-	return ret;
+	return failed || status == SESSION_FAILED;
 }
 
 /* The campaign is over: remove its unit, go back to the home kernel. */
@@ -127,6 +130,7 @@ int campaign_drive(struct store **st, bool quiet, const char *db)
 	struct strbuf err = STRBUF_INIT;
 	enum campaign_action act = CAMPAIGN_NONE;
 	size_t bi = 0;
+	bool failed = false;
 	int ret = 0;
 
 	if (campaign_machine_read(&m, &err)) {
@@ -154,9 +158,18 @@ int campaign_drive(struct store **st, bool quiet, const char *db)
 			ret = finish(st, &c, &m);
 			break;
 		}
-		ret = act == CAMPAIGN_RUN ? run_boot(*st, &c, bi, quiet)
-					  : boot(st, &c, bi, db);
+		if (act == CAMPAIGN_BOOT) {
+			ret = boot(st, &c, bi, db);
+			continue;
+		}
+		/*
+		 * A boot whose run failed is over all the same: the next
+		 * kernel boots, as nobody may be there to resume by hand.
+		 */
+		failed |= run_boot(*st, &c, bi, quiet, &ret);
 	}
+	if (!ret && failed)
+		ret = 1;
 out:
 	campaign_release(&c);
 	campaign_machine_release(&m);

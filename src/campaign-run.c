@@ -28,6 +28,15 @@ static bool pid_alive(int64_t pid, void *ctx)
 	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
 }
 
+/* Unix time in seconds, with its fraction. */
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 int campaign_next(struct store *st, struct campaign *c,
 		  const struct campaign_machine *m, enum campaign_action *act,
 		  size_t *bi, struct strbuf *err)
@@ -38,7 +47,7 @@ int campaign_next(struct store *st, struct campaign *c,
 		char *sha = NULL;
 		bool conflict = false;
 		struct campaign_now now = {
-			.now = (double)time(NULL),
+			.now = now_s(),
 			.boot_id = m->boot_id,
 			.release = m->release,
 			.cmdline = m->cmdline,

@@ -134,21 +134,15 @@ static bool entry_line(const char *line, const char *name)
 	return false;
 }
 
-int boot_loader_check(const char *entry, const char *grub_cfg,
-		      struct strbuf *err)
+int boot_loader_find_entry(const char *entry, const char *grub_cfg,
+			   struct strbuf *err)
 {
-	struct strbuf text = STRBUF_INIT, prog = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT;
 	const char *cfg = grub_cfg ? grub_cfg : "/boot/grub/grub.cfg";
 	const char *last = strrchr(entry, '>');
 	int ret = -1;
 
 	last = last ? last + 1 : entry;
-	if (runner_find_program("grub-reboot", getenv("PATH"), NULL, &prog)) {
-		error_addf(err,
-			   "method reboot needs grub-reboot (the Debian "
-			   "package grub2-common), which is not installed");
-		goto out;
-	}
 	if (strbuf_read_file(&text, cfg, err))
 		goto out;
 	for (char *line = text.buf; line && *line;) {
@@ -165,8 +159,23 @@ int boot_loader_check(const char *entry, const char *grub_cfg,
 	error_addf(err, "boot loader entry '%s' is not in '%s'", entry, cfg);
 out:
 	strbuf_release(&text);
-	strbuf_release(&prog);
 	return ret;
+}
+
+int boot_loader_check(const char *entry, const char *grub_cfg,
+		      struct strbuf *err)
+{
+	struct strbuf prog = STRBUF_INIT;
+	int e = runner_find_program("grub-reboot", getenv("PATH"), NULL, &prog);
+
+	strbuf_release(&prog);
+	if (boot_loader_find_entry(entry, grub_cfg, err))
+		return -1;
+	if (e)
+		return error_addf(err, "method reboot needs grub-reboot (the "
+				       "Debian package grub2-common), which is "
+				       "not installed");
+	return 0;
 }
 
 int boot_loader_next(const char *entry, struct strbuf *err)

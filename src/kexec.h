@@ -36,6 +36,9 @@ int kexec_jump(struct strbuf *err);
  */
 int boot_loader_check(const char *entry, const char *grub_cfg,
 		      struct strbuf *err);
+/* The entry part of boot_loader_check(), without grub-reboot. */
+int boot_loader_find_entry(const char *entry, const char *grub_cfg,
+			   struct strbuf *err);
 /* Make entry the boot loader's next boot, once (grub-reboot ENTRY). */
 int boot_loader_next(const char *entry, struct strbuf *err);
 /* Sync the file systems and reboot the machine. */

@@ -6,11 +6,14 @@
  * a second running one refused, and of two resumes claiming one boot
  * only the first winning.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tap.h"
 #include "campaign.h"
+#include "kexec.h"
 #include "store-campaign.h"
 #include "store.h"
 #include "strbuf.h"
@@ -333,8 +336,56 @@ static void test_store(void)
 	strbuf_release(&err);
 }
 
+static void test_grub_entries(void)
+{
+	static const char grub_cfg[] =
+		"set default=\"0\"\n"
+		"menuentry 'Debian GNU/Linux' --class debian $menuentry_id_option"
+		" 'gnulinux-simple-1234' {\n"
+		"\tlinux /vmlinuz-6.1 root=UUID=1234 ro quiet\n"
+		"}\n"
+		"submenu 'Advanced options for Debian GNU/Linux' {\n"
+		"\tmenuentry 'Debian GNU/Linux, with Linux 6.9.0-patched+' "
+		"--class debian 'gnulinux-6.9.0-patched+-advanced-1234' {\n"
+		"\t}\n"
+		"}\n";
+	static const struct {
+		const char *entry;
+		bool found;
+	} cases[] = {
+		{"Debian GNU/Linux", true},
+		{"gnulinux-simple-1234", true},
+		{"Advanced options for Debian GNU/Linux>Debian GNU/Linux, "
+		 "with Linux 6.9.0-patched+",
+		 true},
+		{"gnulinux-6.9.0-patched+-advanced-1234", true},
+		{"Debian GNU/Linux, with Linux 6.9.0", false},
+		{"linux", false},
+		{"", false},
+	};
+	char path[] = "/tmp/mmcmp-test-grub-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	struct strbuf err = STRBUF_INIT;
+
+	ok(f && fputs(grub_cfg, f) >= 0 && !fclose(f), "a grub.cfg");
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		bool found =
+			!boot_loader_find_entry(cases[i].entry, path, &err);
+
+		ok(found == cases[i].found &&
+			   (found || strstr(err.buf, "is not in")),
+		   "grub entry '%s': %s", cases[i].entry,
+		   found ? "found" : err.buf);
+		strbuf_reset(&err);
+	}
+	unlink(path);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
+	test_grub_entries();
 	test_schedule();
 	test_cmdline();
 	test_decide();

@@ -159,11 +159,12 @@ elif grep -q mmcmptest.kill /proc/cmdline; then
 	\$M campaign resume -q >>/mnt/log 2>&1 &
 	pid=\$!
 	i=0
-	while [ ! -s /mnt/iters ] && [ \$i -lt 1200 ]; do
+	# The second iteration begun: the first is stored.
+	while [ "\$(cat /mnt/iters 2>/dev/null | wc -l)" -lt 2 ] &&
+		[ \$i -lt 3000 ]; do
 		sleep 0.1
 		i=\$((i + 1))
 	done
-	sleep 2
 	\$M campaign resume -q >>/mnt/log 2>&1
 	\$M campaign status >>/mnt/log 2>&1
 	kill -9 \$pid
@@ -250,3 +251,83 @@ grep_file "$TMP/out" "ops" "the rows of the page-fault workload"
 expect_status 0 "status from the host" "$MMCMP" campaign status
 grep_file "$TMP/out" "^campaign 1: done, label k, method kexec" "says it is done"
 grep_file "$TMP/out" "^boots: 4, 4 done, 0 failed, 0 interrupted, 0 to come$" "with its boots"
+if [ -n "${MMCMP_TEST_KEEP:-}" ]; then
+	cp "$TMP/abba.db" "$TMP/abba.log" "$MMCMP_TEST_KEEP/"
+fi
+
+# 4b. Abort, from any kernel: the campaign read back, as if still
+# running with its unit installed. It is marked aborted, the unit and
+# its link go, the runs stay; a resume then boots nothing.
+cp "$TMP/abba.db" "$TMP/abort.db"
+mkdir -p "$TMP/units/multi-user.target.wants"
+: >"$TMP/units/mmcmp-campaign.service"
+ln -s ../mmcmp-campaign.service "$TMP/units/multi-user.target.wants/mmcmp-campaign.service"
+MMCMP_DB="$TMP/abort.db"
+q "UPDATE campaign SET state = 'running', ended_at = NULL, unit_path = '$TMP/units/mmcmp-campaign.service'; UPDATE campaign_boot SET state = 'pending' WHERE number = 4"
+expect_status 0 "status of a running campaign" "$MMCMP" campaign status
+grep_file "$TMP/out" "^next: boot 4, kernel thp$" "names the next boot"
+grep_file "$TMP/out" "^boots: 4, 3 done, 0 failed, 0 interrupted, 1 to come, about [0-9]* s more$" \
+	"and an estimate of the time left"
+expect_status 0 "abort" "$MMCMP" campaign abort
+grep_file "$TMP/out" "^campaign 1: aborted; its stored runs stay$" "says what it kept"
+check "the unit is removed" test ! -e "$TMP/units/mmcmp-campaign.service"
+check "and its link" test ! -L "$TMP/units/multi-user.target.wants/mmcmp-campaign.service"
+is "the campaign is aborted, its runs kept" \
+	"$(q "SELECT state, unit_path IS NULL, (SELECT count(*) FROM run) FROM campaign")" "aborted|1|4"
+expect_status 0 "a resume after abort boots nothing" "$MMCMP" campaign resume
+grep_file "$TMP/out" "^campaign 1: aborted$" "and says so"
+expect_status 1 "a second abort" "$MMCMP" campaign abort
+MMCMP_DB="$TMP/abba.db"
+
+# 4c. The faults, one kernel each: one that panics (panic=1 with no
+# init; the reset brings back the default kernel, which resumes and
+# marks it failed), one resumed past boot_timeout (its clock jumps),
+# one whose resume is killed during its iterations after a second
+# resume found it busy (a third marks it interrupted: no iteration
+# twice, none lost).
+cat >"$TMP/faults.yaml" <<EOF2
+name: faults
+iterations: 3
+timeout: 60
+workloads:
+  - name: w
+    shell: true
+    command: "echo x >>/mnt/iters; sleep 3"
+    metrics:
+      - name: elapsed
+        extract: { measure: elapsed }
+kernels:
+  panics: { image: /mnt/vmlinuz, initrd: /mnt/initrd, append: "rdinit=/nowhere init=/nowhere panic=1" }
+  late:   { image: /mnt/vmlinuz, initrd: /mnt/initrd, append: "mmcmptest.late" }
+  killed: { image: /mnt/vmlinuz, initrd: /mnt/initrd, append: "mmcmptest.kill" }
+machine: { boots: 1, settle: 0, boot_timeout: 300 }
+EOF2
+machine faults
+debugfs -R "cat /iters" "$TMP/faults.img" >"$TMP/iters" 2>/dev/null || :
+export MMCMP_DB="$TMP/faults.db"
+is "the boots failed, failed and were interrupted, in order" \
+	"$(q "SELECT group_concat(number || ':' || kernel || ':' || state, ' ') FROM (SELECT * FROM campaign_boot ORDER BY number)")" \
+	"1:panics:failed 2:late:failed 3:killed:interrupted"
+check "the panic: the default kernel came up instead" \
+	test "$(q "SELECT count(*) FROM campaign_boot WHERE number = 1 AND why LIKE 'the machine came up in release % without mmcmp.boot=1%'")" = 1
+check "the late resume: past boot_timeout" \
+	test "$(q "SELECT count(*) FROM campaign_boot WHERE number = 2 AND why LIKE 'resumed % s after its boot began, past boot_timeout 300 s'")" = 1
+check "the killed resume: ended before its iterations did" \
+	test "$(q "SELECT count(*) FROM campaign_boot WHERE number = 3 AND why LIKE 'its resume (pid %) ended before its iterations did'")" = 1
+grep_file "$TMP/faults.log" "^campaign 1: boot 3 is run by pid [0-9]*$" "a second resume found boot 3 busy"
+grep_file "$TMP/faults.log" "^  boot 3  killed  *running (pid [0-9]*)$" "status showed it running"
+grep_file "$TMP/faults.log" "^  boot 1  panics  *failed: the machine came up" "and boot 1 failed"
+stored=$(q "SELECT count(*) FROM iteration WHERE boot = 3 AND status = 'ok'")
+ran=$(grep -c x "$TMP/iters" || :)
+check "the killed boot kept its finished iterations ($stored stored, $ran begun)" \
+	test "$stored" -ge 1 -a "$ran" -le 3 -a "$ran" -ge "$stored" -a "$ran" -le $((stored + 1))
+is "none ran twice, none in another boot" \
+	"$(q "SELECT count(*), count(DISTINCT idx), count(*) = (SELECT count(*) FROM iteration) FROM iteration WHERE boot = 3 AND warmup = 0")" \
+	"$stored|$stored|1"
+is "the failed boots ran nothing" "$(q "SELECT count(*) FROM iteration WHERE boot IN (1, 2)")" 0
+is "the campaign went on to its end and home" \
+	"$(q "SELECT state FROM campaign")|$(grep '^init: exit' "$TMP/faults.log" | tr '\n' ' ')" \
+	"done|init: exit 0 "
+expect_status 0 "status after the faults" "$MMCMP" campaign status
+grep_file "$TMP/out" "^boots: 3, 0 done, 2 failed, 1 interrupted, 0 to come$" "counts them"
+done_testing
