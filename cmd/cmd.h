@@ -28,6 +28,7 @@ struct cmd {
 
 extern const struct cmd cmd_run, cmd_list, cmd_show, cmd_compare, cmd_import,
 	cmd_export, cmd_power;
+extern const struct cmd cmd_campaign;
 extern const struct cmd cmd_delete, cmd_relabel;
 extern const struct cmd cmd_report;
 

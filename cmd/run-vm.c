@@ -61,6 +61,13 @@ int run_vm_ready(const struct config *cfg, const struct plan *plan,
 	struct strvec progs = STRVEC_INIT;
 	int ret = -1;
 
+	if (cfg->machine.set) {
+		error_addf(err,
+			   "%s boots its kernels on this machine "
+			   "('machine:'): use mmcmp campaign start",
+			   cfg->path ? cfg->path : cfg->name);
+		goto out;
+	}
 	if (runner_find_program("qemu-system-x86_64", getenv("PATH"), NULL,
 				&sb)) {
 		error_addf(err,

@@ -202,6 +202,61 @@ CREATE TABLE boot (
 	PRIMARY KEY (run_id, number)
 ) STRICT;
 
+-- Campaigns (mmcmp campaign, 0009): kernels booted on the machine itself
+-- by kexec or the boot loader, each boot resumed by `mmcmp campaign
+-- resume`. The config's text, the home kernel (release and command line
+-- every boot's starts from), the resume unit installed (NULL: none), the
+-- state and times in Unix seconds.
+CREATE TABLE campaign (
+	id INTEGER PRIMARY KEY,
+	label TEXT NOT NULL,
+	config_path TEXT NOT NULL,
+	config_text TEXT NOT NULL,
+	method TEXT NOT NULL
+		CONSTRAINT campaign_method CHECK (method IN ('kexec', 'reboot')),
+	settle_s REAL NOT NULL,
+	boot_timeout_s REAL NOT NULL,
+	home_release TEXT NOT NULL,
+	home_cmdline TEXT NOT NULL,
+	unit_path TEXT,
+	state TEXT NOT NULL
+		CONSTRAINT campaign_state
+		CHECK (state IN ('running', 'done', 'aborted')),
+	started_at REAL NOT NULL,
+	ended_at REAL
+) STRICT;
+
+-- The boots of a campaign's schedule, numbered from 1: what is booted
+-- (image, initrd, boot loader entry, the image's SHA-256 and release,
+-- the command line with its mmcmp.boot=N token), the state, the times
+-- (Unix seconds), the boot_id of the kernel that booted it and of the
+-- one it ran in, the pid of the resume that ran it, and why it failed or
+-- was interrupted.
+CREATE TABLE campaign_boot (
+	campaign_id INTEGER NOT NULL
+		REFERENCES campaign (id) ON DELETE CASCADE,
+	number INTEGER NOT NULL,
+	kernel TEXT NOT NULL,
+	image TEXT NOT NULL,
+	initrd TEXT,
+	entry TEXT,
+	image_sha256 TEXT NOT NULL,
+	image_release TEXT,
+	cmdline TEXT NOT NULL,
+	state TEXT NOT NULL
+		CONSTRAINT campaign_boot_state
+		CHECK (state IN ('pending', 'booting', 'running', 'done',
+				 'failed', 'interrupted')),
+	booted_at REAL,
+	resumed_at REAL,
+	ended_at REAL,
+	from_boot_id TEXT,
+	boot_id TEXT,
+	pid INTEGER,
+	why TEXT,
+	PRIMARY KEY (campaign_id, number)
+) STRICT;
+
 -- The perf counters of monitored iterations (0010, src/monitor-perf.h):
 -- counters a JSON object of event name -> count over the iteration
 -- ("task-clock" in nanoseconds), zeros included, '{}' when none could be

@@ -26,6 +26,7 @@ static void describe_type(struct strbuf *out, const struct key *k)
 		[KEY_SETTINGS] = "map of strings",
 		[KEY_KERNELS] = "map of kernels",
 		[KEY_VM] = "mapping",
+		[KEY_MACHINE] = "mapping",
 	};
 
 	switch (k->type) {

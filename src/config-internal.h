@@ -40,6 +40,7 @@ enum key_type {
 	KEY_SETTINGS,  /* struct kv_list of /proc/sys and /sys files */
 	KEY_KERNELS,   /* config.kernels */
 	KEY_VM,	       /* config.vm, a level of its own */
+	KEY_MACHINE,   /* config.machine, a level of its own */
 };
 
 struct choice {
@@ -79,7 +80,8 @@ struct level {
 /* The levels of a config file, each with its key table. */
 extern const struct level config_top_level, config_workload_level,
 	config_metric_level, config_extract_level, config_build_level,
-	config_cgroup_level, config_kernel_level, config_vm_level;
+	config_cgroup_level, config_kernel_level, config_vm_level,
+	config_machine_level;
 
 /* Every level, in the order of the reference (configs/README.md). */
 extern const struct level *const config_levels[];

@@ -177,6 +177,9 @@ int config_expand_kernels(struct config *cfg, struct strbuf *err)
 
 	if (!cfg->kernels_nr)
 		return 0;
+	/* On the machine itself, settings and cgroups are the local run's. */
+	if (cfg->machine.set)
+		goto expand;
 	if (refuse_settings(&cfg->settings, cfg->path ? cfg->path : cfg->name,
 			    err))
 		return -1;
@@ -201,6 +204,7 @@ int config_expand_kernels(struct config *cfg, struct strbuf *err)
 					  "build '%s': 'cgroup' cannot be used "
 					  "with kernels",
 					  cfg->builds[b].name);
+expand:
 	builds = xcalloc(cfg->kernels_nr * nb, sizeof(*builds));
 	for (size_t k = 0; k < cfg->kernels_nr; k++) {
 		for (size_t b = 0; b < nb; b++) {

@@ -200,6 +200,11 @@ static const struct key top_keys[] = {
 	 .type = KEY_VM,
 	 AT_ARRAY(struct config, vm),
 	 .help = "How the guests of `kernels` are booted; see VM."},
+	{.name = "machine",
+	 .type = KEY_MACHINE,
+	 AT_ARRAY(struct config, machine),
+	 .help = "Instead of `vm`: the kernels boot on this machine, one "
+		 "after the other, with `mmcmp campaign start`; see Machine."},
 };
 
 static const struct key workload_keys[] = {
@@ -450,7 +455,19 @@ static const struct key kernel_keys[] = {
 	 .empty_ok = true,
 	 .help = "Added to the kernel command line, after mmcmp's own "
 		 "`console=ttyS0 panic=-1 oops=panic softlockup_panic=1 "
-		 "quiet`."},
+		 "quiet` (with `machine`: after the command line of the kernel "
+		 "the campaign started from)."},
+	{.name = "initrd",
+	 .type = KEY_STRING,
+	 AT(struct kernel_spec, initrd),
+	 .help = "With `machine`: the initrd booted with the image, such as "
+		 "`/boot/initrd.img-6.9.0`."},
+	{.name = "entry",
+	 .type = KEY_STRING,
+	 AT(struct kernel_spec, entry),
+	 .help = "With `machine` and `method: reboot`: the boot loader entry "
+		 "that boots the image, as `grub-reboot` takes it (a title or "
+		 "an id of `/boot/grub/grub.cfg`)."},
 };
 
 static const struct choice accel_choices[] = {
@@ -508,6 +525,51 @@ static const struct key vm_keys[] = {
 		 "timeout."},
 };
 
+static const struct choice machine_method_choices[] = {
+	{"kexec", CONFIG_MACHINE_KEXEC},
+	{"reboot", CONFIG_MACHINE_REBOOT},
+	{NULL, 0},
+};
+
+static const struct key machine_keys[] = {
+	{.name = "method",
+	 .type = KEY_CHOICE,
+	 AT(struct machine_spec, method),
+	 .choices = machine_method_choices,
+	 .def = "kexec",
+	 .help = "How the next kernel boots: `kexec` loads it with "
+		 "`kexec_file_load` and jumps to it without firmware or boot "
+		 "loader; `reboot` sets the boot loader's one-shot entry "
+		 "(`grub-reboot`) and reboots, so that a kernel that hangs or "
+		 "panics comes back to the default one."},
+	{.name = "boots",
+	 .type = KEY_INT,
+	 AT(struct machine_spec, boots),
+	 .min = 1,
+	 .max = 1000,
+	 .def = "2",
+	 .help = "Boots per kernel, alternating A B B A A B ...; every boot "
+		 "runs the warm-ups and measured iterations of every "
+		 "workload."},
+	{.name = "settle",
+	 .type = KEY_NUMBER,
+	 AT(struct machine_spec, settle_s),
+	 .min = 0,
+	 .max = 3600,
+	 .def = "30",
+	 .help = "Seconds to wait after a boot is resumed before its first "
+		 "iteration, for the boot's own work to end."},
+	{.name = "boot_timeout",
+	 .type = KEY_NUMBER,
+	 AT(struct machine_spec, boot_timeout_s),
+	 .min = 1,
+	 .max = 86400,
+	 .def = "600",
+	 .help = "Seconds from the start of a boot to its resume; a boot "
+		 "resumed later, or not at all, is marked failed and the "
+		 "campaign goes on with the next."},
+};
+
 /* The loader's arrays of found keys hold a level's keys. */
 _Static_assert(ARRAY_SIZE(top_keys) <= MAX_LEVEL_KEYS &&
 		       ARRAY_SIZE(workload_keys) <= MAX_LEVEL_KEYS &&
@@ -516,7 +578,8 @@ _Static_assert(ARRAY_SIZE(top_keys) <= MAX_LEVEL_KEYS &&
 		       ARRAY_SIZE(build_keys) <= MAX_LEVEL_KEYS &&
 		       ARRAY_SIZE(cgroup_keys) <= MAX_LEVEL_KEYS &&
 		       ARRAY_SIZE(kernel_keys) <= MAX_LEVEL_KEYS &&
-		       ARRAY_SIZE(vm_keys) <= MAX_LEVEL_KEYS,
+		       ARRAY_SIZE(vm_keys) <= MAX_LEVEL_KEYS &&
+		       ARRAY_SIZE(machine_keys) <= MAX_LEVEL_KEYS,
 	       "raise MAX_LEVEL_KEYS");
 
 const struct level config_top_level = {
@@ -591,10 +654,20 @@ const struct level config_vm_level = {
 	.nr = ARRAY_SIZE(vm_keys),
 };
 
+const struct level config_machine_level = {
+	.title = "Machine",
+	.intro = "`machine` is a mapping with these keys; with it the "
+		 "`kernels` boot on this machine (`mmcmp campaign`, see "
+		 "docs/campaign.md) instead of in guests.",
+	.where = "in 'machine'",
+	.keys = machine_keys,
+	.nr = ARRAY_SIZE(machine_keys),
+};
+
 const struct level *const config_levels[] = {
 	&config_top_level,     &config_workload_level, &config_metric_level,
 	&config_extract_level, &config_build_level,    &config_cgroup_level,
-	&config_kernel_level,  &config_vm_level,
+	&config_kernel_level,  &config_vm_level,       &config_machine_level,
 };
 
 const size_t config_levels_nr = ARRAY_SIZE(config_levels);

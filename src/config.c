@@ -926,6 +926,7 @@ static int parse_value(struct loader *l, const struct key *k,
 	case KEY_CGROUP:
 	case KEY_KERNELS:
 	case KEY_VM:
+	case KEY_MACHINE:
 		/* Parsed by the level's own function, after parse_mapping(). */
 		return 0;
 	}
@@ -1750,6 +1751,23 @@ static int check_perf(struct loader *l, const yaml_node_t *node,
 	return 0;
 }
 
+static int parse_machine(struct loader *l, const yaml_node_t *node,
+			 const yaml_node_t *vm, struct config *cfg)
+{
+	const struct level *lv = &config_machine_level;
+
+	if (!node)
+		return 0;
+	if (vm)
+		return fail(l, node,
+			    "'machine' and 'vm' exclude each other: the "
+			    "kernels boot on this machine or in guests");
+	if (node->type != YAML_MAPPING_NODE)
+		return fail_type(l, node, "a mapping", "machine");
+	cfg->machine.set = true;
+	return parse_mapping(l, node, lv, &cfg->machine, NULL);
+}
+
 static int parse_top(struct loader *l, const yaml_node_t *root,
 		     struct config *cfg)
 {
@@ -1800,7 +1818,10 @@ static int parse_top(struct loader *l, const yaml_node_t *root,
 	    parse_kernels(l, &lv->keys[key_index(lv, "kernels")],
 			  found[key_index(lv, "kernels")], cfg))
 		return -1;
-	return parse_vm(l, found[key_index(lv, "vm")], cfg);
+	if (parse_vm(l, found[key_index(lv, "vm")], cfg))
+		return -1;
+	return parse_machine(l, found[key_index(lv, "machine")],
+			     found[key_index(lv, "vm")], cfg);
 }
 
 /* Line and column (1-based) of byte offset in text, for reader errors. */
@@ -2037,6 +2058,8 @@ void config_release(struct config *cfg)
 		free(cfg->kernels[i].name);
 		free(cfg->kernels[i].image);
 		free(cfg->kernels[i].append);
+		free(cfg->kernels[i].initrd);
+		free(cfg->kernels[i].entry);
 	}
 	free(cfg->kernels);
 	free(cfg->vm.memory);

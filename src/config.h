@@ -138,6 +138,8 @@ struct kernel_spec {
 	char *name;
 	char *image;  /* a bzImage */
 	char *append; /* kernel command line additions; may be NULL */
+	char *initrd; /* machine: the initrd booted with it; may be NULL */
+	char *entry;  /* machine, method reboot: its boot loader entry */
 	int line, col;
 };
 
@@ -155,6 +157,23 @@ struct vm_spec {
 	int boots;	 /* per kernel */
 	bool interleave; /* A B B A, else all boots of A, then of B */
 	double boot_timeout_s;
+};
+
+enum config_machine_method {
+	CONFIG_MACHINE_KEXEC,
+	CONFIG_MACHINE_REBOOT,
+};
+
+/*
+ * `machine:` in a config, instead of `vm:`: the kernels boot on this
+ * machine, one after the other (mmcmp campaign, campaign.h).
+ */
+struct machine_spec {
+	bool set; /* the config has `machine:` */
+	enum config_machine_method method;
+	int boots;	       /* per kernel, alternating A B B A ... */
+	double settle_s;       /* after a boot, before the first iteration */
+	double boot_timeout_s; /* a boot not resumed by then failed */
 };
 
 enum config_on_error {
@@ -190,7 +209,8 @@ struct config {
 	struct cgroup_spec cgroup;   /* of the builds without their own */
 	struct kernel_spec *kernels; /* may be empty */
 	size_t kernels_nr, kernels_alloc;
-	struct vm_spec vm; /* defaults when absent */
+	struct vm_spec vm;	     /* defaults when absent */
+	struct machine_spec machine; /* .set false when absent */
 };
 
 #define CONFIG_INIT                                                            \

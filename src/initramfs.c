@@ -235,6 +235,25 @@ out:
 	return ret;
 }
 
+int initramfs_add_machine(struct initramfs *ir, const char *init,
+			  const char *busybox, char *const *programs,
+			  struct strbuf *err)
+{
+	static const char *const dirs[] = {"/proc",    "/sys",	   "/dev",
+					   "/tmp",     "/mnt",	   "/sbin",
+					   "/usr/bin", "/usr/sbin"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		initramfs_add_dir(ir, dirs[i]);
+	initramfs_add_data(ir, "/init", init, strlen(init), 0755);
+	if (initramfs_add_file(ir, "/bin/busybox", busybox, 0755, err))
+		return -1;
+	for (size_t i = 0; programs[i]; i++)
+		if (initramfs_add_program(ir, programs[i], err))
+			return -1;
+	return 0;
+}
+
 /* One newc header and name, padded to 4 bytes. */
 static void newc_header(struct strbuf *out, size_t ino, unsigned mode,
 			size_t size, const char *name)

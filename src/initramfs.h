@@ -57,6 +57,18 @@ int initramfs_has(const struct initramfs *ir, const char *path);
 int initramfs_parse_ldd(const char *ldd, struct strvec *libs,
 			struct strbuf *err);
 
+/*
+ * The root of a machine booted to run mmcmp itself, as a campaign's tests
+ * boot one in QEMU: /init with the text init (a script), /bin/busybox
+ * from the host file busybox (a static one, from busybox-static; the
+ * init script installs its applets), the directories /proc, /sys, /dev,
+ * /tmp and /mnt, and each of the programs (absolute host paths, NULL
+ * ended) with their libraries, at their host paths.
+ */
+int initramfs_add_machine(struct initramfs *ir, const char *init,
+			  const char *busybox, char *const *programs,
+			  struct strbuf *err);
+
 /* Write the archive to out_path, gzip-compressed, replacing the file. */
 int initramfs_write(const struct initramfs *ir, const char *out_path,
 		    struct strbuf *err);

@@ -92,7 +92,7 @@ int session_run_boots(struct session *s, struct strbuf *err)
 		/* Boots are numbered as they happen, skipped ones left out. */
 		if (done[k])
 			continue;
-		if (start_boot(s, k, ++booted, err))
+		if (start_boot(s, k, (size_t)s->opts.boot_base + ++booted, err))
 			goto out;
 		plan_walk_init(&s->walk, s->plan, per, s->cfg->interleave);
 		for (;;) {

@@ -67,6 +67,7 @@ struct session_opts {
 	 */
 	const size_t *boot_order;
 	size_t boots_nr;
+	long boot_base; /* boots are numbered from boot_base + 1 */
 };
 
 /* How a run ended, as its record says. */

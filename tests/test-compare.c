@@ -1761,7 +1761,7 @@ int main(int argc, char **argv)
 	static const double trunc_dur[2][3] = {{3.02, 61.50, 75.33},
 					       {3.05, 65.80, 79.90}};
 
-	/* "large": only the scale case, a test of its own (tests/meson.build). */
+	/* "large": only the scale case, a test of its own (meson.build). */
 	if (argc > 1 && !strcmp(argv[1], "large")) {
 		test_large();
 		done_testing();

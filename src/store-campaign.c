@@ -1,0 +1,413 @@
+/* store-campaign: campaigns and their boots (db/migrations/0009). */
+#include "store-campaign.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "campaign.h"
+#include "store-internal.h"
+#include "store.h"
+#include "strbuf.h"
+#include "util.h"
+
+/* Bind a time, 0 (not yet) as NULL. */
+static int bind_time(sqlite3_stmt *stmt, int i, double t)
+{
+	return t > 0 ? sqlite3_bind_double(stmt, i, t)
+		     : sqlite3_bind_null(stmt, i);
+}
+
+static int insert_campaign(struct store *st, const struct campaign *c,
+			   struct strbuf *err)
+{
+	static const char sql[] =
+		"INSERT INTO campaign (label, config_path, config_text, method,"
+		" settle_s, boot_timeout_s, home_release, home_cmdline,"
+		" unit_path, state, started_at)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'running', ?10)";
+	sqlite3_stmt *stmt = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
+	    store_bind_text(stmt, 1, c->label) ||
+	    store_bind_text(stmt, 2, c->config_path) ||
+	    store_bind_text(stmt, 3, c->config_text) ||
+	    store_bind_text(stmt, 4, campaign_method_name(c->method)) ||
+	    sqlite3_bind_double(stmt, 5, c->settle_s) ||
+	    sqlite3_bind_double(stmt, 6, c->boot_timeout_s) ||
+	    store_bind_text(stmt, 7, c->home_release) ||
+	    store_bind_text(stmt, 8, c->home_cmdline) ||
+	    store_bind_text(stmt, 9, c->unit_path) ||
+	    sqlite3_bind_double(stmt, 10, c->started_at) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "store the campaign");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+static int insert_boot(struct store *st, int64_t id,
+		       const struct campaign_boot *b, struct strbuf *err)
+{
+	static const char sql[] =
+		"INSERT INTO campaign_boot (campaign_id, number, kernel, image,"
+		" initrd, entry, image_sha256, image_release, cmdline, state)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'pending')";
+	sqlite3_stmt *stmt = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
+	    sqlite3_bind_int64(stmt, 1, id) ||
+	    sqlite3_bind_int64(stmt, 2, b->number) ||
+	    store_bind_text(stmt, 3, b->kernel) ||
+	    store_bind_text(stmt, 4, b->image) ||
+	    store_bind_text(stmt, 5, b->initrd) ||
+	    store_bind_text(stmt, 6, b->entry) ||
+	    store_bind_text(stmt, 7, b->image_sha256) ||
+	    store_bind_text(stmt, 8, b->image_release) ||
+	    store_bind_text(stmt, 9, b->cmdline) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "store boot %ld of the campaign",
+			   b->number);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+int store_campaign_add(struct store *st, struct campaign *c, struct strbuf *err)
+{
+	struct strbuf cmdline = STRBUF_INIT;
+	struct store_tx tx;
+	int64_t running = 0;
+	int ret = -1;
+
+	if (store_tx_open(st, true, &tx, err))
+		return -1;
+	if (store_query_int64(st,
+			      "SELECT count(*) FROM campaign"
+			      " WHERE state = 'running'",
+			      &running, err))
+		goto out;
+	if (running) {
+		error_addf(err,
+			   "a campaign is running in '%s' already; see mmcmp "
+			   "campaign status, or end it with mmcmp campaign "
+			   "abort",
+			   st->path);
+		goto out;
+	}
+	if (insert_campaign(st, c, err))
+		goto out;
+	c->id = sqlite3_last_insert_rowid(st->db);
+	c->state = CAMPAIGN_RUNNING;
+	for (size_t i = 0; i < c->boots_nr; i++) {
+		struct campaign_boot *b = &c->boots[i];
+
+		campaign_cmdline(c->home_cmdline, b->append, c->id, b->number,
+				 &cmdline);
+		free(b->cmdline);
+		b->cmdline = strbuf_detach(&cmdline, NULL);
+		b->state = CAMPAIGN_BOOT_PENDING;
+		if (insert_boot(st, c->id, b, err))
+			goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&cmdline);
+	if (ret)
+		c->id = 0;
+	return store_tx_close(st, &tx, ret, err);
+}
+
+static double column_time(sqlite3_stmt *stmt, int i)
+{
+	return sqlite3_column_type(stmt, i) == SQLITE_NULL
+		       ? 0
+		       : sqlite3_column_double(stmt, i);
+}
+
+static int campaign_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	struct campaign *c = data;
+	const char *method = (const char *)sqlite3_column_text(stmt, 4);
+
+	c->id = sqlite3_column_int64(stmt, 0);
+	c->label = store_column_strdup(stmt, 1);
+	c->config_path = store_column_strdup(stmt, 2);
+	c->config_text = store_column_strdup(stmt, 3);
+	c->method = method && !strcmp(method, "reboot") ? CAMPAIGN_REBOOT
+							: CAMPAIGN_KEXEC;
+	c->settle_s = sqlite3_column_double(stmt, 5);
+	c->boot_timeout_s = sqlite3_column_double(stmt, 6);
+	c->home_release = store_column_strdup(stmt, 7);
+	c->home_cmdline = store_column_strdup(stmt, 8);
+	c->unit_path = store_column_strdup(stmt, 9);
+	if (!campaign_state_parse((const char *)sqlite3_column_text(stmt, 10),
+				  &c->state))
+		return error_addf(err, "campaign %" PRId64 ": bad state",
+				  c->id);
+	c->started_at = column_time(stmt, 11);
+	c->ended_at = column_time(stmt, 12);
+	return 1;
+}
+
+static int boot_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	struct campaign *c = data;
+	struct campaign_boot *b;
+
+	ALLOC_GROW(c->boots, c->boots_nr + 1, c->boots_alloc);
+	b = &c->boots[c->boots_nr++];
+	memset(b, 0, sizeof(*b));
+	b->number = (long)sqlite3_column_int64(stmt, 0);
+	b->kernel = store_column_strdup(stmt, 1);
+	b->image = store_column_strdup(stmt, 2);
+	b->initrd = store_column_strdup(stmt, 3);
+	b->entry = store_column_strdup(stmt, 4);
+	b->image_sha256 = store_column_strdup(stmt, 5);
+	b->image_release = store_column_strdup(stmt, 6);
+	b->cmdline = store_column_strdup(stmt, 7);
+	if (!campaign_boot_state_parse(
+		    (const char *)sqlite3_column_text(stmt, 8), &b->state))
+		return error_addf(err,
+				  "boot %ld of campaign %" PRId64 ": bad state",
+				  b->number, c->id);
+	b->booted_at = column_time(stmt, 9);
+	b->resumed_at = column_time(stmt, 10);
+	b->ended_at = column_time(stmt, 11);
+	b->from_boot_id = store_column_strdup(stmt, 12);
+	b->boot_id = store_column_strdup(stmt, 13);
+	b->pid = sqlite3_column_int64(stmt, 14);
+	b->why = store_column_strdup(stmt, 15);
+	return 0;
+}
+
+static int load_boots(struct store *st, struct campaign *c, struct strbuf *err)
+{
+	static const char sql[] =
+		"SELECT number, kernel, image, initrd, entry, image_sha256,"
+		" image_release, cmdline, state, booted_at, resumed_at,"
+		" ended_at, from_boot_id, boot_id, pid, why"
+		" FROM campaign_boot WHERE campaign_id = ?1 ORDER BY number";
+	sqlite3_stmt *stmt = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
+	    sqlite3_bind_int64(stmt, 1, c->id)) {
+		store_fail(st, err, "read the boots of campaign %" PRId64,
+			   c->id);
+		goto out;
+	}
+	ret = store_each_row(st, stmt, boot_row, c, err,
+			     "read the boots of campaign %" PRId64, c->id);
+out:
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+int store_campaign_load(struct store *st, int64_t id, struct campaign *c,
+			struct strbuf *err)
+{
+	static const char sql[] =
+		"SELECT id, label, config_path, config_text, method, settle_s,"
+		" boot_timeout_s, home_release, home_cmdline, unit_path, state,"
+		" started_at, ended_at FROM campaign"
+		" WHERE (?1 = 0 OR id = ?1)"
+		" ORDER BY ?1 = 0 AND state = 'running' DESC, id DESC LIMIT 1";
+	sqlite3_stmt *stmt = NULL;
+	struct store_tx tx;
+	int ret = -1;
+
+	campaign_release(c);
+	if (store_tx_open(st, false, &tx, err))
+		return -1;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
+	    sqlite3_bind_int64(stmt, 1, id)) {
+		store_fail(st, err, "read the campaigns");
+		goto out;
+	}
+	if (store_each_row(st, stmt, campaign_row, c, err,
+			   "read the campaigns"))
+		goto out;
+	ret = c->id ? load_boots(st, c, err) : 0;
+out:
+	sqlite3_finalize(stmt);
+	if (ret)
+		campaign_release(c);
+	return store_tx_close(st, &tx, ret, err);
+}
+
+static int update_boot(struct store *st, int64_t id,
+		       const struct campaign_boot *b, bool *conflict,
+		       struct strbuf *err)
+{
+	static const char sql[] =
+		"UPDATE campaign_boot SET state = ?3, booted_at = ?4,"
+		" resumed_at = ?5, ended_at = ?6, from_boot_id = ?7,"
+		" boot_id = ?8, pid = ?9, why = ?10"
+		" WHERE campaign_id = ?1 AND number = ?2 AND state = ?11";
+	sqlite3_stmt *stmt = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
+	    sqlite3_bind_int64(stmt, 1, id) ||
+	    sqlite3_bind_int64(stmt, 2, b->number) ||
+	    store_bind_text(stmt, 3, campaign_boot_state_name(b->state)) ||
+	    bind_time(stmt, 4, b->booted_at) ||
+	    bind_time(stmt, 5, b->resumed_at) ||
+	    bind_time(stmt, 6, b->ended_at) ||
+	    store_bind_text(stmt, 7, b->from_boot_id) ||
+	    store_bind_text(stmt, 8, b->boot_id) ||
+	    (b->pid ? sqlite3_bind_int64(stmt, 9, b->pid)
+		    : sqlite3_bind_null(stmt, 9)) ||
+	    store_bind_text(stmt, 10, b->why) ||
+	    store_bind_text(stmt, 11, campaign_boot_state_name(b->was)) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "update boot %ld of campaign %" PRId64,
+			   b->number, id);
+		goto out;
+	}
+	if (!sqlite3_changes(st->db))
+		*conflict = true;
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+static int update_state(struct store *st, const struct campaign *c,
+			bool *conflict, struct strbuf *err)
+{
+	static const char sql[] =
+		"UPDATE campaign SET state = ?2, ended_at = ?3"
+		" WHERE id = ?1 AND state = 'running'";
+	sqlite3_stmt *stmt = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
+	    sqlite3_bind_int64(stmt, 1, c->id) ||
+	    store_bind_text(stmt, 2, campaign_state_name(c->state)) ||
+	    bind_time(stmt, 3, c->ended_at) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "update campaign %" PRId64, c->id);
+		goto out;
+	}
+	if (!sqlite3_changes(st->db))
+		*conflict = true;
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+int store_campaign_update(struct store *st, struct campaign *c, bool *conflict,
+			  struct strbuf *err)
+{
+	struct store_tx tx;
+	int ret = -1;
+
+	*conflict = false;
+	if (store_tx_open(st, true, &tx, err))
+		return -1;
+	for (size_t i = 0; i < c->boots_nr && !*conflict; i++)
+		if (c->boots[i].changed &&
+		    update_boot(st, c->id, &c->boots[i], conflict, err))
+			goto out;
+	if (c->state_changed && !*conflict &&
+	    update_state(st, c, conflict, err))
+		goto out;
+	ret = *conflict ? -1 : 0;
+out:
+	if (ret && *conflict) {
+		store_tx_close(st, &tx, -1, NULL);
+		return 0;
+	}
+	ret = store_tx_close(st, &tx, ret, err);
+	if (!ret) {
+		for (size_t i = 0; i < c->boots_nr; i++)
+			c->boots[i].changed = false;
+		c->state_changed = false;
+	}
+	return ret;
+}
+
+int store_campaign_set_unit(struct store *st, int64_t id, const char *path,
+			    struct strbuf *err)
+{
+	static const char sql[] = "UPDATE campaign SET unit_path = ?2"
+				  " WHERE id = ?1";
+	sqlite3_stmt *stmt = NULL;
+	struct store_tx tx;
+	int ret = -1;
+
+	if (store_tx_open(st, true, &tx, err))
+		return -1;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
+	    sqlite3_bind_int64(stmt, 1, id) || store_bind_text(stmt, 2, path) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "record the unit of campaign %" PRId64, id);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return store_tx_close(st, &tx, ret, err);
+}
+
+int store_campaign_abort(struct store *st, int64_t id, double now,
+			 bool *was_running, struct strbuf *err)
+{
+	static const char sql[] =
+		"UPDATE campaign SET state = 'aborted', ended_at = ?2"
+		" WHERE id = ?1 AND state = 'running'";
+	sqlite3_stmt *stmt = NULL;
+	struct store_tx tx;
+	int ret = -1;
+
+	if (store_tx_open(st, true, &tx, err))
+		return -1;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
+	    sqlite3_bind_int64(stmt, 1, id) ||
+	    sqlite3_bind_double(stmt, 2, now) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "abort campaign %" PRId64, id);
+		goto out;
+	}
+	*was_running = sqlite3_changes(st->db) > 0;
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return store_tx_close(st, &tx, ret, err);
+}
+
+int store_label_taken(struct store *st, const char *label, bool *taken,
+		      struct strbuf *err)
+{
+	static const char sql[] = "SELECT 1 FROM run WHERE label = ?1 LIMIT 1";
+	sqlite3_stmt *stmt = NULL;
+	int rc, ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
+	    store_bind_text(stmt, 1, label)) {
+		store_fail(st, err, "read the labels");
+		goto out;
+	}
+	rc = sqlite3_step(stmt);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		store_fail(st, err, "read the labels");
+		goto out;
+	}
+	*taken = rc == SQLITE_ROW;
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return ret;
+}

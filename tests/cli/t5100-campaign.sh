@@ -1,0 +1,333 @@
+#!/bin/sh
+# mmcmp campaign: kernels booted on the machine itself. On this host
+# only what boots nothing: start --check (the A B B A schedule, each
+# boot's command line, the unit it would install, verified by
+# systemd-analyze), the refusals before anything is installed, status
+# and abort. Then a QEMU machine under TCG plays the machine (see
+# below): it boots by kexec inside the guest.
+. ./lib.sh
+: "${WORKLOAD_PAGE_FAULT:?}"
+
+kernel=${MMCMP_TEST_KERNEL:-}
+if [ -z "$kernel" ]; then
+	for f in /boot/vmlinuz-*-cloud-amd64; do
+		[ -r "$f" ] && kernel=$f
+	done
+fi
+if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
+	skip_all "no kernel image (Debian package linux-image-cloud-amd64, or MMCMP_TEST_KERNEL)"
+fi
+need sqlite3 "Debian package sqlite3"
+[ "$(id -u)" = 0 ] || skip_all "a campaign is started as root"
+q() {
+	sqlite3 "$MMCMP_DB" "$1"
+}
+# is DESCRIPTION GOT WANT: pass when GOT is WANT, else show both.
+is() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		echo "# got:  '$2'"
+		echo "# want: '$3'"
+	fi
+}
+
+# 1. --check: the schedule, the command lines, the unit. Never without
+# --check on this host: a campaign would kexec it.
+cat >"$TMP/c.yaml" <<EOF2
+name: c
+iterations: 1
+workloads:
+  - name: t
+    command: ["true"]
+    metrics:
+      - name: e
+        extract: { measure: elapsed }
+kernels:
+  thp:   { image: $kernel, append: "transparent_hugepage=always" }
+  nothp: { image: $kernel, append: "transparent_hugepage=never" }
+machine: { boots: 3, settle: 0 }
+EOF2
+expect_status 0 "start --check prints the schedule" \
+	"$MMCMP" campaign start --check --no-unit --label k "$TMP/c.yaml"
+grep_file "$TMP/out" "^boots: 1:thp 2:nothp 3:nothp 4:thp 5:thp 6:nothp$" "boots alternate A B B A A B"
+grep_file "$TMP/out" "^  boot 2: kernel nothp, $kernel (release [0-9][^)]*), command line: .*transparent_hugepage=never mmcmp.campaign=[0-9]* mmcmp.boot=2" \
+	"each boot's command line carries the append and the tokens"
+grep_file "$TMP/out" "^would install no unit (--no-unit)" "--no-unit installs none"
+check "--check stores nothing" test ! -e "$MMCMP_DB"
+if [ ! -d /run/systemd/system ]; then
+	expect_status 2 "without systemd start refuses, unless --no-unit" \
+		"$MMCMP" campaign start --check --label k "$TMP/c.yaml"
+	grep_file "$TMP/err" "systemd is not running here" "and says why"
+fi
+expect_status 0 "start --check shows the unit" \
+	"$MMCMP" campaign start --check --no-unit --label k "$TMP/c.yaml"
+sed -n '/^\[Unit\]/,$p' "$TMP/out" >"$TMP/mmcmp-campaign.service"
+grep_file "$TMP/mmcmp-campaign.service" "^ExecStart=/.*mmcmp --db $MMCMP_DB campaign resume$" \
+	"the unit resumes the campaign of this database"
+grep_file "$TMP/mmcmp-campaign.service" "^WantedBy=multi-user.target$" "after every boot"
+# The unit's text checked by systemd itself, where it is installed.
+if command -v systemd-analyze >/dev/null 2>&1; then
+	expect_status 0 "systemd-analyze verify takes the unit" \
+		systemd-analyze verify "$TMP/mmcmp-campaign.service"
+fi
+
+# 2. Refusals, each before anything is installed or stored.
+refuse() {
+	refuse_what=$1
+	refuse_why=$2
+	shift 2
+	expect_status 2 "$refuse_what" "$MMCMP" campaign start --check --no-unit --label k "$@"
+	grep_file "$TMP/err" "$refuse_why" "$refuse_what: says why"
+}
+sed "s|image: $kernel, append: \"transparent_hugepage=never\"|image: $TMP/none|" \
+	"$TMP/c.yaml" >"$TMP/missing.yaml"
+refuse "a missing image" "image '$TMP/none' is not there" "$TMP/missing.yaml"
+printf 'not a kernel\n' >"$TMP/notbz"
+sed "s|image: $kernel, append: \"transparent_hugepage=never\"|image: $TMP/notbz|" \
+	"$TMP/c.yaml" >"$TMP/notbz.yaml"
+refuse "an image that is not a bzImage" "'$TMP/notbz' is not a bzImage.*kernel 'nothp'" "$TMP/notbz.yaml"
+sed "s|append: \"transparent_hugepage=never\"|initrd: $TMP/none|" \
+	"$TMP/c.yaml" >"$TMP/initrd.yaml"
+refuse "a missing initrd" "initrd '$TMP/none' is not there" "$TMP/initrd.yaml"
+sed "s|machine: { boots: 3, settle: 0 }|machine: { method: reboot }|" \
+	"$TMP/c.yaml" >"$TMP/reboot.yaml"
+refuse "method reboot without an entry" "needs its boot loader entry" "$TMP/reboot.yaml"
+sed "s|machine: .*|vm: { boots: 2 }|" "$TMP/c.yaml" >"$TMP/vm.yaml"
+refuse "a config without machine:" "needs 'kernels:' and 'machine:'" "$TMP/vm.yaml"
+if [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ]; then
+	expect_status 2 "a database on tmpfs" env MMCMP_DB=/dev/shm/mmcmp-t5100-$$.db \
+		"$MMCMP" campaign start --check --no-unit --label k "$TMP/c.yaml"
+	grep_file "$TMP/err" "is on a tmpfs, which a reboot empties" "a database on tmpfs: says why"
+	check "and creates none" test ! -e /dev/shm/mmcmp-t5100-$$.db
+fi
+expect_status 2 "mmcmp run refuses a machine: config" "$MMCMP" run --check "$TMP/c.yaml"
+grep_file "$TMP/err" "use mmcmp campaign start" "and names the command"
+expect_status 2 "start needs --label" "$MMCMP" campaign start --check "$TMP/c.yaml"
+expect_status 2 "an unknown verb" "$MMCMP" campaign frobnicate
+grep_file "$TMP/err" "unknown campaign command 'frobnicate'" "is named"
+
+# 3. status and abort without a campaign.
+expect_status 1 "status without a database" "$MMCMP" campaign status
+grep_file "$TMP/err" "no database at '$MMCMP_DB'" "names it"
+expect_status 1 "abort without a campaign" "$MMCMP" campaign abort
+grep_file "$TMP/err" "no campaign is running" "says there is none"
+expect_status 0 "status without a campaign" "$MMCMP" campaign status
+grep_file "$TMP/out" "^no campaign$" "says there is none"
+
+# 4. The machine: the Debian cloud kernel under QEMU (TCG, emulated: the
+# timings test behaviour, not speed) boots an initramfs that mmcmp
+# writes (busybox, mmcmp and its libraries, the workload); the database,
+# the config, the image and that initramfs (what kexec boots) live on an
+# NVMe disk image made with mke2fs -d and read back with debugfs. /init
+# plays the resume unit: the first boot starts the campaign, every later
+# one resumes it, and when there is nothing left it powers off. A reset
+# (a reboot, a panic) comes back to QEMU's -kernel: the default kernel.
+need qemu-system-x86_64 "Debian package qemu-system-x86"
+need busybox "Debian package busybox-static"
+need mke2fs "Debian package e2fsprogs"
+need debugfs "Debian package e2fsprogs"
+busybox=$(command -v busybox)
+if ! file -L "$busybox" 2>/dev/null | grep -q "statically linked"; then
+	skip_all "busybox is not static (Debian package busybox-static)"
+fi
+cat >"$TMP/init" <<EOF2
+#!/bin/busybox sh
+/bin/busybox --install -s
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+mount -t ext4 /dev/nvme0n1 /mnt || poweroff -f
+log() { echo "init: \$*" >>/mnt/log; }
+log "boot \$(uname -r) \$(cat /proc/cmdline)"
+M="$MMCMP --db /mnt/mmcmp.db"
+cd /mnt
+if [ -e /mnt/start ]; then
+	rm /mnt/start
+	sync
+	\$M campaign start -q --no-unit --label k /mnt/campaign.yaml >>/mnt/log 2>&1
+elif grep -q mmcmptest.late /proc/cmdline; then
+	# A boot resumed long after it began: the clock jumps 1000 s.
+	date -s @\$((\$(date +%s) + 1000)) >/dev/null
+	\$M campaign resume -q >>/mnt/log 2>&1
+elif grep -q mmcmptest.kill /proc/cmdline; then
+	# A resume killed during its iterations, after a second one
+	# found it busy; a third goes on.
+	\$M campaign resume -q >>/mnt/log 2>&1 &
+	pid=\$!
+	i=0
+	# The second iteration begun: the first is stored.
+	while [ "\$(cat /mnt/iters 2>/dev/null | wc -l)" -lt 2 ] &&
+		[ \$i -lt 3000 ]; do
+		sleep 0.1
+		i=\$((i + 1))
+	done
+	\$M campaign resume -q >>/mnt/log 2>&1
+	\$M campaign status >>/mnt/log 2>&1
+	kill -9 \$pid
+	wait \$pid
+	log "killed"
+	\$M campaign resume -q >>/mnt/log 2>&1
+else
+	\$M campaign resume -q >>/mnt/log 2>&1
+fi
+log "exit \$?"
+sync
+umount /mnt
+poweroff -f
+EOF2
+mkdir "$TMP/disk"
+expect_status 0 "mmcmp writes the machine's initramfs" \
+	"$MACHINE_INITRAMFS" "$TMP/disk/initrd" "$TMP/init" "$busybox" \
+	"$MMCMP" "$WORKLOAD_PAGE_FAULT"
+cp "$kernel" "$TMP/disk/vmlinuz"
+# machine NAME: boot the machine on a disk made of $TMP/disk and
+# $TMP/NAME.yaml until it powers off, bounded; read back its database
+# as $TMP/NAME.db and its log as $TMP/NAME.log. 1 GiB: below 512 MiB the
+# kernel turns THP off whatever its command line says.
+machine() {
+	cp "$TMP/$1.yaml" "$TMP/disk/campaign.yaml"
+	: >"$TMP/disk/start"
+	rm -f "$TMP/disk/mmcmp.db" "$TMP/disk/log" "$TMP/disk/iters"
+	rm -f "$TMP/$1.img"
+	mke2fs -q -t ext4 -d "$TMP/disk" "$TMP/$1.img" 64M
+	timeout 600 qemu-system-x86_64 -accel tcg -m 1024 -smp 1 -nodefaults \
+		-nographic -serial "file:$TMP/$1.console" -kernel "$kernel" \
+		-initrd "$TMP/disk/initrd" -append "console=ttyS0 quiet panic=-1" \
+		-drive "file=$TMP/$1.img,format=raw,if=none,id=d0" \
+		-device nvme,drive=d0,serial=mmcmp >/dev/null 2>&1 || true
+	debugfs -R "dump /mmcmp.db $TMP/$1.db" "$TMP/$1.img" >/dev/null 2>&1
+	debugfs -R "cat /log" "$TMP/$1.img" >"$TMP/$1.log" 2>/dev/null
+	sed 's/^/# log: /' "$TMP/$1.log"
+}
+
+# 4a. Two kernels (the same image, THP always and never) x 2 boots, A B
+# B A, by kexec inside the guest, then back to the default kernel.
+cat >"$TMP/abba.yaml" <<EOF2
+name: abba
+iterations: 2
+monitors: true
+timeout: 120
+workloads:
+  - name: pf
+    command: ["$WORKLOAD_PAGE_FAULT", "--mode", "processes", "--tasks", "1",
+              "--seconds", "1", "--warmup", "0", "--size", "16M"]
+    metrics:
+      - name: ops
+        better: higher
+        extract: { parser: will-it-scale }
+kernels:
+  thp:   { image: /mnt/vmlinuz, initrd: /mnt/initrd, append: "transparent_hugepage=always" }
+  nothp: { image: /mnt/vmlinuz, initrd: /mnt/initrd, append: "transparent_hugepage=never" }
+machine: { boots: 2, settle: 1, boot_timeout: 500 }
+EOF2
+machine abba
+export MMCMP_DB="$TMP/abba.db"
+check "the database comes back from the disk" test -s "$MMCMP_DB"
+check "the machine booted home, A B B A, home" test "$(sed -n 's/^init: boot [^ ]* .*transparent_hugepage=\([a-z]*\) mmcmp.campaign=1 mmcmp.boot=\([0-9]\).*/\2:\1/p; s/^init: boot [^ ]* console=ttyS0 quiet panic=-1$/home/p' "$TMP/abba.log" | tr '\n' ' ')" = "home 1:always 2:never 3:never 4:always home "
+is "only the last resume returns, at home, and well" \
+	"$(grep '^init: exit' "$TMP/abba.log" | tr '\n' ' ')" "init: exit 0 "
+check "the campaign's boots are done, in order A B B A" \
+	test "$(q "SELECT group_concat(number || ':' || kernel || ':' || state, ' ') FROM (SELECT * FROM campaign_boot ORDER BY number)")" = "1:thp:done 2:nothp:done 3:nothp:done 4:thp:done"
+check "the campaign is done" test "$(q "SELECT state FROM campaign")" = "done"
+check "each boot is a run of its kernel's label, with its boot number" \
+	test "$(q "SELECT group_concat(r.label || ':' || b.number || ':' || b.kernel, ' ') FROM (SELECT * FROM boot ORDER BY number) b JOIN run r ON r.id = b.run_id")" = "k-thp:1:thp k-nothp:2:nothp k-nothp:3:nothp k-thp:4:thp"
+check "each boot's 2 iterations carry its number" \
+	test "$(q "SELECT group_concat(r.label || ':' || i.boot, ' ') FROM (SELECT * FROM iteration ORDER BY id) i JOIN run r ON r.id = i.run_id")" = "k-thp:1 k-thp:1 k-nothp:2 k-nothp:2 k-nothp:3 k-nothp:3 k-thp:4 k-thp:4"
+check "all iterations ok, each with a sample" \
+	test "$(q "SELECT count(*) FROM iteration i JOIN sample s ON s.iteration_id = i.id WHERE i.status = 'ok'")" = 8
+check "each boot's release is the image's, and its command line the boot's" \
+	test "$(q "SELECT count(*) FROM boot b JOIN run r ON r.id = b.run_id WHERE b.guest_release = b.image_release AND b.guest_cmdline = 'console=ttyS0 quiet panic=-1 transparent_hugepage=' || CASE b.kernel WHEN 'thp' THEN 'always' ELSE 'never' END || ' mmcmp.campaign=1 mmcmp.boot=' || b.number AND b.accel = 'none' AND length(b.image_sha256) = 64 AND b.boot_s >= 0")" = 4
+is "the THP mode of each boot's facts is its kernel's" \
+	"$(q "SELECT group_concat(DISTINCT kernel || '=' || (guest_facts LIKE '%thp_enabled=always%')) FROM boot")" "thp=1,nothp=0"
+is "thp_fault_alloc counts THP faults only with THP always" \
+	"$(q "SELECT group_concat(r.label || '=' || (coalesce(sum_thp, 0) > 0)) FROM (SELECT r.label AS label, sum(json_extract(m.vmstat, '\$.thp_fault_alloc')) AS sum_thp FROM iteration i JOIN iteration_monitor m ON m.iteration_id = i.id JOIN run r ON r.id = i.run_id GROUP BY r.label ORDER BY r.label DESC) r")" "k-thp=1,k-nothp=0"
+expect_status 0 "compare the two kernels, boot by boot" \
+	"$MMCMP" compare --unit boot k-thp k-nothp
+grep_file "$TMP/out" "ops" "the rows of the page-fault workload"
+expect_status 0 "status from the host" "$MMCMP" campaign status
+grep_file "$TMP/out" "^campaign 1: done, label k, method kexec" "says it is done"
+grep_file "$TMP/out" "^boots: 4, 4 done, 0 failed, 0 interrupted, 0 to come$" "with its boots"
+if [ -n "${MMCMP_TEST_KEEP:-}" ]; then
+	cp "$TMP/abba.db" "$TMP/abba.log" "$MMCMP_TEST_KEEP/"
+fi
+
+# 4b. Abort, from any kernel: the campaign read back, as if still
+# running with its unit installed. It is marked aborted, the unit and
+# its link go, the runs stay; a resume then boots nothing.
+cp "$TMP/abba.db" "$TMP/abort.db"
+mkdir -p "$TMP/units/multi-user.target.wants"
+: >"$TMP/units/mmcmp-campaign.service"
+ln -s ../mmcmp-campaign.service "$TMP/units/multi-user.target.wants/mmcmp-campaign.service"
+MMCMP_DB="$TMP/abort.db"
+q "UPDATE campaign SET state = 'running', ended_at = NULL, unit_path = '$TMP/units/mmcmp-campaign.service'; UPDATE campaign_boot SET state = 'pending' WHERE number = 4"
+expect_status 0 "status of a running campaign" "$MMCMP" campaign status
+grep_file "$TMP/out" "^next: boot 4, kernel thp$" "names the next boot"
+grep_file "$TMP/out" "^boots: 4, 3 done, 0 failed, 0 interrupted, 1 to come, about [0-9]* s more$" \
+	"and an estimate of the time left"
+expect_status 0 "abort" "$MMCMP" campaign abort
+grep_file "$TMP/out" "^campaign 1: aborted; its stored runs stay$" "says what it kept"
+check "the unit is removed" test ! -e "$TMP/units/mmcmp-campaign.service"
+check "and its link" test ! -L "$TMP/units/multi-user.target.wants/mmcmp-campaign.service"
+is "the campaign is aborted, its runs kept" \
+	"$(q "SELECT state, unit_path IS NULL, (SELECT count(*) FROM run) FROM campaign")" "aborted|1|4"
+expect_status 0 "a resume after abort boots nothing" "$MMCMP" campaign resume
+grep_file "$TMP/out" "^campaign 1: aborted$" "and says so"
+expect_status 1 "a second abort" "$MMCMP" campaign abort
+MMCMP_DB="$TMP/abba.db"
+
+# 4c. The faults, one kernel each: one that panics (panic=1 with no
+# init; the reset brings back the default kernel, which resumes and
+# marks it failed), one resumed past boot_timeout (its clock jumps),
+# one whose resume is killed during its iterations after a second
+# resume found it busy (a third marks it interrupted: no iteration
+# twice, none lost).
+cat >"$TMP/faults.yaml" <<EOF2
+name: faults
+iterations: 3
+timeout: 60
+workloads:
+  - name: w
+    shell: true
+    command: "echo x >>/mnt/iters; sleep 3"
+    metrics:
+      - name: elapsed
+        extract: { measure: elapsed }
+kernels:
+  panics: { image: /mnt/vmlinuz, initrd: /mnt/initrd, append: "rdinit=/nowhere init=/nowhere panic=1" }
+  late:   { image: /mnt/vmlinuz, initrd: /mnt/initrd, append: "mmcmptest.late" }
+  killed: { image: /mnt/vmlinuz, initrd: /mnt/initrd, append: "mmcmptest.kill" }
+machine: { boots: 1, settle: 0, boot_timeout: 300 }
+EOF2
+machine faults
+debugfs -R "cat /iters" "$TMP/faults.img" >"$TMP/iters" 2>/dev/null || :
+export MMCMP_DB="$TMP/faults.db"
+is "the boots failed, failed and were interrupted, in order" \
+	"$(q "SELECT group_concat(number || ':' || kernel || ':' || state, ' ') FROM (SELECT * FROM campaign_boot ORDER BY number)")" \
+	"1:panics:failed 2:late:failed 3:killed:interrupted"
+check "the panic: the default kernel came up instead" \
+	test "$(q "SELECT count(*) FROM campaign_boot WHERE number = 1 AND why LIKE 'the machine came up in release % without mmcmp.boot=1%'")" = 1
+check "the late resume: past boot_timeout" \
+	test "$(q "SELECT count(*) FROM campaign_boot WHERE number = 2 AND why LIKE 'resumed % s after its boot began, past boot_timeout 300 s'")" = 1
+check "the killed resume: ended before its iterations did" \
+	test "$(q "SELECT count(*) FROM campaign_boot WHERE number = 3 AND why LIKE 'its resume (pid %) ended before its iterations did'")" = 1
+grep_file "$TMP/faults.log" "^campaign 1: boot 3 is run by pid [0-9]*$" "a second resume found boot 3 busy"
+grep_file "$TMP/faults.log" "^  boot 3  killed  *running (pid [0-9]*)$" "status showed it running"
+grep_file "$TMP/faults.log" "^  boot 1  panics  *failed: the machine came up" "and boot 1 failed"
+stored=$(q "SELECT count(*) FROM iteration WHERE boot = 3 AND status = 'ok'")
+ran=$(grep -c x "$TMP/iters" || :)
+check "the killed boot kept its finished iterations ($stored stored, $ran begun)" \
+	test "$stored" -ge 1 -a "$ran" -le 3 -a "$ran" -ge "$stored" -a "$ran" -le $((stored + 1))
+is "none ran twice, none in another boot" \
+	"$(q "SELECT count(*), count(DISTINCT idx), count(*) = (SELECT count(*) FROM iteration) FROM iteration WHERE boot = 3 AND warmup = 0")" \
+	"$stored|$stored|1"
+is "the failed boots ran nothing" "$(q "SELECT count(*) FROM iteration WHERE boot IN (1, 2)")" 0
+is "the campaign went on to its end and home" \
+	"$(q "SELECT state FROM campaign")|$(grep '^init: exit' "$TMP/faults.log" | tr '\n' ' ')" \
+	"done|init: exit 0 "
+expect_status 0 "status after the faults" "$MMCMP" campaign status
+grep_file "$TMP/out" "^boots: 3, 0 done, 2 failed, 1 interrupted, 0 to come$" "counts them"
+done_testing

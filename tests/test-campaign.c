@@ -1,0 +1,395 @@
+/*
+ * Unit tests for campaigns (campaign.h, store-campaign.h): the A B B A
+ * schedule, each boot's command line and its tokens, the rules by which
+ * a resume decides what to do after a boot (a table of states and of
+ * what the resume finds), and the store: a campaign kept and read back,
+ * a second running one refused, and of two resumes claiming one boot
+ * only the first winning.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "campaign.h"
+#include "kexec.h"
+#include "store-campaign.h"
+#include "store.h"
+#include "strbuf.h"
+#include "util.h"
+
+static void test_schedule(void)
+{
+	static const struct {
+		size_t kernels;
+		int boots;
+		const char *want;
+	} cases[] = {
+		{2, 1, "01"},	     {2, 2, "0110"}, {2, 3, "011001"},
+		{3, 2, "012210"},    {1, 3, "000"},  {2, 6, "011001100110"},
+		{3, 3, "012210012"},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		size_t order[64];
+		char got[65] = {0};
+		size_t n = cases[i].kernels * (size_t)cases[i].boots;
+
+		campaign_schedule(cases[i].kernels, cases[i].boots, order);
+		for (size_t j = 0; j < n; j++)
+			got[j] = (char)('0' + order[j]);
+		ok(!strcmp(got, cases[i].want),
+		   "schedule of %zu kernels x %d boots: %s", cases[i].kernels,
+		   cases[i].boots, got);
+	}
+}
+
+static void test_cmdline(void)
+{
+	static const struct {
+		const char *home, *append, *want;
+	} cases[] = {
+		{"BOOT_IMAGE=/vmlinuz-6.1 root=/dev/sda1 ro quiet", NULL,
+		 "root=/dev/sda1 ro quiet mmcmp.campaign=7 mmcmp.boot=3"},
+		{"root=UUID=x initrd=\\initrd.img mmcmp.boot=9 mmcmp.campaign=1",
+		 "transparent_hugepage=never",
+		 "root=UUID=x transparent_hugepage=never mmcmp.campaign=7 "
+		 "mmcmp.boot=3"},
+		{"console=ttyS0  dyndbg=\"file a.c +p\" -- single", "panic=1",
+		 "console=ttyS0 dyndbg=\"file a.c +p\" panic=1 mmcmp.campaign=7 "
+		 "mmcmp.boot=3 -- single"},
+		{"", "", "mmcmp.campaign=7 mmcmp.boot=3"},
+		{"a\n", NULL, "a mmcmp.campaign=7 mmcmp.boot=3"},
+	};
+	static const struct {
+		const char *cmdline;
+		bool found;
+		int64_t id;
+		long number;
+	} tokens[] = {
+		{"root=x mmcmp.campaign=7 mmcmp.boot=3", true, 7, 3},
+		{"mmcmp.boot=12 quiet mmcmp.campaign=2\n", true, 2, 12},
+		{"root=x mmcmp.campaign=7", false, 0, 0},
+		{"mmcmp.campaign=x mmcmp.boot=1", false, 0, 0},
+		{"root=x -- mmcmp.campaign=7 mmcmp.boot=3", false, 0, 0},
+		{"mmcmp.campaign=1 mmcmp.boot=0", false, 0, 0},
+		{"", false, 0, 0},
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		campaign_cmdline(cases[i].home, cases[i].append, 7, 3, &sb);
+		ok(!strcmp(sb.buf, cases[i].want), "command line, case %zu: %s",
+		   i, sb.buf);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(tokens); i++) {
+		int64_t id = 0;
+		long number = 0;
+		bool found = campaign_cmdline_tokens(tokens[i].cmdline, &id,
+						     &number);
+
+		ok(found == tokens[i].found &&
+			   (!found ||
+			    (id == tokens[i].id && number == tokens[i].number)),
+		   "tokens, case %zu", i);
+	}
+	strbuf_release(&sb);
+}
+
+/* Boot states as letters: p b r d f i. */
+static const char state_letters[] = "pbrdfi";
+
+static bool alive_if_42(int64_t pid, void *ctx)
+{
+	return pid == 42 && *(const bool *)ctx;
+}
+
+/*
+ * The campaign of a decide case: campaign 1, boot_timeout 600, boots in
+ * the states of `states`, each booted at 1000 from boot_id "old", of an
+ * image of release 6.1 and SHA-256 "aa"; a running one ran in boot_id
+ * `ran_in` by pid 42.
+ */
+static void decide_campaign(struct campaign *c, const char *states,
+			    const char *ran_in)
+{
+	c->id = 1;
+	c->state = CAMPAIGN_RUNNING;
+	c->boot_timeout_s = 600;
+	for (size_t i = 0; states[i]; i++) {
+		struct campaign_boot *b;
+
+		ALLOC_GROW(c->boots, c->boots_nr + 1, c->boots_alloc);
+		b = &c->boots[c->boots_nr++];
+		memset(b, 0, sizeof(*b));
+		b->number = (long)i + 1;
+		b->state = (enum campaign_boot_state)(
+			strchr(state_letters, states[i]) - state_letters);
+		b->image = xstrdup("/boot/vmlinuz");
+		b->image_release = xstrdup("6.1");
+		b->image_sha256 = xstrdup("aa");
+		if (b->state != CAMPAIGN_BOOT_PENDING) {
+			b->booted_at = 1000;
+			b->from_boot_id = xstrdup("old");
+		}
+		if (b->state == CAMPAIGN_BOOT_RUNNING) {
+			b->boot_id = xstrdup(ran_in);
+			b->pid = 42;
+		}
+	}
+}
+
+static void test_decide(void)
+{
+	static const struct {
+		const char *what, *states, *ran_in, *boot_id, *cmdline;
+		const char *release, *sha;
+		double now;
+		bool alive;
+		enum campaign_action act;
+		size_t boot;
+		const char *after, *why;
+	} cases[] = {
+		{"the first boot is booted", "pp", "", "old", "root=x", "6.0",
+		 NULL, 1000, false, CAMPAIGN_BOOT, 0, "bp", NULL},
+		{"the boot booting is run in its kernel", "dbp", "", "new",
+		 "mmcmp.campaign=1 mmcmp.boot=2", "6.1", "aa", 1100, false,
+		 CAMPAIGN_RUN, 1, "drp", NULL},
+		{"a second resume finds the boot running: busy", "drp", "new",
+		 "new", "mmcmp.campaign=1 mmcmp.boot=2", "6.1", "aa", 1100,
+		 true, CAMPAIGN_BUSY, 1, "drp", NULL},
+		{"a killed resume leaves its boot interrupted, the next boots",
+		 "drp", "new", "new", "mmcmp.campaign=1 mmcmp.boot=2", "6.1",
+		 "aa", 1100, false, CAMPAIGN_BOOT, 2, "dib", "ended before"},
+		{"a restart during the iterations: interrupted", "drp", "new",
+		 "other", "root=x", "6.0", NULL, 1100, true, CAMPAIGN_BOOT, 2,
+		 "dib", "restarted"},
+		{"the default kernel after a panic: failed, the next boots",
+		 "dbp", "", "home", "root=x", "6.0", NULL, 1100, false,
+		 CAMPAIGN_BOOT, 2, "dfb", "did not reach"},
+		{"resumed past boot_timeout: failed", "dbp", "", "new",
+		 "mmcmp.campaign=1 mmcmp.boot=2", "6.1", "aa", 1601, false,
+		 CAMPAIGN_BOOT, 2, "dfb", "past boot_timeout"},
+		{"another release came up: failed", "dbp", "", "new",
+		 "mmcmp.campaign=1 mmcmp.boot=2", "6.2", "aa", 1100, false,
+		 CAMPAIGN_BOOT, 2, "dfb", "not 6.1"},
+		{"the image changed: failed", "dbp", "", "new",
+		 "mmcmp.campaign=1 mmcmp.boot=2", "6.1", "bb", 1100, false,
+		 CAMPAIGN_BOOT, 2, "dfb", "changed"},
+		{"the token of another boot: failed", "dbp", "", "new",
+		 "mmcmp.campaign=1 mmcmp.boot=3", "6.1", "aa", 1100, false,
+		 CAMPAIGN_BOOT, 2, "dfb", "without mmcmp.boot=2"},
+		{"the token of another campaign: failed", "dbp", "", "new",
+		 "mmcmp.campaign=2 mmcmp.boot=2", "6.1", "aa", 1100, false,
+		 CAMPAIGN_BOOT, 2, "dfb", NULL},
+		{"still in the kernel that booted it: boot it again", "dbp", "",
+		 "old", "mmcmp.campaign=1 mmcmp.boot=1", "6.1", "aa", 1100,
+		 false, CAMPAIGN_BOOT, 1, "dbp", NULL},
+		{"the last boot done: finish", "ddfi", "", "new", "root=x",
+		 "6.0", NULL, 1100, false, CAMPAIGN_FINISH, 3, "ddfi", NULL},
+		{"the last boot fails: finish", "ddb", "", "home", "root=x",
+		 "6.0", NULL, 1100, false, CAMPAIGN_FINISH, 2, "ddf", NULL},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct campaign c = CAMPAIGN_INIT;
+		bool alive = cases[i].alive;
+		struct campaign_now now = {
+			.now = cases[i].now,
+			.boot_id = cases[i].boot_id,
+			.release = cases[i].release,
+			.cmdline = cases[i].cmdline,
+			.pid = 77,
+			.image_sha256 = cases[i].sha,
+			.alive = alive_if_42,
+			.ctx = &alive,
+		};
+		char after[16] = {0};
+		size_t boot = SIZE_MAX;
+		enum campaign_action act;
+		const char *why = NULL;
+
+		decide_campaign(&c, cases[i].states, cases[i].ran_in);
+		act = campaign_decide(&c, &now, &boot);
+		for (size_t j = 0; j < c.boots_nr; j++) {
+			after[j] = state_letters[c.boots[j].state];
+			if (c.boots[j].why)
+				why = c.boots[j].why;
+		}
+		ok(act == cases[i].act && boot == cases[i].boot &&
+			   !strcmp(after, cases[i].after) &&
+			   (!cases[i].why ||
+			    (why && strstr(why, cases[i].why))),
+		   "%s (action %d, boot %zu, %s%s%s)", cases[i].what, (int)act,
+		   boot, after, why ? ": " : "", why ? why : "");
+		if (act == CAMPAIGN_RUN)
+			ok(c.boots[boot].pid == 77 &&
+				   !strcmp(c.boots[boot].boot_id, "new") &&
+				   c.boots[boot].changed &&
+				   c.boots[boot].was == CAMPAIGN_BOOT_BOOTING,
+			   "the boot run records this resume");
+		if (act == CAMPAIGN_FINISH)
+			ok(c.state == CAMPAIGN_DONE && c.state_changed,
+			   "the campaign is done after its last boot");
+		campaign_release(&c);
+	}
+	{
+		struct campaign c = CAMPAIGN_INIT;
+		struct campaign_now now = {.now = 1, .boot_id = "x"};
+		size_t boot = 0;
+
+		decide_campaign(&c, "pp", "");
+		c.state = CAMPAIGN_ABORTED;
+		ok(campaign_decide(&c, &now, &boot) == CAMPAIGN_NONE &&
+			   !c.boots[0].changed,
+		   "an aborted campaign boots nothing");
+		campaign_release(&c);
+	}
+}
+
+/* A campaign of two kernels x 1 boot as `campaign start` makes it. */
+static void store_campaign_fill(struct campaign *c)
+{
+	static const char *const kernels[] = {"base", "patched"};
+
+	c->label = xstrdup("k");
+	c->config_path = xstrdup("c.yaml");
+	c->config_text = xstrdup("name: c\n");
+	c->settle_s = 1;
+	c->boot_timeout_s = 600;
+	c->home_release = xstrdup("6.0");
+	c->home_cmdline = xstrdup("BOOT_IMAGE=/vmlinuz root=x");
+	c->started_at = 1000;
+	for (size_t i = 0; i < 2; i++) {
+		struct campaign_boot *b;
+
+		ALLOC_GROW(c->boots, c->boots_nr + 1, c->boots_alloc);
+		b = &c->boots[c->boots_nr++];
+		memset(b, 0, sizeof(*b));
+		b->number = (long)i + 1;
+		b->kernel = xstrdup(kernels[i]);
+		b->image = xstrdup("/boot/vmlinuz");
+		b->image_sha256 = xstrdup("aa");
+		b->append = xstrdup(i ? "transparent_hugepage=never" : "");
+	}
+}
+
+static void test_store(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store *st = store_open(":memory:", &err);
+	struct campaign c = CAMPAIGN_INIT, r1 = CAMPAIGN_INIT,
+			r2 = CAMPAIGN_INIT, again = CAMPAIGN_INIT;
+	struct campaign_now now = {.now = 1100,
+				   .boot_id = "home",
+				   .release = "6.0",
+				   .cmdline = "root=x"};
+	bool conflict = true, was = false, taken = true;
+	size_t boot = 0;
+
+	ok(st != NULL, "a store in memory");
+	store_campaign_fill(&c);
+	ok(!store_campaign_add(st, &c, &err) && c.id == 1,
+	   "a campaign is stored: %s", err.buf);
+	ok(!strcmp(c.boots[1].cmdline, "root=x transparent_hugepage=never "
+				       "mmcmp.campaign=1 mmcmp.boot=2"),
+	   "its boots' command lines carry its tokens: %s", c.boots[1].cmdline);
+	store_campaign_fill(&again);
+	ok(store_campaign_add(st, &again, &err) && strstr(err.buf, "running"),
+	   "a second running campaign is refused: %s", err.buf);
+	strbuf_reset(&err);
+	ok(!store_campaign_load(st, 0, &r1, &err) && r1.id == 1 &&
+		   r1.boots_nr == 2 && !strcmp(r1.boots[0].kernel, "base") &&
+		   r1.boots[0].state == CAMPAIGN_BOOT_PENDING &&
+		   !strcmp(r1.home_cmdline, c.home_cmdline),
+	   "it reads back: %s", err.buf);
+	ok(!store_campaign_load(st, 0, &r2, &err) && r2.id == 1,
+	   "a second reader reads the same");
+	ok(campaign_decide(&r1, &now, &boot) == CAMPAIGN_BOOT && boot == 0 &&
+		   !store_campaign_update(st, &r1, &conflict, &err) &&
+		   !conflict,
+	   "the first resume marks boot 1 booting: %s", err.buf);
+	ok(campaign_decide(&r2, &now, &boot) == CAMPAIGN_BOOT &&
+		   !store_campaign_update(st, &r2, &conflict, &err) && conflict,
+	   "the second, from the same old state, finds the conflict");
+	campaign_release(&r2);
+	ok(!store_campaign_load(st, 1, &r2, &err) &&
+		   r2.boots[0].state == CAMPAIGN_BOOT_BOOTING &&
+		   r2.boots[0].booted_at == 1100 &&
+		   !strcmp(r2.boots[0].from_boot_id, "home"),
+	   "boot 1 is booting, from the home kernel");
+	ok(!store_label_taken(st, "k-base", &taken, &err) && !taken,
+	   "no run has the label yet");
+	ok(!store_campaign_abort(st, 1, 1200, &was, &err) && was,
+	   "the campaign is aborted");
+	ok(!store_campaign_abort(st, 1, 1300, &was, &err) && !was, "once");
+	campaign_release(&r2);
+	ok(!store_campaign_load(st, 0, &r2, &err) &&
+		   r2.state == CAMPAIGN_ABORTED && r2.ended_at == 1200,
+	   "the newest campaign, aborted, is read when none runs");
+	campaign_release(&c);
+	campaign_release(&again);
+	campaign_release(&r1);
+	campaign_release(&r2);
+	store_close(st);
+	strbuf_release(&err);
+}
+
+static void test_grub_entries(void)
+{
+	static const char grub_cfg[] =
+		"set default=\"0\"\n"
+		"menuentry 'Debian GNU/Linux' --class debian $menuentry_id_option"
+		" 'gnulinux-simple-1234' {\n"
+		"\tlinux /vmlinuz-6.1 root=UUID=1234 ro quiet\n"
+		"}\n"
+		"submenu 'Advanced options for Debian GNU/Linux' {\n"
+		"\tmenuentry 'Debian GNU/Linux, with Linux 6.9.0-patched+' "
+		"--class debian 'gnulinux-6.9.0-patched+-advanced-1234' {\n"
+		"\t}\n"
+		"}\n";
+	static const struct {
+		const char *entry;
+		bool found;
+	} cases[] = {
+		{"Debian GNU/Linux", true},
+		{"gnulinux-simple-1234", true},
+		{"Advanced options for Debian GNU/Linux>Debian GNU/Linux, "
+		 "with Linux 6.9.0-patched+",
+		 true},
+		{"gnulinux-6.9.0-patched+-advanced-1234", true},
+		{"Debian GNU/Linux, with Linux 6.9.0", false},
+		{"linux", false},
+		{"", false},
+	};
+	char path[] = "/tmp/mmcmp-test-grub-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	struct strbuf err = STRBUF_INIT;
+
+	ok(f && fputs(grub_cfg, f) >= 0 && !fclose(f), "a grub.cfg");
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		bool found =
+			!boot_loader_find_entry(cases[i].entry, path, &err);
+
+		ok(found == cases[i].found &&
+			   (found || strstr(err.buf, "is not in")),
+		   "grub entry '%s': %s", cases[i].entry,
+		   found ? "found" : err.buf);
+		strbuf_reset(&err);
+	}
+	unlink(path);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	test_grub_entries();
+	test_schedule();
+	test_cmdline();
+	test_decide();
+	test_store();
+	done_testing();
+	return exit_status();
+}
