@@ -140,7 +140,7 @@ static const struct executor_ops machine_ops = {
 };
 
 /* Wait settle_s seconds, or until *stop. */
-static void settle(double settle_s, volatile sig_atomic_t *stop)
+static void settle(double settle_s, const volatile sig_atomic_t *stop)
 {
 	struct timespec tick = {.tv_sec = 0, .tv_nsec = 100000000};
 

@@ -138,6 +138,8 @@ static int child_counts(struct monitor_perf *mp, bool exec, int64_t *faults,
 
 	if (monitor_perf_begin(mp, 0, err))
 		return -1;
+	/* No TAP line buffered twice: valgrind's child flushes at its exit. */
+	fflush(stdout);
 	pid = fork();
 	if (pid < 0)
 		goto out;

@@ -27,7 +27,7 @@
 
 /* read1 and write1: will-it-scale's 4 KiB transfers over a 1 MiB file. */
 #define RW_BUF_BYTES  4096
-#define RW_FILE_BYTES (1024 * 1024)
+#define RW_FILE_BYTES ((size_t)1 << 20)
 
 _Static_assert(ATOMIC_LONG_LOCK_FREE == 2, "atomic_ulong is not lock-free");
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic_int is not lock-free");
@@ -313,7 +313,8 @@ static int write1(struct wis_task *t)
 
 		if (pos < 0)
 			return wis_fail(t, "lseek");
-		if (pos >= RW_FILE_BYTES && lseek(t->fd, 0, SEEK_SET) < 0)
+		if (pos >= (off_t)RW_FILE_BYTES &&
+		    lseek(t->fd, 0, SEEK_SET) < 0)
 			return wis_fail(t, "lseek");
 		if (write(t->fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
 			return wis_fail(t, "write");

@@ -139,7 +139,8 @@ export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
-mount -t tmpfs tmp /tmp
+# No tmpfs on /tmp: it would hide the programs the archive holds under
+# their host paths, which may lie in /tmp (the root is writable).
 mount -t ext4 /dev/nvme0n1 /mnt || poweroff -f
 log() { echo "init: \$*" >>/mnt/log; }
 log "boot \$(uname -r) \$(cat /proc/cmdline)"

@@ -1,9 +1,13 @@
-/* touch-pages: fault in a fixed amount of anonymous memory, for perf tests. */
+/*
+ * touch-pages: fault in a fixed amount of anonymous memory, for perf tests.
+ * Built without sanitizers and without libmmcmp (tests/helpers/meson.build):
+ * a sanitizer's runtime faults in thousands of pages of its own.
+ */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-
-#include "parse-num.h"
 
 static const char usage[] =
 	"usage: touch-pages MIB hugepage|nohugepage\n"
@@ -13,12 +17,15 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
-	uint64_t mib = 0;
+	unsigned long long mib = 0;
+	char *end = NULL;
 	size_t len;
 	char *p;
 	int advice;
 
-	if (argc != 3 || !parse_uint64(argv[1], &mib) || !mib || mib > 4096 ||
+	if (argc == 3 && argv[1][0] >= '0' && argv[1][0] <= '9')
+		mib = strtoull(argv[1], &end, 10);
+	if (argc != 3 || !end || *end || !mib || mib > 4096 ||
 	    (strcmp(argv[2], "hugepage") && strcmp(argv[2], "nohugepage"))) {
 		fputs(usage, stderr);
 		return 2;
