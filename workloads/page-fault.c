@@ -211,18 +211,6 @@ static unsigned long long sample(struct pf_shared *sh, int tasks,
 	return total;
 }
 
-/* Sleep until the absolute CLOCK_MONOTONIC time `when`; -1 if interrupted. */
-static int sleep_until(const struct timespec *when)
-{
-	int ret;
-
-	do {
-		ret = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, when,
-				      NULL);
-	} while (ret == EINTR && !wl_interrupted());
-	return ret ? -1 : 0;
-}
-
 /* Sample the counters once a second and print the report. */
 static int measure(struct pf_shared *sh, const struct pf_params *p)
 {
@@ -244,7 +232,7 @@ static int measure(struct pf_shared *sh, const struct pf_params *p)
 			fflush(stdout);
 		}
 		next.tv_sec++;
-		if (sleep_until(&next) || atomic_load(&sh->failed))
+		if (wl_sleep_until(&next) || atomic_load(&sh->failed))
 			goto out;
 		total = sample(sh, p->tasks, prev);
 		if (s >= p->warmup)

@@ -433,17 +433,6 @@ static unsigned long long sample(struct wis_shared *sh, int tasks,
 	return total;
 }
 
-static int sleep_until(const struct timespec *when)
-{
-	int ret;
-
-	do {
-		ret = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, when,
-				      NULL);
-	} while (ret == EINTR && !wl_interrupted());
-	return ret ? -1 : 0;
-}
-
 /* Sample the counters once a second and print the report. */
 static int measure(const struct wis_params *p)
 {
@@ -467,7 +456,7 @@ static int measure(const struct wis_params *p)
 			fflush(stdout);
 		}
 		next.tv_sec++;
-		if (sleep_until(&next) || atomic_load(&sh->failed))
+		if (wl_sleep_until(&next) || atomic_load(&sh->failed))
 			goto out;
 		total = sample(sh, p->tasks, prev);
 		if (s >= p->warmup)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "parse-num.h"
 #include "util.h"
@@ -290,4 +291,15 @@ long long wl_vmstat(const char *name)
 		}
 	fclose(f);
 	return value;
+}
+
+int wl_sleep_until(const struct timespec *when)
+{
+	int ret;
+
+	do {
+		ret = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, when,
+				      NULL);
+	} while (ret == EINTR && !wl_interrupted());
+	return ret ? -1 : 0;
 }

@@ -121,6 +121,12 @@ int wl_catch_signals(void);
 
 /* The number of the first caught signal, or 0 if none arrived. */
 int wl_interrupted(void);
+/*
+ * Sleep until the absolute CLOCK_MONOTONIC time `when`, going on after
+ * signals unless wl_interrupted(); 0, or -1 when interrupted or failed.
+ */
+struct timespec;
+int wl_sleep_until(const struct timespec *when);
 
 /*
  * If a signal was caught, restore its default action and raise it again,
