@@ -100,9 +100,12 @@ int bisect_tree_commits(const char *repo, const char *good, const char *bad,
 	char g[41], b[41];
 	struct strbuf range = STRBUF_INIT, out = STRBUF_INIT;
 	const char *anc[] = {"merge-base", "--is-ancestor", g, b, NULL};
-	const char *list[] = {"rev-list",      "--first-parent",
-			      "--ancestry-path", "--reverse",
-			      NULL,	       NULL};
+	const char *list[] = {"rev-list",
+			      "--first-parent",
+			      "--ancestry-path",
+			      "--reverse",
+			      NULL,
+			      NULL};
 	size_t start = commits->nr;
 	int ret = -1;
 
@@ -111,8 +114,10 @@ int bisect_tree_commits(const char *repo, const char *good, const char *bad,
 		goto out;
 	if (git(repo, anc, NULL, err)) {
 		strbuf_reset(err);
-		error_addf(err, "the good end '%s' is not an ancestor of the bad end '%s'",
-			   good, bad);
+		error_addf(
+			err,
+			"the good end '%s' is not an ancestor of the bad end '%s'",
+			good, bad);
 		goto out;
 	}
 	strbuf_addf(&range, "%s..%s", g, b);
@@ -127,8 +132,7 @@ int bisect_tree_commits(const char *repo, const char *good, const char *bad,
 		*nl = '\0';
 		strvec_push(commits, p);
 	}
-	if (commits->nr - start < 2 ||
-	    strcmp(commits->v[commits->nr - 1], b)) {
+	if (commits->nr - start < 2 || strcmp(commits->v[commits->nr - 1], b)) {
 		error_addf(err, "no first-parent path from '%s' to '%s'", good,
 			   bad);
 		goto out;
@@ -219,9 +223,9 @@ static int extract(const char *repo, const char *commit, const char *dir,
 	return r;
 }
 
-int bisect_tree_build(const char *repo, const char *commit,
-		      const char *workdir, const char *build, const char *image,
-		      char hash[65], struct strbuf *why, struct strbuf *err)
+int bisect_tree_build(const char *repo, const char *commit, const char *workdir,
+		      const char *build, const char *image, char hash[65],
+		      struct strbuf *why, struct strbuf *err)
 {
 	char *dir = bisect_tree_dir(workdir, commit);
 	struct strvec argv = STRVEC_INIT;

@@ -36,9 +36,9 @@ int bisect_tree_resolve(const char *repo, const char *rev, char hash[41],
  * command failed or made no image; why goes to why), -1 failure. A
  * directory built before is reused as it is.
  */
-int bisect_tree_build(const char *repo, const char *commit,
-		      const char *workdir, const char *build, const char *image,
-		      char hash[65], struct strbuf *why, struct strbuf *err);
+int bisect_tree_build(const char *repo, const char *commit, const char *workdir,
+		      const char *build, const char *image, char hash[65],
+		      struct strbuf *why, struct strbuf *err);
 
 /* The build directory of commit: WORKDIR/COMMIT (caller frees). */
 char *bisect_tree_dir(const char *workdir, const char *commit);

@@ -61,8 +61,8 @@ static bool all_positive(const double *x, size_t n)
 	return true;
 }
 
-static void side_of(const double *x, size_t n, bool use_log,
-		    bool higher_better, struct side *s)
+static void side_of(const double *x, size_t n, bool use_log, bool higher_better,
+		    struct side *s)
 {
 	double sum = 0, ss = 0;
 
@@ -145,8 +145,8 @@ void bisect_classify(const double *a, size_t na, const double *c, size_t nc,
 	out->change_pct = change_pct(&s[1], &s[2], use_log);
 	if (s[2].mean != s[1].mean)
 		out->pos = (s[0].mean - s[1].mean) / (s[2].mean - s[1].mean);
-	se = sqrt(s[0].var / (double)nc + (s[1].var / (double)na +
-					   s[2].var / (double)nb) / 4);
+	se = sqrt(s[0].var / (double)nc +
+		  (s[1].var / (double)na + s[2].var / (double)nb) / 4);
 	out->t = s[0].mean - (s[1].mean + s[2].mean) / 2;
 	if (se > 0) {
 		out->t /= se;
@@ -188,8 +188,8 @@ void bisect_ends(const double *a, size_t na, const double *b, size_t nb,
 	if (use_log)
 		out->mde_pct = 100 * (exp((q + 0.8416212335729143) * se) - 1);
 	else if (s[0].mean)
-		out->mde_pct = 100 * (q + 0.8416212335729143) * se /
-			       fabs(s[0].mean);
+		out->mde_pct =
+			100 * (q + 0.8416212335729143) * se / fabs(s[0].mean);
 	if (se > 0) {
 		out->t = d / se;
 		out->p = isfinite(out->df) ? stats_t_sf(out->t, out->df)
@@ -217,8 +217,8 @@ double bisect_share(double alpha, size_t planned, size_t k)
 
 	if (k < planned)
 		return share;
-	return ldexp(share, -(int)(k - planned + 1 > 1000 ? 1000
-							  : k - planned + 1));
+	return ldexp(share,
+		     -(int)(k - planned + 1 > 1000 ? 1000 : k - planned + 1));
 }
 
 size_t bisect_planned(size_t n)

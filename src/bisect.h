@@ -151,11 +151,11 @@ struct bisect_entry {
 };
 
 enum bisect_outcome {
-	BISECT_FOUND,	       /* culprit, verified */
-	BISECT_UNVERIFIED,     /* culprit, but the verification disagreed */
-	BISECT_AMBIGUOUS,      /* the culprit is one of first .. culprit */
-	BISECT_NO_REGRESSION,  /* the ends do not differ */
-	BISECT_SAME_ENDS,      /* the ends' binaries are the same */
+	BISECT_FOUND,	      /* culprit, verified */
+	BISECT_UNVERIFIED,    /* culprit, but the verification disagreed */
+	BISECT_AMBIGUOUS,     /* the culprit is one of first .. culprit */
+	BISECT_NO_REGRESSION, /* the ends do not differ */
+	BISECT_SAME_ENDS,     /* the ends' binaries are the same */
 };
 
 struct bisect_result {

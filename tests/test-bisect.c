@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "store-bisect.h"
+#include "store.h"
 #include "strbuf.h"
 #include "tap.h"
 #include "test-stats-tsv.h"
@@ -24,7 +26,8 @@ static double rng_unit(struct rng *r)
 	r->s ^= r->s >> 12;
 	r->s ^= r->s << 25;
 	r->s ^= r->s >> 27;
-	return (double)((r->s * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
+	return (double)((r->s * 2685821657736338717ULL) >> 11) /
+	       9007199254740992.0;
 }
 
 static double rng_normal(struct rng *r)
@@ -77,8 +80,9 @@ static int fake_measure(void *ctx, const size_t *slots, size_t slots_nr,
 					    ? 1 + f->shift
 					    : 1;
 
-			bisect_values_add(&vals[s],
-					  mu * exp(f->sd * rng_normal(&f->rng)));
+			bisect_values_add(
+				&vals[s],
+				mu * exp(f->sd * rng_normal(&f->rng)));
 		}
 	return 0;
 }
@@ -123,8 +127,8 @@ static void test_reference(void)
 		parse_num_or_nan(field[nr - 3], &t);
 		parse_num_or_nan(field[nr - 2], &df);
 		parse_num_or_nan(field[nr - 1], &p);
-		check_rel_tol(cls ? "classify_t" : "ends_t", field[1], look.t, t,
-			      1e-10, line_nr);
+		check_rel_tol(cls ? "classify_t" : "ends_t", field[1], look.t,
+			      t, 1e-10, line_nr);
 		check_rel_tol(cls ? "classify_df" : "ends_df", field[1],
 			      look.df, df, 1e-10, line_nr);
 		check_rel_tol(cls ? "classify_p" : "ends_p", field[1], look.p,
@@ -150,7 +154,7 @@ static void test_verdicts(void)
 		bool higher;
 		enum bisect_verdict want;
 	} rows[] = {
-		{good, false, BISECT_GOOD}, {bad, false, BISECT_BAD},
+		{good, false, BISECT_GOOD},  {bad, false, BISECT_BAD},
 		{mid, false, BISECT_UNSURE}, {good, true, BISECT_GOOD},
 		{bad, true, BISECT_BAD},
 	};
@@ -217,14 +221,18 @@ static void test_skips(void)
 {
 	static const size_t broken[] = {31, 32, 33};
 	struct bisect_rule rule = BISECT_RULE_INIT;
-	struct fake f = {.rng = {26}, .culprit = 32, .shift = 0.05, .sd = 0.01,
-			 .broken = broken, .broken_nr = 3};
+	struct fake f = {.rng = {26},
+			 .culprit = 32,
+			 .shift = 0.05,
+			 .sd = 0.01,
+			 .broken = broken,
+			 .broken_nr = 3};
 	struct bisect_result res = {0};
 	bool said_skip = false;
 	int r = search(&f, &rule, &res);
 
-	ok(!r && res.outcome == BISECT_AMBIGUOUS &&
-		   res.first == 31 && res.culprit == 34,
+	ok(!r && res.outcome == BISECT_AMBIGUOUS && res.first == 31 &&
+		   res.culprit == 34,
 	   "culprit among unbuilt commits: 31 .. 34 (%zu .. %zu)", res.first,
 	   res.culprit);
 	for (size_t i = 0; i < res.log_nr; i++)
@@ -232,8 +240,11 @@ static void test_skips(void)
 	ok(said_skip, "the log names the skips");
 	bisect_result_release(&res);
 
-	f = (struct fake){.rng = {27}, .culprit = 40, .shift = 0.05,
-			  .sd = 0.01, .pair = 4};
+	f = (struct fake){.rng = {27},
+			  .culprit = 40,
+			  .shift = 0.05,
+			  .sd = 0.01,
+			  .pair = 4};
 	r = search(&f, &rule, &res);
 	ok(!r && res.outcome == BISECT_FOUND && res.culprit == 40,
 	   "binaries in fours: culprit 40 (%zu)", res.culprit);
@@ -245,8 +256,7 @@ static void test_skips(void)
 
 	f = (struct fake){.rng = {28}, .culprit = 40, .pair = 64};
 	r = search(&f, &rule, &res);
-	ok(!r && res.outcome == BISECT_SAME_ENDS &&
-		   res.units == 0,
+	ok(!r && res.outcome == BISECT_SAME_ENDS && res.units == 0,
 	   "ends of the same binary: nothing measured");
 	bisect_result_release(&res);
 }
@@ -265,8 +275,8 @@ static void test_simulation(void)
 	for (int fixed = 0; fixed < 2; fixed++) {
 		rule.fixed_n = fixed;
 		for (size_t r = 0; r < REPEATS; r++) {
-			struct fake f = {.rng = {1000 + r}, .shift = 0.05,
-					 .sd = 0.02};
+			struct fake f = {
+				.rng = {1000 + r}, .shift = 0.05, .sd = 0.02};
 			struct bisect_result res;
 
 			f.culprit = 1 + (size_t)(rng_unit(&f.rng) * 63);
@@ -298,8 +308,71 @@ static void test_simulation(void)
 	   units[0][0] / REPEATS, units[1][0] / REPEATS);
 }
 
+/* The log in the store: a bisection, its steps in order, its outcome. */
+static void test_store(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store *st = store_open(":memory:", &err);
+	char repo[] = "r", good[] = "g", bad[] = "b", op[] = "op-*",
+	     other[] = "other", hash[] = "h", ends[] = "ends", step[] = "step",
+	     c[] = "c", skip[] = "skip", maybe[] = "maybe", worse[] = "bad";
+	struct store_bisect b = {.repo = repo,
+				 .good = good,
+				 .bad = bad,
+				 .operation = op,
+				 .config_hash = hash,
+				 .alpha = 0.05};
+	struct store_bisect_step s = {.kind = ends,
+				      .commit = bad,
+				      .verdict = worse,
+				      .units = 12,
+				      .p = 1e-4,
+				      .pos = NAN,
+				      .alpha = 0.005,
+				      .image_sha256 = hash};
+	struct store_bisect_step *steps = NULL;
+	size_t nr = 0;
+	int64_t id = 0, found = 0;
+
+	if (!ok(st != NULL, "store opens"))
+		return;
+	ok(!store_bisect_create(st, &b, &id, &err) && id > 0,
+	   "a bisection is stored");
+	ok(!store_bisect_add_step(st, id, &s, &err), "its first step");
+	s.kind = step;
+	s.commit = c;
+	s.verdict = skip;
+	s.image_sha256 = NULL;
+	s.p = NAN;
+	ok(!store_bisect_add_step(st, id, &s, &err), "its second step");
+	ok(!store_bisect_steps(st, id, &steps, &nr, &err) && nr == 2 &&
+		   steps[0].step == 0 && steps[1].step == 1 &&
+		   !strcmp(steps[0].verdict, "bad") && steps[0].units == 12 &&
+		   isnan(steps[0].pos) && !steps[1].image_sha256 &&
+		   isnan(steps[1].p) && !strcmp(steps[1].kind, "step"),
+	   "the log reads back in order, NULLs as NaN and NULL");
+	for (size_t i = 0; i < nr; i++)
+		store_bisect_step_release(&steps[i]);
+	free(steps);
+	ok(!store_bisect_find_open(st, &b, &found, &err) && found == id,
+	   "it is found while it goes on");
+	b.operation = other;
+	ok(!store_bisect_find_open(st, &b, &found, &err) && !found,
+	   "not for other rows");
+	b.operation = op;
+	ok(!store_bisect_finish(st, id, "found", "c", &err) &&
+		   !store_bisect_find_open(st, &b, &found, &err) && !found,
+	   "nor once finished");
+	s.verdict = maybe;
+	ok(store_bisect_add_step(st, id, &s, &err) != 0,
+	   "a verdict bisect does not know is refused");
+	store_close(st);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
+	test_store();
 	test_reference();
 	test_verdicts();
 	test_budget();
