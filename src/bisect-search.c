@@ -33,6 +33,13 @@ static struct bisect_entry *add_entry(struct search *s, enum bisect_kind kind,
 	return e;
 }
 
+/* Hand the final entry e to the caller. */
+static int logged(struct search *s, const struct bisect_entry *e,
+		  struct strbuf *err)
+{
+	return s->ops->logged ? s->ops->logged(s->ops->ctx, e, err) : 0;
+}
+
 /* The share of the error budget of the next decision. */
 static double next_share(struct search *s)
 {
@@ -90,9 +97,11 @@ static int decide(struct search *s, enum bisect_kind kind, size_t c,
 
 	e->kind = kind;
 	s->res->units += e->units;
-	if (!r && kind == BISECT_STEP)
+	if (r)
+		return -1;
+	if (kind == BISECT_STEP)
 		s->verdict[c] = e->verdict;
-	return r;
+	return logged(s, e, err);
 }
 
 /* One step at candidate c: build it, take a binary's verdict or decide. */
@@ -107,7 +116,7 @@ static int step(struct search *s, size_t c, struct strbuf *err)
 	if (r > 0) {
 		e = add_entry(s, BISECT_STEP, c);
 		e->verdict = s->verdict[c] = BISECT_SKIP;
-		return 0;
+		return logged(s, e, err);
 	}
 	same = same_binary(s, c);
 	if (same < 0)
@@ -115,7 +124,7 @@ static int step(struct search *s, size_t c, struct strbuf *err)
 	e = add_entry(s, BISECT_STEP, c);
 	e->same_as = same;
 	e->verdict = s->verdict[c] = s->verdict[same];
-	return 0;
+	return logged(s, e, err);
 }
 
 /* Check the ends; *go is false when the search stops there. */
@@ -139,12 +148,14 @@ static int ends(struct search *s, bool *go, struct strbuf *err)
 		e->verdict = BISECT_GOOD;
 		e->same_as = 0;
 		res->outcome = BISECT_SAME_ENDS;
-		return 0;
+		return logged(s, e, err);
 	}
 	if (bisect_check_ends(0, s->n - 1, s->rule, next_share(s), s->ops, e,
 			      &res->ends, err))
 		return -1;
 	res->units += e->units;
+	if (logged(s, e, err))
+		return -1;
 	if (e->verdict != BISECT_BAD) {
 		res->outcome = BISECT_NO_REGRESSION;
 		return 0;

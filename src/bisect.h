@@ -112,23 +112,6 @@ struct bisect_values {
 /* Append x to vals. */
 void bisect_values_add(struct bisect_values *vals, double x);
 
-struct bisect_ops {
-	/*
-	 * Build commit i; its image's SHA-256 (hex) into hash. 0 built, 1
-	 * it does not build, -1 a failure that stops the search.
-	 */
-	int (*build)(void *ctx, size_t i, char hash[65], struct strbuf *err);
-	/*
-	 * Run `rounds` rounds of the slots in order (commit indexes, a
-	 * commit may come twice), each unit value of slot s appended to
-	 * vals[s]. A slot may get fewer values (failed iterations).
-	 */
-	int (*measure)(void *ctx, const size_t *slots, size_t slots_nr,
-		       size_t rounds, struct bisect_values *vals,
-		       struct strbuf *err);
-	void *ctx;
-};
-
 enum bisect_kind {
 	BISECT_ENDS,	/* the check of the ends */
 	BISECT_STEP,	/* a step of the search */
@@ -148,6 +131,29 @@ struct bisect_entry {
 	double p, pos, alpha;
 	char hash[65]; /* "" when it did not build */
 	long same_as;  /* the commit of the same binary, or -1 */
+};
+
+struct bisect_ops {
+	/*
+	 * Build commit i; its image's SHA-256 (hex) into hash. 0 built, 1
+	 * it does not build, -1 a failure that stops the search.
+	 */
+	int (*build)(void *ctx, size_t i, char hash[65], struct strbuf *err);
+	/*
+	 * Run `rounds` rounds of the slots in order (commit indexes, a
+	 * commit may come twice), each unit value of slot s appended to
+	 * vals[s]. A slot may get fewer values (failed iterations).
+	 */
+	int (*measure)(void *ctx, const size_t *slots, size_t slots_nr,
+		       size_t rounds, struct bisect_values *vals,
+		       struct strbuf *err);
+	/*
+	 * When not NULL: each line of the log once it is final (the
+	 * caller prints or stores it); -1 stops the search.
+	 */
+	int (*logged)(void *ctx, const struct bisect_entry *e,
+		      struct strbuf *err);
+	void *ctx;
 };
 
 enum bisect_outcome {

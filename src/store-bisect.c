@@ -68,7 +68,8 @@ int store_bisect_create(struct store *st, const struct store_bisect *b,
 	machine_utc_now(now);
 	if (prepare(st, sql, &stmt, err))
 		goto out;
-	if (store_bind_text(stmt, 1, now) || store_bind_text(stmt, 2, b->repo) ||
+	if (store_bind_text(stmt, 1, now) ||
+	    store_bind_text(stmt, 2, b->repo) ||
 	    store_bind_text(stmt, 3, b->good) ||
 	    store_bind_text(stmt, 4, b->bad) ||
 	    store_bind_text(stmt, 5, b->operation) ||
@@ -136,8 +137,8 @@ int store_bisect_add_step(struct store *st, int64_t id,
 	    store_bind_text(stmt, 2, s->kind) ||
 	    store_bind_text(stmt, 3, s->commit) ||
 	    store_bind_text(stmt, 4, s->verdict) ||
-	    sqlite3_bind_int64(stmt, 5, s->units) ||
-	    bind_real(stmt, 6, s->p) || bind_real(stmt, 7, s->pos) ||
+	    sqlite3_bind_int64(stmt, 5, s->units) || bind_real(stmt, 6, s->p) ||
+	    bind_real(stmt, 7, s->pos) ||
 	    sqlite3_bind_double(stmt, 8, s->alpha) ||
 	    store_bind_text(stmt, 9, s->image_sha256) ||
 	    store_bind_text(stmt, 10, s->same_as) ||

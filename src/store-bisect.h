@@ -48,7 +48,8 @@ int store_bisect_find_open(struct store *st, const struct store_bisect *b,
 
 /* Append s to the log of bisection id as its next step (s->step ignored). */
 int store_bisect_add_step(struct store *st, int64_t id,
-			  const struct store_bisect_step *s, struct strbuf *err);
+			  const struct store_bisect_step *s,
+			  struct strbuf *err);
 
 /* The log of bisection id, in step order (caller frees each and *steps). */
 int store_bisect_steps(struct store *st, int64_t id,

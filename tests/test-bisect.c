@@ -205,7 +205,7 @@ static void test_budget(void)
 static int search(struct fake *f, const struct bisect_rule *rule,
 		  struct bisect_result *res)
 {
-	struct bisect_ops ops = {fake_build, fake_measure, f};
+	struct bisect_ops ops = {fake_build, fake_measure, NULL, f};
 	struct strbuf err = STRBUF_INIT;
 	int r;
 
