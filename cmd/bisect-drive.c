@@ -39,8 +39,7 @@ static int check_rows(struct bisect_drive *d, struct strbuf *err)
 	size_t nr = 0, higher = 0;
 	int ret = -1;
 
-	if (plan_prepare(&d->cfg, NULL, err) ||
-	    plan_build(&plan, &d->cfg, err))
+	if (plan_prepare(&d->cfg, NULL, err) || plan_build(&plan, &d->cfg, err))
 		goto out;
 	for (size_t j = 0; j < plan.nr; j++)
 		for (size_t m = 0; m < plan.jobs[j].wl->metrics_nr; m++) {
@@ -55,8 +54,10 @@ static int check_rows(struct bisect_drive *d, struct strbuf *err)
 		goto out;
 	}
 	if (higher && higher != nr) {
-		error_addf(err, "--operation '%s' names rows where higher is better and rows where lower is",
-			   d->operation);
+		error_addf(
+			err,
+			"--operation '%s' names rows where higher is better and rows where lower is",
+			d->operation);
 		goto out;
 	}
 	d->rule.higher_better = higher;
@@ -70,8 +71,11 @@ out:
 static int make_workdir(struct bisect_drive *d, const char *workdir,
 			struct strbuf *err)
 {
-	char *const argv[] = {(char *)"git", (char *)"-C", (char *)d->repo,
-			      (char *)"rev-parse", (char *)"--absolute-git-dir",
+	char *const argv[] = {(char *)"git",
+			      (char *)"-C",
+			      (char *)d->repo,
+			      (char *)"rev-parse",
+			      (char *)"--absolute-git-dir",
 			      NULL};
 	struct runner_opts opts = {.argv = argv};
 	struct runner_result res = RUNNER_RESULT_INIT;
@@ -209,8 +213,8 @@ static int collect(struct bisect_drive *d, int64_t id,
 }
 
 /* The builds of one batch: one per slot, in its commit's directory. */
-static void batch_builds(struct bisect_drive *d, const size_t *slots,
-			 size_t nr, struct strvec *labels)
+static void batch_builds(struct bisect_drive *d, const size_t *slots, size_t nr,
+			 struct strvec *labels)
 {
 	struct build_spec *builds = xcalloc(nr, sizeof(*builds));
 
@@ -317,8 +321,8 @@ static int drive_logged(void *ctx, const struct bisect_entry *e,
 	};
 
 	if (!d->quiet) {
-		printf("%-4zu %-14s %-12.12s %-7s %6zu ", d->steps,
-		       row.kind, row.commit, row.verdict, e->units);
+		printf("%-4zu %-14s %-12.12s %-7s %6zu ", d->steps, row.kind,
+		       row.commit, row.verdict, e->units);
 		if (e->units)
 			printf("%9.2g %5.2f %9.2g", e->p, e->pos, e->alpha);
 		else if (row.same_as)
@@ -327,9 +331,9 @@ static int drive_logged(void *ctx, const struct bisect_entry *e,
 		fflush(stdout);
 	}
 	d->steps++;
-	return d->bisect_id ? store_bisect_add_step(d->st, d->bisect_id, &row,
-						    err)
-			    : 0;
+	return d->bisect_id
+		       ? store_bisect_add_step(d->st, d->bisect_id, &row, err)
+		       : 0;
 }
 
 void bisect_drive_ops(struct bisect_drive *d, struct bisect_ops *ops)

@@ -37,8 +37,8 @@ struct bisect_drive {
 	size_t steps;	       /* lines of the log so far */
 	struct run_progress progress;
 	size_t warnings; /* of the runs so far */
-	bool usage;  /* the failure was the user's input (exit 2) */
-	bool parsed; /* the options were read */
+	bool usage;	 /* the failure was the user's input (exit 2) */
+	bool parsed;	 /* the options were read */
 };
 
 /*
@@ -62,8 +62,7 @@ char *bisect_drive_label(const char *commit);
  * d->bisect_id; with resume, take the one of the same ends, rows and
  * config still going on, when there is one.
  */
-int bisect_drive_start(struct bisect_drive *d, bool resume,
-		       struct strbuf *err);
+int bisect_drive_start(struct bisect_drive *d, bool resume, struct strbuf *err);
 
 /*
  * The options of both commands (into a struct of bisect-drive.c), and

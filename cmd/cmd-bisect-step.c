@@ -59,8 +59,8 @@ static const struct store_bisect_step *same_image(const struct step_state *s,
 static int check_ends(struct bisect_drive *d, const struct bisect_ops *ops,
 		      double share, struct strbuf *err)
 {
-	struct bisect_entry e = {.kind = BISECT_ENDS, .commit = 2,
-				 .same_as = -1};
+	struct bisect_entry e = {
+		.kind = BISECT_ENDS, .commit = 2, .same_as = -1};
 	struct bisect_look look;
 	char good[65];
 
@@ -94,8 +94,8 @@ static int check_ends(struct bisect_drive *d, const struct bisect_ops *ops,
 static int classify(struct bisect_drive *d, const struct bisect_ops *ops,
 		    const struct step_state *s, struct strbuf *err)
 {
-	struct bisect_entry e = {.kind = BISECT_STEP, .commit = 1,
-				 .same_as = -1};
+	struct bisect_entry e = {
+		.kind = BISECT_STEP, .commit = 1, .same_as = -1};
 	char good[65], bad[65];
 	const struct store_bisect_step *same;
 	int r = ops->build(d, 1, e.hash, err);
@@ -172,8 +172,8 @@ static int step_main(int argc, char **argv)
 	run_signals_catch(&sigs);
 	ret = s.ends_done ? 0
 			  : check_ends(&d, &ops,
-				       bisect_share(d.rule.alpha, bisect_planned(n),
-						    0),
+				       bisect_share(d.rule.alpha,
+						    bisect_planned(n), 0),
 				       &err);
 	if (!ret) {
 		s.decisions += !s.ends_done;
@@ -186,8 +186,9 @@ static int step_main(int argc, char **argv)
 	}
 	run_signals_restore(&sigs);
 	if (ret < 0)
-		ret = *run_signals_stop() ? 130
-					  : error("%s", err.buf) - 1 + STEP_ABORT;
+		ret = *run_signals_stop()
+			      ? 130
+			      : error("%s", err.buf) - 1 + STEP_ABORT;
 out:
 	state_release(&s);
 	strvec_clear(&ends);

@@ -38,25 +38,29 @@ const struct cmd_option bisect_option_table[] = {
 		   "the good end: a commit without the regression"),
 	OPT_STRING("bad", 0, struct bisect_args, bad, "REV",
 		   "the bad end: a later commit with it"),
-	OPT_STRING("operation", 0, struct bisect_args, operation, "GLOB",
-		   "the rows of CONFIG to judge by (fnmatch); several are judged by their geometric mean"),
-	OPT_STRING("build", 0, struct bisect_args, build, "CMD",
-		   "the build command, run by /bin/sh in each commit's directory"),
-	OPT_STRING("image", 0, struct bisect_args, image, "PATH",
-		   "the file the build makes (relative to its directory), whose SHA-256 finds commits that build the same bytes"),
+	OPT_STRING(
+		"operation", 0, struct bisect_args, operation, "GLOB",
+		"the rows of CONFIG to judge by (fnmatch); several are judged by their geometric mean"),
+	OPT_STRING(
+		"build", 0, struct bisect_args, build, "CMD",
+		"the build command, run by /bin/sh in each commit's directory"),
+	OPT_STRING(
+		"image", 0, struct bisect_args, image, "PATH",
+		"the file the build makes (relative to its directory), whose SHA-256 finds commits that build the same bytes"),
 	OPT_STRING("builds-from", 0, struct bisect_args, repo, "DIR",
 		   "the git repository (default: .)"),
-	OPT_STRING("work", 0, struct bisect_args, work, "DIR",
-		   "where the build directories go (default: GIT_DIR/mmcmp-bisect); one built before is reused"),
+	OPT_STRING(
+		"work", 0, struct bisect_args, work, "DIR",
+		"where the build directories go (default: GIT_DIR/mmcmp-bisect); one built before is reused"),
 	OPT_NUMBER("alpha", 0, struct bisect_args, alpha, "A", 0, 0.5,
 		   "the error budget of the whole search (default 0.05)"),
-	OPT_NUMBER("margin", 0, struct bisect_args, margin_pct, "PCT", -1,
-		   1e9,
-		   "the ends must differ by at least PCT percent (default: any change the test finds)"),
+	OPT_NUMBER(
+		"margin", 0, struct bisect_args, margin_pct, "PCT", -1, 1e9,
+		"the ends must differ by at least PCT percent (default: any change the test finds)"),
 	OPT_INT("rounds", 0, struct bisect_args, rounds, "N", 2, 1000,
 		"rounds of the slots per batch (default 3)"),
-	OPT_INT("max-batches", 0, struct bisect_args, max_batches, "N", 1,
-		1000, "batches per decision at most (default 8)"),
+	OPT_INT("max-batches", 0, struct bisect_args, max_batches, "N", 1, 1000,
+		"batches per decision at most (default 8)"),
 	OPT_FLAG("quiet", 'q', struct bisect_args, quiet, true,
 		 "print only the outcome"),
 	OPT_END(),
@@ -74,8 +78,9 @@ static int parse_args(const struct cmd *cmd, int argc, char **argv,
 	if (argc < 0)
 		return 2;
 	if (argc != 2)
-		return usage_error(cmd, argc < 2 ? "missing CONFIG"
-						 : "unexpected argument '%s'",
+		return usage_error(cmd,
+				   argc < 2 ? "missing CONFIG"
+					    : "unexpected argument '%s'",
 				   argv[2]);
 	given[0] = a->good, given[1] = a->bad, given[2] = a->operation;
 	given[3] = a->build, given[4] = a->image;
@@ -99,7 +104,7 @@ static int parse_args(const struct cmd *cmd, int argc, char **argv,
 
 /* Both commands' start: arguments, config, repository and store. */
 int bisect_drive_begin(const struct cmd *cmd, int argc, char **argv,
-		 struct bisect_drive *d, struct strbuf *err)
+		       struct bisect_drive *d, struct strbuf *err)
 {
 	struct bisect_args a = {0};
 	int ret = parse_args(cmd, argc, argv, &a, d);
@@ -115,8 +120,7 @@ int bisect_drive_begin(const struct cmd *cmd, int argc, char **argv,
 	return 0;
 }
 
-int bisect_drive_start(struct bisect_drive *d, bool resume,
-		       struct strbuf *err)
+int bisect_drive_start(struct bisect_drive *d, bool resume, struct strbuf *err)
 {
 	char hash[65];
 	char *repo = realpath(d->repo, NULL);
@@ -212,11 +216,11 @@ static int bisect_main(int argc, char **argv)
 		ret = *run_signals_stop() ? 130 : error("%s", err.buf);
 		goto out;
 	}
-	ret = store_bisect_finish(
-		d.st, d.bisect_id, outcome_names[res.outcome],
-		res.outcome <= BISECT_AMBIGUOUS ? d.commits.v[res.culprit]
-						: NULL,
-		&err);
+	ret = store_bisect_finish(d.st, d.bisect_id, outcome_names[res.outcome],
+				  res.outcome <= BISECT_AMBIGUOUS
+					  ? d.commits.v[res.culprit]
+					  : NULL,
+				  &err);
 	if (ret) {
 		ret = error("%s", err.buf);
 		goto out;
