@@ -56,12 +56,11 @@ static int measure(void *ctx, const size_t *slots, size_t nr, size_t rounds,
 	(void)err;
 	for (size_t r = 0; r < rounds; r++)
 		for (size_t s = 0; s < nr; s++)
-			bisect_values_add(
-				&vals[s],
-				(f->culprit && slots[s] >= f->culprit
-					 ? 1 + f->shift
-					 : 1) *
-					exp(f->sd * normal(f)));
+			bisect_values_add(&vals[s],
+					  (f->culprit && slots[s] >= f->culprit
+						   ? 1 + f->shift
+						   : 1) *
+						  exp(f->sd * normal(f)));
 	return 0;
 }
 
@@ -83,10 +82,10 @@ static void run(struct bisect_rule *rule, double sd, bool change,
 
 		f.culprit = change ? 1 + (size_t)(unit(&f) * 63) : 0;
 		if (!bisect_run(64, rule, &ops, &res, &err)) {
-			t->right += change ? res.outcome == BISECT_FOUND &&
-						     res.culprit == f.culprit
-					   : res.outcome ==
-						     BISECT_NO_REGRESSION;
+			t->right +=
+				change ? res.outcome == BISECT_FOUND &&
+						 res.culprit == f.culprit
+				       : res.outcome == BISECT_NO_REGRESSION;
 			t->units += (double)res.units;
 			t->steps += res.log_nr;
 		}
@@ -119,9 +118,8 @@ int main(int argc, char **argv)
 			       kind == 1   ? "fixed-n"
 			       : kind == 2 ? "seq-16"
 					   : "sequential",
-			       100 * sds[k],
-			       c.right, c.searches, a.right, a.searches,
-			       c.units / (double)c.searches,
+			       100 * sds[k], c.right, c.searches, a.right,
+			       a.searches, c.units / (double)c.searches,
 			       c.units / (double)(c.steps ? c.steps : 1),
 			       a.units / (double)a.searches);
 		}
