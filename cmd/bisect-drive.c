@@ -235,6 +235,8 @@ static void batch_builds(struct bisect_drive *d, const size_t *slots, size_t nr,
 	}
 	config_replace_builds(&d->cfg, builds, nr);
 	d->cfg.interleave = true;
+	/* A batch is its rounds: the rule, not `until`, says when to stop. */
+	d->cfg.until_pct = 0;
 }
 
 /* The runs' warnings: the first few, then only how many (at the end). */

@@ -31,6 +31,7 @@ struct step_state {
 	struct store_bisect_step *steps;
 	size_t nr;
 	size_t decisions;
+	size_t planned; /* bisect_planned() of the commits between the ends */
 	bool ends_done;
 };
 
@@ -116,8 +117,7 @@ static int classify(struct bisect_drive *d, const struct bisect_ops *ops,
 		e.verdict = strcmp(same->verdict, "good") ? BISECT_BAD
 							  : BISECT_GOOD;
 	} else if (bisect_decide(0, 1, 2, &d->rule,
-				 bisect_share(d->rule.alpha,
-					      bisect_planned(d->commits.nr),
+				 bisect_share(d->rule.alpha, s->planned,
 					      s->decisions),
 				 ops, &e, err)) {
 		return -1;
@@ -147,6 +147,7 @@ static int step_main(int argc, char **argv)
 	}
 	/* Commits 0, 1, 2: the good end, HEAD, the bad end. */
 	n = d.commits.nr;
+	s.planned = bisect_planned(n);
 	if (bisect_tree_resolve(d.repo, "HEAD", head, &err)) {
 		ret = error("%s", err.buf) - 1 + STEP_ABORT;
 		goto out;
@@ -172,8 +173,7 @@ static int step_main(int argc, char **argv)
 	run_signals_catch(&sigs);
 	ret = s.ends_done ? 0
 			  : check_ends(&d, &ops,
-				       bisect_share(d.rule.alpha,
-						    bisect_planned(n), 0),
+				       bisect_share(d.rule.alpha, s.planned, 0),
 				       &err);
 	if (!ret) {
 		s.decisions += !s.ends_done;

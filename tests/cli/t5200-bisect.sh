@@ -133,5 +133,8 @@ check "its log is stored as one bisection" \
 	test "$(sqlite3 "$db" "SELECT count(*) FROM bisect")" = 1
 check "whose first step checked the ends" \
 	test "$(sqlite3 "$db" "SELECT kind FROM bisect_step WHERE step = 0")" = ends
+# 64 commits plan 9 decisions: each measured one spends 0.05 / 10.
+check "each call spends its share of the search's budget, not of 3 commits" \
+	test "$(sqlite3 "$db" "SELECT DISTINCT alpha FROM bisect_step WHERE units > 0")" = 0.005
 
 done_testing
