@@ -131,8 +131,7 @@ int bisect_drive_open(struct bisect_drive *d, const char *workdir,
 		return -1;
 	d->usage = false;
 	d->workload_path = session_workload_path();
-	d->st = store_open(mmcmp_db_path(), err);
-	return d->st ? 0 : -1;
+	return 0;
 }
 
 void bisect_drive_close(struct bisect_drive *d)

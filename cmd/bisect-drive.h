@@ -44,8 +44,8 @@ struct bisect_drive {
 /*
  * Load the config (no builds: or kernels: of its own), check that the
  * operation glob names rows of one direction, find the repository and
- * make the work directory (given, or GIT_DIR/mmcmp-bisect when NULL),
- * and open the store.
+ * make the work directory (given, or GIT_DIR/mmcmp-bisect when NULL).
+ * The store is the caller's to open, once the input is checked.
  */
 int bisect_drive_open(struct bisect_drive *d, const char *workdir,
 		      struct strbuf *err);

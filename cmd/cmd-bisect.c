@@ -10,6 +10,7 @@
 #include "bisect-tree.h"
 #include "sha256.h"
 #include "store-bisect.h"
+#include "store.h"
 
 static const char bisect_usage[] =
 	"usage: mmcmp bisect [options] CONFIG --good REV --bad REV --operation GLOB --build CMD --image PATH\n"
@@ -117,6 +118,12 @@ int bisect_drive_begin(const struct cmd *cmd, int argc, char **argv,
 				: error("%s", err->buf);
 	if (bisect_tree_commits(d->repo, a.good, a.bad, &d->commits, err))
 		return usage_error(cmd, "%s", err->buf);
+	/* Only now: bad input leaves the database alone, even uncreated. */
+	d->st = store_open(mmcmp_db_path(), err);
+	if (!d->st)
+		return error("%s", err->buf);
+	if (store_transient(d->st))
+		return transient_db_error(cmd);
 	return 0;
 }
 

@@ -95,6 +95,13 @@ expect_status 2 "ends the wrong way round are refused" \
 	"$MMCMP" bisect "$TMP/spin.yaml" --good c63 --bad c0 \
 	--builds-from "$repo" "$@"
 grep_file "$TMP/err" "is not an ancestor" "and says so"
+check "bad input leaves the database alone, not even made" \
+	test ! -e "$MMCMP_DB"
+sed 's/^workloads:/builds:\n  a: {}\nworkloads:/' "$TMP/spin.yaml" >"$TMP/builds.yaml"
+expect_status 2 "a config with builds of its own is refused" \
+	"$MMCMP" bisect "$TMP/builds.yaml" --good c0 --bad c63 \
+	--builds-from "$repo" "$@"
+grep_file "$TMP/err" "has builds: of its own" "and says so"
 
 expect_status 0 "bisect finds a culprit" \
 	"$MMCMP" bisect "$TMP/spin.yaml" --good c0 --bad c63 \
@@ -116,6 +123,12 @@ expect_status 1 "ends of the same work: no culprit" \
 	"$MMCMP" bisect "$TMP/spin.yaml" --good c40 --bad c63 \
 	--builds-from "$repo" --work "$TMP/work" "$@"
 grep_file "$TMP/out" "^no regression between the ends" "it says so"
+
+# bisect-step alone on ends of the same work: git must stop (128).
+expect_status 128 "bisect-step on ends without a regression stops git" \
+	"$MMCMP" bisect-step "$TMP/spin.yaml" --good c40 --bad c63 \
+	--builds-from "$repo" --work "$TMP/work" "$@"
+grep_file "$TMP/out" "^no regression between the ends" "and says why"
 
 # git bisect run with bisect-step, in the repository's work tree.
 db="$TMP/step.db"
