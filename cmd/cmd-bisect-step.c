@@ -101,13 +101,12 @@ static int classify(struct bisect_drive *d, const struct bisect_ops *ops,
 	const struct store_bisect_step *same;
 	int r = ops->build(d, 1, e.hash, err);
 
-	if (r < 0)
+	if (r < 0 ||
+	    (!r && (ops->build(d, 0, good, err) || ops->build(d, 2, bad, err))))
 		return -1;
 	if (r > 0) {
 		e.verdict = BISECT_SKIP;
 		e.hash[0] = '\0';
-	} else if (ops->build(d, 0, good, err) || ops->build(d, 2, bad, err)) {
-		return -1;
 	} else if (!strcmp(e.hash, good) || !strcmp(e.hash, bad)) {
 		e.verdict = strcmp(e.hash, good) ? BISECT_BAD : BISECT_GOOD;
 		e.same_as = strcmp(e.hash, good) ? 2 : 0;

@@ -99,7 +99,8 @@ static void test_reference(void)
 	while (fgets(line, sizeof(line), f)) {
 		char *field[8];
 		size_t nr;
-		double *a = NULL, *b = NULL, *c = NULL, t, df, p;
+		double *a = NULL, *b = NULL, *c = NULL, t = NAN, df = NAN,
+		       p = NAN;
 		size_t na = 0, nb = 0, nc = 0;
 		struct bisect_look look;
 		bool cls;
