@@ -18,9 +18,10 @@
 #define DEFAULT_DB "mmcmp.db"
 
 static const struct cmd *const commands[] = {
-	&cmd_run,    &cmd_list,	   &cmd_show,	  &cmd_compare,
-	&cmd_import, &cmd_export,  &cmd_power,	  &cmd_report,
-	&cmd_delete, &cmd_relabel, &cmd_campaign,
+	&cmd_run,	  &cmd_list,	&cmd_show,     &cmd_compare,
+	&cmd_import,	  &cmd_export,	&cmd_power,    &cmd_report,
+	&cmd_delete,	  &cmd_relabel, &cmd_campaign, &cmd_bisect,
+	&cmd_bisect_step,
 };
 
 static const char *db_path;

@@ -267,3 +267,44 @@ CREATE TABLE iteration_perf (
 	counters TEXT NOT NULL,
 	absent TEXT
 ) STRICT;
+
+-- The bisection log (0011, src/bisect.h, docs/bisect.md): a bisection
+-- is one search of repo between good and bad (full hashes) on the rows
+-- operation (a glob) of a config (its text's SHA-256), outcome NULL
+-- while it goes on; a step is one line of its log from 0: the ends,
+-- a step or half of the verification, with the verdict, the unit values
+-- measured, the one-sided p, the position between the ends (0 good, 1
+-- bad), the share of alpha spent, the image's SHA-256 (NULL: it does
+-- not build) and the commit of the identical image whose verdict it
+-- took (same_as). Its runs are ordinary runs labelled bisect-COMMIT.
+CREATE TABLE bisect (
+	id INTEGER PRIMARY KEY,
+	started_at TEXT NOT NULL,
+	repo TEXT NOT NULL,
+	good TEXT NOT NULL,
+	bad TEXT NOT NULL,
+	operation TEXT NOT NULL,
+	config_hash TEXT NOT NULL,
+	alpha REAL NOT NULL,
+	outcome TEXT CONSTRAINT bisect_outcome CHECK (outcome IS NULL OR
+		outcome IN ('found', 'unverified', 'ambiguous',
+			    'no-regression', 'same-ends')),
+	culprit TEXT
+) STRICT;
+
+CREATE TABLE bisect_step (
+	bisect_id INTEGER NOT NULL REFERENCES bisect (id) ON DELETE CASCADE,
+	step INTEGER NOT NULL,
+	kind TEXT NOT NULL CONSTRAINT bisect_step_kind CHECK (kind IN
+		('ends', 'step', 'verify-parent', 'verify-culprit')),
+	commit_hash TEXT NOT NULL,
+	verdict TEXT NOT NULL CONSTRAINT bisect_step_verdict CHECK (verdict IN
+		('good', 'bad', 'unsure', 'skip')),
+	units INTEGER NOT NULL,
+	p REAL,
+	pos REAL,
+	alpha REAL NOT NULL,
+	image_sha256 TEXT,
+	same_as TEXT,
+	PRIMARY KEY (bisect_id, step)
+) STRICT;

@@ -1,0 +1,348 @@
+/* bisect-drive: the builds and batches of mmcmp bisect and bisect-step. */
+#include "bisect-drive.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bisect-tree.h"
+#include "cmd.h"
+#include "executor.h"
+#include "plan.h"
+#include "run-data.h"
+#include "runner.h"
+#include "session-check.h"
+#include "session.h"
+#include "store-bisect.h"
+#include "store.h"
+
+/* The runs' warnings printed; of the rest, only their number. */
+#define DRIVE_WARNINGS 3
+
+char *bisect_drive_label(const char *commit)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "bisect-%.12s", commit);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* The rows the glob names: at least one, all of one direction. */
+static int check_rows(struct bisect_drive *d, struct strbuf *err)
+{
+	struct plan plan = PLAN_INIT;
+	size_t nr = 0, higher = 0;
+	int ret = -1;
+
+	if (plan_prepare(&d->cfg, NULL, err) || plan_build(&plan, &d->cfg, err))
+		goto out;
+	for (size_t j = 0; j < plan.nr; j++)
+		for (size_t m = 0; m < plan.jobs[j].wl->metrics_nr; m++) {
+			if (fnmatch(d->operation, plan.jobs[j].ops[m], 0))
+				continue;
+			nr++;
+			higher += plan.jobs[j].wl->metrics[m].higher_better;
+		}
+	if (!nr) {
+		error_addf(err, "--operation '%s' names no row of '%s'",
+			   d->operation, d->config_path);
+		goto out;
+	}
+	if (higher && higher != nr) {
+		error_addf(
+			err,
+			"--operation '%s' names rows where higher is better and rows where lower is",
+			d->operation);
+		goto out;
+	}
+	d->rule.higher_better = higher;
+	ret = 0;
+out:
+	plan_release(&plan);
+	return ret;
+}
+
+/* GIT_DIR/mmcmp-bisect of the repository, or workdir; made, absolute. */
+static int make_workdir(struct bisect_drive *d, const char *workdir,
+			struct strbuf *err)
+{
+	char *const argv[] = {(char *)"git",
+			      (char *)"-C",
+			      (char *)d->repo,
+			      (char *)"rev-parse",
+			      (char *)"--absolute-git-dir",
+			      NULL};
+	struct runner_opts opts = {.argv = argv};
+	struct runner_result res = RUNNER_RESULT_INIT;
+	struct strbuf path = STRBUF_INIT;
+	char real[PATH_MAX];
+	int ret = -1;
+
+	if (workdir) {
+		strbuf_addstr(&path, workdir);
+	} else {
+		if (runner_run(&opts, &res, err))
+			goto out;
+		if (res.status != RUNNER_OK) {
+			d->usage = true;
+			error_addf(err, "'%s' is not a git repository",
+				   d->repo);
+			goto out;
+		}
+		strbuf_rtrim(&res.out);
+		strbuf_addf(&path, "%s/mmcmp-bisect", res.out.buf);
+	}
+	if (mkdir(path.buf, 0777) && errno != EEXIST) {
+		error_addf(err, "cannot make '%s': %s", path.buf,
+			   strerror(errno));
+		goto out;
+	}
+	if (!realpath(path.buf, real)) {
+		error_addf(err, "cannot find '%s': %s", path.buf,
+			   strerror(errno));
+		goto out;
+	}
+	d->workdir = xstrdup(real);
+	ret = 0;
+out:
+	runner_result_release(&res);
+	strbuf_release(&path);
+	return ret;
+}
+
+int bisect_drive_open(struct bisect_drive *d, const char *workdir,
+		      struct strbuf *err)
+{
+	d->usage = true;
+	if (config_load_file(&d->cfg, d->config_path, err))
+		return -1;
+	if (d->cfg.builds_nr || d->cfg.kernels_nr)
+		return error_addf(
+			err,
+			"'%s' has %s of its own; bisect makes a build per commit",
+			d->config_path,
+			d->cfg.builds_nr ? "builds:" : "kernels:");
+	if (check_rows(d, err) || make_workdir(d, workdir, err))
+		return -1;
+	d->usage = false;
+	d->workload_path = session_workload_path();
+	return 0;
+}
+
+void bisect_drive_close(struct bisect_drive *d)
+{
+	if (d->warnings > DRIVE_WARNINGS)
+		warning("%zu more warnings of the runs like those",
+			d->warnings - DRIVE_WARNINGS);
+	store_close(d->st);
+	config_release(&d->cfg);
+	strvec_clear(&d->commits);
+	free(d->workload_path);
+	free(d->workdir);
+}
+
+static int drive_build(void *ctx, size_t i, char hash[65], struct strbuf *err)
+{
+	struct bisect_drive *d = ctx;
+	struct strbuf why = STRBUF_INIT;
+	int r = bisect_tree_build(d->repo, d->commits.v[i], d->workdir,
+				  d->build, d->image, hash, &why, err);
+
+	if (r > 0)
+		fprintf(stderr, "bisect: %.12s does not build: %s\n",
+			d->commits.v[i], why.buf);
+	strbuf_release(&why);
+	return r;
+}
+
+/*
+ * The unit values of run id: per chosen row the mean of each iteration's
+ * samples, in order; the k-th unit the geometric mean over the rows of
+ * their k-th (the arithmetic one when a value is <= 0).
+ */
+static int collect(struct bisect_drive *d, int64_t id,
+		   struct bisect_values *out, struct strbuf *err)
+{
+	struct run_data rd = {0};
+	double *logs = NULL, *sum = NULL;
+	size_t units = SIZE_MAX, rows = 0;
+	bool plain = false;
+
+	if (store_load_run_ok(d->st, id, NULL, &rd, err))
+		return -1;
+	for (size_t o = 0; o < rd.ops_nr; o++) {
+		const struct op_samples *op = &rd.ops[o];
+		size_t k = 0;
+
+		if (fnmatch(d->operation, op->name, 0))
+			continue;
+		if (!sum) {
+			logs = xcalloc(op->nr + 1, sizeof(*logs));
+			sum = xcalloc(op->nr + 1, sizeof(*sum));
+		}
+		for (size_t i = 0, j; i < op->nr; i = j, k++) {
+			double s = op->v[i];
+
+			for (j = i + 1; op->iteration && j < op->nr &&
+					op->iteration[j] == op->iteration[i];
+			     j++)
+				s += op->v[j];
+			s /= (double)(j - i);
+			if (k >= units)
+				continue;
+			plain |= !(s > 0);
+			logs[k] += log(s);
+			sum[k] += s;
+		}
+		units = k < units ? k : units;
+		rows++;
+	}
+	for (size_t k = 0; rows && k < units; k++)
+		bisect_values_add(out, plain ? sum[k] / (double)rows
+					     : exp(logs[k] / (double)rows));
+	free(logs);
+	free(sum);
+	run_data_release(&rd);
+	return 0;
+}
+
+/* The builds of one batch: one per slot, in its commit's directory. */
+static void batch_builds(struct bisect_drive *d, const size_t *slots, size_t nr,
+			 struct strvec *labels)
+{
+	struct build_spec *builds = xcalloc(nr, sizeof(*builds));
+
+	for (size_t s = 0; s < nr; s++) {
+		const char *commit = d->commits.v[slots[s]];
+		struct strbuf name = STRBUF_INIT;
+		size_t before = 0;
+
+		for (size_t t = 0; t < s; t++)
+			before += slots[t] == slots[s];
+		strbuf_addf(&name, "c%.12s", commit);
+		if (before)
+			strbuf_addf(&name, "-%zu", before + 1);
+		builds[s].name = strbuf_detach(&name, NULL);
+		builds[s].cwd = bisect_tree_dir(d->workdir, commit);
+		strvec_init(&builds[s].prefix);
+		strvec_push_nodup(labels, bisect_drive_label(commit));
+	}
+	config_replace_builds(&d->cfg, builds, nr);
+	d->cfg.interleave = true;
+	/* A batch is its rounds: the rule, not `until`, says when to stop. */
+	d->cfg.until_pct = 0;
+}
+
+/* The runs' warnings: the first few, then only how many (at the end). */
+
+static void drive_warning(void *ctx, const char *msg)
+{
+	struct bisect_drive *d = ctx;
+
+	if (d->warnings++ < DRIVE_WARNINGS)
+		run_progress_warning(&d->progress, msg);
+}
+
+static int drive_measure(void *ctx, const size_t *slots, size_t slots_nr,
+			 size_t rounds, struct bisect_values *vals,
+			 struct strbuf *err)
+{
+	struct bisect_drive *d = ctx;
+	struct strvec labels = STRVEC_INIT;
+	struct plan plan = PLAN_INIT;
+	struct session *s = NULL;
+	struct executor *ex = NULL;
+	struct session_opts so = {
+		.iterations = (int)rounds,
+		.append = true,
+		.stop = run_signals_stop(),
+		.cut = run_signals_cut(),
+		.path = d->workload_path,
+		.warning = drive_warning,
+		.ctx = d,
+	};
+	int ret = -1;
+
+	batch_builds(d, slots, slots_nr, &labels);
+	so.labels = labels.v;
+	if (plan_build(&plan, &d->cfg, err) ||
+	    session_check_programs(&d->cfg, &plan, d->workload_path, err))
+		goto out;
+	s = session_new(&d->cfg, &plan, d->st, &so);
+	ex = executor_new(&d->cfg, &plan, d->workload_path, err);
+	if (!ex)
+		goto out;
+	ret = session_run(s, ex, err);
+	if (session_finish(s, ret ? NULL : err))
+		ret = -1;
+	if (!ret && session_status(s) == SESSION_INTERRUPTED)
+		ret = error_addf(err, "interrupted");
+	for (size_t b = 0; !ret && b < slots_nr; b++)
+		ret = collect(d, session_summary(s, b)->id, &vals[b], err);
+out:
+	session_free(s);
+	executor_free(ex);
+	plan_release(&plan);
+	strvec_clear(&labels);
+	return ret;
+}
+
+static const char *commit_of(const struct bisect_drive *d, long i)
+{
+	return i >= 0 ? d->commits.v[i] : NULL;
+}
+
+void bisect_drive_header(const struct bisect_drive *d)
+{
+	if (!d->quiet)
+		printf("%-4s %-14s %-12s %-7s %6s %9s %5s %9s\n", "step",
+		       "kind", "commit", "verdict", "units", "p", "pos",
+		       "alpha");
+}
+
+static int drive_logged(void *ctx, const struct bisect_entry *e,
+			struct strbuf *err)
+{
+	struct bisect_drive *d = ctx;
+	struct store_bisect_step row = {
+		.kind = (char *)bisect_kind_name(e->kind),
+		.commit = d->commits.v[e->commit],
+		.verdict = (char *)bisect_verdict_name(e->verdict),
+		.units = (int64_t)e->units,
+		.p = e->units ? e->p : NAN,
+		.pos = e->units ? e->pos : NAN,
+		.alpha = e->alpha,
+		.image_sha256 = e->hash[0] ? (char *)e->hash : NULL,
+		.same_as = (char *)commit_of(d, e->same_as),
+	};
+
+	if (!d->quiet) {
+		printf("%-4zu %-14s %-12.12s %-7s %6zu ", d->steps, row.kind,
+		       row.commit, row.verdict, e->units);
+		if (e->units)
+			printf("%9.2g %5.2f %9.2g", e->p, e->pos, e->alpha);
+		else if (row.same_as)
+			printf("same binary as %.12s", row.same_as);
+		putchar('\n');
+		fflush(stdout);
+	}
+	d->steps++;
+	return d->bisect_id
+		       ? store_bisect_add_step(d->st, d->bisect_id, &row, err)
+		       : 0;
+}
+
+void bisect_drive_ops(struct bisect_drive *d, struct bisect_ops *ops)
+{
+	*ops = (struct bisect_ops){
+		.build = drive_build,
+		.measure = drive_measure,
+		.logged = drive_logged,
+		.ctx = d,
+	};
+}

@@ -1,0 +1,205 @@
+/* mmcmp bisect-step: one step of `git bisect run`, good, bad or skip. */
+#include "cmd.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisect-drive.h"
+#include "bisect-tree.h"
+#include "store-bisect.h"
+
+static const char step_usage[] =
+	"usage: mmcmp bisect-step [options] CONFIG --good REV --bad REV --operation GLOB --build CMD --image PATH\n"
+	"\n"
+	"One step of `git bisect run`: classify the commit checked out (HEAD\n"
+	"of --builds-from) against the ends as mmcmp bisect does. The first\n"
+	"call checks the ends; the calls of one search share its log and its\n"
+	"error budget in the database.\n"
+	"\n"
+	"Exit status, as git bisect run expects: 0 good-like, 1 bad-like, 125\n"
+	"unsure or it does not build (skip), 128 no regression between the\n"
+	"ends, a bad config or repository or a failure (git stops), 130\n"
+	"interrupted; 2 for options it does not know, as every command.\n";
+
+/* What git bisect run stops at. */
+#define STEP_ABORT 128
+
+/* The log so far: decisions made, and a verdict of the same image. */
+struct step_state {
+	struct store_bisect_step *steps;
+	size_t nr;
+	size_t decisions;
+	size_t planned; /* bisect_planned() of the commits between the ends */
+	bool ends_done;
+};
+
+static void state_release(struct step_state *s)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		store_bisect_step_release(&s->steps[i]);
+	free(s->steps);
+}
+
+/* The line of the log of a good or bad verdict for image hash, or NULL. */
+static const struct store_bisect_step *same_image(const struct step_state *s,
+						  const char *hash)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->steps[i].image_sha256 &&
+		    !strcmp(s->steps[i].image_sha256, hash) &&
+		    strcmp(s->steps[i].kind, "ends") &&
+		    (!strcmp(s->steps[i].verdict, "good") ||
+		     !strcmp(s->steps[i].verdict, "bad")))
+			return &s->steps[i];
+	return NULL;
+}
+
+/* The ends check, on the first call; STEP_ABORT when there is none. */
+static int check_ends(struct bisect_drive *d, const struct bisect_ops *ops,
+		      double share, struct strbuf *err)
+{
+	struct bisect_entry e = {
+		.kind = BISECT_ENDS, .commit = 2, .same_as = -1};
+	struct bisect_look look;
+	char good[65];
+
+	if (ops->build(d, 0, good, err) || ops->build(d, 2, e.hash, err))
+		return error_addf(err, "the ends must build");
+	if (!strcmp(good, e.hash)) {
+		e.verdict = BISECT_GOOD;
+		e.same_as = 0;
+		if (ops->logged(d, &e, err) ||
+		    store_bisect_finish(d->st, d->bisect_id, "same-ends", NULL,
+					err))
+			return -1;
+		printf("no regression between the ends: both build the same '%s'\n",
+		       d->image);
+		return STEP_ABORT;
+	}
+	if (bisect_check_ends(0, 2, &d->rule, share, ops, &e, &look, err) ||
+	    ops->logged(d, &e, err))
+		return -1;
+	if (e.verdict == BISECT_BAD)
+		return 0;
+	if (store_bisect_finish(d->st, d->bisect_id, "no-regression", NULL,
+				err))
+		return -1;
+	printf("no regression between the ends: the bad end is %+.2f%% against the good (one-sided p %.2g); the ends show a change of %.2f%% at most\n",
+	       look.change_pct, look.p, look.mde_pct);
+	return STEP_ABORT;
+}
+
+/* Classify commit 1 (HEAD); the exit status git wants. */
+static int classify(struct bisect_drive *d, const struct bisect_ops *ops,
+		    const struct step_state *s, struct strbuf *err)
+{
+	struct bisect_entry e = {
+		.kind = BISECT_STEP, .commit = 1, .same_as = -1};
+	char good[65], bad[65];
+	const struct store_bisect_step *same;
+	int r = ops->build(d, 1, e.hash, err);
+
+	if (r < 0 ||
+	    (!r && (ops->build(d, 0, good, err) || ops->build(d, 2, bad, err))))
+		return -1;
+	if (r > 0) {
+		e.verdict = BISECT_SKIP;
+		e.hash[0] = '\0';
+	} else if (!strcmp(e.hash, good) || !strcmp(e.hash, bad)) {
+		e.verdict = strcmp(e.hash, good) ? BISECT_BAD : BISECT_GOOD;
+		e.same_as = strcmp(e.hash, good) ? 2 : 0;
+	} else if ((same = same_image(s, e.hash))) {
+		strvec_push(&d->commits, same->commit);
+		e.same_as = (long)d->commits.nr - 1;
+		e.verdict = strcmp(same->verdict, "good") ? BISECT_BAD
+							  : BISECT_GOOD;
+	} else if (bisect_decide(0, 1, 2, &d->rule,
+				 bisect_share(d->rule.alpha, s->planned,
+					      s->decisions),
+				 ops, &e, err)) {
+		return -1;
+	}
+	if (ops->logged(d, &e, err))
+		return -1;
+	return e.verdict == BISECT_GOOD ? 0 : e.verdict == BISECT_BAD ? 1 : 125;
+}
+
+static int step_main(int argc, char **argv)
+{
+	struct bisect_drive d = {.rule = BISECT_RULE_INIT,
+				 .commits = STRVEC_INIT};
+	struct step_state s = {0};
+	struct bisect_ops ops;
+	struct strbuf err = STRBUF_INIT;
+	struct run_signals sigs;
+	struct strvec ends = STRVEC_INIT;
+	char head[41];
+	size_t n;
+	int ret = bisect_drive_begin(&cmd_bisect_step, argc, argv, &d, &err);
+
+	/* Options git cannot have meant are refused as everywhere, 2. */
+	if (ret) {
+		ret = d.parsed ? STEP_ABORT : ret;
+		goto out;
+	}
+	/* Commits 0, 1, 2: the good end, HEAD, the bad end. */
+	n = d.commits.nr;
+	s.planned = bisect_planned(n);
+	if (bisect_tree_resolve(d.repo, "HEAD", head, &err)) {
+		ret = error("%s", err.buf) - 1 + STEP_ABORT;
+		goto out;
+	}
+	strvec_push(&ends, d.commits.v[0]);
+	strvec_push(&ends, head);
+	strvec_push(&ends, d.commits.v[n - 1]);
+	strvec_clear(&d.commits);
+	d.commits = ends;
+	ends = (struct strvec)STRVEC_INIT;
+	if (bisect_drive_start(&d, true, &err) ||
+	    store_bisect_steps(d.st, d.bisect_id, &s.steps, &s.nr, &err)) {
+		ret = error("%s", err.buf) - 1 + STEP_ABORT;
+		goto out;
+	}
+	for (size_t i = 0; i < s.nr; i++) {
+		s.decisions += s.steps[i].units > 0;
+		s.ends_done |= !strcmp(s.steps[i].kind, "ends");
+	}
+	d.steps = s.nr;
+	d.quiet = true;
+	bisect_drive_ops(&d, &ops);
+	run_signals_catch(&sigs);
+	ret = s.ends_done ? 0
+			  : check_ends(&d, &ops,
+				       bisect_share(d.rule.alpha, s.planned, 0),
+				       &err);
+	if (!ret) {
+		s.decisions += !s.ends_done;
+		ret = classify(&d, &ops, &s, &err);
+		if (ret >= 0)
+			printf("%.12s: %s\n", head,
+			       ret == 0	  ? "good-like"
+			       : ret == 1 ? "bad-like"
+					  : "skip");
+	}
+	run_signals_restore(&sigs);
+	if (ret < 0)
+		ret = *run_signals_stop()
+			      ? 130
+			      : error("%s", err.buf) - 1 + STEP_ABORT;
+out:
+	state_release(&s);
+	strvec_clear(&ends);
+	bisect_drive_close(&d);
+	strbuf_release(&err);
+	return ret;
+}
+
+const struct cmd cmd_bisect_step = {
+	.name = "bisect-step",
+	.summary = "one step of git bisect run: exit 0 good, 1 bad, 125 skip",
+	.usage = step_usage,
+	.options = bisect_option_table,
+	.run = step_main,
+};
