@@ -20,11 +20,18 @@ static const char step_usage[] =
 	"\n"
 	"Exit status, as git bisect run expects: 0 good-like, 1 bad-like, 125\n"
 	"unsure or it does not build (skip), 128 no regression between the\n"
-	"ends, a bad config or repository or a failure (git stops), 130\n"
-	"interrupted; 2 for options it does not know, as every command.\n";
+	"ends, bad options, a bad config or repository or a failure (git\n"
+	"stops), 130 interrupted.\n";
 
 /* What git bisect run stops at. */
 #define STEP_ABORT 128
+
+/* Print the error and give the status at which git bisect run stops. */
+static int step_abort(const struct strbuf *err)
+{
+	error("%s", err->buf);
+	return STEP_ABORT;
+}
 
 /* The log so far: decisions made, and a verdict of the same image. */
 struct step_state {
@@ -139,16 +146,19 @@ static int step_main(int argc, char **argv)
 	size_t n;
 	int ret = bisect_drive_begin(&cmd_bisect_step, argc, argv, &d, &err);
 
-	/* Options git cannot have meant are refused as everywhere, 2. */
+	/*
+	 * Bad options too stop git: the 2 every other command exits with
+	 * would read as a bad commit, and git would name a wrong culprit.
+	 */
 	if (ret) {
-		ret = d.parsed ? STEP_ABORT : ret;
+		ret = STEP_ABORT;
 		goto out;
 	}
 	/* Commits 0, 1, 2: the good end, HEAD, the bad end. */
 	n = d.commits.nr;
 	s.planned = bisect_planned(n);
 	if (bisect_tree_resolve(d.repo, "HEAD", head, &err)) {
-		ret = error("%s", err.buf) - 1 + STEP_ABORT;
+		ret = step_abort(&err);
 		goto out;
 	}
 	strvec_push(&ends, d.commits.v[0]);
@@ -159,7 +169,7 @@ static int step_main(int argc, char **argv)
 	ends = (struct strvec)STRVEC_INIT;
 	if (bisect_drive_start(&d, true, &err) ||
 	    store_bisect_steps(d.st, d.bisect_id, &s.steps, &s.nr, &err)) {
-		ret = error("%s", err.buf) - 1 + STEP_ABORT;
+		ret = step_abort(&err);
 		goto out;
 	}
 	for (size_t i = 0; i < s.nr; i++) {
@@ -185,9 +195,7 @@ static int step_main(int argc, char **argv)
 	}
 	run_signals_restore(&sigs);
 	if (ret < 0)
-		ret = *run_signals_stop()
-			      ? 130
-			      : error("%s", err.buf) - 1 + STEP_ABORT;
+		ret = *run_signals_stop() ? 130 : step_abort(&err);
 out:
 	state_release(&s);
 	strvec_clear(&ends);

@@ -130,6 +130,12 @@ expect_status 128 "bisect-step on ends without a regression stops git" \
 	--builds-from "$repo" --work "$TMP/work" "$@"
 grep_file "$TMP/out" "^no regression between the ends" "and says why"
 
+# Bad input to bisect-step stops git too: 2 would read as a bad commit.
+expect_status 128 "bisect-step without --good stops git" \
+	"$MMCMP" bisect-step "$TMP/spin.yaml" --bad c63 \
+	--builds-from "$repo" --work "$TMP/work" "$@"
+grep_file "$TMP/err" "missing --good" "and names what is missing"
+
 # git bisect run with bisect-step, in the repository's work tree.
 db="$TMP/step.db"
 (
