@@ -128,6 +128,23 @@ double stats_nct_cdf(double t, double df, double ncp);
 double stats_nct_sf(double t, double df, double ncp);
 
 /*
+ * The part of AS 243 for one |t| and df that does not depend on the
+ * noncentrality (the incomplete betas that start its series), computed
+ * once for a t evaluated at many ncp, as the nodes of Welch's power
+ * integral are while its root is sought. stats_nct_tail_prep() gives
+ * stats_nct_sf(t, df, ncp) (upper) or stats_nct_cdf(t, df, ncp) for t =
+ * -t_abs when neg, else t_abs, bit for bit as they do.
+ */
+struct stats_nct_prep {
+	double t, df;			    /* |t| and df as given */
+	double x, xodd, godd, xeven, geven; /* NaN x: not prepared */
+};
+
+void stats_nct_prepare(double t_abs, double df, struct stats_nct_prep *pp);
+double stats_nct_tail_prep(const struct stats_nct_prep *pp, bool neg,
+			   double ncp, bool upper);
+
+/*
  * Version 2 of compare's statistics (docs: the statistics reference,
  * sections 1 to 9): pure functions on unit values, one value per unit
  * of replication (an iteration, a run), without any printing or state.
