@@ -124,4 +124,14 @@ expect_status 0 "import a side of one iteration" M import "$TMP/one.csv"
 expect_status 0 "compare it as JSON" M compare --format json U1 U2
 check "an untested row has a null scale" test "$(scales "$TMP/out")" = None
 
+
+# aa-n5.csv under --unit sample: the samples of an iteration are alike
+# (intraclass correlation 0.80, the median side), which the samples as
+# units hide; the table says so once, and the default unit does not.
+expect_status 0 "compare the A/A table --unit sample" M compare --unit sample A1 B1
+grep_file "$TMP/out" "^warning: samples: in 40 of 40 sides the samples of one iteration are alike (ANOVA p < 0.01; intraclass correlation 0.80, median side)" \
+	"--unit sample warns once that the samples are not independent"
+expect_status 0 "compare it by iterations" M compare A1 B1
+check "the iterations as units do not" sh -c "! grep -q '^warning: samples:' '$TMP/out'"
+
 done_testing
