@@ -1527,15 +1527,77 @@ static void prune(struct compare_result *res, const char *benchmark,
 	res->bench_nr = kept;
 }
 
+/* Distinct pairs of pooled sample counts whose mark rate is worked out. */
+#define MMTESTS_PAIRS_MAX 16
+
+/*
+ * The largest rate at which the mmtests rule marks an unchanged row of
+ * the comparison (stats_mmtests_aa_rate()) for the pooled sample counts
+ * of its rows, base against each other side; *na, *nb its counts. With
+ * more than MMTESTS_PAIRS_MAX distinct pairs, the rate of the fewest
+ * samples on either side, which bounds them all.
+ */
+static double mmtests_rate(const struct compare_result *res, size_t *na,
+			   size_t *nb)
+{
+	size_t pair[MMTESTS_PAIRS_MAX][2], pairs = 0, fa = SIZE_MAX;
+	size_t fb = SIZE_MAX;
+	bool many = false;
+	double worst = 0.0;
+
+	*na = *nb = 0;
+	for (size_t bi = 0; bi < res->bench_nr; bi++)
+		for (size_t o = 0; o < res->bench[bi].ops_nr; o++)
+			for (size_t i = 1; i < res->runs_nr; i++) {
+				const struct compare_op *op =
+					&res->bench[bi].ops[o];
+				size_t a = op->side[0].sum.n;
+				size_t b = op->side[i].sum.n, k = 0;
+
+				if (!op->side[i].present || a < 2 || b < 2)
+					continue;
+				fa = a < fa ? a : fa;
+				fb = b < fb ? b : fb;
+				while (k < pairs &&
+				       (pair[k][0] != a || pair[k][1] != b))
+					k++;
+				if (k < pairs)
+					continue;
+				if (pairs == MMTESTS_PAIRS_MAX) {
+					many = true;
+					continue;
+				}
+				pair[pairs][0] = a;
+				pair[pairs++][1] = b;
+			}
+	if (many) {
+		pairs = 1;
+		pair[0][0] = fa;
+		pair[0][1] = fb;
+	}
+	for (size_t k = 0; k < pairs; k++) {
+		double r = stats_mmtests_aa_rate(pair[k][0], pair[k][1]);
+
+		if (r > worst || !*na) {
+			worst = r;
+			*na = pair[k][0];
+			*nb = pair[k][1];
+		}
+	}
+	return worst;
+}
+
 /*
  * --test=mmtests: its rule is a heuristic without an error rate
  * (reference section 8); say so when some table has fewer than 5 units
- * on a side.
+ * on a side, with how often the rule marks unchanged rows of independent
+ * normal samples as many as it pools here.
  */
 static void mmtests_warnings(struct compare_result *res)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t fewest = SIZE_MAX;
+	size_t fewest = SIZE_MAX, na, nb;
+	double rate;
 
 	for (size_t bi = 0; bi < res->bench_nr; bi++)
 		for (size_t o = 0; o < res->bench[bi].ops_nr; o++)
@@ -1549,10 +1611,17 @@ static void mmtests_warnings(struct compare_result *res)
 	if (fewest >= 5 || res->runs_nr < 2)
 		goto out;
 	strbuf_addf(&sb,
-		    "the mmtests rule is a heuristic without an error rate "
-		    "(13%% false marks per row at n = 2): with %zu %s on a "
-		    "side, its marks are not tests",
+		    "the mmtests rule is a heuristic without an error rate: "
+		    "with %zu %s on a side, its marks are not tests",
 		    fewest, compare_unit_plural(res->opts.unit));
+	rate = mmtests_rate(res, &na, &nb);
+	if (na)
+		strbuf_addf(&sb,
+			    " (of independent normal samples, %zu against %zu "
+			    "as pooled here, it marks %.2g%% of rows that did "
+			    "not change; more when the samples of an iteration "
+			    "are alike)",
+			    na, nb, 100.0 * rate);
 	strvec_push(&res->warnings, sb.buf);
 out:
 	strbuf_release(&sb);

@@ -345,6 +345,15 @@ enum stats_pct_state stats_pct_change(double value, bool has_value, double base,
 double stats_utest_floor(size_t na, size_t nb);
 
 /*
+ * Section 8. How often mmtests' rule (|mean_a - mean_b| > 1.96 (sd_a +
+ * sd_b), over the samples it pools) marks a row of na and nb
+ * independent normal samples that did not change: E[2 Phi(-1.96 (S_a +
+ * S_b) / sqrt(1/na + 1/nb))] over the two sample sds (sigma 1),
+ * integrated by Simpson's rule on each; 0 when a side has fewer than 2.
+ */
+double stats_mmtests_aa_rate(size_t na, size_t nb);
+
+/*
  * The fewest units per side (n = na = nb) with which the U test can
  * mark a lone change in a family of `family` rows under BH at rate
  * alpha: the smallest n with stats_utest_floor(n, n) <= alpha / family.

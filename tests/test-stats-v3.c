@@ -168,6 +168,19 @@ out:
 	free(x);
 }
 
+static void check_mmtests_rate(char **f, size_t nf, int line)
+{
+	double v[3];
+
+	if (nf != 4 || !nums(f, 1, 3, v)) {
+		ok(false, "mmtests_rate row (line %d) parses", line);
+		return;
+	}
+	check_rel_tol("mmtests_rate", f[1],
+		      stats_mmtests_aa_rate((size_t)v[0], (size_t)v[1]), v[2],
+		      1e-6, line);
+}
+
 /* clang-format off */
 static const struct {
 	const char *name;
@@ -180,6 +193,7 @@ static const struct {
 	{ "power_n", check_power_n },
 	{ "esd", check_esd },
 	{ "stein", check_stein },
+	{ "mmtests_rate", check_mmtests_rate },
 };
 /* clang-format on */
 
