@@ -248,8 +248,9 @@ static void test_auto_calibration(void)
 		run_data_release(&runs[0]);
 		run_data_release(&runs[1]);
 	}
-	ok(runs_picked, "simulation: --unit auto picks the run for labels "
-			"pooling %d runs",
+	ok(runs_picked,
+	   "simulation: --unit auto picks the run for labels "
+	   "pooling %d runs",
 	   SIM_RUNS);
 	diag("A/A, %d runs x %d iterations a label, run effect and noise 2%%: "
 	     "auto %zu of %zu rows and %zu of %d tables marked, iterations "
@@ -260,8 +261,9 @@ static void test_auto_calibration(void)
 	ok((double)rows[0] <= 0.075 * (double)all,
 	   "simulation: --unit auto marks %zu of %zu A/A rows (<= 7.5%%)",
 	   rows[0], all);
-	ok(tables[0] <= 4, "simulation: and %zu of %d A/A tables under BH "
-			   "(<= 4)",
+	ok(tables[0] <= 4,
+	   "simulation: and %zu of %d A/A tables under BH "
+	   "(<= 4)",
 	   tables[0], SIM_TABLES);
 	ok(rows[1] > 2 * rows[0] && (double)rows[1] > 0.1 * (double)all,
 	   "simulation: the iterations as units mark %zu rows, far more",
