@@ -876,13 +876,20 @@ static void apply_family(struct compare_result *res, bool monitor)
 	 * The power of a lone change: BH marks it at alpha / tested.
 	 * Constant sides have none (constant_sides()).
 	 */
-	for (size_t k = 0; k < n; k++)
-		if (!isnan(p[k]) && !item[k].side->welch.constant)
-			item[k].side->mde_pct = stats_welch_mde_pct(
-				&item[k].side->welch,
-				opts->fdr ? opts->alpha / (double)tested
-					  : opts->alpha,
-				0.8);
+	for (size_t k = 0; k < n; k++) {
+		double level =
+			opts->fdr ? opts->alpha / (double)tested : opts->alpha;
+
+		if (isnan(p[k]) || item[k].side->welch.constant)
+			continue;
+		/* The U test's own under --test=utest. */
+		item[k].side->mde_pct =
+			opts->test == COMPARE_TEST_UTEST
+				? stats_utest_mde_pct(&item[k].side->welch,
+						      level, 0.8)
+				: stats_welch_mde_pct(&item[k].side->welch,
+						      level, 0.8);
+	}
 	free(item);
 	free(p);
 	free(adj);

@@ -532,6 +532,33 @@ double stats_mmtests_aa_rate(size_t na, size_t nb)
 	return rate / (mass_a * mass_b);
 }
 
+double stats_utest_mde_pct(const struct stats_welch_units *w, double alpha,
+			   double power)
+{
+	double fa, fb, need, sd, delta;
+
+	if (w->untested != STATS_TESTED || w->constant ||
+	    !(alpha > 0.0 && alpha < 1.0) || !(power > 0.0 && power < 1.0) ||
+	    stats_utest_floor(w->na, w->nb) > alpha)
+		return NAN;
+	fa = (double)w->na;
+	fb = (double)w->nb;
+	need = 0.5 + (stats_norm_quantile(1.0 - 0.5 * alpha) +
+		      stats_norm_quantile(power)) *
+			     sqrt((fa + fb + 1.0) / (12.0 * fa * fb));
+	if (!(need < 1.0))
+		return NAN;
+	delta = M_SQRT2 * stats_norm_quantile(need);
+	if (w->log_scale)
+		return 100.0 * expm1(delta * sqrt(0.5 * (w->var_a + w->var_b)));
+	if (w->mean_a == 0.0 || w->mean_b == 0.0)
+		return NAN;
+	/* The two sides' CVs, in percent, as Welch's plain-scale MDE. */
+	sd = sqrt(0.5 * (w->var_a / (w->mean_a * w->mean_a) +
+			 w->var_b / (w->mean_b * w->mean_b)));
+	return 100.0 * delta * sd;
+}
+
 double stats_utest_floor(size_t na, size_t nb)
 {
 	size_t lo = na < nb ? na : nb, hi = na < nb ? nb : na;

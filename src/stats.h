@@ -345,6 +345,20 @@ enum stats_pct_state stats_pct_change(double value, bool has_value, double base,
 double stats_utest_floor(size_t na, size_t nb);
 
 /*
+ * The minimum detectable effect of a row under the U test, in percent as
+ * stats_welch_mde_pct(): Noether's (JASA 1987) normal approximation of
+ * the rank-sum test's power under a shift of normal values of a common
+ * sd s (the root mean square of the two sides'), found with probability
+ * power at two-sided level alpha when P(Y > X) = Phi(delta / (s sqrt 2))
+ * exceeds 1/2 by (z(1 - alpha/2) + z(power)) sqrt((na + nb + 1) / (12 na
+ * nb)). NaN where stats_welch_mde_pct() is, and where the exact test
+ * cannot reach alpha at all (stats_utest_floor() above it) or the shift
+ * would need P(Y > X) >= 1.
+ */
+double stats_utest_mde_pct(const struct stats_welch_units *w, double alpha,
+			   double power);
+
+/*
  * Section 8. How often mmtests' rule (|mean_a - mean_b| > 1.96 (sd_a +
  * sd_b), over the samples it pools) marks a row of na and nb
  * independent normal samples that did not change: E[2 Phi(-1.96 (S_a +
