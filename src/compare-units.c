@@ -17,11 +17,19 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The number of distinct values of v[0..n), which it sorts. */
+/*
+ * The number of distinct values of v[0..n), which it reorders: runs of
+ * one value (a run's samples come together) are cut to one first, so
+ * the sort has few values.
+ */
 static size_t distinct(int64_t *v, size_t n)
 {
-	size_t d = 0;
+	size_t d = 0, kept = 0;
 
+	for (size_t i = 0; i < n; i++)
+		if (!kept || v[kept - 1] != v[i])
+			v[kept++] = v[i];
+	n = kept;
 	qsort(v, n, sizeof(*v), cmp_i64);
 	for (size_t i = 0; i < n; i++)
 		d += !i || v[i] != v[i - 1];

@@ -189,6 +189,11 @@ struct side_units {
 	long long *iter_boot;
 	size_t iter_n;
 	/*
+	 * Under --unit sample, each unit's iteration as a key; NULL when
+	 * the samples know none or the unit is another.
+	 */
+	long long *sample_iter;
+	/*
 	 * The units hold different numbers of samples (or of iterations),
 	 * so their equal-weight mean is not the mean of all samples.
 	 */
@@ -203,6 +208,7 @@ static void side_units_release(struct side_units *su)
 	free(su->iter_u);
 	free(su->iter_run);
 	free(su->iter_boot);
+	free(su->sample_iter);
 	memset(su, 0, sizeof(*su));
 }
 
@@ -294,6 +300,11 @@ static void side_units_compute(const struct op_samples *src,
 	su->n = stats_unit_values(n ? src->v : NULL, key, n, reciprocal, su->u,
 				  count);
 	su->unbalanced = !all_equal(count, su->n);
+	if (unit == COMPARE_UNIT_SAMPLE && n && src->iteration) {
+		su->sample_iter = xmalloc(n * sizeof(*su->sample_iter));
+		for (size_t i = 0; i < n; i++)
+			su->sample_iter[i] = (long long)src->iteration[i];
+	}
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = src->iteration ? (double)src->iteration[i] : (double)i;
 	su->time = per_unit(tmp, key, n, su->n);
@@ -441,6 +452,7 @@ static void side_test(struct compare_side *s, const struct compare_side *b,
  * boots > iterations. Under --unit iteration the boots when known, else
  * the runs; under --unit boot the runs. COMPARE_UNIT_SAMPLE when none
  * does or it cannot be told; *p is the ANOVA's p, NaN untested.
+ * (--unit sample: sample_icc().)
  */
 static enum compare_unit level_above(const struct side_units *x,
 				     enum compare_unit unit, double *p)
@@ -493,6 +505,21 @@ static void level_note(struct compare_op *op, const char *label,
 		strbuf_addstr(sb, ": more boots, not more iterations, buy "
 				  "precision");
 	strvec_push(&op->warnings, sb->buf);
+}
+
+/*
+ * Under --unit sample, the intraclass correlation of side x's samples
+ * within their iterations (the one-way random effects share,
+ * compare_between_share()) and the ANOVA's p of the iterations, which
+ * samples_warning() sums up per table; NaN otherwise.
+ */
+static void sample_icc(struct compare_side *s, const struct side_units *x)
+{
+	s->icc = s->icc_p = NAN;
+	if (!x->sample_iter || x->n < 3)
+		return;
+	s->icc = compare_between_share(x->u, x->sample_iter, x->n);
+	s->icc_p = stats_anova_p(x->u, x->sample_iter, x->n);
 }
 
 /*
@@ -557,6 +584,7 @@ static void op_warnings(struct compare_op *op, const struct side_units *su,
 			strvec_push(&op->warnings, sb.buf);
 		}
 		level_note(op, labels[i], x, opts->unit, &sb);
+		sample_icc(&op->side[i], x);
 	}
 	strbuf_release(&sb);
 }
@@ -608,6 +636,7 @@ static void bench_add_op(struct compare_bench *b, char *const *labels,
 	for (size_t i = 0; i < runs_nr; i++) {
 		s = &op->side[i];
 		s->present = src[i] != NULL;
+		s->icc = s->icc_p = NAN;
 		/* Every run is summarised the baseline's way. */
 		stats_summarize(src[i] ? src[i]->v : NULL,
 				src[i] ? src[i]->nr : 0, op->higher_better,
@@ -847,13 +876,20 @@ static void apply_family(struct compare_result *res, bool monitor)
 	 * The power of a lone change: BH marks it at alpha / tested.
 	 * Constant sides have none (constant_sides()).
 	 */
-	for (size_t k = 0; k < n; k++)
-		if (!isnan(p[k]) && !item[k].side->welch.constant)
-			item[k].side->mde_pct = stats_welch_mde_pct(
-				&item[k].side->welch,
-				opts->fdr ? opts->alpha / (double)tested
-					  : opts->alpha,
-				0.8);
+	for (size_t k = 0; k < n; k++) {
+		double level =
+			opts->fdr ? opts->alpha / (double)tested : opts->alpha;
+
+		if (isnan(p[k]) || item[k].side->welch.constant)
+			continue;
+		/* The U test's own under --test=utest. */
+		item[k].side->mde_pct =
+			opts->test == COMPARE_TEST_UTEST
+				? stats_utest_mde_pct(&item[k].side->welch,
+						      level, 0.8)
+				: stats_welch_mde_pct(&item[k].side->welch,
+						      level, 0.8);
+	}
 	free(item);
 	free(p);
 	free(adj);
@@ -1021,6 +1057,48 @@ static void bench_rows(const struct compare_result *res,
 			}
 		}
 	}
+}
+
+/*
+ * --unit sample takes the samples of an iteration as independent; when
+ * they are alike, so that the iterations differ more than the samples in
+ * them (ANOVA p < 0.01), the intervals are too narrow and the marks too
+ * many: one warning per table, with the median intraclass correlation.
+ */
+static int cmp_double(const void *a, const void *b);
+
+static void samples_warning(const struct compare_result *res,
+			    struct compare_bench *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	double *icc = xmalloc((b->ops_nr * res->runs_nr + 1) * sizeof(*icc));
+	size_t n = 0, alike = 0;
+
+	for (size_t o = 0; o < b->ops_nr; o++)
+		for (size_t i = 0; i < res->runs_nr; i++) {
+			const struct compare_side *s = &b->ops[o].side[i];
+
+			if (isnan(s->icc_p))
+				continue;
+			alike += s->icc_p < 0.01;
+			if (!isnan(s->icc))
+				icc[n++] = s->icc;
+		}
+	if (alike && n) {
+		qsort(icc, n, sizeof(*icc), cmp_double);
+		strbuf_addf(&sb,
+			    "samples: in %zu of %zu sides the samples of one "
+			    "iteration are alike (ANOVA p < 0.01; intraclass "
+			    "correlation %.2f, median side), which --unit "
+			    "sample takes as independent, so its intervals "
+			    "are too narrow: use --unit iteration",
+			    alike, n,
+			    n % 2 ? icc[n / 2]
+				  : 0.5 * (icc[n / 2 - 1] + icc[n / 2]));
+		strvec_push(&b->warnings, sb.buf);
+	}
+	free(icc);
+	strbuf_release(&sb);
 }
 
 static void bench_footers(const struct compare_result *res,
@@ -1221,6 +1299,7 @@ static void bench_finish(const struct compare_result *res,
 {
 	if (res->opts.test == COMPARE_TEST_UTEST)
 		utest_warning(res, b);
+	samples_warning(res, b);
 	/* Once per table what several operations share (the order). */
 	for (size_t o = 0; o < b->ops_nr; o++)
 		for (size_t k = 0; k < b->ops[o].warnings.nr; k++)
@@ -1455,15 +1534,77 @@ static void prune(struct compare_result *res, const char *benchmark,
 	res->bench_nr = kept;
 }
 
+/* Distinct pairs of pooled sample counts whose mark rate is worked out. */
+#define MMTESTS_PAIRS_MAX 16
+
+/*
+ * The largest rate at which the mmtests rule marks an unchanged row of
+ * the comparison (stats_mmtests_aa_rate()) for the pooled sample counts
+ * of its rows, base against each other side; *na, *nb its counts. With
+ * more than MMTESTS_PAIRS_MAX distinct pairs, the rate of the fewest
+ * samples on either side, which bounds them all.
+ */
+static double mmtests_rate(const struct compare_result *res, size_t *na,
+			   size_t *nb)
+{
+	size_t pair[MMTESTS_PAIRS_MAX][2], pairs = 0, fa = SIZE_MAX;
+	size_t fb = SIZE_MAX;
+	bool many = false;
+	double worst = 0.0;
+
+	*na = *nb = 0;
+	for (size_t bi = 0; bi < res->bench_nr; bi++)
+		for (size_t o = 0; o < res->bench[bi].ops_nr; o++)
+			for (size_t i = 1; i < res->runs_nr; i++) {
+				const struct compare_op *op =
+					&res->bench[bi].ops[o];
+				size_t a = op->side[0].sum.n;
+				size_t b = op->side[i].sum.n, k = 0;
+
+				if (!op->side[i].present || a < 2 || b < 2)
+					continue;
+				fa = a < fa ? a : fa;
+				fb = b < fb ? b : fb;
+				while (k < pairs &&
+				       (pair[k][0] != a || pair[k][1] != b))
+					k++;
+				if (k < pairs)
+					continue;
+				if (pairs == MMTESTS_PAIRS_MAX) {
+					many = true;
+					continue;
+				}
+				pair[pairs][0] = a;
+				pair[pairs++][1] = b;
+			}
+	if (many) {
+		pairs = 1;
+		pair[0][0] = fa;
+		pair[0][1] = fb;
+	}
+	for (size_t k = 0; k < pairs; k++) {
+		double r = stats_mmtests_aa_rate(pair[k][0], pair[k][1]);
+
+		if (r > worst || !*na) {
+			worst = r;
+			*na = pair[k][0];
+			*nb = pair[k][1];
+		}
+	}
+	return worst;
+}
+
 /*
  * --test=mmtests: its rule is a heuristic without an error rate
  * (reference section 8); say so when some table has fewer than 5 units
- * on a side.
+ * on a side, with how often the rule marks unchanged rows of independent
+ * normal samples as many as it pools here.
  */
 static void mmtests_warnings(struct compare_result *res)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t fewest = SIZE_MAX;
+	size_t fewest = SIZE_MAX, na, nb;
+	double rate;
 
 	for (size_t bi = 0; bi < res->bench_nr; bi++)
 		for (size_t o = 0; o < res->bench[bi].ops_nr; o++)
@@ -1477,10 +1618,17 @@ static void mmtests_warnings(struct compare_result *res)
 	if (fewest >= 5 || res->runs_nr < 2)
 		goto out;
 	strbuf_addf(&sb,
-		    "the mmtests rule is a heuristic without an error rate "
-		    "(13%% false marks per row at n = 2): with %zu %s on a "
-		    "side, its marks are not tests",
+		    "the mmtests rule is a heuristic without an error rate: "
+		    "with %zu %s on a side, its marks are not tests",
 		    fewest, compare_unit_plural(res->opts.unit));
+	rate = mmtests_rate(res, &na, &nb);
+	if (na)
+		strbuf_addf(&sb,
+			    " (of independent normal samples, %zu against %zu "
+			    "as pooled here, it marks %.2g%% of rows that did "
+			    "not change; more when the samples of an iteration "
+			    "are alike)",
+			    na, nb, 100.0 * rate);
 	strvec_push(&res->warnings, sb.buf);
 out:
 	strbuf_release(&sb);

@@ -163,6 +163,12 @@ struct compare_side {
 	double mde_pct;
 	double drift_rho, drift_p; /* Spearman with time; p NaN below 6 */
 	/*
+	 * Under --unit sample, the intraclass correlation of the samples
+	 * within their iterations and the p of the iterations' one-way
+	 * ANOVA; NaN otherwise (samples without iterations too).
+	 */
+	double icc, icc_p;
+	/*
 	 * Under --unit run or boot, the share of the variance of this
 	 * side's iteration values that lies between its units
 	 * (compare_between_share()) and its iterations per unit; NaN when

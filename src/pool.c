@@ -141,7 +141,9 @@ static int64_t iterations_used(const struct run_data *rd)
 	for (size_t i = 0; i < rd->ops_nr; i++)
 		for (size_t k = 0; rd->ops[i].iteration && k < rd->ops[i].nr;
 		     k++)
-			ids[n++] = rd->ops[i].iteration[k];
+			/* An iteration's samples come in a row: sort fewer. */
+			if (!n || ids[n - 1] != rd->ops[i].iteration[k])
+				ids[n++] = rd->ops[i].iteration[k];
 	qsort(ids, n, sizeof(*ids), cmp_int64);
 	for (size_t i = 0; i < n; i++)
 		used += !i || ids[i] != ids[i - 1];

@@ -599,11 +599,13 @@ double stats_norm_quantile(double p)
 	return q < 0.0 ? -z : z;
 }
 
-/* The density of Student's t: (1 + t^2 / df)^-((df + 1) / 2) / (sqrt(df) B). */
-static double t_pdf(double t, double df)
+/*
+ * The density of Student's t: (1 + t^2 / df)^-((df + 1) / 2) / (sqrt(df)
+ * B), lb = log B(df / 2, 1 / 2), which t_isf_upper() computes once.
+ */
+static double t_pdf(double t, double df, double lb)
 {
-	return exp(-0.5 * (df + 1.0) * log1p(t * t / df) - 0.5 * log(df) -
-		   lbeta(0.5 * df, 0.5));
+	return exp(-0.5 * (df + 1.0) * log1p(t * t / df) - 0.5 * log(df) - lb);
 }
 
 /*
@@ -614,10 +616,11 @@ static double t_pdf(double t, double df)
  */
 static double t_isf_upper(double q, double df)
 {
-	double lo = 0.0, hi = fmax(1.0, -stats_norm_quantile(q)), t;
+	double lo = 0.0, hi = fmax(1.0, -stats_norm_quantile(q)), t, lb;
 
 	if (q == 0.5)
 		return 0.0;
+	lb = lbeta(0.5 * df, 0.5);
 	while (stats_t_sf(hi, df) > q) {
 		lo = hi;
 		hi *= 4.0;
@@ -634,7 +637,7 @@ static double t_isf_upper(double q, double df)
 			lo = t;
 		else
 			hi = t;
-		next = t + f / t_pdf(t, df);
+		next = t + f / t_pdf(t, df, lb);
 		if (!(next > lo && next < hi))
 			next = lo > 0.0 && hi > 4.0 * lo ? sqrt(lo * hi)
 							 : 0.5 * (lo + hi);
@@ -665,33 +668,45 @@ double stats_t_isf(double q, double df)
 #define NCT_NORMAL_DF  4e5
 #define NCT_NORMAL_DEL (2.0 * 0.69314718055994530942 * 1021.0)
 
-/*
- * P(T <= t) for t >= 0 with noncentrality del: Lenth's algorithm AS 243
- * (R. V. Lenth, "Cumulative distribution function of the non-central t
- * distribution", Applied Statistics 38(1), 1989), the series of
- * Guenther (1978) that R's pnt() also uses:
- * P = Phi(-del) + sum_j (p_j I_x(j + 1/2, df/2) + q_j I_x(j + 1, df/2)) / 2
- * with x = t^2 / (t^2 + df), Poisson weights p_j = e^(-del^2/2)
- * (del^2/2)^j / j! and q_j = del / sqrt(2) e^(-del^2/2) (del^2/2)^j /
- * Gamma(j + 3/2), the incomplete betas advanced by recurrence. It stops
- * when the bound 2 s (I_x - g) on the rest, s the Poisson mass left, is
- * below 1e-12.
- */
-static double nct_lower_pos(double t, double df, double del)
+void stats_nct_prepare(double t, double df, struct stats_nct_prep *pp)
 {
-	double x, rxb, lambda, p, q, s, a, b, albeta, xodd, xeven, godd, geven;
-	double tnc;
+	double x, rxb, a, b, albeta, tnc;
 
-	if (df > NCT_NORMAL_DF || del * del > NCT_NORMAL_DEL) {
-		/* Abramowitz and Stegun 26.7.10. */
-		double k = 1.0 / (4.0 * df);
-
-		return stats_norm_sf(-(t * (1.0 - k) - del) /
-				     sqrt(1.0 + t * t * 2.0 * k));
-	}
+	pp->t = t;
+	pp->df = df;
+	pp->x = NAN;
+	if (!(t >= 0.0) || !(df > 0.0) || df > NCT_NORMAL_DF || isinf(t))
+		return;
 	x = t * t;
 	rxb = df / (x + df); /* 1 - x below, without cancellation */
 	x = x / (x + df);
+	pp->x = x;
+	if (x <= 0.0)
+		return;
+	a = 0.5;
+	b = 0.5 * df;
+	rxb = pow(rxb, b);
+	albeta = lbeta(a, b); /* log(sqrt(pi) Gamma(b) / Gamma(b + 1/2)) */
+	pp->xodd = stats_betainc(a, b, x);
+	pp->godd = 2.0 * rxb * exp(a * log(x) - albeta);
+	tnc = b * x;
+	pp->xeven = tnc < DBL_EPSILON ? tnc : 1.0 - rxb;
+	pp->geven = tnc * rxb;
+}
+
+/* nct_lower_pos() of a prepared t, pp->x not NaN. */
+static double nct_lower_prep(const struct stats_nct_prep *pp, double del)
+{
+	double x = pp->x, lambda, p, q, s, a, b, xodd, xeven, godd, geven;
+	double tnc;
+
+	if (del * del > NCT_NORMAL_DEL) {
+		/* Abramowitz and Stegun 26.7.10. */
+		double k = 1.0 / (4.0 * pp->df);
+
+		return stats_norm_sf(-(pp->t * (1.0 - k) - del) /
+				     sqrt(1.0 + pp->t * pp->t * 2.0 * k));
+	}
 	if (x <= 0.0)
 		return stats_norm_sf(del);
 	lambda = del * del;
@@ -703,14 +718,11 @@ static double nct_lower_pos(double t, double df, double del)
 	if (s < 1e-7)
 		s = -0.5 * expm1(-0.5 * lambda);
 	a = 0.5;
-	b = 0.5 * df;
-	rxb = pow(rxb, b);
-	albeta = lbeta(a, b); /* log(sqrt(pi) Gamma(b) / Gamma(b + 1/2)) */
-	xodd = stats_betainc(a, b, x);
-	godd = 2.0 * rxb * exp(a * log(x) - albeta);
-	tnc = b * x;
-	xeven = tnc < DBL_EPSILON ? tnc : 1.0 - rxb;
-	geven = tnc * rxb;
+	b = 0.5 * pp->df;
+	xodd = pp->xodd;
+	godd = pp->godd;
+	xeven = pp->xeven;
+	geven = pp->geven;
 	tnc = p * xodd + q * xeven;
 	for (int it = 1; it <= NCT_ITRMAX; it++) {
 		a += 1.0;
@@ -732,6 +744,33 @@ static double nct_lower_pos(double t, double df, double del)
 	return fmin(tnc, 1.0);
 }
 
+/*
+ * P(T <= t) for t >= 0 with noncentrality del: Lenth's algorithm AS 243
+ * (R. V. Lenth, "Cumulative distribution function of the non-central t
+ * distribution", Applied Statistics 38(1), 1989), the series of
+ * Guenther (1978) that R's pnt() also uses:
+ * P = Phi(-del) + sum_j (p_j I_x(j + 1/2, df/2) + q_j I_x(j + 1, df/2)) / 2
+ * with x = t^2 / (t^2 + df), Poisson weights p_j = e^(-del^2/2)
+ * (del^2/2)^j / j! and q_j = del / sqrt(2) e^(-del^2/2) (del^2/2)^j /
+ * Gamma(j + 3/2), the incomplete betas advanced by recurrence. It stops
+ * when the bound 2 s (I_x - g) on the rest, s the Poisson mass left, is
+ * below 1e-12.
+ */
+static double nct_lower_pos(double t, double df, double del)
+{
+	struct stats_nct_prep pp;
+
+	if (df > NCT_NORMAL_DF || del * del > NCT_NORMAL_DEL) {
+		/* Abramowitz and Stegun 26.7.10. */
+		double k = 1.0 / (4.0 * df);
+
+		return stats_norm_sf(-(t * (1.0 - k) - del) /
+				     sqrt(1.0 + t * t * 2.0 * k));
+	}
+	stats_nct_prepare(t, df, &pp);
+	return nct_lower_prep(&pp, del);
+}
+
 /* P(T <= t) for either sign of t, or its complement when upper. */
 static double nct_tail(double t, double df, double ncp, bool upper)
 {
@@ -746,6 +785,21 @@ static double nct_tail(double t, double df, double ncp, bool upper)
 		return (t < 0.0) != upper ? 0.0 : 1.0;
 	/* P(T <= t | ncp) = 1 - P(T <= -t | -ncp) for t < 0. */
 	v = neg ? nct_lower_pos(-t, df, -ncp) : nct_lower_pos(t, df, ncp);
+	return upper != neg ? 1.0 - v : v;
+}
+
+double stats_nct_tail_prep(const struct stats_nct_prep *pp, bool neg,
+			   double ncp, bool upper)
+{
+	double v;
+
+	if (isnan(pp->x) || isnan(ncp))
+		return nct_tail(neg ? -pp->t : pp->t, pp->df, ncp, upper);
+	if (ncp == 0.0)
+		return upper ? stats_t_sf(neg ? -pp->t : pp->t, pp->df)
+			     : stats_t_cdf(neg ? -pp->t : pp->t, pp->df);
+	/* As nct_tail(): P(T <= -t | ncp) = 1 - P(T <= t | -ncp). */
+	v = nct_lower_prep(pp, neg ? -ncp : ncp);
 	return upper != neg ? 1.0 - v : v;
 }
 

@@ -472,6 +472,93 @@ enum stats_pct_state stats_pct_change(double value, bool has_value, double base,
 	return STATS_PCT_OK;
 }
 
+/* mmtests' z: qnorm(0.975), the half-width of its CI in sds. */
+#define MMTESTS_Z 1.959963984540054
+/* Simpson's intervals over each sample sd's range. */
+#define MMTESTS_RATE_STEPS 1000
+
+/*
+ * Simpson's weights times the density of S = sqrt(X / k), X chi-squared
+ * with k df (S is the sample sd of k + 1 values of sd 1), at
+ * MMTESTS_RATE_STEPS + 1 nodes s[] over 12 of its sds about 1.
+ */
+static void sd_nodes(double k, double *s, double *w)
+{
+	double spread = 12.0 / sqrt(2.0 * k);
+	double lo = fmax(0.0, 1.0 - spread), hi = 1.0 + spread;
+	double h = (hi - lo) / MMTESTS_RATE_STEPS;
+
+	for (size_t i = 0; i <= MMTESTS_RATE_STEPS; i++) {
+		double x = lo + (double)i * h, d;
+
+		if (x > 0.0)
+			d = exp(log(2.0 * k * x) +
+				(0.5 * k - 1.0) * log(k * x * x) -
+				0.5 * k * x * x - 0.5 * k * log(2.0) -
+				stats_lgamma(0.5 * k));
+		else
+			d = k == 1.0 ? sqrt(2.0 / M_PI) : 0.0;
+		s[i] = x;
+		w[i] = d * h / 3.0 *
+		       (i == 0 || i == MMTESTS_RATE_STEPS ? 1.0
+			: i % 2				  ? 4.0
+							  : 2.0);
+	}
+}
+
+double stats_mmtests_aa_rate(size_t na, size_t nb)
+{
+	double sa[MMTESTS_RATE_STEPS + 1], wa[MMTESTS_RATE_STEPS + 1];
+	double sb[MMTESTS_RATE_STEPS + 1], wb[MMTESTS_RATE_STEPS + 1];
+	double sd, rate = 0.0, mass_a = 0.0, mass_b = 0.0;
+
+	if (na < 2 || nb < 2)
+		return 0.0;
+	sd = sqrt(1.0 / (double)na + 1.0 / (double)nb);
+	sd_nodes((double)(na - 1), sa, wa);
+	sd_nodes((double)(nb - 1), sb, wb);
+	for (size_t j = 0; j <= MMTESTS_RATE_STEPS; j++)
+		mass_b += wb[j];
+	for (size_t i = 0; i <= MMTESTS_RATE_STEPS; i++) {
+		double inner = 0.0;
+
+		mass_a += wa[i];
+		for (size_t j = 0; j <= MMTESTS_RATE_STEPS; j++)
+			inner += wb[j] * erfc(MMTESTS_Z * (sa[i] + sb[j]) /
+					      (sd * M_SQRT2));
+		rate += wa[i] * inner;
+	}
+	/* erfc(x / sqrt 2) is 2 Phi(-x); the masses cancel Simpson's error. */
+	return rate / (mass_a * mass_b);
+}
+
+double stats_utest_mde_pct(const struct stats_welch_units *w, double alpha,
+			   double power)
+{
+	double fa, fb, need, sd, delta;
+
+	if (w->untested != STATS_TESTED || w->constant ||
+	    !(alpha > 0.0 && alpha < 1.0) || !(power > 0.0 && power < 1.0) ||
+	    stats_utest_floor(w->na, w->nb) > alpha)
+		return NAN;
+	fa = (double)w->na;
+	fb = (double)w->nb;
+	need = 0.5 + (stats_norm_quantile(1.0 - 0.5 * alpha) +
+		      stats_norm_quantile(power)) *
+			     sqrt((fa + fb + 1.0) / (12.0 * fa * fb));
+	if (!(need < 1.0))
+		return NAN;
+	delta = M_SQRT2 * stats_norm_quantile(need);
+	if (w->log_scale)
+		return 100.0 * expm1(delta * sqrt(0.5 * (w->var_a + w->var_b)));
+	if (w->mean_a == 0.0 || w->mean_b == 0.0)
+		return NAN;
+	/* The two sides' CVs, in percent, as Welch's plain-scale MDE. */
+	sd = sqrt(0.5 * (w->var_a / (w->mean_a * w->mean_a) +
+			 w->var_b / (w->mean_b * w->mean_b)));
+	return 100.0 * delta * sd;
+}
+
 double stats_utest_floor(size_t na, size_t nb)
 {
 	size_t lo = na < nb ? na : nb, hi = na < nb ? nb : na;

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util.h"
 
@@ -117,7 +118,13 @@ struct welch_grid {
 	double *w;    /* the weights, summing to 1 */
 	double *crit; /* h(r) at each node */
 	double *fac;  /* sqrt(k / lambda(r)) at each node */
-	size_t nr;
+	double *lw;   /* the log weight at each node, before normalizing */
+	double *dfn;  /* the test's df at each node */
+	/* What the noncentral t at crit[] needs whatever the ncp. */
+	struct stats_nct_prep *prep;
+	bool *known; /* crit[] and prep[] taken from a coarser grid */
+	size_t nr, alloc;
+	size_t npos; /* nodes s0 + j h, j >= 0, first; then j = -1, -2, ... */
 };
 
 static void grid_release(struct welch_grid *g)
@@ -129,8 +136,11 @@ static void grid_release(struct welch_grid *g)
 	free(g->w); /* NOLINT(clang-analyzer-unix.Malloc) */
 	free(g->crit);
 	free(g->fac);
-	g->w = g->crit = g->fac = NULL;
-	g->nr = 0;
+	free(g->lw);
+	free(g->dfn);
+	free(g->prep);
+	free(g->known);
+	memset(g, 0, sizeof(*g));
 }
 
 /*
@@ -150,54 +160,108 @@ static double node_logw(double s, double a, double b, double ka, double kb,
 	       0.5 * k * log(lambda);
 }
 
-static void grid_push(struct welch_grid *g, size_t *alloc, double w, double df,
-		      double fac)
+/* Room for one more node. */
+static size_t grid_grow(struct welch_grid *g)
 {
-	ALLOC_GROW(g->w, g->nr + 1, *alloc);
-	g->crit = xrealloc(g->crit, *alloc * sizeof(*g->crit));
-	g->fac = xrealloc(g->fac, *alloc * sizeof(*g->fac));
-	g->w[g->nr] = w;
-	g->fac[g->nr] = fac;
-	g->crit[g->nr++] = df;
+	if (g->nr == g->alloc) {
+		g->alloc = g->alloc ? 2 * g->alloc : 64;
+		g->w = xrealloc(g->w, g->alloc * sizeof(*g->w));
+		g->crit = xrealloc(g->crit, g->alloc * sizeof(*g->crit));
+		g->fac = xrealloc(g->fac, g->alloc * sizeof(*g->fac));
+		g->lw = xrealloc(g->lw, g->alloc * sizeof(*g->lw));
+		g->dfn = xrealloc(g->dfn, g->alloc * sizeof(*g->dfn));
+		g->prep = xrealloc(g->prep, g->alloc * sizeof(*g->prep));
+		g->known = xrealloc(g->known, g->alloc * sizeof(*g->known));
+	}
+	g->known[g->nr] = false;
+	return g->nr++;
 }
 
-/* Walk the nodes s0 + j h from j = 0 out in direction dir. */
-static void grid_walk(struct welch_grid *g, size_t *alloc, double s0, double h,
-		      int dir, double a, double b, double ka, double kb,
-		      double *top)
+static void grid_push(struct welch_grid *g, double lw, double df, double fac)
+{
+	size_t i = grid_grow(g);
+
+	g->lw[i] = lw;
+	g->dfn[i] = df;
+	g->fac[i] = fac;
+}
+
+/*
+ * Node m (signed, in steps of h) of the grid of step 2 h, as its index
+ * in c, or SIZE_MAX: the nodes of a halved grid at even m are those of
+ * the coarser one, s0 + m (h / 2) being s0 + (m / 2) h exactly.
+ */
+static size_t grid_coarse(const struct welch_grid *c, long m)
+{
+	long j;
+
+	if (!c || m % 2)
+		return SIZE_MAX;
+	j = m / 2;
+	if (j >= 0)
+		return (size_t)j < c->npos ? (size_t)j : SIZE_MAX;
+	return (size_t)-j <= c->nr - c->npos ? c->npos + (size_t)(-j) - 1
+					     : SIZE_MAX;
+}
+
+/*
+ * Walk the nodes s0 + j h from j = 0 out in direction dir; those a
+ * coarser grid c (step 2 h, or NULL) has are copied from it.
+ */
+static void grid_walk(struct welch_grid *g, const struct welch_grid *c,
+		      double s0, double h, int dir, double a, double b,
+		      double ka, double kb, double *top)
 {
 	for (size_t j = dir > 0 ? 0 : 1; g->nr < WELCH_NODES_MAX; j++) {
-		double df, fac, lw;
+		size_t ci = grid_coarse(c, dir * (long)j);
+		double df = NAN, fac = NAN, lw;
 
-		lw = node_logw(s0 + dir * (double)j * h, a, b, ka, kb, &df,
-			       &fac);
+		if (ci != SIZE_MAX) {
+			lw = c->lw[ci];
+		} else {
+			lw = node_logw(s0 + dir * (double)j * h, a, b, ka, kb,
+				       &df, &fac);
+		}
 		if (lw > *top)
 			*top = lw;
 		if (lw < *top - WELCH_LOG_CUT)
 			break;
-		grid_push(g, alloc, lw, df, fac);
+		if (ci == SIZE_MAX) {
+			grid_push(g, lw, df, fac);
+			continue;
+		}
+		grid_push(g, lw, c->dfn[ci], c->fac[ci]);
+		g->crit[g->nr - 1] = c->crit[ci];
+		g->prep[g->nr - 1] = c->prep[ci];
+		g->known[g->nr - 1] = true;
 	}
 }
 
 /*
- * Turn the df held in crit[] into h(r). qt() is the costly part; from
+ * h(r) at each node from its df. qt() is the costly part; from
  * WELCH_INTERP_DF df on it is smooth enough in 1 / df to interpolate
  * (degree 4 at Chebyshev points, relative error below 1e-9), else it is
- * computed at each node.
+ * computed at each node (where a coarser grid gave it, taken from there).
+ * Then the noncentral t's part at each node that every ncp shares: the
+ * root finder evaluates the grid at many ncp.
  */
 static void grid_crit(struct welch_grid *g, double alpha, double df_min)
 {
 	double x[5], y[5], lo = INFINITY, hi = 0.0;
 
 	if (df_min < WELCH_INTERP_DF || g->nr < 8) {
-		for (size_t i = 0; i < g->nr; i++)
-			g->crit[i] = stats_t_isf(0.5 * alpha, g->crit[i]) *
-				     g->fac[i];
+		for (size_t i = 0; i < g->nr; i++) {
+			if (g->known[i])
+				continue;
+			g->crit[i] =
+				stats_t_isf(0.5 * alpha, g->dfn[i]) * g->fac[i];
+			stats_nct_prepare(g->crit[i], g->k, &g->prep[i]);
+		}
 		return;
 	}
 	for (size_t i = 0; i < g->nr; i++) {
-		lo = fmin(lo, 1.0 / g->crit[i]);
-		hi = fmax(hi, 1.0 / g->crit[i]);
+		lo = fmin(lo, 1.0 / g->dfn[i]);
+		hi = fmax(hi, 1.0 / g->dfn[i]);
 	}
 	for (size_t j = 0; j < 5; j++) {
 		x[j] = 0.5 * (lo + hi) +
@@ -206,7 +270,7 @@ static void grid_crit(struct welch_grid *g, double alpha, double df_min)
 		y[j] = stats_t_isf(0.5 * alpha, 1.0 / x[j]);
 	}
 	for (size_t i = 0; i < g->nr; i++) {
-		double xi = 1.0 / g->crit[i], v = 0.0;
+		double xi = 1.0 / g->dfn[i], v = 0.0;
 
 		for (size_t j = 0; j < 5; j++) {
 			double l = y[j];
@@ -217,23 +281,26 @@ static void grid_crit(struct welch_grid *g, double alpha, double df_min)
 			v += l;
 		}
 		g->crit[i] = v * g->fac[i];
+		stats_nct_prepare(g->crit[i], g->k, &g->prep[i]);
 	}
 }
 
-static void grid_build(struct welch_grid *g, double sd_a, size_t na,
-		       double sd_b, size_t nb, double alpha, double h)
+/* The grid of step h; c, when not NULL, the same design's of step 2 h. */
+static void grid_build(struct welch_grid *g, const struct welch_grid *c,
+		       double sd_a, size_t na, double sd_b, size_t nb,
+		       double alpha, double h)
 {
 	double a = sd_a * sd_a / (double)na, b = sd_b * sd_b / (double)nb;
 	double ka = (double)(na - 1), kb = (double)(nb - 1), sum = 0.0;
 	double top = -INFINITY, s0;
-	size_t alloc = 0;
 
-	g->w = g->crit = g->fac = NULL;
-	g->nr = 0;
+	memset(g, 0, sizeof(*g));
 	if (a == 0.0 || b == 0.0) {
 		g->k = g->df = a == 0.0 ? kb : ka;
-		grid_push(g, &alloc, 1.0, g->k, 1.0);
+		grid_push(g, 0.0, g->k, 1.0);
+		g->npos = 1;
 		grid_crit(g, alpha, 0.0);
+		g->w[0] = 1.0;
 		return;
 	}
 	g->k = ka + kb;
@@ -241,12 +308,13 @@ static void grid_build(struct welch_grid *g, double sd_a, size_t na,
 	a /= a + b;
 	b = 1.0 - a;
 	g->df = 1.0 / (a * a / ka + b * b / kb);
-	grid_walk(g, &alloc, s0, h, 1, a, b, ka, kb, &top);
-	grid_walk(g, &alloc, s0, h, -1, a, b, ka, kb, &top);
+	grid_walk(g, c, s0, h, 1, a, b, ka, kb, &top);
+	g->npos = g->nr;
+	grid_walk(g, c, s0, h, -1, a, b, ka, kb, &top);
 	grid_crit(g, alpha, fmin(ka, kb));
 	/* The weights, normalized: that cancels B() and the step. */
 	for (size_t i = 0; i < g->nr; i++)
-		sum += g->w[i] = exp(g->w[i] - top);
+		sum += g->w[i] = exp(g->lw[i] - top);
 	for (size_t i = 0; i < g->nr; i++)
 		g->w[i] /= sum;
 }
@@ -259,7 +327,7 @@ static double grid_power(const struct welch_grid *g, double ncp);
  * so that change bounds the coarser grid's error, which is kept): from 0.8
  * times the spread of s (about sqrt(2 / ka + 2 / kb)), at most 0.5; small df
  * and a small alpha, where qt() rises steeply as the df falls towards 1, need
- * finer steps.
+ * finer steps. Each finer grid takes half its nodes from the coarser.
  */
 static void grid_init(struct welch_grid *g, double sd_a, size_t na, double sd_b,
 		      size_t nb, double alpha, double ncp)
@@ -268,7 +336,7 @@ static void grid_init(struct welch_grid *g, double sd_a, size_t na, double sd_b,
 					2.0 / (double)(nb - 1)));
 	double p;
 
-	grid_build(g, sd_a, na, sd_b, nb, alpha, h);
+	grid_build(g, NULL, sd_a, na, sd_b, nb, alpha, h);
 	/* From 40 df a side s is nearly normal: 0.8 of its spread is fine. */
 	if ((double)na > WELCH_INTERP_DF && (double)nb > WELCH_INTERP_DF)
 		return;
@@ -278,7 +346,7 @@ static void grid_init(struct welch_grid *g, double sd_a, size_t na, double sd_b,
 		double q;
 
 		h *= 0.5;
-		grid_build(&finer, sd_a, na, sd_b, nb, alpha, h);
+		grid_build(&finer, g, sd_a, na, sd_b, nb, alpha, h);
 		q = grid_power(&finer, ncp);
 		/* The change bounds the coarser grid's error: keep it. */
 		if (fabs(q - p) < WELCH_GRID_TOL) {
@@ -287,7 +355,6 @@ static void grid_init(struct welch_grid *g, double sd_a, size_t na, double sd_b,
 		}
 		grid_release(g);
 		*g = finer;
-		finer.w = finer.crit = finer.fac = NULL;
 		p = q;
 	}
 }
@@ -304,8 +371,10 @@ static double grid_power(const struct welch_grid *g, double ncp)
 
 	for (size_t i = 0; i < g->nr; i++)
 		p += g->w[i] *
-		     (stats_nct_sf(g->crit[i], g->k, ncp) +
-		      (lower ? stats_nct_cdf(-g->crit[i], g->k, ncp) : 0.0));
+		     (stats_nct_tail_prep(&g->prep[i], false, ncp, true) +
+		      (lower ? stats_nct_tail_prep(&g->prep[i], true, ncp,
+						   false)
+			     : 0.0));
 	return fmin(p, 1.0);
 }
 

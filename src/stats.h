@@ -128,6 +128,23 @@ double stats_nct_cdf(double t, double df, double ncp);
 double stats_nct_sf(double t, double df, double ncp);
 
 /*
+ * The part of AS 243 for one |t| and df that does not depend on the
+ * noncentrality (the incomplete betas that start its series), computed
+ * once for a t evaluated at many ncp, as the nodes of Welch's power
+ * integral are while its root is sought. stats_nct_tail_prep() gives
+ * stats_nct_sf(t, df, ncp) (upper) or stats_nct_cdf(t, df, ncp) for t =
+ * -t_abs when neg, else t_abs, bit for bit as they do.
+ */
+struct stats_nct_prep {
+	double t, df;			    /* |t| and df as given */
+	double x, xodd, godd, xeven, geven; /* NaN x: not prepared */
+};
+
+void stats_nct_prepare(double t_abs, double df, struct stats_nct_prep *pp);
+double stats_nct_tail_prep(const struct stats_nct_prep *pp, bool neg,
+			   double ncp, bool upper);
+
+/*
  * Version 2 of compare's statistics (docs: the statistics reference,
  * sections 1 to 9): pure functions on unit values, one value per unit
  * of replication (an iteration, a run), without any printing or state.
@@ -326,6 +343,29 @@ enum stats_pct_state stats_pct_change(double value, bool has_value, double base,
  * na and nb tie-free samples, 2 / choose(na + nb, na) (at most 1).
  */
 double stats_utest_floor(size_t na, size_t nb);
+
+/*
+ * The minimum detectable effect of a row under the U test, in percent as
+ * stats_welch_mde_pct(): Noether's (JASA 1987) normal approximation of
+ * the rank-sum test's power under a shift of normal values of a common
+ * sd s (the root mean square of the two sides'), found with probability
+ * power at two-sided level alpha when P(Y > X) = Phi(delta / (s sqrt 2))
+ * exceeds 1/2 by (z(1 - alpha/2) + z(power)) sqrt((na + nb + 1) / (12 na
+ * nb)). NaN where stats_welch_mde_pct() is, and where the exact test
+ * cannot reach alpha at all (stats_utest_floor() above it) or the shift
+ * would need P(Y > X) >= 1.
+ */
+double stats_utest_mde_pct(const struct stats_welch_units *w, double alpha,
+			   double power);
+
+/*
+ * Section 8. How often mmtests' rule (|mean_a - mean_b| > 1.96 (sd_a +
+ * sd_b), over the samples it pools) marks a row of na and nb
+ * independent normal samples that did not change: E[2 Phi(-1.96 (S_a +
+ * S_b) / sqrt(1/na + 1/nb))] over the two sample sds (sigma 1),
+ * integrated by Simpson's rule on each; 0 when a side has fewer than 2.
+ */
+double stats_mmtests_aa_rate(size_t na, size_t nb);
 
 /*
  * The fewest units per side (n = na = nb) with which the U test can

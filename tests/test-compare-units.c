@@ -1,15 +1,19 @@
 /*
  * Unit tests for compare-units: the unit --unit auto picks, the share of
- * the variance between runs (against R's one-way ANOVA, to 1e-12) and
- * the exact permutation p of constant sides (against R's enumeration of
- * combn(), to 1e-12).
+ * the variance between runs (against R's one-way ANOVA, to 1e-12), the
+ * exact permutation p of constant sides (against R's enumeration of
+ * combn(), to 1e-12), and a short seeded simulation of A/A tables of
+ * pooled runs through compare_runs(): the unit auto picks keeps the
+ * false marks near alpha, the iterations as units do not.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tap.h"
 #include "compare-units.h"
+#include "compare.h"
 #include "run-data.h"
 #include "strbuf.h"
 #include "util.h"
@@ -142,8 +146,138 @@ static void test_unit_auto(void)
 	}
 }
 
-int main(void)
+/* splitmix64 (Steele, Lea and Flood 2014): enough for a seeded draw. */
+static uint64_t next_u64(uint64_t *x)
 {
+	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* A standard normal by Box-Muller (one of the pair). */
+static double normal(uint64_t *x)
+{
+	double u = ((double)(next_u64(x) >> 11) + 0.5) * 0x1.0p-53;
+	double v = ((double)(next_u64(x) >> 11) + 0.5) * 0x1.0p-53;
+
+	return sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * v);
+}
+
+#define SIM_TABLES 25
+#define SIM_ROWS   20
+#define SIM_RUNS   3 /* per label */
+#define SIM_ITERS  4 /* per run */
+
+/*
+ * One label of SIM_ROWS operations pooling SIM_RUNS runs of SIM_ITERS
+ * iterations of one sample: a time of 1000 e^(run + iteration), a run
+ * effect and an iteration noise of sd 2% each, as issue 20's pooled
+ * runs; the first run's id is run0, iteration ids from *iter.
+ */
+static void sim_label(struct run_data *rd, const char *name, int64_t run0,
+		      int64_t *iter, uint64_t *rng)
+{
+	memset(rd, 0, sizeof(*rd));
+	rd->info.label = xstrdup(name);
+	for (size_t o = 0; o < SIM_ROWS; o++) {
+		char op_name[16];
+		struct op_samples *op;
+
+		snprintf(op_name, sizeof(op_name), "op%02zu", o);
+		op = run_data_op(rd, "b", op_name, true);
+		for (int64_t r = 0; r < SIM_RUNS; r++) {
+			double run_eff = 0.02 * normal(rng);
+
+			for (size_t i = 0; i < SIM_ITERS; i++)
+				op_samples_add_keyed(
+					op,
+					1000.0 * exp(run_eff +
+						     0.02 * normal(rng)),
+					(*iter)++, run0 + r);
+		}
+	}
+}
+
+/* Marked rows (p <= alpha) and whether BH marked any, of one table. */
+static size_t sim_table(const struct run_data *runs, enum compare_unit unit,
+			bool *table_marked, enum compare_unit *picked)
+{
+	struct compare_options opts = COMPARE_OPTIONS_INIT;
+	struct compare_result res = COMPARE_RESULT_INIT;
+	size_t marked = 0;
+
+	opts.unit = unit;
+	*table_marked = false;
+	if (compare_runs(runs, 2, &opts, &res, NULL)) {
+		*table_marked = true;
+		return SIM_ROWS;
+	}
+	*picked = res.opts.unit;
+	for (size_t o = 0; o < res.bench[0].ops_nr; o++) {
+		const struct compare_side *s = &res.bench[0].ops[o].side[1];
+
+		marked += !isnan(s->p) && s->p <= opts.alpha;
+		*table_marked |= s->significant;
+	}
+	compare_result_release(&res);
+	return marked;
+}
+
+static void test_auto_calibration(void)
+{
+	size_t rows[2] = {0, 0}, tables[2] = {0, 0}, all = 0;
+	enum compare_unit picked = COMPARE_UNIT_AUTO;
+	uint64_t rng = 20261202;
+	bool runs_picked = true;
+
+	for (size_t t = 0; t < SIM_TABLES; t++) {
+		struct run_data runs[2];
+		int64_t iter = 1;
+		bool m;
+
+		sim_label(&runs[0], "A", 1, &iter, &rng);
+		sim_label(&runs[1], "B", 1 + SIM_RUNS, &iter, &rng);
+		rows[0] += sim_table(runs, COMPARE_UNIT_AUTO, &m, &picked);
+		tables[0] += m;
+		runs_picked &= picked == COMPARE_UNIT_RUN;
+		rows[1] += sim_table(runs, COMPARE_UNIT_ITERATION, &m, &picked);
+		tables[1] += m;
+		all += SIM_ROWS;
+		run_data_release(&runs[0]);
+		run_data_release(&runs[1]);
+	}
+	ok(runs_picked,
+	   "simulation: --unit auto picks the run for labels "
+	   "pooling %d runs",
+	   SIM_RUNS);
+	diag("A/A, %d runs x %d iterations a label, run effect and noise 2%%: "
+	     "auto %zu of %zu rows and %zu of %d tables marked, iterations "
+	     "%zu rows and %zu tables",
+	     SIM_RUNS, SIM_ITERS, rows[0], all, tables[0], SIM_TABLES, rows[1],
+	     tables[1]);
+	/* Binomial: 5% of 500 rows is 25, sd 4.9; of 25 tables 1.25, sd 1.1. */
+	ok((double)rows[0] <= 0.075 * (double)all,
+	   "simulation: --unit auto marks %zu of %zu A/A rows (<= 7.5%%)",
+	   rows[0], all);
+	ok(tables[0] <= 4,
+	   "simulation: and %zu of %d A/A tables under BH "
+	   "(<= 4)",
+	   tables[0], SIM_TABLES);
+	ok(rows[1] > 2 * rows[0] && (double)rows[1] > 0.1 * (double)all,
+	   "simulation: the iterations as units mark %zu rows, far more",
+	   rows[1]);
+}
+
+/* "sim": the seeded simulation alone (the suite sim, not under valgrind). */
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "sim")) {
+		test_auto_calibration();
+		done_testing();
+		return exit_status();
+	}
 	test_between_share();
 	test_constant_p();
 	test_unit_auto();

@@ -168,6 +168,38 @@ out:
 	free(x);
 }
 
+static void check_mmtests_rate(char **f, size_t nf, int line)
+{
+	double v[3];
+
+	if (nf != 4 || !nums(f, 1, 3, v)) {
+		ok(false, "mmtests_rate row (line %d) parses", line);
+		return;
+	}
+	check_rel_tol("mmtests_rate", f[1],
+		      stats_mmtests_aa_rate((size_t)v[0], (size_t)v[1]), v[2],
+		      1e-6, line);
+}
+
+static void check_utest_mde(char **f, size_t nf, int line)
+{
+	struct stats_welch_units w;
+	double hdr[2], want, *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+
+	if (nf != 6 || !nums(f, 1, 2, hdr) || !parse_list(f[3], &a, &na) ||
+	    !parse_list(f[4], &b, &nb) || !nums(f, 5, 1, &want)) {
+		ok(false, "utest_mde row (line %d) parses", line);
+		goto out;
+	}
+	stats_welch_pick(a, na, b, nb, hdr[0] != 0.0, &w);
+	check_rel_tol("utest_mde", hdr[0] != 0.0 ? "log" : "plain",
+		      stats_utest_mde_pct(&w, hdr[1], 0.8), want, 1e-9, line);
+out:
+	free(a);
+	free(b);
+}
+
 /* clang-format off */
 static const struct {
 	const char *name;
@@ -180,6 +212,8 @@ static const struct {
 	{ "power_n", check_power_n },
 	{ "esd", check_esd },
 	{ "stein", check_stein },
+	{ "mmtests_rate", check_mmtests_rate },
+	{ "utest_mde", check_utest_mde },
 };
 /* clang-format on */
 

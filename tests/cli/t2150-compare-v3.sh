@@ -124,4 +124,39 @@ expect_status 0 "import a side of one iteration" M import "$TMP/one.csv"
 expect_status 0 "compare it as JSON" M compare --format json U1 U2
 check "an untested row has a null scale" test "$(scales "$TMP/out")" = None
 
+
+# aa-n5.csv under --unit sample: the samples of an iteration are alike
+# (intraclass correlation 0.80, the median side), which the samples as
+# units hide; the table says so once, and the default unit does not.
+expect_status 0 "compare the A/A table --unit sample" M compare --unit sample A1 B1
+grep_file "$TMP/out" "^warning: samples: in 40 of 40 sides the samples of one iteration are alike (ANOVA p < 0.01; intraclass correlation 0.80, median side)" \
+	"--unit sample warns once that the samples are not independent"
+expect_status 0 "compare it by iterations" M compare A1 B1
+check "the iterations as units do not" sh -c "! grep -q '^warning: samples:' '$TMP/out'"
+
+
+# --test=mmtests: the rate its rule marks unchanged rows at is worked out
+# for the samples it pools (2 against 2: 7.3%, R's integral), not quoted
+# for n = 2 whatever the data.
+printf '%s\n' label,benchmark,operation,value,unit,better,iteration \
+	P1,m,tput,100,ops/s,higher,1 P1,m,tput,103,ops/s,higher,2 \
+	P2,m,tput,101,ops/s,higher,1 P2,m,tput,99,ops/s,higher,2 >"$TMP/mm.csv"
+expect_status 0 "import two iterations of one sample" M import "$TMP/mm.csv"
+expect_status 0 "compare them --test=mmtests" M compare --test=mmtests P1 P2
+grep_file "$TMP/err" "its marks are not tests (of independent normal samples, 2 against 2 as pooled here, it marks 7.3% of rows that did not change" \
+	"the mmtests warning gives its rule's rate for 2 samples a side"
+expect_status 0 "compare the 10 samples an iteration of aa-n5.csv --test=mmtests" \
+	M compare --test=mmtests A1 B1
+check "5 iterations a side get no warning" sh -c "! grep -q 'heuristic' '$TMP/err'"
+printf '%s\n' label,benchmark,operation,value,unit,better,iteration \
+	Q1,m,tput,100,ops/s,higher,1 Q1,m,tput,103,ops/s,higher,1 \
+	Q1,m,tput,100,ops/s,higher,2 Q1,m,tput,102,ops/s,higher,2 \
+	Q1,m,tput,101,ops/s,higher,2 Q2,m,tput,101,ops/s,higher,1 \
+	Q2,m,tput,99,ops/s,higher,1 Q2,m,tput,98,ops/s,higher,2 \
+	Q2,m,tput,99,ops/s,higher,2 Q2,m,tput,100,ops/s,higher,2 >"$TMP/mm5.csv"
+expect_status 0 "import two iterations of 2 and 3 samples" M import "$TMP/mm5.csv"
+expect_status 0 "compare them --test=mmtests" M compare --test=mmtests Q1 Q2
+grep_file "$TMP/err" "5 against 5 as pooled here, it marks 0.033% of rows" \
+	"with 5 samples pooled a side the rate is R's for 5 against 5"
+
 done_testing
