@@ -214,27 +214,77 @@ static void send_hello(int fd, const char *watchdog)
 	machine_info_release(&mi);
 }
 
-/* The snapshots of the three monitors, as "name value" lines each. */
-static int put_snapshots(struct strbuf *out, uint16_t tag, struct strbuf *err)
-{
-	struct monitor_snapshot snap = MONITOR_SNAPSHOT_INIT;
-	struct strbuf text = STRBUF_INIT;
-	int ret = 0;
+/*
+ * The snapshots of an iteration, before ([0]) and after ([1]), kept from
+ * request to request with their /proc files open (read with pread()).
+ */
+struct agent_snaps {
+	struct monitor_snapshot snap[2][MONITOR_SOURCE_NR];
+	int fds[MONITOR_SOURCE_NR];
+};
 
-	for (int s = 0; s < MONITOR_SOURCE_NR && !ret; s++) {
-		ret = monitor_read(&snap, (enum monitor_source)s, NULL, err);
-		strbuf_reset(&text);
-		strbuf_add(&text, (char[]){(char)s}, 1);
-		for (size_t i = 0; !ret && i < snap.values.nr; i++)
-			strbuf_addf(&text, "%s %" PRIu64 "\n",
-				    snap.values.v[i].name,
-				    (uint64_t)snap.values.v[i].value);
-		if (!ret)
-			vmproto_put(out, tag, text.buf, text.len);
+static void snaps_init(struct agent_snaps *as)
+{
+	for (int s = 0; s < MONITOR_SOURCE_NR; s++) {
+		strbuf_init(&as->snap[0][s].text, 0);
+		strbuf_init(&as->snap[1][s].text, 0);
+		as->snap[0][s].values =
+			(struct monitor_values)MONITOR_VALUES_INIT;
+		as->snap[1][s].values =
+			(struct monitor_values)MONITOR_VALUES_INIT;
+		as->fds[s] = -1;
 	}
-	monitor_snapshot_release(&snap);
-	strbuf_release(&text);
-	return ret;
+}
+
+static void snaps_release(struct agent_snaps *as)
+{
+	for (int s = 0; s < MONITOR_SOURCE_NR; s++) {
+		monitor_snapshot_release(&as->snap[0][s]);
+		monitor_snapshot_release(&as->snap[1][s]);
+		if (as->fds[s] >= 0)
+			close(as->fds[s]);
+	}
+}
+
+/* Take the snapshots of phase 0 (before) or 1 (after). */
+static int read_snapshots(struct agent_snaps *as, int phase, struct strbuf *err)
+{
+	for (int s = 0; s < MONITOR_SOURCE_NR; s++) {
+		enum monitor_source src = (enum monitor_source)s;
+		const char *path = monitor_source_path(src);
+
+		if (as->fds[s] < 0)
+			as->fds[s] = open(path, O_RDONLY | O_CLOEXEC);
+		if (as->fds[s] < 0)
+			return error_addf(err, "cannot open '%s': %s", path,
+					  strerror(errno));
+		if (monitor_pread(&as->snap[phase][s], src, as->fds[s], path,
+				  err))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The snapshots into out, each source's as monitor_encode() gives them:
+ * what the record keeps of before, and what changed after.
+ */
+static void put_snapshots(struct strbuf *out, const struct agent_snaps *as)
+{
+	struct strbuf b = STRBUF_INIT, a = STRBUF_INIT;
+
+	for (int s = 0; s < MONITOR_SOURCE_NR; s++) {
+		strbuf_reset(&b);
+		strbuf_reset(&a);
+		strbuf_addch(&b, (char)s);
+		strbuf_addch(&a, (char)s);
+		monitor_encode((enum monitor_source)s, &as->snap[0][s],
+			       &as->snap[1][s], &b, &a);
+		vmproto_put(out, VMPROTO_T_SNAP_BEFORE, b.buf, b.len);
+		vmproto_put(out, VMPROTO_T_SNAP_AFTER, a.buf, a.len);
+	}
+	strbuf_release(&b);
+	strbuf_release(&a);
 }
 
 /*
@@ -277,15 +327,17 @@ static void perf_end(struct monitor_perf *perf, bool counting,
 /*
  * Run the command of a request and build its result frame into out;
  * *perf holds the perf counters from the first request that asks for
- * them on.
+ * them on, as and last_env the snapshots and the environment of the
+ * last request.
  */
 static void run_request(const struct vmproto_msg *msg, struct strbuf *out,
-			struct monitor_perf **perf)
+			struct monitor_perf **perf, struct agent_snaps *as,
+			struct strvec *last_env)
 {
 	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT,
 		      events = STRVEC_INIT;
-	struct strbuf cwd = STRBUF_INIT, err = STRBUF_INIT, snaps = STRBUF_INIT,
-		      merr = STRBUF_INIT, absent = STRBUF_INIT;
+	struct strbuf cwd = STRBUF_INIT, err = STRBUF_INIT, merr = STRBUF_INIT,
+		      absent = STRBUF_INIT;
 	bool counting = false;
 	struct runner_result r = RUNNER_RESULT_INIT;
 	struct runner_opts o = {0};
@@ -309,12 +361,21 @@ static void run_request(const struct vmproto_msg *msg, struct strbuf *out,
 	}
 	o.argv = argv.v;
 	o.env = env.nr ? env.v : NULL;
+	/* A request names its environment once; the next ones say "same". */
+	if (env.nr) {
+		strvec_clear(last_env);
+		for (size_t i = 0; i < env.nr; i++)
+			strvec_push(last_env, env.v[i]);
+	} else if (vmproto_get_u64(msg, VMPROTO_T_ENV_SAME, 0) &&
+		   last_env->nr) {
+		o.env = last_env->v;
+	}
 	if (vmproto_get_str(msg, VMPROTO_T_CWD, &cwd))
 		o.cwd = cwd.buf;
 	o.timeout_s =
 		(double)vmproto_get_u64(msg, VMPROTO_T_TIMEOUT_MS, 0) / 1000.0;
 	o.stdout_max = (size_t)vmproto_get_u64(msg, VMPROTO_T_STDOUT_MAX, 0);
-	if (monitor && put_snapshots(&snaps, VMPROTO_T_SNAP_BEFORE, &merr))
+	if (monitor && read_snapshots(as, 0, &merr))
 		monitor = false;
 	if (monitor)
 		counting = perf_begin(perf, &events, &absent);
@@ -324,13 +385,13 @@ static void run_request(const struct vmproto_msg *msg, struct strbuf *out,
 		strbuf_addf(&r.err_tail, "agent: %s",
 			    err.len ? err.buf : "empty request");
 	}
-	if (monitor && put_snapshots(&snaps, VMPROTO_T_SNAP_AFTER, &merr))
+	if (monitor && read_snapshots(as, 1, &merr))
 		monitor = false;
 	/* Numbered as the request, so the host pairs them. */
 	start = vmproto_begin(out, VMPROTO_RESULT, msg->seq);
 	vmproto_put_result(out, &r);
 	if (monitor) {
-		strbuf_add(out, snaps.buf, snaps.len);
+		put_snapshots(out, as);
 		perf_end(*perf, counting, &absent, out);
 	} else if (merr.len)
 		vmproto_put(out, VMPROTO_T_MONITOR_ERR, merr.buf, merr.len);
@@ -344,7 +405,6 @@ static void run_request(const struct vmproto_msg *msg, struct strbuf *out,
 	strbuf_release(&absent);
 	strbuf_release(&cwd);
 	strbuf_release(&err);
-	strbuf_release(&snaps);
 	strbuf_release(&merr);
 }
 
@@ -369,8 +429,11 @@ static void serve(int fd)
 	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
 	struct vmproto_msg msg = VMPROTO_MSG_INIT;
 	struct monitor_perf *perf = NULL;
+	struct agent_snaps as;
+	struct strvec last_env = STRVEC_INIT;
 	char buf[65536];
 
+	snaps_init(&as);
 	for (;;) {
 		size_t used;
 		enum vmproto_parse p;
@@ -395,13 +458,15 @@ static void serve(int fd)
 		else if (msg.type == VMPROTO_POWEROFF)
 			break;
 		else if (msg.type == VMPROTO_REQUEST)
-			run_request(&msg, &out, &perf);
+			run_request(&msg, &out, &perf, &as, &last_env);
 		memmove(in.buf, in.buf + used, in.len - used);
 		strbuf_setlen(&in, in.len - used);
 		if (out.len && write_all(fd, out.buf, out.len))
 			break;
 	}
 	vmproto_msg_release(&msg);
+	snaps_release(&as);
+	strvec_clear(&last_env);
 	monitor_perf_free(perf);
 	strbuf_release(&in);
 	strbuf_release(&out);

@@ -455,7 +455,7 @@ static const struct key kernel_keys[] = {
 	 .empty_ok = true,
 	 .help = "Added to the kernel command line, after mmcmp's own "
 		 "`console=ttyS0 panic=-1 oops=panic softlockup_panic=1 "
-		 "quiet` (with `machine`: after the command line of the kernel "
+		 "quiet no_timer_check cryptomgr.notests` (with `machine`: after the command line of the kernel "
 		 "the campaign started from)."},
 	{.name = "initrd",
 	 .type = KEY_STRING,

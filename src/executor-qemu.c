@@ -77,6 +77,7 @@ struct executor_qemu {
 	struct strbuf console; /* its path */
 	struct strbuf in;      /* bytes read and not parsed yet */
 	uint32_t seq;	       /* of the boot's last request */
+	struct strbuf env;     /* its last environment sent, NUL-separated */
 	struct machine_info *guest;
 	long number;
 };
@@ -640,8 +641,14 @@ static void qemu_argv(const struct executor_qemu *eq, const struct kernel *k,
 	strvec_push(argv, "-initrd");
 	strvec_push(argv, eq->root);
 	strbuf_reset(&sb);
+	/*
+	 * no_timer_check: a TCG guest on a loaded host can fail the IO-APIC
+	 * timer check and panic. cryptomgr.notests: the crypto self-tests
+	 * took 0.3-0.8 s of a TCG boot, for algorithms no benchmark trusts.
+	 */
 	strbuf_addstr(&sb, "console=ttyS0 panic=-1 oops=panic "
-			   "softlockup_panic=1 quiet");
+			   "softlockup_panic=1 quiet no_timer_check "
+			   "cryptomgr.notests");
 	if (k->append && *k->append)
 		strbuf_addf(&sb, " %s", k->append);
 	strvec_push(argv, "-append");
@@ -826,6 +833,7 @@ static int qemu_boot(struct executor *ex, size_t kernel, long number,
 	eq->dead = false;
 	strbuf_reset(&eq->why);
 	strbuf_reset(&eq->in);
+	strbuf_reset(&eq->env);
 	eq->seq = 0;
 	eq->number = number;
 	strbuf_reset(&eq->console);
@@ -948,8 +956,33 @@ static size_t guest_stdout_max(const struct executor_qemu *eq)
 	return link < (double)max ? (size_t)link : max;
 }
 
+/*
+ * The environment of req into out: ENV_SAME when the boot's last one
+ * sent was the same (most requests), else each variable.
+ */
+static void put_env(struct executor_qemu *eq,
+		    const struct executor_request *req, struct strbuf *out)
+{
+	struct strbuf env = STRBUF_INIT;
+
+	for (size_t i = 0; req->env && req->env[i]; i++)
+		strbuf_add(&env, req->env[i], strlen(req->env[i]) + 1);
+	if (!env.len)
+		goto out;
+	if (env.len == eq->env.len && !memcmp(env.buf, eq->env.buf, env.len)) {
+		vmproto_put_u64(out, VMPROTO_T_ENV_SAME, 1);
+		goto out;
+	}
+	for (size_t i = 0; req->env[i]; i++)
+		vmproto_put_str(out, VMPROTO_T_ENV, req->env[i]);
+	strbuf_reset(&eq->env);
+	strbuf_add(&eq->env, env.buf, env.len);
+out:
+	strbuf_release(&env);
+}
+
 /* The request frame of req, numbered seq, with argv[0] as file. */
-static void build_request(const struct executor_qemu *eq,
+static void build_request(struct executor_qemu *eq,
 			  const struct executor_request *req, const char *file,
 			  uint32_t seq, struct strbuf *out)
 {
@@ -958,8 +991,7 @@ static void build_request(const struct executor_qemu *eq,
 	vmproto_put_str(out, VMPROTO_T_ARGV, file);
 	for (size_t i = 1; req->argv[i]; i++)
 		vmproto_put_str(out, VMPROTO_T_ARGV, req->argv[i]);
-	for (size_t i = 0; req->env && req->env[i]; i++)
-		vmproto_put_str(out, VMPROTO_T_ENV, req->env[i]);
+	put_env(eq, req, out);
 	if (req->cwd)
 		vmproto_put_str(out, VMPROTO_T_CWD, req->cwd);
 	vmproto_put_u64(out, VMPROTO_T_TIMEOUT_MS,
@@ -1007,19 +1039,31 @@ guest_monitors(struct executor_qemu *eq, const struct vmproto_msg *msg,
 {
 	int have = 0;
 
-	for (size_t i = 0; i < msg->nr; i++) {
-		const struct vmproto_field *f = &msg->fields[i];
-		int phase = f->tag == VMPROTO_T_SNAP_BEFORE  ? 0
-			    : f->tag == VMPROTO_T_SNAP_AFTER ? 1
-							     : -1;
+	/* The befores first: each after is its before with the changes. */
+	for (int want = 0; want < 2; want++) {
+		for (size_t i = 0; i < msg->nr; i++) {
+			const struct vmproto_field *f = &msg->fields[i];
+			int phase = f->tag == VMPROTO_T_SNAP_BEFORE  ? 0
+				    : f->tag == VMPROTO_T_SNAP_AFTER ? 1
+								     : -1;
+			struct monitor_snapshot *snap;
+			const char *text = (const char *)f->data + 1;
 
-		if (phase < 0 || !f->len || f->data[0] >= MONITOR_SOURCE_NR)
-			continue;
-		if (monitor_parse(&eq->mon.snap[phase][f->data[0]],
-				  MONITOR_VMSTAT, "guest snapshot",
-				  (const char *)f->data + 1, f->len - 1, why))
-			return NULL;
-		have++;
+			if (phase != want || !f->len ||
+			    f->data[0] >= MONITOR_SOURCE_NR)
+				continue;
+			snap = eq->mon.snap[phase];
+			if (phase ? monitor_merge(&snap[f->data[0]],
+						  &eq->mon.snap[0][f->data[0]],
+						  "guest snapshot", text,
+						  f->len - 1, why)
+				  : monitor_parse(&snap[f->data[0]],
+						  MONITOR_VMSTAT,
+						  "guest snapshot", text,
+						  f->len - 1, why))
+				return NULL;
+			have++;
+		}
 	}
 	if (have != 2 * MONITOR_SOURCE_NR) {
 		if (!vmproto_get_str(msg, VMPROTO_T_MONITOR_ERR, why))
@@ -1257,6 +1301,7 @@ static void qemu_free(struct executor *ex)
 	strbuf_release(&eq->why);
 	strbuf_release(&eq->console);
 	strbuf_release(&eq->in);
+	strbuf_release(&eq->env);
 	free(eq->qemu);
 	free(eq->accel);
 	free(eq->dir);
@@ -1383,6 +1428,7 @@ struct executor *executor_qemu_new(const struct executor_qemu_opts *o,
 	strbuf_init(&eq->why, 0);
 	strbuf_init(&eq->console, 0);
 	strbuf_init(&eq->in, 0);
+	strbuf_init(&eq->env, 0);
 	strvec_init(&eq->programs);
 	monitor_init(&eq->mon, 0);
 	strvec_init(&eq->perf_events);

@@ -2,6 +2,7 @@
 #include "monitor.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
@@ -220,11 +221,45 @@ int monitor_parse(struct monitor_snapshot *snap, enum monitor_source source,
 	return parse_text(snap, source, name, err);
 }
 
+int monitor_pread(struct monitor_snapshot *snap, enum monitor_source source,
+		  int fd, const char *path, struct strbuf *err)
+{
+	ssize_t n;
+
+	strbuf_reset(&snap->text);
+	snap->values.nr = 0;
+	/*
+	 * /proc files claim size 0: read from the start until a read
+	 * returns less than asked, which for their seq files (and for a
+	 * regular file) is the end, so a snapshot is one pread() when the
+	 * buffer is as large as the last one was.
+	 */
+	for (;;) {
+		size_t want;
+
+		strbuf_grow(&snap->text, READ_CHUNK);
+		want = snap->text.alloc - snap->text.len - 1;
+		n = pread(fd, snap->text.buf + snap->text.len, want,
+			  (off_t)snap->text.len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return error_addf(err, "cannot read '%s': %s", path,
+					  strerror(errno));
+		strbuf_setlen(&snap->text, snap->text.len + (size_t)n);
+		if (snap->text.len > MONITOR_MAX_BYTES)
+			return error_addf(err, "'%s' is larger than 1 MiB",
+					  path);
+		if ((size_t)n < want)
+			break;
+	}
+	return parse_text(snap, source, path, err);
+}
+
 int monitor_read(struct monitor_snapshot *snap, enum monitor_source source,
 		 const char *path, struct strbuf *err)
 {
-	int fd;
-	ssize_t n;
+	int fd, ret;
 
 	if (!path)
 		path = monitor_source_path(source);
@@ -234,23 +269,9 @@ int monitor_read(struct monitor_snapshot *snap, enum monitor_source source,
 	if (fd < 0)
 		return error_addf(err, "cannot open '%s': %s", path,
 				  strerror(errno));
-	/* /proc files claim size 0: read until the end. */
-	do {
-		strbuf_grow(&snap->text, READ_CHUNK);
-		n = read(fd, snap->text.buf + snap->text.len, READ_CHUNK);
-		if (n > 0)
-			strbuf_setlen(&snap->text, snap->text.len + (size_t)n);
-	} while ((n > 0 || (n < 0 && errno == EINTR)) &&
-		 snap->text.len <= MONITOR_MAX_BYTES);
-	if (n < 0) {
-		error_addf(err, "cannot read '%s': %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
+	ret = monitor_pread(snap, source, fd, path, err);
 	close(fd);
-	if (snap->text.len > MONITOR_MAX_BYTES)
-		return error_addf(err, "'%s' is larger than 1 MiB", path);
-	return parse_text(snap, source, path, err);
+	return ret;
 }
 
 void monitor_delta(const struct monitor_snapshot *before,
@@ -277,6 +298,80 @@ void monitor_delta(const struct monitor_snapshot *before,
 		if (d || !nonzero_only)
 			values_add(out, name, d);
 	}
+}
+
+/* The value of mv named as want->v[i], looked for at index i first. */
+static const struct monitor_value *match(const struct monitor_values *mv,
+					 const struct monitor_values *want,
+					 size_t i)
+{
+	const char *name = want->v[i].name;
+
+	if (i < mv->nr && !strcmp(mv->v[i].name, name))
+		return &mv->v[i];
+	for (size_t k = 0; k < mv->nr; k++)
+		if (!strcmp(mv->v[k].name, name))
+			return &mv->v[k];
+	return NULL;
+}
+
+static void add_line(struct strbuf *sb, const struct monitor_value *v)
+{
+	strbuf_addf(sb, "%s %" PRIu64 "\n", v->name, (uint64_t)v->value);
+}
+
+void monitor_encode(enum monitor_source source,
+		    const struct monitor_snapshot *before,
+		    const struct monitor_snapshot *after,
+		    struct strbuf *before_out, struct strbuf *after_out)
+{
+	const struct monitor_values *b = &before->values, *a = &after->values;
+
+	if (source != MONITOR_VMSTAT)
+		for (size_t i = 0; i < b->nr; i++)
+			add_line(before_out, &b->v[i]);
+	for (size_t i = 0; i < a->nr; i++) {
+		const struct monitor_value *old = match(b, a, i);
+
+		if (old && old->value == a->v[i].value)
+			continue;
+		if (old && source == MONITOR_VMSTAT)
+			add_line(before_out, old);
+		add_line(after_out, &a->v[i]);
+	}
+}
+
+int monitor_merge(struct monitor_snapshot *after,
+		  const struct monitor_snapshot *before, const char *name,
+		  const char *changes, size_t len, struct strbuf *err)
+{
+	struct monitor_snapshot ch = MONITOR_SNAPSHOT_INIT;
+	const struct monitor_values *b = &before->values, *c;
+	struct strbuf text = STRBUF_INIT;
+	bool *used = NULL;
+	int ret = -1;
+
+	if (monitor_parse(&ch, MONITOR_VMSTAT, name, changes, len, err))
+		goto out;
+	c = &ch.values;
+	used = xcalloc(c->nr + 1, sizeof(*used));
+	for (size_t i = 0; i < b->nr; i++) {
+		const struct monitor_value *v = match(c, b, i);
+
+		if (v)
+			used[v - c->v] = true;
+		add_line(&text, v ? v : &b->v[i]);
+	}
+	for (size_t k = 0; k < c->nr; k++)
+		if (!used[k])
+			add_line(&text, &c->v[k]);
+	ret = monitor_parse(after, MONITOR_VMSTAT, name, text.buf, text.len,
+			    err);
+out:
+	free(used);
+	strbuf_release(&text);
+	monitor_snapshot_release(&ch);
+	return ret;
 }
 
 bool monitor_values_get(const struct monitor_values *mv, const char *name,
@@ -326,18 +421,25 @@ bool monitor_parse_loadavg(const char *text, double *out)
 	       *out >= 0;
 }
 
+/* fd, opened on path when it is not open yet (-1); -1 when it cannot be. */
+static int kept_fd(int *fd, const char *path)
+{
+	if (*fd < 0)
+		*fd = open(path, O_RDONLY | O_CLOEXEC);
+	return *fd;
+}
+
 /* The 1-minute load average now, or NaN. */
-static double read_loadavg(void)
+static double read_loadavg(struct monitor *mon)
 {
 	char buf[128];
 	ssize_t n;
 	double v = NAN;
-	int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+	int fd = kept_fd(&mon->loadavg_fd, "/proc/loadavg");
 
 	if (fd < 0)
 		return NAN;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
 	if (n <= 0)
 		return NAN;
 	buf[n] = '\0';
@@ -373,11 +475,20 @@ static void sample_release(struct monitor_sample *s)
 	monitor_values_release(&s->meminfo);
 }
 
-static int read_all(struct monitor_snapshot *snaps, struct strbuf *err)
+/* Take a snapshot of each source, through the descriptors kept in mon. */
+static int read_all(struct monitor *mon, struct monitor_snapshot *snaps,
+		    struct strbuf *err)
 {
-	for (int s = 0; s < MONITOR_SOURCE_NR; s++)
-		if (monitor_read(&snaps[s], (enum monitor_source)s, NULL, err))
+	for (int s = 0; s < MONITOR_SOURCE_NR; s++) {
+		const char *path = monitor_source_path((enum monitor_source)s);
+
+		if (kept_fd(&mon->fds[s], path) < 0)
+			return error_addf(err, "cannot open '%s': %s", path,
+					  strerror(errno));
+		if (monitor_pread(&snaps[s], (enum monitor_source)s,
+				  mon->fds[s], path, err))
 			return -1;
+	}
 	return 0;
 }
 
@@ -395,6 +506,9 @@ void monitor_init(struct monitor *mon, double interval_s)
 	strvec_init(&mon->names);
 	strbuf_init(&mon->tick_err, 0);
 	strbuf_init(&mon->perf_err, 0);
+	for (int s = 0; s < MONITOR_SOURCE_NR; s++)
+		mon->fds[s] = -1;
+	mon->loadavg_fd = -1;
 	mon->nr_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	mon->user_hz = sysconf(_SC_CLK_TCK);
 }
@@ -470,9 +584,9 @@ int monitor_begin(struct monitor *mon, struct strbuf *err)
 	    (cgroup_stat_reset_peaks(mon->cgroup_procs, err) ||
 	     read_cgroup(mon, &mon->cgroup[0], err)))
 		return -1;
-	rec->loadavg_start = read_loadavg();
+	rec->loadavg_start = read_loadavg(mon);
 	mon->start_ns = now_ns();
-	if (read_all(mon->snap[0], err))
+	if (read_all(mon, mon->snap[0], err))
 		return -1;
 	perf_begin(mon);
 	return 0;
@@ -530,7 +644,7 @@ void monitor_tick(struct monitor *mon)
 
 	if (mon->interval_s <= 0 || mon->tick_err.len)
 		return;
-	if (read_all(mon->now, &mon->tick_err))
+	if (read_all(mon, mon->now, &mon->tick_err))
 		return;
 	/* Before the first sample, the last one is the start. */
 	prev = rec->samples_nr ? mon->snap[2] : mon->snap[0];
@@ -584,9 +698,9 @@ int monitor_end(struct monitor *mon, struct strbuf *err)
 	if (mon->rec.has_perf &&
 	    monitor_perf_end(mon->perf, &mon->rec.perf, err))
 		return -1;
-	if (read_all(mon->snap[1], err))
+	if (read_all(mon, mon->snap[1], err))
 		return -1;
-	mon->rec.loadavg_end = read_loadavg();
+	mon->rec.loadavg_end = read_loadavg(mon);
 	if (mon->cgroup_procs) {
 		if (read_cgroup(mon, &mon->cgroup[1], err))
 			return -1;
@@ -603,6 +717,11 @@ void monitor_release(struct monitor *mon)
 	if (!mon)
 		return;
 	rec = &mon->rec;
+	for (int s = 0; s < MONITOR_SOURCE_NR; s++)
+		if (mon->fds[s] >= 0)
+			close(mon->fds[s]);
+	if (mon->loadavg_fd >= 0)
+		close(mon->loadavg_fd);
 	for (int k = 0; k < 3; k++)
 		for (int s = 0; s < MONITOR_SOURCE_NR; s++)
 			monitor_snapshot_release(&mon->snap[k][s]);
@@ -627,4 +746,8 @@ void monitor_release(struct monitor *mon)
 		sample_release(&rec->samples[i]);
 	free(rec->samples);
 	memset(mon, 0, sizeof(*mon));
+	/* Released twice, it closes nothing. */
+	for (int s = 0; s < MONITOR_SOURCE_NR; s++)
+		mon->fds[s] = -1;
+	mon->loadavg_fd = -1;
 }

@@ -102,6 +102,13 @@ int monitor_parse(struct monitor_snapshot *snap, enum monitor_source source,
 /* Read and parse path (NULL: monitor_source_path()) into snap. */
 int monitor_read(struct monitor_snapshot *snap, enum monitor_source source,
 		 const char *path, struct strbuf *err);
+/*
+ * Read and parse the file open on fd from its start into snap, with
+ * pread(), so that a descriptor kept open serves every snapshot (no open
+ * and close each time); path names it in messages.
+ */
+int monitor_pread(struct monitor_snapshot *snap, enum monitor_source source,
+		  int fd, const char *path, struct strbuf *err);
 
 /*
  * Set out (emptied first) to after - before for every value of after
@@ -116,6 +123,32 @@ int monitor_read(struct monitor_snapshot *snap, enum monitor_source source,
 void monitor_delta(const struct monitor_snapshot *before,
 		   const struct monitor_snapshot *after, bool nonzero_only,
 		   struct monitor_values *out);
+
+/*
+ * What a guest sends of the snapshots before and after an iteration of
+ * source (mmcmp-agent.c), as "name value" lines, so that the serial link
+ * carries a few hundred bytes rather than every value twice: into
+ * before_out, before's values that a record keeps (all of them, but for
+ * MONITOR_VMSTAT, whose record keeps only changes, just those that
+ * changed), and into after_out those of after that differ from before's
+ * or that before lacks. monitor_merge() makes after again from them;
+ * monitor_record_fill() of the two gives the record the snapshots give.
+ */
+void monitor_encode(enum monitor_source source,
+		    const struct monitor_snapshot *before,
+		    const struct monitor_snapshot *after,
+		    struct strbuf *before_out, struct strbuf *after_out);
+
+/*
+ * Make after from before and changes, the "name value" lines that
+ * monitor_encode() wrote to after_out: before's values in its order,
+ * each replaced by its change, then the changes of names before lacks.
+ * Fails as monitor_parse() does on a bad line of changes (name says
+ * where it came from).
+ */
+int monitor_merge(struct monitor_snapshot *after,
+		  const struct monitor_snapshot *before, const char *name,
+		  const char *changes, size_t len, struct strbuf *err);
 
 /* The value called name in mv; false when there is none. */
 bool monitor_values_get(const struct monitor_values *mv, const char *name,
@@ -202,9 +235,11 @@ struct monitor_record {
 
 /*
  * The monitors of one iteration at a time, in the order of calls above.
- * Reading the three files twice takes some 0.15-0.25 ms, most of it in
- * the kernel formatting them (measured with bench/run-overhead);
- * `monitors: false` in a config saves it.
+ * The /proc files are opened once, at the first snapshot, and read again
+ * from the start with pread() for each one (close-on-exec, closed by
+ * monitor_release()). Reading the three files twice takes some 0.1-0.2
+ * ms, most of it in the kernel formatting them (measured with
+ * bench/run-overhead); `monitors: false` in a config saves it.
  */
 struct monitor {
 	double interval_s; /* 0: no periodic samples */
@@ -214,7 +249,9 @@ struct monitor {
 	/* The cgroup's counters at start and end, when cgroup_procs. */
 	struct monitor_snapshot cgroup[2];
 	const char *const *cgroup_procs;
-	long nr_cpus, user_hz; /* for monitor_other_cpu() */
+	int fds[MONITOR_SOURCE_NR]; /* kept open; -1: not opened yet */
+	int loadavg_fd;		    /* /proc/loadavg, kept the same way */
+	long nr_cpus, user_hz;	    /* for monitor_other_cpu() */
 	uint64_t start_ns;
 	/* The names of the periodic samples, each stored once. */
 	struct strvec names;

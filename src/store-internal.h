@@ -20,6 +20,9 @@ struct strbuf;
 
 /* The number of statements store.c prepares once and caches. */
 #define STORE_STMT_CACHE 32
+/* The slots store-monitor.c caches its inserts in, from the top. */
+#define STORE_STMT_MONITOR	(STORE_STMT_CACHE - 1)
+#define STORE_STMT_MONITOR_PERF (STORE_STMT_CACHE - 2)
 
 struct store {
 	sqlite3 *db;

@@ -24,6 +24,31 @@ static int prepare(struct store *st, const char *sql, sqlite3_stmt **stmt,
 }
 
 /*
+ * The statement of sql in the store's cache slot, prepared at its first
+ * use: the inserts of every iteration are parsed once per store.
+ */
+static sqlite3_stmt *cached(struct store *st, int slot, const char *sql,
+			    const char *what, struct strbuf *err)
+{
+	if (!st->stmt[slot] &&
+	    sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
+			       &st->stmt[slot], NULL) != SQLITE_OK) {
+		store_fail(st, err, "prepare %s", what);
+		return NULL;
+	}
+	return st->stmt[slot];
+}
+
+/* Make a cached statement ready for its next use; NULL is a no-op. */
+static void cached_done(sqlite3_stmt *stmt)
+{
+	if (!stmt)
+		return;
+	(void)sqlite3_reset(stmt);
+	sqlite3_clear_bindings(stmt);
+}
+
+/*
  * Append mv to sb as a JSON object of name -> integer. The names come
  * from /proc files, but are escaped all the same. Built by hand rather
  * than with printf: it runs for every iteration.
@@ -140,10 +165,11 @@ static int add_perf(struct store *st, int64_t iter_id,
 		"INSERT INTO iteration_perf (iteration_id, counters, absent)"
 		" VALUES (?1, ?2, ?3)";
 	struct strbuf json = STRBUF_INIT;
-	sqlite3_stmt *stmt = NULL;
+	sqlite3_stmt *stmt =
+		cached(st, STORE_STMT_MONITOR_PERF, sql, "perf insert", err);
 	int ret = -1;
 
-	if (prepare(st, sql, &stmt, "perf insert", err))
+	if (!stmt)
 		goto out;
 	if (sqlite3_bind_int64(stmt, 1, iter_id) ||
 	    bind_json(stmt, 2, &json, &rec->perf) ||
@@ -155,7 +181,7 @@ static int add_perf(struct store *st, int64_t iter_id,
 	}
 	ret = 0;
 out:
-	sqlite3_finalize(stmt);
+	cached_done(stmt);
 	strbuf_release(&json);
 	return ret;
 }
@@ -169,10 +195,11 @@ static int add_record(struct store *st, int64_t iter_id,
 		" loadavg_start, loadavg_end, cgroup, cgroup_start, cgroup_end)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
 	struct strbuf json = STRBUF_INIT;
-	sqlite3_stmt *stmt = NULL;
+	sqlite3_stmt *stmt =
+		cached(st, STORE_STMT_MONITOR, sql, "monitor insert", err);
 	int ret = -1;
 
-	if (prepare(st, sql, &stmt, "monitor insert", err))
+	if (!stmt)
 		goto out;
 	if (sqlite3_bind_int64(stmt, 1, iter_id) ||
 	    sqlite3_bind_double(stmt, 2,
@@ -201,7 +228,7 @@ static int add_record(struct store *st, int64_t iter_id,
 		goto out;
 	ret = 0;
 out:
-	sqlite3_finalize(stmt);
+	cached_done(stmt);
 	strbuf_release(&json);
 	return ret;
 }

@@ -66,6 +66,12 @@ enum vmproto_tag {
 	VMPROTO_T_MONITOR = 5,	  /* u64 0/1: take the snapshots */
 	VMPROTO_T_STDOUT_MAX = 6, /* u64 bytes of stdout kept; 0: default */
 	VMPROTO_T_PERF = 7,	  /* one per perf event (monitor-perf.h) */
+	/*
+	 * u64 1: the environment of the boot's last request that had one,
+	 * in place of its ENV fields (each request's would cross the
+	 * serial link again).
+	 */
+	VMPROTO_T_ENV_SAME = 8,
 	/* RESULT */
 	VMPROTO_T_STATUS = 20,	    /* u64 enum runner_status */
 	VMPROTO_T_EXIT_CODE = 21,   /* u64 */
@@ -77,8 +83,12 @@ enum vmproto_tag {
 	VMPROTO_T_USER_NS = 27,	    /* u64 */
 	VMPROTO_T_SYS_NS = 28,	    /* u64 */
 	VMPROTO_T_MAXRSS_KB = 29,   /* u64 */
-	VMPROTO_T_SNAP_BEFORE = 30, /* u8 source, then the file's bytes */
-	VMPROTO_T_SNAP_AFTER = 31,  /* u8 source, then the file's bytes */
+	/*
+	 * u8 source, then "name value" lines as monitor_encode() writes
+	 * them: BEFORE the values a record keeps, AFTER those that changed.
+	 */
+	VMPROTO_T_SNAP_BEFORE = 30,
+	VMPROTO_T_SNAP_AFTER = 31,
 	VMPROTO_T_MONITOR_ERR = 32, /* why there are no snapshots */
 	VMPROTO_T_PERF_COUNTS = 33, /* "event count" lines */
 	VMPROTO_T_PERF_ABSENT = 34, /* the events not counted and why */

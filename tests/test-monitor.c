@@ -4,9 +4,14 @@
  * and hand-made bad ones), deltas, and a begin/tick/end cycle on this
  * machine's /proc when it can be read.
  */
+#include <dirent.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tap.h"
 #include "test-files.h"
@@ -326,6 +331,186 @@ static void test_cycle(void)
 	strbuf_release(&err);
 }
 
+/*
+ * One descriptor read again from its start: a file that shrank, then one
+ * that grew past a read chunk (8 KiB), each read whole.
+ */
+static void test_pread(void)
+{
+	char path[] = "monitor-pread-XXXXXX";
+	struct monitor_snapshot snap = MONITOR_SNAPSHOT_INIT;
+	struct strbuf err = STRBUF_INIT, big = STRBUF_INIT;
+	int fd = mkstemp(path), rd = open(path, O_RDONLY | O_CLOEXEC);
+	int64_t v = -1;
+
+	if (fd < 0 || rd < 0)
+		BUG("cannot create %s", path);
+	if (write(fd, "a 1\nbb 2\nccc 3\n", 15) != 15)
+		BUG("cannot write %s", path);
+	ok(!monitor_pread(&snap, MONITOR_VMSTAT, rd, path, &err) &&
+		   snap.values.nr == 3,
+	   "pread: three values %s", err.buf);
+	if (ftruncate(fd, 0) || pwrite(fd, "z 9\n", 4, 0) != 4)
+		BUG("cannot rewrite %s", path);
+	ok(!monitor_pread(&snap, MONITOR_VMSTAT, rd, path, &err) &&
+		   snap.values.nr == 1 &&
+		   monitor_values_get(&snap.values, "z", &v) && v == 9,
+	   "pread again from the start: the shorter file only");
+	for (int i = 0; i < 2000; i++)
+		strbuf_addf(&big, "name_%d %d\n", i, i);
+	if (pwrite(fd, big.buf, big.len, 0) != (ssize_t)big.len)
+		BUG("cannot rewrite %s", path);
+	ok(!monitor_pread(&snap, MONITOR_VMSTAT, rd, path, &err) &&
+		   snap.values.nr == 2000 &&
+		   monitor_values_get(&snap.values, "name_1999", &v) &&
+		   v == 1999,
+	   "pread of %zu bytes, several chunks: every value", big.len);
+	close(fd);
+	close(rd);
+	unlink(path);
+	monitor_snapshot_release(&snap);
+	strbuf_release(&big);
+	strbuf_release(&err);
+}
+
+/* Whether a and b hold the same names and values in the same order. */
+static bool same_values(const struct monitor_values *a,
+			const struct monitor_values *b)
+{
+	if (a->nr != b->nr)
+		return false;
+	for (size_t i = 0; i < a->nr; i++)
+		if (strcmp(a->v[i].name, b->v[i].name) ||
+		    a->v[i].value != b->v[i].value)
+			return false;
+	return true;
+}
+
+/* snap as "name value" lines, with value + 7 for every third one. */
+static void shifted(const struct monitor_snapshot *snap, struct strbuf *sb)
+{
+	for (size_t i = 0; i < snap->values.nr; i++)
+		strbuf_addf(sb, "%s %" PRId64 "\n", snap->values.v[i].name,
+			    snap->values.v[i].value + (i % 3 ? 0 : 7));
+}
+
+/*
+ * A guest's snapshots as monitor_encode() sends them and monitor_merge()
+ * makes them again give the record the snapshots themselves give, in a
+ * fraction of the bytes.
+ */
+static void test_encode(void)
+{
+	static const char *const files[MONITOR_SOURCE_NR] = {
+		[MONITOR_VMSTAT] = PROC "vmstat",
+		[MONITOR_MEMINFO] = PROC "meminfo",
+		[MONITOR_CPU] = PROC "stat",
+	};
+	struct monitor a, b;
+	struct strbuf err = STRBUF_INIT, bt = STRBUF_INIT, at = STRBUF_INIT,
+		      sb = STRBUF_INIT;
+	size_t whole = 0, sent = 0;
+	bool good = true;
+
+	monitor_init(&a, 0);
+	monitor_init(&b, 0);
+	for (int s = 0; s < MONITOR_SOURCE_NR; s++) {
+		enum monitor_source src = (enum monitor_source)s;
+
+		strbuf_reset(&sb);
+		good &= !monitor_read(&a.snap[0][s], src, files[s], &err);
+		if (src == MONITOR_VMSTAT)
+			good &= !monitor_read(&a.snap[1][s], src,
+					      PROC "vmstat-after", &err);
+		else
+			shifted(&a.snap[0][s], &sb);
+		if (src != MONITOR_VMSTAT)
+			good &= !monitor_parse(&a.snap[1][s], MONITOR_VMSTAT,
+					       "after", sb.buf, sb.len, &err);
+		strbuf_reset(&bt);
+		strbuf_reset(&at);
+		monitor_encode(src, &a.snap[0][s], &a.snap[1][s], &bt, &at);
+		whole += 2 * a.snap[1][s].text.len;
+		sent += bt.len + at.len;
+		good &= !monitor_parse(&b.snap[0][s], MONITOR_VMSTAT, "before",
+				       bt.buf, bt.len, &err) &&
+			!monitor_merge(&b.snap[1][s], &b.snap[0][s], "after",
+				       at.buf, at.len, &err);
+	}
+	ok(good, "encoded and merged %s", err.buf);
+	monitor_record_fill(&a);
+	monitor_record_fill(&b);
+	ok(a.rec.vmstat.nr && same_values(&a.rec.vmstat, &b.rec.vmstat),
+	   "the same vmstat changes (%zu)", a.rec.vmstat.nr);
+	ok(a.rec.cpu.nr == 10 && same_values(&a.rec.cpu, &b.rec.cpu),
+	   "the same cpu changes");
+	ok(a.rec.meminfo_start.nr == 54 &&
+		   same_values(&a.rec.meminfo_start, &b.rec.meminfo_start) &&
+		   same_values(&a.rec.meminfo_end, &b.rec.meminfo_end),
+	   "the same meminfo at start and end");
+	ok(sent * 3 < whole, "%zu bytes sent for %zu", sent, whole);
+	strbuf_reset(&err);
+	ok(monitor_merge(&b.snap[1][0], &b.snap[0][0], "after", "x\n", 2,
+			 &err) == -1 &&
+		   !strcmp(err.buf, "after:1: expected 'name value'"),
+	   "a bad change is refused with its line");
+	monitor_release(&a);
+	monitor_release(&b);
+	strbuf_release(&err);
+	strbuf_release(&bt);
+	strbuf_release(&at);
+	strbuf_release(&sb);
+}
+
+/* The number of this process's open descriptors. */
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
+
+	while (d && (de = readdir(d)))
+		n += de->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n - 1; /* the directory's own */
+}
+
+/*
+ * The /proc files stay open from one iteration to the next (read again
+ * with pread), and monitor_release() closes them, twice without harm.
+ */
+static void test_kept_fds(void)
+{
+	struct monitor mon;
+	struct strbuf err = STRBUF_INIT;
+	int before = open_fds(), first;
+
+	monitor_init(&mon, 0);
+	if (monitor_begin(&mon, &err) || monitor_end(&mon, &err)) {
+		printf("ok %d - # SKIP /proc cannot be read: %s\n", ++tap_run,
+		       err.buf);
+		monitor_release(&mon);
+		strbuf_release(&err);
+		return;
+	}
+	first = open_fds();
+	ok(first == before + MONITOR_SOURCE_NR + 1,
+	   "one iteration: %d descriptors kept (%d before, %d after)",
+	   MONITOR_SOURCE_NR + 1, before, first);
+	for (int i = 0; i < 3; i++)
+		if (monitor_begin(&mon, &err) || monitor_end(&mon, &err))
+			break;
+	ok(!err.len && open_fds() == first && mon.rec.meminfo_end.nr,
+	   "three more iterations: the same descriptors %s", err.buf);
+	monitor_release(&mon);
+	ok(open_fds() == before, "monitor_release closes them");
+	monitor_release(&mon);
+	ok(open_fds() == before && fcntl(0, F_GETFD) != -1,
+	   "a second release closes nothing");
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	test_parse_files();
@@ -334,6 +519,9 @@ int main(void)
 	test_other_cpu();
 	test_loadavg();
 	test_cycle();
+	test_pread();
+	test_kept_fds();
+	test_encode();
 	done_testing();
 	return exit_status();
 }

@@ -390,4 +390,38 @@ check "the rows carry mmtests' names" \
 	test "$(q "SELECT group_concat(name, ',') FROM (SELECT o.name FROM operation o JOIN run r ON r.id = o.run_id WHERE r.label = 'pk-k' ORDER BY o.seq)")" = \
 	"ops-page_fault1_processes-1,elsp-2"
 
+# 10. What crosses the serial link once per boot rather than per request
+# still reaches every iteration: each workload's environment (sent with
+# its first request, then named "the same"), and the monitors' snapshots
+# (the guest sends the values that changed) stored as a local run stores
+# them, meminfo whole at start and end and only vmstat's changes.
+cat >"$TMP/env.yaml" <<EOF2
+name: env
+iterations: 3
+timeout: 60
+workloads:
+  - name: forty-two
+    command: ["printenv", "MMCMP_T_VALUE"]
+    env: { MMCMP_T_VALUE: "42" }
+    metrics:
+      - { name: v, extract: { regex: "([0-9]+)" } }
+  - name: seven
+    command: ["printenv", "MMCMP_T_VALUE"]
+    env: { MMCMP_T_VALUE: "7" }
+    metrics:
+      - { name: v, extract: { regex: "([0-9]+)" } }
+kernels:
+  k: { image: $kernel }
+vm: { cpus: 1, memory: 512M, accel: tcg, boots: 1, boot_timeout: 60 }
+EOF2
+expect_status 0 "two environments in one boot" \
+	"$MMCMP" run -q --label ev "$TMP/env.yaml"
+check "every iteration ran with its workload's environment" \
+	test "$(q "SELECT group_concat(v, ' ') FROM (SELECT i.benchmark || '=' || s.value AS v FROM iteration i JOIN run r ON r.id = i.run_id JOIN sample s ON s.iteration_id = i.id WHERE r.label = 'ev-k' AND NOT i.warmup ORDER BY i.id)")" = \
+	"forty-two=42.0 forty-two=42.0 forty-two=42.0 seven=7.0 seven=7.0 seven=7.0"
+check "meminfo whole at start and end of each guest iteration" \
+	test "$(q "SELECT count(*) FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id JOIN run r ON r.id = i.run_id WHERE r.label = 'ev-k' AND json_extract(m.meminfo_start, '$.MemTotal') > 0 AND (SELECT count(*) FROM json_each(m.meminfo_start)) > 30 AND (SELECT count(*) FROM json_each(m.meminfo_start)) = (SELECT count(*) FROM json_each(m.meminfo_end))")" = 6
+check "vmstat holds changes only, and some" \
+	test "$(q "SELECT sum((SELECT count(*) FROM json_each(m.vmstat) WHERE value = 0)) || ' ' || (sum((SELECT count(*) FROM json_each(m.vmstat))) > 0) FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id JOIN run r ON r.id = i.run_id WHERE r.label = 'ev-k'")" = "0 1"
+
 done_testing
