@@ -147,8 +147,12 @@ void campaign_cmdline(const char *home, const char *append, int64_t id,
 	}
 	if (append && *append)
 		strbuf_addf(out, "%s%s", out->len ? " " : "", append);
-	strbuf_addf(out, "%smmcmp.campaign=%" PRId64 " mmcmp.boot=%ld",
-		    out->len ? " " : "", id, number);
+	strbuf_addf(out, "%smmcmp.campaign=", out->len ? " " : "");
+	if (id > 0)
+		strbuf_addf(out, "%" PRId64, id);
+	else
+		strbuf_addstr(out, "ID");
+	strbuf_addf(out, " mmcmp.boot=%ld", number);
 	if (rest) {
 		size_t len = strlen(rest);
 

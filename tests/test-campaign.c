@@ -83,6 +83,10 @@ static void test_cmdline(void)
 		ok(!strcmp(sb.buf, cases[i].want), "command line, case %zu: %s",
 		   i, sb.buf);
 	}
+	/* start --check: no id yet, so none is printed (it printed 0). */
+	campaign_cmdline("root=x", NULL, 0, 2, &sb);
+	ok(!strcmp(sb.buf, "root=x mmcmp.campaign=ID mmcmp.boot=2"),
+	   "command line of a campaign not recorded yet: %s", sb.buf);
 	for (size_t i = 0; i < ARRAY_SIZE(tokens); i++) {
 		int64_t id = 0;
 		long number = 0;

@@ -52,8 +52,10 @@ EOF2
 expect_status 0 "start --check prints the schedule" \
 	"$MMCMP" campaign start --check --no-unit --label k "$TMP/c.yaml"
 grep_file "$TMP/out" "^boots: 1:thp 2:nothp 3:nothp 4:thp 5:thp 6:nothp$" "boots alternate A B B A A B"
-grep_file "$TMP/out" "^  boot 2: kernel nothp, $kernel (release [0-9][^)]*), command line: .*transparent_hugepage=never mmcmp.campaign=[0-9]* mmcmp.boot=2" \
+grep_file "$TMP/out" "^  boot 2: kernel nothp, $kernel (release [0-9][^)]*), command line: .*transparent_hugepage=never mmcmp.campaign=ID mmcmp.boot=2" \
 	"each boot's command line carries the append and the tokens"
+grep_file "$TMP/out" "^would create the campaign; its number, ID below, is given when it is recorded$" \
+	"--check gives no campaign number, as it records none"
 grep_file "$TMP/out" "^would install no unit (--no-unit)" "--no-unit installs none"
 check "--check stores nothing" test ! -e "$MMCMP_DB"
 if [ ! -d /run/systemd/system ]; then
