@@ -387,9 +387,84 @@ static void test_grub_entries(void)
 	strbuf_release(&err);
 }
 
+/* Write text of len bytes (-1: strlen) to dir/name. */
+static bool write_at(const char *dir, const char *name, const char *text,
+		     long len)
+{
+	struct strbuf path = STRBUF_INIT;
+	FILE *f;
+	bool done;
+
+	strbuf_addf(&path, "%s/%s", dir, name);
+	f = fopen(path.buf, "w");
+	done = f && fwrite(text, 1, len < 0 ? strlen(text) : (size_t)len, f) ==
+			    (len < 0 ? strlen(text) : (size_t)len);
+	done = f && !fclose(f) && done;
+	strbuf_release(&path);
+	return done;
+}
+
+/*
+ * Method reboot: a grub.cfg that boots a one-shot entry, a grubenv where
+ * grub-reboot keeps it, and its next_entry read back.
+ */
+static void test_grub_one_shot(void)
+{
+	static const char header[] =
+		"if [ -s $prefix/grubenv ]; then\n  load_env\nfi\n"
+		"if [ \"${next_entry}\" ] ; then\n"
+		"   set default=\"${next_entry}\"\n   set next_entry=\n"
+		"   save_env next_entry\nfi\n";
+	char dir[] = "/tmp/mmcmp-test-grubenv-XXXXXX";
+	char env[1024], *next = NULL;
+	struct strbuf err = STRBUF_INIT, cfg = STRBUF_INIT, envp = STRBUF_INIT;
+	int n;
+
+	ok(mkdtemp(dir) != NULL, "a /boot/grub of our own");
+	strbuf_addf(&cfg, "%s/grub.cfg", dir);
+	strbuf_addf(&envp, "%s/grubenv", dir);
+	memset(env, '#', sizeof(env));
+	n = snprintf(env, sizeof(env),
+		     "# GRUB Environment Block\nsaved_entry=0\n"
+		     "next_entry=Advanced options>Debian, with Linux 6.9\n");
+	env[n] = '#';
+
+	ok(write_at(dir, "grub.cfg", "menuentry 'Debian' {\n}\n", -1) &&
+		   boot_loader_check_one_shot(cfg.buf, &err) &&
+		   strstr(err.buf, "never reads next_entry"),
+	   "a grub.cfg that never reads next_entry is refused");
+	strbuf_reset(&err);
+	ok(write_at(dir, "grub.cfg", header, -1) &&
+		   boot_loader_check_one_shot(cfg.buf, &err) &&
+		   strstr(err.buf, "grubenv"),
+	   "so is one without a grubenv beside it");
+	strbuf_reset(&err);
+	ok(write_at(dir, "grubenv", env, 1000) &&
+		   boot_loader_check_one_shot(cfg.buf, &err) &&
+		   strstr(err.buf, "is not a GRUB environment block"),
+	   "and a grubenv of 1000 bytes");
+	strbuf_reset(&err);
+	ok(write_at(dir, "grubenv", env, sizeof(env)) &&
+		   !boot_loader_check_one_shot(cfg.buf, &err),
+	   "a grub.cfg with next_entry and a grubenv are taken");
+	ok(!boot_loader_env_get(envp.buf, "next_entry", &next, &err) && next &&
+		   !strcmp(next, "Advanced options>Debian, with Linux 6.9"),
+	   "next_entry is read back");
+	free(next);
+	ok(!boot_loader_env_get(envp.buf, "next", &next, &err) && !next,
+	   "a key is matched whole");
+	unlink(cfg.buf);
+	unlink(envp.buf);
+	rmdir(dir);
+	strbuf_release(&err);
+	strbuf_release(&cfg);
+	strbuf_release(&envp);
+}
+
 int main(void)
 {
 	test_grub_entries();
+	test_grub_one_shot();
 	test_schedule();
 	test_cmdline();
 	test_decide();
