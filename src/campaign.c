@@ -299,6 +299,8 @@ static enum campaign_action booting(const struct campaign *c,
 			    "mmcmp.boot=%ld: the kernel did not reach its "
 			    "resume (a panic, a hang and a reset, a power cut)",
 			    now->release, b->number);
+		if (now->pstore)
+			strbuf_addf(&why, "; pstore kept: %s", now->pstore);
 	}
 	set_state(b, CAMPAIGN_BOOT_FAILED, why.buf);
 	b->ended_at = now->now;

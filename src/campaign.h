@@ -127,6 +127,12 @@ struct campaign_now {
 	/* Whether process pid of this kernel still runs a resume. */
 	bool (*alive)(int64_t pid, void *ctx);
 	void *ctx;
+	/*
+	 * What pstore kept of how an earlier boot ended (its panic line,
+	 * campaign_pstore_panic()); NULL: nothing. A boot that never came
+	 * back is failed with it.
+	 */
+	const char *pstore;
 };
 
 enum campaign_action {

@@ -9,9 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tap.h"
+#include "campaign-machine.h"
 #include "campaign.h"
 #include "kexec.h"
 #include "store-campaign.h"
@@ -461,9 +463,76 @@ static void test_grub_one_shot(void)
 	strbuf_release(&envp);
 }
 
+/*
+ * A boot that never came back is failed with what pstore kept of the
+ * panic: the panic line of the newest dmesg record since the boot began.
+ */
+static void test_pstore(void)
+{
+	static const char record[] =
+		"Panic#1 Part1\n"
+		"<6>[    1.200000] Run /nowhere as init process\n"
+		"<0>[    1.234567] Kernel panic - not syncing: No working init "
+		"found.  Try passing init= option to kernel.\n"
+		"<4>[    1.240000] CPU: 0 PID: 1 Comm: swapper/0\n";
+	static const char want[] = "Kernel panic - not syncing: No working "
+				   "init found.  Try passing init= option to "
+				   "kernel.";
+	char dir[] = "/tmp/mmcmp-test-pstore-XXXXXX";
+	struct campaign c = CAMPAIGN_INIT;
+	struct campaign_now now = {
+		.now = 1100,
+		.boot_id = "home",
+		.release = "6.0",
+		.cmdline = "root=x",
+		.pid = 77,
+		.pstore = want,
+	};
+	size_t boot = 0;
+	char *line;
+
+	ok(mkdtemp(dir) != NULL, "a pstore of our own");
+	line = campaign_pstore_panic(dir, 0);
+	ok(!line, "an empty pstore has no panic");
+	write_at(dir, "console-ramoops-0", record, -1);
+	write_at(dir, "dmesg-ramoops-0", "Oops#1 Part1\nnothing here\n", -1);
+	line = campaign_pstore_panic(dir, 0);
+	ok(!line, "only dmesg records, and only their panic lines");
+	write_at(dir, "dmesg-ramoops-1", record, -1);
+	line = campaign_pstore_panic(dir, 0);
+	ok(line && !strcmp(line, want),
+	   "the panic line, without level and time: %s", line ? line : "");
+	free(line);
+	line = campaign_pstore_panic(dir, (double)time(NULL) + 3600);
+	ok(!line, "a record older than the boot is not its panic");
+	free(line);
+	line = campaign_pstore_panic("/nonexistent-mmcmp-pstore", 0);
+	ok(!line, "no pstore, no panic");
+	decide_campaign(&c, "dbp", "");
+	ok(campaign_decide(&c, &now, &boot) == CAMPAIGN_BOOT && boot == 2 &&
+		   c.boots[1].why &&
+		   strstr(c.boots[1].why, "did not reach its resume") &&
+		   strstr(c.boots[1].why, "; pstore kept: Kernel panic"),
+	   "the failed boot's why has the panic");
+	campaign_release(&c);
+	for (const char *const *f =
+		     (const char *const[]){"console-ramoops-0",
+					   "dmesg-ramoops-0", "dmesg-ramoops-1",
+					   NULL};
+	     *f; f++) {
+		struct strbuf path = STRBUF_INIT;
+
+		strbuf_addf(&path, "%s/%s", dir, *f);
+		unlink(path.buf);
+		strbuf_release(&path);
+	}
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_grub_entries();
+	test_pstore();
 	test_grub_one_shot();
 	test_schedule();
 	test_cmdline();
