@@ -108,6 +108,8 @@ static void print_check(const struct campaign *c, const char *unit_dir,
 	       campaign_method_name(c->method), c->settle_s, c->boot_timeout_s,
 	       c->home_release);
 	print_boots(c);
+	printf("would create the campaign; its number, ID below, is given "
+	       "when it is recorded\n");
 	for (size_t i = 0; i < c->boots_nr; i++) {
 		const struct campaign_boot *b = &c->boots[i];
 
@@ -122,11 +124,9 @@ static void print_check(const struct campaign *c, const char *unit_dir,
 		       line.buf);
 	}
 	campaign_unit_text(self, db, &unit);
-	if (a->no_unit)
-		printf("would install no unit (--no-unit); without it, %s/%s:\n",
-		       unit_dir, CAMPAIGN_UNIT_NAME);
-	else
-		printf("would install %s/%s:\n", unit_dir, CAMPAIGN_UNIT_NAME);
+	printf("would install %s%s/%s:\n",
+	       a->no_unit ? "no unit (--no-unit); without it, " : "", unit_dir,
+	       CAMPAIGN_UNIT_NAME);
 	fputs(unit.buf, stdout);
 	strbuf_release(&unit);
 	strbuf_release(&line);
@@ -235,11 +235,10 @@ static int status(struct store *st)
 		ret = error("%s", err.buf);
 		goto out;
 	}
-	if (!c.id) {
+	if (!c.id)
 		printf("no campaign\n");
-		goto out;
-	}
-	campaign_describe(&c, (double)time(NULL), &out);
+	else
+		campaign_describe(&c, (double)time(NULL), &out);
 	fputs(out.buf, stdout);
 out:
 	campaign_release(&c);

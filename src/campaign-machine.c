@@ -1,6 +1,7 @@
 /* campaign-machine: this machine's part of a campaign: facts, checks, unit. */
 #include "campaign-machine.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,73 @@ int campaign_machine_read(struct campaign_machine *m, struct strbuf *err)
 		return -1;
 	}
 	return 0;
+}
+
+/* The panic line of one pstore record's text, or NULL. */
+static char *panic_line(char *text)
+{
+	static const char *const marks[] = {
+		"Kernel panic - not syncing", "BUG:",	    "Oops",
+		"general protection fault",   "watchdog: ", "Kernel BUG"};
+
+	for (char *line = text; line && *line;) {
+		char *eol = strchr(line, '\n');
+		char *p = line;
+
+		if (eol)
+			*eol = '\0';
+		/* The log's lines, "<0>[    1.23] ...", not the header. */
+		if (*p != '<' && *p != '[')
+			p = NULL;
+		if (p && *p == '<')
+			p += strcspn(p, ">") + (p[strcspn(p, ">")] ? 1 : 0);
+		if (p && *p == '[')
+			p += strcspn(p, "]") + (p[strcspn(p, "]")] ? 1 : 0);
+		for (size_t i = 0; p && i < ARRAY_SIZE(marks); i++)
+			if (strstr(p, marks[i])) {
+				p += strspn(p, " ");
+				return xstrndup(p, strcspn(p, "\r"));
+			}
+		line = eol ? eol + 1 : NULL;
+	}
+	return NULL;
+}
+
+char *campaign_pstore_panic(const char *dir, double since)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, err = STRBUF_INIT;
+	const char *where = dir ? dir : "/sys/fs/pstore";
+	DIR *d = opendir(where);
+	struct dirent *de;
+	time_t newest = 0;
+	char *line = NULL;
+
+	while (d && (de = readdir(d))) {
+		struct stat sb;
+		char *found;
+
+		if (strncmp(de->d_name, "dmesg-", 6))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", where, de->d_name);
+		strbuf_reset(&text);
+		if (stat(path.buf, &sb) || (double)sb.st_mtime < since - 1 ||
+		    (line && sb.st_mtime < newest) ||
+		    strbuf_read_file(&text, path.buf, &err))
+			continue;
+		found = panic_line(text.buf);
+		if (found) {
+			free(line);
+			line = found;
+			newest = sb.st_mtime;
+		}
+	}
+	if (d)
+		closedir(d);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	strbuf_release(&err);
+	return line;
 }
 
 void campaign_machine_release(struct campaign_machine *m)

@@ -25,6 +25,17 @@ struct campaign_machine {
 int campaign_machine_read(struct campaign_machine *m, struct strbuf *err);
 void campaign_machine_release(struct campaign_machine *m);
 
+/*
+ * The line that says how an earlier boot ended (a "Kernel panic", an
+ * "Oops", a "BUG:", ...) in the newest dmesg record that pstore kept
+ * in dir (NULL: /sys/fs/pstore, where the kernel puts the records of
+ * ramoops, EFI variables or a block device) from since (Unix seconds)
+ * on, so that no older record is taken for it, without the log level
+ * and time stamp; NULL when there is none or dir cannot be read.
+ * Caller frees.
+ */
+char *campaign_pstore_panic(const char *dir, double since);
+
 /* The name of the resume unit in a systemd unit directory. */
 #define CAMPAIGN_UNIT_NAME "mmcmp-campaign.service"
 

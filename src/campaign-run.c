@@ -44,7 +44,7 @@ int campaign_next(struct store *st, struct campaign *c,
 	for (int tries = 0; tries < 10; tries++) {
 		const struct campaign_boot *b;
 		struct strbuf ignored = STRBUF_INIT;
-		char *sha = NULL;
+		char *sha = NULL, *pstore = NULL;
 		bool conflict = false;
 		struct campaign_now now = {
 			.now = now_s(),
@@ -60,13 +60,17 @@ int campaign_next(struct store *st, struct campaign *c,
 			return -1;
 		b = campaign_booting(c);
 		/* An image that cannot be read fails its boot, as changed. */
-		if (b)
+		if (b) {
 			sha = campaign_file_sha256(b->image, &ignored);
+			pstore = campaign_pstore_panic(NULL, b->booted_at);
+		}
 		strbuf_release(&ignored);
 		now.image_sha256 = sha;
+		now.pstore = pstore;
 		*act = c->id ? campaign_decide(c, &now, bi) : CAMPAIGN_NONE;
 		ret = store_campaign_update(st, c, &conflict, err);
 		free(sha);
+		free(pstore);
 		if (ret || !conflict)
 			return ret;
 	}

@@ -147,8 +147,12 @@ void campaign_cmdline(const char *home, const char *append, int64_t id,
 	}
 	if (append && *append)
 		strbuf_addf(out, "%s%s", out->len ? " " : "", append);
-	strbuf_addf(out, "%smmcmp.campaign=%" PRId64 " mmcmp.boot=%ld",
-		    out->len ? " " : "", id, number);
+	strbuf_addf(out, "%smmcmp.campaign=", out->len ? " " : "");
+	if (id > 0)
+		strbuf_addf(out, "%" PRId64, id);
+	else
+		strbuf_addstr(out, "ID");
+	strbuf_addf(out, " mmcmp.boot=%ld", number);
 	if (rest) {
 		size_t len = strlen(rest);
 
@@ -295,6 +299,8 @@ static enum campaign_action booting(const struct campaign *c,
 			    "mmcmp.boot=%ld: the kernel did not reach its "
 			    "resume (a panic, a hang and a reset, a power cut)",
 			    now->release, b->number);
+		if (now->pstore)
+			strbuf_addf(&why, "; pstore kept: %s", now->pstore);
 	}
 	set_state(b, CAMPAIGN_BOOT_FAILED, why.buf);
 	b->ended_at = now->now;

@@ -102,7 +102,9 @@ void campaign_schedule(size_t kernels_nr, int boots, size_t *order);
  * kernel's (home, as /proc/cmdline gives it) without its BOOT_IMAGE=,
  * initrd= and mmcmp.* words, then append (NULL: none), then
  * "mmcmp.campaign=ID mmcmp.boot=N"; all before a " -- " that passes
- * arguments to init. Double-quoted words stay whole.
+ * arguments to init. Double-quoted words stay whole. An id of 0, a
+ * campaign not recorded yet (start --check), is written as the letters
+ * "ID": its number is given when it is recorded.
  */
 void campaign_cmdline(const char *home, const char *append, int64_t id,
 		      long number, struct strbuf *out);
@@ -125,6 +127,12 @@ struct campaign_now {
 	/* Whether process pid of this kernel still runs a resume. */
 	bool (*alive)(int64_t pid, void *ctx);
 	void *ctx;
+	/*
+	 * What pstore kept of how an earlier boot ended (its panic line,
+	 * campaign_pstore_panic()); NULL: nothing. A boot that never came
+	 * back is failed with it.
+	 */
+	const char *pstore;
 };
 
 enum campaign_action {

@@ -366,7 +366,30 @@ bool cgroup_sockets_uncharged(const struct cgroup *cg)
 	return v1 && !cg->tcp_set;
 }
 
-/* Write each limit into the first leaf that has the file. */
+/*
+ * The first leaf that has file name into path, its tree's index, or
+ * trees_nr when none has it.
+ */
+static size_t limit_tree(const struct cgroup *cg, const char *name,
+			 struct strbuf *path)
+{
+	size_t k;
+
+	for (k = 0; k < cg->trees_nr; k++) {
+		strbuf_reset(path);
+		strbuf_addf(path, "%s/%s", cg->trees[k].leaf, name);
+		if (!access(path->buf, F_OK))
+			break;
+	}
+	return k;
+}
+
+/*
+ * Write each limit into the first leaf that has the file. A v2 memory.max
+ * goes into the v1 memory controller's memory.limit_in_bytes where no
+ * leaf has it (the same hard limit; "max" is v1's -1), so one config
+ * limits memory on either layout.
+ */
 static int set_limits(struct cgroup *cg, const struct cgroup_spec *spec,
 		      struct strbuf *err)
 {
@@ -375,21 +398,21 @@ static int set_limits(struct cgroup *cg, const struct cgroup_spec *spec,
 
 	for (size_t i = 0; i < spec->limits.nr; i++) {
 		const struct kv *kv = &spec->limits.v[i];
-		size_t k;
+		const char *value = kv->value;
+		size_t k = limit_tree(cg, kv->key, &path);
 		int e;
 
-		for (k = 0; k < cg->trees_nr; k++) {
-			strbuf_reset(&path);
-			strbuf_addf(&path, "%s/%s", cg->trees[k].leaf, kv->key);
-			if (!access(path.buf, F_OK))
-				break;
+		if (k == cg->trees_nr && !strcmp(kv->key, "memory.max")) {
+			k = limit_tree(cg, "memory.limit_in_bytes", &path);
+			if (!strcmp(value, "max"))
+				value = "-1";
 		}
 		if (k == cg->trees_nr) {
 			error_addf(err, "cgroup '%s' has no '%s'",
 				   cg->where.buf, kv->key);
 			goto out;
 		}
-		e = write_text(path.buf, kv->value);
+		e = write_text(path.buf, value);
 		if (e) {
 			error_addf(err,
 				   "cannot set '%s' of cgroup '%s' to '%s': %s",

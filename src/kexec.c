@@ -23,6 +23,10 @@
 
 extern char **environ;
 
+#define GRUB_CFG	"/boot/grub/grub.cfg"
+#define GRUB_ENV_HEADER "# GRUB Environment Block\n"
+#define GRUB_ENV_SIZE	1024
+
 /* The first line of file path into sb; false when it cannot be read. */
 static bool read_line(const char *path, struct strbuf *sb)
 {
@@ -138,7 +142,7 @@ int boot_loader_find_entry(const char *entry, const char *grub_cfg,
 			   struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
-	const char *cfg = grub_cfg ? grub_cfg : "/boot/grub/grub.cfg";
+	const char *cfg = grub_cfg ? grub_cfg : GRUB_CFG;
 	const char *last = strrchr(entry, '>');
 	int ret = -1;
 
@@ -162,6 +166,86 @@ out:
 	return ret;
 }
 
+/* The GRUB environment block at path into sb, checked. */
+static int read_env(const char *path, struct strbuf *sb, struct strbuf *err)
+{
+	if (strbuf_read_file(sb, path, err))
+		return -1;
+	if (sb->len != GRUB_ENV_SIZE ||
+	    strncmp(sb->buf, GRUB_ENV_HEADER, strlen(GRUB_ENV_HEADER)))
+		return error_addf(err,
+				  "'%s' is not a GRUB environment block (%d "
+				  "bytes from '# GRUB Environment Block'), "
+				  "where grub-reboot keeps the one-shot entry; "
+				  "grub-editenv %s create makes one",
+				  path, GRUB_ENV_SIZE, path);
+	return 0;
+}
+
+/* path's directory and "/grubenv" into sb. */
+static void env_path(const char *grub_cfg, struct strbuf *sb)
+{
+	const char *slash = strrchr(grub_cfg, '/');
+
+	strbuf_reset(sb);
+	if (slash)
+		strbuf_addf(sb, "%.*s/grubenv", (int)(slash - grub_cfg),
+			    grub_cfg);
+	else
+		strbuf_addstr(sb, "grubenv");
+}
+
+int boot_loader_env_get(const char *path, const char *key, char **value,
+			struct strbuf *err)
+{
+	struct strbuf env = STRBUF_INIT;
+	size_t n = strlen(key);
+	int ret = -1;
+
+	*value = NULL;
+	if (read_env(path, &env, err))
+		goto out;
+	for (char *line = env.buf; line && *line;) {
+		char *eol = strchr(line, '\n');
+
+		if (eol)
+			*eol = '\0';
+		if (!strncmp(line, key, n) && line[n] == '=') {
+			*value = xstrdup(line + n + 1);
+			break;
+		}
+		line = eol ? eol + 1 : NULL;
+	}
+	ret = 0;
+out:
+	strbuf_release(&env);
+	return ret;
+}
+
+int boot_loader_check_one_shot(const char *grub_cfg, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT, env = STRBUF_INIT;
+	const char *cfg = grub_cfg ? grub_cfg : GRUB_CFG;
+	int ret = -1;
+
+	if (strbuf_read_file(&text, cfg, err))
+		goto out;
+	if (!strstr(text.buf, "next_entry")) {
+		error_addf(err,
+			   "'%s' never reads next_entry, so grub-reboot's "
+			   "one-shot entry would not boot; make it with "
+			   "grub-mkconfig (update-grub)",
+			   cfg);
+		goto out;
+	}
+	env_path(cfg, &text);
+	ret = read_env(text.buf, &env, err);
+out:
+	strbuf_release(&text);
+	strbuf_release(&env);
+	return ret;
+}
+
 int boot_loader_check(const char *entry, const char *grub_cfg,
 		      struct strbuf *err)
 {
@@ -169,13 +253,34 @@ int boot_loader_check(const char *entry, const char *grub_cfg,
 	int e = runner_find_program("grub-reboot", getenv("PATH"), NULL, &prog);
 
 	strbuf_release(&prog);
-	if (boot_loader_find_entry(entry, grub_cfg, err))
+	if (boot_loader_find_entry(entry, grub_cfg, err) ||
+	    boot_loader_check_one_shot(grub_cfg, err))
 		return -1;
 	if (e)
 		return error_addf(err, "method reboot needs grub-reboot (the "
 				       "Debian package grub2-common), which is "
 				       "not installed");
 	return 0;
+}
+
+/* What grub-reboot should have written: next_entry=entry. */
+static int check_next(const char *entry, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	char *next = NULL;
+	int ret;
+
+	env_path(GRUB_CFG, &path);
+	ret = boot_loader_env_get(path.buf, "next_entry", &next, err);
+	if (!ret && (!next || strcmp(next, entry)))
+		ret = error_addf(err,
+				 "grub-reboot '%s' left next_entry %s%s%s in "
+				 "'%s', so the reboot would not boot it",
+				 entry, next ? "'" : "unset", next ? next : "",
+				 next ? "'" : "", path.buf);
+	free(next);
+	strbuf_release(&path);
+	return ret;
 }
 
 int boot_loader_next(const char *entry, struct strbuf *err)
@@ -199,7 +304,7 @@ int boot_loader_next(const char *entry, struct strbuf *err)
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return error_addf(err, "grub-reboot '%s' failed (status %d)",
 				  entry, status);
-	return 0;
+	return check_next(entry, err);
 }
 
 int machine_reboot(struct strbuf *err)

@@ -32,14 +32,31 @@ int kexec_jump(struct strbuf *err);
 /*
  * Whether GRUB has menu entry `entry` (a title, an id, or a
  * "submenu>entry" path as grub-reboot takes it) in its config `grub_cfg`
- * (NULL: /boot/grub/grub.cfg), and grub-reboot is installed.
+ * (NULL: /boot/grub/grub.cfg), boots a one-shot entry
+ * (boot_loader_check_one_shot()), and grub-reboot is installed.
  */
 int boot_loader_check(const char *entry, const char *grub_cfg,
 		      struct strbuf *err);
 /* The entry part of boot_loader_check(), without grub-reboot. */
 int boot_loader_find_entry(const char *entry, const char *grub_cfg,
 			   struct strbuf *err);
-/* Make entry the boot loader's next boot, once (grub-reboot ENTRY). */
+/*
+ * Whether a one-shot entry would boot once: grub_cfg (NULL: as above)
+ * reads next_entry, as grub-mkconfig's header does, and the grubenv
+ * beside it, where grub-reboot writes next_entry, is a GRUB environment
+ * block (1024 bytes from "# GRUB Environment Block").
+ */
+int boot_loader_check_one_shot(const char *grub_cfg, struct strbuf *err);
+/*
+ * The value of key in the GRUB environment block at path into *value
+ * (caller frees; NULL when the block has no such key).
+ */
+int boot_loader_env_get(const char *path, const char *key, char **value,
+			struct strbuf *err);
+/*
+ * Make entry the boot loader's next boot, once (grub-reboot ENTRY), and
+ * check that /boot/grub/grubenv then says next_entry=ENTRY.
+ */
 int boot_loader_next(const char *entry, struct strbuf *err);
 /* Sync the file systems and reboot the machine. */
 int machine_reboot(struct strbuf *err);

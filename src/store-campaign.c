@@ -2,6 +2,7 @@
 #include "store-campaign.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include <sqlite3.h>
@@ -19,6 +20,48 @@ static int bind_time(sqlite3_stmt *stmt, int i, double t)
 		     : sqlite3_bind_null(stmt, i);
 }
 
+/* sql prepared, or NULL (write_end() then says it failed). */
+static sqlite3_stmt *prepare(struct store *st, const char *sql)
+{
+	sqlite3_stmt *stmt = NULL;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+		sqlite3_finalize(stmt);
+		return NULL;
+	}
+	return stmt;
+}
+
+/*
+ * Every write here ends so: step stmt, from prepare(), when bound (the
+ * binds all returned SQLITE_OK), and finalize it. A claim, an UPDATE
+ * "... AND state = ?" of the state the row was read in, learns from
+ * *claimed (NULL: not asked) whether the row was still in it, so of two
+ * resumes exactly one changes it. 0, or -1 with "cannot WHAT: ..." in
+ * err, WHAT from fmt.
+ */
+MMCMP_PRINTF(6, 7)
+static int write_end(struct store *st, sqlite3_stmt *stmt, bool bound,
+		     bool *claimed, struct strbuf *err, const char *fmt, ...)
+{
+	int ret = 0;
+
+	if (!stmt || !bound || sqlite3_step(stmt) != SQLITE_DONE) {
+		struct strbuf what = STRBUF_INIT;
+		va_list ap;
+
+		va_start(ap, fmt);
+		strbuf_vaddf(&what, fmt, ap);
+		va_end(ap);
+		ret = store_fail(st, err, "%s", what.buf);
+		strbuf_release(&what);
+	} else if (claimed) {
+		*claimed = sqlite3_changes(st->db) > 0;
+	}
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
 static int insert_campaign(struct store *st, const struct campaign *c,
 			   struct strbuf *err)
 {
@@ -27,28 +70,22 @@ static int insert_campaign(struct store *st, const struct campaign *c,
 		" settle_s, boot_timeout_s, home_release, home_cmdline,"
 		" unit_path, state, started_at)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'running', ?10)";
-	sqlite3_stmt *stmt = NULL;
-	int ret = -1;
+	sqlite3_stmt *stmt = prepare(st, sql);
 
-	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
-	    store_bind_text(stmt, 1, c->label) ||
-	    store_bind_text(stmt, 2, c->config_path) ||
-	    store_bind_text(stmt, 3, c->config_text) ||
-	    store_bind_text(stmt, 4, campaign_method_name(c->method)) ||
-	    sqlite3_bind_double(stmt, 5, c->settle_s) ||
-	    sqlite3_bind_double(stmt, 6, c->boot_timeout_s) ||
-	    store_bind_text(stmt, 7, c->home_release) ||
-	    store_bind_text(stmt, 8, c->home_cmdline) ||
-	    store_bind_text(stmt, 9, c->unit_path) ||
-	    sqlite3_bind_double(stmt, 10, c->started_at) ||
-	    sqlite3_step(stmt) != SQLITE_DONE) {
-		store_fail(st, err, "store the campaign");
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(stmt);
-	return ret;
+	return write_end(
+		st, stmt,
+		stmt && !(store_bind_text(stmt, 1, c->label) ||
+			  store_bind_text(stmt, 2, c->config_path) ||
+			  store_bind_text(stmt, 3, c->config_text) ||
+			  store_bind_text(stmt, 4,
+					  campaign_method_name(c->method)) ||
+			  sqlite3_bind_double(stmt, 5, c->settle_s) ||
+			  sqlite3_bind_double(stmt, 6, c->boot_timeout_s) ||
+			  store_bind_text(stmt, 7, c->home_release) ||
+			  store_bind_text(stmt, 8, c->home_cmdline) ||
+			  store_bind_text(stmt, 9, c->unit_path) ||
+			  sqlite3_bind_double(stmt, 10, c->started_at)),
+		NULL, err, "store the campaign");
 }
 
 static int insert_boot(struct store *st, int64_t id,
@@ -58,28 +95,20 @@ static int insert_boot(struct store *st, int64_t id,
 		"INSERT INTO campaign_boot (campaign_id, number, kernel, image,"
 		" initrd, entry, image_sha256, image_release, cmdline, state)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'pending')";
-	sqlite3_stmt *stmt = NULL;
-	int ret = -1;
+	sqlite3_stmt *stmt = prepare(st, sql);
 
-	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
-	    sqlite3_bind_int64(stmt, 1, id) ||
-	    sqlite3_bind_int64(stmt, 2, b->number) ||
-	    store_bind_text(stmt, 3, b->kernel) ||
-	    store_bind_text(stmt, 4, b->image) ||
-	    store_bind_text(stmt, 5, b->initrd) ||
-	    store_bind_text(stmt, 6, b->entry) ||
-	    store_bind_text(stmt, 7, b->image_sha256) ||
-	    store_bind_text(stmt, 8, b->image_release) ||
-	    store_bind_text(stmt, 9, b->cmdline) ||
-	    sqlite3_step(stmt) != SQLITE_DONE) {
-		store_fail(st, err, "store boot %ld of the campaign",
-			   b->number);
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(stmt);
-	return ret;
+	return write_end(st, stmt,
+			 stmt && !(sqlite3_bind_int64(stmt, 1, id) ||
+				   sqlite3_bind_int64(stmt, 2, b->number) ||
+				   store_bind_text(stmt, 3, b->kernel) ||
+				   store_bind_text(stmt, 4, b->image) ||
+				   store_bind_text(stmt, 5, b->initrd) ||
+				   store_bind_text(stmt, 6, b->entry) ||
+				   store_bind_text(stmt, 7, b->image_sha256) ||
+				   store_bind_text(stmt, 8, b->image_release) ||
+				   store_bind_text(stmt, 9, b->cmdline)),
+			 NULL, err, "store boot %ld of the campaign",
+			 b->number);
 }
 
 int store_campaign_add(struct store *st, struct campaign *c, struct strbuf *err)
@@ -254,32 +283,28 @@ static int update_boot(struct store *st, int64_t id,
 		" resumed_at = ?5, ended_at = ?6, from_boot_id = ?7,"
 		" boot_id = ?8, pid = ?9, why = ?10"
 		" WHERE campaign_id = ?1 AND number = ?2 AND state = ?11";
-	sqlite3_stmt *stmt = NULL;
-	int ret = -1;
+	sqlite3_stmt *stmt = prepare(st, sql);
+	bool claimed = true;
+	int ret = write_end(
+		st, stmt,
+		stmt && !(sqlite3_bind_int64(stmt, 1, id) ||
+			  sqlite3_bind_int64(stmt, 2, b->number) ||
+			  store_bind_text(stmt, 3,
+					  campaign_boot_state_name(b->state)) ||
+			  bind_time(stmt, 4, b->booted_at) ||
+			  bind_time(stmt, 5, b->resumed_at) ||
+			  bind_time(stmt, 6, b->ended_at) ||
+			  store_bind_text(stmt, 7, b->from_boot_id) ||
+			  store_bind_text(stmt, 8, b->boot_id) ||
+			  (b->pid ? sqlite3_bind_int64(stmt, 9, b->pid)
+				  : sqlite3_bind_null(stmt, 9)) ||
+			  store_bind_text(stmt, 10, b->why) ||
+			  store_bind_text(stmt, 11,
+					  campaign_boot_state_name(b->was))),
+		&claimed, err, "update boot %ld of campaign %" PRId64,
+		b->number, id);
 
-	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
-	    sqlite3_bind_int64(stmt, 1, id) ||
-	    sqlite3_bind_int64(stmt, 2, b->number) ||
-	    store_bind_text(stmt, 3, campaign_boot_state_name(b->state)) ||
-	    bind_time(stmt, 4, b->booted_at) ||
-	    bind_time(stmt, 5, b->resumed_at) ||
-	    bind_time(stmt, 6, b->ended_at) ||
-	    store_bind_text(stmt, 7, b->from_boot_id) ||
-	    store_bind_text(stmt, 8, b->boot_id) ||
-	    (b->pid ? sqlite3_bind_int64(stmt, 9, b->pid)
-		    : sqlite3_bind_null(stmt, 9)) ||
-	    store_bind_text(stmt, 10, b->why) ||
-	    store_bind_text(stmt, 11, campaign_boot_state_name(b->was)) ||
-	    sqlite3_step(stmt) != SQLITE_DONE) {
-		store_fail(st, err, "update boot %ld of campaign %" PRId64,
-			   b->number, id);
-		goto out;
-	}
-	if (!sqlite3_changes(st->db))
-		*conflict = true;
-	ret = 0;
-out:
-	sqlite3_finalize(stmt);
+	*conflict |= !claimed;
 	return ret;
 }
 
@@ -289,22 +314,17 @@ static int update_state(struct store *st, const struct campaign *c,
 	static const char sql[] =
 		"UPDATE campaign SET state = ?2, ended_at = ?3"
 		" WHERE id = ?1 AND state = 'running'";
-	sqlite3_stmt *stmt = NULL;
-	int ret = -1;
+	sqlite3_stmt *stmt = prepare(st, sql);
+	bool claimed = true;
+	int ret = write_end(
+		st, stmt,
+		stmt && !(sqlite3_bind_int64(stmt, 1, c->id) ||
+			  store_bind_text(stmt, 2,
+					  campaign_state_name(c->state)) ||
+			  bind_time(stmt, 3, c->ended_at)),
+		&claimed, err, "update campaign %" PRId64, c->id);
 
-	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
-	    sqlite3_bind_int64(stmt, 1, c->id) ||
-	    store_bind_text(stmt, 2, campaign_state_name(c->state)) ||
-	    bind_time(stmt, 3, c->ended_at) ||
-	    sqlite3_step(stmt) != SQLITE_DONE) {
-		store_fail(st, err, "update campaign %" PRId64, c->id);
-		goto out;
-	}
-	if (!sqlite3_changes(st->db))
-		*conflict = true;
-	ret = 0;
-out:
-	sqlite3_finalize(stmt);
+	*conflict |= !claimed;
 	return ret;
 }
 
@@ -346,20 +366,18 @@ int store_campaign_set_unit(struct store *st, int64_t id, const char *path,
 				  " WHERE id = ?1";
 	sqlite3_stmt *stmt = NULL;
 	struct store_tx tx;
-	int ret = -1;
 
 	if (store_tx_open(st, true, &tx, err))
 		return -1;
-	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
-	    sqlite3_bind_int64(stmt, 1, id) || store_bind_text(stmt, 2, path) ||
-	    sqlite3_step(stmt) != SQLITE_DONE) {
-		store_fail(st, err, "record the unit of campaign %" PRId64, id);
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(stmt);
-	return store_tx_close(st, &tx, ret, err);
+	stmt = prepare(st, sql);
+	return store_tx_close(
+		st, &tx,
+		write_end(st, stmt,
+			  stmt && !(sqlite3_bind_int64(stmt, 1, id) ||
+				    store_bind_text(stmt, 2, path)),
+			  NULL, err, "record the unit of campaign %" PRId64,
+			  id),
+		err);
 }
 
 int store_campaign_abort(struct store *st, int64_t id, double now,
@@ -370,22 +388,17 @@ int store_campaign_abort(struct store *st, int64_t id, double now,
 		" WHERE id = ?1 AND state = 'running'";
 	sqlite3_stmt *stmt = NULL;
 	struct store_tx tx;
-	int ret = -1;
 
 	if (store_tx_open(st, true, &tx, err))
 		return -1;
-	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
-	    sqlite3_bind_int64(stmt, 1, id) ||
-	    sqlite3_bind_double(stmt, 2, now) ||
-	    sqlite3_step(stmt) != SQLITE_DONE) {
-		store_fail(st, err, "abort campaign %" PRId64, id);
-		goto out;
-	}
-	*was_running = sqlite3_changes(st->db) > 0;
-	ret = 0;
-out:
-	sqlite3_finalize(stmt);
-	return store_tx_close(st, &tx, ret, err);
+	stmt = prepare(st, sql);
+	return store_tx_close(
+		st, &tx,
+		write_end(st, stmt,
+			  stmt && !(sqlite3_bind_int64(stmt, 1, id) ||
+				    sqlite3_bind_double(stmt, 2, now)),
+			  was_running, err, "abort campaign %" PRId64, id),
+		err);
 }
 
 int store_label_taken(struct store *st, const char *label, bool *taken,

@@ -9,9 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tap.h"
+#include "campaign-machine.h"
 #include "campaign.h"
 #include "kexec.h"
 #include "store-campaign.h"
@@ -83,6 +85,10 @@ static void test_cmdline(void)
 		ok(!strcmp(sb.buf, cases[i].want), "command line, case %zu: %s",
 		   i, sb.buf);
 	}
+	/* start --check: no id yet, so none is printed (it printed 0). */
+	campaign_cmdline("root=x", NULL, 0, 2, &sb);
+	ok(!strcmp(sb.buf, "root=x mmcmp.campaign=ID mmcmp.boot=2"),
+	   "command line of a campaign not recorded yet: %s", sb.buf);
 	for (size_t i = 0; i < ARRAY_SIZE(tokens); i++) {
 		int64_t id = 0;
 		long number = 0;
@@ -383,9 +389,151 @@ static void test_grub_entries(void)
 	strbuf_release(&err);
 }
 
+/* Write text of len bytes (-1: strlen) to dir/name. */
+static bool write_at(const char *dir, const char *name, const char *text,
+		     long len)
+{
+	struct strbuf path = STRBUF_INIT;
+	FILE *f;
+	bool done;
+
+	strbuf_addf(&path, "%s/%s", dir, name);
+	f = fopen(path.buf, "w");
+	done = f && fwrite(text, 1, len < 0 ? strlen(text) : (size_t)len, f) ==
+			    (len < 0 ? strlen(text) : (size_t)len);
+	done = f && !fclose(f) && done;
+	strbuf_release(&path);
+	return done;
+}
+
+/*
+ * Method reboot: a grub.cfg that boots a one-shot entry, a grubenv where
+ * grub-reboot keeps it, and its next_entry read back.
+ */
+static void test_grub_one_shot(void)
+{
+	static const char header[] =
+		"if [ -s $prefix/grubenv ]; then\n  load_env\nfi\n"
+		"if [ \"${next_entry}\" ] ; then\n"
+		"   set default=\"${next_entry}\"\n   set next_entry=\n"
+		"   save_env next_entry\nfi\n";
+	char dir[] = "/tmp/mmcmp-test-grubenv-XXXXXX";
+	char env[1024], *next = NULL;
+	struct strbuf err = STRBUF_INIT, cfg = STRBUF_INIT, envp = STRBUF_INIT;
+	int n;
+
+	ok(mkdtemp(dir) != NULL, "a /boot/grub of our own");
+	strbuf_addf(&cfg, "%s/grub.cfg", dir);
+	strbuf_addf(&envp, "%s/grubenv", dir);
+	memset(env, '#', sizeof(env));
+	n = snprintf(env, sizeof(env),
+		     "# GRUB Environment Block\nsaved_entry=0\n"
+		     "next_entry=Advanced options>Debian, with Linux 6.9\n");
+	env[n] = '#';
+
+	ok(write_at(dir, "grub.cfg", "menuentry 'Debian' {\n}\n", -1) &&
+		   boot_loader_check_one_shot(cfg.buf, &err) &&
+		   strstr(err.buf, "never reads next_entry"),
+	   "a grub.cfg that never reads next_entry is refused");
+	strbuf_reset(&err);
+	ok(write_at(dir, "grub.cfg", header, -1) &&
+		   boot_loader_check_one_shot(cfg.buf, &err) &&
+		   strstr(err.buf, "grubenv"),
+	   "so is one without a grubenv beside it");
+	strbuf_reset(&err);
+	ok(write_at(dir, "grubenv", env, 1000) &&
+		   boot_loader_check_one_shot(cfg.buf, &err) &&
+		   strstr(err.buf, "is not a GRUB environment block"),
+	   "and a grubenv of 1000 bytes");
+	strbuf_reset(&err);
+	ok(write_at(dir, "grubenv", env, sizeof(env)) &&
+		   !boot_loader_check_one_shot(cfg.buf, &err),
+	   "a grub.cfg with next_entry and a grubenv are taken");
+	ok(!boot_loader_env_get(envp.buf, "next_entry", &next, &err) && next &&
+		   !strcmp(next, "Advanced options>Debian, with Linux 6.9"),
+	   "next_entry is read back");
+	free(next);
+	ok(!boot_loader_env_get(envp.buf, "next", &next, &err) && !next,
+	   "a key is matched whole");
+	unlink(cfg.buf);
+	unlink(envp.buf);
+	rmdir(dir);
+	strbuf_release(&err);
+	strbuf_release(&cfg);
+	strbuf_release(&envp);
+}
+
+/*
+ * A boot that never came back is failed with what pstore kept of the
+ * panic: the panic line of the newest dmesg record since the boot began.
+ */
+static void test_pstore(void)
+{
+	static const char record[] =
+		"Panic#1 Part1\n"
+		"<6>[    1.200000] Run /nowhere as init process\n"
+		"<0>[    1.234567] Kernel panic - not syncing: No working init "
+		"found.  Try passing init= option to kernel.\n"
+		"<4>[    1.240000] CPU: 0 PID: 1 Comm: swapper/0\n";
+	static const char want[] = "Kernel panic - not syncing: No working "
+				   "init found.  Try passing init= option to "
+				   "kernel.";
+	char dir[] = "/tmp/mmcmp-test-pstore-XXXXXX";
+	struct campaign c = CAMPAIGN_INIT;
+	struct campaign_now now = {
+		.now = 1100,
+		.boot_id = "home",
+		.release = "6.0",
+		.cmdline = "root=x",
+		.pid = 77,
+		.pstore = want,
+	};
+	size_t boot = 0;
+	char *line;
+
+	ok(mkdtemp(dir) != NULL, "a pstore of our own");
+	line = campaign_pstore_panic(dir, 0);
+	ok(!line, "an empty pstore has no panic");
+	write_at(dir, "console-ramoops-0", record, -1);
+	write_at(dir, "dmesg-ramoops-0", "Oops#1 Part1\nnothing here\n", -1);
+	line = campaign_pstore_panic(dir, 0);
+	ok(!line, "only dmesg records, and only their panic lines");
+	write_at(dir, "dmesg-ramoops-1", record, -1);
+	line = campaign_pstore_panic(dir, 0);
+	ok(line && !strcmp(line, want),
+	   "the panic line, without level and time: %s", line ? line : "");
+	free(line);
+	line = campaign_pstore_panic(dir, (double)time(NULL) + 3600);
+	ok(!line, "a record older than the boot is not its panic");
+	free(line);
+	line = campaign_pstore_panic("/nonexistent-mmcmp-pstore", 0);
+	ok(!line, "no pstore, no panic");
+	decide_campaign(&c, "dbp", "");
+	ok(campaign_decide(&c, &now, &boot) == CAMPAIGN_BOOT && boot == 2 &&
+		   c.boots[1].why &&
+		   strstr(c.boots[1].why, "did not reach its resume") &&
+		   strstr(c.boots[1].why, "; pstore kept: Kernel panic"),
+	   "the failed boot's why has the panic");
+	campaign_release(&c);
+	for (const char *const *f =
+		     (const char *const[]){"console-ramoops-0",
+					   "dmesg-ramoops-0", "dmesg-ramoops-1",
+					   NULL};
+	     *f; f++) {
+		struct strbuf path = STRBUF_INIT;
+
+		strbuf_addf(&path, "%s/%s", dir, *f);
+		unlink(path.buf);
+		strbuf_release(&path);
+	}
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_grub_entries();
+	test_pstore();
+	test_grub_one_shot();
 	test_schedule();
 	test_cmdline();
 	test_decide();

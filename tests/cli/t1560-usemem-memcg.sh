@@ -3,8 +3,13 @@
 # same cgroup without a limit: reclaim makes the elapsed and system time
 # worse, and compare says so; two unlimited builds (A/A) get no mark.
 # usemem gives its pages MADV_FREE once written (--free lazy), so reclaim
-# needs no swap. Needs a writable memory cgroup (v2, or the v1 memory
-# hierarchy); skipped, saying why, without one.
+# needs no swap. The limit is memory.max on either layout (v1 writes it
+# as memory.limit_in_bytes), as configs/usemem-memcg.yaml has it. The
+# memcg reclaim stalls, counted by the perf monitor's tracepoints, are
+# worse too: the runs go in a mount namespace of their own with tracefs
+# mounted, so the machine's mounts stay as they are. Needs a writable
+# memory cgroup (v2, or the v1 memory hierarchy); skipped, saying why,
+# without one.
 . ./lib.sh
 
 top="mmcmp-t1560-$$"
@@ -23,16 +28,37 @@ trap cleanup EXIT
 if grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null &&
 	mkdir "/sys/fs/cgroup/$top" 2>/dev/null; then
 	rmdir "/sys/fs/cgroup/$top"
-	limit_file=memory.max
 	root=
 elif [ "$(stat -f -c %T /sys/fs/cgroup/memory 2>/dev/null)" = cgroupfs ] &&
 	mkdir "/sys/fs/cgroup/memory/$top" 2>/dev/null; then
 	rmdir "/sys/fs/cgroup/memory/$top"
-	limit_file=memory.limit_in_bytes
 	root="root: /sys/fs/cgroup/memory"
 else
 	skip_all "no writable memory cgroup (v2 with the memory controller, or v1 /sys/fs/cgroup/memory)"
 fi
+
+# The tracepoints: in a mount namespace with tracefs, where unshare can
+# make one; else the stall rows are not checked.
+reclaim=vmscan:mm_vmscan_memcg_reclaim_begin
+tracing=
+if command -v unshare >/dev/null &&
+	unshare -m sh -c 'mount -t tracefs nodev /sys/kernel/tracing &&
+		test -r /sys/kernel/tracing/events/vmscan/mm_vmscan_memcg_reclaim_begin/id' \
+		2>/dev/null; then
+	tracing=1
+else
+	ok "# SKIP no tracefs in a mount namespace of its own: no stall rows"
+fi
+# run ARGS...: mmcmp ARGS, in the namespace with tracefs when there is one.
+run() {
+	if [ -n "$tracing" ]; then
+		# shellcheck disable=SC2016 # expanded by the inner shell
+		unshare -m sh -c 'mount -t tracefs nodev /sys/kernel/tracing &&
+			exec "$@"' sh "$MMCMP" "$@"
+	else
+		"$MMCMP" "$@"
+	fi
+}
 
 # config NAME BUILD-A LIMIT-A BUILD-B LIMIT-B: usemem, 32 MiB written by
 # two processes four times over, under two builds taking turns, each in
@@ -42,6 +68,8 @@ config() {
 name: $1
 iterations: 6
 interleave: true
+monitors: true
+perf: [$reclaim, vmscan:mm_vmscan_memcg_reclaim_end]
 workloads:
   - name: usemem
     command: [usemem, --tasks, "2", --size, 32M, --passes, "4", --free, lazy]
@@ -56,7 +84,7 @@ $(for b in "$2:$3" "$4:$5"; do
 	echo "      path: $top/${b%%:*}"
 	echo "      controllers: [memory]"
 	[ -z "$root" ] || echo "      $root"
-	[ "${b#*:}" = none ] || echo "      limits: { $limit_file: \"${b#*:}\" }"
+	[ "${b#*:}" = none ] || echo "      limits: { memory.max: \"${b#*:}\" }"
 done)
 EOF2
 }
@@ -72,7 +100,7 @@ verdicts() {
 
 config limit nolimit none half 16777216
 expect_status 0 "usemem runs with and without a limit of half its footprint" \
-	"$MMCMP" run -q "$TMP/limit.yaml" --label m
+	run run -q "$TMP/limit.yaml" --label m
 expect_status 0 "compare nolimit half" "$MMCMP" compare --format csv \
 	m-nolimit m-half
 cp "$TMP/out" "$TMP/limit.csv"
@@ -90,18 +118,18 @@ faults() {
 }
 check "the limit makes reclaim drop pages: more faults under it ($(faults m-nolimit) against $(faults m-half))" \
 	test "$(faults m-half)" -gt $(($(faults m-nolimit) * 2))
-for op in elsp-2 syst-2; do
-	check "$op is worse under the limit ($(verdicts "$TMP/limit.csv" $op m-half))" \
-		[ "$(verdicts "$TMP/limit.csv" $op m-half)" = worse ]
+for op in elsp-2 syst-2 ${tracing:+$reclaim}; do
+	check "$op is worse under the limit ($(verdicts "$TMP/limit.csv" "$op" m-half))" \
+		[ "$(verdicts "$TMP/limit.csv" "$op" m-half)" = worse ]
 done
 
 config aa a none b none
 expect_status 0 "usemem runs in two cgroups without a limit" \
-	"$MMCMP" run -q "$TMP/aa.yaml" --label aa
+	run run -q "$TMP/aa.yaml" --label aa
 expect_status 0 "compare a b" "$MMCMP" compare --format csv aa-a aa-b
 cp "$TMP/out" "$TMP/aa.csv"
-for op in elsp-2 syst-2; do
-	v=$(verdicts "$TMP/aa.csv" $op aa-b)
+for op in elsp-2 syst-2 ${tracing:+$reclaim}; do
+	v=$(verdicts "$TMP/aa.csv" "$op" aa-b)
 	check "A/A: $op has no mark ($v)" [ "$v" != worse ] && [ "$v" != better ]
 done
 check "the cgroups are removed" test ! -e "/sys/fs/cgroup/memory/$top" -a \

@@ -69,7 +69,7 @@ try() {
 cleanup() {
 	pkill -f "slee[p] $marker" 2>/dev/null || true
 	for d in /sys/fs/cgroup /sys/fs/cgroup/unified /sys/fs/cgroup/memory; do
-		for c in "$d/$top/a/leaf" "$d/$top/a" "$d/$top/tcp" "$d/$top"; do
+		for c in "$d/$top/a/leaf" "$d/$top/a" "$d/$top/tcp" "$d/$top/max" "$d/$top"; do
 			[ -d "$c" ] && rmdir "$c" 2>/dev/null
 		done
 	done
@@ -214,5 +214,43 @@ for d in /sys/fs/cgroup /sys/fs/cgroup/unified; do
 	fi
 	break
 done
+
+
+# memory.max, cgroup v2's name, on the v1 memory controller: written as
+# memory.limit_in_bytes ("max" as v1's -1), so one config limits memory
+# on either layout. The workload reads its own cgroup's limit.
+if writable /sys/fs/cgroup/memory cgroupfs; then
+	v1file="/sys/fs/cgroup/memory/$top/max/memory.limit_in_bytes"
+	for max in 64M max; do
+		cat >"$TMP/v1max.yaml" <<EOF2
+name: v1max
+iterations: 1
+workloads:
+  - name: limit
+    command: [cat, "$v1file"]
+    metrics:
+      - name: limit
+        extract:
+          regex: "^([0-9]+)\$"
+cgroup:
+  path: $top/max
+  controllers: [memory]
+  limits: { memory.max: $max }
+EOF2
+		expect_status 0 "v1 memory.max: $max" \
+			"$MMCMP" run -q "$TMP/v1max.yaml" --label "v1max-$max"
+	done
+	check "v1 memory.max: 64M is written as memory.limit_in_bytes" \
+		test "$(sqlite3 "$MMCMP_DB" "SELECT s.value FROM sample s
+			JOIN iteration i ON i.id = s.iteration_id
+			JOIN run r ON r.id = i.run_id WHERE r.label = 'v1max-64M'")" = 67108864.0
+	check "v1 memory.max: max is no limit" \
+		test "$(sqlite3 "$MMCMP_DB" "SELECT s.value > 1e18 FROM sample s
+			JOIN iteration i ON i.id = s.iteration_id
+			JOIN run r ON r.id = i.run_id WHERE r.label = 'v1max-max'")" = 1
+	check "v1 memory.max: the level is removed" test ! -e "/sys/fs/cgroup/memory/$top/max"
+else
+	skip "/sys/fs/cgroup/memory is not a writable cgroup v1 memory hierarchy"
+fi
 
 done_testing
