@@ -149,7 +149,7 @@ static void test_runs(void)
 		diag("%s", err.buf);
 	if (!st)
 		return;
-	ok(query(st, "PRAGMA user_version") == 10, "schema version is 10");
+	ok(query(st, "PRAGMA user_version") == 12, "schema version is 12");
 	ok(query(st, "PRAGMA application_id") == 0x6d6d6370,
 	   "application_id is \"mmcp\"");
 	ok(query(st, "PRAGMA foreign_keys") == 1, "foreign keys are on");
@@ -1031,6 +1031,7 @@ static void test_open_kinds(void)
 		    " ALTER TABLE iteration DROP COLUMN boot; DROP TABLE boot;"
 		    " DROP TABLE iteration_perf;"
 		    " DROP TABLE campaign_boot; DROP TABLE campaign;"
+		    " DROP TABLE profile;"
 		    " PRAGMA application_id = 0; PRAGMA user_version = 2",
 		    &err))
 		BUG("cannot make an old database: %s", err.buf);
@@ -1039,7 +1040,7 @@ static void test_open_kinds(void)
 	if (!ok(st != NULL, "a reader opens a database of schema 2"))
 		diag("%s", err.buf);
 	if (st) {
-		ok(query(st, "PRAGMA user_version") == 10 &&
+		ok(query(st, "PRAGMA user_version") == 12 &&
 			   query(st, "PRAGMA application_id") == 0x6d6d6370,
 		   "and upgrades it, as it can write");
 		ok(query(st, "SELECT count(*) FROM run") == 1,
@@ -1055,7 +1056,7 @@ static void test_open_kinds(void)
 	ok(!st, "a reader refuses an empty file");
 	fails(-1, &err, "the file is empty", "and says so");
 	st = store_open(t.path.buf, &err);
-	ok(st && query(st, "PRAGMA user_version") == 10,
+	ok(st && query(st, "PRAGMA user_version") == 12,
 	   "a writer makes an empty file a database");
 	store_close(st);
 	tmp_db_free(&t, NULL);
