@@ -31,6 +31,7 @@ extern const struct cmd cmd_run, cmd_list, cmd_show, cmd_compare, cmd_import,
 extern const struct cmd cmd_campaign;
 extern const struct cmd cmd_delete, cmd_relabel;
 extern const struct cmd cmd_report;
+extern const struct cmd cmd_explain;
 
 /*
  * --test, --alpha, --no-fdr, --unit and --margin, into a struct

@@ -145,7 +145,8 @@ const char *profile_sym_kernel(struct profile_sym *ps, uint64_t ip)
 /* The function symbols of symbol table sh (its strings in sh_link). */
 static void elf_syms(struct profile_sym *ps, struct elf_file *ef,
 		     const unsigned char *map, size_t size,
-		     const Elf64_Shdr *shdrs, size_t shnum, const Elf64_Shdr *sh)
+		     const Elf64_Shdr *shdrs, size_t shnum,
+		     const Elf64_Shdr *sh)
 {
 	const Elf64_Shdr *strsh;
 	size_t n;
@@ -189,8 +190,8 @@ static void elf_parse(struct profile_sym *ps, struct elf_file *ef,
 	memcpy(&eh, map, sizeof(eh));
 	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_phentsize != sizeof(Elf64_Phdr) ||
-	    eh.e_phoff > size || eh.e_phnum > (size - eh.e_phoff) / sizeof(Elf64_Phdr))
+	    eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phoff > size ||
+	    eh.e_phnum > (size - eh.e_phoff) / sizeof(Elf64_Phdr))
 		return;
 	for (size_t i = 0; i < eh.e_phnum; i++) {
 		Elf64_Phdr ph;
@@ -241,8 +242,8 @@ static struct elf_file *elf_open(struct profile_sym *ps, const char *path)
 	if (fd < 0)
 		return ef;
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
-		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
-			   fd, 0);
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
+			   0);
 		if (map != MAP_FAILED) {
 			elf_parse(ps, ef, map, (size_t)st.st_size);
 			munmap(map, (size_t)st.st_size);
@@ -314,7 +315,8 @@ void profile_sym_missing(const struct profile_sym *ps, struct strbuf *out)
 		strbuf_addf(out, " [unknown] %llu",
 			    (unsigned long long)ps->missing_unknown);
 	if (ps->missing_kernel)
-		strbuf_addf(out, "%s [kernel] %llu (no /proc/kallsyms addresses)",
+		strbuf_addf(out,
+			    "%s [kernel] %llu (no /proc/kallsyms addresses)",
 			    out->len > len ? "," : "",
 			    (unsigned long long)ps->missing_kernel);
 	for (size_t i = 0; i < ps->files_nr; i++) {

@@ -53,7 +53,7 @@ struct collect {
 	struct {
 		uint32_t pid;
 		size_t first, nr;
-	} *samples;
+	} * samples;
 	size_t samples_nr, samples_alloc;
 	struct map *maps;
 	size_t maps_nr, maps_alloc;
@@ -188,8 +188,7 @@ static void add_sample(struct collect *c, const unsigned char *p, size_t size)
 }
 
 /* One record of a ring (its header at rec, size bytes in all). */
-static void add_record(struct collect *c, const unsigned char *rec,
-		       size_t size)
+static void add_record(struct collect *c, const unsigned char *rec, size_t size)
 {
 	struct perf_event_header h;
 	const unsigned char *p = rec + sizeof(h);
@@ -204,8 +203,8 @@ static void add_record(struct collect *c, const unsigned char *rec,
 			get_u32(p), get_u64(p + 8), get_u64(p + 16),
 			get_u64(p + 24), c->paths.nr};
 		c->maps_nr++;
-		strvec_push_nodup(&c->paths, xstrndup((const char *)p + 32,
-						      body - 32));
+		strvec_push_nodup(&c->paths,
+				  xstrndup((const char *)p + 32, body - 32));
 	} else if (h.type == PERF_RECORD_FORK && body >= 8 &&
 		   get_u32(p) != get_u32(p + 4)) {
 		ALLOC_GROW(c->forks, c->forks_nr + 1, c->forks_alloc);

@@ -26,24 +26,30 @@ struct profile_request {
 	char *const *argv; /* argv[0] is looked up in PATH of env */
 	char *const *env;  /* NULL: the caller's environment */
 	const char *cwd;   /* NULL: the caller's */
-	/* Where the command's process is written before its exec; NULL: none. */
+	/* Where the command's process is written before its exec; NULL: none.
+	 */
 	const char *const *cgroup_procs;
 	double timeout_s; /* 0: none */
 	int frequency_hz;
-	volatile sig_atomic_t *stop; /* kill the command once set; may be NULL */
+	volatile sig_atomic_t
+		*stop; /* kill the command once set; may be NULL */
 };
 
-/* The profile of one command, owned by the caller (profile_result_release()). */
+/* The profile of one command, owned by the caller (profile_result_release()).
+ */
 struct profile_result {
-	char *status;	  /* "ok", "exit", "signal", "timeout", "interrupted" */
-	int exit_code;	  /* for "exit" */
+	char *status;  /* "ok", "exit", "signal", "timeout", "interrupted" */
+	int exit_code; /* for "exit" */
 	struct strbuf *folded; /* "a;b;c N\n" lines, sorted by stack */
-	uint64_t samples; /* in folded */
-	uint64_t lost;	  /* announced lost by the kernel */
-	char *missing;	  /* what could not be symbolised, or NULL */
+	uint64_t samples;      /* in folded */
+	uint64_t lost;	       /* announced lost by the kernel */
+	char *missing;	       /* what could not be symbolised, or NULL */
 };
 
-#define PROFILE_RESULT_INIT {NULL, 0, NULL, 0, 0, NULL}
+#define PROFILE_RESULT_INIT                                                    \
+	{                                                                      \
+		NULL, 0, NULL, 0, 0, NULL                                      \
+	}
 
 /*
  * Run req's command to its end, sampled. Fails when the command cannot be

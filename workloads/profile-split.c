@@ -5,8 +5,7 @@
 
 #include "parse-num.h"
 
-static const char usage_line[] =
-	"profile-split [--share-a PCT] [--units N]";
+static const char usage_line[] = "profile-split [--share-a PCT] [--units N]";
 
 /*
  * What the compiler cannot see through: each unit's result goes here, so
@@ -63,7 +62,7 @@ int main(int argc, char **argv)
 			to = &units;
 		if (!to || i + 1 == argc ||
 		    !parse_int64(argv[++i], 0, to == &share ? 100 : 1000000000,
-					 to)) {
+				 to)) {
 			fprintf(stderr, "usage: %s\n", usage_line);
 			return 2;
 		}
@@ -80,7 +79,6 @@ int main(int argc, char **argv)
 			spin_b((uint64_t)k + 1);
 		}
 	}
-	printf("units %lld share_a %lld\n", (long long)units,
-	       (long long)share);
+	printf("units %lld share_a %lld\n", (long long)units, (long long)share);
 	return 0;
 }
