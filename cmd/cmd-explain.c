@@ -36,8 +36,9 @@ static const struct cmd_option explain_option_table[] = {
 		   "only the profiles of benchmark NAME"),
 	OPT_STRING("format", 0, struct explain_args, format, "FORMAT",
 		   "text (default) or json (an mmcmp-explain document)"),
-	OPT_NUMBER("alpha", 0, struct explain_args, alpha, "A", 0, 1,
-		   "significance level, the false discovery rate (default 0.05)"),
+	OPT_NUMBER(
+		"alpha", 0, struct explain_args, alpha, "A", 0, 1,
+		"significance level, the false discovery rate (default 0.05)"),
 	OPT_FLAG("no-fdr", 0, struct explain_args, fdr, false,
 		 "test each row at alpha, without Benjamini-Hochberg"),
 	OPT_INT("limit", 0, struct explain_args, limit, "N", 0, 1000000,
@@ -58,8 +59,7 @@ static int parse_args(int argc, char **argv, struct explain_args *a)
 				   argv[3]);
 	a->base = argv[1];
 	a->other = argv[2];
-	if (a->format && strcmp(a->format, "text") &&
-	    strcmp(a->format, "json"))
+	if (a->format && strcmp(a->format, "text") && strcmp(a->format, "json"))
 		return usage_error(&cmd_explain,
 				   "unknown format '%s' (text, json)",
 				   a->format);
@@ -139,8 +139,8 @@ static bool job_seen(const struct profile_rows *rows, size_t k)
 	return false;
 }
 
-static int render(const struct explain_args *args,
-		  const struct profile_rows *a, const struct profile_rows *b)
+static int render(const struct explain_args *args, const struct profile_rows *a,
+		  const struct profile_rows *b)
 {
 	struct explain_table *t = xcalloc(a->nr + 1, sizeof(*t));
 	struct explain_opts o = {args->base, args->other, args->alpha,
@@ -161,9 +161,9 @@ static int render(const struct explain_args *args,
 					       explain_new(), NULL, 0};
 		if (explain_job(a, b, k, (struct explain *)t[nr].ex, &err))
 			ret = error("%s", err.buf);
-		t[nr].rows = explain_compute((struct explain *)t[nr].ex,
-					     args->alpha, args->fdr,
-					     &t[nr].rows_nr);
+		t[nr].rows =
+			explain_compute((struct explain *)t[nr].ex, args->alpha,
+					args->fdr, &t[nr].rows_nr);
 		nr++;
 	}
 	if (!ret && !nr)

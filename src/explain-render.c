@@ -22,11 +22,11 @@ static void add_q(struct strbuf *out, const struct explain_row *r, bool fdr)
 		strbuf_addf(out, " %c=%.4f", c, r->q);
 }
 
-static void text_row(struct strbuf *out, const struct explain_row *r,
-		     bool fdr)
+static void text_row(struct strbuf *out, const struct explain_row *r, bool fdr)
 {
-	strbuf_addf(out, "  %-5s %7.2f%% %7.2f%% %+8.2fpp", r->self ? "self" : "total",
-		    r->base_pct, r->other_pct, r->diff_pp);
+	strbuf_addf(out, "  %-5s %7.2f%% %7.2f%% %+8.2fpp",
+		    r->self ? "self" : "total", r->base_pct, r->other_pct,
+		    r->diff_pp);
 	if (r->tested)
 		strbuf_addf(out, " [%+7.2f, %+7.2f]", r->ci_low, r->ci_high);
 	else
@@ -47,8 +47,7 @@ static void text_table(const struct explain_table *t,
 		strbuf_addch(out, ' ');
 		names_escape(out, t->job, strlen(t->job));
 	}
-	strbuf_addf(out,
-		    ": %zu iterations, %llu samples against %zu, %llu\n",
+	strbuf_addf(out, ": %zu iterations, %llu samples against %zu, %llu\n",
 		    explain_iterations(t->ex, false),
 		    (unsigned long long)explain_samples(t->ex, false),
 		    explain_iterations(t->ex, true),
@@ -63,21 +62,25 @@ static void text_table(const struct explain_table *t,
 		shown++;
 	}
 	if (shown < tested)
-		strbuf_addf(out, "  (%zu more tested rows; --limit 0 shows them)\n",
+		strbuf_addf(out,
+			    "  (%zu more tested rows; --limit 0 shows them)\n",
 			    tested - shown);
 	if (!tested)
-		strbuf_addf(out, "  no row tested: a symbol needs %.0f%% of the "
-				 "samples on a side and 2 profiles on each\n",
+		strbuf_addf(out,
+			    "  no row tested: a symbol needs %.0f%% of the "
+			    "samples on a side and 2 profiles on each\n",
 			    EXPLAIN_MIN_PCT);
 	else if (!explain_marked(t->ex))
-		strbuf_addf(out, "  no symbol's share changed: none of %zu rows "
-				 "marked at %s %g\n",
+		strbuf_addf(out,
+			    "  no symbol's share changed: none of %zu rows "
+			    "marked at %s %g\n",
 			    tested, o->fdr ? "false discovery rate" : "alpha",
 			    o->alpha);
 	else
 		strbuf_addf(out, "  %zu of %zu rows marked (*) at %s %g\n",
 			    explain_marked(t->ex), tested,
-			    o->fdr ? "false discovery rate" : "alpha", o->alpha);
+			    o->fdr ? "false discovery rate" : "alpha",
+			    o->alpha);
 }
 
 void explain_render_text(const struct explain_table *t, size_t nr,
@@ -142,15 +145,17 @@ void explain_render_json(const struct explain_table *t, size_t nr,
 			       json_write_int((int64_t)explain_iterations(
 				       t[i].ex, true)));
 		json_write_add(to, "base_samples",
-			       json_write_int((int64_t)explain_samples(
-				       t[i].ex, false)));
+			       json_write_int((int64_t)explain_samples(t[i].ex,
+								       false)));
 		json_write_add(to, "other_samples",
-			       json_write_int((int64_t)explain_samples(
-				       t[i].ex, true)));
-		json_write_add(to, "tested",
-			       json_write_int((int64_t)explain_tested(t[i].ex)));
-		json_write_add(to, "marked",
-			       json_write_int((int64_t)explain_marked(t[i].ex)));
+			       json_write_int((int64_t)explain_samples(t[i].ex,
+								       true)));
+		json_write_add(
+			to, "tested",
+			json_write_int((int64_t)explain_tested(t[i].ex)));
+		json_write_add(
+			to, "marked",
+			json_write_int((int64_t)explain_marked(t[i].ex)));
 		rows = json_write_add(to, "rows", json_write_array());
 		for (size_t k = 0; k < t[i].rows_nr; k++)
 			json_write_push(rows, json_row(&t[i].rows[k]));

@@ -212,8 +212,8 @@ static void test_row(struct explain_row *r, const double *a, size_t na,
 	r->other_pct = mb;
 	r->diff_pp = mb - ma;
 	r->p = r->q = r->ci_low = r->ci_high = *se = *df = NAN;
-	r->tested = na >= 2 && nb >= 2 &&
-		    fmax(ma, mb) >= EXPLAIN_MIN_PCT && va + vb > 0;
+	r->tested = na >= 2 && nb >= 2 && fmax(ma, mb) >= EXPLAIN_MIN_PCT &&
+		    va + vb > 0;
 	if (!r->tested)
 		return;
 	ea = va / (double)na;
@@ -271,8 +271,8 @@ static void intervals(struct explain *ex, const double *se, const double *df,
 		if (!r->tested)
 			continue;
 		if (r->marked && fdr)
-			level = 1 - (double)ex->marked * alpha /
-					    (double)ex->tested;
+			level = 1 -
+				(double)ex->marked * alpha / (double)ex->tested;
 		half = stats_t_isf((1 - level) / 2, df[i]) * se[i];
 		r->ci_level = level;
 		r->ci_low = r->diff_pp - half;

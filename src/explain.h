@@ -23,12 +23,12 @@ struct explain;
 
 /* One row: a symbol's self or total share on each side. */
 struct explain_row {
-	const char *symbol; /* lives as long as the explain */
-	bool self;	    /* self share, else total */
-	double base_pct, other_pct;	  /* mean shares, percent */
+	const char *symbol;		 /* lives as long as the explain */
+	bool self;			 /* self share, else total */
+	double base_pct, other_pct;	 /* mean shares, percent */
 	double diff_pp, ci_low, ci_high; /* other - base, percentage points */
-	double ci_level;		  /* of the interval */
-	double p, q;			  /* NaN when not tested */
+	double ci_level;		 /* of the interval */
+	double p, q;			 /* NaN when not tested */
 	bool tested, marked;
 };
 
