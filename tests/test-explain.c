@@ -21,8 +21,8 @@
 #define TABLE_PATH "data/stats-explain-reference.tsv"
 
 /* The row of symbol sym, kind self, or NULL. */
-static const struct explain_row *find(const struct explain_row *rows,
-				      size_t nr, const char *sym, bool self)
+static const struct explain_row *find(const struct explain_row *rows, size_t nr,
+				      const char *sym, bool self)
 {
 	for (size_t i = 0; i < nr; i++)
 		if (!strcmp(rows[i].symbol, sym) && rows[i].self == self)
@@ -54,8 +54,7 @@ static void check_row(char *s, int line)
 	for (int k = 0; parsed && k < 4; k++)
 		parsed = parse_list(f[1 + k], &l[k], &n[k]) &&
 			 parse_num_or_nan(f[5 + k], &want[k]);
-	if (!ok(parsed && n[0] == n[1] && n[2] == n[3],
-		"line %d parses", line))
+	if (!ok(parsed && n[0] == n[1] && n[2] == n[3], "line %d parses", line))
 		goto out;
 	for (size_t i = 0; i < n[0]; i++)
 		add_ab(ex, false, l[0][i], l[1][i]);
@@ -103,8 +102,8 @@ static void check_shares(void)
 
 		/* Two identical profiles a side: shares are their means. */
 		for (int k = 0; k < 4; k++)
-			added &= !explain_add(ex, k >= 2,
-					      share_cases[i].folded, "t", &err);
+			added &= !explain_add(ex, k >= 2, share_cases[i].folded,
+					      "t", &err);
 		rows = explain_compute(ex, 0.05, true, &nr);
 		self = find(rows, nr, share_cases[i].sym, true);
 		total = find(rows, nr, share_cases[i].sym, false);
@@ -138,8 +137,8 @@ static void check_bad(void)
 	for (size_t i = 0; i < ARRAY_SIZE(bad_cases); i++) {
 		struct explain *ex = explain_new();
 		struct strbuf err = STRBUF_INIT;
-		int ret = explain_add(ex, false, bad_cases[i].folded, "p1",
-				      &err);
+		int ret =
+			explain_add(ex, false, bad_cases[i].folded, "p1", &err);
 
 		ok(ret == -1 && !strcmp(err.buf, bad_cases[i].msg) &&
 			   explain_iterations(ex, false) == 0,
@@ -155,13 +154,12 @@ static double uniform(uint64_t *s)
 	*s ^= *s >> 12;
 	*s ^= *s << 25;
 	*s ^= *s >> 27;
-	return (double)((*s * UINT64_C(2685821657736338717)) >> 11) *
-	       0x1.0p-53;
+	return (double)((*s * UINT64_C(2685821657736338717)) >> 11) * 0x1.0p-53;
 }
 
-#define SIM_SAMPLES 300 /* per profile */
-#define SIM_PROFILES 5	/* per side */
-#define SIM_PAIRS 400
+#define SIM_SAMPLES  300 /* per profile */
+#define SIM_PROFILES 5	 /* per side */
+#define SIM_PAIRS    400
 
 /*
  * One profile: SIM_SAMPLES samples among spin_a, spin_b and two kernel
@@ -173,9 +171,9 @@ static void sim_profile(struct explain *ex, bool other, double share,
 	double jitter = (uniform(seed) - 0.5) * 0.02;
 	double p[] = {(share + jitter) * 0.96, (1 - share - jitter) * 0.96,
 		      0.025, 0.015};
-	static const char *const stack[] = {
-		"main;spin_a", "main;spin_b", "main;spin_a;irq_[k]",
-		"main;spin_b;irq_[k];softirq_[k]"};
+	static const char *const stack[] = {"main;spin_a", "main;spin_b",
+					    "main;spin_a;irq_[k]",
+					    "main;spin_b;irq_[k];softirq_[k]"};
 	unsigned counts[ARRAY_SIZE(p)] = {0};
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
 
