@@ -15,10 +15,13 @@
 #include "strvec.h"
 #include "util.h"
 
-/* A function: its start, its size (0: up to the next) and name's index. */
+/*
+ * A function: its start, its size (0: up to the next), name's index and
+ * its place in the table it was read from.
+ */
 struct sym {
 	uint64_t start, size;
-	size_t name;
+	size_t name, seq;
 };
 
 struct sym_table {
@@ -39,6 +42,7 @@ struct elf_file {
 	struct sym_table syms;
 	size_t file_name; /* "[basename]" */
 	bool has_symtab;  /* not only .dynsym */
+	bool pseudo;	  /* "[vdso]" and the like: no file */
 	uint64_t missing;
 };
 
@@ -70,7 +74,9 @@ static int sym_cmp(const void *a, const void *b)
 {
 	const struct sym *x = a, *y = b;
 
-	return x->start < y->start ? -1 : x->start > y->start;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /* The symbol of t that holds addr, or NULL. */
@@ -88,6 +94,9 @@ static const struct sym *sym_find(const struct sym_table *t, uint64_t addr)
 	}
 	if (!lo)
 		return NULL;
+	/* Of aliases, the first one listed (the sort keeps their order). */
+	while (lo > 1 && t->v[lo - 2].start == t->v[lo - 1].start)
+		lo--;
 	if (t->v[lo - 1].size && addr >= t->v[lo - 1].start + t->v[lo - 1].size)
 		return NULL;
 	return &t->v[lo - 1];
@@ -97,7 +106,8 @@ static void sym_add(struct sym_table *t, uint64_t start, uint64_t size,
 		    size_t name)
 {
 	ALLOC_GROW(t->v, t->nr + 1, t->alloc);
-	t->v[t->nr++] = (struct sym){start, size, name};
+	t->v[t->nr] = (struct sym){start, size, name, t->nr};
+	t->nr++;
 }
 
 /* The text symbols of /proc/kallsyms; none when its addresses are hidden. */
@@ -233,11 +243,15 @@ static struct elf_file *elf_open(struct profile_sym *ps, const char *path)
 	int fd;
 
 	ef->path = xstrdup(path);
-	strbuf_addf(&name, "[%s]", base ? base + 1 : path);
+	ef->pseudo = *path == '[';
+	if (ef->pseudo)
+		strbuf_addstr(&name, path); /* [vdso], [anon:...] */
+	else
+		strbuf_addf(&name, "[%s]", base ? base + 1 : path);
 	ef->file_name = intern(ps, name.buf, name.len);
 	strbuf_release(&name);
 	if (*path != '/')
-		return ef; /* [vdso], [anon], ... */
+		return ef; /* no file to read */
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return ef;
@@ -327,10 +341,10 @@ void profile_sym_missing(const struct profile_sym *ps, struct strbuf *out)
 		strbuf_addf(out, "%s %s %llu%s", out->len > len ? "," : "",
 			    ps->names.v[ef->file_name],
 			    (unsigned long long)ef->missing,
-			    ef->has_symtab ? ""
-			    : ef->syms.nr  ? " (.dynsym only: no debug symbols)"
-			    : ef->segs_nr  ? " (no symbol table)"
-					   : " (not readable)");
+			    ef->has_symtab || ef->pseudo ? ""
+			    : ef->syms.nr ? " (.dynsym only: no debug symbols)"
+			    : ef->segs_nr ? " (no symbol table)"
+					  : " (not readable)");
 	}
 }
 
