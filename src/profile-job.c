@@ -78,6 +78,8 @@ int profile_job(struct session *s, size_t j, struct strbuf *err)
 	struct strvec env = STRVEC_INIT;
 
 	(void)err;
+	if (s->aborted)
+		return 0; /* on_error: abort: the run is over */
 	if (s->boot || s->opts.boots_nr) {
 		profile_warn(s, "not in guests yet (kernels:)");
 		return 0;

@@ -119,17 +119,19 @@ static void read_kallsyms(struct profile_sym *ps)
 	ps->kernel_read = true;
 	if (!f)
 		return;
+	/* "ffffffff81000000 T _text [module]": address, type, name. */
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long addr;
-		char type, name[256];
+		char *end, name[256];
+		unsigned long long addr = strtoull(line, &end, 16);
 		size_t len;
 
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 ||
-		    !addr || (type != 't' && type != 'T'))
+		if (end == line || !addr || end[0] != ' ' ||
+		    (end[1] != 't' && end[1] != 'T') || end[2] != ' ')
 			continue;
-		len = strlen(name);
-		if (len + 5 > sizeof(name))
+		len = strcspn(end + 3, " \t\n");
+		if (!len || len + 5 > sizeof(name))
 			continue;
+		memcpy(name, end + 3, len);
 		memcpy(name + len, "_[k]", 5);
 		sym_add(&ps->kernel, addr, 0, intern(ps, name, len + 4));
 	}

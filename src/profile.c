@@ -224,10 +224,14 @@ static void add_record(struct collect *c, const unsigned char *rec, size_t size)
 static void drain(struct ring *r, struct collect *c, struct strbuf *tmp)
 {
 	struct perf_event_mmap_page *pg = r->base;
-	const unsigned char *data =
-		(const unsigned char *)r->base + (r->map_size - r->data_size);
-	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = pg->data_tail;
+	const unsigned char *data;
+	uint64_t head, tail;
+
+	if (!pg)
+		return;
+	data = (const unsigned char *)r->base + (r->map_size - r->data_size);
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	tail = pg->data_tail;
 
 	while (head - tail >= sizeof(struct perf_event_header)) {
 		struct perf_event_header h;

@@ -266,11 +266,13 @@ static void test_export(struct strbuf *golden)
 		   back[0].iters[2].monitor &&
 		   !back[0].iters[2].monitor->vmstat.nr,
 	   "monitor records read back, in order, exactly");
-	ok(nr == 2 && back[0].iters[1].monitor->has_perf &&
+	ok(nr == 2 && back[0].iters[1].monitor &&
+		   back[0].iters[1].monitor->has_perf &&
 		   back[0].iters[1].monitor->perf.nr == 2 &&
 		   back[0].iters[1].monitor->perf.v[0].value == 123456789 &&
 		   !strcmp(back[0].iters[1].monitor->perf_absent,
 			   "cycles: no such event on this machine") &&
+		   back[0].iters[2].monitor &&
 		   !back[0].iters[2].monitor->has_perf &&
 		   !back[0].iters[2].monitor->perf_absent,
 	   "perf counters read back, absent events with them, null as none");

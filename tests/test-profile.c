@@ -33,14 +33,21 @@ static bool self_offset(uintptr_t addr, char *path, size_t size, uint64_t *off)
 	char line[4096];
 	bool found = false;
 
+	/* "start-end perms offset dev inode path" */
 	while (f && !found && fgets(line, sizeof(line), f)) {
-		unsigned long long start, end, pgoff;
-		char perms[8], file[4096];
+		char *p = line, *file = strchr(line, '/');
+		unsigned long long start = strtoull(p, &p, 16), end, pgoff;
+		size_t len;
 
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &start,
-			   &end, perms, &pgoff, file) == 5 &&
-		    addr >= start && addr < end && strlen(file) < size) {
-			memcpy(path, file, strlen(file) + 1);
+		end = *p == '-' ? strtoull(p + 1, &p, 16) : 0;
+		p = strchr(p + 1, ' '); /* past the permissions */
+		pgoff = p ? strtoull(p + 1, NULL, 16) : 0;
+		if (!file || addr < start || addr >= end)
+			continue;
+		len = strcspn(file, "\n");
+		if (len < size) {
+			memcpy(path, file, len);
+			path[len] = '\0';
 			*off = addr - start + pgoff;
 			found = true;
 		}
@@ -87,13 +94,17 @@ static bool first_kernel_text(uint64_t *addr, char *name, size_t size)
 	bool found = false;
 
 	while (f && !found && fgets(line, sizeof(line), f)) {
-		unsigned long long a;
-		char type, n[256];
+		char *end;
+		unsigned long long a = strtoull(line, &end, 16);
+		size_t len;
 
-		if (sscanf(line, "%llx %c %255s", &a, &type, n) == 3 && a &&
-		    (type == 't' || type == 'T') && strlen(n) + 5 < size) {
+		if (end == line || !a || end[0] != ' ' ||
+		    (end[1] != 't' && end[1] != 'T') || end[2] != ' ')
+			continue;
+		len = strcspn(end + 3, " \t\n");
+		if (len && len + 5 < size) {
 			*addr = a;
-			snprintf(name, size, "%s_[k]", n);
+			snprintf(name, size, "%.*s_[k]", (int)len, end + 3);
 			found = true;
 		}
 	}
@@ -141,8 +152,10 @@ static uint64_t folded_total(const char *folded)
 static void test_run(void)
 {
 	static char missing_name[] = "no-such-program-here";
-	static char sh[] = "sh", dash_c[] = "-c",
-		    loop[] = "i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done";
+	static char
+		sh[] = "sh",
+		dash_c[] = "-c",
+		loop[] = "i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done";
 	char *const missing_argv[] = {missing_name, NULL};
 	char *const argv[] = {sh, dash_c, loop, NULL};
 	struct profile_request req = {.argv = missing_argv,
@@ -162,8 +175,7 @@ static void test_run(void)
 	}
 	is_str(res.status, "ok", "a short shell loop is profiled");
 	ok(res.folded && folded_total(res.folded->buf) == res.samples,
-	   "its folded counts add up to its %" PRIu64 " samples",
-	   res.samples);
+	   "its folded counts add up to its %" PRIu64 " samples", res.samples);
 out:
 	profile_result_release(&res);
 	strbuf_release(&err);
