@@ -31,7 +31,7 @@ struct run_args {
 	double until_pct;      /* 0: the config's */
 	struct strvec params;  /* --param overrides */
 	struct strvec kernels; /* --kernel NAME=IMAGE[,append=...] */
-	bool check, append, replace, quiet, quick;
+	bool check, append, replace, quiet, quick, profile;
 };
 
 /* What run_main() holds, and the callbacks' context. */
@@ -67,6 +67,8 @@ static const struct cmd_option run_option_table[] = {
 		 "add a run to a label that already has results"),
 	OPT_FLAG("replace", 0, struct run_args, replace, true,
 		 "replace a label's results once the new run completes"),
+	OPT_FLAG("profile", 0, struct run_args, profile, true,
+		 "sample call graphs in unmeasured iterations (explain)"),
 	OPT_FLAG("quiet", 'q', struct run_args, quiet, true,
 		 "no progress line and no summary"),
 	OPT_FLAG(
@@ -174,10 +176,7 @@ static int apply_quick(char *const *argv, const struct strbuf *text,
 	return ret;
 }
 
-/*
- * Run the session to its end and print the summary; returns the exit
- * status.
- */
+/* Run the session to its end and print the summary; the exit status. */
 static int run_session(struct run_state *rs, struct store *st)
 {
 	const struct run_args *args = rs->args;
@@ -196,6 +195,7 @@ static int run_session(struct run_state *rs, struct store *st)
 		.ctx = &rs->progress,
 		.boot_order = boot_order,
 		.boots_nr = boots_nr,
+		.profile = args->profile,
 	};
 	struct session *s = session_new(&rs->cfg, &rs->plan, st, &so);
 	struct executor *ex = NULL;

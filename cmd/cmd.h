@@ -32,6 +32,7 @@ extern const struct cmd cmd_campaign;
 extern const struct cmd cmd_delete, cmd_relabel;
 extern const struct cmd cmd_report;
 extern const struct cmd cmd_bisect, cmd_bisect_step;
+extern const struct cmd cmd_explain;
 
 /*
  * --test, --alpha, --no-fdr, --unit and --margin, into a struct

@@ -21,7 +21,7 @@ static const struct cmd *const commands[] = {
 	&cmd_run,	  &cmd_list,	&cmd_show,     &cmd_compare,
 	&cmd_import,	  &cmd_export,	&cmd_power,    &cmd_report,
 	&cmd_delete,	  &cmd_relabel, &cmd_campaign, &cmd_bisect,
-	&cmd_bisect_step,
+	&cmd_bisect_step, &cmd_explain,
 };
 
 static const char *db_path;

@@ -308,3 +308,26 @@ CREATE TABLE bisect_step (
 	same_as TEXT,
 	PRIMARY KEY (bisect_id, step)
 ) STRICT;
+
+-- Profiles (0012, src/profile.h): the call-graph samples of the extra,
+-- unmeasured iterations of `mmcmp run --profile`, one row each, seq from
+-- 1 among the job's; stacks folded, one "root;...;leaf COUNT" line per
+-- distinct stack, sorted; samples their total, lost what the kernel
+-- dropped, missing what could not be symbolised (NULL: all was).
+CREATE TABLE profile (
+	id INTEGER PRIMARY KEY,
+	run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+	benchmark TEXT NOT NULL,
+	job TEXT NOT NULL,
+	build TEXT,
+	seq INTEGER NOT NULL,
+	started_at TEXT NOT NULL,
+	frequency_hz INTEGER NOT NULL,
+	status TEXT NOT NULL,
+	samples INTEGER NOT NULL,
+	lost INTEGER NOT NULL,
+	stacks TEXT NOT NULL,
+	missing TEXT
+) STRICT;
+
+CREATE INDEX profile_run ON profile (run_id, benchmark);

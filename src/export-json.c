@@ -194,6 +194,19 @@ static struct cJSON *figure(double v)
 	return isnan(v) ? json_write_null() : json_write_num(v);
 }
 
+/* The perf counters of m (version 5), or null without them. */
+static struct cJSON *perf_object(const struct iteration_monitor *m)
+{
+	struct cJSON *o;
+
+	if (!m->has_perf)
+		return json_write_null();
+	o = json_write_object();
+	json_write_add(o, "counters", counts_object(&m->perf));
+	json_write_add(o, "absent", json_write_str(m->perf_absent));
+	return o;
+}
+
 /* The monitor record m, or null. */
 static struct cJSON *monitor_object(const struct iteration_monitor *m)
 {
@@ -220,6 +233,7 @@ static struct cJSON *monitor_object(const struct iteration_monitor *m)
 		       m->has_cgroup ? counts_object(&m->cgroup_end)
 				     : json_write_null());
 	samples = json_write_add(o, "samples", json_write_array());
+	json_write_add(o, "perf", perf_object(m));
 	for (size_t i = 0; i < m->samples_nr; i++) {
 		const struct iteration_monitor_sample *ms = &m->samples[i];
 		struct cJSON *so =

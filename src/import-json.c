@@ -232,6 +232,14 @@ static const struct json_field monitor_fields[] = {
 	{.name = "cgroup_start", .kind = JSON_FIELD_OTHER},
 	{.name = "cgroup_end", .kind = JSON_FIELD_OTHER},
 	{.name = "samples", .kind = JSON_FIELD_OTHER},
+	{.name = "perf", .kind = JSON_FIELD_OTHER, .since = 5},
+};
+
+/* The perf counters of a monitor record (version 5); counters apart. */
+static const struct json_field perf_fields[] = {
+	{.name = "counters", .kind = JSON_FIELD_OTHER},
+	{.name = "absent",
+	 F_STR(struct iteration_monitor, perf_absent, JSON_MAX_TEXT, true)},
 };
 
 static const struct json_field monitor_sample_fields[] = {
@@ -603,6 +611,27 @@ static int jr_monitor_samples(struct json_read *jr, const struct cJSON *obj,
 	return 0;
 }
 
+/* The perf member of monitor record node (version 5 on): null or counts. */
+static int jr_perf(struct json_read *jr, const struct cJSON *node,
+		   struct iteration_monitor *m)
+{
+	const struct cJSON *perf = json_node_get(node, "perf");
+	size_t mark;
+
+	if (jr->version < 5 || json_node_is_null(perf))
+		return 0;
+	mark = json_read_push_key(jr, "perf");
+	if (!json_node_is_object(perf))
+		return json_read_type_fail(jr, perf, "an object or null");
+	m->has_perf = true;
+	if (json_read_object(jr, perf, perf_fields, ARRAY_SIZE(perf_fields),
+			     m) ||
+	    jr_counts(jr, perf, "counters", &m->perf))
+		return -1;
+	json_read_pop(jr, mark);
+	return 0;
+}
+
 /* The monitor record of an iteration (version 2 on), or null. */
 static int jr_monitor(struct json_read *jr, const struct cJSON *iter,
 		      struct iteration_data *it)
@@ -626,7 +655,7 @@ static int jr_monitor(struct json_read *jr, const struct cJSON *iter,
 	    jr_figure(jr, node, "other_cpu", &m->other_cpu) ||
 	    jr_figure(jr, node, "loadavg_start", &m->loadavg_start) ||
 	    jr_figure(jr, node, "loadavg_end", &m->loadavg_end) ||
-	    jr_monitor_samples(jr, node, m))
+	    jr_monitor_samples(jr, node, m) || jr_perf(jr, node, m))
 		return -1;
 	/* The cgroup's counters: all three objects, or all three null. */
 	m->has_cgroup = !json_node_is_null(json_node_get(node, "cgroup"));

@@ -173,6 +173,8 @@ void iteration_monitor_free(struct iteration_monitor *m)
 		monitor_counts_release(&m->samples[i].meminfo);
 	}
 	free(m->samples);
+	monitor_counts_release(&m->perf);
+	free(m->perf_absent);
 	free(m);
 }
 

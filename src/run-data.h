@@ -252,6 +252,14 @@ struct iteration_monitor {
 	struct monitor_counts cgroup, cgroup_start, cgroup_end;
 	struct iteration_monitor_sample *samples; /* in time order */
 	size_t samples_nr, samples_alloc;
+	/*
+	 * The perf counters (monitor-perf.h), when has_perf (a row of
+	 * iteration_perf): each event's count, none when no event could be
+	 * opened, and the events absent and why (NULL: none).
+	 */
+	bool has_perf;
+	struct monitor_counts perf;
+	char *perf_absent;
 };
 
 /*

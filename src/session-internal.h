@@ -128,6 +128,8 @@ struct session {
 	/* The monitor names of held records, each once. */
 	struct strvec held_names;
 	struct strmap held_name_index;
+	/* What profile-job.c has said once. */
+	bool profile_warned, profile_missing_warned;
 };
 
 /* Give the warning callback one line made from fmt. */

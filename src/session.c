@@ -11,6 +11,7 @@
 #include "machine.h"
 #include "mmcmp-version.h"
 #include "plan.h"
+#include "profile-job.h"
 #include "run-data.h"
 #include "session-internal.h"
 #include "settings.h"
@@ -494,6 +495,8 @@ int session_do_step(struct session *s, const struct plan_step *step,
 		until_check(s, step->job, step->iteration);
 		return 0;
 	case PLAN_STEP_JOB_TEARDOWN:
+		if (s->opts.profile && profile_job(s, step->job, err))
+			return -1;
 		session_run_teardown(s, &job->wl->teardown, job->build, job->wl,
 				     "workload teardown");
 		return 0;

@@ -68,6 +68,7 @@ struct session_opts {
 	const size_t *boot_order;
 	size_t boots_nr;
 	long boot_base; /* boots are numbered from boot_base + 1 */
+	bool profile;	/* run --profile: profiled iterations (profile-job.h) */
 };
 
 /* How a run ended, as its record says. */

@@ -276,6 +276,9 @@ int store_monitor_add_full(struct store *st, int64_t iter_id,
 	counts_view(&m->cpu, &rec.cpu);
 	counts_view(&m->meminfo_start, &rec.meminfo_start);
 	counts_view(&m->meminfo_end, &rec.meminfo_end);
+	counts_view(&m->perf, &rec.perf);
+	rec.has_perf = m->has_perf;
+	rec.perf_absent = m->perf_absent;
 	rec.samples = xcalloc(m->samples_nr + 1, sizeof(*rec.samples));
 	rec.samples_nr = m->samples_nr;
 	for (size_t i = 0; i < m->samples_nr; i++) {
@@ -292,6 +295,7 @@ int store_monitor_add_full(struct store *st, int64_t iter_id,
 	monitor_values_release(&rec.cpu);
 	monitor_values_release(&rec.meminfo_start);
 	monitor_values_release(&rec.meminfo_end);
+	monitor_values_release(&rec.perf);
 	for (size_t i = 0; i < m->samples_nr; i++) {
 		monitor_values_release(&rec.samples[i].vmstat);
 		monitor_values_release(&rec.samples[i].cpu);
@@ -361,8 +365,10 @@ static struct iteration_data *iter_by_id(struct run_full *rf, size_t *k,
 static const char full_sql[] =
 	"SELECT m.iteration_id, m.interval_s, m.vmstat, m.cpu,"
 	" m.meminfo_start, m.meminfo_end, m.other_cpu, m.loadavg_start,"
-	" m.loadavg_end, m.cgroup, m.cgroup_start, m.cgroup_end"
+	" m.loadavg_end, m.cgroup, m.cgroup_start, m.cgroup_end,"
+	" p.iteration_id, p.counters, p.absent"
 	" FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id"
+	" LEFT JOIN iteration_perf p ON p.iteration_id = m.iteration_id"
 	" WHERE i.run_id = ?1 AND (?2 IS NULL OR i.benchmark = ?2)"
 	" ORDER BY m.iteration_id";
 static const char full_samples_sql[] =
@@ -404,6 +410,10 @@ static int full_record(struct full_sink *sink, sqlite3_stmt *stmt,
 	    (load_counts(st, each, stmt, 9, &m->cgroup, id, err) ||
 	     load_counts(st, each, stmt, 10, &m->cgroup_start, id, err) ||
 	     load_counts(st, each, stmt, 11, &m->cgroup_end, id, err)))
+		return -1;
+	m->has_perf = sqlite3_column_type(stmt, 12) != SQLITE_NULL;
+	m->perf_absent = store_column_strdup(stmt, 14);
+	if (m->has_perf && load_counts(st, each, stmt, 13, &m->perf, id, err))
 		return -1;
 	return 0;
 }

@@ -88,6 +88,10 @@ static void add_monitor(struct iteration_data *it)
 	monitor_counts_add(&m->samples[0].meminfo, "MemFree", 100);
 	m->samples[1].t_s = 0.2000000000000001;
 	monitor_counts_add(&m->samples[1].cpu, "user", 5);
+	m->has_perf = true;
+	monitor_counts_add(&m->perf, "task-clock", 123456789);
+	monitor_counts_add(&m->perf, "page-faults", 0);
+	m->perf_absent = xstrdup("cycles: no such event on this machine");
 	it->monitor = m;
 }
 
@@ -262,6 +266,16 @@ static void test_export(struct strbuf *golden)
 		   back[0].iters[2].monitor &&
 		   !back[0].iters[2].monitor->vmstat.nr,
 	   "monitor records read back, in order, exactly");
+	ok(nr == 2 && back[0].iters[1].monitor &&
+		   back[0].iters[1].monitor->has_perf &&
+		   back[0].iters[1].monitor->perf.nr == 2 &&
+		   back[0].iters[1].monitor->perf.v[0].value == 123456789 &&
+		   !strcmp(back[0].iters[1].monitor->perf_absent,
+			   "cycles: no such event on this machine") &&
+		   back[0].iters[2].monitor &&
+		   !back[0].iters[2].monitor->has_perf &&
+		   !back[0].iters[2].monitor->perf_absent,
+	   "perf counters read back, absent events with them, null as none");
 	export_runs(back, nr, &again);
 	ok(same_bytes(&again, golden), "written again, the same bytes");
 	run_full_release(&runs[0]);
@@ -278,12 +292,12 @@ static void test_export(struct strbuf *golden)
 static const struct {
 	const char *what, *from, *to, *want;
 } bad_cases[] = {
-	{"not JSON", "\"version\":\t4,", "\"version\":\t4,,",
+	{"not JSON", "\"version\":\t5,", "\"version\":\t5,,",
 	 "t.json: invalid JSON near line 3, column 16"},
-	{"cut short", "\"version\":\t4,", "\"version\":\t4,\n\"x\": [",
-	 "t.json: the JSON ends early (truncated?) at line 343, column 1"},
+	{"cut short", "\"version\":\t5,", "\"version\":\t5,\n\"x\": [",
+	 "t.json: the JSON ends early (truncated?) at line 348, column 1"},
 	{"text after the document", "\t\t}]\n}\n", "\t\t}]\n}\n{}",
-	 "t.json: unexpected text after the JSON value at line 342, column 1"},
+	 "t.json: unexpected text after the JSON value at line 347, column 1"},
 	{"a NUL character", "\"label\":\t\"base\"",
 	 "\"label\":\t\"ba\\u0000se\"",
 	 "t.json: line 7, column 16: a string holds \\u0000"},
@@ -293,12 +307,12 @@ static const struct {
 	 "t.json: format: 'mmcmp-compare' is not an mmcmp export (want 'mmcmp-export')"},
 	{"format not a string", "\"mmcmp-export\"", "1",
 	 "t.json: format: expected a string, found a number"},
-	{"unknown version", "\"version\":\t4,", "\"version\":\t5,",
-	 "t.json: version: unsupported version 5 (this mmcmp reads versions 1 to 4)"},
-	{"version 0", "\"version\":\t4,", "\"version\":\t0,",
-	 "t.json: version: unsupported version 0 (this mmcmp reads versions 1 to 4)"},
+	{"unknown version", "\"version\":\t5,", "\"version\":\t6,",
+	 "t.json: version: unsupported version 6 (this mmcmp reads versions 1 to 5)"},
+	{"version 0", "\"version\":\t5,", "\"version\":\t0,",
+	 "t.json: version: unsupported version 0 (this mmcmp reads versions 1 to 5)"},
 	{"a version 1 document with a setup",
-	 "\"version\":\t4,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
+	 "\"version\":\t5,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
 	 "\"version\":\t1,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
 	 "t.json: runs[0]: unknown member 'setup'"},
 	{"boot 0", "\"boot\":\t2,", "\"boot\":\t0,",
@@ -363,9 +377,9 @@ static const struct {
 	{"an interval without samples", "\"interval_s\":\t0,",
 	 "\"interval_s\":\t1,",
 	 "t.json: runs[0].iterations[2].monitor.interval_s: not 0, but the record has no samples"},
-	{"version not an integer", "\"version\":\t4,", "\"version\":\t1.5,",
+	{"version not an integer", "\"version\":\t5,", "\"version\":\t1.5,",
 	 "t.json: version: expected an integer, found 1.5"},
-	{"missing version", "\t\"version\":\t4,\n", "",
+	{"missing version", "\t\"version\":\t5,\n", "",
 	 "t.json: top level: missing member 'version'"},
 	{"unknown member", "\"generator\":", "\"extra\":\t1,\n\t\"generator\":",
 	 "t.json: top level: unknown member 'extra'"},
@@ -465,7 +479,8 @@ static const struct {
 	{"unknown iteration status", "\"status\":\t\"exit\"",
 	 "\"status\":\t\"crashed\"",
 	 "t.json: runs[0].iterations[3].status: unknown value 'crashed' (expected ok, exit, signal, timeout, interrupted, exec, extract)"},
-	{"samples not an array", "\"samples\":\t[],", "\"samples\":\t{},",
+	{"samples not an array", "\n\t\t\t\t\t\"samples\":\t[],",
+	 "\n\t\t\t\t\t\"samples\":\t{},",
 	 "t.json: runs[0].iterations[3].samples: expected an array, found an object"},
 	{"sample not a number", "[100.5, 101.25]", "[100.5, \"101.25\"]",
 	 "t.json: runs[0].iterations[1].samples[0].values[1]: expected a number, found a string"},
@@ -488,6 +503,21 @@ static const struct {
 	{"uuid twice", "a0a1a2a3-b4b5-4c6c-8d7d-e8e9f0f1f2f3",
 	 "0f1e2d3c-4b5a-4697-8877-665544332211",
 	 "t.json: runs[1].uuid: the uuid of runs[0] again"},
+	{"a version 4 document with perf counters", "\"version\":\t5,",
+	 "\"version\":\t4,",
+	 "t.json: runs[0].iterations[1].monitor: unknown member 'perf'"},
+	{"perf not an object", "\"perf\":\tnull", "\"perf\":\t1",
+	 "t.json: runs[0].iterations[2].monitor.perf: expected an object or null, found a number"},
+	{"a perf count not an integer", "\"page-faults\":0}",
+	 "\"page-faults\":0.5}",
+	 "t.json: runs[0].iterations[1].monitor.perf.counters.page-faults: expected an integer, found 0.5"},
+	{"perf without counters",
+	 "\"counters\":\t{\"task-clock\":123456789,\"page-faults\":0},", "",
+	 "t.json: runs[0].iterations[1].monitor.perf: missing member 'counters'"},
+	{"perf absent not a string",
+	 "\"absent\":\t\"cycles: no such event on this machine\"",
+	 "\"absent\":\t5",
+	 "t.json: runs[0].iterations[1].monitor.perf.absent: expected a string or null, found a number"},
 };
 
 /* Replace the one occurrence of from in doc by to; false if not once. */
@@ -633,6 +663,11 @@ static void test_version1(void)
 
 	fixture(runs);
 	export_runs(&runs[1], 1, &doc);
+	/* Version 5 added the perf counters, which runs[1] has none of. */
+	ok(replace_once(&doc, "\"version\":\t5,", "\"version\":\t4,", &v1),
+	   "version 4: the fixture has one version");
+	strbuf_reset(&doc);
+	strbuf_addstr(&doc, v1.buf);
 	/* Version 4 added the settings: a version 3 document is without. */
 	ok(replace_once(&doc, "\"version\":\t4,", "\"version\":\t3,", &v1),
 	   "version 3: the fixture has one version");

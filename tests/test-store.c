@@ -149,7 +149,7 @@ static void test_runs(void)
 		diag("%s", err.buf);
 	if (!st)
 		return;
-	ok(query(st, "PRAGMA user_version") == 11, "schema version is 11");
+	ok(query(st, "PRAGMA user_version") == 12, "schema version is 12");
 	ok(query(st, "PRAGMA application_id") == 0x6d6d6370,
 	   "application_id is \"mmcp\"");
 	ok(query(st, "PRAGMA foreign_keys") == 1, "foreign keys are on");
@@ -1032,6 +1032,7 @@ static void test_open_kinds(void)
 		    " DROP TABLE iteration_perf;"
 		    " DROP TABLE bisect_step; DROP TABLE bisect;"
 		    " DROP TABLE campaign_boot; DROP TABLE campaign;"
+		    " DROP TABLE profile;"
 		    " PRAGMA application_id = 0; PRAGMA user_version = 2",
 		    &err))
 		BUG("cannot make an old database: %s", err.buf);
@@ -1040,7 +1041,7 @@ static void test_open_kinds(void)
 	if (!ok(st != NULL, "a reader opens a database of schema 2"))
 		diag("%s", err.buf);
 	if (st) {
-		ok(query(st, "PRAGMA user_version") == 11 &&
+		ok(query(st, "PRAGMA user_version") == 12 &&
 			   query(st, "PRAGMA application_id") == 0x6d6d6370,
 		   "and upgrades it, as it can write");
 		ok(query(st, "SELECT count(*) FROM run") == 1,
@@ -1056,7 +1057,7 @@ static void test_open_kinds(void)
 	ok(!st, "a reader refuses an empty file");
 	fails(-1, &err, "the file is empty", "and says so");
 	st = store_open(t.path.buf, &err);
-	ok(st && query(st, "PRAGMA user_version") == 11,
+	ok(st && query(st, "PRAGMA user_version") == 12,
 	   "a writer makes an empty file a database");
 	store_close(st);
 	tmp_db_free(&t, NULL);

@@ -118,6 +118,33 @@ grep_file "$TMP/out" "^IPC  *pf-b  *-50\.[0-9]*% .* worse$" "whose fall is worse
 grep_file "$TMP/out" "^Amean  *cycles " "beside the counters it comes from"
 check "no MPKI rows without the misses" sh -c "! grep -q 'MPKI' '$TMP/out'"
 
+# The counters go with an export and come back with an import: from
+# another database the same document again, and the same perf table (an
+# import's runs differ from the original's in the provenance note and
+# the order warning, which are not the perf table's).
+expect_status 0 "export json of the counted runs" "$MMCMP" export json pf-a pf-b
+cp "$TMP/out" "$TMP/pf.json"
+check "has every iteration's counters" \
+	test "$(grep -c '"counters":' "$TMP/pf.json")" -eq 10
+check "valid per docs/export.schema.json" python3 ../helpers/schema-check.py \
+	"$MMCMP_SRCDIR/docs/export.schema.json" "$TMP/pf.json"
+C="$TMP/copy.db"
+expect_status 0 "import it into an empty database" "$MMCMP" --db "$C" import "$TMP/pf.json"
+perf_rows="SELECT group_concat(counters || ' ' || coalesce(absent, '-'), '|')
+	FROM (SELECT counters, absent FROM iteration_perf p
+	JOIN iteration i ON i.id = p.iteration_id JOIN run r ON r.id = i.run_id
+	ORDER BY r.uuid, i.idx)"
+check "the counters and absent events are stored as they were" \
+	test "$(sqlite3 "$C" "$perf_rows")" = "$(sqlite3 "$MMCMP_DB" "$perf_rows")"
+expect_status 0 "export it again" "$MMCMP" --db "$C" export json pf-a pf-b
+check "the same document" cmp -s "$TMP/out" "$TMP/pf.json"
+"$MMCMP" compare pf-a pf-b 2>/dev/null | sed -n '/^wis-pf perf$/,$p' >"$TMP/perf-here"
+expect_status 0 "compare the imported runs" "$MMCMP" --db "$C" compare pf-a pf-b
+sed -n '/^wis-pf perf$/,$p' "$TMP/out" >"$TMP/perf-there"
+check "the same perf table" cmp -s "$TMP/perf-here" "$TMP/perf-there"
+check "which is there" grep -q "^Amean  *page-faults " "$TMP/perf-there"
+grep_file "$TMP/perf-there" "^Hmean  *IPC " "the IPC row too"
+
 # Hugepages against base pages: the same memory in 512 times fewer faults.
 thp=/sys/kernel/mm/transparent_hugepage/enabled
 if [ -r "$thp" ] && ! grep -q '\[never\]' "$thp"; then

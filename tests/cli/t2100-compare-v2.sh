@@ -192,7 +192,7 @@ for r in d["runs"]:
                          "other_cpu": None, "loadavg_start": None,
                          "loadavg_end": None, "cgroup": None,
                          "cgroup_start": None, "cgroup_end": None,
-                         "samples": []}
+                         "samples": [], "perf": None}
 json.dump(d, open(sys.argv[2], "w"))
 EOF2
 rm -f "$mdb"
