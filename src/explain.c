@@ -317,7 +317,8 @@ const struct explain_row *explain_compute(struct explain *ex, double alpha,
 		ex->marked += r->marked;
 	}
 	intervals(ex, se, df, alpha, fdr);
-	qsort(ex->rows, rows, sizeof(*ex->rows), row_cmp);
+	if (rows)
+		qsort(ex->rows, rows, sizeof(*ex->rows), row_cmp);
 	free(a);
 	free(b);
 	free(p);

@@ -136,7 +136,10 @@ static void read_kallsyms(struct profile_sym *ps)
 		sym_add(&ps->kernel, addr, 0, intern(ps, name, len + 4));
 	}
 	fclose(f);
-	qsort(ps->kernel.v, ps->kernel.nr, sizeof(*ps->kernel.v), sym_cmp);
+	/* qsort() of no symbols would be handed a null pointer. */
+	if (ps->kernel.nr)
+		qsort(ps->kernel.v, ps->kernel.nr, sizeof(*ps->kernel.v),
+		      sym_cmp);
 }
 
 const char *profile_sym_kernel(struct profile_sym *ps, uint64_t ip)
@@ -232,7 +235,8 @@ static void elf_parse(struct profile_sym *ps, struct elf_file *ef,
 	if (!ef->has_symtab && dynsym)
 		elf_syms(ps, ef, map, size, shdrs, eh.e_shnum, dynsym);
 	free(shdrs);
-	qsort(ef->syms.v, ef->syms.nr, sizeof(*ef->syms.v), sym_cmp);
+	if (ef->syms.nr)
+		qsort(ef->syms.v, ef->syms.nr, sizeof(*ef->syms.v), sym_cmp);
 }
 
 static struct elf_file *elf_open(struct profile_sym *ps, const char *path)
