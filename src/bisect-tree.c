@@ -157,16 +157,23 @@ static int write_state(const char *dir, const char *line, struct strbuf *err)
 {
 	struct strbuf path = STRBUF_INIT;
 	FILE *f;
-	int ret = 0;
+	int ret = 0, bad;
 
 	strbuf_addf(&path, "%s/" STATE_FILE, dir);
 	f = fopen(path.buf, "w");
-	if (!f || fprintf(f, "%s\n", line) < 0 || fclose(f)) {
+	if (!f) {
 		ret = error_addf(err, "cannot write '%s': %s", path.buf,
 				 strerror(errno));
-		if (f)
-			fclose(f);
+		goto out;
 	}
+	/* fclose() runs once, whatever fprintf() did. */
+	bad = fprintf(f, "%s\n", line) < 0;
+	if (fclose(f) != 0)
+		bad = 1;
+	if (bad)
+		ret = error_addf(err, "cannot write '%s': %s", path.buf,
+				 strerror(errno));
+out:
 	strbuf_release(&path);
 	return ret;
 }

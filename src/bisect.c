@@ -104,7 +104,7 @@ static double change_pct(const struct side *a, const struct side *b,
 			 bool use_log)
 {
 	if (use_log)
-		return 100 * (exp(b->mean - a->mean) - 1);
+		return 100 * expm1(b->mean - a->mean);
 	return a->mean ? 100 * (b->mean - a->mean) / fabs(a->mean) : NAN;
 }
 
@@ -186,7 +186,7 @@ void bisect_ends(const double *a, size_t na, const double *b, size_t nb,
 	q = crit(alpha_look, out->df);
 	/* 80% power: the change found as often, (q + z_0.8) se. */
 	if (use_log)
-		out->mde_pct = 100 * (exp((q + 0.8416212335729143) * se) - 1);
+		out->mde_pct = 100 * expm1((q + 0.8416212335729143) * se);
 	else if (s[0].mean)
 		out->mde_pct =
 			100 * (q + 0.8416212335729143) * se / fabs(s[0].mean);

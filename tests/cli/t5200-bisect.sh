@@ -118,6 +118,19 @@ expect_status 0 "compare works on a pair of it" \
 	"$MMCMP" compare "bisect-$(git -C "$repo" rev-parse --short=12 c0)" \
 	"bisect-$(git -C "$repo" rev-parse --short=12 c63)"
 
+# A build record that cannot be written (here the build made it a link
+# to /dev/full, so it fails only when closed) is an error said once, not
+# a second fclose() of the same file.
+if [ -w /dev/full ]; then
+	expect_status 1 "a build record that cannot be written fails the bisection" \
+		"$MMCMP" bisect "$TMP/spin.yaml" --good c0 --bad c63 \
+		--builds-from "$repo" --work "$TMP/full" \
+		--build "cc -O1 -o prog prog.c && ln -s /dev/full .mmcmp-bisect" \
+		--image prog --operation work
+	grep_file "$TMP/err" "cannot write '.*\.mmcmp-bisect': No space left" \
+		"and says which file and why"
+fi
+
 # An A/A: the same work at both ends (c40 and c63 both have 105000).
 expect_status 1 "ends of the same work: no culprit" \
 	"$MMCMP" bisect "$TMP/spin.yaml" --good c40 --bad c63 \
