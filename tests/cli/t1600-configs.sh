@@ -2,9 +2,26 @@
 # Every config in configs/ runs to completion in its quick mode (the
 # options on its "# quick:" line) and its comparison table renders. A
 # config whose benchmark program is not installed is skipped, saying so.
+#
+# MMCMP_CONFIG_SHARD=K/N runs only the K-th of every N configs (in name
+# order), so that the suite can run the configs as N tests side by side:
+# many quick modes wait on their benchmark's clock, not on a CPU.
 . ./lib.sh
 
+shard=${MMCMP_CONFIG_SHARD:-1/1}
+shard_k=${shard%/*}
+shard_n=${shard#*/}
+case "$shard_k:$shard_n" in
+*[!0-9:]* | :* | *:) shard_k=0 ;;
+esac
+if [ "$shard_k" -lt 1 ] || [ "$shard_k" -gt "$shard_n" ]; then
+	echo "Bail out! MMCMP_CONFIG_SHARD '$shard' is not K/N with 1 <= K <= N"
+	exit 1
+fi
+i=0
 for cfg in "$MMCMP_SRCDIR"/configs/*.yaml; do
+	i=$((i + 1))
+	[ $(((i - 1) % shard_n + 1)) -eq "$shard_k" ] || continue
 	name=$(basename "$cfg" .yaml)
 	quick=$(sed -n 's/^# quick: //p' "$cfg")
 	if [ -z "$quick" ]; then
