@@ -558,7 +558,8 @@ static void test_flame(void)
 	size_t loaded = 0, elements = 0;
 	char *moved = NULL, *aa = NULL;
 	char ka[16] = "", kb[16] = "", kw[16] = "", km[16] = "", ks[16] = "";
-	double xa, wa, xb, wb, xw, ww, xm, wm, xs, ws;
+	double xa = NAN, wa = NAN, xb = NAN, wb = NAN, xw = NAN, ww = NAN;
+	double xm = NAN, wm = NAN, xs = NAN, ws = NAN;
 	double span = REPORT_PAGE_PX - 20;
 	bool loads = st && !fill_profiled(st, &err);
 
