@@ -270,21 +270,33 @@ static void import_uuid(const char *label, const char *benchmark,
 int profile_script_import(struct store *st, const char *label,
 			  const char *benchmark, bool append,
 			  const struct profile_script_file *files, size_t nr,
-			  const char *started_at, bool *skipped,
+			  const char *started_at, bool *skipped, bool *clash,
 			  struct strbuf *err)
 {
 	struct run_info ri = {0};
+	int64_t *ids = NULL;
+	size_t ids_nr = 0;
 	char uuid[37];
 	bool exists = false;
 	int ret = -1;
 
-	*skipped = false;
+	*skipped = *clash = false;
 	import_uuid(label, benchmark, files, nr, uuid);
 	if (store_uuid_exists(st, uuid, &exists, err))
 		goto out;
 	if (exists) {
 		*skipped = true;
 		ret = 0;
+		goto out;
+	}
+	if (!append && store_find_runs(st, label, &ids, &ids_nr, err))
+		goto out;
+	if (ids_nr) {
+		*clash = true;
+		error_addf(err,
+			   "label '%s' has runs already: --append adds to "
+			   "them",
+			   label);
 		goto out;
 	}
 	ri.uuid = xstrdup(uuid);
@@ -314,6 +326,7 @@ int profile_script_import(struct store *st, const char *label,
 	}
 	ret = 0;
 out:
+	free(ids);
 	run_info_release(&ri);
 	return ret;
 }

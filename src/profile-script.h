@@ -41,12 +41,13 @@ struct profile_script_file {
  * caller's transaction. Its uuid comes from the label, the benchmark
  * and the folded stacks, so the same files imported again are skipped
  * (*skipped set, nothing stored). Unless append, a label with runs is
- * refused ("label 'L' already has results in 'DB'").
+ * refused, *clash set: "label 'L' has runs already: --append adds to
+ * them".
  */
 int profile_script_import(struct store *st, const char *label,
 			  const char *benchmark, bool append,
 			  const struct profile_script_file *files, size_t nr,
-			  const char *started_at, bool *skipped,
+			  const char *started_at, bool *skipped, bool *clash,
 			  struct strbuf *err);
 
 #endif /* MMCMP_PROFILE_SCRIPT_H */

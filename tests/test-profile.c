@@ -278,7 +278,7 @@ static void test_script_fixture(void)
 	struct profile_script_file f[2];
 	uint64_t n = 0;
 	size_t lines = 0;
-	bool skipped = true;
+	bool skipped = true, clash = true;
 
 	if (!ok(!strbuf_read_file(&text, SCRIPT_FIXTURE, &err) &&
 			!profile_script_fold(SCRIPT_FIXTURE, text.buf, text.len,
@@ -306,7 +306,7 @@ static void test_script_fixture(void)
 	ok(st &&
 		   !profile_script_import(st, "L", "perf", false, f, 2,
 					  "2026-01-02T03:04:05Z", &skipped,
-					  &err) &&
+					  &clash, &err) &&
 		   !skipped &&
 		   !store_profile_load(st, "L", NULL, &rows, &err) &&
 		   rows.nr == 2 && rows.v[0].seq == 1 && rows.v[1].seq == 2 &&
@@ -318,22 +318,24 @@ static void test_script_fixture(void)
 	ok(st &&
 		   !profile_script_import(st, "L", "perf", false, f, 2,
 					  "2026-01-02T03:04:06Z", &skipped,
-					  &err) &&
+					  &clash, &err) &&
 		   skipped,
 	   "the same files again are skipped");
 	strbuf_reset(&err);
 	ok(st &&
 		   profile_script_import(st, "L", "perf", false, f, 1,
 					 "2026-01-02T03:04:06Z", &skipped,
-					 &err) == -1 &&
-		   strstr(err.buf, "label 'L' already has results"),
+					 &clash, &err) == -1 &&
+		   clash &&
+		   strstr(err.buf,
+			  "label 'L' has runs already: --append adds to them"),
 	   "other files for the label are refused: %s", err.buf);
 	profile_rows_release(&rows);
 	strbuf_reset(&err);
 	ok(st &&
 		   !profile_script_import(st, "L", "perf", true, f, 1,
 					  "2026-01-02T03:04:06Z", &skipped,
-					  &err) &&
+					  &clash, &err) &&
 		   !store_profile_load(st, "L", NULL, &rows, &err) &&
 		   rows.nr == 3,
 	   "unless appended: %s", err.buf);
