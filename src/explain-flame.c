@@ -169,9 +169,11 @@ static void draw_frame(struct svg_chart *c, const struct frame *f,
 	strbuf_release(&fill);
 }
 
-/* The key to the colours, under the frames. */
-static void legend(struct svg_chart *c)
+/* The key to the colours, under the frames, and what was left out. */
+static void legend(struct svg_chart *c, size_t left_out)
 {
+	struct strbuf sb = STRBUF_INIT;
+
 	static const struct {
 		const char *fill, *text;
 	} keys[] = {
@@ -190,8 +192,12 @@ static void legend(struct svg_chart *c)
 		svg_text(c, x + 16, y, "start", "tick", keys[i].text);
 		x += 150;
 	}
-	svg_text(c, x, y, "start", "tick",
-		 "width: mean total share of the two sides");
+	strbuf_addstr(&sb, "width: mean total share of the two sides");
+	if (left_out)
+		strbuf_addf(&sb, "; %zu frame%s under %g px left out", left_out,
+			    left_out == 1 ? "" : "s", EXPLAIN_FLAME_MIN_PX);
+	svg_text(c, x, y, "start", "tick", sb.buf);
+	strbuf_release(&sb);
 }
 
 /*
@@ -272,7 +278,7 @@ size_t explain_flame_svg(const struct explain *ex,
 	if (!drawn)
 		svg_text(&c, c.left, c.bottom - 4, "start", "na",
 			 "no samples to draw");
-	legend(&c);
+	legend(&c, n - drawn);
 	svg_chart_end(&c);
 	strmap_clear(&selfs);
 	free(order);

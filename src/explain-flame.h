@@ -21,8 +21,12 @@ struct strbuf;
  * interval, q) and its <rect>. Nothing fails; every name is escaped.
  */
 
-/* Frames narrower than this, pixels, are left out with their children. */
-#define EXPLAIN_FLAME_MIN_PX 0.5
+/*
+ * Frames narrower than this, pixels, are left out with their children
+ * (the legend says how many): a deep stack of one sample in a thousand
+ * would make the chart tall and show nothing one could point at.
+ */
+#define EXPLAIN_FLAME_MIN_PX 1.0
 
 struct explain_flame_opts {
 	const char *title;	  /* the chart's */
