@@ -23,7 +23,7 @@ struct entry {
 struct iter {
 	bool other;
 	uint64_t samples;
-	struct entry *v;
+	struct entry *v; /* in symbol order */
 	size_t nr;
 };
 
@@ -286,11 +286,21 @@ static size_t shares(const struct explain *ex, size_t s, bool self, bool other,
 		const struct iter *it = &ex->iters[i];
 		uint64_t c = 0;
 
+		size_t lo = 0, hi;
+
 		if (it->other != other)
 			continue;
-		for (size_t k = 0; k < it->nr; k++)
-			if (it->v[k].sym == s)
-				c = self ? it->v[k].self : it->v[k].total;
+		/* it->v is in symbol order (explain_add()): bisect it. */
+		for (hi = it->nr; lo < hi;) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (it->v[mid].sym < s)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < it->nr && it->v[lo].sym == s)
+			c = self ? it->v[lo].self : it->v[lo].total;
 		out[n++] = it->samples ? 100.0 * (double)c / (double)it->samples
 				       : 0;
 	}
