@@ -20,12 +20,14 @@ static const char explain_usage[] =
 	"Welch's interval over the iterations, Benjamini-Hochberg over the\n"
 	"rows, ranked by the size of the difference; * marks a row whose\n"
 	"share changed. Rows of symbols under 1% on both sides are not tested.\n"
+	"With --by path, a row is a frame in its call path (main;work;f):\n"
+	"total counts the samples whose stack starts with the path.\n"
 	"\n"
 	"Exit status: 0 compared, 1 a label has no profiles or the database\n"
 	"cannot be read, 2 bad arguments or a label without runs.\n";
 
 struct explain_args {
-	const char *base, *other, *benchmark, *format;
+	const char *base, *other, *benchmark, *format, *by;
 	double alpha;
 	bool fdr;
 	int64_t limit;
@@ -36,6 +38,8 @@ static const struct cmd_option explain_option_table[] = {
 		   "only the profiles of benchmark NAME"),
 	OPT_STRING("format", 0, struct explain_args, format, "FORMAT",
 		   "text (default) or json (an mmcmp-explain document)"),
+	OPT_STRING("by", 0, struct explain_args, by, "KIND",
+		   "rows by symbol (default) or by call path"),
 	OPT_NUMBER(
 		"alpha", 0, struct explain_args, alpha, "A", 0, 1,
 		"significance level, the false discovery rate (default 0.05)"),
@@ -63,6 +67,9 @@ static int parse_args(int argc, char **argv, struct explain_args *a)
 		return usage_error(&cmd_explain,
 				   "unknown format '%s' (text, json)",
 				   a->format);
+	if (a->by && strcmp(a->by, "symbol") && strcmp(a->by, "path"))
+		return usage_error(&cmd_explain,
+				   "unknown --by '%s' (symbol, path)", a->by);
 	return 0;
 }
 
@@ -103,33 +110,6 @@ static bool same_job(const struct profile_row *r, const char *benchmark,
 	return !strcmp(r->benchmark, benchmark) && !strcmp(r->job, job);
 }
 
-/* Explain the job of rows a's profile k: its profiles on both sides. */
-static int explain_job(const struct profile_rows *a,
-		       const struct profile_rows *b, size_t k,
-		       struct explain *ex, struct strbuf *err)
-{
-	const char *bench = a->v[k].benchmark, *job = a->v[k].job;
-	const struct profile_rows *side[] = {a, b};
-
-	for (int s = 0; s < 2; s++) {
-		for (size_t i = 0; i < side[s]->nr; i++) {
-			const struct profile_row *r = &side[s]->v[i];
-			struct strbuf what = STRBUF_INIT;
-			int ret;
-
-			if (!same_job(r, bench, job) || strcmp(r->status, "ok"))
-				continue;
-			strbuf_addf(&what, "profile %lld of run %lld",
-				    (long long)r->seq, (long long)r->run_id);
-			ret = explain_add(ex, s, r->stacks, what.buf, err);
-			strbuf_release(&what);
-			if (ret)
-				return -1;
-		}
-	}
-	return 0;
-}
-
 /* Whether an earlier profile of rows than k is of k's job. */
 static bool job_seen(const struct profile_rows *rows, size_t k)
 {
@@ -143,8 +123,11 @@ static int render(const struct explain_args *args, const struct profile_rows *a,
 		  const struct profile_rows *b)
 {
 	struct explain_table *t = xcalloc(a->nr + 1, sizeof(*t));
-	struct explain_opts o = {args->base, args->other, args->alpha,
-				 args->fdr, (size_t)args->limit};
+	enum explain_by by = args->by && !strcmp(args->by, "path")
+				     ? EXPLAIN_BY_PATH
+				     : EXPLAIN_BY_SYMBOL;
+	struct explain_opts o = {args->base, args->other,	  args->alpha,
+				 args->fdr,  (size_t)args->limit, by};
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	size_t nr = 0;
 	int ret = 0;
@@ -158,8 +141,9 @@ static int render(const struct explain_args *args, const struct profile_rows *a,
 		if (!both || job_seen(a, k))
 			continue;
 		t[nr] = (struct explain_table){a->v[k].benchmark, a->v[k].job,
-					       explain_new(), NULL, 0};
-		if (explain_job(a, b, k, (struct explain *)t[nr].ex, &err))
+					       explain_new(by), NULL, 0};
+		if (explain_add_job((struct explain *)t[nr].ex, a, b,
+				    a->v[k].benchmark, a->v[k].job, &err))
 			ret = error("%s", err.buf);
 		t[nr].rows =
 			explain_compute((struct explain *)t[nr].ex, args->alpha,

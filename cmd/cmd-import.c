@@ -1,7 +1,12 @@
 /* mmcmp import: runs from other machines and tools into the database. */
 #include "cmd.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "import.h"
+#include "machine.h"
+#include "profile-script.h"
 #include "run-data.h"
 #include "store.h"
 #include "strbuf.h"
@@ -42,6 +47,10 @@ static const char import_usage[] =
 	"A new run whose label has other runs in the database already is\n"
 	"refused unless --append or --label-prefix makes way.\n"
 	"\n"
+	"--from perf-script --label L reads perf script text (of perf record\n"
+	"-g) instead: each FILE one profile of a new run of L, benchmark perf\n"
+	"(--benchmark NAME), for mmcmp explain and the report.\n"
+	"\n"
 	"A new run whose label has results for one of its benchmarks in the\n"
 	"database already is refused unless --append or --label-prefix makes\n"
 	"way; runs of other benchmarks merge under the same label.\n";
@@ -51,6 +60,7 @@ struct import_args {
 	const char *from_name;		  /* --from */
 	const struct import_format *from; /* its format, or NULL */
 	const char *label_by;
+	const char *label, *benchmark; /* perf-script */
 	bool append;
 	char **files; /* in argv */
 	size_t files_nr;
@@ -66,6 +76,10 @@ static const struct cmd_option import_option_table[] = {
 		"read the files as FORMAT: hyperfine, gobench, pyperf or mmtests"),
 	OPT_STRING("label-by", 0, struct import_args, label_by, "KEY",
 		   "the label of a result is the value of KEY"),
+	OPT_STRING("label", 0, struct import_args, label, "L",
+		   "perf-script: the label of the profiles"),
+	OPT_STRING("benchmark", 0, struct import_args, benchmark, "NAME",
+		   "perf-script: their benchmark (default perf)"),
 	OPT_END(),
 };
 
@@ -127,6 +141,71 @@ out:
 	return ret;
 }
 
+/*
+ * --from perf-script: fold every file first, so that bad input leaves
+ * no trace (exit 2), then store them as one run's profiles.
+ */
+static int import_profiles(const struct import_args *a, struct store **st)
+{
+	struct profile_script_file *f = xcalloc(a->files_nr, sizeof(*f));
+	struct strbuf *folded = xcalloc(a->files_nr, sizeof(*folded));
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	const char *bench = a->benchmark ? a->benchmark : "perf", *why;
+	char now[32];
+	bool skipped = false, clash = false;
+	int ret = 2;
+
+	if (!import_name_ok(a->label, &why) || !import_name_ok(bench, &why)) {
+		ret = usage_error(
+			&cmd_import, "bad name '%s': %s",
+			import_name_ok(a->label, &why) ? bench : a->label, why);
+		goto out;
+	}
+	for (size_t i = 0; i < a->files_nr; i++) {
+		strbuf_init(&folded[i], 0);
+		f[i].path = a->files[i];
+		strbuf_reset(&text);
+		if (import_read_file(f[i].path, IMPORT_MAX_BYTES, &text,
+				     &err) ||
+		    profile_script_fold(f[i].path, text.buf, text.len,
+					&folded[i], &f[i].samples, &err)) {
+			error("%s", err.buf);
+			goto out;
+		}
+		f[i].folded = folded[i].buf;
+	}
+	machine_utc_now(now);
+	*st = store_open(mmcmp_db_path(), &err);
+	if (*st && store_transient(*st)) {
+		ret = transient_db_error(&cmd_import);
+		goto out;
+	}
+	if (!*st || store_begin(*st, &err) ||
+	    profile_script_import(*st, a->label, bench, a->append, f,
+				  a->files_nr, now, &skipped, &clash, &err) ||
+	    store_commit(*st, &err)) {
+		if (*st)
+			store_rollback(*st);
+		ret = error("%s", err.buf);
+		if (clash)
+			ret = 2;
+		goto out;
+	}
+	if (skipped)
+		warning("these profiles of '%s' are in the database already: "
+			"skipped",
+			a->label);
+	ret = 0;
+out:
+	for (size_t i = 0; i < a->files_nr; i++)
+		strbuf_release(&folded[i]);
+	free(folded);
+	free(f);
+	strbuf_release(&text);
+	strbuf_release(&err);
+	return ret;
+}
+
 static int import_main(int argc, char **argv)
 {
 	struct import_args a = {0};
@@ -139,6 +218,20 @@ static int import_main(int argc, char **argv)
 		return 2;
 	a.files = argv + 1;
 	a.files_nr = (size_t)argc - 1;
+	if (a.from_name && !strcmp(a.from_name, "perf-script")) {
+		if (!a.label || !a.files_nr)
+			ret = usage_error(&cmd_import,
+					  "--from perf-script needs "
+					  "--label L and a FILE");
+		else
+			ret = import_profiles(&a, &st);
+		goto out;
+	}
+	if (a.label || a.benchmark) {
+		ret = usage_error(&cmd_import, "--label and --benchmark are "
+					       "for --from perf-script");
+		goto out;
+	}
 	if (a.from_name && !(a.from = import_format_find(a.from_name))) {
 		struct strbuf names = STRBUF_INIT;
 

@@ -54,7 +54,7 @@ static void text_table(const struct explain_table *t,
 		    (unsigned long long)explain_samples(t->ex, true));
 	strbuf_addf(out, "  %-5s %8s %8s %10s %18s %8s   %s\n", "kind", "base",
 		    "other", "change", "interval", o->fdr ? "q" : "p",
-		    "symbol");
+		    explain_by_name(o->by));
 	for (size_t i = 0; i < t->rows_nr; i++) {
 		if (!t->rows[i].tested || (o->limit && shown == o->limit))
 			break;
@@ -72,9 +72,10 @@ static void text_table(const struct explain_table *t,
 			    EXPLAIN_MIN_PCT);
 	else if (!explain_marked(t->ex))
 		strbuf_addf(out,
-			    "  no symbol's share changed: none of %zu rows "
+			    "  no %s's share changed: none of %zu rows "
 			    "marked at %s %g\n",
-			    tested, o->fdr ? "false discovery rate" : "alpha",
+			    explain_by_name(o->by), tested,
+			    o->fdr ? "false discovery rate" : "alpha",
 			    o->alpha);
 	else
 		strbuf_addf(out, "  %zu of %zu rows marked (*) at %s %g\n",
@@ -90,19 +91,39 @@ void explain_render_text(const struct explain_table *t, size_t nr,
 	names_escape(out, o->base, strlen(o->base));
 	strbuf_addstr(out, "' (base) and '");
 	names_escape(out, o->other, strlen(o->other));
-	strbuf_addf(out, "' (other), percent of samples; self: the symbol "
-			 "is the leaf, total: anywhere on the stack\n");
+	if (o->by == EXPLAIN_BY_PATH)
+		strbuf_addstr(out,
+			      "' (other), percent of samples by call path; "
+			      "self: the stack is the path, total: it "
+			      "starts with it\n");
+	else
+		strbuf_addstr(out, "' (other), percent of samples; self: the "
+				   "symbol is the leaf, total: anywhere on the "
+				   "stack\n");
 	for (size_t i = 0; i < nr; i++) {
 		strbuf_addch(out, '\n');
 		text_table(&t[i], o, out);
 	}
 }
 
-static struct cJSON *json_row(const struct explain_row *r)
+/* The leaf frame of call path path. */
+static const char *leaf(const char *path)
+{
+	const char *semi = strrchr(path, ';');
+
+	return semi ? semi + 1 : path;
+}
+
+static struct cJSON *json_row(const struct explain_row *r, enum explain_by by)
 {
 	struct cJSON *o = json_write_object();
 
-	json_write_add(o, "symbol", json_write_str(r->symbol));
+	if (by == EXPLAIN_BY_PATH) {
+		json_write_add(o, "path", json_write_str(r->symbol));
+		json_write_add(o, "symbol", json_write_str(leaf(r->symbol)));
+	} else {
+		json_write_add(o, "symbol", json_write_str(r->symbol));
+	}
 	json_write_add(o, "kind", json_write_str(r->self ? "self" : "total"));
 	json_write_add(o, "base_pct", json_write_num(r->base_pct));
 	json_write_add(o, "other_pct", json_write_num(r->other_pct));
@@ -130,6 +151,7 @@ void explain_render_json(const struct explain_table *t, size_t nr,
 	json_write_add(root, "other", json_write_str(o->other));
 	json_write_add(root, "alpha", json_write_num(o->alpha));
 	json_write_add(root, "fdr", json_write_bool(o->fdr));
+	json_write_add(root, "by", json_write_str(explain_by_name(o->by)));
 	json_write_add(root, "min_share_pct", json_write_num(EXPLAIN_MIN_PCT));
 	tables = json_write_add(root, "profiles", json_write_array());
 	for (size_t i = 0; i < nr; i++) {
@@ -158,7 +180,7 @@ void explain_render_json(const struct explain_table *t, size_t nr,
 			json_write_int((int64_t)explain_marked(t[i].ex)));
 		rows = json_write_add(to, "rows", json_write_array());
 		for (size_t k = 0; k < t[i].rows_nr; k++)
-			json_write_push(rows, json_row(&t[i].rows[k]));
+			json_write_push(rows, json_row(&t[i].rows[k], o->by));
 	}
 	json_write_print(root, out);
 	json_write_free(root);

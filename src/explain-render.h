@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "explain.h"
+
 struct explain;
 struct explain_row;
 struct strbuf;
@@ -28,6 +30,7 @@ struct explain_opts {
 	double alpha;
 	bool fdr;
 	size_t limit; /* text: rows shown per table; 0: every tested one */
+	enum explain_by by; /* what the tables' rows are of */
 };
 
 void explain_render_text(const struct explain_table *t, size_t nr,

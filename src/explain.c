@@ -7,6 +7,7 @@
 
 #include "parse-num.h"
 #include "stats.h"
+#include "store-profile.h"
 #include "strbuf.h"
 #include "strmap.h"
 #include "strvec.h"
@@ -22,11 +23,12 @@ struct entry {
 struct iter {
 	bool other;
 	uint64_t samples;
-	struct entry *v;
+	struct entry *v; /* in symbol order */
 	size_t nr;
 };
 
 struct explain {
+	enum explain_by by;
 	struct strvec syms;
 	struct strmap index;
 	struct iter *iters;
@@ -39,12 +41,23 @@ struct explain {
 	size_t rows_nr, tested, marked;
 };
 
-struct explain *explain_new(void)
+struct explain *explain_new(enum explain_by by)
 {
 	struct explain *ex = xcalloc(1, sizeof(*ex));
 
+	ex->by = by;
 	strvec_init(&ex->syms);
 	return ex;
+}
+
+enum explain_by explain_by(const struct explain *ex)
+{
+	return ex->by;
+}
+
+const char *explain_by_name(enum explain_by by)
+{
+	return by == EXPLAIN_BY_PATH ? "path" : "symbol";
 }
 
 void explain_free(struct explain *ex)
@@ -86,7 +99,10 @@ static size_t symbol(struct explain *ex, const char *name, size_t len)
 	return i;
 }
 
-/* Count one folded line, stack and count, as line number nr. */
+/*
+ * Count one folded line, stack and count, as line number nr: by symbol
+ * each frame, by path each root-first prefix ending at a frame.
+ */
 static void add_stack(struct explain *ex, const char *stack, size_t len,
 		      uint64_t count, size_t nr)
 {
@@ -95,7 +111,9 @@ static void add_stack(struct explain *ex, const char *stack, size_t len,
 	for (size_t at = 0; at <= len;) {
 		const char *end = memchr(stack + at, ';', len - at);
 		size_t n = end ? (size_t)(end - stack) - at : len - at;
-		size_t s = symbol(ex, stack + at, n);
+		size_t s = ex->by == EXPLAIN_BY_PATH
+				   ? symbol(ex, stack, at + n)
+				   : symbol(ex, stack + at, n);
 
 		if (ex->seen[s] != nr) {
 			ex->seen[s] = nr; /* recursion counts once */
@@ -151,6 +169,39 @@ int explain_add(struct explain *ex, bool other, const char *folded,
 out:
 	strbuf_release(&num);
 	return ret;
+}
+
+/* Whether profile r is of benchmark and job. */
+static bool same_job(const struct profile_row *r, const char *benchmark,
+		     const char *job)
+{
+	return !strcmp(r->benchmark, benchmark) && !strcmp(r->job, job);
+}
+
+int explain_add_job(struct explain *ex, const struct profile_rows *base,
+		    const struct profile_rows *other, const char *benchmark,
+		    const char *job, struct strbuf *err)
+{
+	const struct profile_rows *side[] = {base, other};
+
+	for (int s = 0; s < 2; s++) {
+		for (size_t i = 0; i < side[s]->nr; i++) {
+			const struct profile_row *r = &side[s]->v[i];
+			struct strbuf what = STRBUF_INIT;
+			int ret;
+
+			if (!same_job(r, benchmark, job) ||
+			    strcmp(r->status, "ok"))
+				continue;
+			strbuf_addf(&what, "profile %lld of run %lld",
+				    (long long)r->seq, (long long)r->run_id);
+			ret = explain_add(ex, s, r->stacks, what.buf, err);
+			strbuf_release(&what);
+			if (ret)
+				return -1;
+		}
+	}
+	return 0;
 }
 
 size_t explain_iterations(const struct explain *ex, bool other)
@@ -235,11 +286,21 @@ static size_t shares(const struct explain *ex, size_t s, bool self, bool other,
 		const struct iter *it = &ex->iters[i];
 		uint64_t c = 0;
 
+		size_t lo = 0, hi;
+
 		if (it->other != other)
 			continue;
-		for (size_t k = 0; k < it->nr; k++)
-			if (it->v[k].sym == s)
-				c = self ? it->v[k].self : it->v[k].total;
+		/* it->v is in symbol order (explain_add()): bisect it. */
+		for (hi = it->nr; lo < hi;) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (it->v[mid].sym < s)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < it->nr && it->v[lo].sym == s)
+			c = self ? it->v[lo].self : it->v[lo].total;
 		out[n++] = it->samples ? 100.0 * (double)c / (double)it->samples
 				       : 0;
 	}

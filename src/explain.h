@@ -17,15 +17,25 @@ struct strbuf;
  * Benjamini-Hochberg over every tested (symbol, kind) row; marked rows'
  * intervals at Benjamini and Yekutieli's false-coverage level
  * 1 - R alpha / m. Rows are ranked by the size of the difference.
+ * By call path, a row is a frame in its stack context ("main;work;f",
+ * a root-first prefix of the folded stacks): total counts the samples
+ * whose stack starts with it, self those whose stack is it.
  * Functions returning int give 0, or -1 after appending one line to err.
  */
 struct explain;
+struct profile_rows;
 
-/* One row: a symbol's self or total share on each side. */
+/* What a row is of: a symbol wherever it is, or a call path. */
+enum explain_by {
+	EXPLAIN_BY_SYMBOL,
+	EXPLAIN_BY_PATH,
+};
+
+/* One row: a symbol's (or call path's) self or total share on each side. */
 struct explain_row {
-	const char *symbol;		 /* lives as long as the explain */
-	bool self;			 /* self share, else total */
-	double base_pct, other_pct;	 /* mean shares, percent */
+	const char *symbol;	    /* or path; lives as long as the explain */
+	bool self;		    /* self share, else total */
+	double base_pct, other_pct; /* mean shares, percent */
 	double diff_pp, ci_low, ci_high; /* other - base, percentage points */
 	double ci_level;		 /* of the interval */
 	double p, q;			 /* NaN when not tested */
@@ -35,7 +45,11 @@ struct explain_row {
 /* Rows are tested when a side's mean share is at least this, percent. */
 #define EXPLAIN_MIN_PCT 1.0
 
-struct explain *explain_new(void);
+struct explain *explain_new(enum explain_by by);
+/* What ex's rows are of. */
+enum explain_by explain_by(const struct explain *ex);
+/* "symbol" or "path". */
+const char *explain_by_name(enum explain_by by);
 /* NULL is a no-op. */
 void explain_free(struct explain *ex);
 /*
@@ -44,6 +58,14 @@ void explain_free(struct explain *ex);
  */
 int explain_add(struct explain *ex, bool other, const char *folded,
 		const char *what, struct strbuf *err);
+/*
+ * Add the profiles of job (benchmark, job) with status "ok" from base
+ * (the base side) and other, each named "profile SEQ of run ID" in
+ * errors.
+ */
+int explain_add_job(struct explain *ex, const struct profile_rows *base,
+		    const struct profile_rows *other, const char *benchmark,
+		    const char *job, struct strbuf *err);
 /* Iterations and samples added to a side. */
 size_t explain_iterations(const struct explain *ex, bool other);
 uint64_t explain_samples(const struct explain *ex, bool other);

@@ -73,5 +73,10 @@ void report_run_order_plots(const struct report_model *md, struct strbuf *out);
 size_t report_monitor_plots(const struct report_model *md, struct strbuf *out);
 size_t report_timeseries_plots(const struct report_model *md,
 			       struct strbuf *out);
+/*
+ * The differential flame graphs of the labels' profiles (report-flame.c),
+ * each compared label's against the base's, job by job.
+ */
+size_t report_flame_graphs(const struct report_model *md, struct strbuf *out);
 
 #endif /* MMCMP_REPORT_INTERNAL_H */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "pool.h"
+#include "store-profile.h"
 #include "store-series.h"
 #include "store.h"
 #include "strbuf.h"
@@ -21,6 +22,8 @@ int report_label_load(struct store *st, const char *label,
 	rl->label = xstrdup(label);
 	if (pool_load(st, label, NULL, 0, NULL, include_incomplete, &rl->pooled,
 		      loaded, err))
+		goto out;
+	if (store_profile_load(st, label, NULL, &rl->profiles, err))
 		goto out;
 	ids = report_pooled_ids(&rl->pooled, true, &ids_nr);
 	rl->runs = xcalloc(ids_nr + 1, sizeof(*rl->runs));

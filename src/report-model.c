@@ -54,6 +54,7 @@ void report_label_release(struct report_label *rl)
 	run_full_free_array(rl->runs, rl->runs_nr);
 	for (size_t k = 0; k < REPORT_COUNTERS_NR; k++)
 		monitor_series_list_release(&rl->series[k]);
+	profile_rows_release(&rl->profiles);
 	memset(rl, 0, sizeof(*rl));
 }
 

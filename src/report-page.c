@@ -190,6 +190,22 @@ int report_render(const struct report_label *labels, size_t nr,
 	monitors += report_timeseries_plots(&md, &body);
 	if (!monitors)
 		strbuf_addstr(&body, "<p>No monitor data.</p>\n");
+	section(&body, "profiles", "Profiles");
+	strbuf_addf(&body,
+		    "<p>Where CPU time moved: per profiled job, a differential"
+		    " flame graph of each label's profiles (mmcmp run"
+		    " --profile) against the base's, by call path as mmcmp"
+		    " explain --by path gives them. A frame is as wide as the"
+		    " mean of its share of the samples on the two sides; red"
+		    " where its share rose, blue where it fell, when the"
+		    " change is significant (Welch's interval over the"
+		    " profiles%s at %g), grey otherwise. Each frame's tooltip"
+		    " gives the shares, the change and its interval.</p>\n",
+		    res.opts.fdr ? ", Benjamini-Hochberg over the paths" : "",
+		    res.opts.alpha);
+	if (!report_flame_graphs(&md, &body))
+		strbuf_addstr(&body, "<p>No profiled job in common with the"
+				     " base.</p>\n");
 
 	strbuf_addstr(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 			   "<meta charset=\"utf-8\">\n"

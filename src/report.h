@@ -7,6 +7,7 @@
 
 #include "compare.h"
 #include "run-data.h"
+#include "store-profile.h"
 #include "store-series.h"
 
 struct store;
@@ -33,8 +34,9 @@ const char *report_counter_name(size_t i);
  * One compared label: its runs pooled as compare pools them
  * (pool_load(): complete runs and the iterations that succeeded,
  * unless compare_options.include_incomplete), each pooled run in full,
- * and per counter (report_counter_name()) the periodic samples of those
- * runs (store-series.h).
+ * per counter (report_counter_name()) the periodic samples of those
+ * runs (store-series.h), and the label's profiles (store-profile.h) as
+ * mmcmp explain takes them: of every run of the label.
  */
 struct report_label {
 	char *label;
@@ -42,6 +44,7 @@ struct report_label {
 	struct run_full *runs;	/* the pooled runs, oldest first */
 	size_t runs_nr;
 	struct monitor_series_list series[REPORT_COUNTERS_NR];
+	struct profile_rows profiles;
 };
 
 /*
@@ -116,9 +119,12 @@ void report_label_release(struct report_label *rl);
  *   - per monitored benchmark the per-iteration changes of a few vmstat
  *     counters and, for runs with periodic samples (monitor_interval),
  *     their rates during each iteration; the mmtests Ops table is part
- *     of the comparison above.
+ *     of the comparison above;
+ *   - per profiled job and compared label whose profiles the base's
+ *     share, a differential flame graph (explain-flame.h) of explain by
+ *     call path against the base, at compare's alpha and BH option.
  * Charts are inline SVG (svg.h) of class "chart KIND" with KIND one of
- * forest, scaling, strip, runorder, monitor, timeseries; the page has
+ * forest, scaling, strip, runorder, monitor, timeseries, flame; the page has
  * inline CSS, no script and no reference to anything outside itself.
  * Every name taken from the database is escaped.
  */

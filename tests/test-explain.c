@@ -4,7 +4,8 @@
  * reference.tsv, written by scripts/gen-stats-explain-reference.R), bad
  * folded text refused with its line, and a seeded simulation of
  * profiles: A/A pairs mark a row in about alpha of the pairs under
- * Benjamini-Hochberg, a 50/50 against 70/30 split is found.
+ * Benjamini-Hochberg, a 50/50 against 70/30 split is found, by symbol
+ * and by call path.
  */
 #include <math.h>
 #include <stdint.h>
@@ -47,7 +48,7 @@ static void check_row(char *s, int line)
 	char *f[16];
 	double *l[4] = {NULL}, want[4] = {0};
 	size_t n[4] = {0}, nr = split(s, '\t', f, ARRAY_SIZE(f)), rows_nr;
-	struct explain *ex = explain_new();
+	struct explain *ex = explain_new(EXPLAIN_BY_SYMBOL);
 	const struct explain_row *rows, *r;
 	bool parsed = nr == 9 && !strcmp(f[0], "share");
 
@@ -98,7 +99,7 @@ static const struct {
 static void check_shares(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(share_cases); i++) {
-		struct explain *ex = explain_new();
+		struct explain *ex = explain_new(EXPLAIN_BY_SYMBOL);
 		struct strbuf err = STRBUF_INIT;
 		const struct explain_row *rows, *self, *total;
 		size_t nr;
@@ -126,6 +127,54 @@ static void check_shares(void)
 	}
 }
 
+/* By call path: folded text and a path's shares, percent, on its own. */
+static const struct {
+	const char *folded;
+	const char *path;
+	double self_pct, total_pct;
+} path_cases[] = {
+	{"main;a 3\nmain;b 1\n", "main;a", 75, 75},
+	{"main;a 3\nmain;b 1\n", "main", 0, 100},
+	{"main;a;c 2\nmain;c 2\n", "main;c", 50, 50},
+	{"main;a;c 2\nmain;c 2\n", "main;a;c", 50, 50},
+	{"main;a;c 2\nmain;c 2\n", "main;a", 0, 50},
+	/* Each level of a recursion is a path of its own. */
+	{"main;f;f;f 1\nmain;g 3", "main;f;f", 0, 25},
+	{"main;f;f;f 1\nmain;g 3", "main;f;f;f", 25, 25},
+	{"main;f 1\nmain;f;g 3", "main;f", 25, 100},
+	{"main;operator new 4\n", "main;operator new", 100, 100},
+};
+
+static void check_path_shares(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(path_cases); i++) {
+		struct explain *ex = explain_new(EXPLAIN_BY_PATH);
+		struct strbuf err = STRBUF_INIT;
+		const struct explain_row *rows, *self, *total;
+		size_t nr;
+		bool added = true;
+
+		for (int k = 0; k < 4; k++)
+			added &= !explain_add(ex, k >= 2, path_cases[i].folded,
+					      "t", &err);
+		rows = explain_compute(ex, 0.05, true, &nr);
+		self = find(rows, nr, path_cases[i].path, true);
+		total = find(rows, nr, path_cases[i].path, false);
+		ok(added && self && total &&
+			   fabs(self->other_pct - path_cases[i].self_pct) <
+				   1e-12 &&
+			   fabs(total->base_pct - path_cases[i].total_pct) <
+				   1e-12 &&
+			   !find(rows, nr, "a", true) &&
+			   explain_by(ex) == EXPLAIN_BY_PATH,
+		   "path shares, case %zu: %s self %g%%, total %g%%", i,
+		   path_cases[i].path, path_cases[i].self_pct,
+		   path_cases[i].total_pct);
+		strbuf_release(&err);
+		explain_free(ex);
+	}
+}
+
 static const struct {
 	const char *folded, *msg;
 } bad_cases[] = {
@@ -139,7 +188,7 @@ static const struct {
 static void check_bad(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(bad_cases); i++) {
-		struct explain *ex = explain_new();
+		struct explain *ex = explain_new(EXPLAIN_BY_SYMBOL);
 		struct strbuf err = STRBUF_INIT;
 		int ret =
 			explain_add(ex, false, bad_cases[i].folded, "p1", &err);
@@ -197,31 +246,39 @@ static void sim_profile(struct explain *ex, bool other, double share,
 	strbuf_release(&err);
 }
 
-/* Whether the first two symbols ranked are spin_a and spin_b, marked. */
-static bool found_split(const struct explain_row *rows, size_t nr)
+/*
+ * Whether the first two symbols (or paths) ranked are spin_a and spin_b
+ * (prefix "spin_", or "main;spin_" by path), marked.
+ */
+static bool found_split(const struct explain_row *rows, size_t nr,
+			const char *prefix)
 {
+	size_t len = strlen(prefix);
+
 	const char *first = NULL;
 
 	for (size_t i = 0; i < nr && rows[i].tested; i++) {
 		if (!first) {
 			first = rows[i].symbol;
-			if (!rows[i].marked || strncmp(first, "spin_", 5))
+			if (!rows[i].marked || strncmp(first, prefix, len))
 				return false;
 		} else if (strcmp(rows[i].symbol, first)) {
 			return rows[i].marked &&
-			       !strncmp(rows[i].symbol, "spin_", 5);
+			       !strncmp(rows[i].symbol, prefix, len);
 		}
 	}
 	return false;
 }
 
-static void check_simulation(void)
+static void check_simulation(enum explain_by by)
 {
 	uint64_t seed = UINT64_C(0x24e5a11d);
 	size_t aa_marked = 0, found = 0;
+	const char *prefix = by == EXPLAIN_BY_PATH ? "main;spin_" : "spin_";
+	const char *name = explain_by_name(by);
 
 	for (size_t pair = 0; pair < SIM_PAIRS; pair++) {
-		struct explain *aa = explain_new(), *ch = explain_new();
+		struct explain *aa = explain_new(by), *ch = explain_new(by);
 		const struct explain_row *rows;
 		size_t nr;
 
@@ -232,22 +289,24 @@ static void check_simulation(void)
 		explain_compute(aa, 0.05, true, &nr);
 		aa_marked += explain_marked(aa) > 0;
 		rows = explain_compute(ch, 0.05, true, &nr);
-		found += found_split(rows, nr);
+		found += found_split(rows, nr, prefix);
 		explain_free(aa);
 		explain_free(ch);
 	}
-	diag("A/A pairs with a marked row: %zu of %d; 70/30 found: %zu",
-	     aa_marked, SIM_PAIRS, found);
+	diag("by %s: A/A pairs with a marked row: %zu of %d; 70/30 found: "
+	     "%zu",
+	     name, aa_marked, SIM_PAIRS, found);
 	ok((double)aa_marked <= SIM_PAIRS * 0.075,
-	   "A/A: a row is marked in at most 7.5%% of pairs (%zu of %d)",
-	   aa_marked, SIM_PAIRS);
+	   "by %s, A/A: a row is marked in at most 7.5%% of pairs (%zu of "
+	   "%d)",
+	   name, aa_marked, SIM_PAIRS);
 	ok((double)aa_marked >= SIM_PAIRS * 0.01,
-	   "A/A: but in some, the test is not blind (%zu of %d)", aa_marked,
-	   SIM_PAIRS);
+	   "by %s, A/A: but in some, the test is not blind (%zu of %d)", name,
+	   aa_marked, SIM_PAIRS);
 	ok((double)found >= SIM_PAIRS * 0.95,
-	   "50/50 against 70/30: spin_a and spin_b ranked first and marked "
+	   "by %s, 50/50 against 70/30: %sa and %sb ranked first and marked "
 	   "in at least 95%% of pairs (%zu of %d)",
-	   found, SIM_PAIRS);
+	   name, prefix, prefix, found, SIM_PAIRS);
 }
 
 int main(void)
@@ -257,8 +316,10 @@ int main(void)
 	ok(rows > 0, "reference table %s has %d rows", TABLE_PATH, rows);
 	report_worst();
 	check_shares();
+	check_path_shares();
 	check_bad();
-	check_simulation();
+	check_simulation(EXPLAIN_BY_SYMBOL);
+	check_simulation(EXPLAIN_BY_PATH);
 	done_testing();
 	return exit_status();
 }

@@ -1,13 +1,16 @@
 /*
  * Unit tests of the report (report-*.c): the charts of a made-up database,
  * well-formed, escaped and self-contained; scaling from jobs; the forest
- * plot's verdicts are those of compare_runs().
+ * plot's verdicts are those of compare_runs(); the differential flame
+ * graphs of profiles whose split of work between two functions moved.
  */
 #include <math.h>
 #include <stdlib.h>
 
 #include "render.h"
+#include "report-internal.h"
 #include "report.h"
+#include "store-profile.h"
 #include "store.h"
 #include "strbuf.h"
 #include "util.h"
@@ -297,6 +300,9 @@ static void test_page(void)
 		   count(out.buf, "&#39;r&#39;): untested,") == 1,
 	   "a change within the margin is the same, a missing op untested");
 	ok(count(out.buf, "<rect class=\"margin\"") == 1, "the margin band");
+	ok(!strstr(out.buf, "chart flame") &&
+		   strstr(out.buf, "No profiled job in common with the base."),
+	   "no flame graph without profiles, and the page says so");
 	forest_untested_row(out.buf);
 	forest_matches_compare(rl, ARRAY_SIZE(labels), &opts, out.buf);
 out:
@@ -425,10 +431,211 @@ out:
 	strbuf_release(&err);
 }
 
+#define FLAME_PROFILES 6
+
+/*
+ * Profile k of label li: spin_a and spin_b under main;work share 600
+ * samples, 50/50 in the base and label 2 (an A/A pair: the same six
+ * profiles in another order), 70/30 in label 1; main;setup, a kernel
+ * frame and a hostile name take the same few samples everywhere.
+ */
+static void flame_counts(size_t li, size_t k, unsigned *a, unsigned *b)
+{
+	size_t j = li == 2 ? k + 1 : k;
+
+	*a = (li == 1 ? 420 : 300) + 10 * (unsigned)(j % 3);
+	*b = (li == 1 ? 180 : 300) - 10 * (unsigned)(j % 2);
+}
+
+#define FLAME_REST 65 /* samples outside main;work in each profile */
+
+static int fill_profiled(struct store *st, struct strbuf *err)
+{
+	for (size_t li = 0; li < ARRAY_SIZE(labels); li++) {
+		int64_t run = add_run(st, li, err), op_id;
+
+		if (!run || store_operation(st, run, "b", "o", "s", false, 2,
+					    &op_id, err))
+			return -1;
+		for (size_t k = 0; k < FLAME_PROFILES; k++) {
+			struct iteration_rec it = {
+				.run_id = run,
+				.benchmark = "b",
+				.job = "",
+				.index = (int64_t)k,
+				.status = "ok",
+				.started_at = "2026-01-02T03:04:05Z",
+			};
+			struct sample_rec smp = {op_id, 10 + (double)k};
+			struct strbuf stacks = STRBUF_INIT;
+			struct profile_rec p = {
+				.run_id = run,
+				.benchmark = "b",
+				.job = "",
+				.seq = (int64_t)k + 1,
+				.started_at = "2026-01-02T03:04:05Z",
+				.frequency_hz = 999,
+				.status = "ok",
+			};
+			unsigned a, b;
+			int ret;
+
+			flame_counts(li, k, &a, &b);
+			strbuf_addf(&stacks,
+				    "main;work;spin_a %u\nmain;work;spin_b %u\n"
+				    "main;setup 50\n[unknown];irq_[k] 10\n"
+				    "main;x<y>&z 5\n",
+				    a, b);
+			p.samples = a + b + FLAME_REST;
+			p.stacks = stacks.buf;
+			ret = store_iteration_add(st, &it, &smp, 1, NULL,
+						  err) ||
+			      store_profile_add(st, &p, err);
+			strbuf_release(&stacks);
+			if (ret)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* The mean share, percent, of spin_a (a true) or spin_b in label li. */
+static double flame_share(size_t li, bool a)
+{
+	double sum = 0;
+
+	for (size_t k = 0; k < FLAME_PROFILES; k++) {
+		unsigned na, nb;
+
+		flame_counts(li, k, &na, &nb);
+		sum += 100.0 * (a ? na : nb) / (na + nb + FLAME_REST);
+	}
+	return sum / FLAME_PROFILES;
+}
+
+/*
+ * The frame of path in chart: its kind (up, down, same, untested) and
+ * its rectangle's x and width; false when it has none.
+ */
+static bool frame_of(const char *chart, const char *path, char *kind,
+		     size_t kind_len, double *x, double *w)
+{
+	struct strbuf key = STRBUF_INIT;
+	const char *t, *g, *r;
+	bool found = false;
+
+	strbuf_addf(&key, "><title>%s\n", path);
+	t = strstr(chart, key.buf);
+	strbuf_release(&key);
+	if (!t)
+		return false;
+	for (g = t; g > chart && strncmp(g, "<g class=\"fg ", 13); g--)
+		;
+	r = strstr(t, "<rect x=\"");
+	if (strncmp(g, "<g class=\"fg ", 13) || !r)
+		return false;
+	g += 13;
+	for (size_t i = 0; i + 1 < kind_len && *g != '"'; i++, g++) {
+		kind[i] = *g;
+		kind[i + 1] = '\0';
+	}
+	found = sscanf(r, "<rect x=\"%lf\" y=\"%*f\" width=\"%lf\"", x, w) == 2;
+	return found;
+}
+
+/*
+ * The report's flame graphs: one per compared label; in the 50/50 to
+ * 70/30 one spin_a's frame is the one rising and spin_b's the one
+ * falling, as wide as their mean shares, side by side under main;work;
+ * the A/A pair's has no marked frame.
+ */
+static void test_flame(void)
+{
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct store *st = store_open(":memory:", &err);
+	struct report_label rl[ARRAY_SIZE(labels)];
+	struct report_options opts = REPORT_OPTIONS_INIT;
+	size_t loaded = 0, elements = 0;
+	char *moved = NULL, *aa = NULL;
+	char ka[16] = "", kb[16] = "", kw[16] = "", km[16] = "", ks[16] = "";
+	double xa = NAN, wa = NAN, xb = NAN, wb = NAN, xw = NAN, ww = NAN;
+	double xm = NAN, wm = NAN, xs = NAN, ws = NAN;
+	double span = REPORT_PAGE_PX - 20;
+	bool loads = st && !fill_profiled(st, &err);
+
+	memset(rl, 0, sizeof(rl));
+	for (size_t i = 0; loads && i < ARRAY_SIZE(labels); i++)
+		loads = !report_label_load(st, labels[i], false, &rl[i],
+					   &loaded, &err) &&
+			rl[i].profiles.nr == FLAME_PROFILES;
+	if (!ok(loads && !report_render(rl, ARRAY_SIZE(labels), &opts, &out,
+					&err),
+		"a report of profiled labels renders")) {
+		diag("%s", err.buf);
+		goto out;
+	}
+	ok(count(out.buf, "<svg class=\"chart flame\"") == 2,
+	   "one flame graph per compared label");
+	moved = chart_of(out.buf, "flame", 0);
+	aa = chart_of(out.buf, "flame", 1);
+	if (!ok(moved && aa, "both found"))
+		goto out;
+	strbuf_addstr(&err, moved);
+	strbuf_addstr(&err, "</svg>");
+	ok(xml_balanced(err.buf, err.len, &elements) && elements > 20,
+	   "the first is well-formed XML (%zu elements)", elements);
+	ok(count(moved, "<g class=\"fg up\">") == 1 &&
+		   count(moved, "<g class=\"fg down\">") == 1,
+	   "one frame rose and one fell");
+	ok(frame_of(moved, "main;work;spin_a", ka, sizeof(ka), &xa, &wa) &&
+		   !strcmp(ka, "up") &&
+		   frame_of(moved, "main;work;spin_b", kb, sizeof(kb), &xb,
+			    &wb) &&
+		   !strcmp(kb, "down"),
+	   "they are spin_a's (%s) and spin_b's (%s)", ka, kb);
+	ok(frame_of(moved, "main;work", kw, sizeof(kw), &xw, &ww) &&
+		   frame_of(moved, "main", km, sizeof(km), &xm, &wm) &&
+		   frame_of(moved, "main;setup", ks, sizeof(ks), &xs, &ws) &&
+		   strcmp(kw, "up") && strcmp(kw, "down") && strcmp(km, "up") &&
+		   strcmp(km, "down") && strcmp(ks, "up") && strcmp(ks, "down"),
+	   "main (%s), main;work (%s), main;setup (%s) are not marked", km, kw,
+	   ks);
+	ok(fabs(wa - span * (flame_share(0, true) + flame_share(1, true)) /
+			     200) < 0.01 &&
+		   fabs(wb -
+			span * (flame_share(0, false) + flame_share(1, false)) /
+				200) < 0.01,
+	   "spin_a's and spin_b's frames are as wide as their mean shares "
+	   "(%.2f, %.2f px)",
+	   wa, wb);
+	ok(fabs(xa - xw) < 0.01 && fabs(xb - (xa + wa)) < 0.02 &&
+		   fabs(ww - (wa + wb)) < 0.02 && xs + ws <= xw + 0.02 &&
+		   xm <= xs,
+	   "side by side under main;work, which main;setup precedes");
+	ok(strstr(moved, "change +") && strstr(moved, "% interval), q") &&
+		   strstr(moved, ", changed") && strstr(moved, "\nself: "),
+	   "the tooltips give the change, its interval and q");
+	ok(strstr(moved, "main;x&lt;y&gt;&amp;z\n") && !strstr(moved, "x<y"),
+	   "frame names are escaped");
+	ok(!strstr(aa, "<g class=\"fg up\">") &&
+		   !strstr(aa, "<g class=\"fg down\">") &&
+		   strstr(aa, "<g class=\"fg same\">"),
+	   "the A/A pair's flame graph marks nothing");
+out:
+	for (size_t i = 0; i < ARRAY_SIZE(labels); i++)
+		report_label_release(&rl[i]);
+	store_close(st);
+	free(moved);
+	free(aa);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	test_page();
 	test_points_capped();
+	test_flame();
 	done_testing();
 	return exit_status();
 }

@@ -2,8 +2,8 @@
 # Profiles and explain: `run --profile` samples call graphs in extra,
 # unmeasured iterations and stores their folded stacks; `mmcmp explain`
 # finds the two functions of profile-split whose split of the work moved
-# from 50/50 to 70/30, with intervals that exclude zero, and marks
-# nothing between two builds of one config (A/A).
+# from 50/50 to 70/30, with intervals that exclude zero, by symbol and by
+# call path, and marks nothing between two builds of one config (A/A).
 . ./lib.sh
 
 SPLIT=${WORKLOAD_PROFILE_SPLIT:?run through meson test}
@@ -84,6 +84,32 @@ check "by some 20 points (its interval meets 10 to 30)" \
 		json_extract(value, '\$.ci_low_pp') < 30 AND
 		json_extract(value, '\$.ci_high_pp') > 10")" -eq 2
 
+expect_status 0 "explain --by path half more" "$MMCMP" explain --by path half more
+head -5 "$TMP/out" | tail -2 | sed 's/^/# /'
+check "ranks the two call paths through main first, marked" \
+	test "$(awk '/^  kind/ { on = 1; next } on && n < 4 { n++; print $NF, $(NF - 1) }' \
+		"$TMP/out" | sed 's/^.*;main;/main;/' | sort -u | tr '\n' ' ')" = \
+		"main;spin_a * main;spin_b * "
+expect_status 0 "by path as JSON" "$MMCMP" explain --by path --format json half more
+cp "$TMP/out" "$TMP/more.json"
+check "the document says it is by path" \
+	test "$(sqlite3 "$MMCMP_DB" "SELECT json_extract(readfile('$TMP/more.json'), '\$.by')")" = path
+check "main;spin_a's shares rose, the interval above zero" \
+	test "$(rows "json_extract(value, '\$.path') LIKE '%main;spin_a' AND
+		json_extract(value, '\$.symbol') = 'spin_a' AND
+		json_extract(value, '\$.significant') AND
+		json_extract(value, '\$.ci_low_pp') > 0")" -eq 2
+check "main;spin_b's fell, below zero" \
+	test "$(rows "json_extract(value, '\$.path') LIKE '%main;spin_b' AND
+		json_extract(value, '\$.significant') AND
+		json_extract(value, '\$.ci_high_pp') < 0")" -eq 2
+check "main's total share did not move: it is every sample on each side" \
+	test "$(rows "json_extract(value, '\$.path') LIKE '%main' AND
+		json_extract(value, '\$.kind') = 'total' AND
+		NOT json_extract(value, '\$.significant')")" -ge 1
+expect_status 2 "an unknown --by" "$MMCMP" explain --by line half more
+grep_file "$TMP/err" "unknown --by 'line'" "is named"
+
 # A/A: two builds of one config, their iterations and profiles close in
 # time. Tested at alpha 0.001, so that the test fails by chance at most
 # once in a thousand runs (the calibration at 0.05 is test-explain's).
@@ -92,6 +118,10 @@ expect_status 0 "explain aa-x aa-y" "$MMCMP" explain --alpha 0.001 aa-x aa-y
 grep_file "$TMP/out" "no symbol's share changed" "marks nothing"
 check "though it tested spin_a and spin_b" \
 	test "$(grep -c ' spin_[ab]$' "$TMP/out")" -eq 4
+expect_status 0 "explain --by path aa-x aa-y" "$MMCMP" explain --by path --alpha 0.001 aa-x aa-y
+grep_file "$TMP/out" "no path's share changed" "marks no path"
+check "though it tested main;spin_a and main;spin_b" \
+	test "$(grep -c 'main;spin_[ab]$' "$TMP/out")" -eq 4
 
 expect_status 2 "a label without runs" "$MMCMP" explain half nosuch
 grep_file "$TMP/err" "no runs labelled 'nosuch'" "is named"

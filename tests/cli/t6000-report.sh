@@ -3,7 +3,10 @@
 # expected charts, usage errors; then in headless Chromium: no console
 # errors, no network requests (a net log), the charts in the DOM after
 # load, and a screenshot that is not blank. A control page with an error
-# and an external image shows that both checks can fail.
+# and an external image shows that both checks can fail. Last, the
+# differential flame graph of profile-split's 50/50 against 70/30 runs,
+# rendered in Chromium: its frames drawn, and those of the large marked
+# changes, red and blue, spin_a's and spin_b's.
 . ./lib.sh
 
 # Two builds, 2 x 3 jobs (mode x tasks) whose operation names do not
@@ -354,6 +357,89 @@ check "the strip plot draws at most 2000 units and says so" \
 	grep -qx "strip 200[0-3] note" "$TMP/big.count"
 check "a run-order plot of 1500 units draws them all" \
 	grep -qx "runorder 1501 -" "$TMP/big.count"
+# The flame graph: profile-split with its work 50/50 and 70/30 between
+# spin_a and spin_b, profiled; a script added to a copy of the report
+# lists, once Chromium has laid it out, each frame it drew (a rectangle
+# of some size) with its kind, fill and path.
+flame_check() {
+	if [ -z "${WORKLOAD_PROFILE_SPLIT:-}" ]; then
+		echo "# profile-split not built: flame graph checks skipped"
+		return
+	fi
+	for share in 50 70; do
+		cat >"$TMP/split$share.yaml" <<EOF2
+name: split$share
+iterations: 4
+workloads:
+  - name: split
+    command: ["$WORKLOAD_PROFILE_SPLIT", --share-a, "$share", --units, "2000"]
+    metrics:
+      - name: elapsed
+        extract:
+          measure: elapsed
+EOF2
+		"$MMCMP" --db "$TMP/flame.db" run -q --profile "$TMP/split$share.yaml" \
+			--label "s$share" >/dev/null 2>"$TMP/flame.err" || true
+	done
+	if grep -q "profiles not taken" "$TMP/flame.err"; then
+		echo "# no cpu-clock sampling here: flame graph checks skipped"
+		return
+	fi
+	expect_status 0 "a report of two profiled labels" \
+		"$MMCMP" --db "$TMP/flame.db" report -o "$TMP/flame.html" s50 s70
+	check "it has one flame graph" \
+		test "$(grep -c '<svg class="chart flame"' "$TMP/flame.html")" -eq 1
+	sed 's|</body>|<script>\
+var out = [];\
+document.querySelectorAll("svg.chart.flame g.fg").forEach(function (g) {\
+  var r = g.querySelector("rect"), b = r.getBoundingClientRect();\
+  var t = g.querySelector("title").textContent.split("\\n");\
+  var m = /change ([-+][0-9.]+)pp/.exec(t[1]);\
+  if (b.width > 0 \&\& b.height > 0)\
+    out.push(g.getAttribute("class").slice(3) + " " +\
+      getComputedStyle(r).fill.replace(/ /g, "") + " " +\
+      (m ? m[1] : "na") + " " + t[0]);\
+});\
+var p = document.createElement("pre");\
+p.id = "flamecheck";\
+p.textContent = "\\n" + out.join("\\n") + "\\n";\
+document.body.appendChild(p);\
+</script></body>|' "$TMP/flame.html" >"$TMP/flame-check.html"
+	if browse flame "file://$TMP/flame-check.html" --dump-dom; then
+		sed -n '/<pre id="flamecheck">/,/<\/pre>/p' "$TMP/flame.dom" |
+			grep -E '^(up|down|same|untested) ' >"$TMP/frames" || true
+		grep -E '^(up|down) ' "$TMP/frames" | sed 's/^/# /'
+		check "Chromium drew the frames" \
+			test "$(wc -l <"$TMP/frames")" -ge 4
+		# marked KIND FUNC: the frames of KIND that are not reddish (up)
+		# or bluish (down), or that moved by 5 points or more and are
+		# not FUNC's call path or under it; then whether FUNC's own frame
+		# moved so. Other frames may move a little and be marked: the
+		# labels ran one after the other (the loader's share, warm
+		# caches), which is a change, only not the one made.
+		marked() {
+			awk -v kind="$1" -v fn="$2" '$1 == kind {
+				split(substr($2, 5), c, /[,)]/)
+				hue = kind == "up" ? c[1] > c[3] : c[3] > c[1]
+				big = $3 + 0 >= 5 || $3 + 0 <= -5
+				if (!hue || (big && $4 !~ "(^|;)main;" fn "(;|$)")) print "wrong:", $0
+				if (big && $4 ~ "(^|;)main;" fn "$") own = 1
+			} END { print own ? "own" : "none" }' "$TMP/frames"
+		}
+		check "the frames that rose by 5 points or more: spin_a's path and below, red" \
+			test "$(marked up spin_a)" = own
+		check "those that fell so: spin_b's and below, blue" \
+			test "$(marked down spin_b)" = own
+		check "main is drawn, its share moved by less than 5 points" \
+			test "$(awk '$4 ~ /(^|;)main$/ && $3 + 0 < 5 && $3 + 0 > -5' \
+				"$TMP/frames" | wc -l)" -eq 1
+	else
+		not_ok "chromium loads the flame graph (exit $?)"
+		sed 's/^/# /' "$TMP/flame.log" | tail -5
+	fi
+}
+flame_check
+
 # N19: labels of 121 bytes give a default name that, with its temporary
 # file, would pass NAME_MAX: it is cut, with a hash, and written.
 L=$(python3 -c 'print("a" * 120)')
