@@ -236,6 +236,7 @@ static int import_main(int argc, char **argv)
 		struct strbuf names = STRBUF_INIT;
 
 		import_format_names(&names);
+		strbuf_addstr(&names, ", perf-script");
 		ret = usage_error(&cmd_import, "unknown format '%s' (%s)",
 				  a.from_name, names.buf);
 		strbuf_release(&names);

@@ -89,7 +89,7 @@ expect_status 2 "--label-by for a missing parameter" \
 grep_file "$TMP/err" "results\[0\].parameters: no parameter 'nope'" "is named"
 unchanged "bad input leaves the database as it was"
 expect_status 2 "an unknown format" "$MMCMP" import --from nope "$TMP/bad.txt"
-grep_file "$TMP/err" "unknown format 'nope' (hyperfine, gobench, pyperf, mmtests)" \
+grep_file "$TMP/err" "unknown format 'nope' (hyperfine, gobench, pyperf, mmtests, perf-script)" \
 	"lists the formats"
 printf 'label,benchmark,operation,value\na,b,o,1\n' >"$TMP/a.csv"
 expect_status 2 "--label-by on mmcmp's own CSV" \
