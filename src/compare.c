@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include "compare-provenance.h"
+#include "cgroup-stat.h"
 #include "compare-units.h"
 #include "machine.h"
+#include "monitor.h"
 #include "monitor-perf.h"
 #include "run-data.h"
 #include "stats.h"
@@ -631,6 +633,7 @@ static void bench_add_op(struct compare_bench *b, char *const *labels,
 	op->unit = xstrdup(base->unit ? base->unit : "");
 	op->higher_better = base->higher_better;
 	op->decimals = base->decimals;
+	op->gauge = false;
 	op->side = xcalloc(runs_nr, sizeof(*op->side));
 	strvec_init(&op->warnings);
 	for (size_t i = 0; i < runs_nr; i++) {
@@ -743,7 +746,7 @@ static void bench_cidiff(struct compare_bench *b, size_t runs_nr,
 			}
 			s->cidiff = cidiff(bs->sum.mean, blo, bhi, s->sum.mean,
 					   lo, hi);
-			if (test == COMPARE_TEST_MMTESTS)
+			if (test == COMPARE_TEST_MMTESTS && !b->ops[o].gauge)
 				s->significant = fabs(s->cidiff) > 1.0;
 		}
 	}
@@ -1294,6 +1297,34 @@ static bool strvec_has(const struct strvec *sv, const char *s)
 	return false;
 }
 
+/*
+ * The percentages of a monitor table's cells: none for a gauge, whose
+ * levels are shown but not compared, and n/a against a base of 0 in
+ * every mode (--test=mmtests too), rather than mmtests' -99% or a huge
+ * figure from a counter that did not count in the base.
+ */
+static void monitor_cells(const struct compare_result *res,
+			  struct compare_bench *b)
+{
+	size_t runs_nr = res->runs_nr;
+
+	for (size_t r = 0; b->monitor && r < b->rows_nr; r++) {
+		const struct compare_op *op = &b->ops[b->rows[r].op];
+		struct compare_cell *c = &b->cells[r * runs_nr];
+
+		for (size_t i = 0; i < runs_nr; i++) {
+			if (op->gauge) {
+				c[i].pct_state = STATS_PCT_NONE;
+				c[i].significant = false;
+			} else if (i && c[0].value == 0.0 && !c[i].missing &&
+				   c[i].pct_state == STATS_PCT_OK &&
+				   c[i].value != 0.0) {
+				c[i].pct_state = STATS_PCT_NA;
+			}
+		}
+	}
+}
+
 static void bench_finish(const struct compare_result *res,
 			 struct compare_bench *b, const struct run_data *runs)
 {
@@ -1316,6 +1347,7 @@ static void bench_finish(const struct compare_result *res,
 			b->decimals = b->ops[o].decimals;
 	}
 	bench_rows(res, b);
+	monitor_cells(res, b);
 	bench_footers(res, b);
 	bench_durations(res, b, runs);
 	bench_vmstat(res, b, runs);
@@ -1334,13 +1366,43 @@ static bool counter_changed(const struct monitor_table *mt, const char *name)
 }
 
 /*
+ * Make op a gauge (compare_op.gauge): no test, no verdict, no warnings
+ * about its data (outliers, drift) and, in bench_rows(), no percentage
+ * (monitor_cells()); every compared side untested for that reason.
+ */
+static void op_gauge(struct compare_op *op, size_t nr,
+		     const struct compare_options *opts)
+{
+	op->gauge = true;
+	strvec_clear(&op->warnings);
+	strvec_init(&op->warnings);
+	for (size_t i = 0; i < nr; i++) {
+		struct compare_side *s = &op->side[i];
+
+		s->drift_p = NAN;
+		if (!i)
+			continue;
+		/* A side without the gauge keeps saying so. */
+		if (opts->test != COMPARE_TEST_MMTESTS && s->present &&
+		    s->sum.n)
+			s->untested = COMPARE_UNTESTED_GAUGE;
+		s->p = s->p_adjusted = s->mde_pct = NAN;
+		s->significant = false;
+		s->verdict = STATS_VERDICT_UNTESTED;
+		s->change.kind = STATS_CI_NONE;
+		s->change.change_pct = s->change.low_pct = s->change.high_pct =
+			NAN;
+	}
+}
+
+/*
  * Add one counter of the "BENCH vmstat" table: each run's changes per
  * iteration (zeros where its table lacks the counter), none for a run
  * without a table.
  */
 static void monitor_add_op(struct compare_bench *b, char *const *labels,
 			   size_t nr, const struct monitor_table *const *mt,
-			   const char *name, bool perf,
+			   const char *name, bool perf, bool gauge,
 			   const struct compare_options *opts)
 {
 	struct op_samples *tmp = xcalloc(nr, sizeof(*tmp));
@@ -1356,6 +1418,20 @@ static void monitor_add_op(struct compare_bench *b, char *const *labels,
 	for (size_t i = 0; i < nr; i++) {
 		const struct monitor_counter *c;
 
+		/*
+		 * A base without the table has the counter with no sample
+		 * (bench_add_op() names the row after the base's).
+		 */
+		if (!mt[i] && !i) {
+			tmp[0].name = (char *)name;
+			tmp[0].unit =
+				(char *)(perf ? monitor_perf_unit(name) : "");
+			tmp[0].higher_better =
+				perf && monitor_perf_higher_better(name);
+			tmp[0].decimals = 2;
+			tmp[0].v = zeros;
+			src[0] = &tmp[0];
+		}
 		if (!mt[i])
 			continue;
 		c = monitor_table_get(mt[i], name);
@@ -1368,79 +1444,239 @@ static void monitor_add_op(struct compare_bench *b, char *const *labels,
 		src[i] = &tmp[i];
 	}
 	bench_add_op(b, labels, nr, src, opts);
+	if (gauge)
+		op_gauge(&b->ops[b->ops_nr - 1], nr, opts);
 	free(zeros);
 	free(src);
 	free(tmp);
 }
 
+/* The monitor tables of rd of a kind: vmstat, cgroup or perf. */
+static void kind_tables(const struct run_data *rd, bool cgroup, bool perf,
+			const struct monitor_table **v, size_t *nr)
+{
+	*v = perf ? rd->perf : cgroup ? rd->cgroups : rd->monitors;
+	*nr = perf ? rd->perf_nr : cgroup ? rd->cgroups_nr : rd->monitors_nr;
+}
+
+/* The table of a kind of benchmark bench in rd, or NULL. */
+static const struct monitor_table *
+kind_find(const struct run_data *rd, bool cgroup, bool perf, const char *bench)
+{
+	return perf	? find_perf(rd, bench)
+	       : cgroup ? find_cgroups(rd, bench)
+			: find_monitors(rd, bench);
+}
+
+/* The job of iteration k of mt, "" where it is not known. */
+static const char *job_of(const struct monitor_table *mt, size_t k)
+{
+	const char *job = monitor_table_job(mt, k);
+
+	return job ? job : "";
+}
+
+/*
+ * Into dst (released by the caller), the iterations of src whose job is
+ * job; false when it has none.
+ */
+static bool table_select(struct monitor_table *dst,
+			 const struct monitor_table *src, const char *job)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->benchmark = xstrdup(src->benchmark);
+	for (size_t k = 0; k < src->iterations; k++) {
+		if (strcmp(job_of(src, k), job))
+			continue;
+		monitor_table_add_iteration(dst, 0.0);
+		if (src->other_cpu)
+			dst->other_cpu[dst->iterations - 1] = src->other_cpu[k];
+		for (size_t c = 0; c < src->counters_nr; c++)
+			if (src->counters[c].v[k] != 0.0)
+				monitor_table_set(dst, src->counters[c].name,
+						  src->counters[c].v[k]);
+	}
+	return dst->iterations > 0;
+}
+
+/*
+ * The note of a monitor table on the labels that have none of its
+ * records (an empty column of "-"), or nothing when every label has.
+ */
+static void monitor_missing_note(struct compare_bench *b, char *const *labels,
+				 size_t nr,
+				 const struct monitor_table *const *mt,
+				 bool cgroup, bool perf, const char *job)
+{
+	struct strbuf sb = STRBUF_INIT, names = STRBUF_INIT;
+	size_t named = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		if (!mt[i] || !mt[i]->iterations)
+			strbuf_addf(&names, "%s'%s'", named++ ? ", " : "",
+				    labels[i]);
+	if (named) {
+		strbuf_addf(&sb, "no %s",
+			    perf     ? "perf counters"
+			    : cgroup ? "cgroup counters"
+				     : "monitor records");
+		if (job)
+			strbuf_addf(&sb, " of %s", job);
+		strbuf_addf(&sb, " for %s%s: %s column%s reads -", names.buf,
+			    cgroup && !job ? " (its iterations ran outside a "
+					     "cgroup)"
+					   : "",
+			    named == 1 ? "its" : "their",
+			    named == 1 ? "" : "s");
+		strvec_push(&b->notes, sb.buf);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&names);
+}
+
+/*
+ * One monitor table titled title of the tables mt[0..nr) (NULL: the
+ * label has none), of every counter that changed in some label; none
+ * when no counter did.
+ */
+static void add_monitor_bench(struct compare_result *res, size_t nr,
+			      const struct monitor_table *const *mt,
+			      const char *title, bool cgroup, bool perf,
+			      const char *job, size_t *bench_alloc)
+{
+	struct compare_bench *b;
+	struct strmap seen = STRMAP_INIT;
+
+	ALLOC_GROW(res->bench, res->bench_nr + 1, *bench_alloc);
+	b = &res->bench[res->bench_nr++];
+	memset(b, 0, sizeof(*b));
+	strvec_init(&b->warnings);
+	strvec_init(&b->notes);
+	b->name = xstrdup(title);
+	b->title = xstrdup(title);
+	b->monitor = true;
+	for (size_t i = 0; i < nr; i++) {
+		for (size_t k = 0; mt[i] && k < mt[i]->counters_nr; k++) {
+			const char *name = mt[i]->counters[k].name;
+			size_t len = strlen(name);
+
+			if (strmap_get(&seen, name, len, NULL) ||
+			    !counter_changed(mt[i], name))
+				continue;
+			strmap_put(&seen, name, len, 0);
+			monitor_add_op(
+				b, res->labels, nr, mt, name, perf,
+				!perf && (cgroup ? !cgroup_stat_is_counter(name)
+						 : monitor_vmstat_is_gauge(
+							   name)),
+				&res->opts);
+		}
+	}
+	strmap_clear(&seen);
+	if (!b->ops_nr) {
+		bench_release(b);
+		res->bench_nr--;
+		return;
+	}
+	monitor_missing_note(b, res->labels, nr, mt, cgroup, perf, job);
+}
+
 /*
  * The monitors option: after the workload tables, a "BENCH vmstat" table
- * for each benchmark of the baseline that has monitor data, of every
+ * for each benchmark that some label has monitor data of, of every
  * counter that changed in some run; with cgroup, a "BENCH cgroup" table
- * of the cgroup counters instead. The filters come later (prune()), so
- * they do not change the family.
+ * of the cgroup counters instead (perf: "BENCH perf"). A label without
+ * the benchmark's records gets a column of "-" and a footer line.
+ *
+ * The samples of a counter are the iterations of one job: when a
+ * benchmark's iterations ran with different parameters (a param sweep,
+ * "bs=4k" and "bs=32M"), each job gets its own table, "BENCH vmstat
+ * bs=4k", as the workload rows keep the variants apart: pooled, the
+ * iterations of variants that fault very differently would make one
+ * wide distribution and hide a change of either. The filters come later
+ * (prune()), so they do not change the family.
  */
 static void add_monitor_benches(struct compare_result *res,
 				const struct run_data *runs, size_t nr,
 				bool cgroup, bool perf, size_t *bench_alloc)
 {
-	const struct compare_options *opts = &res->opts;
 	const struct monitor_table **mt =
 		xcalloc(nr, sizeof(const struct monitor_table *));
-	const struct monitor_table *base = perf	    ? runs[0].perf
-					   : cgroup ? runs[0].cgroups
-						    : runs[0].monitors;
-	size_t base_nr = perf	  ? runs[0].perf_nr
-			 : cgroup ? runs[0].cgroups_nr
-				  : runs[0].monitors_nr;
-	struct strmap seen = STRMAP_INIT;
+	const struct monitor_table **sel =
+		xcalloc(nr, sizeof(const struct monitor_table *));
+	struct monitor_table *tmp = xcalloc(nr, sizeof(*tmp));
+	struct strmap benches = STRMAP_INIT, jobmap = STRMAP_INIT;
+	struct strvec jobs = STRVEC_INIT;
 	struct strbuf title = STRBUF_INIT;
+	const char *kind = perf ? "perf" : cgroup ? "cgroup" : "vmstat";
 
-	for (size_t t = 0; t < base_nr; t++) {
-		const char *bench = base[t].benchmark;
-		struct compare_bench *b;
+	for (size_t r = 0; r < nr; r++) {
+		const struct monitor_table *v;
+		size_t v_nr;
 
-		for (size_t i = 0; i < nr; i++)
-			mt[i] = perf	 ? find_perf(&runs[i], bench)
-				: cgroup ? find_cgroups(&runs[i], bench)
-					 : find_monitors(&runs[i], bench);
-		if (!mt[0]->iterations)
-			continue;
-		strbuf_reset(&title);
-		strbuf_addf(&title, "%s %s", bench,
-			    perf     ? "perf"
-			    : cgroup ? "cgroup"
-				     : "vmstat");
-		ALLOC_GROW(res->bench, res->bench_nr + 1, *bench_alloc);
-		b = &res->bench[res->bench_nr++];
-		memset(b, 0, sizeof(*b));
-		strvec_init(&b->warnings);
-		strvec_init(&b->notes);
-		b->name = xstrdup(title.buf);
-		b->title = xstrdup(title.buf);
-		b->monitor = true;
-		strmap_clear(&seen);
-		for (size_t i = 0; i < nr; i++) {
-			for (size_t k = 0; mt[i] && k < mt[i]->counters_nr;
-			     k++) {
-				const char *name = mt[i]->counters[k].name;
-				size_t len = strlen(name);
+		kind_tables(&runs[r], cgroup, perf, &v, &v_nr);
+		for (size_t t = 0; t < v_nr; t++) {
+			const char *bench = v[t].benchmark;
+			bool any = false;
 
-				if (strmap_get(&seen, name, len, NULL) ||
-				    !counter_changed(mt[i], name))
-					continue;
-				strmap_put(&seen, name, len, 0);
-				monitor_add_op(b, res->labels, nr, mt, name,
-					       perf, opts);
+			if (strmap_get(&benches, bench, strlen(bench), NULL))
+				continue;
+			strmap_put(&benches, bench, strlen(bench), 0);
+			strvec_clear(&jobs);
+			strmap_clear(&jobmap);
+			for (size_t i = 0; i < nr; i++) {
+				mt[i] = kind_find(&runs[i], cgroup, perf,
+						  bench);
+				any |= mt[i] && mt[i]->iterations;
+				for (size_t k = 0;
+				     mt[i] && k < mt[i]->iterations; k++) {
+					const char *job = job_of(mt[i], k);
+
+					if (strmap_get(&jobmap, job,
+						       strlen(job), NULL))
+						continue;
+					strmap_put(&jobmap, job, strlen(job),
+						   0);
+					strvec_push(&jobs, job);
+				}
+			}
+			if (!any)
+				continue;
+			strbuf_reset(&title);
+			strbuf_addf(&title, "%s %s", bench, kind);
+			if (jobs.nr <= 1) {
+				add_monitor_bench(res, nr, mt, title.buf,
+						  cgroup, perf, NULL,
+						  bench_alloc);
+				continue;
+			}
+			for (size_t j = 0; j < jobs.nr; j++) {
+				const char *job = *jobs.v[j] ? jobs.v[j] : "-";
+
+				for (size_t i = 0; i < nr; i++)
+					sel[i] =
+						mt[i] && table_select(&tmp[i],
+								      mt[i],
+								      jobs.v[j])
+							? &tmp[i]
+							: NULL;
+				strbuf_reset(&title);
+				strbuf_addf(&title, "%s %s %s", bench, kind,
+					    job);
+				add_monitor_bench(res, nr, sel, title.buf,
+						  cgroup, perf, job,
+						  bench_alloc);
+				for (size_t i = 0; i < nr; i++)
+					monitor_table_release(&tmp[i]);
 			}
 		}
-		if (!b->ops_nr) {
-			bench_release(b);
-			res->bench_nr--;
-		}
 	}
-	strmap_clear(&seen);
+	strmap_clear(&benches);
+	strmap_clear(&jobmap);
+	strvec_clear(&jobs);
 	strbuf_release(&title);
+	free(tmp);
+	free(sel);
 	free(mt);
 }
 
@@ -1479,7 +1715,8 @@ static void machine_diffs(struct compare_result *res,
 
 /*
  * Whether table b belongs to benchmark: its name, or for a monitor table
- * "BENCHMARK vmstat" or "BENCHMARK cgroup" (add_monitor_benches()).
+ * "BENCHMARK vmstat", "BENCHMARK cgroup" or "BENCHMARK perf", with the
+ * job after it when a table is one job's (add_monitor_benches()).
  */
 static bool bench_of(const struct compare_bench *b, const char *benchmark)
 {
@@ -1487,10 +1724,19 @@ static bool bench_of(const struct compare_bench *b, const char *benchmark)
 
 	if (!b->monitor)
 		return !strcmp(b->name, benchmark);
-	return !strncmp(b->name, benchmark, len) && b->name[len] == ' ' &&
-	       (!strcmp(b->name + len + 1, "vmstat") ||
-		!strcmp(b->name + len + 1, "cgroup") ||
-		!strcmp(b->name + len + 1, "perf"));
+	static const char *const kinds[] = {"vmstat", "cgroup", "perf"};
+	const char *rest = b->name + len + 1;
+
+	if (strncmp(b->name, benchmark, len) || b->name[len] != ' ')
+		return false;
+	/* "BENCHMARK KIND" or, one table per job, "BENCHMARK KIND JOB". */
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+		size_t n = strlen(kinds[k]);
+
+		if (!strncmp(rest, kinds[k], n) && (!rest[n] || rest[n] == ' '))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -1988,6 +2234,10 @@ static const char *const untested_reason[] = {
 	[COMPARE_UNTESTED_UNDEFINED] = "mean undefined (a sample <= 0)",
 	[COMPARE_UNTESTED_FEW] = "fewer than 2",
 	[COMPARE_UNTESTED_DEGENERATE] = "numerically degenerate",
+	[COMPARE_UNTESTED_GAUGE] = "gauges (levels, not counts: cgroup "
+				   "ones at the end of an iteration, vmstat "
+				   "ones as their change over it), shown "
+				   "without a test",
 };
 
 void compare_untested_text(const struct compare_result *res,

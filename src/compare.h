@@ -128,6 +128,7 @@ enum compare_untested {
 	COMPARE_UNTESTED_UNDEFINED,  /* a mean is NaN (Hmean, x <= 0) */
 	COMPARE_UNTESTED_FEW,	     /* fewer than 2 units on a side */
 	COMPARE_UNTESTED_DEGENERATE, /* non-finite values, df or error */
+	COMPARE_UNTESTED_GAUGE,	     /* a monitor table's level: shown */
 	COMPARE_UNTESTED_MMTESTS,    /* mmtests mode: no p-values */
 };
 
@@ -212,7 +213,13 @@ struct compare_op {
 	char *name;
 	char *unit;
 	bool higher_better;
-	int decimals;		   /* the precision of its cells */
+	int decimals; /* the precision of its cells */
+	/*
+	 * A monitor table's gauge, a level rather than a count (vmstat's
+	 * nr_free_pages, a cgroup's memory.current): its values are shown
+	 * without a percentage, a test or a verdict.
+	 */
+	bool gauge;
 	struct compare_side *side; /* one per run, baseline first */
 	/* Welch and utest modes: warnings about its data (reference 8). */
 	struct strvec warnings;

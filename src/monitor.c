@@ -374,6 +374,29 @@ out:
 	return ret;
 }
 
+bool monitor_vmstat_is_gauge(const char *name)
+{
+	static const char *const events[] = {
+		"nr_dirtied",		"nr_written",
+		"nr_vmscan_write",	"nr_vmscan_immediate_reclaim",
+		"nr_throttled_written",
+	};
+	static const char *const event_prefixes[] = {"nr_foll_pin_", "nr_tlb_"};
+
+	if (!strcmp(name, "workingset_nodes"))
+		return true;
+	if (strncmp(name, "nr_", 3))
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(events); i++)
+		if (!strcmp(name, events[i]))
+			return false;
+	for (size_t i = 0; i < ARRAY_SIZE(event_prefixes); i++)
+		if (!strncmp(name, event_prefixes[i],
+			     strlen(event_prefixes[i])))
+			return false;
+	return true;
+}
+
 bool monitor_values_get(const struct monitor_values *mv, const char *name,
 			int64_t *value)
 {

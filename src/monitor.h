@@ -150,6 +150,17 @@ int monitor_merge(struct monitor_snapshot *after,
 		  const struct monitor_snapshot *before, const char *name,
 		  const char *changes, size_t len, struct strbuf *err);
 
+/*
+ * Whether /proc/vmstat item name is a gauge, a level such as
+ * nr_free_pages or nr_mlock, rather than a count of events such as
+ * pgfault: the node and zone items (nr_*, workingset_nodes) but for the
+ * nr_* ones that count events (nr_dirtied, nr_written, nr_vmscan_write,
+ * nr_vmscan_immediate_reclaim, nr_throttled_written, nr_foll_pin_*,
+ * nr_tlb_*). A record's vmstat holds a gauge's change over the
+ * iteration, which may be negative, not its level.
+ */
+bool monitor_vmstat_is_gauge(const char *name);
+
 /* The value called name in mv; false when there is none. */
 bool monitor_values_get(const struct monitor_values *mv, const char *name,
 			int64_t *value);

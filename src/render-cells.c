@@ -171,8 +171,9 @@ static void p_cell(struct strbuf *sb, const struct compare_result *res,
 		strbuf_addf(sb, " q=%.4f", s->p_adjusted);
 }
 
-void render_change_rows(const struct compare_result *res,
-			const struct compare_bench *b, struct strvec *cells)
+static void change_rows(const struct compare_result *res,
+			const struct compare_bench *b, bool gauges,
+			struct strvec *cells)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -181,6 +182,8 @@ void render_change_rows(const struct compare_result *res,
 	for (size_t o = 0; o < b->ops_nr; o++) {
 		const struct compare_op *op = &b->ops[o];
 
+		if (!gauges && op->gauge)
+			continue;
 		for (size_t i = 1; i < res->runs_nr; i++) {
 			const struct compare_side *s = &op->side[i];
 			bool tested = s->untested == COMPARE_TESTED;
@@ -210,6 +213,19 @@ void render_change_rows(const struct compare_result *res,
 		}
 	}
 	strbuf_release(&sb);
+}
+
+void render_change_rows(const struct compare_result *res,
+			const struct compare_bench *b, struct strvec *cells)
+{
+	change_rows(res, b, true, cells);
+}
+
+void render_change_rows_shown(const struct compare_result *res,
+			      const struct compare_bench *b,
+			      struct strvec *cells)
+{
+	change_rows(res, b, false, cells);
 }
 
 void render_change_head(const struct compare_result *res, size_t i,

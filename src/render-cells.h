@@ -85,6 +85,13 @@ void render_verdict(struct strbuf *sb, const struct compare_result *res,
 #define RENDER_CHANGE_COLS 7
 void render_change_rows(const struct compare_result *res,
 			const struct compare_bench *b, struct strvec *cells);
+/*
+ * The same without the rows of gauges (compare_op.gauge), which have no
+ * change, test or verdict: the change block the tables print.
+ */
+void render_change_rows_shown(const struct compare_result *res,
+			      const struct compare_bench *b,
+			      struct strvec *cells);
 
 /* The change block's column i heading: "operation", ..., "95% CI", ... */
 void render_change_head(const struct compare_result *res, size_t i,

@@ -122,7 +122,7 @@ static void md_changes(const struct compare_result *res,
 	struct strvec cells = STRVEC_INIT;
 	struct strbuf head = STRBUF_INIT;
 
-	render_change_rows(res, b, &cells);
+	render_change_rows_shown(res, b, &cells);
 	if (!cells.nr)
 		goto out;
 	strbuf_addstr(out, "\n|");

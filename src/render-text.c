@@ -205,7 +205,7 @@ static void text_changes(const struct compare_result *res,
 	struct strvec cells = STRVEC_INIT;
 	size_t width[RENDER_CHANGE_COLS] = {0}, rows;
 
-	render_change_rows(res, b, &cells);
+	render_change_rows_shown(res, b, &cells);
 	rows = cells.nr / RENDER_CHANGE_COLS;
 	/* Widths in characters, of the names as render_text_cell() shows them.
 	 */

@@ -70,6 +70,9 @@ void monitor_table_release(struct monitor_table *mt)
 	}
 	free(mt->counters);
 	free(mt->other_cpu);
+	for (size_t i = 0; mt->job && i < mt->iterations; i++)
+		free(mt->job[i]);
+	free(mt->job);
 	memset(mt, 0, sizeof(*mt));
 }
 
@@ -389,10 +392,31 @@ void monitor_table_add_iteration(struct monitor_table *mt, double elapsed_s)
 {
 	ALLOC_GROW(mt->other_cpu, mt->iterations + 1, mt->other_cpu_alloc);
 	mt->other_cpu[mt->iterations] = NAN;
+	if (mt->job) {
+		ALLOC_GROW(mt->job, mt->iterations + 1, mt->job_alloc);
+		mt->job[mt->iterations] = NULL;
+	}
 	mt->iterations++;
 	mt->elapsed_s += elapsed_s;
 	for (size_t i = 0; i < mt->counters_nr; i++)
 		counter_pad(&mt->counters[i], mt->iterations);
+}
+
+void monitor_table_set_job(struct monitor_table *mt, const char *job)
+{
+	if (!mt->iterations)
+		BUG("monitor job before any iteration");
+	if (!mt->job) {
+		mt->job = xcalloc(mt->iterations, sizeof(*mt->job));
+		mt->job_alloc = mt->iterations;
+	}
+	free(mt->job[mt->iterations - 1]);
+	mt->job[mt->iterations - 1] = job ? xstrdup(job) : NULL;
+}
+
+const char *monitor_table_job(const struct monitor_table *mt, size_t k)
+{
+	return mt->job && k < mt->iterations ? mt->job[k] : NULL;
 }
 
 /* The index of counter name in mt, or counters_nr when it has none. */
@@ -449,6 +473,18 @@ static void monitor_table_merge(struct monitor_table *dst,
 	for (size_t k = 0; k < src->iterations; k++)
 		dst->other_cpu[base + k] =
 			src->other_cpu ? src->other_cpu[k] : NAN;
+	if (src->job || dst->job) {
+		if (!dst->job) {
+			dst->job = xcalloc(base + 1, sizeof(*dst->job));
+			dst->job_alloc = base + 1;
+		}
+		ALLOC_GROW(dst->job, base + src->iterations + 1,
+			   dst->job_alloc);
+		for (size_t k = 0; k < src->iterations; k++)
+			dst->job[base + k] = src->job && src->job[k]
+						     ? xstrdup(src->job[k])
+						     : NULL;
+	}
 	dst->iterations += src->iterations;
 	dst->elapsed_s += src->elapsed_s;
 	for (size_t i = 0; i < dst->counters_nr; i++)

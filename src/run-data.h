@@ -133,6 +133,13 @@ struct monitor_table {
 	 */
 	double *other_cpu;
 	size_t other_cpu_alloc;
+	/*
+	 * Per iteration, its job: the parameters it ran with ("bs=4k"), so
+	 * that the iterations of different variants of a workload are not
+	 * one distribution; NULL where not known. NULL until a job is set.
+	 */
+	char **job;
+	size_t job_alloc;
 };
 
 /*
@@ -411,6 +418,10 @@ struct monitor_table *run_data_perf(struct run_data *rd, const char *benchmark,
  * changed.
  */
 void monitor_table_add_iteration(struct monitor_table *mt, double elapsed_s);
+/* Set the job of the last iteration of mt (there must be one); copied. */
+void monitor_table_set_job(struct monitor_table *mt, const char *job);
+/* The job of iteration k of mt, or NULL when not known. */
+const char *monitor_table_job(const struct monitor_table *mt, size_t k);
 /*
  * Set counter name's value in the last iteration of mt (there must be
  * one), adding the counter with 0 in the earlier ones when it is new.

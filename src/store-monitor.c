@@ -492,19 +492,22 @@ out:
 /*
  * The vmstat changes of the measured iterations of a run that succeeded
  * with monitors, one row per counter, in iteration order; an iteration in
- * which nothing changed gives one row with a NULL name. The second
+ * which nothing changed gives one row with a NULL name, and each row its
+ * iteration's job, so that compare keeps variants apart. The second
  * query gives the cgroup counters' changes and gauges' end values of
  * those that ran in a cgroup, the same way.
  */
 static const char load_sql[] =
-	"SELECT i.id, i.benchmark, i.elapsed_s, j.key, j.value, m.other_cpu"
+	"SELECT i.id, i.benchmark, i.elapsed_s, j.key, j.value, m.other_cpu,"
+	" i.job"
 	" FROM iteration i JOIN iteration_monitor m ON m.iteration_id = i.id"
 	" LEFT JOIN json_each(m.vmstat) j"
 	" WHERE i.run_id = ?1 AND i.warmup = 0 AND i.status = 'ok'"
 	" AND (?2 IS NULL OR i.benchmark = ?2)"
 	" ORDER BY i.id";
 static const char load_cgroup_sql[] =
-	"SELECT i.id, i.benchmark, i.elapsed_s, j.key, j.value, m.other_cpu"
+	"SELECT i.id, i.benchmark, i.elapsed_s, j.key, j.value, m.other_cpu,"
+	" i.job"
 	" FROM iteration i JOIN iteration_monitor m ON m.iteration_id = i.id"
 	" LEFT JOIN json_each(json_patch(m.cgroup, m.cgroup_end)) j"
 	" WHERE i.run_id = ?1 AND i.warmup = 0 AND i.status = 'ok'"
@@ -512,7 +515,8 @@ static const char load_cgroup_sql[] =
 	" ORDER BY i.id";
 /* The perf counters, of iterations that counted some (every one). */
 static const char load_perf_sql[] =
-	"SELECT i.id, i.benchmark, i.elapsed_s, j.key, j.value, m.other_cpu"
+	"SELECT i.id, i.benchmark, i.elapsed_s, j.key, j.value, m.other_cpu,"
+	" i.job"
 	" FROM iteration i JOIN iteration_monitor m ON m.iteration_id = i.id"
 	" JOIN iteration_perf p ON p.iteration_id = i.id"
 	" LEFT JOIN json_each(p.counters) j"
@@ -567,6 +571,7 @@ static struct monitor_table *row_table(struct tables_sink *sink,
 	if (sqlite3_column_type(stmt, 5) != SQLITE_NULL)
 		mt->other_cpu[mt->iterations - 1] =
 			sqlite3_column_double(stmt, 5);
+	monitor_table_set_job(mt, (const char *)sqlite3_column_text(stmt, 6));
 	sink->last = id;
 	return sink->mt = mt;
 }

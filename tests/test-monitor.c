@@ -511,8 +511,39 @@ static void test_kept_fds(void)
 	strbuf_release(&err);
 }
 
+/* Which /proc/vmstat items are levels rather than counts of events. */
+static void test_vmstat_gauges(void)
+{
+	static const struct {
+		const char *name;
+		bool gauge;
+	} cases[] = {
+		{"nr_free_pages", true},
+		{"nr_mlock", true},
+		{"nr_dirty_threshold", true},
+		{"workingset_nodes", true},
+		{"nr_dirtied", false},
+		{"nr_written", false},
+		{"nr_vmscan_write", false},
+		{"nr_vmscan_immediate_reclaim", false},
+		{"nr_throttled_written", false},
+		{"nr_foll_pin_acquired", false},
+		{"nr_tlb_remote_flush", false},
+		{"pgfault", false},
+		{"workingset_refault_anon", false},
+		{"numa_hit", false},
+		{"nr", false},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		ok(monitor_vmstat_is_gauge(cases[i].name) == cases[i].gauge,
+		   "vmstat %s is %s", cases[i].name,
+		   cases[i].gauge ? "a gauge" : "a counter");
+}
+
 int main(void)
 {
+	test_vmstat_gauges();
 	test_parse_files();
 	test_parse_texts();
 	test_delta();

@@ -789,6 +789,12 @@ static void test_monitors(void)
 	   "a: per-iteration changes, 0 where a counter did not change");
 	ok(b && b->iterations == 1 && !b->counters_nr,
 	   "b: an iteration in which nothing changed still counts");
+	ok(a && b && !strcmp(monitor_table_job(a, 0), "tasks=1") &&
+		   !strcmp(monitor_table_job(a, 1), "tasks=1") &&
+		   !strcmp(monitor_table_job(b, 0), "tasks=1") &&
+		   !monitor_table_job(b, 1),
+	   "each iteration's job comes with it, so compare can keep "
+	   "variants apart");
 	run_data_release(&rd);
 	ok(!store_load_run(st, run, "b", &rd, &err) && rd.monitors_nr == 1 &&
 		   !strcmp(rd.monitors[0].benchmark, "b"),
@@ -804,8 +810,9 @@ static void test_monitors(void)
 	ok(a && a->iterations == 4 && a->elapsed_s == 12.0 &&
 		   counter_at(a, "pgfault", 2) == 10 &&
 		   counter_at(a, "pgsteal_kswapd", 1) == 0 &&
-		   counter_at(a, "pgsteal_kswapd", 3) == 8,
-	   "run_data_merge appends monitor iterations");
+		   counter_at(a, "pgsteal_kswapd", 3) == 8 &&
+		   !strcmp(monitor_table_job(a, 3), "tasks=1"),
+	   "run_data_merge appends monitor iterations, with their jobs");
 	run_data_release(&rd);
 	run_data_release(&copy);
 

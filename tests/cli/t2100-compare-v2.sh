@@ -168,7 +168,8 @@ grep_file "$TMP/out" "^operation  *cv  *n  *needed$" "the header names the colum
 grep_file "$TMP/out" "^ops-a      *[0-9.]*%  *5  *[0-9]*$" "a row of a short name"
 
 # The monitor rows' family is fixed before the filters: 50 counters of
-# which only nr_writeback changed (p = 0.02, not marked over 50 rows).
+# which only nr_written changed (p = 0.02, not marked over 50 rows;
+# an nr_ item that counts events, not a gauge).
 printf 'label,benchmark,operation,value,unit,better,decimals,iteration\n' >"$TMP/mon.csv"
 for l in A B; do
 	for i in 1 2 3; do
@@ -184,7 +185,7 @@ d = json.load(open(sys.argv[1]))
 for r in d["runs"]:
     new = r["label"] == "B"
     for k, it in enumerate(r["iterations"]):
-        vm = {"nr_writeback": (13 if new else 10) + k}
+        vm = {"nr_written": (13 if new else 10) + k}
         for c in range(49):
             vm["noise_%02d" % c] = 5 + ((k + 1) % 3 if new else k)
         it["monitor"] = {"interval_s": 0, "vmstat": vm, "cpu": {},
@@ -199,12 +200,12 @@ rm -f "$mdb"
 expect_status 0 "import them with made-up vmstat counters" "$MMCMP" --db "$mdb" import "$TMP/mon.json"
 expect_status 0 "compare --monitors" "$MMCMP" --db "$mdb" compare --monitors A B
 grep_file "$TMP/out" "^BH over 50 rows, 0 marked; " "the monitor family holds every changed counter"
-grep_file "$TMP/out" "^nr_writeback  B  .*  p=0\.0246 q=[0-9.]*  n=3/3  inconclusive$" "p = 0.02 is not marked over 50 rows"
+grep_file "$TMP/out" "^nr_written  B  .*  p=0\.0246 q=[0-9.]*  n=3/3  inconclusive$" "p = 0.02 is not marked over 50 rows"
 expect_status 0 "compare --monitors --sub-heading" \
-	"$MMCMP" --db "$mdb" compare --monitors --sub-heading 'nr_writeback|tcpstream' A B
+	"$MMCMP" --db "$mdb" compare --monitors --sub-heading 'nr_written|tcpstream' A B
 grep_file "$TMP/out" "^BH over 50 rows, 0 marked; " "--sub-heading leaves the monitor family at 50 rows"
-grep_file "$TMP/out" "^nr_writeback  B  .*  p=0\.0246 q=[0-9.]*  n=3/3  inconclusive$" "nor changes the counter's verdict"
-check "nor its marker" sh -c "! grep -q '^Amean nr_writeback .*\*' '$TMP/out'"
+grep_file "$TMP/out" "^nr_written  B  .*  p=0\.0246 q=[0-9.]*  n=3/3  inconclusive$" "nor changes the counter's verdict"
+check "nor its marker" sh -c "! grep -q '^Amean nr_written .*\*' '$TMP/out'"
 check "and shows only the counter it matches" test "$(grep -c '^Amean ' "$TMP/out")" -eq 1
 expect_status 0 "compare --monitors --benchmark w" "$MMCMP" --db "$mdb" compare --monitors --benchmark w A B
 check "--benchmark keeps its monitor table, its family whole" \

@@ -120,7 +120,7 @@ if [ -r /proc/vmstat ] && [ -r /proc/stat ] && [ -r /proc/meminfo ]; then
 			"$TMP/mon-a.txt" "$TMP/mon-b.txt"
 	done
 	grep_file "$TMP/mon-b.txt" "^Ops Minor Faults " "the imported runs have the Ops table"
-	grep_file "$TMP/mon-b.txt" "^fake vmstat$" "and, with --monitors, the counter tables"
+	grep_file "$TMP/mon-b.txt" "^fake vmstat [a-z]*=[0-9]*$" "and, with --monitors, the counter tables, one per job"
 else
 	ok "# SKIP /proc/vmstat, /proc/stat or /proc/meminfo cannot be read"
 fi
