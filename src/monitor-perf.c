@@ -82,7 +82,7 @@ static const struct {
 
 /* One CPU's stall ring, the output of every sampled event on that CPU. */
 struct ring {
-	int fd; /* the event mapped, one of monitor_perf.sfd */
+	int fd; /* the dummy event mapped */
 	void *base;
 	size_t map_size, data_size;
 };
@@ -492,16 +492,57 @@ static int perf_open_sampled(const struct event_def *def, uint64_t config,
 }
 
 /*
- * Open event i of mp sampled on every online CPU, each CPU's events
- * writing to that CPU's ring, mapped by the first; 0, or the errno that
- * makes it absent (what was opened of it is closed by the caller's
- * monitor_perf_cancel()).
+ * The ring of cpu: a dummy event's on the calling thread (one on each
+ * CPU, off, never inherited), mapped on first use and kept for mp's
+ * life, that every sampled event on that CPU writes to. Mapping and
+ * unmapping a ring for each iteration cost about 2 ms (TLB shootdowns
+ * in a VM; bench/run-overhead); an event can write to the ring of
+ * another on its CPU whatever their tasks. 0, or an errno.
+ */
+static int ring_get(struct monitor_perf *mp, long cpu, struct ring **out)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct ring *r = &mp->rings[cpu];
+	struct perf_event_attr attr;
+
+	*out = r;
+	if (r->base)
+		return 0;
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.size = sizeof(attr);
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.disabled = 1;
+	attr.use_clockid = 1; /* a ring has one clock */
+	attr.clockid = CLOCK_MONOTONIC;
+	r->fd = (int)syscall(SYS_perf_event_open, &attr, 0, (int)cpu, -1,
+			     PERF_FLAG_FD_CLOEXEC);
+	if (r->fd < 0)
+		return errno ? errno : EINVAL;
+	r->data_size = RING_PAGES * page;
+	r->map_size = r->data_size + page;
+	r->base = mmap(NULL, r->map_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       r->fd, 0);
+	if (r->base == MAP_FAILED) {
+		int e = errno;
+
+		r->base = NULL;
+		close(r->fd);
+		return e;
+	}
+	return 0;
+}
+
+/*
+ * Open event i of mp sampled on every online CPU, writing to that CPU's
+ * ring; 0, or the errno that makes it absent (what was opened of it is
+ * closed by the caller's monitor_perf_cancel()).
  */
 static int stall_open(struct monitor_perf *mp, size_t i, uint64_t config,
 		      pid_t pid)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), opened = 0;
+	size_t opened = 0;
 
 	if (cpus < 1)
 		cpus = 1;
@@ -510,11 +551,12 @@ static int stall_open(struct monitor_perf *mp, size_t i, uint64_t config,
 		mp->rings_nr = (size_t)cpus;
 	}
 	for (long cpu = 0; cpu < cpus && (size_t)cpu < mp->rings_nr; cpu++) {
-		struct ring *r = &mp->rings[cpu];
+		struct ring *r = NULL;
 		struct monitor_perf_stall_id *si;
 		int fd = perf_open_sampled(&events[mp->ev[i]], config, pid,
 					   (int)cpu, mp->user_only);
 		uint64_t id = 0;
+		int e;
 
 		if (fd < 0 && errno == ENODEV)
 			continue; /* an offline CPU */
@@ -522,21 +564,11 @@ static int stall_open(struct monitor_perf *mp, size_t i, uint64_t config,
 			return errno ? errno : EINVAL;
 		ALLOC_GROW(mp->sfd, mp->sfd_nr + 1, mp->sfd_alloc);
 		mp->sfd[mp->sfd_nr++] = fd;
-		if (!r->base) {
-			r->data_size = RING_PAGES * page;
-			r->map_size = r->data_size + page;
-			r->base =
-				mmap(NULL, r->map_size, PROT_READ | PROT_WRITE,
-				     MAP_SHARED, fd, 0);
-			if (r->base == MAP_FAILED) {
-				r->base = NULL;
-				return errno;
-			}
-			r->fd = fd;
-		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd)) {
-			return errno;
-		}
-		if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
+		e = ring_get(mp, cpu, &r);
+		if (e)
+			return e;
+		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) ||
+		    ioctl(fd, PERF_EVENT_IOC_ID, &id))
 			return errno;
 		ALLOC_GROW(mp->st.ids, mp->st.ids_nr + 1, mp->st.ids_alloc);
 		si = &mp->st.ids[mp->st.ids_nr++];
@@ -547,6 +579,17 @@ static int stall_open(struct monitor_perf *mp, size_t i, uint64_t config,
 		opened++;
 	}
 	return opened ? 0 : ENODEV;
+}
+
+/* Append len bytes of r's data from offset from, wrapping at its end. */
+static void ring_copy(struct strbuf *tmp, const struct ring *r,
+		      const unsigned char *data, uint64_t from, size_t len)
+{
+	size_t off = (size_t)(from % r->data_size);
+	size_t first = len < r->data_size - off ? len : r->data_size - off;
+
+	strbuf_add(tmp, data + off, first);
+	strbuf_add(tmp, data, len - first);
 }
 
 /* Take every record the kernel has written to r since the last call. */
@@ -566,15 +609,11 @@ static void ring_drain(struct ring *r, struct monitor_perf_stalls *st,
 		struct perf_event_header h;
 
 		strbuf_reset(tmp);
-		for (size_t k = 0; k < sizeof(h); k++)
-			strbuf_addch(tmp,
-				     (char)data[(tail + k) % r->data_size]);
+		ring_copy(tmp, r, data, tail, sizeof(h));
 		memcpy(&h, tmp->buf, sizeof(h));
 		if (h.size < sizeof(h) || h.size > head - tail)
 			break;
-		for (size_t k = sizeof(h); k < h.size; k++)
-			strbuf_addch(tmp,
-				     (char)data[(tail + k) % r->data_size]);
+		ring_copy(tmp, r, data, tail + sizeof(h), h.size - sizeof(h));
 		monitor_perf_stalls_record(st, (const unsigned char *)tmp->buf,
 					   h.size);
 		tail += h.size;
@@ -824,14 +863,11 @@ void monitor_perf_cancel(struct monitor_perf *mp)
 		mp->fd[i] = -1;
 		mp->sampled[i] = false;
 	}
-	for (size_t c = 0; c < mp->rings_nr; c++) {
-		if (mp->rings[c].base)
-			munmap(mp->rings[c].base, mp->rings[c].map_size);
-		mp->rings[c].base = NULL;
-	}
 	for (size_t k = 0; k < mp->sfd_nr; k++)
 		close(mp->sfd[k]);
 	mp->sfd_nr = 0;
+	/* The rings stay, emptied of what the iteration left there. */
+	monitor_perf_drain(mp);
 	mp->st.ids_nr = 0;
 	mp->st.nr = 0;
 	mp->st.lost = mp->st.throttled = 0;
@@ -852,6 +888,11 @@ void monitor_perf_free(struct monitor_perf *mp)
 		if (mp->keep[i] >= 0)
 			close(mp->keep[i]);
 	strbuf_release(&mp->absent_text);
+	for (size_t c = 0; c < mp->rings_nr; c++)
+		if (mp->rings[c].base) {
+			munmap(mp->rings[c].base, mp->rings[c].map_size);
+			close(mp->rings[c].fd);
+		}
 	strbuf_release(&mp->tmp);
 	monitor_perf_stalls_release(&mp->st);
 	free(mp->sfd);
