@@ -9,7 +9,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "monitor.h"
@@ -53,6 +56,37 @@ static const struct event_def events[] = {
 	{"huge_memory:mm_collapse_huge_page", PERF_TYPE_TRACEPOINT, 0},
 };
 
+/*
+ * The stalls: a begin and an end tracepoint of events[] each, the row of
+ * their time and the row of the samples lost instead.
+ */
+static const struct {
+	const char *name, *lost, *begin, *end;
+} stalls[MONITOR_PERF_STALLS_NR] = {
+	[MONITOR_PERF_DIRECT_RECLAIM] =
+		{"direct-reclaim-stall", "direct-reclaim-stall-lost",
+		 "vmscan:mm_vmscan_direct_reclaim_begin",
+		 "vmscan:mm_vmscan_direct_reclaim_end"},
+	[MONITOR_PERF_MEMCG_RECLAIM] = {"memcg-reclaim-stall",
+					"memcg-reclaim-stall-lost",
+					"vmscan:mm_vmscan_memcg_reclaim_begin",
+					"vmscan:mm_vmscan_memcg_reclaim_end"},
+	[MONITOR_PERF_COMPACTION] = {"compaction-stall",
+				     "compaction-stall-lost",
+				     "compaction:mm_compaction_begin",
+				     "compaction:mm_compaction_end"},
+};
+
+/* Data pages of each CPU's stall ring (a power of two): 128 KiB. */
+#define RING_PAGES 32
+
+/* One CPU's stall ring, the output of every sampled event on that CPU. */
+struct ring {
+	int fd; /* the dummy event mapped */
+	void *base;
+	size_t map_size, data_size;
+};
+
 /* Where tracefs may be mounted, the first that has the event wins. */
 static const char *const tracefs_dirs[] = {
 	"/sys/kernel/tracing",
@@ -69,6 +103,15 @@ struct monitor_perf {
 	uint64_t tp_id[EVENTS_NR]; /* a tracepoint's id; 0: not read yet */
 	bool user_only;		   /* opened without kernel-side counts */
 	struct strbuf absent_text;
+	/* The stalls' sampled events: one per event and CPU, and the rings. */
+	int stall_of[EVENTS_NR]; /* its stall, -1: none or not both asked */
+	bool sampled[EVENTS_NR]; /* opened per CPU, fd[] -1 */
+	int *sfd;
+	size_t sfd_nr, sfd_alloc;
+	struct ring *rings;
+	size_t rings_nr;
+	struct monitor_perf_stalls st;
+	struct strbuf tmp; /* one record, copied out of a ring */
 };
 
 static long find_event(const char *name)
@@ -79,9 +122,19 @@ static long find_event(const char *name)
 	return -1;
 }
 
+/* The stall whose row is name (lost: its "-lost" row), or -1. */
+static int find_stall(const char *name, bool lost)
+{
+	for (int k = 0; k < MONITOR_PERF_STALLS_NR; k++)
+		if (!strcmp(lost ? stalls[k].lost : stalls[k].name, name))
+			return k;
+	return -1;
+}
+
 bool monitor_perf_known(const char *name)
 {
-	return !strcmp(name, "default") || find_event(name) >= 0;
+	return !strcmp(name, "default") || find_event(name) >= 0 ||
+	       find_stall(name, false) >= 0;
 }
 
 const char *monitor_perf_names(void)
@@ -95,19 +148,26 @@ const char *monitor_perf_names(void)
 		"vmscan:mm_vmscan_memcg_reclaim_begin, "
 		"vmscan:mm_vmscan_memcg_reclaim_end, "
 		"compaction:mm_compaction_begin, compaction:mm_compaction_end, "
-		"huge_memory:mm_collapse_huge_page";
+		"huge_memory:mm_collapse_huge_page, "
+		"direct-reclaim-stall, memcg-reclaim-stall, compaction-stall";
 
 	return names;
 }
 
+/* Whether name's stored value is a time in ns, shown in ms. */
+static bool in_ns(const char *name)
+{
+	return !strcmp(name, "task-clock") || find_stall(name, false) >= 0;
+}
+
 const char *monitor_perf_unit(const char *name)
 {
-	return !strcmp(name, "task-clock") ? "ms" : "";
+	return in_ns(name) ? "ms" : "";
 }
 
 double monitor_perf_scale(const char *name)
 {
-	return !strcmp(name, "task-clock") ? 1e-6 : 1.0;
+	return in_ns(name) ? 1e-6 : 1.0;
 }
 
 bool monitor_perf_higher_better(const char *name)
@@ -127,6 +187,26 @@ static const struct {
 
 void monitor_perf_derive(struct monitor_table *mt)
 {
+	for (int k = 0; k < MONITOR_PERF_STALLS_NR && mt->iterations; k++) {
+		const struct monitor_counter *lost;
+
+		if (!monitor_table_get(mt, stalls[k].lost))
+			continue;
+		/* Lost in every iteration: a row of NaN, not none. */
+		if (!monitor_table_get(mt, stalls[k].name))
+			monitor_table_set(mt, stalls[k].name, 0.0);
+		lost = monitor_table_get(mt, stalls[k].lost);
+		for (size_t i = 0; i < mt->counters_nr; i++) {
+			struct monitor_counter *c = &mt->counters[i];
+
+			if (strcmp(c->name, stalls[k].name))
+				continue;
+			/* The loader gave 0 where the row was left out. */
+			for (size_t it = 0; it < c->nr && it < lost->nr; it++)
+				if (lost->v[it] > 0)
+					c->v[it] = NAN;
+		}
+	}
 	for (size_t d = 0; d < ARRAY_SIZE(derived) && mt->iterations; d++) {
 		const struct monitor_counter *num =
 			monitor_table_get(mt, derived[d].num);
@@ -149,6 +229,147 @@ void monitor_perf_derive(struct monitor_table *mt)
 	}
 }
 
+static uint32_t get_u32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint64_t get_u64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+void monitor_perf_stalls_record(struct monitor_perf_stalls *s,
+				const unsigned char *rec, size_t size)
+{
+	struct perf_event_header h;
+	const unsigned char *p = rec + sizeof(h);
+	uint64_t id;
+
+	if (size < sizeof(h))
+		return;
+	memcpy(&h, rec, sizeof(h));
+	if (h.type == PERF_RECORD_LOST && size >= sizeof(h) + 16) {
+		s->lost += get_u64(p + 8);
+		return;
+	}
+	if (h.type == PERF_RECORD_THROTTLE) {
+		s->throttled++;
+		return;
+	}
+	/* id, pid and tid, time: in the order of PERF_SAMPLE_* bits. */
+	if (h.type != PERF_RECORD_SAMPLE || size < sizeof(h) + 24)
+		return;
+	id = get_u64(p);
+	for (size_t i = 0; i < s->ids_nr; i++) {
+		const struct monitor_perf_stall_id *si = &s->ids[i];
+
+		if (si->id != id)
+			continue;
+		ALLOC_GROW(s->v, s->nr + 1, s->alloc);
+		s->v[s->nr] = (struct monitor_perf_mark){
+			get_u64(p + 16), get_u32(p + 12), si->stall, si->begin,
+			s->nr};
+		s->nr++;
+		s->seen[si->stall][si->begin ? 0 : 1]++;
+		return;
+	}
+}
+
+static int mark_cmp(const void *a, const void *b)
+{
+	const struct monitor_perf_mark *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* A task in a stall: since start_ns, depth begins deep. */
+struct open_stall {
+	uint32_t tid;
+	enum monitor_perf_stall stall;
+	unsigned depth;
+	uint64_t start_ns;
+};
+
+static void add_value(struct monitor_values *out, const char *name, uint64_t v)
+{
+	ALLOC_GROW(out->v, out->nr + 1, out->alloc);
+	out->v[out->nr].name = name;
+	out->v[out->nr++].value = v > INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
+void monitor_perf_stalls_sum(struct monitor_perf_stalls *s,
+			     const uint64_t counted[][2], uint64_t end_ns,
+			     struct monitor_values *out, struct strbuf *note)
+{
+	uint64_t sum_ns[MONITOR_PERF_STALLS_NR] = {0};
+	struct open_stall *open = NULL;
+	size_t open_nr = 0, open_alloc = 0, n = 0;
+
+	if (s->nr > 1)
+		qsort(s->v, s->nr, sizeof(*s->v), mark_cmp);
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct monitor_perf_mark *m = &s->v[i];
+		size_t k;
+
+		for (k = 0; k < open_nr; k++)
+			if (open[k].tid == m->tid && open[k].stall == m->stall)
+				break;
+		if (m->begin && k == open_nr) {
+			ALLOC_GROW(open, open_nr + 1, open_alloc);
+			open[open_nr++] = (struct open_stall){m->tid, m->stall,
+							      1, m->time_ns};
+		} else if (m->begin) {
+			open[k].depth++;
+		} else if (k < open_nr && !--open[k].depth) {
+			sum_ns[m->stall] += m->time_ns - open[k].start_ns;
+			open[k] = open[--open_nr];
+		}
+		/* An end without a begin: begun before the counting. */
+	}
+	for (size_t k = 0; k < open_nr; k++)
+		if (end_ns > open[k].start_ns)
+			sum_ns[open[k].stall] += end_ns - open[k].start_ns;
+	for (int k = 0; k < MONITOR_PERF_STALLS_NR; k++) {
+		uint64_t missing = 0;
+
+		if (!s->active[k])
+			continue;
+		for (int e = 0; e < 2; e++)
+			if (counted[k][e] > s->seen[k][e])
+				missing += counted[k][e] - s->seen[k][e];
+		if (!missing) {
+			add_value(out, stalls[k].name, sum_ns[k]);
+			continue;
+		}
+		add_value(out, stalls[k].lost, missing);
+		strbuf_addf(note, "%s%s", n++ ? ", " : (note->len ? "; " : ""),
+			    stalls[k].name);
+	}
+	if (n)
+		strbuf_addstr(note, ": not summed where the ring buffer lost "
+				    "records (stall-lost rows count them)");
+	free(open);
+	s->nr = 0;
+	s->lost = s->throttled = 0;
+	memset(s->seen, 0, sizeof(s->seen));
+}
+
+void monitor_perf_stalls_release(struct monitor_perf_stalls *s)
+{
+	free(s->v);
+	free(s->ids);
+	memset(s, 0, sizeof(*s));
+}
+
 static void add_event(struct monitor_perf *mp, size_t e)
 {
 	for (size_t i = 0; i < mp->nr; i++)
@@ -163,14 +384,22 @@ struct monitor_perf *monitor_perf_new(const struct strvec *names,
 	struct monitor_perf *mp = xcalloc(1, sizeof(*mp));
 
 	strbuf_init(&mp->absent_text, 0);
+	strbuf_init(&mp->tmp, 0);
 	for (size_t i = 0; i < EVENTS_NR; i++)
-		mp->fd[i] = mp->keep[i] = -1;
+		mp->fd[i] = mp->keep[i] = mp->stall_of[i] = -1;
 	for (size_t i = 0; names && i < names->nr; i++) {
 		long e = find_event(names->v[i]);
 
 		if (!strcmp(names->v[i], "default")) {
 			for (size_t k = 0; k < EVENTS_NR; k++)
 				add_event(mp, k);
+			continue;
+		}
+		if (find_stall(names->v[i], false) >= 0) {
+			int k = find_stall(names->v[i], false);
+
+			add_event(mp, (size_t)find_event(stalls[k].begin));
+			add_event(mp, (size_t)find_event(stalls[k].end));
 			continue;
 		}
 		if (e < 0) {
@@ -184,6 +413,21 @@ struct monitor_perf *monitor_perf_new(const struct strvec *names,
 	if (!mp->nr)
 		for (size_t k = 0; k < EVENTS_NR; k++)
 			add_event(mp, k);
+	for (size_t i = 0; i < mp->nr; i++) {
+		for (int k = 0; k < MONITOR_PERF_STALLS_NR; k++) {
+			long b = find_event(stalls[k].begin),
+			     e = find_event(stalls[k].end);
+			bool both = false;
+
+			if ((long)mp->ev[i] != b && (long)mp->ev[i] != e)
+				continue;
+			for (size_t j = 0; j < mp->nr; j++)
+				both |= j != i && ((long)mp->ev[j] == b ||
+						   (long)mp->ev[j] == e);
+			if (both)
+				mp->stall_of[i] = k;
+		}
+	}
 	return mp;
 }
 
@@ -214,6 +458,173 @@ static int perf_open(const struct event_def *def, uint64_t config, pid_t pid,
 	attr.exclude_hv = user_only;
 	return (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1,
 			    PERF_FLAG_FD_CLOEXEC);
+}
+
+/*
+ * Open tracepoint def (id config) sampled, every event with its id, tid
+ * and time, on pid and cpu, inherited and on from the next exec as
+ * perf_open()'s.
+ */
+static int perf_open_sampled(const struct event_def *def, uint64_t config,
+			     pid_t pid, int cpu, bool user_only)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = def->type;
+	attr.size = sizeof(attr);
+	attr.config = config;
+	attr.sample_period = 1;
+	attr.sample_type =
+		PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	attr.read_format =
+		PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr.disabled = 1;
+	attr.inherit = 1;
+	attr.enable_on_exec = 1;
+	/* One clock on every CPU, and the one monitor_perf_end() reads. */
+	attr.use_clockid = 1;
+	attr.clockid = CLOCK_MONOTONIC;
+	attr.exclude_kernel = user_only;
+	attr.exclude_hv = user_only;
+	return (int)syscall(SYS_perf_event_open, &attr, pid, cpu, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+/*
+ * The ring of cpu: a dummy event's on the calling thread (one on each
+ * CPU, off, never inherited), mapped on first use and kept for mp's
+ * life, that every sampled event on that CPU writes to. Mapping and
+ * unmapping a ring for each iteration cost about 2 ms (TLB shootdowns
+ * in a VM; bench/run-overhead); an event can write to the ring of
+ * another on its CPU whatever their tasks. 0, or an errno.
+ */
+static int ring_get(struct monitor_perf *mp, long cpu, struct ring **out)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct ring *r = &mp->rings[cpu];
+	struct perf_event_attr attr;
+
+	*out = r;
+	if (r->base)
+		return 0;
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.size = sizeof(attr);
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.disabled = 1;
+	attr.use_clockid = 1; /* a ring has one clock */
+	attr.clockid = CLOCK_MONOTONIC;
+	r->fd = (int)syscall(SYS_perf_event_open, &attr, 0, (int)cpu, -1,
+			     PERF_FLAG_FD_CLOEXEC);
+	if (r->fd < 0)
+		return errno ? errno : EINVAL;
+	r->data_size = RING_PAGES * page;
+	r->map_size = r->data_size + page;
+	r->base = mmap(NULL, r->map_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       r->fd, 0);
+	if (r->base == MAP_FAILED) {
+		int e = errno;
+
+		r->base = NULL;
+		close(r->fd);
+		return e;
+	}
+	return 0;
+}
+
+/*
+ * Open event i of mp sampled on every online CPU, writing to that CPU's
+ * ring; 0, or the errno that makes it absent (what was opened of it is
+ * closed by the caller's monitor_perf_cancel()).
+ */
+static int stall_open(struct monitor_perf *mp, size_t i, uint64_t config,
+		      pid_t pid)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	size_t opened = 0;
+
+	if (cpus < 1)
+		cpus = 1;
+	if (!mp->rings_nr) {
+		mp->rings = xcalloc((size_t)cpus, sizeof(*mp->rings));
+		mp->rings_nr = (size_t)cpus;
+	}
+	for (long cpu = 0; cpu < cpus && (size_t)cpu < mp->rings_nr; cpu++) {
+		struct ring *r = NULL;
+		struct monitor_perf_stall_id *si;
+		int fd = perf_open_sampled(&events[mp->ev[i]], config, pid,
+					   (int)cpu, mp->user_only);
+		uint64_t id = 0;
+		int e;
+
+		if (fd < 0 && errno == ENODEV)
+			continue; /* an offline CPU */
+		if (fd < 0)
+			return errno ? errno : EINVAL;
+		ALLOC_GROW(mp->sfd, mp->sfd_nr + 1, mp->sfd_alloc);
+		mp->sfd[mp->sfd_nr++] = fd;
+		e = ring_get(mp, cpu, &r);
+		if (e)
+			return e;
+		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) ||
+		    ioctl(fd, PERF_EVENT_IOC_ID, &id))
+			return errno;
+		ALLOC_GROW(mp->st.ids, mp->st.ids_nr + 1, mp->st.ids_alloc);
+		si = &mp->st.ids[mp->st.ids_nr++];
+		si->id = id;
+		si->stall = (enum monitor_perf_stall)mp->stall_of[i];
+		si->begin = !strcmp(events[mp->ev[i]].name,
+				    stalls[mp->stall_of[i]].begin);
+		opened++;
+	}
+	return opened ? 0 : ENODEV;
+}
+
+/* Append len bytes of r's data from offset from, wrapping at its end. */
+static void ring_copy(struct strbuf *tmp, const struct ring *r,
+		      const unsigned char *data, uint64_t from, size_t len)
+{
+	size_t off = (size_t)(from % r->data_size);
+	size_t first = len < r->data_size - off ? len : r->data_size - off;
+
+	strbuf_add(tmp, data + off, first);
+	strbuf_add(tmp, data, len - first);
+}
+
+/* Take every record the kernel has written to r since the last call. */
+static void ring_drain(struct ring *r, struct monitor_perf_stalls *st,
+		       struct strbuf *tmp)
+{
+	struct perf_event_mmap_page *pg = r->base;
+	const unsigned char *data;
+	uint64_t head, tail;
+
+	if (!pg)
+		return;
+	data = (const unsigned char *)r->base + (r->map_size - r->data_size);
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	tail = pg->data_tail;
+	while (head - tail >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+
+		strbuf_reset(tmp);
+		ring_copy(tmp, r, data, tail, sizeof(h));
+		memcpy(&h, tmp->buf, sizeof(h));
+		if (h.size < sizeof(h) || h.size > head - tail)
+			break;
+		ring_copy(tmp, r, data, tail + sizeof(h), h.size - sizeof(h));
+		monitor_perf_stalls_record(st, (const unsigned char *)tmp->buf,
+					   h.size);
+		tail += h.size;
+	}
+	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+void monitor_perf_drain(struct monitor_perf *mp)
+{
+	for (size_t c = 0; mp && c < mp->rings_nr; c++)
+		ring_drain(&mp->rings[c], &mp->st, &mp->tmp);
 }
 
 /*
@@ -344,6 +755,22 @@ int monitor_perf_begin(struct monitor_perf *mp, pid_t pid, struct strbuf *err)
 			mp->absent[i] = errno ? errno : EINVAL;
 			continue;
 		}
+		/*
+		 * A stall's events are sampled besides: the sum of the
+		 * counts of inherited per-CPU events read here over-counts
+		 * (some 2x at times, against the per-task counter and the
+		 * samples), so the counter gives the count, which also
+		 * says whether every sample arrived.
+		 */
+		if (mp->stall_of[i] >= 0) {
+			mp->absent[i] = stall_open(mp, i, config, pid);
+			if (mp->absent[i]) {
+				close(mp->fd[i]);
+				mp->fd[i] = -1;
+				continue;
+			}
+			mp->sampled[i] = true;
+		}
 		opened++;
 		/*
 		 * The kernel turns a software event's or tracepoint's hooks
@@ -356,6 +783,14 @@ int monitor_perf_begin(struct monitor_perf *mp, pid_t pid, struct strbuf *err)
 			mp->keep[i] =
 				perf_open(def, config, 0, mp->user_only, true);
 	}
+	/* A stall is summed where both of its events were opened. */
+	for (int k = 0; k < MONITOR_PERF_STALLS_NR; k++) {
+		int both = 0;
+
+		for (size_t i = 0; i < mp->nr; i++)
+			both += mp->stall_of[i] == k && mp->sampled[i];
+		mp->st.active[k] = both == 2;
+	}
 	absent_describe(mp);
 	if (!opened)
 		return error_addf(err, "perf: no event could be opened: %s",
@@ -363,35 +798,55 @@ int monitor_perf_begin(struct monitor_perf *mp, pid_t pid, struct strbuf *err)
 	return 0;
 }
 
+/* Read counter fd into *value; -1 with a line in err. */
+static int read_counter(int fd, const char *name, uint64_t *value,
+			struct strbuf *err)
+{
+	uint64_t v[3] = {0, 0, 0}; /* value, enabled, running */
+	ssize_t n = read(fd, v, sizeof(v));
+
+	if (n != (ssize_t)sizeof(v))
+		return error_addf(err, "perf: cannot read '%s': %s", name,
+				  n < 0 ? strerror(errno) : "short read");
+	/* Scaled up for the time a hardware counter was multiplexed. */
+	if (v[2] && v[2] < v[1])
+		v[0] = (uint64_t)((double)v[0] * (double)v[1] / (double)v[2]);
+	*value = v[0];
+	return 0;
+}
+
 int monitor_perf_end(struct monitor_perf *mp, struct monitor_values *out,
 		     struct strbuf *err)
 {
+	uint64_t counted[MONITOR_PERF_STALLS_NR][2] = {{0}};
+	struct timespec ts;
 	int ret = 0;
 
 	out->nr = 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	monitor_perf_drain(mp);
 	for (size_t i = 0; i < mp->nr; i++) {
-		uint64_t v[3] = {0, 0, 0}; /* value, enabled, running */
-		ssize_t n;
+		uint64_t v = 0;
 
 		if (mp->fd[i] < 0)
 			continue;
-		n = read(mp->fd[i], v, sizeof(v));
-		if (n != (ssize_t)sizeof(v)) {
-			if (!ret)
-				ret = error_addf(
-					err, "perf: cannot read '%s': %s",
-					events[mp->ev[i]].name,
-					n < 0 ? strerror(errno) : "short read");
-			continue;
+		if (read_counter(mp->fd[i], events[mp->ev[i]].name, &v, err)) {
+			ret = -1;
+			break;
 		}
-		/* Scaled up for the time a hardware counter was multiplexed. */
-		if (v[2] && v[2] < v[1])
-			v[0] = (uint64_t)((double)v[0] * (double)v[1] /
-					  (double)v[2]);
-		ALLOC_GROW(out->v, out->nr + 1, out->alloc);
-		out->v[out->nr].name = events[mp->ev[i]].name;
-		out->v[out->nr++].value = (int64_t)v[0];
+		if (mp->sampled[i])
+			counted[mp->stall_of[i]]
+			       [!strcmp(events[mp->ev[i]].name,
+					stalls[mp->stall_of[i]].begin)
+					? 0
+					: 1] = v;
+		add_value(out, events[mp->ev[i]].name, v);
 	}
+	if (!ret)
+		monitor_perf_stalls_sum(&mp->st, (const uint64_t(*)[2])counted,
+					(uint64_t)ts.tv_sec * 1000000000u +
+						(uint64_t)ts.tv_nsec,
+					out, &mp->absent_text);
 	monitor_perf_cancel(mp);
 	if (ret)
 		out->nr = 0;
@@ -400,11 +855,23 @@ int monitor_perf_end(struct monitor_perf *mp, struct monitor_values *out,
 
 void monitor_perf_cancel(struct monitor_perf *mp)
 {
-	for (size_t i = 0; mp && i < mp->nr; i++) {
+	if (!mp)
+		return;
+	for (size_t i = 0; i < mp->nr; i++) {
 		if (mp->fd[i] >= 0)
 			close(mp->fd[i]);
 		mp->fd[i] = -1;
+		mp->sampled[i] = false;
 	}
+	for (size_t k = 0; k < mp->sfd_nr; k++)
+		close(mp->sfd[k]);
+	mp->sfd_nr = 0;
+	/* The rings stay, emptied of what the iteration left there. */
+	monitor_perf_drain(mp);
+	mp->st.ids_nr = 0;
+	mp->st.nr = 0;
+	mp->st.lost = mp->st.throttled = 0;
+	memset(mp->st.seen, 0, sizeof(mp->st.seen));
 }
 
 const char *monitor_perf_absent(const struct monitor_perf *mp)
@@ -421,5 +888,14 @@ void monitor_perf_free(struct monitor_perf *mp)
 		if (mp->keep[i] >= 0)
 			close(mp->keep[i]);
 	strbuf_release(&mp->absent_text);
+	for (size_t c = 0; c < mp->rings_nr; c++)
+		if (mp->rings[c].base) {
+			munmap(mp->rings[c].base, mp->rings[c].map_size);
+			close(mp->rings[c].fd);
+		}
+	strbuf_release(&mp->tmp);
+	monitor_perf_stalls_release(&mp->st);
+	free(mp->sfd);
+	free(mp->rings);
 	free(mp);
 }

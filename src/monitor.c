@@ -667,6 +667,7 @@ void monitor_tick(struct monitor *mon)
 
 	if (mon->interval_s <= 0 || mon->tick_err.len)
 		return;
+	monitor_perf_drain(mon->perf);
 	if (read_all(mon, mon->now, &mon->tick_err))
 		return;
 	/* Before the first sample, the last one is the start. */
@@ -718,9 +719,11 @@ void monitor_record_fill(struct monitor *mon)
 
 int monitor_end(struct monitor *mon, struct strbuf *err)
 {
-	if (mon->rec.has_perf &&
-	    monitor_perf_end(mon->perf, &mon->rec.perf, err))
-		return -1;
+	if (mon->rec.has_perf) {
+		if (monitor_perf_end(mon->perf, &mon->rec.perf, err))
+			return -1;
+		mon->rec.perf_absent = monitor_perf_absent(mon->perf);
+	}
 	if (read_all(mon, mon->snap[1], err))
 		return -1;
 	mon->rec.loadavg_end = read_loadavg(mon);

@@ -1,9 +1,12 @@
 /*
- * Unit tests for monitor-perf: event names (table-driven), and, where
+ * Unit tests for monitor-perf: event names (table-driven), the stall
+ * sums of synthetic perf records (table-driven), and, where
  * perf_event_open works, that the counters opened before a fork count
  * the child from its exec on and nothing of a child that never execs.
  */
+#include <linux/perf_event.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -31,6 +34,8 @@ static const struct {
 	{"major-faults", true, "", 1.0},
 	{"cycles", true, "", 1.0},
 	{"dTLB-load-misses", true, "", 1.0},
+	{"memcg-reclaim-stall", true, "ms", 1e-6},
+	{"compaction-stall", true, "ms", 1e-6},
 	{"page-fualts", false, "", 1.0},
 	{"", false, "", 1.0},
 	{"Task-clock", false, "", 1.0},
@@ -125,6 +130,260 @@ static void test_derive(void)
 	   "IPC alone is higher-better");
 }
 
+/* A synthetic record: a sample of event id, or a PERF_RECORD_LOST. */
+struct rec {
+	uint64_t id; /* 0: a PERF_RECORD_LOST of time_ns records */
+	uint32_t tid;
+	uint64_t time_ns;
+};
+
+/* The ids of the sampled events, two CPUs each. */
+enum {
+	DR_B0 = 11,
+	DR_B1,
+	DR_E0,
+	DR_E1, /* direct reclaim begin/end */
+	MC_B0 = 21,
+	MC_B1,
+	MC_E0,
+	MC_E1, /* memcg reclaim */
+	CO_B0 = 31,
+	CO_B1,
+	CO_E0,
+	CO_E1,	    /* compaction */
+	OTHER = 99, /* an event of no stall */
+};
+
+#define RECS_MAX 12
+#define END_NS	 1000
+
+static const struct {
+	const char *what;
+	struct rec recs[RECS_MAX]; /* up to the first {0, 0, 0} */
+	uint64_t counted[MONITOR_PERF_STALLS_NR][2];
+	/* ns summed; -1: not summed, the "-lost" row has lost[k]. */
+	int64_t sum_ns[MONITOR_PERF_STALLS_NR];
+	int64_t lost[MONITOR_PERF_STALLS_NR];
+	bool note;
+} stall_cases[] = {
+	{"one stall",
+	 {{MC_B0, 7, 100}, {MC_E0, 7, 350}},
+	 {{0, 0}, {1, 1}, {0, 0}},
+	 {0, 250, 0},
+	 {0},
+	 false},
+	{"begun and ended on different CPUs, records out of order",
+	 {{MC_E1, 7, 350}, {MC_B0, 7, 100}},
+	 {{0, 0}, {1, 1}, {0, 0}},
+	 {0, 250, 0},
+	 {0},
+	 false},
+	{"an end without a begin is left out",
+	 {{DR_E0, 5, 50}, {DR_B0, 5, 100}, {DR_E1, 5, 160}},
+	 {{1, 2}, {0, 0}, {0, 0}},
+	 {60, 0, 0},
+	 {0},
+	 false},
+	{"a begin without an end is closed at the iteration's end",
+	 {{CO_B0, 5, 100}, {CO_E0, 5, 200}, {CO_B1, 5, 900}},
+	 {{0, 0}, {0, 0}, {2, 1}},
+	 {0, 0, 200},
+	 {0},
+	 false},
+	{"interleaved tasks, each its own pair",
+	 {{MC_B0, 1, 100},
+	  {MC_B1, 2, 150},
+	  {MC_E0, 1, 200},
+	  {MC_B0, 1, 300},
+	  {MC_E1, 2, 400},
+	  {MC_E0, 1, 310}},
+	 {{0, 0}, {3, 3}, {0, 0}},
+	 {0, 100 + 250 + 10, 0},
+	 {0},
+	 false},
+	{"nested begins of one task: the outermost pair",
+	 {{DR_B0, 3, 100}, {DR_B0, 3, 150}, {DR_E0, 3, 200}, {DR_E1, 3, 300}},
+	 {{2, 2}, {0, 0}, {0, 0}},
+	 {200, 0, 0},
+	 {0},
+	 false},
+	{"compaction inside direct reclaim: two stalls",
+	 {{DR_B0, 3, 100},
+	  {CO_B0, 3, 120},
+	  {CO_E0, 3, 170},
+	  {DR_E0, 3, 400},
+	  {OTHER, 3, 500}},
+	 {{1, 1}, {0, 0}, {1, 1}},
+	 {300, 0, 50},
+	 {0},
+	 false},
+	{"equal times keep their arrival order",
+	 {{MC_B0, 4, 100}, {MC_E0, 4, 100}, {MC_B0, 4, 100}, {MC_E0, 4, 130}},
+	 {{0, 0}, {2, 2}, {0, 0}},
+	 {0, 30, 0},
+	 {0},
+	 false},
+	{"lost records: not summed, the lost row and a note",
+	 {{MC_B0, 4, 100},
+	  {0, 0, 3},
+	  {MC_E0, 4, 300},
+	  {DR_B0, 4, 400},
+	  {DR_E0, 4, 410}},
+	 {{1, 1}, {2, 2}, {0, 0}},
+	 {10, -1, 0},
+	 {0, 2, 0},
+	 true},
+	{"fewer samples than events and no lost record",
+	 {{CO_B0, 4, 100}, {CO_E0, 4, 300}},
+	 {{0, 0}, {0, 0}, {2, 2}},
+	 {0, 0, -1},
+	 {0, 0, 2},
+	 true},
+};
+
+/* Append rec r to buf as the kernel writes it. */
+static void put_rec(struct strbuf *buf, const struct rec *r)
+{
+	struct perf_event_header h = {0, 0, 0};
+	uint64_t body[3];
+	uint32_t pid_tid[2] = {r->tid, r->tid};
+
+	h.type = r->id ? PERF_RECORD_SAMPLE : PERF_RECORD_LOST;
+	h.size = sizeof(h) + sizeof(body);
+	strbuf_add(buf, &h, sizeof(h));
+	if (!r->id) {
+		body[0] = MC_B0;
+		body[1] = r->time_ns;
+		strbuf_add(buf, body, 2 * sizeof(*body));
+		strbuf_addstr(buf, "padpadpa"); /* h.size counts 24 bytes */
+		return;
+	}
+	body[0] = r->id;
+	memcpy(&body[1], pid_tid, sizeof(pid_tid));
+	body[2] = r->time_ns;
+	strbuf_add(buf, body, sizeof(body));
+}
+
+static const char *const stall_names[] = {
+	"direct-reclaim-stall", "memcg-reclaim-stall", "compaction-stall"};
+static const char *const lost_names[] = {"direct-reclaim-stall-lost",
+					 "memcg-reclaim-stall-lost",
+					 "compaction-stall-lost"};
+
+static void test_stalls(void)
+{
+	struct monitor_perf_stalls st;
+	struct monitor_values out = MONITOR_VALUES_INIT;
+	struct strbuf note = STRBUF_INIT, buf = STRBUF_INIT;
+	static const uint64_t ids[] = {DR_B0, DR_B1, DR_E0, DR_E1,
+				       MC_B0, MC_B1, MC_E0, MC_E1,
+				       CO_B0, CO_B1, CO_E0, CO_E1};
+
+	memset(&st, 0, sizeof(st));
+	for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]); k++) {
+		ALLOC_GROW(st.ids, st.ids_nr + 1, st.ids_alloc);
+		st.ids[st.ids_nr].id = ids[k];
+		st.ids[st.ids_nr].stall = (enum monitor_perf_stall)(k / 4);
+		st.ids[st.ids_nr++].begin = k % 4 < 2;
+	}
+	for (int k = 0; k < MONITOR_PERF_STALLS_NR; k++)
+		st.active[k] = true;
+	for (size_t i = 0; i < sizeof(stall_cases) / sizeof(stall_cases[0]);
+	     i++) {
+		size_t off = 0;
+
+		strbuf_reset(&buf);
+		strbuf_reset(&note);
+		out.nr = 0;
+		for (size_t r = 0;
+		     r < RECS_MAX && (stall_cases[i].recs[r].id ||
+				      stall_cases[i].recs[r].time_ns);
+		     r++)
+			put_rec(&buf, &stall_cases[i].recs[r]);
+		/* Fed one record at a time, as a ring gives them. */
+		while (off < buf.len) {
+			struct perf_event_header h;
+
+			memcpy(&h, buf.buf + off, sizeof(h));
+			monitor_perf_stalls_record(
+				&st, (const unsigned char *)buf.buf + off,
+				h.size);
+			off += h.size;
+		}
+		monitor_perf_stalls_sum(&st, stall_cases[i].counted, END_NS,
+					&out, &note);
+		for (int k = 0; k < MONITOR_PERF_STALLS_NR; k++) {
+			int64_t got = -1, lost = 0;
+			bool has =
+				monitor_values_get(&out, stall_names[k], &got);
+
+			monitor_values_get(&out, lost_names[k], &lost);
+			if (stall_cases[i].sum_ns[k] < 0)
+				ok(!has && lost == stall_cases[i].lost[k],
+				   "%s: %s not summed, %lld lost",
+				   stall_cases[i].what, stall_names[k],
+				   (long long)lost);
+			else
+				ok(has && got == stall_cases[i].sum_ns[k] &&
+					   !lost,
+				   "%s: %s %lld ns", stall_cases[i].what,
+				   stall_names[k], (long long)got);
+		}
+		ok(stall_cases[i].note
+			   ? strstr(note.buf, "not summed where the "
+					      "ring buffer lost") != NULL
+			   : !note.len,
+		   "%s: note '%s'", stall_cases[i].what, note.buf);
+		ok(st.nr == 0, "%s: the marks are emptied",
+		   stall_cases[i].what);
+	}
+	/* A short or foreign record is skipped. */
+	strbuf_reset(&buf);
+	put_rec(&buf, &(struct rec){MC_B0, 1, 5});
+	monitor_perf_stalls_record(&st, (const unsigned char *)buf.buf, 20);
+	monitor_perf_stalls_record(&st, (const unsigned char *)buf.buf, 4);
+	ok(st.nr == 0, "truncated samples are skipped");
+	monitor_perf_stalls_release(&st);
+	monitor_values_release(&out);
+	strbuf_release(&note);
+	strbuf_release(&buf);
+}
+
+/* A stall row with a "-lost" row is NaN where records were lost. */
+static void test_derive_lost(void)
+{
+	struct monitor_table mt = {0};
+	const struct monitor_counter *c;
+
+	mt.benchmark = xstrdup("b");
+	monitor_table_add_iteration(&mt, 1.0);
+	monitor_table_set(&mt, "memcg-reclaim-stall", 5e6);
+	monitor_table_add_iteration(&mt, 1.0);
+	monitor_table_set(&mt, "memcg-reclaim-stall-lost", 3);
+	monitor_table_add_iteration(&mt, 1.0);
+	monitor_table_set(&mt, "memcg-reclaim-stall", 7e6);
+	monitor_perf_derive(&mt);
+	c = monitor_table_get(&mt, "memcg-reclaim-stall");
+	ok(c && c->nr == 3 && c->v[0] == 5e6 && isnan(c->v[1]) &&
+		   c->v[2] == 7e6,
+	   "the stall of the iteration that lost records is NaN");
+	monitor_table_release(&mt);
+	memset(&mt, 0, sizeof(mt));
+	mt.benchmark = xstrdup("b");
+	monitor_table_add_iteration(&mt, 1.0);
+	monitor_table_set(&mt, "compaction-stall-lost", 1);
+	monitor_perf_derive(&mt);
+	c = monitor_table_get(&mt, "compaction-stall");
+	ok(c && c->nr == 1 && isnan(c->v[0]),
+	   "a stall that lost records in every iteration is NaN");
+	monitor_table_release(&mt);
+	ok(!strcmp(monitor_perf_unit("memcg-reclaim-stall"), "ms") &&
+		   monitor_perf_scale("memcg-reclaim-stall") == 1e-6 &&
+		   !strcmp(monitor_perf_unit("memcg-reclaim-stall-lost"), "") &&
+		   !monitor_perf_higher_better("compaction-stall"),
+	   "stall rows are ms, lower is better; the lost rows counts");
+}
+
 /*
  * Fork a child that execs sh (exec true) or, without exec, touches 8 MiB
  * and exits; then read the counters into out. -1: the fork failed.
@@ -203,6 +462,8 @@ int main(void)
 	test_names();
 	test_new();
 	test_derive();
+	test_stalls();
+	test_derive_lost();
 	test_scope();
 	done_testing();
 	return exit_status();

@@ -5,9 +5,10 @@
 # usemem gives its pages MADV_FREE once written (--free lazy), so reclaim
 # needs no swap. The limit is memory.max on either layout (v1 writes it
 # as memory.limit_in_bytes), as configs/usemem-memcg.yaml has it. The
-# memcg reclaim stalls, counted by the perf monitor's tracepoints, are
-# worse too: the runs go in a mount namespace of their own with tracefs
-# mounted, so the machine's mounts stay as they are. Needs a writable
+# memcg reclaim stalls, counted by the perf monitor's tracepoints, and
+# their time (memcg-reclaim-stall, begin to end per task) are worse too:
+# the runs go in a mount namespace of their own with tracefs mounted, so
+# the machine's mounts stay as they are. Needs a writable
 # memory cgroup (v2, or the v1 memory hierarchy); skipped, saying why,
 # without one.
 . ./lib.sh
@@ -118,7 +119,7 @@ faults() {
 }
 check "the limit makes reclaim drop pages: more faults under it ($(faults m-nolimit) against $(faults m-half))" \
 	test "$(faults m-half)" -gt $(($(faults m-nolimit) * 2))
-for op in elsp-2 syst-2 ${tracing:+$reclaim}; do
+for op in elsp-2 syst-2 ${tracing:+$reclaim memcg-reclaim-stall}; do
 	check "$op is worse under the limit ($(verdicts "$TMP/limit.csv" "$op" m-half))" \
 		[ "$(verdicts "$TMP/limit.csv" "$op" m-half)" = worse ]
 done
@@ -128,7 +129,7 @@ expect_status 0 "usemem runs in two cgroups without a limit" \
 	run run -q "$TMP/aa.yaml" --label aa
 expect_status 0 "compare a b" "$MMCMP" compare --format csv aa-a aa-b
 cp "$TMP/out" "$TMP/aa.csv"
-for op in elsp-2 syst-2 ${tracing:+$reclaim}; do
+for op in elsp-2 syst-2 ${tracing:+$reclaim memcg-reclaim-stall}; do
 	v=$(verdicts "$TMP/aa.csv" "$op" aa-b)
 	check "A/A: $op has no mark ($v)" [ "$v" != worse ] && [ "$v" != better ]
 done
