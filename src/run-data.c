@@ -56,6 +56,7 @@ void op_samples_release(struct op_samples *op)
 	free(op->iteration);
 	free(op->run);
 	free(op->boot);
+	free(op->started_ms);
 	memset(op, 0, sizeof(*op));
 }
 
@@ -319,6 +320,21 @@ void op_samples_set_boot(struct op_samples *op, int64_t boot)
 	op->boot[op->nr - 1] = boot;
 }
 
+void op_samples_set_started(struct op_samples *op, bool known,
+			    int64_t started_ms)
+{
+	if (!op->nr)
+		BUG("start time before any sample");
+	if (!known || (op->nr > 1 && !op->started_ms)) {
+		free(op->started_ms);
+		op->started_ms = NULL;
+		op->started_alloc = 0;
+		return;
+	}
+	ALLOC_GROW(op->started_ms, op->nr, op->started_alloc);
+	op->started_ms[op->nr - 1] = started_ms;
+}
+
 /*
  * Append src's keys (iteration, run or boot) of n samples to dst's array,
  * which holds dst_nr; when either side lacks them, dst lacks them too.
@@ -478,6 +494,8 @@ void run_data_merge(struct run_data *dst, const struct run_data *src)
 		keys_merge(&op->run, &op->run_alloc, op->nr, so->run, so->nr);
 		keys_merge(&op->boot, &op->boot_alloc, op->nr, so->boot,
 			   so->nr);
+		keys_merge(&op->started_ms, &op->started_alloc, op->nr,
+			   so->started_ms, so->nr);
 		ALLOC_GROW(op->v, op->nr + so->nr, op->alloc);
 		if (so->nr)
 			memcpy(op->v + op->nr, so->v, so->nr * sizeof(*so->v));

@@ -95,6 +95,14 @@ struct op_samples {
 	 */
 	int64_t *boot;
 	size_t boot_alloc;
+	/*
+	 * Per sample of v, or NULL unless every sample knows it: when its
+	 * iteration started as recorded (iteration.started_at), in
+	 * milliseconds since the Unix epoch; imports keep the times they
+	 * carry, so this, not the store id, is the order of the iterations.
+	 */
+	int64_t *started_ms;
+	size_t started_alloc;
 };
 
 /* Summed resource use of a benchmark's measured iterations in a run. */
@@ -392,6 +400,13 @@ void op_samples_add_keyed(struct op_samples *op, double value,
  * none.
  */
 void op_samples_set_boot(struct op_samples *op, int64_t boot);
+/*
+ * Set the start time of op's last sample's iteration (there must be a
+ * sample) to started_ms; known false drops op's times for good, as
+ * op_samples_set_boot() does. Call it for every sample, or for none.
+ */
+void op_samples_set_started(struct op_samples *op, bool known,
+			    int64_t started_ms);
 
 /*
  * The monitor table of benchmark in rd, created empty at the end when

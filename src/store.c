@@ -113,7 +113,8 @@ static const char *const stmt_sql[ST_NR] = {
 	 */
 	[ST_LOAD_SAMPLES] =
 		"SELECT s.operation_id, s.value, s.iteration_id,"
-		" coalesce(i.boot, 0)"
+		" coalesce(i.boot, 0),"
+		" CASE s.seq WHEN 0 THEN julianday(i.started_at) END"
 		" FROM iteration i JOIN sample s ON s.iteration_id = i.id"
 		" WHERE i.run_id = ?1 AND i.warmup = 0"
 		" AND (?2 IS NULL OR i.benchmark = ?2)"
@@ -1757,14 +1758,35 @@ struct samples_sink {
 	struct op_slot *slots;
 	struct op_samples *last;
 	int64_t run_id;
+	/* The current iteration's start (ms since the epoch), if known. */
+	int64_t iteration_id, started_ms;
+	bool started_known;
 };
 
 static int sample_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 {
 	struct samples_sink *sink = data;
 	int64_t id = sqlite3_column_int64(stmt, 0);
+	int64_t iteration = sqlite3_column_int64(stmt, 2);
 
 	(void)err;
+	/*
+	 * The query gives the start time with an iteration's first sample
+	 * (seq 0) only, so julianday() runs once per iteration.
+	 */
+	if (sqlite3_column_type(stmt, 4) != SQLITE_NULL) {
+		double jd = sqlite3_column_double(stmt, 4);
+
+		sink->iteration_id = iteration;
+		sink->started_known = isfinite(jd);
+		sink->started_ms =
+			sink->started_known
+				? llround((jd - 2440587.5) * 86400000.0)
+				: 0;
+	} else if (sink->iteration_id != iteration) {
+		sink->iteration_id = iteration;
+		sink->started_known = false;
+	}
 	/* Samples of one operation mostly come in a row. */
 	if (!sink->last || sink->last->id != id)
 		sink->last =
@@ -1774,6 +1796,8 @@ static int sample_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 	op_samples_add_keyed(sink->last, sqlite3_column_double(stmt, 1),
 			     sqlite3_column_int64(stmt, 2), sink->run_id);
 	op_samples_set_boot(sink->last, sqlite3_column_int64(stmt, 3));
+	op_samples_set_started(sink->last, sink->started_known,
+			       sink->started_ms);
 	return 0;
 }
 
@@ -1782,7 +1806,7 @@ static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 			struct strbuf *err)
 {
 	sqlite3_stmt *stmt = stmt_get(st, ST_LOAD_SAMPLES, err);
-	struct samples_sink sink = {rd, NULL, NULL, run_id};
+	struct samples_sink sink = {rd, NULL, NULL, run_id, 0, 0, false};
 	struct op_slot *slots = xcalloc(rd->ops_nr + 1, sizeof(*slots));
 	int ret = -1;
 
