@@ -294,6 +294,19 @@ void op_samples_add(struct op_samples *op, double value)
 	op->v[op->nr++] = value;
 }
 
+void op_samples_reserve(struct op_samples *op, size_t n)
+{
+	ALLOC_GROW(op->v, n, op->alloc);
+	if (op->iteration)
+		ALLOC_GROW(op->iteration, n, op->iteration_alloc);
+	if (op->run)
+		ALLOC_GROW(op->run, n, op->run_alloc);
+	if (op->boot)
+		ALLOC_GROW(op->boot, n, op->boot_alloc);
+	if (op->started_ms)
+		ALLOC_GROW(op->started_ms, n, op->started_alloc);
+}
+
 void op_samples_add_keyed(struct op_samples *op, double value,
 			  int64_t iteration, int64_t run)
 {

@@ -388,6 +388,12 @@ void op_samples_copy_props(struct op_samples *to,
 /* Append one sample to op. */
 void op_samples_add(struct op_samples *op, double value);
 /*
+ * Room for n samples in op's values and in each of its per-sample arrays
+ * that it has, so that appending up to n grows none: a loader that knows
+ * how many are coming saves the copies of growing arrays.
+ */
+void op_samples_reserve(struct op_samples *op, size_t n);
+/*
  * Append one sample to op with the iteration and run it was taken in;
  * op's earlier samples must all have them too (or op be empty).
  */

@@ -1761,7 +1761,26 @@ struct samples_sink {
 	/* The current iteration's start (ms since the epoch), if known. */
 	int64_t iteration_id, started_ms;
 	bool started_known;
+	/*
+	 * The run's measured iterations, and whether the first has been
+	 * read: then each operation's arrays are reserved for its samples
+	 * of that one times this count, which is exact when every
+	 * iteration gives the same samples (and a hint otherwise).
+	 */
+	size_t iterations;
+	bool reserved;
 };
+
+static void samples_reserve(struct samples_sink *sink)
+{
+	struct run_data *rd = sink->rd;
+
+	sink->reserved = true;
+	for (size_t i = 0; sink->iterations > 1 && i < rd->ops_nr; i++)
+		if (rd->ops[i].nr)
+			op_samples_reserve(&rd->ops[i],
+					   rd->ops[i].nr * sink->iterations);
+}
 
 static int sample_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 {
@@ -1787,6 +1806,10 @@ static int sample_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 		sink->iteration_id = iteration;
 		sink->started_known = false;
 	}
+	if (!sink->reserved && sink->last && sink->last->nr &&
+	    sink->last->iteration &&
+	    sink->last->iteration[sink->last->nr - 1] != iteration)
+		samples_reserve(sink);
 	/* Samples of one operation mostly come in a row. */
 	if (!sink->last || sink->last->id != id)
 		sink->last =
@@ -1806,7 +1829,9 @@ static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 			struct strbuf *err)
 {
 	sqlite3_stmt *stmt = stmt_get(st, ST_LOAD_SAMPLES, err);
-	struct samples_sink sink = {rd, NULL, NULL, run_id, 0, 0, false};
+	struct samples_sink sink = {rd, NULL,  NULL, run_id, 0,
+				    0,	false, 0,    false};
+	int64_t all = 0, failed = 0, empty = 0;
 	struct op_slot *slots = xcalloc(rd->ops_nr + 1, sizeof(*slots));
 	int ret = -1;
 
@@ -1818,6 +1843,10 @@ static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 	}
 	qsort(slots, rd->ops_nr, sizeof(*slots), op_slot_cmp);
 	sink.slots = slots;
+	if (store_count_iterations(st, run_id, benchmark, &all, &failed, &empty,
+				   err))
+		goto out;
+	sink.iterations = (size_t)(include_failed ? all : all - failed);
 	if (bind_run_bench(stmt, run_id, benchmark) ||
 	    sqlite3_bind_int(stmt, 3, include_failed)) {
 		store_fail(st, err, "load samples of run %" PRId64, run_id);
