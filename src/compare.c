@@ -178,13 +178,15 @@ const char *compare_unit_plural(enum compare_unit unit)
 
 /*
  * One side's units of an operation: their values, their order in time
- * (the mean store iteration id of their samples, which rises with the
- * time they were stored; the sample's position without one) and their
- * run (NaN when unknown). The iteration values stay for the notes about
+ * (time: the mean recorded start of their samples' iterations, in ms;
+ * seq: the mean store iteration id, which rises with the time they were
+ * stored, or the sample's position without one; time is seq where the
+ * samples know no start, and seq breaks ties of time) and their run
+ * (NaN when unknown). The iteration values stay for the notes about
  * runs and boots that differ (reference section 1).
  */
 struct side_units {
-	double *u, *time, *run;
+	double *u, *time, *seq, *run;
 	size_t n;
 	double *iter_u, *iter_run; /* per iteration, before --unit run */
 	/* Per iteration, its boot as a key (boot_keys()); NULL: unknown. */
@@ -206,12 +208,82 @@ static void side_units_release(struct side_units *su)
 {
 	free(su->u);
 	free(su->time);
+	free(su->seq);
 	free(su->run);
 	free(su->iter_u);
 	free(su->iter_run);
 	free(su->iter_boot);
 	free(su->sample_iter);
 	memset(su, 0, sizeof(*su));
+}
+
+/* Whether unit i of a came before unit j of b: by time, then seq. */
+static bool unit_before(const struct side_units *a, size_t i,
+			const struct side_units *b, size_t j)
+{
+	if (a->time[i] != b->time[j])
+		return a->time[i] < b->time[j];
+	return a->seq[i] < b->seq[j];
+}
+
+/* The index of the first (last, when last) of su's n >= 1 units. */
+static size_t unit_extreme(const struct side_units *su, bool last)
+{
+	size_t k = 0;
+
+	for (size_t i = 1; i < su->n; i++)
+		if (last ? unit_before(su, k, su, i)
+			 : unit_before(su, i, su, k))
+			k = i;
+	return k;
+}
+
+/*
+ * Whether every unit of a came before every one of b, in recorded time
+ * (the store's order where the times tie, as for an import without
+ * them).
+ */
+static bool side_before(const struct side_units *a, const struct side_units *b)
+{
+	return unit_before(a, unit_extreme(a, true), b, unit_extreme(b, false));
+}
+
+/* struct side_units in order: unit i's position k, 1-based. */
+struct unit_rank {
+	const struct side_units *su;
+	size_t i;
+};
+
+static int unit_rank_cmp(const void *x, const void *y)
+{
+	const struct unit_rank *a = x, *b = y;
+
+	if (unit_before(a->su, a->i, b->su, b->i))
+		return -1;
+	return unit_before(b->su, b->i, a->su, a->i);
+}
+
+/*
+ * The rank of each unit of su in time (1-based, tied times and seq
+ * sharing the lower rank: they come from one iteration's start), for
+ * Spearman's drift test, which needs no more than the order.
+ */
+static double *unit_time_ranks(const struct side_units *su)
+{
+	struct unit_rank *r = xmalloc((su->n ? su->n : 1) * sizeof(*r));
+	double *out = xmalloc((su->n ? su->n : 1) * sizeof(*out));
+	size_t rank = 0;
+
+	for (size_t i = 0; i < su->n; i++)
+		r[i] = (struct unit_rank){su, i};
+	qsort(r, su->n, sizeof(*r), unit_rank_cmp);
+	for (size_t k = 0; k < su->n; k++) {
+		if (!k || unit_rank_cmp(&r[k - 1], &r[k]))
+			rank = k + 1;
+		out[r[k].i] = (double)rank;
+	}
+	free(r);
+	return out;
 }
 
 /* The mean of by[] over each unit of key[]: what units share. */
@@ -309,6 +381,9 @@ static void side_units_compute(const struct op_samples *src,
 	}
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = src->iteration ? (double)src->iteration[i] : (double)i;
+	su->seq = per_unit(tmp, key, n, su->n);
+	for (size_t i = 0; n && src->started_ms && i < n; i++)
+		tmp[i] = (double)src->started_ms[i];
 	su->time = per_unit(tmp, key, n, su->n);
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = src->run ? (double)src->run[i] : NAN;
@@ -341,14 +416,16 @@ static void side_units_compute(const struct op_samples *src,
 					? as_keys(su->iter_run, su->iter_n)
 					: NULL;
 		const long long *uk = rk ? rk : su->iter_boot;
-		double *t = su->time, *r = su->run;
+		double *t = su->time, *q = su->seq, *r = su->run;
 
 		su->n = stats_unit_values(su->iter_u, uk, su->iter_n, false,
 					  su->u, count);
 		su->unbalanced |= !all_equal(count, su->n);
 		su->time = per_unit(t, uk, su->iter_n, su->n);
+		su->seq = per_unit(q, uk, su->iter_n, su->n);
 		su->run = per_unit(r, uk, su->iter_n, su->n);
 		free(t);
+		free(q);
 		free(r);
 		free(rk);
 	}
@@ -540,7 +617,7 @@ static void op_warnings(struct compare_op *op, const struct side_units *su,
 	for (size_t i = 0; i < runs_nr; i++) {
 		const struct side_units *x = &su[i];
 		bool *flag = xcalloc(x->n ? x->n : 1, sizeof(*flag));
-		double rho, p;
+		double rho, p, *ranks;
 
 		if (stats_outliers_esd(x->u, x->n, STATS_OUTLIER_ALPHA, flag)) {
 			size_t flagged = 0;
@@ -569,20 +646,22 @@ static void op_warnings(struct compare_op *op, const struct side_units *su,
 		 * (2 / 6! = 0.0028, stats_spearman()); the warning waits
 		 * for BH over the table (apply_drift()).
 		 */
-		stats_spearman(x->u, x->time, x->n, &rho, &p);
+		ranks = unit_time_ranks(x);
+		stats_spearman(x->u, ranks, x->n, &rho, &p);
+		free(ranks);
 		op->side[i].drift_rho = rho;
 		op->side[i].drift_p = x->n >= 6 ? p : NAN;
 		if (i && x->n && su[0].n &&
-		    !stats_interleaved(su[0].time, su[0].n, x->time, x->n)) {
+		    (side_before(&su[0], x) || side_before(x, &su[0]))) {
 			strbuf_reset(&sb);
 			strbuf_addf(
 				&sb,
-				"order: every %s of %s was stored before "
+				"order: every %s of %s started before "
 				"every one of %s; a drift of the machine is "
 				"not cancelled",
 				compare_unit_nth(opts->unit),
-				labels[su[0].time[0] < x->time[0] ? 0 : i],
-				labels[su[0].time[0] < x->time[0] ? i : 0]);
+				labels[side_before(&su[0], x) ? 0 : i],
+				labels[side_before(&su[0], x) ? i : 0]);
 			strvec_push(&op->warnings, sb.buf);
 		}
 		level_note(op, labels[i], x, opts->unit, &sb);

@@ -56,6 +56,7 @@ void op_samples_release(struct op_samples *op)
 	free(op->iteration);
 	free(op->run);
 	free(op->boot);
+	free(op->started_ms);
 	memset(op, 0, sizeof(*op));
 }
 
@@ -296,6 +297,19 @@ void op_samples_add(struct op_samples *op, double value)
 	op->v[op->nr++] = value;
 }
 
+void op_samples_reserve(struct op_samples *op, size_t n)
+{
+	ALLOC_GROW(op->v, n, op->alloc);
+	if (op->iteration)
+		ALLOC_GROW(op->iteration, n, op->iteration_alloc);
+	if (op->run)
+		ALLOC_GROW(op->run, n, op->run_alloc);
+	if (op->boot)
+		ALLOC_GROW(op->boot, n, op->boot_alloc);
+	if (op->started_ms)
+		ALLOC_GROW(op->started_ms, n, op->started_alloc);
+}
+
 void op_samples_add_keyed(struct op_samples *op, double value,
 			  int64_t iteration, int64_t run)
 {
@@ -320,6 +334,21 @@ void op_samples_set_boot(struct op_samples *op, int64_t boot)
 	}
 	ALLOC_GROW(op->boot, op->nr, op->boot_alloc);
 	op->boot[op->nr - 1] = boot;
+}
+
+void op_samples_set_started(struct op_samples *op, bool known,
+			    int64_t started_ms)
+{
+	if (!op->nr)
+		BUG("start time before any sample");
+	if (!known || (op->nr > 1 && !op->started_ms)) {
+		free(op->started_ms);
+		op->started_ms = NULL;
+		op->started_alloc = 0;
+		return;
+	}
+	ALLOC_GROW(op->started_ms, op->nr, op->started_alloc);
+	op->started_ms[op->nr - 1] = started_ms;
 }
 
 /*
@@ -514,6 +543,8 @@ void run_data_merge(struct run_data *dst, const struct run_data *src)
 		keys_merge(&op->run, &op->run_alloc, op->nr, so->run, so->nr);
 		keys_merge(&op->boot, &op->boot_alloc, op->nr, so->boot,
 			   so->nr);
+		keys_merge(&op->started_ms, &op->started_alloc, op->nr,
+			   so->started_ms, so->nr);
 		ALLOC_GROW(op->v, op->nr + so->nr, op->alloc);
 		if (so->nr)
 			memcpy(op->v + op->nr, so->v, so->nr * sizeof(*so->v));

@@ -95,6 +95,14 @@ struct op_samples {
 	 */
 	int64_t *boot;
 	size_t boot_alloc;
+	/*
+	 * Per sample of v, or NULL unless every sample knows it: when its
+	 * iteration started as recorded (iteration.started_at), in
+	 * milliseconds since the Unix epoch; imports keep the times they
+	 * carry, so this, not the store id, is the order of the iterations.
+	 */
+	int64_t *started_ms;
+	size_t started_alloc;
 };
 
 /* Summed resource use of a benchmark's measured iterations in a run. */
@@ -387,6 +395,12 @@ void op_samples_copy_props(struct op_samples *to,
 /* Append one sample to op. */
 void op_samples_add(struct op_samples *op, double value);
 /*
+ * Room for n samples in op's values and in each of its per-sample arrays
+ * that it has, so that appending up to n grows none: a loader that knows
+ * how many are coming saves the copies of growing arrays.
+ */
+void op_samples_reserve(struct op_samples *op, size_t n);
+/*
  * Append one sample to op with the iteration and run it was taken in;
  * op's earlier samples must all have them too (or op be empty).
  */
@@ -399,6 +413,13 @@ void op_samples_add_keyed(struct op_samples *op, double value,
  * none.
  */
 void op_samples_set_boot(struct op_samples *op, int64_t boot);
+/*
+ * Set the start time of op's last sample's iteration (there must be a
+ * sample) to started_ms; known false drops op's times for good, as
+ * op_samples_set_boot() does. Call it for every sample, or for none.
+ */
+void op_samples_set_started(struct op_samples *op, bool known,
+			    int64_t started_ms);
 
 /*
  * The monitor table of benchmark in rd, created empty at the end when

@@ -113,7 +113,8 @@ static const char *const stmt_sql[ST_NR] = {
 	 */
 	[ST_LOAD_SAMPLES] =
 		"SELECT s.operation_id, s.value, s.iteration_id,"
-		" coalesce(i.boot, 0)"
+		" coalesce(i.boot, 0),"
+		" CASE s.seq WHEN 0 THEN julianday(i.started_at) END"
 		" FROM iteration i JOIN sample s ON s.iteration_id = i.id"
 		" WHERE i.run_id = ?1 AND i.warmup = 0"
 		" AND (?2 IS NULL OR i.benchmark = ?2)"
@@ -1757,14 +1758,58 @@ struct samples_sink {
 	struct op_slot *slots;
 	struct op_samples *last;
 	int64_t run_id;
+	/* The current iteration's start (ms since the epoch), if known. */
+	int64_t iteration_id, started_ms;
+	bool started_known;
+	/*
+	 * The run's measured iterations, and whether the first has been
+	 * read: then each operation's arrays are reserved for its samples
+	 * of that one times this count, which is exact when every
+	 * iteration gives the same samples (and a hint otherwise).
+	 */
+	size_t iterations;
+	bool reserved;
 };
+
+static void samples_reserve(struct samples_sink *sink)
+{
+	struct run_data *rd = sink->rd;
+
+	sink->reserved = true;
+	for (size_t i = 0; sink->iterations > 1 && i < rd->ops_nr; i++)
+		if (rd->ops[i].nr)
+			op_samples_reserve(&rd->ops[i],
+					   rd->ops[i].nr * sink->iterations);
+}
 
 static int sample_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 {
 	struct samples_sink *sink = data;
 	int64_t id = sqlite3_column_int64(stmt, 0);
+	int64_t iteration = sqlite3_column_int64(stmt, 2);
 
 	(void)err;
+	/*
+	 * The query gives the start time with an iteration's first sample
+	 * (seq 0) only, so julianday() runs once per iteration.
+	 */
+	if (sqlite3_column_type(stmt, 4) != SQLITE_NULL) {
+		double jd = sqlite3_column_double(stmt, 4);
+
+		sink->iteration_id = iteration;
+		sink->started_known = isfinite(jd);
+		sink->started_ms =
+			sink->started_known
+				? llround((jd - 2440587.5) * 86400000.0)
+				: 0;
+	} else if (sink->iteration_id != iteration) {
+		sink->iteration_id = iteration;
+		sink->started_known = false;
+	}
+	if (!sink->reserved && sink->last && sink->last->nr &&
+	    sink->last->iteration &&
+	    sink->last->iteration[sink->last->nr - 1] != iteration)
+		samples_reserve(sink);
 	/* Samples of one operation mostly come in a row. */
 	if (!sink->last || sink->last->id != id)
 		sink->last =
@@ -1774,6 +1819,8 @@ static int sample_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 	op_samples_add_keyed(sink->last, sqlite3_column_double(stmt, 1),
 			     sqlite3_column_int64(stmt, 2), sink->run_id);
 	op_samples_set_boot(sink->last, sqlite3_column_int64(stmt, 3));
+	op_samples_set_started(sink->last, sink->started_known,
+			       sink->started_ms);
 	return 0;
 }
 
@@ -1782,7 +1829,9 @@ static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 			struct strbuf *err)
 {
 	sqlite3_stmt *stmt = stmt_get(st, ST_LOAD_SAMPLES, err);
-	struct samples_sink sink = {rd, NULL, NULL, run_id};
+	struct samples_sink sink = {rd, NULL,  NULL, run_id, 0,
+				    0,	false, 0,    false};
+	int64_t all = 0, failed = 0, empty = 0;
 	struct op_slot *slots = xcalloc(rd->ops_nr + 1, sizeof(*slots));
 	int ret = -1;
 
@@ -1794,6 +1843,10 @@ static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 	}
 	qsort(slots, rd->ops_nr, sizeof(*slots), op_slot_cmp);
 	sink.slots = slots;
+	if (store_count_iterations(st, run_id, benchmark, &all, &failed, &empty,
+				   err))
+		goto out;
+	sink.iterations = (size_t)(include_failed ? all : all - failed);
 	if (bind_run_bench(stmt, run_id, benchmark) ||
 	    sqlite3_bind_int(stmt, 3, include_failed)) {
 		store_fail(st, err, "load samples of run %" PRId64, run_id);
