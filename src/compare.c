@@ -2307,16 +2307,18 @@ void compare_result_release(struct compare_result *res)
 	strvec_init(&res->warnings);
 }
 
+static const char gauge_reason[] =
+	"gauges (levels, not counts: cgroup ones at the end of an "
+	"iteration, vmstat ones as their change over it), shown without a "
+	"test";
+
 static const char *const untested_reason[] = {
 	[COMPARE_UNTESTED_MISSING] = "operation missing",
 	[COMPARE_UNTESTED_EMPTY] = "no samples",
 	[COMPARE_UNTESTED_UNDEFINED] = "mean undefined (a sample <= 0)",
 	[COMPARE_UNTESTED_FEW] = "fewer than 2",
 	[COMPARE_UNTESTED_DEGENERATE] = "numerically degenerate",
-	[COMPARE_UNTESTED_GAUGE] = "gauges (levels, not counts: cgroup "
-				   "ones at the end of an iteration, vmstat "
-				   "ones as their change over it), shown "
-				   "without a test",
+	[COMPARE_UNTESTED_GAUGE] = gauge_reason,
 };
 
 void compare_untested_text(const struct compare_result *res,

@@ -844,7 +844,7 @@ int monitor_perf_end(struct monitor_perf *mp, struct monitor_values *out,
 	}
 	if (!ret)
 		monitor_perf_stalls_sum(&mp->st, (const uint64_t(*)[2])counted,
-					(uint64_t)ts.tv_sec * 1000000000u +
+					(uint64_t)ts.tv_sec * 1000000000U +
 						(uint64_t)ts.tv_nsec,
 					out, &mp->absent_text);
 	monitor_perf_cancel(mp);
