@@ -33,7 +33,7 @@ q() {
 config() {
 	cat >"$TMP/$1.yaml" <<EOF2
 name: $1
-iterations: 3
+iterations: 4
 timeout: 120
 workloads:
   - name: split
@@ -53,14 +53,14 @@ expect_status 0 "a profiled run in a guest" \
 	"$MMCMP" run -q --profile --label half "$TMP/half.yaml"
 check "without a warning that profiles were not taken" \
 	test "$(grep -c 'profiles not taken' "$TMP/err")" -eq 0
-check "as many profiles as measured iterations, numbered 1 to 3" \
+check "as many profiles as measured iterations, numbered 1 to 4" \
 	test "$(q "SELECT group_concat(seq) FROM (SELECT seq FROM profile
-		WHERE status = 'ok' AND samples > 500 ORDER BY seq)")" = "1,2,3"
+		WHERE status = 'ok' AND samples > 500 ORDER BY seq)")" = "1,2,3,4"
 check "which are no iterations of the run" \
-	test "$(q 'SELECT count(*) FROM iteration')" -eq 3
+	test "$(q 'SELECT count(*) FROM iteration')" -eq 4
 check "their stacks name the workload's functions, symbolised in the guest" \
 	test "$(q "SELECT count(*) FROM profile
-		WHERE stacks LIKE '%main;spin_a %' AND stacks LIKE '%main;spin_b %'")" -eq 3
+		WHERE stacks LIKE '%main;spin_a %' AND stacks LIKE '%main;spin_b %'")" -eq 4
 check "and the guest kernel's, from its kallsyms" \
 	test "$(q "SELECT count(*) FROM profile WHERE stacks LIKE '%\\_[k]%' ESCAPE '\\'")" -ge 1
 
