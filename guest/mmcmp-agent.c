@@ -5,15 +5,20 @@
  * the console), then runs one command per request frame (vmproto.h)
  * with runner_run(), the monitors read around it inside the guest, and
  * answers with a result frame; a power-off frame, or the host going
- * away, powers the guest off. Before the hello it starts the guest's
+ * away, powers the guest off. A request that asks for a profile runs its
+ * command under the sampler (profile.h) instead, symbolised here, with
+ * the guest's /proc/kallsyms and the binaries of the initramfs, and its
+ * folded stacks go back with the result. Before the hello it starts the guest's
  * watchdog (start_watchdog()) and names it in the hello. Linked
  * statically: the initramfs has no C library for it.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <linux/watchdog.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -25,12 +30,14 @@
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "machine.h"
 #include "monitor.h"
 #include "monitor-perf.h"
 #include "parse-num.h"
+#include "profile.h"
 #include "run-data.h"
 #include "runner.h"
 #include "strbuf.h"
@@ -324,6 +331,73 @@ static void perf_end(struct monitor_perf *perf, bool counting,
 	strbuf_release(&text);
 }
 
+/* Frequencies of profiles the agent takes, in Hz. */
+#define PROFILE_HZ_MAX 100000
+
+static double monotonic_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The runner's status for a profile's (profile.h). */
+static enum runner_status profile_status(const char *status)
+{
+	if (!strcmp(status, "exit"))
+		return RUNNER_EXIT;
+	if (!strcmp(status, "signal"))
+		return RUNNER_SIGNAL;
+	if (!strcmp(status, "timeout"))
+		return RUNNER_TIMEOUT;
+	if (!strcmp(status, "interrupted"))
+		return RUNNER_INTERRUPTED;
+	return RUNNER_OK;
+}
+
+/*
+ * Run o's command under the sampler at hz and append the result and the
+ * profile's fields, or why there is none, to the RESULT frame in out.
+ */
+static void run_profile(const struct runner_opts *o, int hz, size_t max,
+			struct strbuf *out)
+{
+	struct profile_request req = {
+		.argv = o->argv,
+		.env = o->env,
+		.cwd = o->cwd,
+		.timeout_s = o->timeout_s,
+		.frequency_hz = hz,
+	};
+	struct profile_result p = PROFILE_RESULT_INIT;
+	struct runner_result r = RUNNER_RESULT_INIT;
+	struct strbuf err = STRBUF_INIT;
+	double start;
+
+	start = monotonic_s();
+	if (hz > PROFILE_HZ_MAX)
+		error_addf(&err, "profile frequency %d Hz is above %d", hz,
+			   PROFILE_HZ_MAX);
+	if (err.len || profile_run(&req, &p, &err)) {
+		r.status = RUNNER_EXEC;
+		strbuf_addf(&r.err_tail, "agent: %s", err.buf);
+		vmproto_put_result(out, &r);
+		vmproto_put(out, VMPROTO_T_PROFILE_ERR, err.buf, err.len);
+		goto out;
+	}
+	r.status = profile_status(p.status);
+	r.exit_code = p.exit_code;
+	r.term_signal = r.status == RUNNER_SIGNAL ? SIGKILL : 0;
+	r.elapsed_s = monotonic_s() - start;
+	vmproto_put_result(out, &r);
+	vmproto_put_profile(out, &p, max);
+out:
+	profile_result_release(&p);
+	runner_result_release(&r);
+	strbuf_release(&err);
+}
+
 /*
  * Run the command of a request and build its result frame into out;
  * *perf holds the perf counters from the first request that asks for
@@ -342,6 +416,7 @@ static void run_request(const struct vmproto_msg *msg, struct strbuf *out,
 	struct runner_result r = RUNNER_RESULT_INIT;
 	struct runner_opts o = {0};
 	bool monitor = vmproto_get_u64(msg, VMPROTO_T_MONITOR, 0) != 0;
+	uint64_t hz = vmproto_get_u64(msg, VMPROTO_T_PROFILE_HZ, 0);
 	size_t start;
 
 	for (size_t i = 0; i < msg->nr; i++) {
@@ -375,6 +450,15 @@ static void run_request(const struct vmproto_msg *msg, struct strbuf *out,
 	o.timeout_s =
 		(double)vmproto_get_u64(msg, VMPROTO_T_TIMEOUT_MS, 0) / 1000.0;
 	o.stdout_max = (size_t)vmproto_get_u64(msg, VMPROTO_T_STDOUT_MAX, 0);
+	if (hz && argv.nr) {
+		start = vmproto_begin(out, VMPROTO_RESULT, msg->seq);
+		run_profile(
+			&o, hz > PROFILE_HZ_MAX ? INT_MAX : (int)hz,
+			(size_t)vmproto_get_u64(msg, VMPROTO_T_PROFILE_MAX, 0),
+			out);
+		vmproto_end(out, start);
+		goto out;
+	}
 	if (monitor && read_snapshots(as, 0, &merr))
 		monitor = false;
 	if (monitor)
@@ -396,9 +480,10 @@ static void run_request(const struct vmproto_msg *msg, struct strbuf *out,
 	} else if (merr.len)
 		vmproto_put(out, VMPROTO_T_MONITOR_ERR, merr.buf, merr.len);
 	vmproto_end(out, start);
-	runner_result_release(&r);
 	if (counting && !monitor)
 		monitor_perf_cancel(*perf);
+out:
+	runner_result_release(&r);
 	strvec_clear(&argv);
 	strvec_clear(&env);
 	strvec_clear(&events);

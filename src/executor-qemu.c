@@ -24,6 +24,7 @@
 #include "monitor.h"
 #include "names.h"
 #include "parse-num.h"
+#include "profile.h"
 #include "run-data.h"
 #include "runner.h"
 #include "sha256.h"
@@ -981,10 +982,14 @@ out:
 	strbuf_release(&env);
 }
 
-/* The request frame of req, numbered seq, with argv[0] as file. */
+/*
+ * The request frame of req, numbered seq, with argv[0] as file: a
+ * profile at profile_hz unless 0, its stacks capped as its stdout would
+ * be.
+ */
 static void build_request(struct executor_qemu *eq,
 			  const struct executor_request *req, const char *file,
-			  uint32_t seq, struct strbuf *out)
+			  int profile_hz, uint32_t seq, struct strbuf *out)
 {
 	size_t start = vmproto_begin(out, VMPROTO_REQUEST, seq);
 
@@ -1000,6 +1005,12 @@ static void build_request(struct executor_qemu *eq,
 	for (size_t i = 0; req->monitor && i < eq->perf_events.nr; i++)
 		vmproto_put_str(out, VMPROTO_T_PERF, eq->perf_events.v[i]);
 	vmproto_put_u64(out, VMPROTO_T_STDOUT_MAX, guest_stdout_max(eq));
+	if (profile_hz > 0) {
+		vmproto_put_u64(out, VMPROTO_T_PROFILE_HZ,
+				(uint64_t)profile_hz);
+		vmproto_put_u64(out, VMPROTO_T_PROFILE_MAX,
+				guest_stdout_max(eq));
+	}
 	vmproto_end(out, start);
 }
 
@@ -1124,22 +1135,25 @@ static void note_guest_cap(const struct executor_qemu *eq,
 	strbuf_release(&tail);
 }
 
-static int qemu_run(struct executor *ex, const struct executor_request *req,
-		    struct executor_result *res, struct strbuf *err)
+/*
+ * Reset r, send req to the guest (a profile at profile_hz, unless 0) and
+ * wait for its RESULT into msg, *used bytes at the front of eq->in, with
+ * r filled from it. True with that frame, which the caller consumes;
+ * false when there is none, r saying why (the boot may have ended).
+ */
+static bool exchange(struct executor_qemu *eq,
+		     const struct executor_request *req, int profile_hz,
+		     struct runner_result *r, struct vmproto_msg *msg,
+		     size_t *used)
 {
-	struct executor_qemu *eq = (struct executor_qemu *)ex;
-	struct runner_result *r = &res->run;
 	struct strbuf file = STRBUF_INIT, frame = STRBUF_INIT,
 		      why = STRBUF_INIT;
-	struct vmproto_msg msg = VMPROTO_MSG_INIT;
 	struct vmproto_skipped sk = VMPROTO_SKIPPED_INIT;
 	double until = 0;
-	size_t used = 0;
+	bool ret = false;
 	int e, got;
 
-	(void)err;
-	res->monitors = NULL;
-	strbuf_reset(&res->monitor_err);
+	*used = 0;
 	r->status = RUNNER_OK;
 	r->exit_code = r->term_signal = 0;
 	r->elapsed_s = r->user_s = r->sys_s = 0;
@@ -1161,7 +1175,7 @@ static int qemu_run(struct executor *ex, const struct executor_request *req,
 		fail_result(r, RUNNER_EXEC, why.buf);
 		goto out;
 	}
-	build_request(eq, req, file.buf, ++eq->seq, &frame);
+	build_request(eq, req, file.buf, profile_hz, ++eq->seq, &frame);
 	if (req->timeout_s > 0)
 		until = now_s() + req->timeout_s + eq->boot_timeout_s;
 	if (write(eq->fd, frame.buf, frame.len) != (ssize_t)frame.len) {
@@ -1170,7 +1184,7 @@ static int qemu_run(struct executor *ex, const struct executor_request *req,
 		fail_result(r, RUNNER_SIGNAL, eq->why.buf);
 		goto out;
 	}
-	got = read_frame(eq, VMPROTO_RESULT, eq->seq, &msg, &used, until,
+	got = read_frame(eq, VMPROTO_RESULT, eq->seq, msg, used, until,
 			 req->stop, &sk, &why);
 	if (got == -2) {
 		/* Ctrl-C: the guest goes, the command is not kept. */
@@ -1184,22 +1198,84 @@ static int qemu_run(struct executor *ex, const struct executor_request *req,
 	}
 	/* The answer to this request, intact, but not a result: its own. */
 	strbuf_reset(&why);
-	if (vmproto_get_result(&msg, r, &why)) {
+	if (vmproto_get_result(msg, r, &why)) {
 		fail_result(r, RUNNER_EXEC, why.buf);
-		consume_frame(eq, used);
+		consume_frame(eq, *used);
 		goto out;
 	}
-	note_guest_cap(eq, r);
-	if (req->monitor && eq->monitors)
-		res->monitors = guest_monitors(eq, &msg, &res->monitor_err);
-	consume_frame(eq, used);
+	ret = true;
 out:
 	strbuf_release(&file);
 	strbuf_release(&frame);
 	strbuf_release(&why);
 	vmproto_skipped_release(&sk);
+	return ret;
+}
+
+static int qemu_run(struct executor *ex, const struct executor_request *req,
+		    struct executor_result *res, struct strbuf *err)
+{
+	struct executor_qemu *eq = (struct executor_qemu *)ex;
+	struct vmproto_msg msg = VMPROTO_MSG_INIT;
+	size_t used = 0;
+
+	(void)err;
+	res->monitors = NULL;
+	strbuf_reset(&res->monitor_err);
+	if (exchange(eq, req, 0, &res->run, &msg, &used)) {
+		note_guest_cap(eq, &res->run);
+		if (req->monitor && eq->monitors)
+			res->monitors =
+				guest_monitors(eq, &msg, &res->monitor_err);
+		consume_frame(eq, used);
+	}
 	vmproto_msg_release(&msg);
 	return 0;
+}
+
+/*
+ * A profile taken in the guest by its agent (mmcmp-agent.c), which
+ * symbolises it there: the host has neither the guest's kernel symbols
+ * nor its processes' mappings.
+ */
+static int qemu_profile(struct executor *ex, const struct profile_request *req,
+			struct profile_result *out, struct strbuf *err)
+{
+	struct executor_qemu *eq = (struct executor_qemu *)ex;
+	struct executor_request er = {
+		.argv = req->argv,
+		.env = req->env,
+		.cwd = req->cwd,
+		.timeout_s = req->timeout_s,
+		.stop = req->stop,
+	};
+	struct runner_result r = RUNNER_RESULT_INIT;
+	struct vmproto_msg msg = VMPROTO_MSG_INIT;
+	size_t used = 0;
+	int ret = -1;
+
+	profile_result_release(out);
+	if (!exchange(eq, &er, req->frequency_hz > 0 ? req->frequency_hz : 1,
+		      &r, &msg, &used)) {
+		if (r.status == RUNNER_INTERRUPTED) {
+			/* As profile_run(): a profile of that status. */
+			out->status = xstrdup("interrupted");
+			out->folded = xcalloc(1, sizeof(*out->folded));
+			strbuf_init(out->folded, 0);
+			ret = 0;
+		} else {
+			error_addf(err, "%s", r.err_tail.buf);
+		}
+		goto out;
+	}
+	ret = vmproto_get_profile(&msg, out, err);
+	if (!ret)
+		out->exit_code = r.exit_code;
+	consume_frame(eq, used);
+out:
+	runner_result_release(&r);
+	vmproto_msg_release(&msg);
+	return ret;
 }
 
 static void qemu_machine(struct executor *ex, struct machine_info *mi)
@@ -1316,6 +1392,7 @@ static const struct executor_ops qemu_ops = {
 	.machine = qemu_machine,
 	.free = qemu_free,
 	.boot = qemu_boot,
+	.profile = qemu_profile,
 };
 
 /* The kernels with their images' digests and releases. */

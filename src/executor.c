@@ -2,6 +2,7 @@
 #include "executor.h"
 
 #include "machine.h"
+#include "profile.h"
 #include "run-data.h"
 #include "util.h"
 
@@ -42,6 +43,14 @@ int executor_boot(struct executor *ex, size_t kernel, long number,
 	if (!ex->ops->boot)
 		BUG("executor '%s' boots no kernels", ex->ops->name);
 	return ex->ops->boot(ex, kernel, number, info, err);
+}
+
+int executor_profile(struct executor *ex, const struct profile_request *req,
+		     struct profile_result *out, struct strbuf *err)
+{
+	if (!ex->ops->profile)
+		return profile_run(req, out, err);
+	return ex->ops->profile(ex, req, out, err);
 }
 
 void executor_boot_info_release(struct executor_boot_info *info)

@@ -11,6 +11,8 @@ struct config;
 struct machine_info;
 struct monitor_record;
 struct plan;
+struct profile_request;
+struct profile_result;
 struct strvec;
 
 /*
@@ -123,6 +125,15 @@ struct executor_ops {
 	 */
 	int (*boot)(struct executor *ex, size_t kernel, long number,
 		    struct executor_boot_info *info, struct strbuf *err);
+	/*
+	 * Run req's command sampled, as profile_run() (profile.h) does,
+	 * where the executor runs its commands: NULL for the local one,
+	 * whose are profile_run()'s own. req->cgroup_procs is the local
+	 * executor's only. -1, with a line in err, when no profile could be
+	 * taken; a failed boot is one.
+	 */
+	int (*profile)(struct executor *ex, const struct profile_request *req,
+		       struct profile_result *out, struct strbuf *err);
 };
 
 /*
@@ -145,6 +156,10 @@ bool executor_boots(const struct executor *ex);
 /* Boot through ex's operations (see struct executor_ops). */
 int executor_boot(struct executor *ex, size_t kernel, long number,
 		  struct executor_boot_info *info, struct strbuf *err);
+
+/* Profile through ex's operations (see struct executor_ops). */
+int executor_profile(struct executor *ex, const struct profile_request *req,
+		     struct profile_result *out, struct strbuf *err);
 
 /* How the local executor monitors the iterations it runs. */
 struct executor_local_opts {

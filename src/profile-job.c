@@ -3,6 +3,7 @@
 
 #include "cgroup.h"
 #include "config.h"
+#include "executor.h"
 #include "machine.h"
 #include "profile.h"
 #include "session-check.h"
@@ -42,7 +43,7 @@ static int profile_one(struct session *s, const struct job *job, long seq,
 	int ret = -1;
 
 	machine_utc_now(started);
-	if (!profile_run(&req, &res, &why)) {
+	if (!executor_profile(s->ex, &req, &res, &why)) {
 		struct profile_rec rec = {
 			.run_id = lr->sum.id,
 			.benchmark = wl->name,
@@ -72,6 +73,19 @@ static int profile_one(struct session *s, const struct job *job, long seq,
 	return ret;
 }
 
+/*
+ * The profiles job took in its kernel's earlier boots, so that each boot's
+ * are numbered after them, as its iterations are (session-boots.c).
+ */
+static long profile_base(const struct session *s, const struct job *job)
+{
+	long per = s->cfg->warmup + s->measured;
+
+	if (!s->boot || !job->build || !s->iter_base || per <= 0)
+		return 0;
+	return s->iter_base[job->build->kernel] / per * s->measured;
+}
+
 int profile_job(struct session *s, size_t j, struct strbuf *err)
 {
 	const struct job *job = &s->plan->jobs[j];
@@ -80,14 +94,11 @@ int profile_job(struct session *s, size_t j, struct strbuf *err)
 	(void)err;
 	if (s->aborted)
 		return 0; /* on_error: abort: the run is over */
-	if (s->boot || s->opts.boots_nr) {
-		profile_warn(s, "not in guests yet (kernels:)");
-		return 0;
-	}
 	session_job_env(s->cfg, s->opts.path, job->build, job->wl, &env);
 	for (long k = 1; k <= s->measured; k++) {
 		if (session_flag_set(s->opts.stop) ||
-		    profile_one(s, job, k, (const char *const *)env.v))
+		    profile_one(s, job, profile_base(s, job) + k,
+				(const char *const *)env.v))
 			break;
 	}
 	strvec_clear(&env);

@@ -15,12 +15,14 @@ struct strbuf;
  * rows that are tested. The workload runs as in an iteration (its
  * argv, environment, cwd and cgroup) without its prepare and conclude
  * hooks. A profile that cannot be taken or stored is a warning, once;
- * the run goes on.
+ * the run goes on. In a guest (kernels:) the executor has its agent take
+ * them (executor_profile()), symbolised there, numbered after those of
+ * the kernel's earlier boots.
  */
 
 /*
- * Profile job j of session s, unless the session runs in guests (a
- * warning says so, once). Returns -1 only when the run cannot go on.
+ * Profile job j of session s, where its iterations ran. Returns -1 only
+ * when the run cannot go on.
  */
 int profile_job(struct session *s, size_t j, struct strbuf *err);
 

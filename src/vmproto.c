@@ -1,8 +1,12 @@
 /* vmproto: framed, checksummed messages between host and guest agent. */
 #include "vmproto.h"
 
+#include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "parse-num.h"
+#include "profile.h"
 #include "runner.h"
 #include "util.h"
 
@@ -363,4 +367,207 @@ int vmproto_get_result(const struct vmproto_msg *msg, struct runner_result *r,
 	r->sys_s = (double)vmproto_get_u64(msg, VMPROTO_T_SYS_NS, 0) / 1e9;
 	r->maxrss_kb = (int64_t)vmproto_get_u64(msg, VMPROTO_T_MAXRSS_KB, 0);
 	return 0;
+}
+
+/* One line of folded stacks: "stack COUNT\n", the newline included. */
+struct fold_line {
+	const char *p;
+	size_t len;
+	uint64_t count;
+};
+
+struct fold_lines {
+	struct fold_line *v;
+	size_t nr, alloc;
+};
+
+/*
+ * The lines of folded text of len bytes into lines, each with its count;
+ * -1 with a line in err for a line that is not "STACK COUNT".
+ */
+static int fold_split(const char *text, size_t len, struct fold_lines *lines,
+		      struct strbuf *err)
+{
+	struct strbuf num = STRBUF_INIT;
+	const char *p = text, *end = text + len;
+	int ret = -1;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *line_end = nl ? nl : end, *sp = line_end;
+		struct fold_line l = {.p = p};
+
+		while (sp > p && sp[-1] != ' ')
+			sp--;
+		strbuf_reset(&num);
+		strbuf_add(&num, sp, (size_t)(line_end - sp));
+		if (sp - 1 <= p || !parse_uint64(num.buf, &l.count)) {
+			error_addf(err,
+				   "protocol: profile line %zu is not "
+				   "'STACK COUNT'",
+				   lines->nr + 1);
+			goto out;
+		}
+		l.len = (size_t)(line_end - p) + (nl != NULL);
+		ALLOC_GROW(lines->v, lines->nr + 1, lines->alloc);
+		lines->v[lines->nr++] = l;
+		p = line_end + (nl != NULL);
+	}
+	ret = 0;
+out:
+	strbuf_release(&num);
+	return ret;
+}
+
+/* More samples first; among equals, the earlier line (a stable order). */
+static int fold_cmp(const void *a, const void *b)
+{
+	const struct fold_line *x = *(const struct fold_line *const *)a;
+	const struct fold_line *y = *(const struct fold_line *const *)b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->p < y->p ? -1 : x->p > y->p;
+}
+
+/*
+ * The lines of folded, as many of those with the most samples as fit in
+ * max bytes, into out in their order; what was left out in *left_lines
+ * and *left_samples, and the samples kept in *kept.
+ */
+static void fold_cap(const struct fold_lines *lines, size_t max,
+		     struct strbuf *out, size_t *left_lines,
+		     uint64_t *left_samples, uint64_t *kept)
+{
+	const struct fold_line **order = xcalloc(lines->nr + 1, sizeof(*order));
+	bool *keep = xcalloc(lines->nr + 1, sizeof(*keep));
+	size_t used = 0;
+
+	for (size_t i = 0; i < lines->nr; i++)
+		order[i] = &lines->v[i];
+	qsort(order, lines->nr, sizeof(*order), fold_cmp);
+	*left_lines = 0;
+	*left_samples = *kept = 0;
+	for (size_t i = 0; i < lines->nr; i++) {
+		if (used + order[i]->len <= max) {
+			used += order[i]->len;
+			keep[order[i] - lines->v] = true;
+		} else {
+			++*left_lines;
+			*left_samples += order[i]->count;
+		}
+	}
+	for (size_t i = 0; i < lines->nr; i++) {
+		if (!keep[i])
+			continue;
+		strbuf_add(out, lines->v[i].p, lines->v[i].len);
+		*kept += lines->v[i].count;
+	}
+	free(order);
+	free(keep);
+}
+
+void vmproto_put_profile(struct strbuf *out, const struct profile_result *p,
+			 size_t max_bytes)
+{
+	struct fold_lines lines = {0};
+	struct strbuf stacks = STRBUF_INIT, missing = STRBUF_INIT,
+		      why = STRBUF_INIT;
+	const char *text = p->folded ? p->folded->buf : "";
+	size_t len = p->folded ? p->folded->len : 0, left_lines = 0;
+	uint64_t samples = p->samples, left_samples = 0;
+
+	vmproto_put_str(out, VMPROTO_T_PROFILE_STATUS,
+			p->status ? p->status : "ok");
+	if (p->missing)
+		strbuf_addstr(&missing, p->missing);
+	if (max_bytes && len > max_bytes &&
+	    !fold_split(text, len, &lines, &why)) {
+		fold_cap(&lines, max_bytes, &stacks, &left_lines, &left_samples,
+			 &samples);
+		text = stacks.buf;
+		len = stacks.len;
+		strbuf_addf(&missing,
+			    "%s%zu stacks of %" PRIu64 " samples left out, "
+			    "over the %zu bytes of stacks the link carries",
+			    missing.len ? "; " : "", left_lines, left_samples,
+			    max_bytes);
+	}
+	vmproto_put(out, VMPROTO_T_PROFILE_STACKS, text, len);
+	vmproto_put_u64(out, VMPROTO_T_PROFILE_SAMPLES, samples);
+	vmproto_put_u64(out, VMPROTO_T_PROFILE_LOST, p->lost);
+	if (missing.len)
+		vmproto_put(out, VMPROTO_T_PROFILE_MISSING, missing.buf,
+			    missing.len);
+	free(lines.v);
+	strbuf_release(&stacks);
+	strbuf_release(&missing);
+	strbuf_release(&why);
+}
+
+/* The status names profile.h gives, the only ones accepted. */
+static bool profile_status_known(const char *s)
+{
+	static const char *const names[] = {"ok", "exit", "signal", "timeout",
+					    "interrupted"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(s, names[i]))
+			return true;
+	return false;
+}
+
+int vmproto_get_profile(const struct vmproto_msg *msg, struct profile_result *p,
+			struct strbuf *err)
+{
+	const struct vmproto_field *stacks =
+		vmproto_get(msg, VMPROTO_T_PROFILE_STACKS);
+	struct fold_lines lines = {0};
+	struct strbuf status = STRBUF_INIT, missing = STRBUF_INIT,
+		      why = STRBUF_INIT;
+	uint64_t sum = 0, samples;
+	int ret = -1;
+
+	profile_result_release(p);
+	if (vmproto_get_str(msg, VMPROTO_T_PROFILE_ERR, &why)) {
+		error_addf(err, "in the guest: %s", why.buf);
+		goto out;
+	}
+	if (!vmproto_get_str(msg, VMPROTO_T_PROFILE_STATUS, &status) ||
+	    !stacks) {
+		error_addf(err, "protocol: the agent sent no profile");
+		goto out;
+	}
+	if (!profile_status_known(status.buf)) {
+		error_addf(err, "protocol: unknown profile status '%s'",
+			   status.buf);
+		goto out;
+	}
+	if (fold_split((const char *)stacks->data, stacks->len, &lines, err))
+		goto out;
+	for (size_t i = 0; i < lines.nr; i++)
+		sum += lines.v[i].count;
+	samples = vmproto_get_u64(msg, VMPROTO_T_PROFILE_SAMPLES, UINT64_MAX);
+	if (sum != samples) {
+		error_addf(err,
+			   "protocol: profile stacks of %" PRIu64
+			   " samples, not the %" PRIu64 " announced",
+			   sum, samples);
+		goto out;
+	}
+	p->status = strbuf_detach(&status, NULL);
+	p->folded = xcalloc(1, sizeof(*p->folded));
+	strbuf_init(p->folded, stacks->len);
+	strbuf_add(p->folded, stacks->data, stacks->len);
+	p->samples = samples;
+	p->lost = vmproto_get_u64(msg, VMPROTO_T_PROFILE_LOST, 0);
+	if (vmproto_get_str(msg, VMPROTO_T_PROFILE_MISSING, &missing))
+		p->missing = strbuf_detach(&missing, NULL);
+	ret = 0;
+out:
+	free(lines.v);
+	strbuf_release(&status);
+	strbuf_release(&missing);
+	strbuf_release(&why);
+	return ret;
 }

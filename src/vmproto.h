@@ -72,6 +72,14 @@ enum vmproto_tag {
 	 * serial link again).
 	 */
 	VMPROTO_T_ENV_SAME = 8,
+	/*
+	 * u64 Hz: run the command under the sampler (profile.h) rather
+	 * than the runner, its stdout and stderr to /dev/null, and answer
+	 * with its profile (the PROFILE fields below) besides the result.
+	 */
+	VMPROTO_T_PROFILE_HZ = 9,
+	/* u64 bytes of folded stacks the answer may carry (0: no cap) */
+	VMPROTO_T_PROFILE_MAX = 10,
 	/* RESULT */
 	VMPROTO_T_STATUS = 20,	    /* u64 enum runner_status */
 	VMPROTO_T_EXIT_CODE = 21,   /* u64 */
@@ -92,10 +100,18 @@ enum vmproto_tag {
 	VMPROTO_T_MONITOR_ERR = 32, /* why there are no snapshots */
 	VMPROTO_T_PERF_COUNTS = 33, /* "event count" lines */
 	VMPROTO_T_PERF_ABSENT = 34, /* the events not counted and why */
+	/* A profile (VMPROTO_T_PROFILE_HZ): see vmproto_put_profile(). */
+	VMPROTO_T_PROFILE_STATUS = 35,	/* "ok", "exit", ... (profile.h) */
+	VMPROTO_T_PROFILE_STACKS = 36,	/* folded "a;b;c N" lines */
+	VMPROTO_T_PROFILE_SAMPLES = 37, /* u64, in the stacks sent */
+	VMPROTO_T_PROFILE_LOST = 38,	/* u64, lost in the guest */
+	VMPROTO_T_PROFILE_MISSING = 39, /* what had no symbol, or absent */
 	/* HELLO */
 	VMPROTO_T_RELEASE = 40, /* uname -r */
 	VMPROTO_T_CMDLINE = 41, /* /proc/cmdline */
 	VMPROTO_T_FACT = 42,	/* NAME=VALUE, a machine fact */
+	/* RESULT, of a profile that could not be taken: why */
+	VMPROTO_T_PROFILE_ERR = 43,
 };
 
 /* One field of a decoded frame; data points into the parsed buffer. */
@@ -222,5 +238,27 @@ void vmproto_put_result(struct strbuf *out, const struct runner_result *r);
  */
 int vmproto_get_result(const struct vmproto_msg *msg, struct runner_result *r,
 		       struct strbuf *err);
+
+struct profile_result;
+
+/*
+ * Append the fields of the profile p to a RESULT frame being built: its
+ * status, lost count, what had no symbol, and its folded stacks, at most
+ * max_bytes of them (0: all). Over the cap, the stacks with the fewest
+ * samples are left out, whole lines, so that the shares of the others
+ * stay as they were (the link carries a guest's answer only so fast);
+ * SAMPLES counts what is sent, and MISSING says how much was left out.
+ */
+void vmproto_put_profile(struct strbuf *out, const struct profile_result *p,
+			 size_t max_bytes);
+/*
+ * Fill p (released first, then the caller's) from a RESULT message that
+ * answers a request with VMPROTO_T_PROFILE_HZ. -1 with a line in err
+ * when the agent could not profile (its reason), or sent no profile (an
+ * agent that predates profiles ignores the request's field) or one whose
+ * stacks are not folded lines whose counts add up to its samples.
+ */
+int vmproto_get_profile(const struct vmproto_msg *msg, struct profile_result *p,
+			struct strbuf *err);
 
 #endif /* MMCMP_VMPROTO_H */

@@ -3,12 +3,14 @@
  * a request and a result round trip, every truncation and every
  * single-byte corruption of a frame, none of which may decode, and a
  * host's wait for one answer among noise, stale results and false
- * headers.
+ * headers; a profile's fields, capped to the stacks with the most
+ * samples, and the answers a host refuses as a profile.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tap.h"
+#include "profile.h"
 #include "runner.h"
 #include "util.h"
 #include "vmproto.h"
@@ -418,10 +420,126 @@ static void test_await(void)
 	}
 }
 
+/*
+ * Profiles through a RESULT frame: put with a cap of max bytes (0: none),
+ * what the host gets back. "m;a 5\n" is 6 bytes, "m;b 3\n" and "m;c 1\n"
+ * too: a cap of 12 keeps the two with the most samples, in their order.
+ */
+static const struct {
+	const char *folded;
+	uint64_t samples;
+	size_t max;
+	const char *want, *missing; /* missing: a part of it, or NULL */
+	uint64_t want_samples;
+} profile_cases[] = {
+	{"m;a 5\nm;b 3\nm;c 1\n", 9, 0, "m;a 5\nm;b 3\nm;c 1\n", NULL, 9},
+	{"m;a 5\nm;b 3\nm;c 1\n", 9, 18, "m;a 5\nm;b 3\nm;c 1\n", NULL, 9},
+	{"m;c 1\nm;a 5\nm;b 3\n", 9, 12, "m;a 5\nm;b 3\n",
+	 "1 stacks of 1 samples left out", 8},
+	{"m;c 1\nm;a 5\nm;b 3\n", 9, 17, "m;a 5\nm;b 3\n",
+	 "1 stacks of 1 samples left out", 8},
+	{"m;a 5\nm;b 3\nm;c 1\n", 9, 5, "", "3 stacks of 9 samples", 0},
+	{"", 0, 4, "", NULL, 0},
+};
+
+static void test_profile(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(profile_cases); i++) {
+		static char status[] = "ok";
+		struct strbuf folded = STRBUF_INIT, f = STRBUF_INIT,
+			      err = STRBUF_INIT;
+		struct profile_result p = PROFILE_RESULT_INIT,
+				      got = PROFILE_RESULT_INIT;
+		struct vmproto_msg msg = VMPROTO_MSG_INIT;
+		size_t start = vmproto_begin(&f, VMPROTO_RESULT, 3), used;
+		bool good;
+
+		strbuf_addstr(&folded, profile_cases[i].folded);
+		p.status = status;
+		p.folded = &folded;
+		p.samples = profile_cases[i].samples;
+		p.lost = 2;
+		vmproto_put_profile(&f, &p, profile_cases[i].max);
+		vmproto_end(&f, start);
+		good = vmproto_frame_parse((const uint8_t *)f.buf, f.len, &used,
+					   &msg, &err) == VMPROTO_FRAME &&
+		       !vmproto_get_profile(&msg, &got, &err);
+		ok(good && !strcmp(got.status, "ok") &&
+			   !strcmp(got.folded->buf, profile_cases[i].want) &&
+			   got.samples == profile_cases[i].want_samples &&
+			   got.lost == 2 &&
+			   (profile_cases[i].missing
+				    ? got.missing &&
+					      strstr(got.missing,
+						     profile_cases[i].missing)
+				    : !got.missing),
+		   "profile case %zu: %s", i,
+		   good ? (got.missing ? got.missing : "all sent") : err.buf);
+		profile_result_release(&got);
+		vmproto_msg_release(&msg);
+		strbuf_release(&folded);
+		strbuf_release(&f);
+		strbuf_release(&err);
+	}
+}
+
+/* RESULT frames that are no profile, and what the host says of them. */
+static const struct {
+	const char *status, *stacks, *agent_err;
+	uint64_t samples;
+	const char *want;
+} bad_profile_cases[] = {
+	{NULL, NULL, NULL, 0, "the agent sent no profile"},
+	{"ok", NULL, NULL, 0, "the agent sent no profile"},
+	{"maybe", "m 1\n", NULL, 1, "unknown profile status 'maybe'"},
+	{"ok", "m 1\nm;a 2\n", NULL, 4, "of 3 samples, not the 4 announced"},
+	{"ok", "m 1\nm;a\n", NULL, 3, "profile line 2 is not 'STACK COUNT'"},
+	{"ok", "m 1\n 2\n", NULL, 3, "profile line 2 is not"},
+	{"ok", "m 1\n\n", NULL, 1, "profile line 2 is not"},
+	{"ok", "m -1\n", NULL, 1, "profile line 1 is not"},
+	{NULL, NULL, "cannot profile: perf_event_open: ENOSYS", 0,
+	 "in the guest: cannot profile: perf_event_open: ENOSYS"},
+};
+
+static void test_bad_profile(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(bad_profile_cases); i++) {
+		struct strbuf f = STRBUF_INIT, err = STRBUF_INIT;
+		struct profile_result got = PROFILE_RESULT_INIT;
+		struct vmproto_msg msg = VMPROTO_MSG_INIT;
+		size_t start = vmproto_begin(&f, VMPROTO_RESULT, 3), used;
+		int ret = 0;
+
+		if (bad_profile_cases[i].status)
+			vmproto_put_str(&f, VMPROTO_T_PROFILE_STATUS,
+					bad_profile_cases[i].status);
+		if (bad_profile_cases[i].stacks)
+			vmproto_put_str(&f, VMPROTO_T_PROFILE_STACKS,
+					bad_profile_cases[i].stacks);
+		if (bad_profile_cases[i].agent_err)
+			vmproto_put_str(&f, VMPROTO_T_PROFILE_ERR,
+					bad_profile_cases[i].agent_err);
+		vmproto_put_u64(&f, VMPROTO_T_PROFILE_SAMPLES,
+				bad_profile_cases[i].samples);
+		vmproto_end(&f, start);
+		if (vmproto_frame_parse((const uint8_t *)f.buf, f.len, &used,
+					&msg, &err) == VMPROTO_FRAME)
+			ret = vmproto_get_profile(&msg, &got, &err);
+		ok(ret == -1 && strstr(err.buf, bad_profile_cases[i].want) &&
+			   !got.folded && !got.status,
+		   "bad profile case %zu: %s", i, err.buf);
+		profile_result_release(&got);
+		vmproto_msg_release(&msg);
+		strbuf_release(&f);
+		strbuf_release(&err);
+	}
+}
+
 int main(void)
 {
 	plan((int)ARRAY_SIZE(crc_cases) + 16 + 10 +
-	     2 * (int)ARRAY_SIZE(await_cases));
+	     2 * (int)ARRAY_SIZE(await_cases) + (int)ARRAY_SIZE(profile_cases) +
+	     (int)ARRAY_SIZE(bad_profile_cases));
 	for (size_t i = 0; i < ARRAY_SIZE(crc_cases); i++) {
 		uint32_t got = vmproto_crc32(0, crc_cases[i].in,
 					     strlen(crc_cases[i].in));
@@ -434,5 +552,7 @@ int main(void)
 	test_overrun();
 	test_header_fields();
 	test_await();
+	test_profile();
+	test_bad_profile();
 	return tap_failed ? 1 : 0;
 }
