@@ -103,10 +103,13 @@ check "main;spin_b's fell, below zero" \
 	test "$(rows "json_extract(value, '\$.path') LIKE '%main;spin_b' AND
 		json_extract(value, '\$.significant') AND
 		json_extract(value, '\$.ci_high_pp') < 0")" -eq 2
-check "main's total share did not move: it is every sample on each side" \
+# Not "unmarked": the samples before main (the loader, start-up) are a
+# share that a loaded machine moves by a point or so, which five
+# iterations a side can mark; the split of work moves spin_a by 20.
+check "main's total share moved by less than 5 points" \
 	test "$(rows "json_extract(value, '\$.path') LIKE '%main' AND
 		json_extract(value, '\$.kind') = 'total' AND
-		NOT json_extract(value, '\$.significant')")" -ge 1
+		abs(json_extract(value, '\$.change_pp')) < 5")" -ge 1
 expect_status 2 "an unknown --by" "$MMCMP" explain --by line half more
 grep_file "$TMP/err" "unknown --by 'line'" "is named"
 
