@@ -53,9 +53,14 @@ expect_status 0 "a profiled run in a guest" \
 	"$MMCMP" run -q --profile --label half "$TMP/half.yaml"
 check "without a warning that profiles were not taken" \
 	test "$(grep -c 'profiles not taken' "$TMP/err")" -eq 0
+# Not a count the work fixes: under a loaded host the guest's sampling
+# timer misses the periods its vCPU was descheduled for (about 550
+# samples a profile here idle, fewer in CI).
 check "as many profiles as measured iterations, numbered 1 to 4" \
 	test "$(q "SELECT group_concat(seq) FROM (SELECT seq FROM profile
-		WHERE status = 'ok' AND samples > 500 ORDER BY seq)")" = "1,2,3,4"
+		WHERE status = 'ok' AND samples > 20 AND lost = 0 ORDER BY seq)")" = "1,2,3,4"
+q "SELECT '# profile ' || seq || ': ' || status || ', ' || samples || ' samples, ' ||
+	lost || ' lost' FROM profile ORDER BY seq"
 check "which are no iterations of the run" \
 	test "$(q 'SELECT count(*) FROM iteration')" -eq 4
 check "their stacks name the workload's functions, symbolised in the guest" \
