@@ -22,6 +22,7 @@
 #include "strmap.h"
 #include "strvec.h"
 #include "util.h"
+#include "uuid.h"
 
 /* A log larger than this is not an mmtests log. */
 #define MMTESTS_MAX_FILE_BYTES ((size_t)256 << 20)
@@ -1574,7 +1575,6 @@ static void run_uuid(const struct run_full *rf, char out[37])
 {
 	struct strbuf sb = STRBUF_INIT;
 	char hex[65];
-	size_t k = 0;
 
 	strbuf_addf(&sb, "mmtests\n%s\n", rf->info.label);
 	for (size_t i = 0; i < rf->ops_nr; i++)
@@ -1599,14 +1599,7 @@ static void run_uuid(const struct run_full *rf, char out[37])
 				    it->monitor->vmstat.v[v].value);
 	}
 	sha256_hex(sb.buf, sb.len, hex);
-	hex[12] = '8';
-	hex[16] = "89ab"[strtol((char[]){hex[16], 0}, NULL, 16) & 3];
-	for (size_t i = 0; i < 32; i++) {
-		if (i == 8 || i == 12 || i == 16 || i == 20)
-			out[k++] = '-';
-		out[k++] = hex[i];
-	}
-	out[k] = '\0';
+	uuid_from_sha256(hex, out);
 	strbuf_release(&sb);
 }
 

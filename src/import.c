@@ -24,6 +24,7 @@
 #include "strmap.h"
 #include "strvec.h"
 #include "util.h"
+#include "uuid.h"
 
 #define IMPORT_MIN_DECIMALS 2
 #define IMPORT_MAX_DECIMALS 12
@@ -332,20 +333,12 @@ static void builder_uuid(const char *format, const char *label, const char *buf,
 {
 	struct strbuf id = STRBUF_INIT;
 	char hex[65];
-	size_t o = 0;
 
 	/* The file is hashed where it is: a copy would double its memory. */
 	strbuf_addf(&id, "mmcmp-import%c%s%c%s%c", 0, format, 0, label, 0);
 	sha256_hex2(id.buf, id.len, buf, len, hex);
 	strbuf_release(&id);
-	hex[12] = '8';
-	hex[16] = "89ab"[(hex[16] - (hex[16] >= 'a' ? 'a' - 10 : '0')) & 3];
-	for (size_t i = 0; i < 32; i++) {
-		if (i == 8 || i == 12 || i == 16 || i == 20)
-			out[o++] = '-';
-		out[o++] = hex[i];
-	}
-	out[o] = '\0';
+	uuid_from_sha256(hex, out);
 }
 
 void import_builder_finish(struct import_builder *b, const char *path,

@@ -13,6 +13,7 @@
 #include "strmap.h"
 #include "strvec.h"
 #include "util.h"
+#include "uuid.h"
 
 /* The parse of one file: its stacks so far and the sample being read. */
 struct fold {
@@ -246,7 +247,6 @@ static void import_uuid(const char *label, const char *benchmark,
 {
 	struct strbuf id = STRBUF_INIT, all = STRBUF_INIT;
 	char hex[65];
-	size_t o = 0;
 
 	strbuf_addf(&id, "mmcmp-import%cperf-script%c%s%c%s%c", 0, 0, label, 0,
 		    benchmark, 0);
@@ -255,14 +255,7 @@ static void import_uuid(const char *label, const char *benchmark,
 		strbuf_addch(&all, '\0');
 	}
 	sha256_hex2(id.buf, id.len, all.buf, all.len, hex);
-	hex[12] = '8';
-	hex[16] = "89ab"[(hex[16] - (hex[16] >= 'a' ? 'a' - 10 : '0')) & 3];
-	for (size_t i = 0; i < 32; i++) {
-		if (i == 8 || i == 12 || i == 16 || i == 20)
-			out[o++] = '-';
-		out[o++] = hex[i];
-	}
-	out[o] = '\0';
+	uuid_from_sha256(hex, out);
 	strbuf_release(&id);
 	strbuf_release(&all);
 }

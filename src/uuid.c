@@ -1,4 +1,4 @@
-/* uuid: random (version 4) UUIDs. */
+/* uuid: random (version 4) UUIDs and name-based (version 8) ones. */
 #include "uuid.h"
 
 #include <errno.h>
@@ -73,4 +73,23 @@ int uuid_v4(char out[37], struct strbuf *err)
 		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9],
 		 b[10], b[11], b[12], b[13], b[14], b[15]);
 	return 0;
+}
+
+void uuid_from_sha256(const char hex[65], char out[37])
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < 32; i++) {
+		char c = hex[i];
+
+		if (i == 8 || i == 12 || i == 16 || i == 20)
+			out[o++] = '-';
+		/* RFC 9562, 5.8: version 8, variant 10 in the top bits. */
+		if (i == 12)
+			c = '8';
+		else if (i == 16)
+			c = "89ab"[(c - (c >= 'a' ? 'a' - 10 : '0')) & 3];
+		out[o++] = c;
+	}
+	out[o] = '\0';
 }

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -18,6 +19,7 @@
 #include "run-data.h"
 #include "machine.h"
 #include "monitor.h"
+#include "sha256.h"
 #include "store.h"
 #include "strbuf.h"
 #include "util.h"
@@ -113,7 +115,7 @@ static int64_t query(struct store *st, const char *sql)
 static void test_uuid(void)
 {
 	struct strbuf err = STRBUF_INIT;
-	char a[37], b[37];
+	char a[37], b[37], hex[65];
 	bool shape = true;
 
 	ok(!uuid_v4(a, &err) && !uuid_v4(b, &err), "uuid_v4 succeeds");
@@ -129,6 +131,16 @@ static void test_uuid(void)
 	   "uuid is version 4, RFC variant");
 	ok(strcmp(a, b), "two uuids differ");
 	strbuf_release(&err);
+
+	/* SHA-256 of "abc" (FIPS 180-2, B.1), its version and variant set. */
+	sha256_hex("abc", 3, hex);
+	uuid_from_sha256(hex, a);
+	is_str(a, "ba7816bf-8f01-8fea-8141-40de5dae2223",
+	       "uuid_from_sha256: version 8, variant 10 from digit 4");
+	memcpy(hex, "0000000000000000f", 17);
+	uuid_from_sha256(hex, a);
+	is_str(a, "00000000-0000-8000-b141-40de5dae2223",
+	       "uuid_from_sha256: variant digit f becomes b");
 }
 
 /* One run with two benchmarks, warm-ups and a failed iteration. */
