@@ -101,6 +101,51 @@ need() {
 	command -v "$1" >/dev/null 2>&1 || skip_all "no $1 command ($2)"
 }
 
+# q SQL: run SQL on the test's database, rows on lines.
+q() {
+	sqlite3 "$MMCMP_DB" "$1"
+}
+
+# need_guest: skip the whole test unless a guest can boot here: qemu,
+# the static guest agent and a kernel, $MMCMP_TEST_KERNEL or else the
+# newest /boot/vmlinuz-*-cloud-amd64 (linux-image-cloud-amd64), which is
+# left in $kernel. scripts/setup installs both packages.
+need_guest() {
+	need_guest_kernel
+	need qemu-system-x86_64 "Debian package qemu-system-x86"
+	if [ ! -x "$MMCMP_BUILDDIR/guest/mmcmp-agent" ]; then
+		skip_all "the guest agent is not built here (no static linking, or a sanitizer build)"
+	fi
+}
+
+# need_guest_kernel: need_guest's kernel alone, in $kernel.
+need_guest_kernel() {
+	kernel=${MMCMP_TEST_KERNEL:-}
+	if [ -z "$kernel" ]; then
+		for f in /boot/vmlinuz-*-cloud-amd64; do
+			[ -r "$f" ] && kernel=$f
+		done
+	fi
+	if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
+		skip_all "no kernel image (Debian package linux-image-cloud-amd64, or MMCMP_TEST_KERNEL)"
+	fi
+}
+
+# cpu_first: for a test that waits on an emulator and is among the
+# longest of the suite. As root, its processes (qemu too) get the CPU
+# before the shorter tests beside it rather than wait longest for a
+# core. meson test starts each test in a session of its own, which the
+# kernel schedules as an autogroup, fairly against the other tests'
+# whatever their nice values: so the autogroup's nice is set too. Only
+# for tests that read no timing: this changes only when they end.
+cpu_first() {
+	[ "$(id -u)" = 0 ] || return 0
+	renice -n -10 -p $$ >/dev/null 2>&1 || :
+	if [ -w /proc/$$/autogroup ]; then
+		echo -10 >/proc/$$/autogroup 2>/dev/null || :
+	fi
+}
+
 # memory_limited KB COMMAND...: run COMMAND with KB of address space when
 # this build of mmcmp starts under such a limit; a sanitizer build, whose
 # shadow memory needs terabytes of it, runs COMMAND unbounded.

@@ -64,9 +64,6 @@ awk -v seed="$seed" -v n="$rounds" \
 	'BEGIN { srand(seed); for (i = 0; i < n; i++) printf "%.3f\n", 0.05 + 1.5 * rand() }' \
 	>"$TMP/delays"
 
-q() {
-	sqlite3 "$MMCMP_DB" "$1"
-}
 
 r=0
 outlived=0

@@ -8,9 +8,6 @@
 
 need sqlite3 "Debian package sqlite3"
 
-q() {
-	sqlite3 "$MMCMP_DB" "$1"
-}
 
 cat >"$TMP/good.yaml" <<EOF2
 name: good

@@ -22,9 +22,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-q() {
-	sqlite3 "$MMCMP_DB" "$1"
-}
 
 # finish PID: wait (at most 20 s) for background mmcmp PID to end; its exit
 # status in $st, 255 when it had to be killed.

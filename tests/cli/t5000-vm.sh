@@ -13,40 +13,12 @@
 # (linux-image-cloud-amd64); scripts/setup installs both.
 . ./lib.sh
 : "${WORKLOAD_PAGE_FAULT:?}"
-
-kernel=${MMCMP_TEST_KERNEL:-}
-if [ -z "$kernel" ]; then
-	for f in /boot/vmlinuz-*-cloud-amd64; do
-		[ -r "$f" ] && kernel=$f
-	done
-fi
-need qemu-system-x86_64 "Debian package qemu-system-x86"
-if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
-	skip_all "no kernel image (Debian package linux-image-cloud-amd64, or MMCMP_TEST_KERNEL)"
-fi
-if [ ! -x "$MMCMP_BUILDDIR/guest/mmcmp-agent" ]; then
-	skip_all "the guest agent is not built here (no static linking, or a sanitizer build)"
-fi
+need_guest
 need sqlite3 "Debian package sqlite3"
-# The emulator is what this test waits on, and it is among the longest
-# tests of the suite: as root, its processes (qemu too) get the CPU
-# before the shorter tests beside it rather than wait longest for a
-# core. meson test starts each test in a session of its own, which the
-# kernel schedules as an autogroup, fairly against the other tests'
-# whatever their nice values: so the autogroup's nice is set too. It
-# reads no timing, so this changes only when it ends.
-if [ "$(id -u)" = 0 ]; then
-	renice -n -10 -p $$ >/dev/null 2>&1 || :
-	if [ -w /proc/$$/autogroup ]; then
-		echo -10 >/proc/$$/autogroup 2>/dev/null || :
-	fi
-fi
+cpu_first
 echo "# kernel $kernel"
 # The executor's directory, and so qemu's command line, under $TMP.
 export TMPDIR="$TMP"
-q() {
-	sqlite3 "$MMCMP_DB" "$1"
-}
 
 # 1. Two kernels x 2 boots x 2 iterations, A B B A. The workload runs
 # from a copy under $TMP, which is below /tmp: the guest must not hide

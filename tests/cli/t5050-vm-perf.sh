@@ -7,24 +7,9 @@
 # Needs qemu-system-x86_64 and a kernel, as t5000-vm.sh.
 . ./lib.sh
 TOUCH=${TOUCH_PAGES:?run through meson test}
-kernel=${MMCMP_TEST_KERNEL:-}
-if [ -z "$kernel" ]; then
-	for f in /boot/vmlinuz-*-cloud-amd64; do
-		[ -r "$f" ] && kernel=$f
-	done
-fi
-need qemu-system-x86_64 "Debian package qemu-system-x86"
-if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
-	skip_all "no kernel image (Debian package linux-image-cloud-amd64, or MMCMP_TEST_KERNEL)"
-fi
-if [ ! -x "$MMCMP_BUILDDIR/guest/mmcmp-agent" ]; then
-	skip_all "the guest agent is not built here (no static linking, or a sanitizer build)"
-fi
+need_guest
 need sqlite3 "Debian package sqlite3"
 export TMPDIR="$TMP"
-q() {
-	sqlite3 "$MMCMP_DB" "$1"
-}
 
 # 16 MiB written page by page: at least 4096 faults in the guest.
 cat >"$TMP/vm.yaml" <<EOF2

@@ -7,34 +7,10 @@
 # below): it boots by kexec inside the guest.
 . ./lib.sh
 : "${WORKLOAD_PAGE_FAULT:?}"
-
-kernel=${MMCMP_TEST_KERNEL:-}
-if [ -z "$kernel" ]; then
-	for f in /boot/vmlinuz-*-cloud-amd64; do
-		[ -r "$f" ] && kernel=$f
-	done
-fi
-if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
-	skip_all "no kernel image (Debian package linux-image-cloud-amd64, or MMCMP_TEST_KERNEL)"
-fi
+need_guest_kernel
 need sqlite3 "Debian package sqlite3"
 [ "$(id -u)" = 0 ] || skip_all "a campaign is started as root"
-# The emulator is what this test waits on, and it is among the longest
-# tests of the suite: as root, its processes (qemu too) get the CPU
-# before the shorter tests beside it rather than wait longest for a
-# core. meson test starts each test in a session of its own, which the
-# kernel schedules as an autogroup, fairly against the other tests'
-# whatever their nice values: so the autogroup's nice is set too. It
-# reads no timing, so this changes only when it ends.
-if [ "$(id -u)" = 0 ]; then
-	renice -n -10 -p $$ >/dev/null 2>&1 || :
-	if [ -w /proc/$$/autogroup ]; then
-		echo -10 >/proc/$$/autogroup 2>/dev/null || :
-	fi
-fi
-q() {
-	sqlite3 "$MMCMP_DB" "$1"
-}
+cpu_first
 # is DESCRIPTION GOT WANT: pass when GOT is WANT, else show both.
 is() {
 	if [ "$2" = "$3" ]; then
