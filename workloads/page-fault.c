@@ -299,23 +299,8 @@ static int run_processes(struct pf_shared *sh, const struct pf_params *p)
 	if (started == p->tasks)
 		ret = measure(sh, p);
 	atomic_store(&sh->stop, 1);
-	for (int i = 0; i < started; i++) {
-		int status;
-		pid_t got;
-
-		do {
-			got = waitpid(pids[i], &status, 0);
-		} while (got < 0 && errno == EINTR);
-		if (got < 0) {
-			wl_error(PROG, "cannot wait for task %d: %s", i,
-				 strerror(errno));
-			ret = -1;
-		} else if (WIFSIGNALED(status)) {
-			wl_error(PROG, "task %d killed by signal %d", i,
-				 WTERMSIG(status));
-			ret = -1;
-		}
-	}
+	if (wl_reap(PROG, pids, started, "task", false))
+		ret = -1;
 	free(pids);
 	return ret;
 }

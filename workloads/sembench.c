@@ -119,25 +119,6 @@ static int measure(const struct sb_params *p)
 	return 0;
 }
 
-static int reap(const pid_t *pids, int n)
-{
-	int ret = 0;
-
-	for (int i = 0; i < n; i++) {
-		int status;
-		pid_t got;
-
-		do {
-			got = waitpid(pids[i], &status, 0);
-		} while (got < 0 && errno == EINTR);
-		if (got < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-			wl_error(PROG, "process %d failed", i);
-			ret = -1;
-		}
-	}
-	return ret;
-}
-
 static int start(struct sb_params *p, pid_t *pids)
 {
 	pid_t self = getpid();
@@ -191,7 +172,7 @@ static int run(struct sb_params *p)
 		ret = -1;
 	/* Removing the set wakes every waiter with EIDRM: they exit. */
 	semctl(p->semid, 0, IPC_RMID);
-	if (reap(pids, started > 0 ? started : 0))
+	if (wl_reap(PROG, pids, started > 0 ? started : 0, "process", true))
 		ret = -1;
 	munmap(p->slot, len);
 out:

@@ -98,36 +98,6 @@ static MMCMP_NORETURN void um_child(const struct um_params *p, size_t len,
 	_exit(0);
 }
 
-/* Wait for the n processes; -1 after a message if one failed. */
-static int um_reap(const pid_t *pids, int n)
-{
-	int ret = 0;
-
-	for (int i = 0; i < n; i++) {
-		int status;
-		pid_t got;
-
-		do {
-			got = waitpid(pids[i], &status, 0);
-		} while (got < 0 && errno == EINTR);
-		if (got < 0) {
-			wl_error(PROG, "cannot wait for process %d: %s", i,
-				 strerror(errno));
-			ret = -1;
-		} else if (WIFSIGNALED(status)) {
-			wl_error(PROG, "process %d killed by signal %d%s", i,
-				 WTERMSIG(status),
-				 WTERMSIG(status) == SIGKILL
-					 ? " (the OOM killer?)"
-					 : "");
-			ret = -1;
-		} else if (WEXITSTATUS(status)) {
-			ret = -1;
-		}
-	}
-	return ret;
-}
-
 static double tv_seconds(const struct timeval *tv)
 {
 	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
@@ -163,7 +133,9 @@ static int run(const struct um_params *p)
 	if (started < p->tasks)
 		for (int i = 0; i < started; i++)
 			kill(pids[i], SIGKILL);
-	ret = um_reap(pids, started) || started < p->tasks ? -1 : 0;
+	ret = wl_reap(PROG, pids, started, "process", true);
+	if (started < p->tasks)
+		ret = -1;
 	free(pids);
 	if (!ret && !wl_interrupted()) {
 		getrusage(RUSAGE_CHILDREN, &ru);

@@ -508,31 +508,6 @@ static int run_threads(const struct wis_params *p)
 	return ret;
 }
 
-/* Wait for the started tasks; -1 if one could not be waited for or died. */
-static int reap(const pid_t *pids, int started)
-{
-	int ret = 0;
-
-	for (int i = 0; i < started; i++) {
-		int status;
-		pid_t got;
-
-		do {
-			got = waitpid(pids[i], &status, 0);
-		} while (got < 0 && errno == EINTR);
-		if (got < 0) {
-			wl_error(PROG, "cannot wait for task %d: %s", i,
-				 strerror(errno));
-			ret = -1;
-		} else if (WIFSIGNALED(status)) {
-			wl_error(PROG, "task %d killed by signal %d", i,
-				 WTERMSIG(status));
-			ret = -1;
-		}
-	}
-	return ret;
-}
-
 static int run_processes(const struct wis_params *p)
 {
 	pid_t *pids = xcalloc((size_t)p->tasks, sizeof(*pids));
@@ -557,7 +532,7 @@ static int run_processes(const struct wis_params *p)
 	if (started == p->tasks)
 		ret = measure(p);
 	atomic_store(&p->sh->stop, 1);
-	if (reap(pids, started))
+	if (wl_reap(PROG, pids, started, "task", false))
 		ret = -1;
 	free(pids);
 	return ret;

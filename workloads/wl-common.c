@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "parse-num.h"
@@ -302,4 +304,36 @@ int wl_sleep_until(const struct timespec *when)
 				      NULL);
 	} while (ret == EINTR && !wl_interrupted());
 	return ret ? -1 : 0;
+}
+
+int wl_reap(const char *prog, const pid_t *pids, int n, const char *what,
+	    bool exit_fails)
+{
+	int ret = 0;
+
+	for (int i = 0; i < n; i++) {
+		int status;
+		pid_t got;
+
+		do {
+			got = waitpid(pids[i], &status, 0);
+		} while (got < 0 && errno == EINTR);
+		if (got < 0) {
+			wl_error(prog, "cannot wait for %s %d: %s", what, i,
+				 strerror(errno));
+			ret = -1;
+		} else if (WIFSIGNALED(status)) {
+			wl_error(prog, "%s %d killed by signal %d%s", what, i,
+				 WTERMSIG(status),
+				 WTERMSIG(status) == SIGKILL
+					 ? " (the OOM killer?)"
+					 : "");
+			ret = -1;
+		} else if (exit_fails && WEXITSTATUS(status)) {
+			wl_error(prog, "%s %d exited with status %d", what, i,
+				 WEXITSTATUS(status));
+			ret = -1;
+		}
+	}
+	return ret;
 }

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 /*
@@ -157,6 +158,16 @@ int wl_finish_stdout(const char *prog, int status);
  * below it). Prints nothing for nr 0.
  */
 void wl_print_latencies(const char *prefix, int64_t *ns, size_t nr);
+
+/*
+ * Wait for the n child processes at pids, called `what` and their index
+ * in messages ("task 3"). Returns 0, or -1 when one could not be waited
+ * for or was killed by a signal (a SIGKILL is said to be perhaps the OOM
+ * killer's), or, with exit_fails, exited with a status other than 0;
+ * each said on stderr as prog's.
+ */
+int wl_reap(const char *prog, const pid_t *pids, int n, const char *what,
+	    bool exit_fails);
 
 /*
  * The value of counter `name` in /proc/vmstat, or -1 if it cannot be read
