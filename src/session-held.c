@@ -87,6 +87,9 @@ static struct monitor_record *held_monitor(struct session *s,
 	held_values(s, &c->cgroup, &mon->cgroup);
 	held_values(s, &c->cgroup_start, &mon->cgroup_start);
 	held_values(s, &c->cgroup_end, &mon->cgroup_end);
+	held_values(s, &c->perf, &mon->perf);
+	if (mon->perf_absent)
+		c->perf_absent = held_name(s, mon->perf_absent);
 	c->samples = NULL;
 	c->samples_nr = c->samples_alloc = 0;
 	if (mon->samples_nr) {
@@ -119,6 +122,7 @@ static void held_iter_release(struct held_iter *h)
 		monitor_values_release(&m->cgroup);
 		monitor_values_release(&m->cgroup_start);
 		monitor_values_release(&m->cgroup_end);
+		monitor_values_release(&m->perf);
 		for (size_t i = 0; i < m->samples_nr; i++) {
 			monitor_values_release(&m->samples[i].vmstat);
 			monitor_values_release(&m->samples[i].cpu);

@@ -886,7 +886,9 @@ static void test_held_while_locked(const char *db, size_t free_at)
 	char *labels[] = {held, NULL};
 	struct session *s = NULL;
 	struct executor *ex = NULL;
-	struct executor_local_opts eo = {.monitors = true};
+	struct strvec events = STRVEC_INIT;
+	struct executor_local_opts eo = {.monitors = true,
+					 .perf_events = &events};
 	struct locker lk = {
 		.seen = {STRBUF_INIT, STRBUF_INIT, 0, 0, 0},
 		.take_at = 1,
@@ -909,6 +911,7 @@ static void test_held_while_locked(const char *db, size_t free_at)
 					  "    operation: op\n" TOTAL);
 	strbuf_addf(&counter, "%s.held", hook_log);
 	unlink(counter.buf);
+	strvec_push(&events, "task-clock");
 	if (config_load_buffer(&cfg, "t.yaml", text.buf, text.len, &err) ||
 	    plan_prepare(&cfg, NULL, &err) || plan_build(&plan, &cfg, &err) ||
 	    !(st = store_open(db, &err)) ||
@@ -945,6 +948,19 @@ static void test_held_while_locked(const char *db, size_t free_at)
 	   "lock %s: in the order they ran", when);
 	ok(count_of(st, "SELECT count(*) FROM iteration_monitor") == 5,
 	   "lock %s: each with its monitor record", when);
+	/*
+	 * A held record owns its values: a copy that shared the monitor's
+	 * buffers stored the last iteration's counts for every held one.
+	 * Where perf counts (root), the task-clock of each differs.
+	 */
+	if (count_of(st, "SELECT count(*) FROM iteration_perf"
+			 " WHERE counters <> '{}'") == 5)
+		ok(count_of(st, "SELECT count(DISTINCT counters)"
+				" FROM iteration_perf") == 5,
+		   "lock %s: each with its own perf counts", when);
+	else
+		printf("ok %d - # SKIP lock %s: perf counts nothing here\n",
+		       ++tap_run, when);
 	ok(count_of(st, "SELECT count(*) FROM run"
 			" WHERE label = 'held' AND status = 'complete'") == 1,
 	   "lock %s: the run is marked complete", when);
@@ -962,6 +978,7 @@ out:
 	strbuf_release(&text);
 	strbuf_release(&err);
 	strbuf_release(&counter);
+	strvec_clear(&events);
 	strbuf_release(&lk.seen.progress);
 	strbuf_release(&lk.seen.warnings);
 }
