@@ -126,6 +126,10 @@ CREATE TABLE sample (
 -- cgroup, the changes of its counters (cgroup) and its gauges at start
 -- and end (cgroup_start, cgroup_end), JSON objects as above named as in
 -- src/cgroup-stat.h: "memory.stat.pgfault", "memory.kmem.tcp.failcnt".
+-- From 0013, NULL in older rows: vmstat_end, the level at the end of every
+-- vmstat gauge not at 0 (nr_mlock, nr_anon_pages: src/monitor.h says which
+-- items are gauges; one left out stood at 0), whose vmstat value is only
+-- how far it moved.
 CREATE TABLE iteration_monitor (
 	iteration_id INTEGER PRIMARY KEY
 		REFERENCES iteration (id) ON DELETE CASCADE,
@@ -139,7 +143,8 @@ CREATE TABLE iteration_monitor (
 	loadavg_end REAL,
 	cgroup TEXT,
 	cgroup_start TEXT,
-	cgroup_end TEXT
+	cgroup_end TEXT,
+	vmstat_end TEXT
 ) STRICT;
 
 -- Periodic samples, seq from 1 in time order, t_s seconds after the

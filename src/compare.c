@@ -1250,34 +1250,21 @@ static void bench_durations(const struct compare_result *res,
 	}
 }
 
+/* The table of benchmark name among v[0..nr), or NULL. */
+static const struct monitor_table *find_table(const struct monitor_table *v,
+					      size_t nr, const char *name)
+{
+	for (size_t k = 0; k < nr; k++)
+		if (!strcmp(v[k].benchmark, name))
+			return &v[k];
+	return NULL;
+}
+
 /* The monitor table of benchmark name in rd, or NULL. */
 static const struct monitor_table *find_monitors(const struct run_data *rd,
 						 const char *name)
 {
-	for (size_t k = 0; k < rd->monitors_nr; k++)
-		if (!strcmp(rd->monitors[k].benchmark, name))
-			return &rd->monitors[k];
-	return NULL;
-}
-
-/* The cgroup table of benchmark name in rd, or NULL. */
-static const struct monitor_table *find_cgroups(const struct run_data *rd,
-						const char *name)
-{
-	for (size_t k = 0; k < rd->cgroups_nr; k++)
-		if (!strcmp(rd->cgroups[k].benchmark, name))
-			return &rd->cgroups[k];
-	return NULL;
-}
-
-/* The perf table of benchmark name in rd, or NULL. */
-static const struct monitor_table *find_perf(const struct run_data *rd,
-					     const char *name)
-{
-	for (size_t k = 0; k < rd->perf_nr; k++)
-		if (!strcmp(rd->perf[k].benchmark, name))
-			return &rd->perf[k];
-	return NULL;
+	return find_table(rd->monitors, rd->monitors_nr, name);
 }
 
 /* A note per run whose iterations of b shared a busy machine. */
@@ -1475,12 +1462,25 @@ static void op_gauge(struct compare_op *op, size_t nr,
 }
 
 /*
+ * Whether levels, a table of gauge levels, has one for every iteration
+ * of mt, its benchmark's vmstat table (the same iterations, in order).
+ */
+static bool levels_cover(const struct monitor_table *levels,
+			 const struct monitor_table *mt)
+{
+	return levels && mt && levels->iterations == mt->iterations;
+}
+
+/*
  * Add one counter of the "BENCH vmstat" table: each run's changes per
  * iteration (zeros where its table lacks the counter), none for a run
- * without a table.
+ * without a table; for a gauge, its level at the end of each iteration
+ * instead, from the run's table of levels lv[i] where that covers the
+ * run (lv NULL: no such tables, as for cgroup and perf tables).
  */
 static void monitor_add_op(struct compare_bench *b, char *const *labels,
 			   size_t nr, const struct monitor_table *const *mt,
+			   const struct monitor_table *const *lv,
 			   const char *name, bool perf, bool gauge,
 			   const struct compare_options *opts)
 {
@@ -1513,7 +1513,10 @@ static void monitor_add_op(struct compare_bench *b, char *const *labels,
 		}
 		if (!mt[i])
 			continue;
-		c = monitor_table_get(mt[i], name);
+		c = monitor_table_get(
+			gauge && levels_cover(lv ? lv[i] : NULL, mt[i]) ? lv[i]
+									: mt[i],
+			name);
 		tmp[i].name = (char *)name;
 		tmp[i].unit = (char *)(perf ? monitor_perf_unit(name) : "");
 		tmp[i].higher_better = perf && monitor_perf_higher_better(name);
@@ -1542,9 +1545,11 @@ static void kind_tables(const struct run_data *rd, bool cgroup, bool perf,
 static const struct monitor_table *
 kind_find(const struct run_data *rd, bool cgroup, bool perf, const char *bench)
 {
-	return perf	? find_perf(rd, bench)
-	       : cgroup ? find_cgroups(rd, bench)
-			: find_monitors(rd, bench);
+	const struct monitor_table *v;
+	size_t nr;
+
+	kind_tables(rd, cgroup, perf, &v, &nr);
+	return find_table(v, nr, bench);
 }
 
 /* The job of iteration k of mt, "" where it is not known. */
@@ -1614,12 +1619,44 @@ static void monitor_missing_note(struct compare_bench *b, char *const *labels,
 }
 
 /*
+ * The note of a vmstat table with gauge rows on the labels whose records
+ * have no gauge levels (an older mmcmp's), whose gauge cells are then
+ * the changes over each iteration.
+ */
+static void levels_note(struct compare_bench *b, char *const *labels, size_t nr,
+			const struct monitor_table *const *mt,
+			const struct monitor_table *const *lv)
+{
+	struct strbuf sb = STRBUF_INIT, names = STRBUF_INIT;
+	size_t named = 0;
+	bool gauges = false;
+
+	for (size_t o = 0; o < b->ops_nr; o++)
+		gauges |= b->ops[o].gauge;
+	for (size_t i = 0; gauges && i < nr; i++)
+		if (mt[i] && mt[i]->iterations && !levels_cover(lv[i], mt[i]))
+			strbuf_addf(&names, "%s'%s'", named++ ? ", " : "",
+				    labels[i]);
+	if (named) {
+		strbuf_addf(&sb,
+			    "gauge rows of %s show how far each gauge moved "
+			    "in an iteration, not its level at the end: %s "
+			    "records were made before mmcmp kept the levels",
+			    names.buf, named == 1 ? "its" : "their");
+		strvec_push(&b->notes, sb.buf);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&names);
+}
+
+/*
  * One monitor table titled title of the tables mt[0..nr) (NULL: the
  * label has none), of every counter that changed in some label; none
  * when no counter did.
  */
 static void add_monitor_bench(struct compare_result *res, size_t nr,
 			      const struct monitor_table *const *mt,
+			      const struct monitor_table *const *lv,
 			      const char *title, bool cgroup, bool perf,
 			      const char *job, size_t *bench_alloc)
 {
@@ -1644,7 +1681,7 @@ static void add_monitor_bench(struct compare_result *res, size_t nr,
 				continue;
 			strmap_put(&seen, name, len, 0);
 			monitor_add_op(
-				b, res->labels, nr, mt, name, perf,
+				b, res->labels, nr, mt, lv, name, perf,
 				!perf && (cgroup ? !cgroup_stat_is_counter(name)
 						 : monitor_vmstat_is_gauge(
 							   name)),
@@ -1658,6 +1695,51 @@ static void add_monitor_bench(struct compare_result *res, size_t nr,
 		return;
 	}
 	monitor_missing_note(b, res->labels, nr, mt, cgroup, perf, job);
+	if (lv)
+		levels_note(b, res->labels, nr, mt, lv);
+}
+
+/*
+ * The monitor tables "TITLE JOB", one per job of jobs (two or more), each
+ * of the iterations of that job in mt (and in lv, the gauge levels, when
+ * given).
+ */
+static void add_job_benches(struct compare_result *res, size_t nr,
+			    const struct monitor_table *const *mt,
+			    const struct monitor_table *const *lv,
+			    const struct strvec *jobs, const char *title,
+			    bool cgroup, bool perf, size_t *bench_alloc)
+{
+	const struct monitor_table **sel = xcalloc(2 * nr, sizeof(*sel));
+	const struct monitor_table **lsel = lv ? sel + nr : NULL;
+	struct monitor_table *tmp = xcalloc(2 * nr, sizeof(*tmp));
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t j = 0; j < jobs->nr; j++) {
+		const char *job = *jobs->v[j] ? jobs->v[j] : "-";
+
+		for (size_t i = 0; i < nr; i++) {
+			sel[i] = mt[i] && table_select(&tmp[i], mt[i],
+						       jobs->v[j])
+					 ? &tmp[i]
+					 : NULL;
+			if (lsel)
+				lsel[i] =
+					lv[i] && table_select(&tmp[nr + i],
+							      lv[i], jobs->v[j])
+						? &tmp[nr + i]
+						: NULL;
+		}
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s %s", title, job);
+		add_monitor_bench(res, nr, sel, lsel, sb.buf, cgroup, perf, job,
+				  bench_alloc);
+		for (size_t i = 0; i < 2 * nr; i++)
+			monitor_table_release(&tmp[i]);
+	}
+	strbuf_release(&sb);
+	free(tmp);
+	free(sel);
 }
 
 /*
@@ -1679,11 +1761,9 @@ static void add_monitor_benches(struct compare_result *res,
 				const struct run_data *runs, size_t nr,
 				bool cgroup, bool perf, size_t *bench_alloc)
 {
-	const struct monitor_table **mt =
-		xcalloc(nr, sizeof(const struct monitor_table *));
-	const struct monitor_table **sel =
-		xcalloc(nr, sizeof(const struct monitor_table *));
-	struct monitor_table *tmp = xcalloc(nr, sizeof(*tmp));
+	const struct monitor_table **mt = xcalloc(2 * nr, sizeof(*mt));
+	/* The vmstat tables' gauge levels (none for cgroup and perf ones). */
+	const struct monitor_table **lv = !cgroup && !perf ? mt + nr : NULL;
 	struct strmap benches = STRMAP_INIT, jobmap = STRMAP_INIT;
 	struct strvec jobs = STRVEC_INIT;
 	struct strbuf title = STRBUF_INIT;
@@ -1706,6 +1786,10 @@ static void add_monitor_benches(struct compare_result *res,
 			for (size_t i = 0; i < nr; i++) {
 				mt[i] = kind_find(&runs[i], cgroup, perf,
 						  bench);
+				if (lv)
+					lv[i] = find_table(runs[i].levels,
+							   runs[i].levels_nr,
+							   bench);
 				any |= mt[i] && mt[i]->iterations;
 				for (size_t k = 0;
 				     mt[i] && k < mt[i]->iterations; k++) {
@@ -1723,39 +1807,20 @@ static void add_monitor_benches(struct compare_result *res,
 				continue;
 			strbuf_reset(&title);
 			strbuf_addf(&title, "%s %s", bench, kind);
-			if (jobs.nr <= 1) {
-				add_monitor_bench(res, nr, mt, title.buf,
+			if (jobs.nr <= 1)
+				add_monitor_bench(res, nr, mt, lv, title.buf,
 						  cgroup, perf, NULL,
 						  bench_alloc);
-				continue;
-			}
-			for (size_t j = 0; j < jobs.nr; j++) {
-				const char *job = *jobs.v[j] ? jobs.v[j] : "-";
-
-				for (size_t i = 0; i < nr; i++)
-					sel[i] =
-						mt[i] && table_select(&tmp[i],
-								      mt[i],
-								      jobs.v[j])
-							? &tmp[i]
-							: NULL;
-				strbuf_reset(&title);
-				strbuf_addf(&title, "%s %s %s", bench, kind,
-					    job);
-				add_monitor_bench(res, nr, sel, title.buf,
-						  cgroup, perf, job,
-						  bench_alloc);
-				for (size_t i = 0; i < nr; i++)
-					monitor_table_release(&tmp[i]);
-			}
+			else
+				add_job_benches(res, nr, mt, lv, &jobs,
+						title.buf, cgroup, perf,
+						bench_alloc);
 		}
 	}
 	strmap_clear(&benches);
 	strmap_clear(&jobmap);
 	strvec_clear(&jobs);
 	strbuf_release(&title);
-	free(tmp);
-	free(sel);
 	free(mt);
 }
 
@@ -2308,9 +2373,8 @@ void compare_result_release(struct compare_result *res)
 }
 
 static const char gauge_reason[] =
-	"gauges (levels, not counts: cgroup ones at the end of an "
-	"iteration, vmstat ones as their change over it), shown without a "
-	"test";
+	"gauges (levels, not counts: each at the end of an iteration), "
+	"shown without a test";
 
 static const char *const untested_reason[] = {
 	[COMPARE_UNTESTED_MISSING] = "operation missing",

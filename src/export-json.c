@@ -217,6 +217,9 @@ static struct cJSON *monitor_object(const struct iteration_monitor *m)
 	o = json_write_object();
 	json_write_add(o, "interval_s", json_write_num(m->interval_s));
 	json_write_add(o, "vmstat", counts_object(&m->vmstat));
+	json_write_add(o, "vmstat_end",
+		       m->has_vmstat_end ? counts_object(&m->vmstat_end)
+					 : json_write_null());
 	json_write_add(o, "cpu", counts_object(&m->cpu));
 	json_write_add(o, "meminfo_start", counts_object(&m->meminfo_start));
 	json_write_add(o, "meminfo_end", counts_object(&m->meminfo_end));

@@ -222,6 +222,7 @@ static const struct json_field monitor_fields[] = {
 	 F_KIND(JSON_FIELD_SECONDS, struct iteration_monitor, interval_s,
 		false)},
 	{.name = "vmstat", .kind = JSON_FIELD_OTHER},
+	{.name = "vmstat_end", .kind = JSON_FIELD_OTHER, .since = 6},
 	{.name = "cpu", .kind = JSON_FIELD_OTHER},
 	{.name = "meminfo_start", .kind = JSON_FIELD_OTHER},
 	{.name = "meminfo_end", .kind = JSON_FIELD_OTHER},
@@ -657,6 +658,20 @@ static int jr_monitor(struct json_read *jr, const struct cJSON *iter,
 	    jr_figure(jr, node, "loadavg_end", &m->loadavg_end) ||
 	    jr_monitor_samples(jr, node, m) || jr_perf(jr, node, m))
 		return -1;
+	/* The gauges' levels (version 6 on): null where not recorded. */
+	if (jr->version >= 6) {
+		const struct cJSON *end = json_node_get(node, "vmstat_end");
+
+		m->has_vmstat_end = !json_node_is_null(end);
+		if (m->has_vmstat_end && !json_node_is_object(end)) {
+			json_read_push_key(jr, "vmstat_end");
+			return json_read_type_fail(jr, end,
+						   "an object or null");
+		}
+		if (m->has_vmstat_end &&
+		    jr_counts(jr, node, "vmstat_end", &m->vmstat_end))
+			return -1;
+	}
 	/* The cgroup's counters: all three objects, or all three null. */
 	m->has_cgroup = !json_node_is_null(json_node_get(node, "cgroup"));
 	for (size_t i = 0; i < 3; i++) {

@@ -15,6 +15,7 @@
 #include "import.h"
 #include "machine.h"
 #include "mmcmp-version.h"
+#include "monitor.h"
 #include "parse-num.h"
 #include "run-data.h"
 #include "sha256.h"
@@ -80,6 +81,7 @@ void mmtests_vmstat_release(struct mmtests_vmstat *v)
 	if (!v)
 		return;
 	monitor_count_free(v->v, v->nr);
+	monitor_count_free(v->end, v->end_nr);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -594,6 +596,13 @@ int mmtests_parse_sysstate(const char *name, const char *text, size_t len,
 		ALLOC_GROW(out->v, out->nr + 1, out->alloc);
 		out->v[out->nr].name = xstrdup(n);
 		out->v[out->nr++].value = d;
+	}
+	for (size_t i = 0; out->found && i < snap[1].nr; i++) {
+		if (!monitor_vmstat_is_gauge(snap[1].names[i]))
+			continue;
+		ALLOC_GROW(out->end, out->end_nr + 1, out->end_alloc);
+		out->end[out->end_nr].name = xstrdup(snap[1].names[i]);
+		out->end[out->end_nr++].value = snap[1].values[i];
 	}
 	ret = 0;
 out:
@@ -1443,6 +1452,10 @@ static int add_iteration(const struct mm_tree *t, struct run_full *rf,
 		iter->monitor->vmstat.v = vm.v;
 		iter->monitor->vmstat.nr = vm.nr;
 		iter->monitor->vmstat.alloc = vm.alloc;
+		iter->monitor->has_vmstat_end = true;
+		iter->monitor->vmstat_end.v = vm.end;
+		iter->monitor->vmstat_end.nr = vm.end_nr;
+		iter->monitor->vmstat_end.alloc = vm.end_alloc;
 		memset(&vm, 0, sizeof(vm));
 	}
 	ret = 0;

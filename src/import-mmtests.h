@@ -146,11 +146,14 @@ int mmtests_parse_timestamp(const char *name, const char *text, size_t len,
 			    const char *bench, struct mmtests_timestamp *ts,
 			    struct strbuf *err);
 
-/* The vmstat changes found for a benchmark. */
+/* The vmstat changes found for a benchmark, and its gauges' levels. */
 struct mmtests_vmstat {
 	bool found;		 /* both snapshots were there */
 	struct monitor_count *v; /* the counters that changed, file order */
 	size_t nr, alloc;
+	/* Every gauge (monitor_vmstat_is_gauge()) in the end snapshot. */
+	struct monitor_count *end;
+	size_t end_nr, end_alloc;
 };
 
 /* Free v's array and names and zero it; NULL is a no-op. */

@@ -332,9 +332,15 @@ void monitor_encode(enum monitor_source source,
 			add_line(before_out, &b->v[i]);
 	for (size_t i = 0; i < a->nr; i++) {
 		const struct monitor_value *old = match(b, a, i);
+		bool level = source == MONITOR_VMSTAT && old && old->value &&
+			     monitor_vmstat_is_gauge(old->name);
 
-		if (old && old->value == a->v[i].value)
+		if (old && old->value == a->v[i].value) {
+			/* A gauge that stood still: its level, once. */
+			if (level)
+				add_line(before_out, old);
 			continue;
+		}
 		if (old && source == MONITOR_VMSTAT)
 			add_line(before_out, old);
 		add_line(after_out, &a->v[i]);
@@ -589,6 +595,7 @@ int monitor_begin(struct monitor *mon, struct strbuf *err)
 	struct monitor_record *rec = &mon->rec;
 
 	rec->vmstat.nr = 0;
+	rec->vmstat_end.nr = 0;
 	rec->cpu.nr = 0;
 	rec->meminfo_start.nr = 0;
 	rec->meminfo_end.nr = 0;
@@ -704,9 +711,16 @@ void monitor_record_fill(struct monitor *mon)
 	struct monitor_record *rec = &mon->rec;
 	const struct monitor_values *m0 = &mon->snap[0][MONITOR_MEMINFO].values;
 	const struct monitor_values *m1 = &mon->snap[1][MONITOR_MEMINFO].values;
+	const struct monitor_values *v1 = &mon->snap[1][MONITOR_VMSTAT].values;
 
 	monitor_delta(&mon->snap[0][MONITOR_VMSTAT],
 		      &mon->snap[1][MONITOR_VMSTAT], true, &rec->vmstat);
+	rec->has_vmstat_end = true;
+	rec->vmstat_end.nr = 0;
+	for (size_t i = 0; i < v1->nr; i++)
+		if (v1->v[i].value && monitor_vmstat_is_gauge(v1->v[i].name))
+			values_add(&rec->vmstat_end, v1->v[i].name,
+				   v1->v[i].value);
 	monitor_delta(&mon->snap[0][MONITOR_CPU], &mon->snap[1][MONITOR_CPU],
 		      false, &rec->cpu);
 	rec->meminfo_start.nr = 0;
@@ -765,6 +779,7 @@ void monitor_release(struct monitor *mon)
 	strbuf_release(&mon->perf_err);
 	monitor_values_release(&rec->perf);
 	monitor_values_release(&rec->vmstat);
+	monitor_values_release(&rec->vmstat_end);
 	monitor_values_release(&rec->cpu);
 	monitor_values_release(&rec->meminfo_start);
 	monitor_values_release(&rec->meminfo_end);

@@ -129,9 +129,10 @@ void monitor_delta(const struct monitor_snapshot *before,
  * source (mmcmp-agent.c), as "name value" lines, so that the serial link
  * carries a few hundred bytes rather than every value twice: into
  * before_out, before's values that a record keeps (all of them, but for
- * MONITOR_VMSTAT, whose record keeps only changes, just those that
- * changed), and into after_out those of after that differ from before's
- * or that before lacks. monitor_merge() makes after again from them;
+ * MONITOR_VMSTAT, whose record keeps the changes and the gauges' levels
+ * at the end, just those that changed and the gauges not at 0), and into
+ * after_out those of after that differ from before's or that before
+ * lacks. monitor_merge() makes after again from them;
  * monitor_record_fill() of the two gives the record the snapshots give.
  */
 void monitor_encode(enum monitor_source source,
@@ -216,7 +217,14 @@ struct monitor_sample {
  */
 struct monitor_record {
 	struct monitor_values vmstat; /* end - start, non-zero ones only */
-	struct monitor_values cpu;    /* end - start, every field */
+	/*
+	 * The level at the end of every gauge (monitor_vmstat_is_gauge())
+	 * that is not 0, when has_vmstat_end: always in a record the monitor
+	 * made. A gauge left out stood at 0.
+	 */
+	bool has_vmstat_end;
+	struct monitor_values vmstat_end;
+	struct monitor_values cpu; /* end - start, every field */
 	struct monitor_values meminfo_start, meminfo_end;
 	double interval_s; /* of the periodic samples; 0: none taken */
 	struct monitor_sample *samples;

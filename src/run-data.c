@@ -97,6 +97,9 @@ void run_data_release(struct run_data *rd)
 	for (size_t i = 0; i < rd->perf_nr; i++)
 		monitor_table_release(&rd->perf[i]);
 	free(rd->perf);
+	for (size_t i = 0; i < rd->levels_nr; i++)
+		monitor_table_release(&rd->levels[i]);
+	free(rd->levels);
 	strvec_clear(&rd->notes);
 	for (size_t i = 0; i < rd->sources_nr; i++)
 		run_source_release(&rd->sources[i]);
@@ -168,6 +171,7 @@ void iteration_monitor_free(struct iteration_monitor *m)
 	monitor_counts_release(&m->cgroup_start);
 	monitor_counts_release(&m->cgroup_end);
 	monitor_counts_release(&m->vmstat);
+	monitor_counts_release(&m->vmstat_end);
 	monitor_counts_release(&m->cpu);
 	monitor_counts_release(&m->meminfo_start);
 	monitor_counts_release(&m->meminfo_end);
@@ -410,6 +414,13 @@ struct monitor_table *run_data_perf(struct run_data *rd, const char *benchmark,
 			 create);
 }
 
+struct monitor_table *run_data_levels(struct run_data *rd,
+				      const char *benchmark, bool create)
+{
+	return table_get(&rd->levels, &rd->levels_nr, &rd->levels_alloc,
+			 benchmark, create);
+}
+
 static void counter_pad(struct monitor_counter *c, size_t nr)
 {
 	ALLOC_GROW(c->v, nr, c->alloc);
@@ -582,6 +593,10 @@ void run_data_merge(struct run_data *dst, const struct run_data *src)
 		monitor_table_merge(
 			run_data_perf(dst, src->perf[i].benchmark, true),
 			&src->perf[i]);
+	for (size_t i = 0; i < src->levels_nr; i++)
+		monitor_table_merge(
+			run_data_levels(dst, src->levels[i].benchmark, true),
+			&src->levels[i]);
 	for (size_t i = 0; i < src->notes.nr; i++) {
 		bool seen = false;
 

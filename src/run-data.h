@@ -206,6 +206,14 @@ struct run_data {
 	struct monitor_table *perf;
 	size_t perf_nr, perf_alloc;
 	/*
+	 * The same for the levels of the vmstat gauges at the end of each
+	 * iteration (monitor.h's vmstat_end), of the iterations that
+	 * recorded them: a table with fewer iterations than its benchmark's
+	 * monitors one holds records of an older mmcmp.
+	 */
+	struct monitor_table *levels;
+	size_t levels_nr, levels_alloc;
+	/*
 	 * What pooling left out of the label or took in although incomplete
 	 * (pool_load()), and the events a run's perf counters lacked
 	 * (store_load_monitors()), one line each; a zeroed strvec is empty.
@@ -254,7 +262,10 @@ struct iteration_monitor_sample {
 struct iteration_monitor {
 	double interval_s;	      /* of the periodic samples; 0 when none */
 	struct monitor_counts vmstat; /* end - start, non-zero ones only */
-	struct monitor_counts cpu;    /* end - start */
+	/* The gauges' levels at the end, when has_vmstat_end (monitor.h). */
+	bool has_vmstat_end;
+	struct monitor_counts vmstat_end;
+	struct monitor_counts cpu; /* end - start */
 	struct monitor_counts meminfo_start, meminfo_end;
 	/*
 	 * The share of the machine other processes used and the 1-minute
@@ -433,6 +444,9 @@ struct monitor_table *run_data_cgroups(struct run_data *rd,
 /* The same for rd's perf tables. */
 struct monitor_table *run_data_perf(struct run_data *rd, const char *benchmark,
 				    bool create);
+/* The same for rd's tables of gauge levels. */
+struct monitor_table *run_data_levels(struct run_data *rd,
+				      const char *benchmark, bool create);
 /*
  * Start a new iteration of mt (every counter gets a 0 for it, other_cpu
  * a NaN) that took elapsed_s; monitor_table_set() then fills in what

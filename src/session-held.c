@@ -81,6 +81,7 @@ static struct monitor_record *held_monitor(struct session *s,
 
 	*c = *mon;
 	held_values(s, &c->vmstat, &mon->vmstat);
+	held_values(s, &c->vmstat_end, &mon->vmstat_end);
 	held_values(s, &c->cpu, &mon->cpu);
 	held_values(s, &c->meminfo_start, &mon->meminfo_start);
 	held_values(s, &c->meminfo_end, &mon->meminfo_end);
@@ -116,6 +117,7 @@ static void held_iter_release(struct held_iter *h)
 	free(h->samples);
 	if (m) {
 		monitor_values_release(&m->vmstat);
+		monitor_values_release(&m->vmstat_end);
 		monitor_values_release(&m->cpu);
 		monitor_values_release(&m->meminfo_start);
 		monitor_values_release(&m->meminfo_end);

@@ -192,8 +192,9 @@ static int add_record(struct store *st, int64_t iter_id,
 	static const char sql[] =
 		"INSERT INTO iteration_monitor (iteration_id, interval_s,"
 		" vmstat, cpu, meminfo_start, meminfo_end, other_cpu,"
-		" loadavg_start, loadavg_end, cgroup, cgroup_start, cgroup_end)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+		" loadavg_start, loadavg_end, cgroup, cgroup_start, cgroup_end,"
+		" vmstat_end)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
 	struct strbuf json = STRBUF_INIT;
 	sqlite3_stmt *stmt =
 		cached(st, STORE_STMT_MONITOR, sql, "monitor insert", err);
@@ -216,6 +217,8 @@ static int add_record(struct store *st, int64_t iter_id,
 			      &rec->cgroup_start) ||
 	    bind_json_or_null(stmt, 12, &json, rec->has_cgroup,
 			      &rec->cgroup_end) ||
+	    bind_json_or_null(stmt, 13, &json, rec->has_vmstat_end,
+			      &rec->vmstat_end) ||
 	    sqlite3_step(stmt) != SQLITE_DONE) {
 		store_fail(st, err, "store monitors of iteration %" PRId64,
 			   iter_id);
@@ -266,6 +269,7 @@ int store_monitor_add_full(struct store *st, int64_t iter_id,
 		.loadavg_start = m->loadavg_start,
 		.loadavg_end = m->loadavg_end,
 		.has_cgroup = m->has_cgroup,
+		.has_vmstat_end = m->has_vmstat_end,
 	};
 	int ret;
 
@@ -273,6 +277,7 @@ int store_monitor_add_full(struct store *st, int64_t iter_id,
 	counts_view(&m->cgroup_start, &rec.cgroup_start);
 	counts_view(&m->cgroup_end, &rec.cgroup_end);
 	counts_view(&m->vmstat, &rec.vmstat);
+	counts_view(&m->vmstat_end, &rec.vmstat_end);
 	counts_view(&m->cpu, &rec.cpu);
 	counts_view(&m->meminfo_start, &rec.meminfo_start);
 	counts_view(&m->meminfo_end, &rec.meminfo_end);
@@ -292,6 +297,7 @@ int store_monitor_add_full(struct store *st, int64_t iter_id,
 	monitor_values_release(&rec.cgroup_start);
 	monitor_values_release(&rec.cgroup_end);
 	monitor_values_release(&rec.vmstat);
+	monitor_values_release(&rec.vmstat_end);
 	monitor_values_release(&rec.cpu);
 	monitor_values_release(&rec.meminfo_start);
 	monitor_values_release(&rec.meminfo_end);
@@ -366,7 +372,7 @@ static const char full_sql[] =
 	"SELECT m.iteration_id, m.interval_s, m.vmstat, m.cpu,"
 	" m.meminfo_start, m.meminfo_end, m.other_cpu, m.loadavg_start,"
 	" m.loadavg_end, m.cgroup, m.cgroup_start, m.cgroup_end,"
-	" p.iteration_id, p.counters, p.absent"
+	" p.iteration_id, p.counters, p.absent, m.vmstat_end"
 	" FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id"
 	" LEFT JOIN iteration_perf p ON p.iteration_id = m.iteration_id"
 	" WHERE i.run_id = ?1 AND (?2 IS NULL OR i.benchmark = ?2)"
@@ -414,6 +420,10 @@ static int full_record(struct full_sink *sink, sqlite3_stmt *stmt,
 	m->has_perf = sqlite3_column_type(stmt, 12) != SQLITE_NULL;
 	m->perf_absent = store_column_strdup(stmt, 14);
 	if (m->has_perf && load_counts(st, each, stmt, 13, &m->perf, id, err))
+		return -1;
+	m->has_vmstat_end = sqlite3_column_type(stmt, 15) != SQLITE_NULL;
+	if (m->has_vmstat_end &&
+	    load_counts(st, each, stmt, 15, &m->vmstat_end, id, err))
 		return -1;
 	return 0;
 }
@@ -513,6 +523,15 @@ static const char load_cgroup_sql[] =
 	" WHERE i.run_id = ?1 AND i.warmup = 0 AND i.status = 'ok'"
 	" AND (?2 IS NULL OR i.benchmark = ?2) AND m.cgroup IS NOT NULL"
 	" ORDER BY i.id";
+/* The vmstat gauges' levels, of the iterations that recorded them. */
+static const char load_levels_sql[] =
+	"SELECT i.id, i.benchmark, i.elapsed_s, j.key, j.value, m.other_cpu,"
+	" i.job"
+	" FROM iteration i JOIN iteration_monitor m ON m.iteration_id = i.id"
+	" LEFT JOIN json_each(m.vmstat_end) j"
+	" WHERE i.run_id = ?1 AND i.warmup = 0 AND i.status = 'ok'"
+	" AND (?2 IS NULL OR i.benchmark = ?2) AND m.vmstat_end IS NOT NULL"
+	" ORDER BY i.id";
 /* The perf counters, of iterations that counted some (every one). */
 static const char load_perf_sql[] =
 	"SELECT i.id, i.benchmark, i.elapsed_s, j.key, j.value, m.other_cpu,"
@@ -536,7 +555,34 @@ enum table_kind {
 	TABLE_VMSTAT,
 	TABLE_CGROUP,
 	TABLE_PERF,
+	TABLE_LEVELS,
 };
+
+/* The tables of kind in rd, with their count and allocation. */
+static struct monitor_table **kind_tables(struct run_data *rd,
+					  enum table_kind kind, size_t **nr,
+					  size_t **alloc)
+{
+	switch (kind) {
+	case TABLE_CGROUP:
+		*nr = &rd->cgroups_nr;
+		*alloc = &rd->cgroups_alloc;
+		return &rd->cgroups;
+	case TABLE_PERF:
+		*nr = &rd->perf_nr;
+		*alloc = &rd->perf_alloc;
+		return &rd->perf;
+	case TABLE_LEVELS:
+		*nr = &rd->levels_nr;
+		*alloc = &rd->levels_alloc;
+		return &rd->levels;
+	case TABLE_VMSTAT:
+		break;
+	}
+	*nr = &rd->monitors_nr;
+	*alloc = &rd->monitors_alloc;
+	return &rd->monitors;
+}
 
 /*
  * Where table_row() reads the rows of load_sql: tmp's tables (its cgroup
@@ -562,11 +608,21 @@ static struct monitor_table *row_table(struct tables_sink *sink,
 	if (sink->mt && id == sink->last)
 		return sink->mt;
 	bench = bench ? bench : "";
-	mt = sink->kind == TABLE_CGROUP
-		     ? run_data_cgroups(sink->tmp, bench, true)
-	     : sink->kind == TABLE_PERF
-		     ? run_data_perf(sink->tmp, bench, true)
-		     : run_data_monitors(sink->tmp, bench, true);
+	switch (sink->kind) {
+	case TABLE_CGROUP:
+		mt = run_data_cgroups(sink->tmp, bench, true);
+		break;
+	case TABLE_PERF:
+		mt = run_data_perf(sink->tmp, bench, true);
+		break;
+	case TABLE_LEVELS:
+		mt = run_data_levels(sink->tmp, bench, true);
+		break;
+	case TABLE_VMSTAT:
+	default:
+		mt = run_data_monitors(sink->tmp, bench, true);
+		break;
+	}
 	monitor_table_add_iteration(mt, sqlite3_column_double(stmt, 2));
 	if (sqlite3_column_type(stmt, 5) != SQLITE_NULL)
 		mt->other_cpu[mt->iterations - 1] =
@@ -583,15 +639,13 @@ static int table_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 	struct monitor_table *mt =
 		row_table(sink, stmt, sqlite3_column_int64(stmt, 0));
 	struct monitor_counter *c;
-	size_t t, ci, len;
+	size_t t, ci, len, *nr, *alloc;
 	double scale = 1.0;
 
 	(void)err;
 	if (!name)
 		return 0;
-	t = (size_t)(mt - (sink->kind == TABLE_CGROUP ? sink->tmp->cgroups
-			   : sink->kind == TABLE_PERF ? sink->tmp->perf
-						      : sink->tmp->monitors));
+	t = (size_t)(mt - *kind_tables(sink->tmp, sink->kind, &nr, &alloc));
 	if (sink->kind == TABLE_PERF)
 		scale = monitor_perf_scale(name);
 	if (t >= sink->index_nr) {
@@ -661,10 +715,11 @@ int store_load_monitors(struct store *st, int64_t run_id, const char *benchmark,
 
 	if (store_tx_open(st, false, &tx, err))
 		return -1;
-	for (int k = 0; k < 4; k++) {
-		static const char *const sql[] = {load_sql, load_cgroup_sql,
-						  load_perf_sql,
-						  load_absent_sql};
+	for (int k = 0; k < 5; k++) {
+		/* In the order of enum table_kind, then the absent events. */
+		static const char *const sql[] = {
+			load_sql, load_cgroup_sql, load_perf_sql,
+			load_levels_sql, load_absent_sql};
 
 		sqlite3_finalize(stmt);
 		stmt = NULL;
@@ -676,7 +731,7 @@ int store_load_monitors(struct store *st, int64_t run_id, const char *benchmark,
 				   run_id);
 			goto out;
 		}
-		if (k == 3 ? store_each_row(st, stmt, absent_row, rd, err,
+		if (k == 4 ? store_each_row(st, stmt, absent_row, rd, err,
 					    "load perf of run %" PRId64, run_id)
 			   : load_rows(st, run_id, stmt, (enum table_kind)k,
 				       &tmp, err))
@@ -688,23 +743,20 @@ out:
 	ret = store_tx_close(st, &tx, ret, err);
 	if (!ret) {
 		/* Hand the tables over, after rd's own. */
-		for (size_t i = 0; i < tmp.monitors_nr; i++) {
-			ALLOC_GROW(rd->monitors, rd->monitors_nr + 1,
-				   rd->monitors_alloc);
-			rd->monitors[rd->monitors_nr++] = tmp.monitors[i];
+		for (int k = TABLE_VMSTAT; k <= TABLE_LEVELS; k++) {
+			size_t *from_nr, *from_alloc, *to_nr, *to_alloc;
+			struct monitor_table **from =
+				kind_tables(&tmp, (enum table_kind)k, &from_nr,
+					    &from_alloc);
+			struct monitor_table **to = kind_tables(
+				rd, (enum table_kind)k, &to_nr, &to_alloc);
+
+			for (size_t i = 0; i < *from_nr; i++) {
+				ALLOC_GROW(*to, *to_nr + 1, *to_alloc);
+				(*to)[(*to_nr)++] = (*from)[i];
+			}
+			*from_nr = 0;
 		}
-		tmp.monitors_nr = 0;
-		for (size_t i = 0; i < tmp.cgroups_nr; i++) {
-			ALLOC_GROW(rd->cgroups, rd->cgroups_nr + 1,
-				   rd->cgroups_alloc);
-			rd->cgroups[rd->cgroups_nr++] = tmp.cgroups[i];
-		}
-		tmp.cgroups_nr = 0;
-		for (size_t i = 0; i < tmp.perf_nr; i++) {
-			ALLOC_GROW(rd->perf, rd->perf_nr + 1, rd->perf_alloc);
-			rd->perf[rd->perf_nr++] = tmp.perf[i];
-		}
-		tmp.perf_nr = 0;
 	}
 	run_data_release(&tmp);
 	return ret;

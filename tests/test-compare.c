@@ -1403,6 +1403,21 @@ static void test_monitor_tables(void)
 	}
 	add_monitors(&runs[0], "bench", 50, 5, names, base, 4);
 	add_monitors(&runs[1], "bench", 50, 5, names, patched, 4);
+	/*
+	 * Where nr_free_pages ended (the gauges' levels): its row shows
+	 * these, not the changes above.
+	 */
+	for (size_t i = 0; i < 2; i++) {
+		struct monitor_table *lv =
+			run_data_levels(&runs[i], "bench", true);
+
+		for (size_t k = 0; k < 5; k++) {
+			monitor_table_add_iteration(lv, 10.0);
+			monitor_table_set(lv, "nr_free_pages",
+					  (double)(200000 + 1000 * i + k));
+			monitor_table_set(lv, "nr_mlock", 7.0);
+		}
+	}
 	/* The same comparison without the option, for the verdicts. */
 	plain = res;
 	r = compare_runs(runs, 3, &opts, &plain, &err);
@@ -1425,6 +1440,11 @@ static void test_monitor_tables(void)
 		   b->ops[2].side[0].sum.mean == 0.0,
 	   "counters are compared per iteration; a run without data lacks "
 	   "them");
+	ok(b && b->ops_nr == 3 && b->ops[1].gauge &&
+		   b->ops[1].side[0].sum.mean == 200002.0 &&
+		   b->ops[1].side[1].sum.mean == 201002.0 &&
+		   b->ops[1].side[1].verdict == STATS_VERDICT_UNTESTED,
+	   "a gauge's row has its levels at the end, untested");
 	for (size_t o = 0; res.bench_nr && o < res.bench[0].ops_nr; o++)
 		for (size_t i = 1; i < 3; i++)
 			same &= res.bench[0].ops[o].side[i].significant ==

@@ -230,7 +230,7 @@ static const struct text_case sysstate_cases[] = {
 					     "250", "7",
 					     "400") "numa_hit 5\nfile end :: /proc/zoneinfo\n"
 						    "  pages free 1\ntest end :: wis-pf 4\n",
-	 "pgfault=150,nr_free_pages=-100"},
+	 "pgfault=150,nr_free_pages=-100; at the end nr_free_pages=400"},
 	{"no end snapshot",
 	 "test begin :: wis-pf 3\nfile start :: /proc/vmstat\n" SNAP("1", "2",
 								     "3"),
@@ -255,6 +255,11 @@ static void check_sysstates(void)
 		for (size_t k = 0; vm.found && k < vm.nr; k++)
 			strbuf_addf(&got, "%s%s=%" PRId64, k ? "," : "",
 				    vm.v[k].name, vm.v[k].value);
+		/* The gauges' levels at the end, the levels compare shows. */
+		for (size_t k = 0; vm.found && k < vm.end_nr; k++)
+			strbuf_addf(&got, "%s%s=%" PRId64,
+				    k ? "," : "; at the end ", vm.end[k].name,
+				    vm.end[k].value);
 		is_str(got.buf, c->want, "sysstate: %s", c->what);
 		mmtests_vmstat_release(&vm);
 		strbuf_release(&got);

@@ -74,6 +74,9 @@ static void add_monitor(struct iteration_data *it)
 	monitor_counts_add(&m->vmstat, "pgfault", 1234);
 	monitor_counts_add(&m->vmstat, "nr_free_pages", -56);
 	monitor_counts_add(&m->vmstat, "big", INT64_C(9007199254740992));
+	m->has_vmstat_end = true;
+	monitor_counts_add(&m->vmstat_end, "nr_free_pages", 1048576);
+	monitor_counts_add(&m->vmstat_end, "nr_mlock", 0);
 	monitor_counts_add(&m->cpu, "user", 25);
 	monitor_counts_add(&m->cpu, "idle", 0);
 	monitor_counts_add(&m->meminfo_start, "MemTotal", 16384000);
@@ -267,6 +270,13 @@ static void test_export(struct strbuf *golden)
 		   !back[0].iters[2].monitor->vmstat.nr,
 	   "monitor records read back, in order, exactly");
 	ok(nr == 2 && back[0].iters[1].monitor &&
+		   back[0].iters[1].monitor->has_vmstat_end &&
+		   back[0].iters[1].monitor->vmstat_end.nr == 2 &&
+		   back[0].iters[1].monitor->vmstat_end.v[0].value == 1048576 &&
+		   back[0].iters[2].monitor &&
+		   !back[0].iters[2].monitor->has_vmstat_end,
+	   "the gauges' levels read back, null as none");
+	ok(nr == 2 && back[0].iters[1].monitor &&
 		   back[0].iters[1].monitor->has_perf &&
 		   back[0].iters[1].monitor->perf.nr == 2 &&
 		   back[0].iters[1].monitor->perf.v[0].value == 123456789 &&
@@ -292,12 +302,12 @@ static void test_export(struct strbuf *golden)
 static const struct {
 	const char *what, *from, *to, *want;
 } bad_cases[] = {
-	{"not JSON", "\"version\":\t5,", "\"version\":\t5,,",
+	{"not JSON", "\"version\":\t6,", "\"version\":\t6,,",
 	 "t.json: invalid JSON near line 3, column 16"},
-	{"cut short", "\"version\":\t5,", "\"version\":\t5,\n\"x\": [",
-	 "t.json: the JSON ends early (truncated?) at line 348, column 1"},
+	{"cut short", "\"version\":\t6,", "\"version\":\t6,\n\"x\": [",
+	 "t.json: the JSON ends early (truncated?) at line 350, column 1"},
 	{"text after the document", "\t\t}]\n}\n", "\t\t}]\n}\n{}",
-	 "t.json: unexpected text after the JSON value at line 347, column 1"},
+	 "t.json: unexpected text after the JSON value at line 349, column 1"},
 	{"a NUL character", "\"label\":\t\"base\"",
 	 "\"label\":\t\"ba\\u0000se\"",
 	 "t.json: line 7, column 16: a string holds \\u0000"},
@@ -307,12 +317,12 @@ static const struct {
 	 "t.json: format: 'mmcmp-compare' is not an mmcmp export (want 'mmcmp-export')"},
 	{"format not a string", "\"mmcmp-export\"", "1",
 	 "t.json: format: expected a string, found a number"},
-	{"unknown version", "\"version\":\t5,", "\"version\":\t6,",
-	 "t.json: version: unsupported version 6 (this mmcmp reads versions 1 to 5)"},
-	{"version 0", "\"version\":\t5,", "\"version\":\t0,",
-	 "t.json: version: unsupported version 0 (this mmcmp reads versions 1 to 5)"},
+	{"unknown version", "\"version\":\t6,", "\"version\":\t7,",
+	 "t.json: version: unsupported version 7 (this mmcmp reads versions 1 to 6)"},
+	{"version 0", "\"version\":\t6,", "\"version\":\t0,",
+	 "t.json: version: unsupported version 0 (this mmcmp reads versions 1 to 6)"},
 	{"a version 1 document with a setup",
-	 "\"version\":\t5,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
+	 "\"version\":\t6,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
 	 "\"version\":\t1,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
 	 "t.json: runs[0]: unknown member 'setup'"},
 	{"boot 0", "\"boot\":\t2,", "\"boot\":\t0,",
@@ -377,9 +387,9 @@ static const struct {
 	{"an interval without samples", "\"interval_s\":\t0,",
 	 "\"interval_s\":\t1,",
 	 "t.json: runs[0].iterations[2].monitor.interval_s: not 0, but the record has no samples"},
-	{"version not an integer", "\"version\":\t5,", "\"version\":\t1.5,",
+	{"version not an integer", "\"version\":\t6,", "\"version\":\t1.5,",
 	 "t.json: version: expected an integer, found 1.5"},
-	{"missing version", "\t\"version\":\t5,\n", "",
+	{"missing version", "\t\"version\":\t6,\n", "",
 	 "t.json: top level: missing member 'version'"},
 	{"unknown member", "\"generator\":", "\"extra\":\t1,\n\t\"generator\":",
 	 "t.json: top level: unknown member 'extra'"},
@@ -503,9 +513,17 @@ static const struct {
 	{"uuid twice", "a0a1a2a3-b4b5-4c6c-8d7d-e8e9f0f1f2f3",
 	 "0f1e2d3c-4b5a-4697-8877-665544332211",
 	 "t.json: runs[1].uuid: the uuid of runs[0] again"},
-	{"a version 4 document with perf counters", "\"version\":\t5,",
-	 "\"version\":\t4,",
-	 "t.json: runs[0].iterations[1].monitor: unknown member 'perf'"},
+	{"a version 5 document with gauge levels", "\"version\":\t6,",
+	 "\"version\":\t5,",
+	 "t.json: runs[0].iterations[1].monitor: unknown member 'vmstat_end'"},
+	{"gauge levels not an object", "\"vmstat_end\":\tnull",
+	 "\"vmstat_end\":\t[]",
+	 "t.json: runs[0].iterations[2].monitor.vmstat_end: expected an object or null, found an array"},
+	{"a gauge level not an integer", "\"nr_mlock\":0}",
+	 "\"nr_mlock\":\"0\"}",
+	 "t.json: runs[0].iterations[1].monitor.vmstat_end.nr_mlock: expected an integer, found a string"},
+	{"gauge levels missing in version 6", "\"vmstat_end\":\tnull,", "",
+	 "t.json: runs[0].iterations[2].monitor: missing member 'vmstat_end'"},
 	{"perf not an object", "\"perf\":\tnull", "\"perf\":\t1",
 	 "t.json: runs[0].iterations[2].monitor.perf: expected an object or null, found a number"},
 	{"a perf count not an integer", "\"page-faults\":0}",
@@ -548,9 +566,22 @@ static void expect_failure(const char *what, const struct strbuf *doc,
 	strbuf_release(&err);
 }
 
+/* Remove every occurrence of from in sb. */
+static void remove_all(struct strbuf *sb, const char *from)
+{
+	char *at;
+
+	while ((at = strstr(sb->buf, from))) {
+		size_t pos = (size_t)(at - sb->buf), n = strlen(from);
+
+		memmove(at, at + n, sb->len - pos - n + 1);
+		strbuf_setlen(sb, sb->len - n);
+	}
+}
+
 static void test_bad_documents(const struct strbuf *golden)
 {
-	struct strbuf doc = STRBUF_INIT;
+	struct strbuf doc = STRBUF_INIT, again = STRBUF_INIT;
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad_cases); i++) {
 		if (!replace_once(golden, bad_cases[i].from, bad_cases[i].to,
@@ -561,6 +592,18 @@ static void test_bad_documents(const struct strbuf *golden)
 		}
 		expect_failure(bad_cases[i].what, &doc, bad_cases[i].want);
 	}
+	/* Before version 5, perf counters are as unknown. */
+	strbuf_reset(&doc);
+	strbuf_add(&doc, golden->buf, golden->len);
+	remove_all(&doc, "\t\t\t\t\t\t\"vmstat_end\":\tnull,\n");
+	remove_all(&doc, "\t\t\t\t\t\t\"vmstat_end\":\t{\"nr_free_pages\":"
+			 "1048576,\"nr_mlock\":0},\n");
+	ok(!strstr(doc.buf, "vmstat_end"), "the gauge levels are taken out");
+	ok(replace_once(&doc, "\"version\":\t6,", "\"version\":\t4,", &again),
+	   "version 4: the fixture has one version");
+	expect_failure(
+		"a version 4 document with perf counters", &again,
+		"t.json: runs[0].iterations[1].monitor: unknown member 'perf'");
 	strbuf_reset(&doc);
 	expect_failure("an empty file", &doc, "t.json: empty, not JSON");
 	strbuf_addstr(&doc, "[]");
@@ -621,19 +664,7 @@ static void test_bad_documents(const struct strbuf *golden)
 		strbuf_release(&err);
 	}
 	strbuf_release(&doc);
-}
-
-/* Remove every occurrence of from in sb. */
-static void remove_all(struct strbuf *sb, const char *from)
-{
-	char *at;
-
-	while ((at = strstr(sb->buf, from))) {
-		size_t pos = (size_t)(at - sb->buf), n = strlen(from);
-
-		memmove(at, at + n, sb->len - pos - n + 1);
-		strbuf_setlen(sb, sb->len - n);
-	}
+	strbuf_release(&again);
 }
 
 /* Remove the "boots" member (the last run's array) from doc. */
@@ -663,8 +694,11 @@ static void test_version1(void)
 
 	fixture(runs);
 	export_runs(&runs[1], 1, &doc);
-	/* Version 5 added the perf counters, which runs[1] has none of. */
-	ok(replace_once(&doc, "\"version\":\t5,", "\"version\":\t4,", &v1),
+	/*
+	 * Version 6 added the gauges' levels and version 5 the perf counters,
+	 * which runs[1] has none of.
+	 */
+	ok(replace_once(&doc, "\"version\":\t6,", "\"version\":\t4,", &v1),
 	   "version 4: the fixture has one version");
 	strbuf_reset(&doc);
 	strbuf_addstr(&doc, v1.buf);

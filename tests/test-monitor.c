@@ -442,6 +442,9 @@ static void test_encode(void)
 	monitor_record_fill(&b);
 	ok(a.rec.vmstat.nr && same_values(&a.rec.vmstat, &b.rec.vmstat),
 	   "the same vmstat changes (%zu)", a.rec.vmstat.nr);
+	ok(a.rec.vmstat_end.nr &&
+		   same_values(&a.rec.vmstat_end, &b.rec.vmstat_end),
+	   "the same gauge levels at the end (%zu)", a.rec.vmstat_end.nr);
 	ok(a.rec.cpu.nr == 10 && same_values(&a.rec.cpu, &b.rec.cpu),
 	   "the same cpu changes");
 	ok(a.rec.meminfo_start.nr == 54 &&

@@ -948,6 +948,10 @@ static void test_held_while_locked(const char *db, size_t free_at)
 	   "lock %s: in the order they ran", when);
 	ok(count_of(st, "SELECT count(*) FROM iteration_monitor") == 5,
 	   "lock %s: each with its monitor record", when);
+	ok(count_of(st, "SELECT count(*) FROM iteration_monitor"
+			" WHERE json_extract(vmstat_end, '$.nr_free_pages')"
+			" > 0") == 5,
+	   "lock %s: and its gauges' levels", when);
 	/*
 	 * A held record owns its values: a copy that shared the monitor's
 	 * buffers stored the last iteration's counts for every held one.

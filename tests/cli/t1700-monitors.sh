@@ -38,6 +38,11 @@ check "cpu times and meminfo at start and end are stored" \
 		WHERE json_extract(cpu, '\$.idle') IS NOT NULL
 		AND json_extract(meminfo_start, '\$.MemTotal') > 0
 		AND json_extract(meminfo_end, '\$.MemFree') > 0")" -eq 6
+check "the gauges' levels at the end (those not at 0), and only gauges" \
+	test "$(sqlite3 "$MMCMP_DB" "SELECT count(*) FROM iteration_monitor
+		WHERE json_extract(vmstat_end, '\$.nr_free_pages') > 0
+		AND json_extract(vmstat_end, '\$.pgfault') IS NULL
+		AND json_extract(vmstat_end, '\$.nr_dirtied') IS NULL")" -eq 6
 check "no periodic samples without monitor_interval" \
 	test "$(sqlite3 "$MMCMP_DB" 'SELECT count(*) FROM monitor_sample')" -eq 0
 check "the share others used and the load averages are stored" \
@@ -63,6 +68,18 @@ check "nor a cgroup table, as none ran in a cgroup" \
 expect_status 0 "compare --monitors" "$MMCMP" compare --monitors m-small m-big
 grep_file "$TMP/out" "^faults vmstat$" "a table of vmstat counters follows"
 grep_file "$TMP/out" "^Amean pgfault " "with the mean page faults per iteration"
+# A gauge's row (the first, untested) is where it ended in each
+# iteration, not how far it moved.
+gauge=$(sed -n 's/^Amean \(nr_[a-z_]*\)  *[0-9.-]* (      -) .*/\1/p' "$TMP/out" | head -1)
+levels=$(sqlite3 "$MMCMP_DB" "SELECT printf('%.2f %.2f',
+	avg(coalesce(json_extract(m.vmstat_end, '\$.$gauge'), 0))
+		FILTER (WHERE r.label = 'm-small'),
+	avg(coalesce(json_extract(m.vmstat_end, '\$.$gauge'), 0))
+		FILTER (WHERE r.label = 'm-big'))
+	FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id
+	JOIN run r ON r.id = i.run_id WHERE i.warmup = 0 AND i.status = 'ok'")
+grep_file "$TMP/out" "^Amean $gauge  *${levels% *} (      -)  *${levels#* } (      -) *$" \
+	"a gauge's row shows its mean level at the end (${gauge:-none}: $levels)"
 check "only the mean rows of the counters" \
 	sh -c "! grep -q -e '^Min  *pgfault ' -e '^Stddev  *pgfault ' '$TMP/out'"
 check "each of the two tables has the footer of its test" \

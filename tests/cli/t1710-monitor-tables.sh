@@ -2,7 +2,7 @@
 # compare --monitors on made-up monitor records (an export edited and
 # imported again, so nothing depends on the machine): one table per job
 # when a benchmark's iterations ran with different parameters, gauges
-# shown without a test, n/a on a base of 0, and the cgroup table when
+# shown as their levels without a test, n/a on a base of 0, and the cgroup table when
 # only one label ran in a cgroup.
 . ./lib.sh
 
@@ -28,9 +28,16 @@ for r in d["runs"]:
         small = k <= 3
         it["job"] = "bs=4k" if small else "bs=32M"
         faults = (120 if new else 100) + k if small else 10000 + 10 * k
-        # nr_mlock is a level (0 pages locked, then 1: a gauge's change);
+        # nr_mlock is a level: vmstat has how far it moved, vmstat_end
+        # where it ended. A's bs=4k records have no levels, as those of
+        # an mmcmp before they were kept: its gauge cells are changes.
         # pgmajfault counts only in B, against a base of 0.
         vm = {"pgfault": faults, "nr_mlock": 1 if new else -1 + (k % 2)}
+        end = None
+        if new:
+            end = {"nr_mlock": 4096 + k, "nr_free_pages": 1000}
+        elif not small:
+            end = {"nr_mlock": 50 + k, "nr_free_pages": 1000}
         if new:
             vm["pgmajfault"] = 2 + k % 2
         cg, cg_start, cg_end = None, None, None
@@ -38,7 +45,8 @@ for r in d["runs"]:
             cg = {"memory.stat.pgfault": faults}
             cg_start = {"memory.current": 4096 * k}
             cg_end = {"memory.current": 8192 * k}
-        it["monitor"] = {"interval_s": 0, "vmstat": vm, "cpu": {},
+        it["monitor"] = {"interval_s": 0, "vmstat": vm, "vmstat_end": end,
+                         "cpu": {},
                          "meminfo_start": {}, "meminfo_end": {},
                          "other_cpu": None, "loadavg_start": None,
                          "loadavg_end": None, "cgroup": cg,
@@ -60,9 +68,19 @@ grep_file "$TMP/small.out" "^pgfault  *B  .*  n=3/3  worse$" \
 grep_file "$TMP/mon.out" "^pgfault  *B  .*  n=3/3  inconclusive$" \
 	"bs=32M's unchanged faults are not"
 
-# Gauges: their values, no percentage, no test, no verdict.
-grep_file "$TMP/mon.out" "^Amean nr_mlock  *-0\.33 (      -)  *1\.00 (      -) *$" \
-	"nr_mlock (a gauge) shows its values without a percentage"
+# Gauges: their levels at the end, no percentage, no test, no verdict;
+# changes where the records have no levels, and a footer says so.
+grep_file "$TMP/small.out" "^Amean nr_mlock  *-0\.33 (      -)  *4098\.00 (      -) *$" \
+	"nr_mlock (a gauge) shows its levels without a percentage"
+sed -n '/^w vmstat bs=32M$/,/^w cgroup/p' "$TMP/mon.out" >"$TMP/large.out"
+grep_file "$TMP/large.out" "^Amean nr_mlock  *55\.00 (      -)  *4101\.00 (      -) *$" \
+	"the levels of both sides where both have them"
+grep_file "$TMP/small.out" "^gauge rows of 'A' show how far each gauge moved in an iteration, not its level at the end: its records were made before mmcmp kept the levels$" \
+	"the footer names the label whose gauges are changes"
+check "only in the table whose records lack the levels" \
+	test "$(grep -c '^gauge rows of' "$TMP/mon.out")" -eq 1
+check "an unmoved gauge has no row, though its level is not 0" \
+	sh -c "! grep -q 'nr_free_pages' '$TMP/mon.out'"
 check "and has no change line" sh -c "! grep -q '^nr_mlock ' '$TMP/mon.out'"
 grep_file "$TMP/mon.out" "not tested, gauges (levels, not counts.*shown without a test: nr_mlock (B)$" \
 	"the footer says why"
@@ -73,7 +91,7 @@ grep_file "$TMP/mon.out" "^Amean pgmajfault  *0\.00 (   0\.00%)  *2\.[0-9]* (   
 expect_status 0 "compare --monitors --test=mmtests" "$MMCMP" compare --monitors --test=mmtests A B
 grep_file "$TMP/out" "^Amean pgmajfault  *0\.00 (   0\.00%)  *2\.[0-9]* (    n/a) *$" \
 	"under --test=mmtests too, not mmtests' -99%"
-grep_file "$TMP/out" "^Amean nr_mlock  *-0\.33 (      -)  *1\.00 (      -) *$" \
+grep_file "$TMP/out" "^Amean nr_mlock  *-0\.33 (      -)  *4098\.00 (      -) *$" \
 	"nor a percentage on a gauge"
 
 # Only B ran in a cgroup: its table is there all the same.

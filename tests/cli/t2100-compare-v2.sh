@@ -188,7 +188,8 @@ for r in d["runs"]:
         vm = {"nr_written": (13 if new else 10) + k}
         for c in range(49):
             vm["noise_%02d" % c] = 5 + ((k + 1) % 3 if new else k)
-        it["monitor"] = {"interval_s": 0, "vmstat": vm, "cpu": {},
+        it["monitor"] = {"interval_s": 0, "vmstat": vm, "vmstat_end": None,
+                         "cpu": {},
                          "meminfo_start": {}, "meminfo_end": {},
                          "other_cpu": None, "loadavg_start": None,
                          "loadavg_end": None, "cgroup": None,

@@ -408,5 +408,7 @@ check "meminfo whole at start and end of each guest iteration" \
 	test "$(q "SELECT count(*) FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id JOIN run r ON r.id = i.run_id WHERE r.label = 'ev-k' AND json_extract(m.meminfo_start, '$.MemTotal') > 0 AND (SELECT count(*) FROM json_each(m.meminfo_start)) > 30 AND (SELECT count(*) FROM json_each(m.meminfo_start)) = (SELECT count(*) FROM json_each(m.meminfo_end))")" = 6
 check "vmstat holds changes only, and some" \
 	test "$(q "SELECT sum((SELECT count(*) FROM json_each(m.vmstat) WHERE value = 0)) || ' ' || (sum((SELECT count(*) FROM json_each(m.vmstat))) > 0) FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id JOIN run r ON r.id = i.run_id WHERE r.label = 'ev-k'")" = "0 1"
+check "and the guest's gauges' levels at the end of each iteration" \
+	test "$(q "SELECT count(*) FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id JOIN run r ON r.id = i.run_id WHERE r.label = 'ev-k' AND json_extract(m.vmstat_end, '$.nr_free_pages') > 0 AND json_extract(m.vmstat_end, '$.pgfault') IS NULL")" = 6
 
 done_testing
