@@ -18,10 +18,14 @@ static const char step_usage[] =
 	"call checks the ends; the calls of one search share its log and its\n"
 	"error budget in the database.\n"
 	"\n"
+	"When the verdict makes a commit git's first bad one, that commit and\n"
+	"its parent are measured again with fresh units, as mmcmp bisect\n"
+	"verifies its culprit.\n"
+	"\n"
 	"Exit status, as git bisect run expects: 0 good-like, 1 bad-like, 125\n"
 	"unsure or it does not build (skip), 128 no regression between the\n"
-	"ends, bad options, a bad config or repository or a failure (git\n"
-	"stops), 130 interrupted.\n";
+	"ends, a culprit its verification does not confirm, bad options, a\n"
+	"bad config or repository or a failure (git stops), 130 interrupted.\n";
 
 /* What git bisect run stops at. */
 #define STEP_ABORT 128
@@ -98,9 +102,101 @@ static int check_ends(struct bisect_drive *d, const struct bisect_ops *ops,
 	return STEP_ABORT;
 }
 
+/* Whether the log says commit is good-like (a step's or a check's). */
+static bool logged_good(const struct step_state *s, const char *commit)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		if (!strcmp(s->steps[i].commit, commit) &&
+		    strcmp(s->steps[i].kind, "ends") &&
+		    !strcmp(s->steps[i].verdict, "good"))
+			return true;
+	return false;
+}
+
+/*
+ * The culprit git names once HEAD (commit 1) has verdict v: HEAD when it
+ * is bad-like and its parent the good end or good-like in the log; a
+ * bad-like commit of the log (or the bad end) whose parent is HEAD when
+ * HEAD is good-like. Its parent's and its hashes into lo and hi; false
+ * when the search goes on.
+ */
+static bool git_culprit(const struct bisect_drive *d,
+			const struct step_state *s, enum bisect_verdict v,
+			char lo[41], char hi[41])
+{
+	struct strbuf rev = STRBUF_INIT, err = STRBUF_INIT;
+	bool found = false;
+
+	if (v == BISECT_BAD) {
+		found = !bisect_tree_resolve(d->repo, "HEAD^", lo, &err) &&
+			(!strcmp(lo, d->commits.v[0]) || logged_good(s, lo));
+		memcpy(hi, d->commits.v[1], 41);
+	}
+	for (size_t i = 0; v == BISECT_GOOD && i <= s->nr && !found; i++) {
+		const char *c =
+			i < s->nr ? s->steps[i].commit : d->commits.v[2];
+		char parent[41];
+
+		if (i < s->nr && (strcmp(s->steps[i].kind, "step") ||
+				  strcmp(s->steps[i].verdict, "bad")))
+			continue;
+		strbuf_reset(&rev);
+		strbuf_addf(&rev, "%s^", c);
+		if (bisect_tree_resolve(d->repo, rev.buf, parent, &err) ||
+		    strcmp(parent, d->commits.v[1]))
+			continue;
+		memcpy(lo, parent, 41);
+		memcpy(hi, c, 41);
+		found = true;
+	}
+	strbuf_release(&rev);
+	strbuf_release(&err);
+	return found;
+}
+
+/*
+ * Verify the culprit hi git is about to name, as mmcmp bisect does: its
+ * parent lo good-like and itself bad-like once more, with fresh units.
+ * 0 when both hold, 1 when not (git must stop), -1 on a failure.
+ */
+static int verify(struct bisect_drive *d, const struct bisect_ops *ops,
+		  struct step_state *s, const char *lo, const char *hi,
+		  struct strbuf *err)
+{
+	enum bisect_verdict got[2];
+
+	for (int k = 0; k < 2; k++) {
+		struct bisect_entry e = {.kind = k ? BISECT_CULPRIT
+						   : BISECT_PARENT,
+					 .commit = d->commits.nr,
+					 .same_as = -1};
+
+		strvec_push(&d->commits, k ? hi : lo);
+		if (bisect_decide(0, e.commit, 2, &d->rule,
+				  bisect_share(d->rule.alpha, s->planned,
+					       s->decisions),
+				  ops, &e, err) ||
+		    ops->logged(d, &e, err))
+			return -1;
+		s->decisions++;
+		got[k] = e.verdict;
+	}
+	if (got[0] == BISECT_GOOD && got[1] == BISECT_BAD) {
+		printf("culprit %.12s verified: its parent good-like and itself bad-like with fresh units\n",
+		       hi);
+		return store_bisect_finish(d->st, d->bisect_id, "found", hi,
+					   err);
+	}
+	printf("culprit %.12s not verified: with fresh units its parent is %s and itself %s; git would name it, so the search stops\n",
+	       hi, bisect_verdict_name(got[0]), bisect_verdict_name(got[1]));
+	return store_bisect_finish(d->st, d->bisect_id, "unverified", hi, err)
+		       ? -1
+		       : 1;
+}
+
 /* Classify commit 1 (HEAD); the exit status git wants. */
 static int classify(struct bisect_drive *d, const struct bisect_ops *ops,
-		    const struct step_state *s, struct strbuf *err)
+		    struct step_state *s, struct strbuf *err)
 {
 	struct bisect_entry e = {
 		.kind = BISECT_STEP, .commit = 1, .same_as = -1};
@@ -130,6 +226,15 @@ static int classify(struct bisect_drive *d, const struct bisect_ops *ops,
 	}
 	if (ops->logged(d, &e, err))
 		return -1;
+	if (e.verdict == BISECT_GOOD || e.verdict == BISECT_BAD) {
+		char lo[41], hi[41];
+		int v;
+
+		s->decisions += e.units > 0;
+		if (git_culprit(d, s, e.verdict, lo, hi) &&
+		    (v = verify(d, ops, s, lo, hi, err)))
+			return v < 0 ? -1 : STEP_ABORT;
+	}
 	return e.verdict == BISECT_GOOD ? 0 : e.verdict == BISECT_BAD ? 1 : 125;
 }
 

@@ -165,6 +165,33 @@ check "its log is stored as one bisection" \
 	test "$(sqlite3 "$db" "SELECT count(*) FROM bisect")" = 1
 check "whose first step checked the ends" \
 	test "$(sqlite3 "$db" "SELECT kind FROM bisect_step WHERE step = 0")" = ends
+# The call that makes the culprit git's first bad commit verifies it, as
+# mmcmp bisect does: its parent and itself again, with fresh units.
+grep_file "$TMP/bisect-run.out" "^culprit $(echo "$culprit" | cut -c1-12) verified: its parent good-like and itself bad-like with fresh units$" \
+	"the culprit is verified before git names it"
+check "the verification is in the log, parent then culprit" \
+	test "$(sqlite3 "$db" "SELECT group_concat(kind || ' ' || verdict || ' ' || (commit_hash = '$culprit'), ', ') FROM (SELECT s.kind, s.verdict, s.commit_hash FROM bisect_step s WHERE s.kind LIKE 'verify-%' ORDER BY s.step)")" = \
+	"verify-parent good 0, verify-culprit bad 1"
+check "and the search's outcome stored" \
+	test "$(sqlite3 "$db" "SELECT outcome || ' ' || culprit FROM bisect")" = "found $culprit"
+# A culprit whose verification disagrees: once bisect-step has logged
+# its verdict on HEAD (c37, bad-like against the good end c36, its
+# parent), every commit prints the bad work, so the fresh units of the
+# parent are not good-like; git must stop (128), not name it.
+fdb="$TMP/flaky.db"
+sed "s|command: \[\"./prog\"\]|command: [sh, -c, 'if [ \"\$(sqlite3 $fdb \"SELECT count(*) FROM bisect_step WHERE kind = ''step''\")\" -gt 0 ]; then echo work: \$((105000 + \$\$ % 1000)); else exec ./prog; fi']|" \
+	"$TMP/spin.yaml" >"$TMP/flaky.yaml"
+git -C "$repo" checkout -q c$CULPRIT
+expect_status 128 "an unverified culprit stops git" \
+	env MMCMP_DB="$fdb" "$MMCMP" bisect-step "$TMP/flaky.yaml" \
+	--good c$((CULPRIT - 1)) --bad c63 --builds-from "$repo" \
+	--work "$TMP/work" "$@"
+git -C "$repo" checkout -q t5200
+grep_file "$TMP/out" "^culprit $(echo "$culprit" | cut -c1-12) not verified: with fresh units its parent is .* and itself .*; git would name it, so the search stops$" \
+	"and says why"
+check "its outcome is stored as unverified" \
+	test "$(sqlite3 "$fdb" "SELECT outcome || ' ' || culprit FROM bisect")" = "unverified $culprit"
+
 # 64 commits plan 9 decisions: each measured one spends 0.05 / 10.
 check "each call spends its share of the search's budget, not of 3 commits" \
 	test "$(sqlite3 "$db" "SELECT DISTINCT alpha FROM bisect_step WHERE units > 0")" = 0.005
