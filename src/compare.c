@@ -1496,6 +1496,7 @@ static void monitor_add_op(struct compare_bench *b, char *const *labels,
 	zeros = xcalloc(zeros_nr + 1, sizeof(*zeros));
 	for (size_t i = 0; i < nr; i++) {
 		const struct monitor_counter *c;
+		const struct monitor_table *lt;
 
 		/*
 		 * A base without the table has the counter with no sample
@@ -1513,10 +1514,9 @@ static void monitor_add_op(struct compare_bench *b, char *const *labels,
 		}
 		if (!mt[i])
 			continue;
+		lt = lv ? lv[i] : NULL;
 		c = monitor_table_get(
-			gauge && levels_cover(lv ? lv[i] : NULL, mt[i]) ? lv[i]
-									: mt[i],
-			name);
+			gauge && levels_cover(lt, mt[i]) ? lt : mt[i], name);
 		tmp[i].name = (char *)name;
 		tmp[i].unit = (char *)(perf ? monitor_perf_unit(name) : "");
 		tmp[i].higher_better = perf && monitor_perf_higher_better(name);
