@@ -598,7 +598,9 @@ int mmtests_parse_sysstate(const char *name, const char *text, size_t len,
 		out->v[out->nr++].value = d;
 	}
 	for (size_t i = 0; out->found && i < snap[1].nr; i++) {
-		if (!monitor_vmstat_is_gauge(snap[1].names[i]))
+		/* As mmcmp's own records keep them: a gauge at 0 left out. */
+		if (!snap[1].values[i] ||
+		    !monitor_vmstat_is_gauge(snap[1].names[i]))
 			continue;
 		ALLOC_GROW(out->end, out->end_nr + 1, out->end_alloc);
 		out->end[out->end_nr].name = xstrdup(snap[1].names[i]);

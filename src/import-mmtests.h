@@ -151,7 +151,7 @@ struct mmtests_vmstat {
 	bool found;		 /* both snapshots were there */
 	struct monitor_count *v; /* the counters that changed, file order */
 	size_t nr, alloc;
-	/* Every gauge (monitor_vmstat_is_gauge()) in the end snapshot. */
+	/* Each gauge (monitor_vmstat_is_gauge()) not at 0 at the end. */
 	struct monitor_count *end;
 	size_t end_nr, end_alloc;
 };

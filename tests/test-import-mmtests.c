@@ -216,7 +216,8 @@ static void check_timestamps(void)
 	}
 }
 
-#define SNAP(a, b, c) "pgfault " a "\npgmajfault " b "\nnr_free_pages " c "\n"
+#define SNAP(a, b, c)                                                          \
+	"pgfault " a "\npgmajfault " b "\nnr_free_pages " c "\nnr_mlock 0\n"
 
 static const struct text_case sysstate_cases[] = {
 	{"the changes during the benchmark, in file order",
