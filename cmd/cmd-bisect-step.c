@@ -82,8 +82,9 @@ static int check_ends(struct bisect_drive *d, const struct bisect_ops *ops,
 		e.verdict = BISECT_GOOD;
 		e.same_as = 0;
 		if (ops->logged(d, &e, err) ||
-		    store_bisect_finish(d->st, d->bisect_id, "same-ends", NULL,
-					err))
+		    store_bisect_finish(d->st, d->bisect_id,
+					bisect_outcome_name(BISECT_SAME_ENDS),
+					NULL, err))
 			return -1;
 		printf("no regression between the ends: both build the same '%s'\n",
 		       d->image);
@@ -94,7 +95,8 @@ static int check_ends(struct bisect_drive *d, const struct bisect_ops *ops,
 		return -1;
 	if (e.verdict == BISECT_BAD)
 		return 0;
-	if (store_bisect_finish(d->st, d->bisect_id, "no-regression", NULL,
+	if (store_bisect_finish(d->st, d->bisect_id,
+				bisect_outcome_name(BISECT_NO_REGRESSION), NULL,
 				err))
 		return -1;
 	printf("no regression between the ends: the bad end is %+.2f%% against the good (one-sided p %.2g); the ends show a change of %.2f%% at most\n",
@@ -164,6 +166,7 @@ static int verify(struct bisect_drive *d, const struct bisect_ops *ops,
 		  struct strbuf *err)
 {
 	enum bisect_verdict got[2];
+	enum bisect_outcome o;
 
 	for (int k = 0; k < 2; k++) {
 		struct bisect_entry e = {.kind = k ? BISECT_CULPRIT
@@ -181,17 +184,18 @@ static int verify(struct bisect_drive *d, const struct bisect_ops *ops,
 		s->decisions++;
 		got[k] = e.verdict;
 	}
-	if (got[0] == BISECT_GOOD && got[1] == BISECT_BAD) {
+	o = bisect_verified(got[0], got[1]);
+	if (o == BISECT_FOUND)
 		printf("culprit %.12s verified: its parent good-like and itself bad-like with fresh units\n",
 		       hi);
-		return store_bisect_finish(d->st, d->bisect_id, "found", hi,
-					   err);
-	}
-	printf("culprit %.12s not verified: with fresh units its parent is %s and itself %s; git would name it, so the search stops\n",
-	       hi, bisect_verdict_name(got[0]), bisect_verdict_name(got[1]));
-	return store_bisect_finish(d->st, d->bisect_id, "unverified", hi, err)
-		       ? -1
-		       : 1;
+	else
+		printf("culprit %.12s not verified: with fresh units its parent is %s and itself %s; git would name it, so the search stops\n",
+		       hi, bisect_verdict_name(got[0]),
+		       bisect_verdict_name(got[1]));
+	if (store_bisect_finish(d->st, d->bisect_id, bisect_outcome_name(o), hi,
+				err))
+		return -1;
+	return o == BISECT_FOUND ? 0 : 1;
 }
 
 /* Classify commit 1 (HEAD); the exit status git wants. */

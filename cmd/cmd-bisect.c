@@ -151,14 +151,6 @@ int bisect_drive_start(struct bisect_drive *d, bool resume, struct strbuf *err)
 	return ret;
 }
 
-static const char *const outcome_names[] = {
-	[BISECT_FOUND] = "found",
-	[BISECT_UNVERIFIED] = "unverified",
-	[BISECT_AMBIGUOUS] = "ambiguous",
-	[BISECT_NO_REGRESSION] = "no-regression",
-	[BISECT_SAME_ENDS] = "same-ends",
-};
-
 /* Say what the search found; the exit status. */
 static int report(const struct bisect_drive *d, const struct bisect_result *r)
 {
@@ -223,11 +215,11 @@ static int bisect_main(int argc, char **argv)
 		ret = *run_signals_stop() ? 130 : error("%s", err.buf);
 		goto out;
 	}
-	ret = store_bisect_finish(d.st, d.bisect_id, outcome_names[res.outcome],
-				  res.outcome <= BISECT_AMBIGUOUS
-					  ? d.commits.v[res.culprit]
-					  : NULL,
-				  &err);
+	ret = store_bisect_finish(
+		d.st, d.bisect_id, bisect_outcome_name(res.outcome),
+		res.outcome <= BISECT_AMBIGUOUS ? d.commits.v[res.culprit]
+						: NULL,
+		&err);
 	if (ret) {
 		ret = error("%s", err.buf);
 		goto out;

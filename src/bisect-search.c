@@ -174,11 +174,8 @@ static int verify(struct search *s, size_t lo, size_t hi, struct strbuf *err)
 	if (decide(s, BISECT_PARENT, lo, err) ||
 	    decide(s, BISECT_CULPRIT, hi, err))
 		return -1;
-	res->outcome =
-		res->log[res->log_nr - 2].verdict == BISECT_GOOD &&
-				res->log[res->log_nr - 1].verdict == BISECT_BAD
-			? BISECT_FOUND
-			: BISECT_UNVERIFIED;
+	res->outcome = bisect_verified(res->log[res->log_nr - 2].verdict,
+				       res->log[res->log_nr - 1].verdict);
 	return 0;
 }
 

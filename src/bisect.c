@@ -41,6 +41,31 @@ const char *bisect_kind_name(enum bisect_kind k)
 	return "step";
 }
 
+const char *bisect_outcome_name(enum bisect_outcome o)
+{
+	switch (o) {
+	case BISECT_FOUND:
+		return "found";
+	case BISECT_UNVERIFIED:
+		return "unverified";
+	case BISECT_AMBIGUOUS:
+		return "ambiguous";
+	case BISECT_NO_REGRESSION:
+		return "no-regression";
+	case BISECT_SAME_ENDS:
+		return "same-ends";
+	}
+	return "unknown";
+}
+
+enum bisect_outcome bisect_verified(enum bisect_verdict parent,
+				    enum bisect_verdict culprit)
+{
+	return parent == BISECT_GOOD && culprit == BISECT_BAD
+		       ? BISECT_FOUND
+		       : BISECT_UNVERIFIED;
+}
+
 void bisect_values_add(struct bisect_values *vals, double x)
 {
 	ALLOC_GROW(vals->v, vals->nr + 1, vals->alloc);

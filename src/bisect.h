@@ -164,6 +164,17 @@ enum bisect_outcome {
 	BISECT_SAME_ENDS,     /* the ends' binaries are the same */
 };
 
+/* The outcome's name, as stored and printed: "found", "no-regression", ... */
+const char *bisect_outcome_name(enum bisect_outcome o);
+
+/*
+ * The outcome of a culprit's verification: BISECT_FOUND when its parent
+ * is good-like and itself bad-like with fresh units, else
+ * BISECT_UNVERIFIED.
+ */
+enum bisect_outcome bisect_verified(enum bisect_verdict parent,
+				    enum bisect_verdict culprit);
+
 struct bisect_result {
 	enum bisect_outcome outcome;
 	size_t culprit; /* the first bad-like commit */
