@@ -93,8 +93,9 @@ static const struct key top_keys[] = {
 	 .type = KEY_BOOL,
 	 AT(struct config, interleave),
 	 .def = "false",
-	 .help = "Alternate the builds at every iteration instead of "
-		 "running all iterations of one build, then the next."},
+	 .help = "Alternate the builds at every iteration, every other "
+		 "round reversed (A B B A A B ...), instead of running all "
+		 "iterations of one build, then the next."},
 	{.name = "monitors",
 	 .type = KEY_BOOL,
 	 AT(struct config, monitors),

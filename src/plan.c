@@ -599,6 +599,7 @@ static bool emit(struct plan_walk *w, struct plan_step *step,
 	step->job = job;
 	step->build = w->plan->nr ? w->plan->jobs[job].build_index : 0;
 	step->iteration = it;
+	step->round_end = false;
 	return true;
 }
 
@@ -645,8 +646,12 @@ bool plan_walk_next(struct plan_walk *w, struct plan_step *step)
 				w->phase = WALK_JOB_TEARDOWN;
 				continue;
 			}
-			j = walk_job(w, w->group, w->member);
+			/* Every other round reversed: A B B A A B ... */
+			j = walk_job(w, w->group,
+				     w->it % 2 ? group_size(w) - 1 - w->member
+					       : w->member);
 			emit(w, step, PLAN_STEP_ITERATION, j, w->it);
+			step->round_end = w->member + 1 == group_size(w);
 			if (++w->member == group_size(w)) {
 				w->member = 0;
 				w->it++;

@@ -119,8 +119,10 @@ bool plan_next_combination(const struct workload_spec *wl, size_t *pick);
  *
  * Without interleaving, jobs run one after the other, build by build, all
  * iterations of a job in a row. With it, the k-th jobs of all builds form
- * a group: their setups, then their iterations alternating build by build
- * (A B A B ...), so slow drift of the machine affects every build alike,
+ * a group: their setups, then their iterations in rounds of one per build,
+ * every other round in reverse (A B B A A B ...), so that slow drift of the
+ * machine affects every build alike and no build always runs right after
+ * another (whose leftovers, freed memory or a warm cache, it would inherit),
  * then their teardowns. Build steps come only for jobs that have a build.
  *
  * plan_walk_finish() skips what is left before the teardowns, for a run
@@ -149,6 +151,9 @@ struct plan_step {
 	size_t job;
 	size_t build;	/* build index of job; 0 for the config's steps */
 	long iteration; /* PLAN_STEP_ITERATION only, else 0 */
+	/* An iteration that ends its round: the last build's of the group
+	 * under interleaving, every iteration without it. */
+	bool round_end;
 };
 
 struct plan_walk {
@@ -182,8 +187,8 @@ void plan_walk_finish(struct plan_walk *w);
  * stopped early (mmcmp run --until): the walk goes on with the workload
  * teardowns of its group, then with the next group. Under interleaving
  * the group holds the job of every build, which all stop together, so
- * call it after the last build's iteration of a round. A no-op when job
- * is not in the group whose iterations are being handed out.
+ * call it after the iteration that ends a round (plan_step.round_end). A no-op
+ * when job is not in the group whose iterations are being handed out.
  */
 void plan_walk_skip_job(struct plan_walk *w, size_t job);
 

@@ -192,17 +192,18 @@ bool session_until_precise(const struct session *s, size_t j)
  * enough. Interleaved builds stop together, after a whole round, when
  * the job of every build is; each looks at its own values only.
  */
-static void until_check(struct session *s, size_t j, long it)
+static void until_check(struct session *s, const struct plan_step *ps)
 {
+	size_t j = ps->job;
+	long it = ps->iteration;
 	size_t per = s->plan->nr / s->plan->builds_nr;
 	size_t first = j, step = 1, nr = 1;
 
 	/* With kernels, session_run_boots() decides between boots. */
-	if (!s->until_pct || it < s->cfg->warmup || s->opts.boots_nr)
+	if (!s->until_pct || it < s->cfg->warmup || s->opts.boots_nr ||
+	    !ps->round_end)
 		return;
 	if (s->walk.interleave) {
-		if (s->plan->jobs[j].build_index + 1 != s->plan->builds_nr)
-			return;
 		first = j % per;
 		step = per;
 		nr = s->plan->builds_nr;
@@ -492,7 +493,7 @@ int session_do_step(struct session *s, const struct plan_step *step,
 	case PLAN_STEP_ITERATION:
 		if (session_run_iteration(s, step->job, step->iteration, err))
 			return -1;
-		until_check(s, step->job, step->iteration);
+		until_check(s, step);
 		return 0;
 	case PLAN_STEP_JOB_TEARDOWN:
 		if (s->opts.profile && profile_job(s, step->job, err))

@@ -122,8 +122,11 @@ static const struct {
 } walk_cases[] = {
 	{0, 2, 2, false, 0, "S J0 0.0 0.1 j0 J1 1.0 1.1 j1 T"},
 	{0, 2, 2, true, 0, "S J0 0.0 0.1 j0 J1 1.0 1.1 j1 T"},
+	/* Every other round reversed: A B B A A B. */
 	{2, 1, 3, true, 0,
-	 "S B0 J0 B1 J1 0.0 1.0 0.1 1.1 0.2 1.2 j0 j1 b0 b1 T"},
+	 "S B0 J0 B1 J1 0.0 1.0 1.1 0.1 0.2 1.2 j0 j1 b0 b1 T"},
+	{3, 1, 2, true, 0,
+	 "S B0 J0 B1 J1 B2 J2 0.0 1.0 2.0 2.1 1.1 0.1 j0 j1 j2 b0 b1 b2 T"},
 	{2, 1, 3, false, 0,
 	 "S B0 J0 0.0 0.1 0.2 j0 B1 J1 1.0 1.1 1.2 j1 b0 b1 T"},
 	{2, 2, 1, true, 0,
@@ -203,9 +206,9 @@ static const struct {
 	{0, 2, 2, false, 0, 0, 1, "S J0 0.0 0.1 j0 J1 1.0 1.1 j1 T"},
 	/* Interleaved builds stop together, after a whole round. */
 	{2, 1, 5, true, 1, 2, 1,
-	 "S B0 J0 B1 J1 0.0 1.0 0.1 1.1 0.2 1.2 j0 j1 b0 b1 T"},
+	 "S B0 J0 B1 J1 0.0 1.0 1.1 0.1 0.2 1.2 j0 j1 b0 b1 T"},
 	{2, 2, 4, true, 2, 0, 0,
-	 "S B0 J0 B1 J2 0.0 2.0 j0 j2 J1 J3 1.0 3.0 1.1 3.1 1.2 3.2 1.3 3.3 "
+	 "S B0 J0 B1 J2 0.0 2.0 j0 j2 J1 J3 1.0 3.0 3.1 1.1 1.2 3.2 3.3 1.3 "
 	 "j1 j3 b0 b1 T"},
 	{2, 1, 3, false, 1, 0, 1,
 	 "S B0 J0 0.0 0.1 0.2 j0 B1 J1 1.0 j1 b0 b1 T"},
@@ -270,6 +273,44 @@ static void test_walk(void)
 			    walk_cases[i].interleave, walk_cases[i].stop_after,
 			    &sb);
 		is_str(sb.buf, walk_cases[i].want, "walk case %zu", i);
+		free(p.jobs);
+		free(builds);
+		strbuf_release(&sb);
+	}
+}
+
+/*
+ * plan_step.round_end, which mmcmp run --until waits for: the iteration
+ * that ends a round of the group (build 2's, then build 0's in the reversed
+ * round), and every iteration without interleaving.
+ */
+static void test_walk_round_end(void)
+{
+	static const struct {
+		size_t builds;
+		bool interleave;
+		const char *want;
+	} cases[] = {
+		{3, true, "0.0 1.0 2.0| 2.1 1.1 0.1| 0.2 1.2 2.2|"},
+		{2, false, "0.0| 0.1| 0.2| 1.0| 1.1| 1.2|"},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct build_spec *builds;
+		struct plan p = PLAN_INIT;
+		struct plan_walk w;
+		struct plan_step step;
+		struct strbuf sb = STRBUF_INIT;
+
+		walk_plan(&p, &builds, cases[i].builds, 1);
+		plan_walk_init(&w, &p, 3, cases[i].interleave);
+		while (plan_walk_next(&w, &step))
+			if (step.kind == PLAN_STEP_ITERATION)
+				strbuf_addf(&sb, "%s%zu.%ld%s",
+					    sb.len ? " " : "", step.job,
+					    step.iteration,
+					    step.round_end ? "|" : "");
+		is_str(sb.buf, cases[i].want, "round ends, case %zu", i);
 		free(p.jobs);
 		free(builds);
 		strbuf_release(&sb);
@@ -441,6 +482,7 @@ int main(void)
 	}
 	test_walk();
 	test_walk_skip();
+	test_walk_round_end();
 	test_combinations();
 	test_shell_quoting();
 	test_bad_overrides();

@@ -121,13 +121,13 @@ static const struct {
 		.label_runs = 1,
 	},
 	{
-		.name = "interleaved builds alternate",
+		.name = "interleaved builds alternate, every other round reversed",
 		.config =
 			"name: t\niterations: 2\ninterleave: true\n" ONE_VALUE_WORKLOAD
 				BUILDS,
 		.runs = 1,
 		.status = "complete",
-		.progress = "t-a:op:i1 t-b:op:i1 t-a:op:i2 t-b:op:i2",
+		.progress = "t-a:op:i1 t-b:op:i1 t-b:op:i2 t-a:op:i2",
 		.iterations = "i:ok:1 i:ok:1 i:ok:1 i:ok:1",
 		.summary = "t-a 2/0/2 stored 2 t-b 2/0/2 stored 2",
 		.label_runs = 1,
@@ -352,11 +352,11 @@ static const struct {
 			  ": never } }\n" LOGGING_WORKLOAD("cat @R" THP, ""),
 		.runs = 1,
 		.status = "complete",
-		.progress = "t-a:op:i1 t-b:op:i1 t-a:op:i2 t-b:op:i2",
+		.progress = "t-a:op:i1 t-b:op:i1 t-b:op:i2 t-a:op:i2",
 		.iterations = "i:ok:1 i:ok:1 i:ok:1 i:ok:1",
 		.summary = "t-a 2/0/2 stored 2 t-b 2/0/2 stored 2",
 		.label_runs = 1,
-		.log = "always never always never",
+		.log = "always never never always",
 		.thp = "madvise\n",
 		.settings = "t-a: " THP " madvise -> always;"
 			    "t-b: " THP " madvise -> never;",
@@ -454,12 +454,12 @@ static const struct {
 				      "    operation: op\n" TOTAL,
 		.runs = 1,
 		.status = "complete",
-		.progress = "t-a:op:w1 t-b:op:w1 t-a:op:w2 t-b:op:w2 "
-			    "t-a:op:w3 t-b:op:w3 t-a:op:w4 t-b:op:w4 "
-			    "t-a:op:w5 t-b:op:w5 t-a:op:i1 t-b:op:i1 "
-			    "t-a:op:i2 t-b:op:i2 t-a:op:i3 t-b:op:i3 "
-			    "t-a:op:i4 t-b:op:i4 t-a:op:i5 t-b:op:i5 "
-			    "t-a:op:i6 t-b:op:i6 t-a:op:i7 t-b:op:i7 "
+		.progress = "t-a:op:w1 t-b:op:w1 t-b:op:w2 t-a:op:w2 "
+			    "t-a:op:w3 t-b:op:w3 t-b:op:w4 t-a:op:w4 "
+			    "t-a:op:w5 t-b:op:w5 t-b:op:i1 t-a:op:i1 "
+			    "t-a:op:i2 t-b:op:i2 t-b:op:i3 t-a:op:i3 "
+			    "t-a:op:i4 t-b:op:i4 t-b:op:i5 t-a:op:i5 "
+			    "t-a:op:i6 t-b:op:i6 t-b:op:i7 t-a:op:i7 "
 			    "t-a:op:i8 t-b:op:i8",
 		.iterations = "w:ok:1 w:ok:1 w:ok:1 w:ok:1 w:ok:1 "
 			      "i:ok:1 i:ok:1 i:ok:1 i:ok:1 i:ok:1 "
