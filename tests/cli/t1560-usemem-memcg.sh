@@ -127,7 +127,12 @@ done
 config aa a none b none
 expect_status 0 "usemem runs in two cgroups without a limit" \
 	run run -q "$TMP/aa.yaml" --label aa
-expect_status 0 "compare a b" "$MMCMP" compare --format csv aa-a aa-b
+# At the default level an A/A pair of calibrated tests is marked in about
+# one run in twenty (up to four rows, BH), which would fail this test as
+# often for nothing; at 0.01 that chance is about 1%, while a systematic
+# A/A difference (one build always running right after the other, say)
+# is still marked.
+expect_status 0 "compare a b" "$MMCMP" compare --alpha 0.01 --format csv aa-a aa-b
 cp "$TMP/out" "$TMP/aa.csv"
 for op in elsp-2 syst-2 ${tracing:+$reclaim memcg-reclaim-stall}; do
 	v=$(verdicts "$TMP/aa.csv" "$op" aa-b)

@@ -3,8 +3,11 @@
 # agent sample the profiled iterations, symbolised in the guest (its
 # /proc/kallsyms, the binaries of the initramfs), and send the folded
 # stacks back; the host stores them as its own, and explain compares two
-# guest labels as it does local ones: profile-split with its work 50/50
-# against 70/30 between spin_a and spin_b. One boot per label.
+# guest labels as it does local ones: profile-split with its work 30/70
+# against 70/30 between spin_a and spin_b. One boot per label. Under TCG
+# the shares of an iteration vary by several points (the guest's timer
+# misses the periods its vCPU is descheduled for), so with four profiles a
+# side a 20-point move was sometimes marked for one symbol only.
 #
 # Needs qemu-system-x86_64 and a kernel, as t5000-vm.sh.
 . ./lib.sh
@@ -31,11 +34,11 @@ kernels:
 vm: { cpus: 1, memory: 512M, accel: tcg, boots: 1, boot_timeout: 120 }
 EOF2
 }
-config half 50
+config less 30
 config more 70
 
 expect_status 0 "a profiled run in a guest" \
-	"$MMCMP" run -q --profile --label half "$TMP/half.yaml"
+	"$MMCMP" run -q --profile --label less "$TMP/less.yaml"
 check "without a warning that profiles were not taken" \
 	test "$(grep -c 'profiles not taken' "$TMP/err")" -eq 0
 # Not a count the work fixes: under a loaded host the guest's sampling
@@ -56,7 +59,7 @@ check "and the guest kernel's, from its kallsyms" \
 
 expect_status 0 "a run that moves work to spin_a" \
 	"$MMCMP" run -q --profile --label more "$TMP/more.yaml"
-expect_status 0 "explain on two guest labels" "$MMCMP" explain half-k more-k
+expect_status 0 "explain on two guest labels" "$MMCMP" explain less-k more-k
 head -5 "$TMP/out" | tail -2 | sed 's/^/# /'
 check "ranks the two symbols first, marked" \
 	test "$(awk '/^  kind/ { on = 1; next } on && n < 4 { n++; print $NF, $(NF - 1) }' \
