@@ -907,7 +907,8 @@ static void apply_family(struct compare_result *res, bool monitor)
 {
 	const struct compare_options *opts = &res->opts;
 	struct family_item *item = NULL;
-	double *p = NULL, *adj = NULL;
+	struct stats_mde_memo *memo;
+	double *p = NULL, *adj = NULL, level;
 	size_t n = 0, alloc = 0, tested = 0, marked = 0;
 
 	for (size_t bi = 0; bi < res->bench_nr; bi++) {
@@ -956,12 +957,15 @@ static void apply_family(struct compare_result *res, bool monitor)
 	}
 	/*
 	 * The power of a lone change: BH marks it at alpha / tested.
-	 * Constant sides have none (constant_sides()).
+	 * Constant sides have none (constant_sides()). The rows of one
+	 * design share a memo of the exact MDE.
 	 */
+	level = opts->fdr ? opts->alpha / (double)tested : opts->alpha;
+	memo = stats_mde_memo_new(level, 0.8);
+	for (size_t k = 0; k < n; k++)
+		if (!isnan(p[k]) && !item[k].side->welch.constant)
+			stats_mde_memo_plan(memo, &item[k].side->welch);
 	for (size_t k = 0; k < n; k++) {
-		double level =
-			opts->fdr ? opts->alpha / (double)tested : opts->alpha;
-
 		if (isnan(p[k]) || item[k].side->welch.constant)
 			continue;
 		/* The U test's own under --test=utest. */
@@ -969,9 +973,10 @@ static void apply_family(struct compare_result *res, bool monitor)
 			opts->test == COMPARE_TEST_UTEST
 				? stats_utest_mde_pct(&item[k].side->welch,
 						      level, 0.8)
-				: stats_welch_mde_pct(&item[k].side->welch,
-						      level, 0.8);
+				: stats_mde_memo_pct(memo,
+						     &item[k].side->welch);
 	}
+	stats_mde_memo_free(memo);
 	free(item);
 	free(p);
 	free(adj);

@@ -488,22 +488,203 @@ out:
 	return ncp * welch_se(sd_a, na, sd_b, nb);
 }
 
+/* The two sds stats_welch_mde_pct() takes from w; false where it is NaN. */
+static bool mde_sds(const struct stats_welch_units *w, double *sa, double *sb)
+{
+	if (w->untested != STATS_TESTED || w->constant)
+		return false;
+	if (w->log_scale) {
+		*sa = sqrt(w->var_a);
+		*sb = sqrt(w->var_b);
+		return true;
+	}
+	if (w->mean_a == 0.0 || w->mean_b == 0.0)
+		return false;
+	*sa = 100.0 * sqrt(w->var_a) / fabs(w->mean_a);
+	*sb = 100.0 * sqrt(w->var_b) / fabs(w->mean_b);
+	return true;
+}
+
+/* The MDE of mde_sds()' scale in percent. */
+static double mde_pct_of(const struct stats_welch_units *w, double mde)
+{
+	return w->log_scale ? 100.0 * expm1(mde) : mde;
+}
+
 double stats_welch_mde_pct(const struct stats_welch_units *w, double alpha,
 			   double power)
 {
 	double sa, sb;
 
-	if (w->untested != STATS_TESTED || w->constant)
+	if (!mde_sds(w, &sa, &sb))
 		return NAN;
-	if (w->log_scale)
-		return 100.0 * expm1(stats_welch_mde(sqrt(w->var_a), w->na,
-						     sqrt(w->var_b), w->nb,
-						     alpha, power));
-	if (w->mean_a == 0.0 || w->mean_b == 0.0)
+	return mde_pct_of(w,
+			  stats_welch_mde(sa, w->na, sb, w->nb, alpha, power));
+}
+
+/*
+ * The memo's interpolation: MDE_NODES Chebyshev points of the first kind
+ * on the shares [MDE_LO, 1 - MDE_LO], checked at MDE_CHECKS points between
+ * them (the second kind's, every fourth); a design is interpolated from
+ * STATS_MDE_MEMO_ROWS planned rows on, which repays the evaluations.
+ * Towards share 0 and 1 the ncp has a singularity (the df of the other
+ * side alone) that slows the convergence, so rows out there are exact.
+ */
+#define MDE_NODES  33
+#define MDE_CHECKS 8
+#define MDE_TOL	   1e-8
+#define MDE_LO	   0.01
+
+enum mde_state {
+	MDE_EXACT,   /* too few rows, or the check failed: exact per row */
+	MDE_UNBUILT, /* interpolated once the first row asks */
+	MDE_READY,
+};
+
+struct mde_design {
+	size_t na, nb, rows;
+	enum mde_state state;
+	double f[MDE_NODES]; /* the ncp at each node */
+};
+
+struct stats_mde_memo {
+	double alpha, power;
+	struct mde_design *d;
+	size_t nr, alloc;
+};
+
+/* The share at node j, and the node's barycentric weight. */
+static double mde_node(size_t j, double *weight)
+{
+	double t = M_PI * (2.0 * (double)j + 1.0) / (2.0 * MDE_NODES);
+
+	*weight = (j % 2 ? -1.0 : 1.0) * sin(t);
+	return MDE_LO + (1.0 - 2.0 * MDE_LO) * 0.5 * (1.0 + cos(t));
+}
+
+/* The ncp of the MDE of a design whose side a has this share (0, 1). */
+static double mde_ncp(const struct stats_mde_memo *m, size_t na, size_t nb,
+		      double share)
+{
+	return stats_welch_mde(sqrt(share * (double)na), na,
+			       sqrt((1.0 - share) * (double)nb), nb, m->alpha,
+			       m->power);
+}
+
+/* The interpolated ncp at share (barycentric formula). */
+static double mde_interp(const struct mde_design *d, double share)
+{
+	double num = 0.0, den = 0.0;
+
+	for (size_t j = 0; j < MDE_NODES; j++) {
+		double w, x = mde_node(j, &w);
+
+		if (share == x)
+			return d->f[j];
+		num += w / (share - x) * d->f[j];
+		den += w / (share - x);
+	}
+	return num / den;
+}
+
+static void mde_build(const struct stats_mde_memo *m, struct mde_design *d)
+{
+	double w;
+
+	d->state = MDE_EXACT;
+	for (size_t j = 0; j < MDE_NODES; j++) {
+		d->f[j] = mde_ncp(m, d->na, d->nb, mde_node(j, &w));
+		if (!isfinite(d->f[j]))
+			return;
+	}
+	for (size_t c = 0; c < MDE_CHECKS; c++) {
+		double x = MDE_LO +
+			   (1.0 - 2.0 * MDE_LO) * 0.5 *
+				   (1.0 + cos(M_PI * (4.0 * (double)c + 2.0) /
+					      (4.0 * MDE_CHECKS)));
+		double want = mde_ncp(m, d->na, d->nb, x);
+
+		if (!(fabs(mde_interp(d, x) - want) <= MDE_TOL * want))
+			return;
+	}
+	d->state = MDE_READY;
+}
+
+static struct mde_design *mde_find(struct stats_mde_memo *m, size_t na,
+				   size_t nb)
+{
+	for (size_t i = 0; i < m->nr; i++)
+		if (m->d[i].na == na && m->d[i].nb == nb)
+			return &m->d[i];
+	return NULL;
+}
+
+struct stats_mde_memo *stats_mde_memo_new(double alpha, double power)
+{
+	struct stats_mde_memo *m = xcalloc(1, sizeof(*m));
+
+	m->alpha = alpha;
+	m->power = power;
+	return m;
+}
+
+void stats_mde_memo_plan(struct stats_mde_memo *m,
+			 const struct stats_welch_units *w)
+{
+	struct mde_design *d;
+	double sa, sb;
+
+	if (!mde_sds(w, &sa, &sb))
+		return;
+	d = mde_find(m, w->na, w->nb);
+	if (!d) {
+		ALLOC_GROW(m->d, m->nr + 1, m->alloc);
+		d = &m->d[m->nr++];
+		memset(d, 0, sizeof(*d));
+		d->na = w->na;
+		d->nb = w->nb;
+	}
+	if (++d->rows == STATS_MDE_MEMO_ROWS)
+		d->state = MDE_UNBUILT;
+}
+
+double stats_mde_memo_pct(struct stats_mde_memo *m,
+			  const struct stats_welch_units *w)
+{
+	struct mde_design *d;
+	double sa, sb, va, se, share;
+	bool inside;
+
+	if (!mde_sds(w, &sa, &sb))
 		return NAN;
-	sa = 100.0 * sqrt(w->var_a) / fabs(w->mean_a);
-	sb = 100.0 * sqrt(w->var_b) / fabs(w->mean_b);
-	return stats_welch_mde(sa, w->na, sb, w->nb, alpha, power);
+	d = mde_find(m, w->na, w->nb);
+	va = sa * sa / (double)w->na;
+	se = sqrt(va + sb * sb / (double)w->nb);
+	share = va / (se * se);
+	/* Near a side without spread, and without, exact. */
+	inside = share >= MDE_LO && share <= 1.0 - MDE_LO;
+	if (d && d->state == MDE_UNBUILT && inside)
+		mde_build(m, d);
+	if (!d || d->state != MDE_READY || !inside)
+		return stats_welch_mde_pct(w, m->alpha, m->power);
+	return mde_pct_of(w, mde_interp(d, share) * se);
+}
+
+bool stats_mde_memo_interpolates(const struct stats_mde_memo *m, size_t na,
+				 size_t nb)
+{
+	for (size_t i = 0; i < m->nr; i++)
+		if (m->d[i].na == na && m->d[i].nb == nb)
+			return m->d[i].state == MDE_READY;
+	return false;
+}
+
+void stats_mde_memo_free(struct stats_mde_memo *m)
+{
+	if (!m)
+		return;
+	free(m->d);
+	free(m);
 }
 
 double stats_welch_power_n(double delta, double sd_a, double sd_b, double alpha,

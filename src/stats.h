@@ -491,6 +491,32 @@ double stats_welch_mde_pct(const struct stats_welch_units *w, double alpha,
 			   double power);
 
 /*
+ * A memo of stats_welch_mde_pct() at one alpha and power for the many
+ * rows of a family. The rows of a design (na, nb) differ only in the
+ * share of the variance of the difference that comes from side a, on which
+ * the ncp of their MDE depends smoothly: for a design of at least
+ * STATS_MDE_MEMO_ROWS planned rows the memo computes the ncp exactly at 33
+ * Chebyshev points of the shares 0.01 to 0.99, checks the interpolation at
+ * 8 more points against the exact value (relative error 1e-8; where that
+ * fails, as where the noncentral t switches to its approximation past ncp
+ * 37.6, every row of the design is computed exactly) and interpolates.
+ * Other designs, and rows whose share is outside, are computed exactly. Plan
+ * every row (stats_mde_memo_plan()), then ask for each (stats_mde_memo_pct():
+ * NaN where stats_welch_mde_pct() is). The memo owns its tables.
+ */
+#define STATS_MDE_MEMO_ROWS 100
+struct stats_mde_memo;
+struct stats_mde_memo *stats_mde_memo_new(double alpha, double power);
+void stats_mde_memo_plan(struct stats_mde_memo *m,
+			 const struct stats_welch_units *w);
+double stats_mde_memo_pct(struct stats_mde_memo *m,
+			  const struct stats_welch_units *w);
+/* Whether the rows of design (na, nb) asked so far were interpolated. */
+bool stats_mde_memo_interpolates(const struct stats_mde_memo *m, size_t na,
+				 size_t nb);
+void stats_mde_memo_free(struct stats_mde_memo *m);
+
+/*
  * The units per side, n = na = nb, that stats_welch_power() needs to
  * find delta with probability power: the smallest whole n >= 2, as a
  * double; INFINITY above 1e6, NaN as stats_welch_power().

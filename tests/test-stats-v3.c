@@ -79,18 +79,149 @@ static void check_welch_power(char **f, size_t nf, int line)
 	}
 }
 
+/* A tested row on the plain scale whose CVs are sa and sb percent. */
+static struct stats_welch_units cv_units(double sa, size_t na, double sb,
+					 size_t nb)
+{
+	struct stats_welch_units w = {.untested = STATS_TESTED,
+				      .na = na,
+				      .nb = nb,
+				      .scale = 1.0,
+				      .mean_a = 100.0,
+				      .mean_b = 100.0,
+				      .var_a = sa * sa,
+				      .var_b = sb * sb};
+
+	w.constant = sa == 0.0 && sb == 0.0;
+	return w;
+}
+
+/*
+ * `test-stats-v3 memo` (suite sim, which the valgrind run leaves out):
+ * the memo's checks only, the R rows of welch_mde through it and
+ * check_memo().
+ */
+static bool memo_mode;
+/* Reference rows the memo interpolated (not exact). */
+static int memo_interpolated;
+
+/*
+ * The MDE of that row through a memo planned with `rows` rows of its
+ * design; *interp whether the memo interpolated it.
+ */
+static double memo_mde(double sa, size_t na, double sb, size_t nb, double alpha,
+		       double power, size_t rows, bool *interp)
+{
+	struct stats_welch_units w = cv_units(sa, na, sb, nb);
+	struct stats_mde_memo *m = stats_mde_memo_new(alpha, power);
+	double got;
+
+	for (size_t i = 0; i < rows; i++)
+		stats_mde_memo_plan(m, &w);
+	got = stats_mde_memo_pct(m, &w);
+	*interp = stats_mde_memo_interpolates(m, na, nb);
+	stats_mde_memo_free(m);
+	return got;
+}
+
 static void check_welch_mde(char **f, size_t nf, int line)
 {
 	double v[7];
+	bool interp;
 
 	if (nf != 8 || !nums(f, 1, 7, v)) {
 		ok(false, "welch_mde row (line %d) parses", line);
 		return;
 	}
-	check_rel_tol("welch_mde", f[2],
-		      stats_welch_mde(v[0], (size_t)v[1], v[2], (size_t)v[3],
-				      v[4], v[5]),
+	if (!memo_mode) {
+		check_rel_tol("welch_mde", f[2],
+			      stats_welch_mde(v[0], (size_t)v[1], v[2],
+					      (size_t)v[3], v[4], v[5]),
+			      v[6], TOL_MDE, line);
+		return;
+	}
+	/* The memo of many rows of the design at compare's power. */
+	if (v[5] != 0.8)
+		return;
+	check_rel_tol("welch_mde memo", f[2],
+		      memo_mde(v[0], (size_t)v[1], v[2], (size_t)v[3], v[4],
+			       v[5], STATS_MDE_MEMO_ROWS, &interp),
 		      v[6], TOL_MDE, line);
+	memo_interpolated += interp;
+}
+
+/*
+ * The memo against the exact MDE over the whole range of the share, at
+ * the level of one row and of a lone change among 1500: within 1e-7
+ * wherever it interpolates (a tenth of TOL_MDE, within which the exact one
+ * agrees with R),
+ * and it does for designs of 5 units a side and more at 0.05. Below
+ * STATS_MDE_MEMO_ROWS rows it is the exact value itself.
+ */
+static void check_memo(void)
+{
+	static const size_t designs[][2] = {{3, 3},   {5, 5},  {10, 10},
+					    {20, 20}, {5, 20}, {4, 9},
+					    {40, 45}, {100, 3}};
+	static const double alphas[] = {0.05, 0.05 / 1500};
+	double worst = 0.0;
+	int interpolated = 0, checked = 0;
+
+	for (size_t d = 0; d < sizeof(designs) / sizeof(designs[0]); d++) {
+		for (size_t ai = 0; ai < 2; ai++) {
+			size_t na = designs[d][0], nb = designs[d][1];
+			double alpha = alphas[ai];
+			struct stats_mde_memo *m =
+				stats_mde_memo_new(alpha, 0.8);
+			struct stats_welch_units w = cv_units(1, na, 1, nb);
+			bool interp;
+
+			for (size_t i = 0; i < STATS_MDE_MEMO_ROWS; i++)
+				stats_mde_memo_plan(m, &w);
+			(void)stats_mde_memo_pct(m, &w);
+			interp = stats_mde_memo_interpolates(m, na, nb);
+			for (int i = 0; interp && i <= 24; i++) {
+				double share = i == 0	 ? 1e-6
+					       : i == 24 ? 1.0 - 1e-6
+							 : (i - 0.5) / 23.0;
+				double sa = sqrt(share * (double)na);
+				double sb = sqrt((1.0 - share) * (double)nb);
+				double want = stats_welch_mde(sa, na, sb, nb,
+							      alpha, 0.8);
+				double got;
+
+				w = cv_units(sa, na, sb, nb);
+				got = stats_mde_memo_pct(m, &w);
+				checked++;
+				if (fabs(got / want - 1.0) > worst)
+					worst = fabs(got / want - 1.0);
+			}
+			interpolated += interp;
+			if (alpha == 0.05 && na >= 5 && nb >= 5)
+				ok(interp,
+				   "memo: design %zu/%zu at %g is "
+				   "interpolated",
+				   na, nb, alpha);
+			diag("memo: design %zu/%zu at %g: %s", na, nb, alpha,
+			     interp ? "interpolated" : "exact");
+			stats_mde_memo_free(m);
+		}
+	}
+	ok(worst <= 1e-7,
+	   "memo: %d MDEs of %d interpolated designs within 1e-7 of the "
+	   "exact (worst %.3g)",
+	   checked, interpolated, worst);
+	{
+		bool interp;
+		double got = memo_mde(1.0, 20, 1.3, 20, 0.05, 0.8,
+				      STATS_MDE_MEMO_ROWS - 1, &interp);
+		struct stats_welch_units w = cv_units(1.0, 20, 1.3, 20);
+
+		ok(!interp && got == stats_welch_mde_pct(&w, 0.05, 0.8),
+		   "memo: fewer rows than STATS_MDE_MEMO_ROWS are exact");
+	}
+	ok(memo_interpolated > 0,
+	   "memo: %d reference rows of R were interpolated", memo_interpolated);
 }
 
 static void check_mde_pct(char **f, size_t nf, int line)
@@ -224,7 +355,8 @@ static void check_row(char *s, int line)
 
 	for (size_t i = 0; i < ARRAY_SIZE(row_fns); i++)
 		if (!strcmp(field[0], row_fns[i].name)) {
-			row_fns[i].fn(field, nf, line);
+			if (!memo_mode || row_fns[i].fn == check_welch_mde)
+				row_fns[i].fn(field, nf, line);
 			return;
 		}
 	ok(false, "unknown function '%s' (line %d)", field[0], line);
@@ -279,13 +411,18 @@ static void check_contracts(void)
 	   "at n = 200 Welch's MDE is Student's");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	int rows = read_table(TABLE_PATH, check_row);
+	int rows;
 
+	memo_mode = argc > 1 && !strcmp(argv[1], "memo");
+	rows = read_table(TABLE_PATH, check_row);
 	ok(rows > 0, "reference table %s has %d rows", TABLE_PATH, rows);
 	report_worst();
-	check_contracts();
+	if (memo_mode)
+		check_memo();
+	else
+		check_contracts();
 	done_testing();
 	return exit_status();
 }
