@@ -138,7 +138,8 @@ mount -t devtmpfs dev /dev
 # No tmpfs on /tmp: it would hide the programs the archive holds under
 # their host paths, which may lie in /tmp (the root is writable).
 mount -t ext4 /dev/nvme0n1 /mnt || poweroff -f
-log() { echo "init: \$*" >>/mnt/log; }
+# Each line also on the console, which the host watches (machine below).
+log() { echo "init: \$*" >>/mnt/log; echo "init: \$*" >/dev/console; }
 log "boot \$(uname -r) \$(cat /proc/cmdline)"
 A="$MMCMP --db /mnt/abba.db"
 F="$MMCMP --db /mnt/faults.db"
@@ -203,16 +204,49 @@ cp "$kernel" "$TMP/disk/vmlinuz"
 # 1 GiB: below 512 MiB the kernel turns THP off whatever its command
 # line says. cache=unsafe: the host does not sync the image file for the
 # guest's flushes (the guest still issues them), which a loaded host can
-# take seconds over.
-machine() {
+# take seconds over. Under TCG a kexec'd kernel has been seen to hang
+# before its init, once in many runs: a console silent for 240 s
+# (machine_silence; init writes each log line to it, every few seconds)
+# stops the machine, and it is run once more from a fresh disk, as a
+# watchdog would reset a real one; a second hang fails the checks below.
+machine_silence=240
+machine_once() {
 	: >"$TMP/disk/start"
+	: >"$TMP/machine.console"
 	# stdout only says it creates the image file, which TAP would misread.
+	rm -f "$TMP/machine.img"
 	mke2fs -q -t ext4 -d "$TMP/disk" "$TMP/machine.img" 64M >/dev/null
 	timeout 800 qemu-system-x86_64 -accel tcg -m 1024 -smp 1 -nodefaults \
 		-nographic -serial "file:$TMP/machine.console" -kernel "$kernel" \
 		-initrd "$TMP/disk/initrd" -append "$home_cmdline" \
 		-drive "file=$TMP/machine.img,format=raw,if=none,id=d0,cache=unsafe" \
-		-device nvme,drive=d0,serial=mmcmp >/dev/null 2>&1 || true
+		-device nvme,drive=d0,serial=mmcmp >/dev/null 2>&1 &
+	machine_pid=$!
+	machine_hung=
+	size=0
+	still=0
+	while kill -0 "$machine_pid" 2>/dev/null; do
+		sleep 2
+		now=$(wc -c <"$TMP/machine.console")
+		if [ "$now" != "$size" ]; then
+			size=$now
+			still=0
+		elif [ "$((still += 2))" -ge "$machine_silence" ]; then
+			machine_hung=1
+			kill "$machine_pid" 2>/dev/null
+			break
+		fi
+	done
+	wait "$machine_pid" || :
+}
+machine() {
+	machine_once
+	if [ -n "$machine_hung" ]; then
+		echo "# the machine's console was silent for $machine_silence s, after:"
+		tail -n 3 "$TMP/machine.console" | tr -cd '[:print:]\n' | sed 's/^/#   /'
+		echo "# once more, from a fresh disk"
+		machine_once
+	fi
 	for f in abba faults; do
 		debugfs -R "dump /$f.db $TMP/$f.db" "$TMP/machine.img" >/dev/null 2>&1
 	done
@@ -221,6 +255,11 @@ machine() {
 	sed '/^init: faults$/,$d' "$TMP/machine.log" >"$TMP/abba.log"
 	sed -n '/^init: faults$/,$p' "$TMP/machine.log" >"$TMP/faults.log"
 	sed 's/^/# log: /' "$TMP/machine.log"
+	# The console's end, for a machine that did not finish.
+	if ! grep -q '^init: faults exit' "$TMP/machine.log"; then
+		tail -n 20 "$TMP/machine.console" | tr -cd '[:print:]\n' |
+			sed 's/^/# console: /'
+	fi
 }
 
 # 4a. Two kernels (the same image, THP always and never) x 2 boots, A B
