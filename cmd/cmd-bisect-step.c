@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bisect-drive.h"
+#include "bisect-cmd.h"
 #include "bisect-tree.h"
+#include "run-progress.h"
 #include "store-bisect.h"
 
 static const char step_usage[] =
@@ -286,7 +287,7 @@ static int step_main(int argc, char **argv)
 		s.ends_done |= !strcmp(s.steps[i].kind, "ends");
 	}
 	d.steps = s.nr;
-	d.quiet = true;
+	d.out.log = NULL;
 	bisect_drive_ops(&d, &ops);
 	run_signals_catch(&sigs);
 	ret = s.ends_done ? 0
@@ -308,7 +309,7 @@ static int step_main(int argc, char **argv)
 out:
 	state_release(&s);
 	strvec_clear(&ends);
-	bisect_drive_close(&d);
+	bisect_cmd_close(&d);
 	strbuf_release(&err);
 	return ret;
 }

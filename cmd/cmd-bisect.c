@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bisect-drive.h"
+#include "bisect-cmd.h"
 #include "bisect-tree.h"
-#include "sha256.h"
+#include "run-progress.h"
 #include "store-bisect.h"
 #include "store.h"
 
@@ -67,6 +67,31 @@ const struct cmd_option bisect_option_table[] = {
 	OPT_END(),
 };
 
+/* The drive's words: the log on stdout, as it is made; the rest on stderr. */
+static struct run_progress bisect_progress;
+
+static void out_log(void *ctx, const char *line)
+{
+	(void)ctx;
+	printf("%s\n", line);
+	fflush(stdout);
+}
+
+static void out_note(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "%s\n", line);
+}
+
+void bisect_cmd_close(struct bisect_drive *d)
+{
+	size_t left = bisect_drive_warnings_left(d);
+
+	if (left)
+		warning("%zu more warnings of the runs like those", left);
+	bisect_drive_close(d);
+}
+
 /* Parse and check; the exit status of a usage error, or 0. */
 static int parse_args(const struct cmd *cmd, int argc, char **argv,
 		      struct bisect_args *a, struct bisect_drive *d)
@@ -95,7 +120,14 @@ static int parse_args(const struct cmd *cmd, int argc, char **argv,
 	d->build = a->build;
 	d->image = a->image;
 	d->operation = a->operation;
-	d->quiet = a->quiet;
+	d->out = (struct bisect_drive_out){
+		.log = a->quiet ? NULL : out_log,
+		.note = out_note,
+		.warning = run_progress_warning,
+		.ctx = &bisect_progress,
+	};
+	d->stop = run_signals_stop();
+	d->cut = run_signals_cut();
 	d->rule.alpha = a->alpha > 0 ? a->alpha : 0.05;
 	d->rule.margin_pct = a->margin_pct;
 	d->rule.rounds = a->rounds ? (size_t)a->rounds : 3;
@@ -125,30 +157,6 @@ int bisect_drive_begin(const struct cmd *cmd, int argc, char **argv,
 	if (store_transient(d->st))
 		return transient_db_error(cmd);
 	return 0;
-}
-
-int bisect_drive_start(struct bisect_drive *d, bool resume, struct strbuf *err)
-{
-	char hash[65];
-	char *repo = realpath(d->repo, NULL);
-	struct store_bisect b = {
-		.repo = repo ? repo : (char *)d->repo,
-		.good = d->commits.v[0],
-		.bad = d->commits.v[d->commits.nr - 1],
-		.operation = (char *)d->operation,
-		.config_hash = hash,
-		.alpha = d->rule.alpha,
-	};
-	int ret = 0;
-
-	sha256_hex(d->cfg.text, d->cfg.text_len, hash);
-	d->bisect_id = 0;
-	if (resume)
-		ret = store_bisect_find_open(d->st, &b, &d->bisect_id, err);
-	if (!ret && !d->bisect_id)
-		ret = store_bisect_create(d->st, &b, &d->bisect_id, err);
-	free(repo);
-	return ret;
 }
 
 /* Say what the search found; the exit status. */
@@ -227,7 +235,7 @@ static int bisect_main(int argc, char **argv)
 	ret = report(&d, &res);
 out:
 	bisect_result_release(&res);
-	bisect_drive_close(&d);
+	bisect_cmd_close(&d);
 	strbuf_release(&err);
 	return ret;
 }

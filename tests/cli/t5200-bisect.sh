@@ -110,6 +110,10 @@ grep_file "$TMP/out" "^first bad commit: $culprit$" "it is commit $CULPRIT"
 grep_file "$TMP/out" "^verified: " "and it is verified"
 grep_file "$TMP/err" "does not build" "the commit that does not build is said"
 grep_file "$TMP/out" " skip " "and skipped in the log"
+grep_file "$TMP/out" "^step kind           commit       verdict  units         p   pos     alpha$" \
+	"the log is a table under its header"
+grep_file "$TMP/out" "^0    ends           [0-9a-f]\{12\} bad     *[0-9][0-9]* *[0-9.e+-]* *[0-9.]* *[0-9.e+-]*$" \
+	"whose first line is the ends check: units, p, position and alpha"
 expect_status 0 "the runs are labelled bisect-COMMIT" \
 	"$MMCMP" show "bisect-$(echo "$culprit" | cut -c1-12)"
 check "the log is a table of the database" \

@@ -1,17 +1,15 @@
 #ifndef MMCMP_BISECT_DRIVE_H
 #define MMCMP_BISECT_DRIVE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "bisect.h"
 #include "config.h"
-#include "parse-options.h"
-#include "run-progress.h"
 #include "strbuf.h"
 #include "strvec.h"
 
-struct cmd;
 struct store;
 
 /*
@@ -21,13 +19,23 @@ struct store;
  * is one session of the config with a build per slot (cwd its build
  * directory, label bisect-COMMIT, interleaved), each unit value an
  * iteration's mean of the chosen rows (their geometric mean when there
- * are several). The log goes to stdout and into the store as it is
+ * are several). The log goes to out.log and into the store as it is
  * made. Functions returning int give 0, or -1 with one line in err.
  */
+/* Where the drive's words go; a NULL hook says nothing. */
+struct bisect_drive_out {
+	void (*log)(void *ctx, const char *line);    /* a line of the log */
+	void (*note)(void *ctx, const char *line);   /* a commit not built */
+	void (*warning)(void *ctx, const char *msg); /* a run's warning */
+	void *ctx;
+};
+
 struct bisect_drive {
 	const char *config_path, *repo, *build, *image, *operation;
 	char *workdir; /* absolute */
-	bool quiet;
+	struct bisect_drive_out out;
+	/* session_opts' stop and cut of every batch; may be NULL. */
+	volatile sig_atomic_t *stop, *cut;
 	struct bisect_rule rule;
 	struct config cfg;
 	char *workload_path;
@@ -35,10 +43,9 @@ struct bisect_drive {
 	struct strvec commits; /* full hashes, the index of struct bisect_ops */
 	int64_t bisect_id;     /* 0: the log is not stored */
 	size_t steps;	       /* lines of the log so far */
-	struct run_progress progress;
-	size_t warnings; /* of the runs so far */
-	bool usage;	 /* the failure was the user's input (exit 2) */
-	bool parsed;	 /* the options were read */
+	size_t warnings;       /* of the runs so far */
+	bool usage;	       /* the failure was the user's input (exit 2) */
+	bool parsed;	       /* the options were read */
 };
 
 /*
@@ -50,6 +57,9 @@ struct bisect_drive {
 int bisect_drive_open(struct bisect_drive *d, const char *workdir,
 		      struct strbuf *err);
 void bisect_drive_close(struct bisect_drive *d);
+
+/* The runs' warnings out.warning was not given (past the first few). */
+size_t bisect_drive_warnings_left(const struct bisect_drive *d);
 
 /* The hooks, with d as their ctx. */
 void bisect_drive_ops(struct bisect_drive *d, struct bisect_ops *ops);
@@ -64,16 +74,7 @@ char *bisect_drive_label(const char *commit);
  */
 int bisect_drive_start(struct bisect_drive *d, bool resume, struct strbuf *err);
 
-/*
- * The options of both commands (into a struct of bisect-drive.c), and
- * their start: parse them into d, open d and find its commits, the ends
- * first and last. Returns 0 or the exit status, after the message.
- */
-extern const struct cmd_option bisect_option_table[];
-int bisect_drive_begin(const struct cmd *cmd, int argc, char **argv,
-		       struct bisect_drive *d, struct strbuf *err);
-
-/* Print the header of the log. */
+/* The header of the log, to out.log. */
 void bisect_drive_header(const struct bisect_drive *d);
 
 #endif /* MMCMP_BISECT_DRIVE_H */

@@ -11,17 +11,18 @@
 #include <sys/stat.h>
 
 #include "bisect-tree.h"
-#include "cmd.h"
 #include "executor.h"
 #include "plan.h"
 #include "run-data.h"
 #include "runner.h"
 #include "session-check.h"
 #include "session.h"
+#include "sha256.h"
 #include "store-bisect.h"
 #include "store.h"
+#include "util.h"
 
-/* The runs' warnings printed; of the rest, only their number. */
+/* The runs' warnings given to out.warning; of the rest, only their number. */
 #define DRIVE_WARNINGS 3
 
 char *bisect_drive_label(const char *commit)
@@ -134,11 +135,13 @@ int bisect_drive_open(struct bisect_drive *d, const char *workdir,
 	return 0;
 }
 
+size_t bisect_drive_warnings_left(const struct bisect_drive *d)
+{
+	return d->warnings > DRIVE_WARNINGS ? d->warnings - DRIVE_WARNINGS : 0;
+}
+
 void bisect_drive_close(struct bisect_drive *d)
 {
-	if (d->warnings > DRIVE_WARNINGS)
-		warning("%zu more warnings of the runs like those",
-			d->warnings - DRIVE_WARNINGS);
 	store_close(d->st);
 	config_release(&d->cfg);
 	strvec_clear(&d->commits);
@@ -153,9 +156,14 @@ static int drive_build(void *ctx, size_t i, char hash[65], struct strbuf *err)
 	int r = bisect_tree_build(d->repo, d->commits.v[i], d->workdir,
 				  d->build, d->image, hash, &why, err);
 
-	if (r > 0)
-		fprintf(stderr, "bisect: %.12s does not build: %s\n",
-			d->commits.v[i], why.buf);
+	if (r > 0 && d->out.note) {
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_addf(&line, "bisect: %.12s does not build: %s",
+			    d->commits.v[i], why.buf);
+		d->out.note(d->out.ctx, line.buf);
+		strbuf_release(&line);
+	}
 	strbuf_release(&why);
 	return r;
 }
@@ -244,8 +252,8 @@ static void drive_warning(void *ctx, const char *msg)
 {
 	struct bisect_drive *d = ctx;
 
-	if (d->warnings++ < DRIVE_WARNINGS)
-		run_progress_warning(&d->progress, msg);
+	if (d->warnings++ < DRIVE_WARNINGS && d->out.warning)
+		d->out.warning(d->out.ctx, msg);
 }
 
 static int drive_measure(void *ctx, const size_t *slots, size_t slots_nr,
@@ -260,8 +268,8 @@ static int drive_measure(void *ctx, const size_t *slots, size_t slots_nr,
 	struct session_opts so = {
 		.iterations = (int)rounds,
 		.append = true,
-		.stop = run_signals_stop(),
-		.cut = run_signals_cut(),
+		.stop = d->stop,
+		.cut = d->cut,
 		.path = d->workload_path,
 		.warning = drive_warning,
 		.ctx = d,
@@ -299,10 +307,14 @@ static const char *commit_of(const struct bisect_drive *d, long i)
 
 void bisect_drive_header(const struct bisect_drive *d)
 {
-	if (!d->quiet)
-		printf("%-4s %-14s %-12s %-7s %6s %9s %5s %9s\n", "step",
-		       "kind", "commit", "verdict", "units", "p", "pos",
-		       "alpha");
+	struct strbuf line = STRBUF_INIT;
+
+	if (!d->out.log)
+		return;
+	strbuf_addf(&line, "%-4s %-14s %-12s %-7s %6s %9s %5s %9s", "step",
+		    "kind", "commit", "verdict", "units", "p", "pos", "alpha");
+	d->out.log(d->out.ctx, line.buf);
+	strbuf_release(&line);
 }
 
 static int drive_logged(void *ctx, const struct bisect_entry *e,
@@ -321,15 +333,18 @@ static int drive_logged(void *ctx, const struct bisect_entry *e,
 		.same_as = (char *)commit_of(d, e->same_as),
 	};
 
-	if (!d->quiet) {
-		printf("%-4zu %-14s %-12.12s %-7s %6zu ", d->steps, row.kind,
-		       row.commit, row.verdict, e->units);
+	if (d->out.log) {
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_addf(&line, "%-4zu %-14s %-12.12s %-7s %6zu ", d->steps,
+			    row.kind, row.commit, row.verdict, e->units);
 		if (e->units)
-			printf("%9.2g %5.2f %9.2g", e->p, e->pos, e->alpha);
+			strbuf_addf(&line, "%9.2g %5.2f %9.2g", e->p, e->pos,
+				    e->alpha);
 		else if (row.same_as)
-			printf("same binary as %.12s", row.same_as);
-		putchar('\n');
-		fflush(stdout);
+			strbuf_addf(&line, "same binary as %.12s", row.same_as);
+		d->out.log(d->out.ctx, line.buf);
+		strbuf_release(&line);
 	}
 	d->steps++;
 	return d->bisect_id
@@ -345,4 +360,28 @@ void bisect_drive_ops(struct bisect_drive *d, struct bisect_ops *ops)
 		.logged = drive_logged,
 		.ctx = d,
 	};
+}
+
+int bisect_drive_start(struct bisect_drive *d, bool resume, struct strbuf *err)
+{
+	char hash[65];
+	char *repo = realpath(d->repo, NULL);
+	struct store_bisect b = {
+		.repo = repo ? repo : (char *)d->repo,
+		.good = d->commits.v[0],
+		.bad = d->commits.v[d->commits.nr - 1],
+		.operation = (char *)d->operation,
+		.config_hash = hash,
+		.alpha = d->rule.alpha,
+	};
+	int ret = 0;
+
+	sha256_hex(d->cfg.text, d->cfg.text_len, hash);
+	d->bisect_id = 0;
+	if (resume)
+		ret = store_bisect_find_open(d->st, &b, &d->bisect_id, err);
+	if (!ret && !d->bisect_id)
+		ret = store_bisect_create(d->st, &b, &d->bisect_id, err);
+	free(repo);
+	return ret;
 }
