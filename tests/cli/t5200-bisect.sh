@@ -193,6 +193,7 @@ expect_status 128 "an unverified culprit stops git" \
 git -C "$repo" checkout -q t5200
 grep_file "$TMP/out" "^culprit $(echo "$culprit" | cut -c1-12) not verified: with fresh units its parent is .* and itself .*; git would name it, so the search stops$" \
 	"and says why"
+check "and does not also call HEAD a skip" sh -c "! grep -q ': skip\$' '$TMP/out'"
 check "its outcome is stored as unverified" \
 	test "$(sqlite3 "$fdb" "SELECT outcome || ' ' || culprit FROM bisect")" = "unverified $culprit"
 
