@@ -151,8 +151,8 @@ struct plan_step {
 	size_t job;
 	size_t build;	/* build index of job; 0 for the config's steps */
 	long iteration; /* PLAN_STEP_ITERATION only, else 0 */
-	/* An iteration that ends its round: the last build's of the group
-	 * under interleaving, every iteration without it. */
+	/* An iteration that ends its round: under interleaving the last
+	 * build's, in a reversed round the first's; without it, every one. */
 	bool round_end;
 };
 
@@ -187,8 +187,8 @@ void plan_walk_finish(struct plan_walk *w);
  * stopped early (mmcmp run --until): the walk goes on with the workload
  * teardowns of its group, then with the next group. Under interleaving
  * the group holds the job of every build, which all stop together, so
- * call it after the iteration that ends a round (plan_step.round_end). A no-op
- * when job is not in the group whose iterations are being handed out.
+ * call it after the iteration that ends a round (plan_step.round_end). A
+ * no-op when job is not in the group whose iterations are being handed out.
  */
 void plan_walk_skip_job(struct plan_walk *w, size_t job);
 
