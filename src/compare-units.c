@@ -17,23 +17,29 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/*
- * The number of distinct values of v[0..n), which it reorders: runs of
- * one value (a run's samples come together) are cut to one first, so
- * the sort has few values.
- */
+/* The number of distinct values of v[0..n), which it sorts. */
 static size_t distinct(int64_t *v, size_t n)
 {
-	size_t d = 0, kept = 0;
+	size_t d = 0;
 
-	for (size_t i = 0; i < n; i++)
-		if (!kept || v[kept - 1] != v[i])
-			v[kept++] = v[i];
-	n = kept;
+	if (!n)
+		return 0;
 	qsort(v, n, sizeof(*v), cmp_i64);
 	for (size_t i = 0; i < n; i++)
 		d += !i || v[i] != v[i - 1];
 	return d;
+}
+
+/*
+ * Append x to v unless it repeats the value appended last: a run's
+ * samples come together, so v stays short (a few values per operation).
+ */
+static void push_new(int64_t **v, size_t *n, size_t *alloc, int64_t x)
+{
+	if (*n && (*v)[*n - 1] == x)
+		return;
+	ALLOC_GROW(*v, *n + 1, *alloc);
+	(*v)[(*n)++] = x;
 }
 
 /*
@@ -43,8 +49,8 @@ static size_t distinct(int64_t *v, size_t n)
  */
 static void label_levels(const struct run_data *rd, size_t *runs, size_t *boots)
 {
-	size_t total = 0, k = 0;
-	int64_t *rv, *bv;
+	size_t total = 0, rn = 0, ralloc = 0, bn = 0, balloc = 0;
+	int64_t *rv = NULL, *bv = NULL;
 	bool all_boots = true;
 
 	for (size_t o = 0; o < rd->ops_nr; o++) {
@@ -52,19 +58,18 @@ static void label_levels(const struct run_data *rd, size_t *runs, size_t *boots)
 		all_boots &=
 			!rd->ops[o].nr || (rd->ops[o].boot && rd->ops[o].run);
 	}
-	rv = xmalloc((total ? total : 1) * sizeof(*rv));
-	bv = xmalloc((total ? total : 1) * sizeof(*bv));
 	for (size_t o = 0; o < rd->ops_nr; o++) {
 		const struct op_samples *op = &rd->ops[o];
 
-		for (size_t i = 0; op->run && i < op->nr; i++, k++) {
-			rv[k] = op->run[i];
-			bv[k] = all_boots ? op->run[i] * 65536 + op->boot[i]
-					  : 0;
+		for (size_t i = 0; op->run && i < op->nr; i++) {
+			push_new(&rv, &rn, &ralloc, op->run[i]);
+			if (all_boots)
+				push_new(&bv, &bn, &balloc,
+					 op->run[i] * 65536 + op->boot[i]);
 		}
 	}
-	*runs = distinct(rv, k);
-	*boots = all_boots && total ? distinct(bv, k) : 0;
+	*runs = distinct(rv, rn);
+	*boots = all_boots && total ? distinct(bv, bn) : 0;
 	free(rv);
 	free(bv);
 }
