@@ -163,6 +163,7 @@ int bisect_drive_begin(const struct cmd *cmd, int argc, char **argv,
 static int report(const struct bisect_drive *d, const struct bisect_result *r)
 {
 	char *const *c = d->commits.v;
+	struct strbuf sb = STRBUF_INIT;
 
 	switch (r->outcome) {
 	case BISECT_FOUND:
@@ -181,14 +182,12 @@ static int report(const struct bisect_drive *d, const struct bisect_result *r)
 		       c[r->first], c[r->culprit]);
 		return 1;
 	case BISECT_NO_REGRESSION:
-		printf("no regression between the ends: the bad end is %+.2f%% against the good (one-sided p %.2g); the ends show a change of %.2f%% at most%s\n",
-		       r->ends.change_pct, r->ends.p, r->ends.mde_pct,
-		       d->rule.margin_pct > 0 ? ", or it is under the margin"
-					      : "");
-		return 1;
 	case BISECT_SAME_ENDS:
-		printf("no regression between the ends: both build the same '%s'\n",
-		       d->image);
+		bisect_drive_say_ends(
+			d, r->outcome == BISECT_SAME_ENDS ? NULL : &r->ends,
+			&sb);
+		fputs(sb.buf, stdout);
+		strbuf_release(&sb);
 		return 1;
 	}
 	return 1;

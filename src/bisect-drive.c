@@ -384,3 +384,20 @@ int bisect_drive_start(struct bisect_drive *d, bool resume, struct strbuf *err)
 	free(repo);
 	return ret;
 }
+
+void bisect_drive_say_ends(const struct bisect_drive *d,
+			   const struct bisect_look *ends, struct strbuf *say)
+{
+	if (!ends) {
+		strbuf_addf(
+			say,
+			"no regression between the ends: both build the same '%s'\n",
+			d->image);
+		return;
+	}
+	strbuf_addf(
+		say,
+		"no regression between the ends: the bad end is %+.2f%% against the good (one-sided p %.2g); the ends show a change of %.2f%% at most%s\n",
+		ends->change_pct, ends->p, ends->mde_pct,
+		d->rule.margin_pct > 0 ? ", or it is under the margin" : "");
+}

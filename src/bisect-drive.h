@@ -74,6 +74,13 @@ char *bisect_drive_label(const char *commit);
  */
 int bisect_drive_start(struct bisect_drive *d, bool resume, struct strbuf *err);
 
+/*
+ * Why there is nothing to search, appended to say as a line: the change
+ * and the MDE the ends showed (ends), or, ends NULL, their one image.
+ */
+void bisect_drive_say_ends(const struct bisect_drive *d,
+			   const struct bisect_look *ends, struct strbuf *say);
+
 /* The header of the log, to out.log. */
 void bisect_drive_header(const struct bisect_drive *d);
 

@@ -61,10 +61,7 @@ static int check_ends(struct bisect_drive *d, const struct bisect_ops *ops,
 					bisect_outcome_name(BISECT_SAME_ENDS),
 					NULL, err))
 			return -1;
-		strbuf_addf(
-			say,
-			"no regression between the ends: both build the same '%s'\n",
-			d->image);
+		bisect_drive_say_ends(d, NULL, say);
 		return 1;
 	}
 	if (bisect_check_ends(0, 2, &d->rule, share, ops, &e, &look, err) ||
@@ -76,10 +73,7 @@ static int check_ends(struct bisect_drive *d, const struct bisect_ops *ops,
 				bisect_outcome_name(BISECT_NO_REGRESSION), NULL,
 				err))
 		return -1;
-	strbuf_addf(
-		say,
-		"no regression between the ends: the bad end is %+.2f%% against the good (one-sided p %.2g); the ends show a change of %.2f%% at most\n",
-		look.change_pct, look.p, look.mde_pct);
+	bisect_drive_say_ends(d, &look, say);
 	return 1;
 }
 

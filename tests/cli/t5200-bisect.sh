@@ -146,6 +146,12 @@ expect_status 128 "bisect-step on ends without a regression stops git" \
 	"$MMCMP" bisect-step "$TMP/spin.yaml" --good c40 --bad c63 \
 	--builds-from "$repo" --work "$TMP/work" "$@"
 grep_file "$TMP/out" "^no regression between the ends" "and says why"
+# Ends that differ by less than --margin: bisect-step says so, as bisect.
+expect_status 128 "bisect-step on ends closer than the margin stops git" \
+	"$MMCMP" bisect-step "$TMP/spin.yaml" --good c0 --bad c63 --margin 1000 \
+	--builds-from "$repo" --work "$TMP/work" --db "$TMP/margin.db" "$@"
+grep_file "$TMP/out" "^no regression between the ends: .*, or it is under the margin$" \
+	"and says the margin may be why"
 
 # Bad input to bisect-step stops git too: 2 would read as a bad commit.
 expect_status 128 "bisect-step without --good stops git" \
