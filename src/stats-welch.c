@@ -549,18 +549,11 @@ struct mde_design {
 
 struct stats_mde_memo {
 	double alpha, power;
+	/* The shares at the nodes, and their barycentric weights. */
+	double x[MDE_NODES], w[MDE_NODES];
 	struct mde_design *d;
 	size_t nr, alloc;
 };
-
-/* The share at node j, and the node's barycentric weight. */
-static double mde_node(size_t j, double *weight)
-{
-	double t = M_PI * (2.0 * (double)j + 1.0) / (2.0 * MDE_NODES);
-
-	*weight = (j % 2 ? -1.0 : 1.0) * sin(t);
-	return MDE_LO + (1.0 - 2.0 * MDE_LO) * 0.5 * (1.0 + cos(t));
-}
 
 /* The ncp of the MDE of a design whose side a has this share (0, 1). */
 static double mde_ncp(const struct stats_mde_memo *m, size_t na, size_t nb,
@@ -572,28 +565,25 @@ static double mde_ncp(const struct stats_mde_memo *m, size_t na, size_t nb,
 }
 
 /* The interpolated ncp at share (barycentric formula). */
-static double mde_interp(const struct mde_design *d, double share)
+static double mde_interp(const struct stats_mde_memo *m,
+			 const struct mde_design *d, double share)
 {
 	double num = 0.0, den = 0.0;
 
 	for (size_t j = 0; j < MDE_NODES; j++) {
-		double w, x = mde_node(j, &w);
-
-		if (share == x)
+		if (share == m->x[j])
 			return d->f[j];
-		num += w / (share - x) * d->f[j];
-		den += w / (share - x);
+		num += m->w[j] / (share - m->x[j]) * d->f[j];
+		den += m->w[j] / (share - m->x[j]);
 	}
 	return num / den;
 }
 
 static void mde_build(const struct stats_mde_memo *m, struct mde_design *d)
 {
-	double w;
-
 	d->state = MDE_EXACT;
 	for (size_t j = 0; j < MDE_NODES; j++) {
-		d->f[j] = mde_ncp(m, d->na, d->nb, mde_node(j, &w));
+		d->f[j] = mde_ncp(m, d->na, d->nb, m->x[j]);
 		if (!isfinite(d->f[j]))
 			return;
 	}
@@ -604,19 +594,20 @@ static void mde_build(const struct stats_mde_memo *m, struct mde_design *d)
 					      (4.0 * MDE_CHECKS)));
 		double want = mde_ncp(m, d->na, d->nb, x);
 
-		if (!(fabs(mde_interp(d, x) - want) <= MDE_TOL * want))
+		if (!(fabs(mde_interp(m, d, x) - want) <= MDE_TOL * want))
 			return;
 	}
 	d->state = MDE_READY;
 }
 
-static struct mde_design *mde_find(struct stats_mde_memo *m, size_t na,
-				   size_t nb)
+/* The index of design (na, nb) in m->d, or m->nr. */
+static size_t mde_find(const struct stats_mde_memo *m, size_t na, size_t nb)
 {
-	for (size_t i = 0; i < m->nr; i++)
-		if (m->d[i].na == na && m->d[i].nb == nb)
-			return &m->d[i];
-	return NULL;
+	size_t i = 0;
+
+	while (i < m->nr && (m->d[i].na != na || m->d[i].nb != nb))
+		i++;
+	return i;
 }
 
 struct stats_mde_memo *stats_mde_memo_new(double alpha, double power)
@@ -625,6 +616,12 @@ struct stats_mde_memo *stats_mde_memo_new(double alpha, double power)
 
 	m->alpha = alpha;
 	m->power = power;
+	for (size_t j = 0; j < MDE_NODES; j++) {
+		double t = M_PI * (2.0 * (double)j + 1.0) / (2.0 * MDE_NODES);
+
+		m->w[j] = (j % 2 ? -1.0 : 1.0) * sin(t);
+		m->x[j] = MDE_LO + (1.0 - 2.0 * MDE_LO) * 0.5 * (1.0 + cos(t));
+	}
 	return m;
 }
 
@@ -633,17 +630,19 @@ void stats_mde_memo_plan(struct stats_mde_memo *m,
 {
 	struct mde_design *d;
 	double sa, sb;
+	size_t i;
 
 	if (!mde_sds(w, &sa, &sb))
 		return;
-	d = mde_find(m, w->na, w->nb);
-	if (!d) {
+	i = mde_find(m, w->na, w->nb);
+	if (i == m->nr) {
 		ALLOC_GROW(m->d, m->nr + 1, m->alloc);
-		d = &m->d[m->nr++];
-		memset(d, 0, sizeof(*d));
-		d->na = w->na;
-		d->nb = w->nb;
+		memset(&m->d[i], 0, sizeof(m->d[i]));
+		m->d[i].na = w->na;
+		m->d[i].nb = w->nb;
+		m->nr++;
 	}
+	d = &m->d[i];
 	if (++d->rows == STATS_MDE_MEMO_ROWS)
 		d->state = MDE_UNBUILT;
 }
@@ -653,11 +652,13 @@ double stats_mde_memo_pct(struct stats_mde_memo *m,
 {
 	struct mde_design *d;
 	double sa, sb, va, se, share;
+	size_t i;
 	bool inside;
 
 	if (!mde_sds(w, &sa, &sb))
 		return NAN;
-	d = mde_find(m, w->na, w->nb);
+	i = mde_find(m, w->na, w->nb);
+	d = i < m->nr ? &m->d[i] : NULL;
 	va = sa * sa / (double)w->na;
 	se = sqrt(va + sb * sb / (double)w->nb);
 	share = va / (se * se);
@@ -667,16 +668,15 @@ double stats_mde_memo_pct(struct stats_mde_memo *m,
 		mde_build(m, d);
 	if (!d || d->state != MDE_READY || !inside)
 		return stats_welch_mde_pct(w, m->alpha, m->power);
-	return mde_pct_of(w, mde_interp(d, share) * se);
+	return mde_pct_of(w, mde_interp(m, d, share) * se);
 }
 
 bool stats_mde_memo_interpolates(const struct stats_mde_memo *m, size_t na,
 				 size_t nb)
 {
-	for (size_t i = 0; i < m->nr; i++)
-		if (m->d[i].na == na && m->d[i].nb == nb)
-			return m->d[i].state == MDE_READY;
-	return false;
+	size_t i = mde_find(m, na, nb);
+
+	return i < m->nr && m->d[i].state == MDE_READY;
 }
 
 void stats_mde_memo_free(struct stats_mde_memo *m)
