@@ -194,9 +194,12 @@ static int collect(struct bisect_drive *d, int64_t id,
 		}
 		for (size_t i = 0, j; i < op->nr; i = j, k++) {
 			double s = op->v[i];
+			int64_t it = op_samples_key(op, OP_KEY_ITERATION, i);
 
-			for (j = i + 1; op->iteration && j < op->nr &&
-					op->iteration[j] == op->iteration[i];
+			for (j = i + 1;
+			     op_samples_has(op, OP_KEY_ITERATION) &&
+			     j < op->nr &&
+			     op_samples_key(op, OP_KEY_ITERATION, j) == it;
 			     j++)
 				s += op->v[j];
 			s /= (double)(j - i);

@@ -55,17 +55,22 @@ static void label_levels(const struct run_data *rd, size_t *runs, size_t *boots)
 
 	for (size_t o = 0; o < rd->ops_nr; o++) {
 		total += rd->ops[o].nr;
-		all_boots &=
-			!rd->ops[o].nr || (rd->ops[o].boot && rd->ops[o].run);
+		all_boots &= !rd->ops[o].nr ||
+			     (op_samples_has(&rd->ops[o], OP_KEY_BOOT) &&
+			      op_samples_has(&rd->ops[o], OP_KEY_RUN));
 	}
 	for (size_t o = 0; o < rd->ops_nr; o++) {
 		const struct op_samples *op = &rd->ops[o];
 
-		for (size_t i = 0; op->run && i < op->nr; i++) {
-			push_new(&rv, &rn, &ralloc, op->run[i]);
+		for (size_t s = 0;
+		     op_samples_has(op, OP_KEY_RUN) && s < op->spans_nr; s++) {
+			const int64_t *key = op->spans[s].key;
+
+			push_new(&rv, &rn, &ralloc, key[OP_KEY_RUN]);
 			if (all_boots)
 				push_new(&bv, &bn, &balloc,
-					 op->run[i] * 65536 + op->boot[i]);
+					 key[OP_KEY_RUN] * 65536 +
+						 key[OP_KEY_BOOT]);
 		}
 	}
 	*runs = distinct(rv, rn);

@@ -362,31 +362,41 @@ static void side_units_compute(const struct op_samples *src,
 	size_t n = src ? src->nr : 0;
 	long long *key = xmalloc((n ? n : 1) * sizeof(*key));
 	double *tmp = xmalloc((n ? n : 1) * sizeof(*tmp));
+	int64_t *k64 = xmalloc((n ? n : 1) * sizeof(*k64));
+	bool has_iter = n && op_samples_has(src, OP_KEY_ITERATION);
+	bool has_run = n && op_samples_has(src, OP_KEY_RUN);
 	size_t *count;
 
 	memset(su, 0, sizeof(*su));
+	if (has_iter)
+		op_samples_keys(src, OP_KEY_ITERATION, k64);
 	for (size_t i = 0; i < n; i++)
-		key[i] = unit != COMPARE_UNIT_SAMPLE && src->iteration
-				 ? (long long)src->iteration[i]
+		key[i] = unit != COMPARE_UNIT_SAMPLE && has_iter
+				 ? (long long)k64[i]
 				 : (long long)i;
 	su->u = xmalloc((n ? n : 1) * sizeof(*su->u));
 	count = xmalloc((n ? n : 1) * sizeof(*count));
 	su->n = stats_unit_values(n ? src->v : NULL, key, n, reciprocal, su->u,
 				  count);
 	su->unbalanced = !all_equal(count, su->n);
-	if (unit == COMPARE_UNIT_SAMPLE && n && src->iteration) {
+	if (unit == COMPARE_UNIT_SAMPLE && has_iter) {
 		su->sample_iter = xmalloc(n * sizeof(*su->sample_iter));
 		for (size_t i = 0; i < n; i++)
-			su->sample_iter[i] = (long long)src->iteration[i];
+			su->sample_iter[i] = (long long)k64[i];
 	}
 	for (size_t i = 0; i < n; i++)
-		tmp[i] = src->iteration ? (double)src->iteration[i] : (double)i;
+		tmp[i] = has_iter ? (double)k64[i] : (double)i;
 	su->seq = per_unit(tmp, key, n, su->n);
-	for (size_t i = 0; n && src->started_ms && i < n; i++)
-		tmp[i] = (double)src->started_ms[i];
+	if (n && op_samples_has(src, OP_KEY_STARTED)) {
+		op_samples_keys(src, OP_KEY_STARTED, k64);
+		for (size_t i = 0; i < n; i++)
+			tmp[i] = (double)k64[i];
+	}
 	su->time = per_unit(tmp, key, n, su->n);
+	if (has_run)
+		op_samples_keys(src, OP_KEY_RUN, k64);
 	for (size_t i = 0; i < n; i++)
-		tmp[i] = src->run ? (double)src->run[i] : NAN;
+		tmp[i] = has_run ? (double)k64[i] : NAN;
 	su->run = per_unit(tmp, key, n, su->n);
 	su->iter_n = su->n;
 	su->iter_u = xmalloc((su->n ? su->n : 1) * sizeof(*su->iter_u));
@@ -395,11 +405,12 @@ static void side_units_compute(const struct op_samples *src,
 		memcpy(su->iter_u, su->u, su->n * sizeof(*su->u));
 		memcpy(su->iter_run, su->run, su->n * sizeof(*su->run));
 	}
-	if (n && src->boot && src->run) {
+	if (has_run && op_samples_has(src, OP_KEY_BOOT)) {
 		double *b;
 
+		op_samples_keys(src, OP_KEY_BOOT, k64);
 		for (size_t i = 0; i < n; i++)
-			tmp[i] = (double)src->boot[i];
+			tmp[i] = (double)k64[i];
 		b = per_unit(tmp, key, n, su->n);
 		su->iter_boot = boot_keys(su->iter_run, b, su->iter_n);
 		free(b);
@@ -410,7 +421,7 @@ static void side_units_compute(const struct op_samples *src,
 	 * their iterations; compare_runs() refuses --unit boot without
 	 * boots.
 	 */
-	if (n && ((unit == COMPARE_UNIT_RUN && src->run) ||
+	if (n && ((unit == COMPARE_UNIT_RUN && has_run) ||
 		  (unit == COMPARE_UNIT_BOOT && su->iter_boot))) {
 		long long *rk = unit == COMPARE_UNIT_RUN
 					? as_keys(su->iter_run, su->iter_n)
@@ -431,6 +442,7 @@ static void side_units_compute(const struct op_samples *src,
 	}
 	free(key);
 	free(tmp);
+	free(k64);
 	free(count);
 }
 
@@ -2143,7 +2155,8 @@ static int missing_boots(const struct run_data *runs, size_t nr,
 		for (size_t k = 0; k < runs[i].ops_nr; k++) {
 			const struct op_samples *op = &runs[i].ops[k];
 
-			if (!op->nr || (op->boot && op->run))
+			if (!op->nr || (op_samples_has(op, OP_KEY_BOOT) &&
+					op_samples_has(op, OP_KEY_RUN)))
 				continue;
 			error_addf(err,
 				   "--unit boot: label '%s' has no boots: its "

@@ -469,12 +469,11 @@ static int csv_row(struct csv_state *st, const struct csv_record *rec,
 			    err))
 		return -1;
 	op = &st->runs[run].ops[opi];
-	op_samples_add(op, value);
 	/* Without the column, each sample is its own iteration. */
-	if (st->col[COL_ITERATION] >= 0) {
-		ALLOC_GROW(op->iteration, op->nr, op->iteration_alloc);
-		op->iteration[op->nr - 1] = props.iteration;
-	}
+	if (st->col[COL_ITERATION] >= 0)
+		op_samples_add_iteration(op, value, props.iteration);
+	else
+		op_samples_add(op, value);
 	return 0;
 }
 
@@ -669,7 +668,10 @@ static void csv_assign_slots(const struct run_data *rd, const size_t *bench_of,
 
 		for (size_t j = 0; j < op->nr; j++, k++) {
 			int64_t number =
-				op->iteration ? op->iteration[j] : (int64_t)j;
+				op_samples_has(op, OP_KEY_ITERATION)
+					? op_samples_key(op, OP_KEY_ITERATION,
+							 j)
+					: (int64_t)j;
 
 			if (s == SIZE_MAX || key.number != number) {
 				memset(&key, 0, sizeof(key));

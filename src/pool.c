@@ -135,15 +135,23 @@ static size_t samples_nr(const struct run_data *rd)
 /* The iterations that gave rd's samples (one run, as loaded). */
 static int64_t iterations_used(const struct run_data *rd)
 {
-	size_t total = samples_nr(rd), n = 0;
-	int64_t *ids = xcalloc(total + 1, sizeof(*ids)), used = 0;
+	size_t total = 0, n = 0;
+	int64_t *ids, used = 0;
 
 	for (size_t i = 0; i < rd->ops_nr; i++)
-		for (size_t k = 0; rd->ops[i].iteration && k < rd->ops[i].nr;
-		     k++)
-			/* An iteration's samples come in a row: sort fewer. */
-			if (!n || ids[n - 1] != rd->ops[i].iteration[k])
-				ids[n++] = rd->ops[i].iteration[k];
+		total += rd->ops[i].spans_nr;
+	ids = xcalloc(total + 1, sizeof(*ids));
+	for (size_t i = 0; i < rd->ops_nr; i++) {
+		const struct op_samples *op = &rd->ops[i];
+
+		for (size_t s = 0;
+		     op_samples_has(op, OP_KEY_ITERATION) && s < op->spans_nr;
+		     s++)
+			/* An iteration's samples come in a span or a few. */
+			if (!n ||
+			    ids[n - 1] != op->spans[s].key[OP_KEY_ITERATION])
+				ids[n++] = op->spans[s].key[OP_KEY_ITERATION];
+	}
 	qsort(ids, n, sizeof(*ids), cmp_int64);
 	for (size_t i = 0; i < n; i++)
 		used += !i || ids[i] != ids[i - 1];

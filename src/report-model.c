@@ -20,8 +20,8 @@ static int cmp_int64(const void *a, const void *b)
 }
 
 /*
- * The sorted distinct values of field run (run ids) or iteration of
- * every sample of rd; NULL arrays are skipped.
+ * The sorted distinct values of key run (run ids) or iteration of
+ * every sample of rd; operations that do not know it are skipped.
  */
 int64_t *report_pooled_ids(const struct run_data *rd, bool runs, size_t *nr)
 {
@@ -29,11 +29,13 @@ int64_t *report_pooled_ids(const struct run_data *rd, bool runs, size_t *nr)
 	size_t n = 0, alloc = 0, out = 0;
 
 	for (size_t k = 0; k < rd->ops_nr; k++) {
-		const int64_t *v = runs ? rd->ops[k].run : rd->ops[k].iteration;
+		const struct op_samples *op = &rd->ops[k];
+		enum op_key key = runs ? OP_KEY_RUN : OP_KEY_ITERATION;
 
-		for (size_t i = 0; v && i < rd->ops[k].nr; i++) {
+		for (size_t s = 0; op_samples_has(op, key) && s < op->spans_nr;
+		     s++) {
 			ALLOC_GROW(ids, n + 1, alloc);
-			ids[n++] = v[i];
+			ids[n++] = op->spans[s].key[key];
 		}
 	}
 	if (n)

@@ -53,10 +53,7 @@ void op_samples_release(struct op_samples *op)
 	free(op->name);
 	free(op->unit);
 	free(op->v);
-	free(op->iteration);
-	free(op->run);
-	free(op->boot);
-	free(op->started_ms);
+	free(op->spans);
 	memset(op, 0, sizeof(*op));
 }
 
@@ -295,83 +292,202 @@ void op_samples_copy_props(struct op_samples *to, const struct op_samples *from)
 	to->decimals = from->decimals;
 }
 
-void op_samples_add(struct op_samples *op, double value)
+static void samples_push(struct op_samples *op, double value)
 {
 	ALLOC_GROW(op->v, op->nr + 1, op->alloc);
 	op->v[op->nr++] = value;
 }
 
+/* Let op's last sample have keys key[]: a new span unless the last has them. */
+static void span_push(struct op_samples *op, const int64_t *key)
+{
+	struct op_span *sp;
+
+	if (op->spans_nr &&
+	    !memcmp(op->spans[op->spans_nr - 1].key, key, sizeof(sp->key)))
+		return;
+	ALLOC_GROW(op->spans, op->spans_nr + 1, op->spans_alloc);
+	sp = &op->spans[op->spans_nr++];
+	sp->start = op->nr - 1;
+	memcpy(sp->key, key, sizeof(sp->key));
+}
+
+/* Set key k of op's last sample to value, splitting its span if shared. */
+static void span_set_last(struct op_samples *op, enum op_key k, int64_t value)
+{
+	struct op_span *last = &op->spans[op->spans_nr - 1];
+	int64_t key[OP_KEY_NR];
+
+	if (last->key[k] == value)
+		return;
+	if (last->start == op->nr - 1) {
+		last->key[k] = value;
+		return;
+	}
+	memcpy(key, last->key, sizeof(key));
+	key[k] = value;
+	span_push(op, key);
+}
+
+/* Forget key k of every sample of op. */
+static void span_drop(struct op_samples *op, enum op_key k)
+{
+	op->known[k] = false;
+	for (size_t s = 0; s < op->spans_nr; s++)
+		op->spans[s].key[k] = 0;
+}
+
+void op_samples_add(struct op_samples *op, double value)
+{
+	if (op->spans_nr)
+		BUG("unkeyed sample after %zu keyed ones", op->nr);
+	samples_push(op, value);
+}
+
 void op_samples_reserve(struct op_samples *op, size_t n)
 {
 	ALLOC_GROW(op->v, n, op->alloc);
-	if (op->iteration)
-		ALLOC_GROW(op->iteration, n, op->iteration_alloc);
-	if (op->run)
-		ALLOC_GROW(op->run, n, op->run_alloc);
-	if (op->boot)
-		ALLOC_GROW(op->boot, n, op->boot_alloc);
-	if (op->started_ms)
-		ALLOC_GROW(op->started_ms, n, op->started_alloc);
+}
+
+void op_samples_add_iteration(struct op_samples *op, double value,
+			      int64_t iteration)
+{
+	int64_t key[OP_KEY_NR] = {0};
+
+	if (op->nr && (!op->known[OP_KEY_ITERATION] || op->known[OP_KEY_RUN]))
+		BUG("sample with an iteration after %zu others", op->nr);
+	samples_push(op, value);
+	op->known[OP_KEY_ITERATION] = true;
+	key[OP_KEY_ITERATION] = iteration;
+	span_push(op, key);
 }
 
 void op_samples_add_keyed(struct op_samples *op, double value,
 			  int64_t iteration, int64_t run)
 {
-	if (op->nr && (!op->iteration || !op->run))
+	int64_t key[OP_KEY_NR] = {0};
+
+	if (op->nr && (!op->known[OP_KEY_ITERATION] || !op->known[OP_KEY_RUN]))
 		BUG("keyed sample after %zu unkeyed ones", op->nr);
-	op_samples_add(op, value);
-	ALLOC_GROW(op->iteration, op->nr, op->iteration_alloc);
-	ALLOC_GROW(op->run, op->nr, op->run_alloc);
-	op->iteration[op->nr - 1] = iteration;
-	op->run[op->nr - 1] = run;
+	if (op->spans_nr)
+		memcpy(key, op->spans[op->spans_nr - 1].key, sizeof(key));
+	samples_push(op, value);
+	op->known[OP_KEY_ITERATION] = op->known[OP_KEY_RUN] = true;
+	key[OP_KEY_ITERATION] = iteration;
+	key[OP_KEY_RUN] = run;
+	span_push(op, key);
+}
+
+/*
+ * Key k of op's last keyed sample: value when known. The first sample
+ * decides whether op knows k; an unknown one after it drops k for every
+ * sample.
+ */
+static void set_last(struct op_samples *op, enum op_key k, bool known,
+		     int64_t value, const char *what)
+{
+	if (!op->spans_nr)
+		BUG("%s before any keyed sample", what);
+	if (op->nr == 1)
+		op->known[k] = known;
+	if (!op->known[k])
+		return;
+	if (!known) {
+		span_drop(op, k);
+		return;
+	}
+	span_set_last(op, k, value);
 }
 
 void op_samples_set_boot(struct op_samples *op, int64_t boot)
 {
-	if (!op->nr)
-		BUG("boot before any sample");
-	if (boot <= 0 || (op->nr > 1 && !op->boot)) {
-		free(op->boot);
-		op->boot = NULL;
-		op->boot_alloc = 0;
-		return;
-	}
-	ALLOC_GROW(op->boot, op->nr, op->boot_alloc);
-	op->boot[op->nr - 1] = boot;
+	set_last(op, OP_KEY_BOOT, boot > 0, boot, "boot");
 }
 
 void op_samples_set_started(struct op_samples *op, bool known,
 			    int64_t started_ms)
 {
-	if (!op->nr)
-		BUG("start time before any sample");
-	if (!known || (op->nr > 1 && !op->started_ms)) {
-		free(op->started_ms);
-		op->started_ms = NULL;
-		op->started_alloc = 0;
+	set_last(op, OP_KEY_STARTED, known, started_ms, "start time");
+}
+
+bool op_samples_has(const struct op_samples *op, enum op_key key)
+{
+	return op->nr && op->known[key];
+}
+
+/* The span of op's sample i < op->nr; op has spans. */
+static size_t span_of(const struct op_samples *op, size_t i)
+{
+	size_t lo = 0, hi = op->spans_nr - 1;
+
+	if (op->spans[hi].start <= i)
+		return hi;
+	/* spans[lo].start <= i < spans[hi].start */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (op->spans[mid].start <= i)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int64_t op_samples_key(const struct op_samples *op, enum op_key key, size_t i)
+{
+	if (i >= op->nr)
+		BUG("sample %zu of %zu", i, op->nr);
+	if (!op->known[key] || !op->spans_nr)
+		return 0;
+	return op->spans[span_of(op, i)].key[key];
+}
+
+void op_samples_keys(const struct op_samples *op, enum op_key key, int64_t *out)
+{
+	if (!op->known[key] || !op->spans_nr) {
+		for (size_t i = 0; i < op->nr; i++)
+			out[i] = 0;
 		return;
 	}
-	ALLOC_GROW(op->started_ms, op->nr, op->started_alloc);
-	op->started_ms[op->nr - 1] = started_ms;
+	for (size_t s = 0; s < op->spans_nr; s++) {
+		size_t end = op_span_end(op, s);
+
+		for (size_t i = op->spans[s].start; i < end; i++)
+			out[i] = op->spans[s].key[key];
+	}
+}
+
+size_t op_span_end(const struct op_samples *op, size_t s)
+{
+	return s + 1 < op->spans_nr ? op->spans[s + 1].start : op->nr;
 }
 
 /*
- * Append src's keys (iteration, run or boot) of n samples to dst's array,
- * which holds dst_nr; when either side lacks them, dst lacks them too.
+ * Append src's spans to dst's, which holds dst_nr samples; a key that
+ * either side lacks, dst lacks too.
  */
-static void keys_merge(int64_t **dst, size_t *alloc, size_t dst_nr,
-		       const int64_t *src, size_t n)
+static void spans_merge(struct op_samples *dst, const struct op_samples *src)
 {
-	if (!n)
+	if (!src->nr)
 		return;
-	if (!src || (dst_nr && !*dst)) {
-		free(*dst);
-		*dst = NULL;
-		*alloc = 0;
-		return;
+	for (int k = 0; k < OP_KEY_NR; k++) {
+		bool known = src->known[k] && (!dst->nr || dst->known[k]);
+
+		if (!known && dst->known[k])
+			span_drop(dst, (enum op_key)k);
+		dst->known[k] = known;
 	}
-	ALLOC_GROW(*dst, dst_nr + n, *alloc);
-	memcpy(*dst + dst_nr, src, n * sizeof(*src));
+	ALLOC_GROW(dst->spans, dst->spans_nr + src->spans_nr, dst->spans_alloc);
+	for (size_t s = 0; s < src->spans_nr; s++) {
+		struct op_span *sp = &dst->spans[dst->spans_nr++];
+
+		*sp = src->spans[s];
+		sp->start += dst->nr;
+		for (int k = 0; k < OP_KEY_NR; k++)
+			if (!dst->known[k])
+				sp->key[k] = 0;
+	}
 }
 
 /* The table of benchmark in (*v)[0..*nr), created as documented. */
@@ -549,13 +665,7 @@ void run_data_merge(struct run_data *dst, const struct run_data *src)
 			op = run_data_op(dst, so->benchmark, so->name, true);
 			op_samples_copy_props(op, so);
 		}
-		keys_merge(&op->iteration, &op->iteration_alloc, op->nr,
-			   so->iteration, so->nr);
-		keys_merge(&op->run, &op->run_alloc, op->nr, so->run, so->nr);
-		keys_merge(&op->boot, &op->boot_alloc, op->nr, so->boot,
-			   so->nr);
-		keys_merge(&op->started_ms, &op->started_alloc, op->nr,
-			   so->started_ms, so->nr);
+		spans_merge(op, so);
 		ALLOC_GROW(op->v, op->nr + so->nr, op->alloc);
 		if (so->nr)
 			memcpy(op->v + op->nr, so->v, so->nr * sizeof(*so->v));

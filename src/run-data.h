@@ -66,6 +66,37 @@ struct run_info {
 	bool replacing;
 };
 
+/*
+ * What a sample may know besides its value: the iteration it was taken
+ * in, the store's iteration id (store_load_run()) or the number in a
+ * CSV's iteration column (csv_parse(): 0 when a row leaves it empty);
+ * the store id of its run; the number of the guest boot its iteration
+ * ran in (iteration.boot, unique within its run, so a boot is the pair
+ * run, boot); when its iteration started as recorded
+ * (iteration.started_at), in milliseconds since the Unix epoch (imports
+ * keep the times they carry, so this, not the store id, is the order of
+ * the iterations). Samples without an iteration are each their own
+ * (compare's units of replication).
+ */
+enum op_key {
+	OP_KEY_ITERATION,
+	OP_KEY_RUN,
+	OP_KEY_BOOT,
+	OP_KEY_STARTED,
+	OP_KEY_NR
+};
+
+/*
+ * Samples [start, the next span's start or the op's nr) of an operation
+ * share these keys: an iteration's samples come in a row, so an op keeps
+ * a few keys per iteration, not four per sample. key[k] is 0 where the
+ * op does not know k.
+ */
+struct op_span {
+	size_t start;
+	int64_t key[OP_KEY_NR];
+};
+
 /* One operation (a row label) of one benchmark in one run. */
 struct op_samples {
 	int64_t id; /* store id */
@@ -77,32 +108,16 @@ struct op_samples {
 	double *v; /* measured (not warm-up) samples, stored order */
 	size_t nr, alloc;
 	/*
-	 * Per sample of v, or NULL when unknown: the iteration it was taken
-	 * in, the store's iteration id (store_load_run()) or the number in
-	 * a CSV's iteration column (csv_parse(): 0 when a row leaves it
-	 * empty, NULL when the file has no such column). Samples without
-	 * an iteration are each their own (compare's units of replication).
+	 * The keys of v's samples (enum op_key), spans[0].start 0, the
+	 * starts rising; none while no sample knows a key.
 	 */
-	int64_t *iteration;
-	size_t iteration_alloc;
-	/* Per sample of v, or NULL: the store id of its run. */
-	int64_t *run;
-	size_t run_alloc;
+	struct op_span *spans;
+	size_t spans_nr, spans_alloc;
 	/*
-	 * Per sample of v, or NULL unless every sample knows it: the
-	 * number of the guest boot its iteration ran in (iteration.boot,
-	 * unique within its run, so a boot is the pair run, boot).
+	 * Which keys every sample of v knows: a key that some sample lacks
+	 * is known to none (op_samples_has()).
 	 */
-	int64_t *boot;
-	size_t boot_alloc;
-	/*
-	 * Per sample of v, or NULL unless every sample knows it: when its
-	 * iteration started as recorded (iteration.started_at), in
-	 * milliseconds since the Unix epoch; imports keep the times they
-	 * carry, so this, not the store id, is the order of the iterations.
-	 */
-	int64_t *started_ms;
-	size_t started_alloc;
+	bool known[OP_KEY_NR];
 };
 
 /* Summed resource use of a benchmark's measured iterations in a run. */
@@ -403,34 +418,59 @@ struct op_samples *run_data_op(struct run_data *rd, const char *benchmark,
  */
 void op_samples_copy_props(struct op_samples *to,
 			   const struct op_samples *from);
-/* Append one sample to op. */
+/*
+ * Append one sample to op that knows no key; op's earlier samples must
+ * know none either.
+ */
 void op_samples_add(struct op_samples *op, double value);
 /*
- * Room for n samples in op's values and in each of its per-sample arrays
- * that it has, so that appending up to n grows none: a loader that knows
- * how many are coming saves the copies of growing arrays.
+ * Room for n samples in op's values, so that appending up to n grows
+ * nothing: a loader that knows how many are coming saves the copies of
+ * a growing array.
  */
 void op_samples_reserve(struct op_samples *op, size_t n);
 /*
+ * Append one sample to op taken in iteration (a CSV's number), knowing
+ * no other key; op's earlier samples must know just their iterations
+ * too (or op be empty).
+ */
+void op_samples_add_iteration(struct op_samples *op, double value,
+			      int64_t iteration);
+/*
  * Append one sample to op with the iteration and run it was taken in;
- * op's earlier samples must all have them too (or op be empty).
+ * op's earlier samples must all have them too (or op be empty). Its
+ * boot and start are the last sample's until op_samples_set_boot() and
+ * op_samples_set_started() say otherwise.
  */
 void op_samples_add_keyed(struct op_samples *op, double value,
 			  int64_t iteration, int64_t run);
 /*
  * Set the boot of op's last sample (there must be one) to boot, > 0;
- * 0 says it ran in none, which drops op's boots for good: boot stays
- * NULL unless every sample has one. Call it for every sample, or for
+ * 0 says it ran in none, which drops op's boots for good: op knows boots
+ * only if every sample has one. Call it for every keyed sample, or for
  * none.
  */
 void op_samples_set_boot(struct op_samples *op, int64_t boot);
 /*
  * Set the start time of op's last sample's iteration (there must be a
  * sample) to started_ms; known false drops op's times for good, as
- * op_samples_set_boot() does. Call it for every sample, or for none.
+ * op_samples_set_boot() does. Call it for every keyed sample, or for
+ * none.
  */
 void op_samples_set_started(struct op_samples *op, bool known,
 			    int64_t started_ms);
+/* Whether every sample of op knows key (and op has samples). */
+bool op_samples_has(const struct op_samples *op, enum op_key key);
+/*
+ * Key of op's sample i < op->nr (0 when op does not know it): a search
+ * of the spans, at once for the last sample.
+ */
+int64_t op_samples_key(const struct op_samples *op, enum op_key key, size_t i);
+/* Write key of each of op's samples to out[0..op->nr). */
+void op_samples_keys(const struct op_samples *op, enum op_key key,
+		     int64_t *out);
+/* The end (one past the last sample) of op's span s < op->spans_nr. */
+size_t op_span_end(const struct op_samples *op, size_t s);
 
 /*
  * The monitor table of benchmark in rd, created empty at the end when

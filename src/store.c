@@ -1763,7 +1763,7 @@ struct samples_sink {
 	bool started_known;
 	/*
 	 * The run's measured iterations, and whether the first has been
-	 * read: then each operation's arrays are reserved for its samples
+	 * read: then each operation's values are reserved for its samples
 	 * of that one times this count, which is exact when every
 	 * iteration gives the same samples (and a hint otherwise).
 	 */
@@ -1806,9 +1806,10 @@ static int sample_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 		sink->iteration_id = iteration;
 		sink->started_known = false;
 	}
-	if (!sink->reserved && sink->last && sink->last->nr &&
-	    sink->last->iteration &&
-	    sink->last->iteration[sink->last->nr - 1] != iteration)
+	if (!sink->reserved && sink->last &&
+	    op_samples_has(sink->last, OP_KEY_ITERATION) &&
+	    op_samples_key(sink->last, OP_KEY_ITERATION, sink->last->nr - 1) !=
+		    iteration)
 		samples_reserve(sink);
 	/* Samples of one operation mostly come in a row. */
 	if (!sink->last || sink->last->id != id)

@@ -278,10 +278,10 @@ static void test_iterations(void)
 	struct strbuf err = STRBUF_INIT;
 
 	ok(!csv_parse("t.csv", in, strlen(in), &runs, &nr, &err) &&
-		   runs[0].ops[0].iteration[0] == 1 &&
-		   runs[0].ops[0].iteration[1] == 0 &&
-		   runs[0].ops[0].iteration[2] == 1 &&
-		   runs[0].ops[2].iteration[0] == 0,
+		   op_samples_key(&runs[0].ops[0], OP_KEY_ITERATION, 0) == 1 &&
+		   op_samples_key(&runs[0].ops[0], OP_KEY_ITERATION, 1) == 0 &&
+		   op_samples_key(&runs[0].ops[0], OP_KEY_ITERATION, 2) == 1 &&
+		   op_samples_key(&runs[0].ops[2], OP_KEY_ITERATION, 0) == 0,
 	   "iteration numbers are kept per sample, empty is 0");
 	csv_runs_free(runs, nr);
 	ok(parse_full(in, &full, &nr), "csv_run_full");
