@@ -48,6 +48,7 @@ enum store_stmt {
 	ST_ITER_INSERT,
 	ST_SAMPLE_INSERT,
 	ST_LOAD_OPS,
+	ST_LOAD_ITERS,
 	ST_LOAD_SAMPLES,
 	ST_LOAD_DURATIONS,
 	ST_LIST_RUNS,
@@ -111,15 +112,14 @@ static const char *const stmt_sql[ST_NR] = {
 	 * s.iteration_id rather than i.id: the same value, but read from
 	 * the sample row in hand, not from the iteration index per sample.
 	 */
-	[ST_LOAD_SAMPLES] =
-		"SELECT s.operation_id, s.value, s.iteration_id,"
-		" coalesce(i.boot, 0),"
-		" CASE s.seq WHEN 0 THEN julianday(i.started_at) END"
-		" FROM iteration i JOIN sample s ON s.iteration_id = i.id"
-		" WHERE i.run_id = ?1 AND i.warmup = 0"
-		" AND (?2 IS NULL OR i.benchmark = ?2)"
-		" AND (?3 OR i.status = 'ok')"
-		" ORDER BY i.id, s.seq",
+	[ST_LOAD_ITERS] = "SELECT id, coalesce(boot, 0), julianday(started_at)"
+			  " FROM iteration"
+			  " WHERE run_id = ?1 AND warmup = 0"
+			  " AND (?2 IS NULL OR benchmark = ?2)"
+			  " AND (?3 OR status = 'ok')"
+			  " ORDER BY id",
+	[ST_LOAD_SAMPLES] = "SELECT operation_id, value FROM sample"
+			    " WHERE iteration_id = ?1 ORDER BY seq",
 	[ST_COUNT_ITERS] = "SELECT count(*), coalesce(sum(status <> 'ok'), 0),"
 			   " coalesce(sum(status <> 'ok' AND NOT EXISTS"
 			   " (SELECT 1 FROM sample s"
@@ -1752,65 +1752,66 @@ out:
 	return ret;
 }
 
-/* What load_samples() reads its rows into. */
+/* A measured iteration of a run, as load_samples() reads it. */
+struct load_iter {
+	int64_t id, boot, started_ms;
+	bool started_known;
+};
+
+/* Where load_samples() gathers a run's iterations. */
+struct load_iters {
+	struct load_iter *v;
+	size_t nr, alloc;
+};
+
+static int iter_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	struct load_iters *li = data;
+	struct load_iter *it;
+
+	(void)err;
+	ALLOC_GROW(li->v, li->nr + 1, li->alloc);
+	it = &li->v[li->nr++];
+	it->id = sqlite3_column_int64(stmt, 0);
+	it->boot = sqlite3_column_int64(stmt, 1);
+	it->started_known = sqlite3_column_type(stmt, 2) != SQLITE_NULL &&
+			    isfinite(sqlite3_column_double(stmt, 2));
+	it->started_ms =
+		it->started_known
+			? llround((sqlite3_column_double(stmt, 2) - 2440587.5) *
+				  86400000.0)
+			: 0;
+	return 0;
+}
+
+/* What load_samples() reads an iteration's sample rows into. */
 struct samples_sink {
 	struct run_data *rd;
 	struct op_slot *slots;
 	struct op_samples *last;
 	int64_t run_id;
-	/* The current iteration's start (ms since the epoch), if known. */
-	int64_t iteration_id, started_ms;
-	bool started_known;
-	/*
-	 * The run's measured iterations, and whether the first has been
-	 * read: then each operation's values are reserved for its samples
-	 * of that one times this count, which is exact when every
-	 * iteration gives the same samples (and a hint otherwise).
-	 */
-	size_t iterations;
-	bool reserved;
+	const struct load_iter *it;
 };
 
-static void samples_reserve(struct samples_sink *sink)
+/*
+ * Room in each operation for its samples of the first iteration times
+ * the run's iterations: exact when every iteration gives the same
+ * samples, and a hint otherwise.
+ */
+static void samples_reserve(struct run_data *rd, size_t iterations)
 {
-	struct run_data *rd = sink->rd;
-
-	sink->reserved = true;
-	for (size_t i = 0; sink->iterations > 1 && i < rd->ops_nr; i++)
+	for (size_t i = 0; iterations > 1 && i < rd->ops_nr; i++)
 		if (rd->ops[i].nr)
 			op_samples_reserve(&rd->ops[i],
-					   rd->ops[i].nr * sink->iterations);
+					   rd->ops[i].nr * iterations);
 }
 
 static int sample_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 {
 	struct samples_sink *sink = data;
 	int64_t id = sqlite3_column_int64(stmt, 0);
-	int64_t iteration = sqlite3_column_int64(stmt, 2);
 
 	(void)err;
-	/*
-	 * The query gives the start time with an iteration's first sample
-	 * (seq 0) only, so julianday() runs once per iteration.
-	 */
-	if (sqlite3_column_type(stmt, 4) != SQLITE_NULL) {
-		double jd = sqlite3_column_double(stmt, 4);
-
-		sink->iteration_id = iteration;
-		sink->started_known = isfinite(jd);
-		sink->started_ms =
-			sink->started_known
-				? llround((jd - 2440587.5) * 86400000.0)
-				: 0;
-	} else if (sink->iteration_id != iteration) {
-		sink->iteration_id = iteration;
-		sink->started_known = false;
-	}
-	if (!sink->reserved && sink->last &&
-	    op_samples_has(sink->last, OP_KEY_ITERATION) &&
-	    op_samples_key(sink->last, OP_KEY_ITERATION, sink->last->nr - 1) !=
-		    iteration)
-		samples_reserve(sink);
 	/* Samples of one operation mostly come in a row. */
 	if (!sink->last || sink->last->id != id)
 		sink->last =
@@ -1818,21 +1819,24 @@ static int sample_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 	if (!sink->last)
 		return 0;
 	op_samples_add_keyed(sink->last, sqlite3_column_double(stmt, 1),
-			     sqlite3_column_int64(stmt, 2), sink->run_id);
-	op_samples_set_boot(sink->last, sqlite3_column_int64(stmt, 3));
-	op_samples_set_started(sink->last, sink->started_known,
-			       sink->started_ms);
+			     sink->it->id, sink->run_id);
+	op_samples_set_boot(sink->last, sink->it->boot);
+	op_samples_set_started(sink->last, sink->it->started_known,
+			       sink->it->started_ms);
 	return 0;
 }
 
+/*
+ * The run's measured iterations in one query, then each one's samples
+ * by the sample table's key: no join, and two columns a sample.
+ */
 static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 			bool include_failed, struct run_data *rd,
 			struct strbuf *err)
 {
-	sqlite3_stmt *stmt = stmt_get(st, ST_LOAD_SAMPLES, err);
-	struct samples_sink sink = {rd, NULL,  NULL, run_id, 0,
-				    0,	false, 0,    false};
-	int64_t all = 0, failed = 0, empty = 0;
+	sqlite3_stmt *stmt = stmt_get(st, ST_LOAD_ITERS, err);
+	struct samples_sink sink = {rd, NULL, NULL, run_id, NULL};
+	struct load_iters li = {0};
 	struct op_slot *slots = xcalloc(rd->ops_nr + 1, sizeof(*slots));
 	int ret = -1;
 
@@ -1844,19 +1848,36 @@ static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 	}
 	qsort(slots, rd->ops_nr, sizeof(*slots), op_slot_cmp);
 	sink.slots = slots;
-	if (store_count_iterations(st, run_id, benchmark, &all, &failed, &empty,
-				   err))
-		goto out;
-	sink.iterations = (size_t)(include_failed ? all : all - failed);
 	if (bind_run_bench(stmt, run_id, benchmark) ||
 	    sqlite3_bind_int(stmt, 3, include_failed)) {
-		store_fail(st, err, "load samples of run %" PRId64, run_id);
+		store_fail(st, err, "load iterations of run %" PRId64, run_id);
 		goto out;
 	}
-	ret = store_each_row(st, stmt, sample_row, &sink, err,
-			     "load samples of run %" PRId64, run_id);
+	if (store_each_row(st, stmt, iter_row, &li, err,
+			   "load iterations of run %" PRId64, run_id))
+		goto out;
+	stmt_done(stmt);
+	stmt = stmt_get(st, ST_LOAD_SAMPLES, err);
+	if (!stmt)
+		goto out;
+	for (size_t k = 0; k < li.nr; k++) {
+		sink.it = &li.v[k];
+		if (sqlite3_bind_int64(stmt, 1, li.v[k].id)) {
+			store_fail(st, err, "load samples of run %" PRId64,
+				   run_id);
+			goto out;
+		}
+		if (store_each_row(st, stmt, sample_row, &sink, err,
+				   "load samples of run %" PRId64, run_id))
+			goto out;
+		(void)sqlite3_reset(stmt);
+		if (!k)
+			samples_reserve(rd, li.nr);
+	}
+	ret = 0;
 out:
 	stmt_done(stmt);
+	free(li.v);
 	free(slots);
 	return ret;
 }
