@@ -742,13 +742,29 @@ static size_t esd_step(const double *x, size_t n, const bool *out, size_t left,
 	return worst;
 }
 
-/* Rosner's critical value for the i-th (1-based) of n values. */
-static double esd_lambda(size_t n, size_t i, double alpha)
+/* Rosner's critical value of the score for quantile t. */
+static double esd_lambda_at(size_t n, size_t i, double t)
 {
 	double df = (double)(n - i - 1), nl = (double)(n - i + 1);
-	double t = stats_t_isf(alpha / (2.0 * nl), df);
 
 	return (double)(n - i) * t / sqrt((df + t * t) * nl);
+}
+
+double stats_esd_lambda(size_t n, size_t i, double alpha)
+{
+	double nl = (double)(n - i + 1);
+
+	return esd_lambda_at(
+		n, i, stats_t_isf(alpha / (2.0 * nl), (double)(n - i - 1)));
+}
+
+double stats_esd_lambda_floor(size_t n, size_t i, double alpha)
+{
+	double nl = (double)(n - i + 1);
+
+	/* Rounding must not lift the bound over the exact value. */
+	return esd_lambda_at(n, i, -stats_norm_quantile(alpha / (2.0 * nl))) *
+	       (1.0 - 1e-9);
 }
 
 size_t stats_outliers_esd(const double *u, size_t n, double alpha, bool *flag)
@@ -775,7 +791,9 @@ size_t stats_outliers_esd(const double *u, size_t n, double alpha, bool *flag)
 			break;
 		flag[worst] = true;
 		order[i - 1] = worst;
-		if (score > esd_lambda(n, i, alpha))
+		/* Most scores are under the bound: no t quantile for them. */
+		if (score > stats_esd_lambda_floor(n, i, alpha) &&
+		    score > stats_esd_lambda(n, i, alpha))
 			found = i;
 	}
 	/* The removed values after the last significant one stay in. */

@@ -533,6 +533,15 @@ double stats_welch_power_n(double delta, double sd_a, double sd_b, double alpha,
  * spread. Returns the number flagged.
  */
 size_t stats_outliers_esd(const double *u, size_t n, double alpha, bool *flag);
+/*
+ * Rosner's critical value for the i-th (1-based) of n > i + 1 values at
+ * level alpha, from Student's t quantile; and a lower bound of it from
+ * the normal quantile (below t's at the same upper tail, and the value
+ * grows with the quantile), which is cheap: a score under the bound
+ * needs no t quantile.
+ */
+double stats_esd_lambda(size_t n, size_t i, double alpha);
+double stats_esd_lambda_floor(size_t n, size_t i, double alpha);
 
 /*
  * compare's levels for its warnings: outliers by the ESD test at 1% per

@@ -363,6 +363,37 @@ static void check_row(char *s, int line)
 }
 
 /* What R has no row for: the scale picked, bounds, undefined cases. */
+/*
+ * stats_outliers_esd() asks for the t quantile only when a score passes
+ * the normal quantile's bound: the bound must be under the exact value
+ * everywhere, or an outlier would go unflagged, and close enough to
+ * spare most scores the quantile.
+ */
+static void check_esd_floor(void)
+{
+	static const double alphas[] = {0.05, 0.01, 5e-4, 1e-6, 1e-10};
+	size_t cases = 0, under = 0, close = 0;
+
+	for (size_t a = 0; a < ARRAY_SIZE(alphas); a++)
+		for (size_t n = 3; n <= 500; n += n < 40 ? 1 : 23)
+			for (size_t i = 1;
+			     i <= (n / 5 > 1 ? n / 5 : 1) && n - i >= 2; i++) {
+				double lo =
+					stats_esd_lambda_floor(n, i, alphas[a]);
+				double hi = stats_esd_lambda(n, i, alphas[a]);
+
+				cases++;
+				under += lo <= hi;
+				close += lo >= 0.5 * hi;
+			}
+	ok(cases && under == cases,
+	   "ESD: the normal bound is under Rosner's value in %zu of %zu "
+	   "cases",
+	   under, cases);
+	ok(close == cases, "ESD: and over half of it in %zu of %zu", close,
+	   cases);
+}
+
 static void check_contracts(void)
 {
 	static const double pos[] = {10.0, 11.0, 12.0},
@@ -421,8 +452,10 @@ int main(int argc, char **argv)
 	report_worst();
 	if (memo_mode)
 		check_memo();
-	else
+	else {
 		check_contracts();
+		check_esd_floor();
+	}
 	done_testing();
 	return exit_status();
 }
