@@ -495,9 +495,9 @@ double stats_welch_mde_pct(const struct stats_welch_units *w, double alpha,
  * rows of a family. The rows of a design (na, nb) differ only in the
  * share of the variance of the difference that comes from side a, on which
  * the ncp of their MDE depends smoothly: for a design of at least
- * STATS_MDE_MEMO_ROWS planned rows the memo computes the ncp exactly at 33
+ * STATS_MDE_MEMO_ROWS planned rows the memo computes the ncp exactly at 49
  * Chebyshev points of the shares 0.01 to 0.99, checks the interpolation at
- * 8 more points against the exact value (relative error 1e-8; where that
+ * 8 more points against the exact value (relative error 1e-7; where that
  * fails, as where the noncentral t switches to its approximation past ncp
  * 37.6, every row of the design is computed exactly) and interpolates.
  * Other designs, and rows whose share is outside, are computed exactly. Plan
