@@ -286,14 +286,13 @@ static double *unit_time_ranks(const struct side_units *su)
 	return out;
 }
 
-/* The mean of by[] over each unit of key[]: what units share. */
-static double *per_unit(const double *by, const long long *key, size_t n,
+/* The mean of by[] over each of the units gi[] gives: what units share. */
+static double *per_unit(const double *by, const size_t *gi, size_t n,
 			size_t units)
 {
 	double *out = xmalloc((n ? n : 1) * sizeof(*out));
 
-	if (stats_unit_values(by, key, n, false, out, NULL) != units)
-		BUG("units differ");
+	stats_unit_means(by, gi, n, units, false, out, NULL);
 	return out;
 }
 
@@ -363,6 +362,7 @@ static void side_units_compute(const struct op_samples *src,
 	long long *key = xmalloc((n ? n : 1) * sizeof(*key));
 	double *tmp = xmalloc((n ? n : 1) * sizeof(*tmp));
 	int64_t *k64 = xmalloc((n ? n : 1) * sizeof(*k64));
+	size_t *gi = xmalloc((n ? n : 1) * sizeof(*gi));
 	bool has_iter = n && op_samples_has(src, OP_KEY_ITERATION);
 	bool has_run = n && op_samples_has(src, OP_KEY_RUN);
 	size_t *count;
@@ -376,8 +376,10 @@ static void side_units_compute(const struct op_samples *src,
 				 : (long long)i;
 	su->u = xmalloc((n ? n : 1) * sizeof(*su->u));
 	count = xmalloc((n ? n : 1) * sizeof(*count));
-	su->n = stats_unit_values(n ? src->v : NULL, key, n, reciprocal, su->u,
-				  count);
+	/* The units once, for the values and each key they average. */
+	su->n = stats_unit_index(key, n, gi);
+	stats_unit_means(n ? src->v : NULL, gi, n, su->n, reciprocal, su->u,
+			 count);
 	su->unbalanced = !all_equal(count, su->n);
 	if (unit == COMPARE_UNIT_SAMPLE && has_iter) {
 		su->sample_iter = xmalloc(n * sizeof(*su->sample_iter));
@@ -386,18 +388,18 @@ static void side_units_compute(const struct op_samples *src,
 	}
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = has_iter ? (double)k64[i] : (double)i;
-	su->seq = per_unit(tmp, key, n, su->n);
+	su->seq = per_unit(tmp, gi, n, su->n);
 	if (n && op_samples_has(src, OP_KEY_STARTED)) {
 		op_samples_keys(src, OP_KEY_STARTED, k64);
 		for (size_t i = 0; i < n; i++)
 			tmp[i] = (double)k64[i];
 	}
-	su->time = per_unit(tmp, key, n, su->n);
+	su->time = per_unit(tmp, gi, n, su->n);
 	if (has_run)
 		op_samples_keys(src, OP_KEY_RUN, k64);
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = has_run ? (double)k64[i] : NAN;
-	su->run = per_unit(tmp, key, n, su->n);
+	su->run = per_unit(tmp, gi, n, su->n);
 	su->iter_n = su->n;
 	su->iter_u = xmalloc((su->n ? su->n : 1) * sizeof(*su->iter_u));
 	su->iter_run = xmalloc((su->n ? su->n : 1) * sizeof(*su->iter_run));
@@ -411,7 +413,7 @@ static void side_units_compute(const struct op_samples *src,
 		op_samples_keys(src, OP_KEY_BOOT, k64);
 		for (size_t i = 0; i < n; i++)
 			tmp[i] = (double)k64[i];
-		b = per_unit(tmp, key, n, su->n);
+		b = per_unit(tmp, gi, n, su->n);
 		su->iter_boot = boot_keys(su->iter_run, b, su->iter_n);
 		free(b);
 	}
@@ -429,12 +431,13 @@ static void side_units_compute(const struct op_samples *src,
 		const long long *uk = rk ? rk : su->iter_boot;
 		double *t = su->time, *q = su->seq, *r = su->run;
 
-		su->n = stats_unit_values(su->iter_u, uk, su->iter_n, false,
-					  su->u, count);
+		su->n = stats_unit_index(uk, su->iter_n, gi);
+		stats_unit_means(su->iter_u, gi, su->iter_n, su->n, false,
+				 su->u, count);
 		su->unbalanced |= !all_equal(count, su->n);
-		su->time = per_unit(t, uk, su->iter_n, su->n);
-		su->seq = per_unit(q, uk, su->iter_n, su->n);
-		su->run = per_unit(r, uk, su->iter_n, su->n);
+		su->time = per_unit(t, gi, su->iter_n, su->n);
+		su->seq = per_unit(q, gi, su->iter_n, su->n);
+		su->run = per_unit(r, gi, su->iter_n, su->n);
 		free(t);
 		free(q);
 		free(r);
@@ -443,6 +446,7 @@ static void side_units_compute(const struct op_samples *src,
 	free(key);
 	free(tmp);
 	free(k64);
+	free(gi);
 	free(count);
 }
 

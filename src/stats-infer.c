@@ -95,14 +95,18 @@ static size_t group_index(const long long *key, size_t n, size_t *gi)
 	return groups;
 }
 
-size_t stats_unit_values(const double *x, const long long *key, size_t n,
-			 bool reciprocal, double *u, size_t *count)
+size_t stats_unit_index(const long long *key, size_t n, size_t *gi)
 {
-	size_t *gi = xmalloc((n ? n : 1) * sizeof(*gi));
-	size_t *cnt = count ? count : xmalloc((n ? n : 1) * sizeof(*cnt));
-	size_t groups = group_index(key, n, gi);
+	return group_index(key, n, gi);
+}
 
-	for (size_t g = 0; g < groups; g++) {
+void stats_unit_means(const double *x, const size_t *gi, size_t n, size_t units,
+		      bool reciprocal, double *u, size_t *count)
+{
+	size_t *cnt =
+		count ? count : xmalloc((units ? units : 1) * sizeof(*cnt));
+
+	for (size_t g = 0; g < units; g++) {
 		u[g] = 0.0;
 		cnt[g] = 0;
 	}
@@ -114,11 +118,20 @@ size_t stats_unit_values(const double *x, const long long *key, size_t n,
 			u[gi[i]] += x[i];
 		cnt[gi[i]]++;
 	}
-	for (size_t g = 0; g < groups; g++)
+	for (size_t g = 0; g < units; g++)
 		u[g] /= (double)cnt[g];
-	free(gi);
 	if (!count)
 		free(cnt);
+}
+
+size_t stats_unit_values(const double *x, const long long *key, size_t n,
+			 bool reciprocal, double *u, size_t *count)
+{
+	size_t *gi = xmalloc((n ? n : 1) * sizeof(*gi));
+	size_t groups = group_index(key, n, gi);
+
+	stats_unit_means(x, gi, n, groups, reciprocal, u, count);
+	free(gi);
 	return groups;
 }
 

@@ -174,6 +174,17 @@ double stats_nct_tail_prep(const struct stats_nct_prep *pp, bool neg,
  */
 size_t stats_unit_values(const double *x, const long long *key, size_t n,
 			 bool reciprocal, double *u, size_t *count);
+/*
+ * stats_unit_values() in two steps, for several columns of the same
+ * samples: stats_unit_index() gives sample i its unit gi[i] (numbered in
+ * the order of the units' first samples) and returns the number of
+ * units; stats_unit_means() then averages x (its reciprocals when
+ * reciprocal) per unit into u[0..units) and, when not NULL, counts the
+ * samples into count[0..units).
+ */
+size_t stats_unit_index(const long long *key, size_t n, size_t *gi);
+void stats_unit_means(const double *x, const size_t *gi, size_t n, size_t units,
+		      bool reciprocal, double *u, size_t *count);
 
 /* Why a row was not tested; STATS_TESTED when it was. */
 enum stats_untested {
