@@ -583,11 +583,22 @@ static double mde_interp(const struct stats_mde_memo *m,
 	return num / den;
 }
 
+/*
+ * The exact ncp at each node, then at each check. Welch's test does not
+ * tell its sides apart, so with as many units on each the ncp at share x
+ * is the one at 1 - x: the nodes and the checks lie in mirrored pairs,
+ * and a balanced design computes half of them.
+ */
 static void mde_build(const struct stats_mde_memo *m, struct mde_design *d)
 {
+	bool mirror = d->na == d->nb;
+	double want_at[MDE_CHECKS];
+
 	d->state = MDE_EXACT;
 	for (size_t j = 0; j < MDE_NODES; j++) {
-		d->f[j] = mde_ncp(m, d->na, d->nb, m->x[j]);
+		d->f[j] = mirror && j > MDE_NODES - 1 - j
+				  ? d->f[MDE_NODES - 1 - j]
+				  : mde_ncp(m, d->na, d->nb, m->x[j]);
 		if (!isfinite(d->f[j]))
 			return;
 	}
@@ -596,7 +607,11 @@ static void mde_build(const struct stats_mde_memo *m, struct mde_design *d)
 			   (1.0 - 2.0 * MDE_LO) * 0.5 *
 				   (1.0 + cos(M_PI * (4.0 * (double)c + 2.0) /
 					      (4.0 * MDE_CHECKS)));
-		double want = mde_ncp(m, d->na, d->nb, x);
+		double want = mirror && c > MDE_CHECKS - 1 - c
+				      ? want_at[MDE_CHECKS - 1 - c]
+				      : mde_ncp(m, d->na, d->nb, x);
+
+		want_at[c] = want;
 
 		if (!(fabs(mde_interp(m, d, x) - want) <= MDE_TOL * want))
 			return;
