@@ -378,6 +378,13 @@ void op_samples_add_keyed(struct op_samples *op, double value,
 	span_push(op, key);
 }
 
+void op_samples_add_like_last(struct op_samples *op, double value)
+{
+	if (!op->nr)
+		BUG("no last sample to be like");
+	samples_push(op, value);
+}
+
 /*
  * Key k of op's last keyed sample: value when known. The first sample
  * decides whether op knows k; an unknown one after it drops k for every

@@ -445,6 +445,11 @@ void op_samples_add_iteration(struct op_samples *op, double value,
 void op_samples_add_keyed(struct op_samples *op, double value,
 			  int64_t iteration, int64_t run);
 /*
+ * Append one sample to op with the keys of its last one (there must be
+ * one): the next sample of the same iteration, for a loader that knows.
+ */
+void op_samples_add_like_last(struct op_samples *op, double value);
+/*
  * Set the boot of op's last sample (there must be one) to boot, > 0;
  * 0 says it ran in none, which drops op's boots for good: op knows boots
  * only if every sample has one. Call it for every keyed sample, or for

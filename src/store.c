@@ -1790,7 +1790,11 @@ struct samples_sink {
 	struct op_slot *slots;
 	struct op_samples *last;
 	int64_t run_id;
-	const struct load_iter *it;
+	/*
+	 * The iteration being read, and the one whose keys last's last
+	 * sample has, when last has not changed since (else NULL).
+	 */
+	const struct load_iter *it, *last_it;
 };
 
 /*
@@ -1813,11 +1817,20 @@ static int sample_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 
 	(void)err;
 	/* Samples of one operation mostly come in a row. */
-	if (!sink->last || sink->last->id != id)
+	if (!sink->last || sink->last->id != id) {
 		sink->last =
 			op_lookup(sink->rd, sink->slots, sink->rd->ops_nr, id);
+		sink->last_it = NULL;
+	}
 	if (!sink->last)
 		return 0;
+	/* The operation's next sample of this iteration: its keys are set. */
+	if (sink->last_it == sink->it) {
+		op_samples_add_like_last(sink->last,
+					 sqlite3_column_double(stmt, 1));
+		return 0;
+	}
+	sink->last_it = sink->it;
 	op_samples_add_keyed(sink->last, sqlite3_column_double(stmt, 1),
 			     sink->it->id, sink->run_id);
 	op_samples_set_boot(sink->last, sink->it->boot);
@@ -1835,7 +1848,7 @@ static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 			struct strbuf *err)
 {
 	sqlite3_stmt *stmt = stmt_get(st, ST_LOAD_ITERS, err);
-	struct samples_sink sink = {rd, NULL, NULL, run_id, NULL};
+	struct samples_sink sink = {rd, NULL, NULL, run_id, NULL, NULL};
 	struct load_iters li = {0};
 	struct op_slot *slots = xcalloc(rd->ops_nr + 1, sizeof(*slots));
 	int ret = -1;

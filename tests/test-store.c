@@ -154,7 +154,7 @@ static void test_runs(void)
 	struct run_data rd = {0};
 	struct run_info ri = {0};
 	struct run_rows rows = {0};
-	int64_t run, other, again = 0, iter_id = 0;
+	int64_t run, other, again = 0, iter_id = 0, id_m1 = 0, id_m2 = 0;
 	/* Zero, as a failed store_operation() leaves them unset. */
 	int64_t op_a = 0, op_b = 0, op_c = 0;
 	int64_t *ids = NULL;
@@ -218,12 +218,12 @@ static void test_runs(void)
 			   iter_id > 0,
 		   "warm-up iteration stored");
 		it = iter(run, "pft", 0, false, "ok", 1);
-		ok(!store_iteration_add(st, &it, m1, ARRAY_SIZE(m1), NULL,
+		ok(!store_iteration_add(st, &it, m1, ARRAY_SIZE(m1), &id_m1,
 					&err),
 		   "measured iteration stored");
 		it = iter(run, "pft", 1, false, "exit", 2);
 		it.stderr_tail = "oops";
-		ok(!store_iteration_add(st, &it, m2, ARRAY_SIZE(m2), NULL,
+		ok(!store_iteration_add(st, &it, m2, ARRAY_SIZE(m2), &id_m2,
 					&err),
 		   "failed iteration stored");
 		it = iter(run, "aim9", 0, false, "ok", 4);
@@ -258,6 +258,18 @@ static void test_runs(void)
 			   b->v[2] == 30,
 		   "op b: warm-up samples excluded");
 		ok(c->nr == 1 && c->v[0] == 7.5, "op c: one sample");
+		/*
+		 * The operations take turns within an iteration, and the
+		 * second iteration starts with the one the first ended on.
+		 */
+		ok(a->nr == 3 && b->nr == 3 &&
+			   op_samples_key(a, OP_KEY_ITERATION, 1) == id_m1 &&
+			   op_samples_key(a, OP_KEY_ITERATION, 2) == id_m2 &&
+			   op_samples_key(b, OP_KEY_ITERATION, 1) == id_m1 &&
+			   op_samples_key(b, OP_KEY_ITERATION, 2) == id_m2 &&
+			   op_samples_key(a, OP_KEY_RUN, 2) == run &&
+			   a->spans_nr == 2 && b->spans_nr == 2,
+		   "each sample keeps its own iteration and run");
 	}
 	ok(rd.durations_nr == 2, "durations of two benchmarks");
 	if (rd.durations_nr == 2) {
