@@ -592,7 +592,7 @@ static double mde_interp(const struct stats_mde_memo *m,
 static void mde_build(const struct stats_mde_memo *m, struct mde_design *d)
 {
 	bool mirror = d->na == d->nb;
-	double want_at[MDE_CHECKS];
+	double want_at[MDE_CHECKS] = {0};
 
 	d->state = MDE_EXACT;
 	for (size_t j = 0; j < MDE_NODES; j++) {
