@@ -471,7 +471,7 @@ size_t op_span_end(const struct op_samples *op, size_t s)
 }
 
 /*
- * Append src's spans to dst's, which holds dst_nr samples; a key that
+ * Append src's spans to dst's, before its samples join dst->nr; a key that
  * either side lacks, dst lacks too.
  */
 static void spans_merge(struct op_samples *dst, const struct op_samples *src)
