@@ -198,7 +198,7 @@ static void check_memo(void)
 			}
 			interpolated += interp;
 			/* At the family's level too: 5 units a side once
-			 * failed the check, and each row took 1.3 ms. */
+			 * failed the check, and each row took 2.5 ms. */
 			if (na >= 5 && nb >= 5 && (alpha == 0.05 || na == nb))
 				ok(interp,
 				   "memo: design %zu/%zu at %g is "
