@@ -194,14 +194,10 @@ static int collect(struct bisect_drive *d, int64_t id,
 		}
 		for (size_t i = 0, j; i < op->nr; i = j, k++) {
 			double s = op->v[i];
-			int64_t it = op_samples_key(op, OP_KEY_ITERATION, i);
 
-			for (j = i + 1;
-			     op_samples_has(op, OP_KEY_ITERATION) &&
-			     j < op->nr &&
-			     op_samples_key(op, OP_KEY_ITERATION, j) == it;
-			     j++)
-				s += op->v[j];
+			j = op_samples_iteration_end(op, i);
+			for (size_t m = i + 1; m < j; m++)
+				s += op->v[m];
 			s /= (double)(j - i);
 			if (k >= units)
 				continue;

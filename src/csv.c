@@ -663,26 +663,26 @@ static void csv_assign_slots(const struct run_data *rd, const size_t *bench_of,
 
 	for (size_t i = 0; i < rd->ops_nr; i++) {
 		const struct op_samples *op = &rd->ops[i];
-		size_t s = SIZE_MAX;
-		struct csv_iter_key key = {0};
 
-		for (size_t j = 0; j < op->nr; j++, k++) {
-			int64_t number =
-				op_samples_has(op, OP_KEY_ITERATION)
-					? op_samples_key(op, OP_KEY_ITERATION,
-							 j)
-					: (int64_t)j;
+		/* A run of samples of one iteration shares its slot. */
+		for (size_t j = 0; j < op->nr;) {
+			size_t end = op_samples_iteration_end(op, j), s;
+			struct csv_iter_key key;
 
-			if (s == SIZE_MAX || key.number != number) {
-				memset(&key, 0, sizeof(key));
-				key.bench = bench_of[i];
-				key.number = number;
-				s = csv_slot(slots, &key);
-			}
+			/* The bytes are the map's key: padding too. */
+			memset(&key, 0, sizeof(key));
+			key.bench = bench_of[i];
+			key.number = op_samples_has(op, OP_KEY_ITERATION)
+					     ? op_samples_key(
+						       op, OP_KEY_ITERATION, j)
+					     : (int64_t)j;
+			s = csv_slot(slots, &key);
 			if (s >= slots->nr)
 				BUG("iteration slot %zu of %zu", s, slots->nr);
-			slots->v[s].nr++;
-			slot_of[k] = s;
+			for (; j < end; j++, k++) {
+				slots->v[s].nr++;
+				slot_of[k] = s;
+			}
 		}
 	}
 }

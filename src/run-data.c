@@ -465,6 +465,22 @@ void op_samples_keys(const struct op_samples *op, enum op_key key, int64_t *out)
 	}
 }
 
+size_t op_samples_iteration_end(const struct op_samples *op, size_t i)
+{
+	size_t s;
+
+	if (i >= op->nr)
+		BUG("sample %zu of %zu", i, op->nr);
+	if (!op_samples_has(op, OP_KEY_ITERATION) || !op->spans_nr)
+		return i + 1;
+	s = span_of(op, i);
+	while (s + 1 < op->spans_nr &&
+	       op->spans[s + 1].key[OP_KEY_ITERATION] ==
+		       op->spans[s].key[OP_KEY_ITERATION])
+		s++;
+	return op_span_end(op, s);
+}
+
 size_t op_span_end(const struct op_samples *op, size_t s)
 {
 	return s + 1 < op->spans_nr ? op->spans[s + 1].start : op->nr;

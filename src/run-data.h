@@ -474,6 +474,12 @@ int64_t op_samples_key(const struct op_samples *op, enum op_key key, size_t i);
 /* Write key of each of op's samples to out[0..op->nr). */
 void op_samples_keys(const struct op_samples *op, enum op_key key,
 		     int64_t *out);
+/*
+ * The end (one past the last sample) of the samples from i < op->nr on
+ * that share sample i's iteration and come in a row: i + 1 when op knows
+ * no iterations, as each sample is then its own.
+ */
+size_t op_samples_iteration_end(const struct op_samples *op, size_t i);
 /* The end (one past the last sample) of op's span s < op->spans_nr. */
 size_t op_span_end(const struct op_samples *op, size_t s);
 

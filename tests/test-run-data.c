@@ -117,6 +117,30 @@ static bool same_keys(const struct op_samples *op, const struct ref *ref,
 	return same;
 }
 
+/*
+ * Whether op_samples_iteration_end() ends each run of samples where
+ * ref's iteration changes (after each sample when it knows none).
+ */
+static bool same_runs(const struct op_samples *op, const struct ref *ref)
+{
+	bool known = ref->nr && ref->known[OP_KEY_ITERATION];
+
+	for (size_t i = 0; i < ref->nr; i++) {
+		size_t want = i + 1;
+
+		while (known && want < ref->nr &&
+		       ref->key[OP_KEY_ITERATION][want] ==
+			       ref->key[OP_KEY_ITERATION][i])
+			want++;
+		if (op_samples_iteration_end(op, i) != want) {
+			diag("run of sample %zu ends at %zu, want %zu", i,
+			     op_samples_iteration_end(op, i), want);
+			return false;
+		}
+	}
+	return true;
+}
+
 /* Whether op's spans start at 0, rise, and each holds equal keys. */
 static bool spans_sound(const struct op_samples *op, size_t most)
 {
@@ -135,7 +159,7 @@ static bool spans_sound(const struct op_samples *op, size_t most)
 
 static void test_keyed(void)
 {
-	bool keys = true, spans = true;
+	bool keys = true, spans = true, runs = true;
 	size_t samples = 0, kept = 0;
 
 	for (int round = 0; round < 400; round++) {
@@ -146,6 +170,7 @@ static void test_keyed(void)
 
 		fill_keyed(op, &ref, n, round % 4 != 3, round % 3 == 0);
 		keys &= same_keys(op, &ref, "keyed");
+		runs &= same_runs(op, &ref);
 		spans &= spans_sound(op, ref.tuples);
 		samples += n;
 		kept += op->spans_nr;
@@ -154,6 +179,8 @@ static void test_keyed(void)
 	ok(keys, "every key of every sample as given, unknown ones 0");
 	ok(spans, "the spans start at 0, rise, and are no more than the "
 		  "changes of the keys");
+	ok(runs, "a run of one iteration's samples ends where its iteration "
+		 "does, over spans a new boot split");
 	ok(kept * 3 < samples, "a few spans per iteration: %zu for %zu samples",
 	   kept, samples);
 }
@@ -223,6 +250,8 @@ static void test_unkeyed(void)
 	ref.nr = ARRAY_SIZE(iters);
 	ok(same_keys(csv, &ref, "csv") && csv->spans_nr == 4,
 	   "a CSV's iteration numbers are kept per sample, in 4 spans");
+	ok(same_runs(csv, &ref), "and its runs of one iteration end at 2, 5, "
+				 "6 and 7");
 	for (size_t i = 0; i < 5; i++)
 		op_samples_add(bare, 1.0);
 	for (int k = 0; k < OP_KEY_NR; k++)
@@ -230,6 +259,9 @@ static void test_unkeyed(void)
 		       !op_samples_key(bare, (enum op_key)k, 4);
 	ok(got && !bare->spans_nr,
 	   "samples without keys know none and keep no span");
+	ok(op_samples_iteration_end(bare, 0) == 1 &&
+		   op_samples_iteration_end(bare, 4) == 5,
+	   "and each is a run of its own");
 	fill_keyed(run_data_op(&other, "b", "csv", true), &keyed, 9, true,
 		   false);
 	run_data_merge(&rd, &other);
