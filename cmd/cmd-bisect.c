@@ -21,7 +21,9 @@ static const char bisect_usage[] =
 	"CONFIG's workloads run; PATH is the file whose bytes it hashes. The\n"
 	"ends are checked first; each step runs the candidate interleaved with\n"
 	"both ends until it is good-like or bad-like; the culprit is verified.\n"
-	"Runs are labelled bisect-COMMIT; the log is stored (docs/bisect.md).\n"
+	"With vm: in CONFIG, PATH is a kernel, booted in QEMU guests, a unit\n"
+	"a boot. Runs are labelled bisect-COMMIT; the log is stored\n"
+	"(docs/bisect.md).\n"
 	"\n"
 	"Exit status: 0 a culprit found and verified, 1 none (no regression\n"
 	"between the ends, an unverified or ambiguous culprit, a failure), 2\n"
@@ -29,6 +31,7 @@ static const char bisect_usage[] =
 
 struct bisect_args {
 	const char *good, *bad, *operation, *build, *image, *repo, *work;
+	const char *append;
 	double alpha, margin_pct;
 	int rounds, max_batches;
 	bool quiet;
@@ -48,6 +51,9 @@ const struct cmd_option bisect_option_table[] = {
 	OPT_STRING(
 		"image", 0, struct bisect_args, image, "PATH",
 		"the file the build makes (relative to its directory), whose SHA-256 finds commits that build the same bytes"),
+	OPT_STRING(
+		"append", 0, struct bisect_args, append, "ARGS",
+		"with vm: in CONFIG, where the images are kernels: added to their command line"),
 	OPT_STRING("builds-from", 0, struct bisect_args, repo, "DIR",
 		   "the git repository (default: .)"),
 	OPT_STRING(
@@ -119,6 +125,7 @@ static int parse_args(const struct cmd *cmd, int argc, char **argv,
 	d->repo = a->repo ? a->repo : ".";
 	d->build = a->build;
 	d->image = a->image;
+	d->append = a->append;
 	d->operation = a->operation;
 	d->out = (struct bisect_drive_out){
 		.log = a->quiet ? NULL : out_log,

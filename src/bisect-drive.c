@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "bisect-tree.h"
+#include "executor-qemu.h"
 #include "executor.h"
 #include "plan.h"
 #include "run-data.h"
@@ -115,9 +117,30 @@ out:
 	return ret;
 }
 
+/*
+ * A config with vm: bisects kernels: what config_expand_kernels() refuses
+ * (settings, cgroups) is refused now, one kernel standing for the commits'.
+ */
+static int check_kernels(struct bisect_drive *d, struct strbuf *err)
+{
+	struct kernel_spec *ks = xcalloc(1, sizeof(*ks));
+	int ret;
+
+	ks->name = xstrdup("commit");
+	ks->image = xstrdup(d->image);
+	config_replace_kernels(&d->cfg, ks, 1);
+	ret = config_expand_kernels(&d->cfg, err);
+	config_replace_builds(&d->cfg, NULL, 0);
+	config_replace_kernels(&d->cfg, NULL, 0);
+	return ret;
+}
+
 int bisect_drive_open(struct bisect_drive *d, const char *workdir,
 		      struct strbuf *err)
 {
+	struct strbuf qemu = STRBUF_INIT;
+	int r;
+
 	d->usage = true;
 	if (config_load_file(&d->cfg, d->config_path, err))
 		return -1;
@@ -127,10 +150,31 @@ int bisect_drive_open(struct bisect_drive *d, const char *workdir,
 			"'%s' has %s of its own; bisect makes a build per commit",
 			d->config_path,
 			d->cfg.builds_nr ? "builds:" : "kernels:");
-	if (check_rows(d, err) || make_workdir(d, workdir, err))
+	if (d->cfg.machine.set)
+		return error_addf(
+			err,
+			"'%s' has machine:; bisect boots the commits' kernels in QEMU guests (vm:), not on this machine",
+			d->config_path);
+	d->kernels = d->cfg.vm.set;
+	if (d->append && !d->kernels)
+		return error_addf(
+			err,
+			"--append is for kernels, and '%s' has no vm: to boot them in",
+			d->config_path);
+	if ((d->kernels && check_kernels(d, err)) || check_rows(d, err) ||
+	    make_workdir(d, workdir, err))
 		return -1;
 	d->usage = false;
 	d->workload_path = session_workload_path();
+	if (!d->kernels)
+		return 0;
+	r = runner_find_program("qemu-system-x86_64", getenv("PATH"), NULL,
+				&qemu);
+	strbuf_release(&qemu);
+	if (r)
+		return error_addf(
+			err,
+			"program 'qemu-system-x86_64' is not installed; install the Debian package 'qemu-system-x86' (apt-get install qemu-system-x86)");
 	return 0;
 }
 
@@ -155,6 +199,21 @@ static int drive_build(void *ctx, size_t i, char hash[65], struct strbuf *err)
 	int r = bisect_tree_build(d->repo, d->commits.v[i], d->workdir,
 				  d->build, d->image, hash, &why, err);
 
+	/* A kernel that is no bzImage would fail every boot: not built. */
+	if (!r && d->kernels) {
+		char *dir = bisect_tree_dir(d->workdir, d->commits.v[i]);
+		struct strbuf path = STRBUF_INIT;
+		char *release = NULL;
+
+		strbuf_addf(&path, "%s/%s", dir, d->image);
+		if (qemu_image_release(path.buf, &release, &why)) {
+			strbuf_rtrim(&why);
+			r = 1;
+		}
+		free(release);
+		free(dir);
+		strbuf_release(&path);
+	}
 	if (r > 0 && d->out.note) {
 		struct strbuf line = STRBUF_INIT;
 
@@ -168,9 +227,37 @@ static int drive_build(void *ctx, size_t i, char hash[65], struct strbuf *err)
 }
 
 /*
+ * The unit value of op from sample i on: the mean of the samples of i's
+ * iteration, or with kernels the mean of those means over the iterations
+ * of i's boot that come in a row; *end the sample after them.
+ */
+static double unit_mean(const struct bisect_drive *d,
+			const struct op_samples *op, size_t i, size_t *end)
+{
+	int64_t boot = d->kernels ? op_samples_key(op, OP_KEY_BOOT, i) : 0;
+	double sum = 0;
+	size_t its = 0, j = i;
+
+	do {
+		size_t e = op_samples_iteration_end(op, j);
+		double s = 0;
+
+		for (size_t m = j; m < e; m++)
+			s += op->v[m];
+		sum += s / (double)(e - j);
+		its++;
+		j = e;
+	} while (d->kernels && j < op->nr &&
+		 op_samples_key(op, OP_KEY_BOOT, j) == boot);
+	*end = j;
+	return sum / (double)its;
+}
+
+/*
  * The unit values of run id: per chosen row the mean of each iteration's
- * samples, in order; the k-th unit the geometric mean over the rows of
- * their k-th (the arithmetic one when a value is <= 0).
+ * samples (with kernels: each boot's mean of those), in order; the k-th unit
+ * the geometric mean over the rows of their k-th (the arithmetic one when a
+ * value is <= 0).
  */
 static int collect(struct bisect_drive *d, int64_t id,
 		   struct bisect_values *out, struct strbuf *err)
@@ -179,6 +266,7 @@ static int collect(struct bisect_drive *d, int64_t id,
 	double *logs = NULL, *sum = NULL;
 	size_t units = SIZE_MAX, rows = 0;
 	bool plain = false;
+	int ret = -1;
 
 	if (store_load_run_ok(d->st, id, NULL, &rd, err))
 		return -1;
@@ -192,13 +280,18 @@ static int collect(struct bisect_drive *d, int64_t id,
 			logs = xcalloc(op->nr + 1, sizeof(*logs));
 			sum = xcalloc(op->nr + 1, sizeof(*sum));
 		}
-		for (size_t i = 0, j; i < op->nr; i = j, k++) {
-			double s = op->v[i];
+		if (d->kernels && !op_samples_has(op, OP_KEY_BOOT)) {
+			error_addf(
+				err,
+				"run %" PRId64
+				" has iterations of no boot; bisect's units are boots",
+				id);
+			goto out;
+		}
+		for (size_t i = 0, j; i < op->nr; k++) {
+			double s = unit_mean(d, op, i, &j);
 
-			j = op_samples_iteration_end(op, i);
-			for (size_t m = i + 1; m < j; m++)
-				s += op->v[m];
-			s /= (double)(j - i);
+			i = j;
 			if (k >= units)
 				continue;
 			plain |= !(s > 0);
@@ -211,37 +304,75 @@ static int collect(struct bisect_drive *d, int64_t id,
 	for (size_t k = 0; rows && k < units; k++)
 		bisect_values_add(out, plain ? sum[k] / (double)rows
 					     : exp(logs[k] / (double)rows));
+	ret = 0;
+out:
 	free(logs);
 	free(sum);
 	run_data_release(&rd);
-	return 0;
+	return ret;
 }
 
-/* The builds of one batch: one per slot, in its commit's directory. */
-static void batch_builds(struct bisect_drive *d, const size_t *slots, size_t nr,
-			 struct strvec *labels)
+/* The name of slot s's build or kernel: cCOMMIT, -2 on for a repeat. */
+static char *slot_name(const struct bisect_drive *d, const size_t *slots,
+		       size_t s)
 {
-	struct build_spec *builds = xcalloc(nr, sizeof(*builds));
+	struct strbuf name = STRBUF_INIT;
+	size_t before = 0;
 
+	for (size_t t = 0; t < s; t++)
+		before += slots[t] == slots[s];
+	strbuf_addf(&name, "c%.12s", d->commits.v[slots[s]]);
+	if (before)
+		strbuf_addf(&name, "-%zu", before + 1);
+	return strbuf_detach(&name, NULL);
+}
+
+/*
+ * The builds of one batch: one per slot, in its commit's directory, or
+ * with kernels one kernel per slot, its commit's image, rounds boots
+ * each.
+ */
+static int batch_builds(struct bisect_drive *d, const size_t *slots, size_t nr,
+			size_t rounds, struct strvec *labels,
+			struct strbuf *err)
+{
+	struct build_spec *builds = NULL;
+	struct kernel_spec *kernels = NULL;
+
+	if (d->kernels)
+		kernels = xcalloc(nr, sizeof(*kernels));
+	else
+		builds = xcalloc(nr, sizeof(*builds));
 	for (size_t s = 0; s < nr; s++) {
 		const char *commit = d->commits.v[slots[s]];
-		struct strbuf name = STRBUF_INIT;
-		size_t before = 0;
+		char *dir = bisect_tree_dir(d->workdir, commit);
+		struct strbuf image = STRBUF_INIT;
 
-		for (size_t t = 0; t < s; t++)
-			before += slots[t] == slots[s];
-		strbuf_addf(&name, "c%.12s", commit);
-		if (before)
-			strbuf_addf(&name, "-%zu", before + 1);
-		builds[s].name = strbuf_detach(&name, NULL);
-		builds[s].cwd = bisect_tree_dir(d->workdir, commit);
-		strvec_init(&builds[s].prefix);
 		strvec_push_nodup(labels, bisect_drive_label(commit));
+		if (!d->kernels) {
+			builds[s].name = slot_name(d, slots, s);
+			builds[s].cwd = dir;
+			strvec_init(&builds[s].prefix);
+			continue;
+		}
+		strbuf_addf(&image, "%s/%s", dir, d->image);
+		kernels[s].name = slot_name(d, slots, s);
+		kernels[s].image = strbuf_detach(&image, NULL);
+		kernels[s].append = d->append ? xstrdup(d->append) : NULL;
+		free(dir);
 	}
-	config_replace_builds(&d->cfg, builds, nr);
-	d->cfg.interleave = true;
 	/* A batch is its rounds: the rule, not `until`, says when to stop. */
 	d->cfg.until_pct = 0;
+	d->cfg.interleave = true;
+	if (!d->kernels) {
+		config_replace_builds(&d->cfg, builds, nr);
+		return 0;
+	}
+	d->cfg.vm.boots = (int)rounds;
+	d->cfg.vm.interleave = true;
+	config_replace_builds(&d->cfg, NULL, 0);
+	config_replace_kernels(&d->cfg, kernels, nr);
+	return config_expand_kernels(&d->cfg, err);
 }
 
 /* The runs' warnings: the first few, then only how many (at the end). */
@@ -264,7 +395,7 @@ static int drive_measure(void *ctx, const size_t *slots, size_t slots_nr,
 	struct session *s = NULL;
 	struct executor *ex = NULL;
 	struct session_opts so = {
-		.iterations = (int)rounds,
+		.iterations = d->kernels ? 0 : (int)rounds,
 		.append = true,
 		.stop = d->stop,
 		.cut = d->cut,
@@ -272,10 +403,18 @@ static int drive_measure(void *ctx, const size_t *slots, size_t slots_nr,
 		.warning = drive_warning,
 		.ctx = d,
 	};
+	size_t *order = NULL;
 	int ret = -1;
 
-	batch_builds(d, slots, slots_nr, &labels);
+	if (batch_builds(d, slots, slots_nr, rounds, &labels, err))
+		goto out;
 	so.labels = labels.v;
+	if (d->kernels) {
+		so.boots_nr = slots_nr * rounds;
+		order = xcalloc(so.boots_nr, sizeof(*order));
+		config_boot_order(&d->cfg.vm, slots_nr, order);
+		so.boot_order = order;
+	}
 	if (plan_build(&plan, &d->cfg, err) ||
 	    session_check_programs(&d->cfg, &plan, d->workload_path, err))
 		goto out;
@@ -295,6 +434,7 @@ out:
 	executor_free(ex);
 	plan_release(&plan);
 	strvec_clear(&labels);
+	free(order);
 	return ret;
 }
 

@@ -17,10 +17,11 @@ struct store;
  * config, whose rows --operation picks, the commits, and the hooks of
  * struct bisect_ops: a build is bisect_tree_build() of a commit, a batch
  * is one session of the config with a build per slot (cwd its build
- * directory, label bisect-COMMIT, interleaved), each unit value an
- * iteration's mean of the chosen rows (their geometric mean when there
- * are several). The log goes to out.log and into the store as it is
- * made. Functions returning int give 0, or -1 with one line in err.
+ * directory, label bisect-COMMIT, interleaved) or a kernel per slot,
+ * each unit value an iteration's (a boot's) mean of the chosen rows
+ * (their geometric mean when there are several). The log goes to
+ * out.log and into the store as it is made. Functions returning int
+ * give 0, or -1 with one line in err.
  */
 /* Where the drive's words go; a NULL hook says nothing. */
 struct bisect_drive_out {
@@ -32,7 +33,8 @@ struct bisect_drive_out {
 
 struct bisect_drive {
 	const char *config_path, *repo, *build, *image, *operation;
-	char *workdir; /* absolute */
+	const char *append; /* kernels: their command line additions, or NULL */
+	char *workdir;	    /* absolute */
 	struct bisect_drive_out out;
 	/* session_opts' stop and cut of every batch; may be NULL. */
 	volatile sig_atomic_t *stop, *cut;
@@ -44,15 +46,21 @@ struct bisect_drive {
 	int64_t bisect_id;     /* 0: the log is not stored */
 	size_t steps;	       /* lines of the log so far */
 	size_t warnings;       /* of the runs so far */
+	bool kernels;	       /* CONFIG has vm: each image boots in guests */
 	bool usage;	       /* the failure was the user's input (exit 2) */
 	bool parsed;	       /* the options were read */
 };
 
 /*
- * Load the config (no builds: or kernels: of its own), check that the
- * operation glob names rows of one direction, find the repository and
- * make the work directory (given, or GIT_DIR/mmcmp-bisect when NULL).
- * The store is the caller's to open, once the input is checked.
+ * Load the config (no builds:, kernels: or machine: of its own), check
+ * that the operation glob names rows of one direction, find the
+ * repository and make the work directory (given, or GIT_DIR/mmcmp-bisect
+ * when NULL). A config with vm: bisects kernels: each commit's image is
+ * then a kernel booted in QEMU guests (with append on its command line),
+ * a batch's rounds are boots, A C B C alternating, each running the
+ * config's iterations, and a unit value is a boot's mean of its
+ * iterations' means. The store is the caller's to open, once the input
+ * is checked.
  */
 int bisect_drive_open(struct bisect_drive *d, const char *workdir,
 		      struct strbuf *err);

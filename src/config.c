@@ -1725,6 +1725,7 @@ static int parse_vm(struct loader *l, const yaml_node_t *node,
 	} else if (parse_mapping(l, node, lv, &cfg->vm, found)) {
 		return -1;
 	}
+	cfg->vm.set = node != NULL;
 	if (config_parse_memory(cfg->vm.memory, &cfg->vm.memory_mb))
 		return fail(l, found[key_index(lv, "memory")],
 			    "bad memory size '%s': a number with K, M or G, "
@@ -2032,6 +2033,21 @@ void config_replace_builds(struct config *cfg, struct build_spec *builds,
 	cfg->builds_nr = cfg->builds_alloc = nr;
 }
 
+void config_replace_kernels(struct config *cfg, struct kernel_spec *kernels,
+			    size_t nr)
+{
+	for (size_t i = 0; i < cfg->kernels_nr; i++) {
+		free(cfg->kernels[i].name);
+		free(cfg->kernels[i].image);
+		free(cfg->kernels[i].append);
+		free(cfg->kernels[i].initrd);
+		free(cfg->kernels[i].entry);
+	}
+	free(cfg->kernels);
+	cfg->kernels = kernels;
+	cfg->kernels_nr = cfg->kernels_alloc = nr;
+}
+
 void config_release(struct config *cfg)
 {
 	if (!cfg)
@@ -2054,14 +2070,7 @@ void config_release(struct config *cfg)
 		build_release(&cfg->builds[i]);
 	free(cfg->builds);
 	cgroup_spec_release(&cfg->cgroup);
-	for (size_t i = 0; i < cfg->kernels_nr; i++) {
-		free(cfg->kernels[i].name);
-		free(cfg->kernels[i].image);
-		free(cfg->kernels[i].append);
-		free(cfg->kernels[i].initrd);
-		free(cfg->kernels[i].entry);
-	}
-	free(cfg->kernels);
+	config_replace_kernels(cfg, NULL, 0);
 	free(cfg->vm.memory);
 	memset(cfg, 0, sizeof(*cfg));
 }

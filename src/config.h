@@ -157,6 +157,7 @@ struct vm_spec {
 	int boots;	 /* per kernel */
 	bool interleave; /* A B B A, else all boots of A, then of B */
 	double boot_timeout_s;
+	bool set; /* `vm:` is in the config */
 };
 
 enum config_machine_method {
@@ -246,6 +247,9 @@ int config_load_buffer(struct config *cfg, const char *name, const char *buf,
 /* Free cfg's builds and give it these nr (heap, now cfg's) instead. */
 void config_replace_builds(struct config *cfg, struct build_spec *builds,
 			   size_t nr);
+/* Free cfg's kernels and give it these nr (heap, now cfg's) instead. */
+void config_replace_kernels(struct config *cfg, struct kernel_spec *kernels,
+			    size_t nr);
 /* Free everything; cfg becomes CONFIG_INIT. NULL is a no-op. */
 void config_release(struct config *cfg);
 
