@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sha256.h"
 #include "util.h"
@@ -52,8 +53,10 @@ void op_samples_release(struct op_samples *op)
 	free(op->benchmark);
 	free(op->name);
 	free(op->unit);
-	free(op->v);
-	free(op->spans);
+	if (!op->v_shared)
+		free(op->v);
+	if (!op->spans_shared)
+		free(op->spans);
 	memset(op, 0, sizeof(*op));
 }
 
@@ -101,6 +104,9 @@ void run_data_release(struct run_data *rd)
 	for (size_t i = 0; i < rd->sources_nr; i++)
 		run_source_release(&rd->sources[i]);
 	free(rd->sources);
+	for (size_t i = 0; i < rd->blocks_nr; i++)
+		free(rd->blocks[i]);
+	free(rd->blocks);
 	memset(rd, 0, sizeof(*rd));
 }
 
@@ -292,9 +298,45 @@ void op_samples_copy_props(struct op_samples *to, const struct op_samples *from)
 	to->decimals = from->decimals;
 }
 
+/* Room for n values in op->v; shared values move out of their block. */
+static void values_grow(struct op_samples *op, size_t n)
+{
+	double *v;
+
+	if (n <= op->alloc)
+		return;
+	if (!op->v_shared) {
+		ALLOC_GROW(op->v, n, op->alloc);
+		return;
+	}
+	v = xcalloc(alloc_nr(n), sizeof(*v));
+	memcpy(v, op->v, op->nr * sizeof(*v));
+	op->v = v;
+	op->alloc = alloc_nr(n);
+	op->v_shared = false;
+}
+
+/* Room for n spans in op->spans; shared spans move out of their block. */
+static void spans_grow(struct op_samples *op, size_t n)
+{
+	struct op_span *sp;
+
+	if (n <= op->spans_alloc)
+		return;
+	if (!op->spans_shared) {
+		ALLOC_GROW(op->spans, n, op->spans_alloc);
+		return;
+	}
+	sp = xcalloc(alloc_nr(n), sizeof(*sp));
+	memcpy(sp, op->spans, op->spans_nr * sizeof(*sp));
+	op->spans = sp;
+	op->spans_alloc = alloc_nr(n);
+	op->spans_shared = false;
+}
+
 static void samples_push(struct op_samples *op, double value)
 {
-	ALLOC_GROW(op->v, op->nr + 1, op->alloc);
+	values_grow(op, op->nr + 1);
 	op->v[op->nr++] = value;
 }
 
@@ -306,7 +348,7 @@ static void span_push(struct op_samples *op, const int64_t *key)
 	if (op->spans_nr &&
 	    !memcmp(op->spans[op->spans_nr - 1].key, key, sizeof(sp->key)))
 		return;
-	ALLOC_GROW(op->spans, op->spans_nr + 1, op->spans_alloc);
+	spans_grow(op, op->spans_nr + 1);
 	sp = &op->spans[op->spans_nr++];
 	sp->start = op->nr - 1;
 	memcpy(sp->key, key, sizeof(sp->key));
@@ -344,9 +386,75 @@ void op_samples_add(struct op_samples *op, double value)
 	samples_push(op, value);
 }
 
-void op_samples_reserve(struct op_samples *op, size_t n)
+/*
+ * The size and alignment of a transparent huge page on x86-64, and the
+ * least block that is aligned so: the 2 MiB ranges within it get huge
+ * pages where the kernel gives them (THP madvise), the rest small ones.
+ */
+#define VALUES_HUGE	((size_t)2 << 20)
+#define VALUES_HUGE_MIN (VALUES_HUGE / 2)
+
+/* A block of bytes, 8-aligned, not zeroed, freed with free(). */
+static void *values_block(size_t bytes)
 {
-	ALLOC_GROW(op->v, n, op->alloc);
+	void *p = NULL;
+
+	if (bytes < VALUES_HUGE_MIN)
+		return xmalloc(bytes);
+	if (posix_memalign(&p, VALUES_HUGE, bytes))
+		die_oom(bytes);
+	/* A hint: without huge pages the block is as any other. */
+	(void)madvise(p, (bytes + 4095) & ~(size_t)4095, MADV_HUGEPAGE);
+	return p;
+}
+
+void run_data_reserve(struct run_data *rd, const size_t *values,
+		      const size_t *spans)
+{
+	size_t nv = 0, ns = 0, at = 0, sat = 0;
+	struct op_span *sp;
+	double *v;
+	char *block;
+
+	for (size_t i = 0; i < rd->ops_nr; i++) {
+		if (values[i] > rd->ops[i].alloc)
+			nv += values[i];
+		if (spans[i] > rd->ops[i].spans_alloc)
+			ns += spans[i];
+	}
+	if (!nv && !ns)
+		return;
+	/* The spans first: their alignment is the doubles' or more. */
+	block = values_block(ns * sizeof(*sp) + nv * sizeof(*v));
+	sp = (struct op_span *)(void *)block;
+	v = (double *)(void *)(block + ns * sizeof(*sp));
+	for (size_t i = 0; i < rd->ops_nr; i++) {
+		struct op_samples *op = &rd->ops[i];
+
+		if (values[i] > op->alloc) {
+			if (op->nr)
+				memcpy(v + at, op->v, op->nr * sizeof(*op->v));
+			if (!op->v_shared)
+				free(op->v);
+			op->v = v + at;
+			op->alloc = values[i];
+			op->v_shared = true;
+			at += values[i];
+		}
+		if (spans[i] > op->spans_alloc) {
+			if (op->spans_nr)
+				memcpy(sp + sat, op->spans,
+				       op->spans_nr * sizeof(*op->spans));
+			if (!op->spans_shared)
+				free(op->spans);
+			op->spans = sp + sat;
+			op->spans_alloc = spans[i];
+			op->spans_shared = true;
+			sat += spans[i];
+		}
+	}
+	ALLOC_GROW(rd->blocks, rd->blocks_nr + 1, rd->blocks_alloc);
+	rd->blocks[rd->blocks_nr++] = block;
 }
 
 void op_samples_add_iteration(struct op_samples *op, double value,
@@ -501,7 +609,7 @@ static void spans_merge(struct op_samples *dst, const struct op_samples *src)
 			span_drop(dst, (enum op_key)k);
 		dst->known[k] = known;
 	}
-	ALLOC_GROW(dst->spans, dst->spans_nr + src->spans_nr, dst->spans_alloc);
+	spans_grow(dst, dst->spans_nr + src->spans_nr);
 	for (size_t s = 0; s < src->spans_nr; s++) {
 		struct op_span *sp = &dst->spans[dst->spans_nr++];
 
@@ -689,7 +797,7 @@ void run_data_merge(struct run_data *dst, const struct run_data *src)
 			op_samples_copy_props(op, so);
 		}
 		spans_merge(op, so);
-		ALLOC_GROW(op->v, op->nr + so->nr, op->alloc);
+		values_grow(op, op->nr + so->nr);
 		if (so->nr)
 			memcpy(op->v + op->nr, so->v, so->nr * sizeof(*so->v));
 		op->nr += so->nr;

@@ -108,6 +108,11 @@ struct op_samples {
 	double *v; /* measured (not warm-up) samples, stored order */
 	size_t nr, alloc;
 	/*
+	 * v, spans lie in a block of their run_data's
+	 * (run_data_reserve()), not in their own.
+	 */
+	bool v_shared, spans_shared;
+	/*
 	 * The keys of v's samples (enum op_key), spans[0].start 0, the
 	 * starts rising; none while no sample knows a key.
 	 */
@@ -242,6 +247,9 @@ struct run_data {
 	 */
 	struct run_source *sources;
 	size_t sources_nr, sources_alloc;
+	/* The blocks of run_data_reserve(), where ops' v, spans lie. */
+	void **blocks;
+	size_t blocks_nr, blocks_alloc;
 };
 
 /*
@@ -424,11 +432,16 @@ void op_samples_copy_props(struct op_samples *to,
  */
 void op_samples_add(struct op_samples *op, double value);
 /*
- * Room for n samples in op's values, so that appending up to n grows
- * nothing: a loader that knows how many are coming saves the copies of
- * a growing array.
+ * Room in each operation i of rd for values[i] samples and spans[i]
+ * spans in all, those that need more than they have in one block that
+ * rd owns (of transparent huge pages where the kernel gives them on
+ * request): a loader that knows how many are coming makes one
+ * allocation, not two per operation, and takes a few page faults rather
+ * than one per 4 KiB. Appending past the room moves an operation's
+ * values or spans out of the block.
  */
-void op_samples_reserve(struct op_samples *op, size_t n);
+void run_data_reserve(struct run_data *rd, const size_t *values,
+		      const size_t *spans);
 /*
  * Append one sample to op taken in iteration (a CSV's number), knowing
  * no other key; op's earlier samples must know just their iterations

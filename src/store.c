@@ -1784,6 +1784,12 @@ static int iter_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 	return 0;
 }
 
+/* A sample of the first iteration, held until the room is made. */
+struct staged_sample {
+	struct op_samples *op;
+	double value;
+};
+
 /* What load_samples() reads an iteration's sample rows into. */
 struct samples_sink {
 	struct run_data *rd;
@@ -1795,48 +1801,82 @@ struct samples_sink {
 	 * sample has, when last has not changed since (else NULL).
 	 */
 	const struct load_iter *it, *last_it;
+	/* Staging: the first iteration's samples, before any is added. */
+	bool staging;
+	struct staged_sample *staged;
+	size_t staged_nr, staged_alloc;
 };
 
-/*
- * Room in each operation for its samples of the first iteration times
- * the run's iterations: exact when every iteration gives the same
- * samples, and a hint otherwise.
- */
-static void samples_reserve(struct run_data *rd, size_t iterations)
+/* Add value to op, a sample of sink->it. */
+static void sink_add(struct samples_sink *sink, struct op_samples *op,
+		     double value)
 {
-	for (size_t i = 0; iterations > 1 && i < rd->ops_nr; i++)
-		if (rd->ops[i].nr)
-			op_samples_reserve(&rd->ops[i],
-					   rd->ops[i].nr * iterations);
+	if (op != sink->last) {
+		sink->last = op;
+		sink->last_it = NULL;
+	}
+	/* The operation's next sample of this iteration: its keys are set. */
+	if (sink->last_it == sink->it) {
+		op_samples_add_like_last(op, value);
+		return;
+	}
+	sink->last_it = sink->it;
+	op_samples_add_keyed(op, value, sink->it->id, sink->run_id);
+	op_samples_set_boot(op, sink->it->boot);
+	op_samples_set_started(op, sink->it->started_known,
+			       sink->it->started_ms);
 }
 
 static int sample_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 {
 	struct samples_sink *sink = data;
 	int64_t id = sqlite3_column_int64(stmt, 0);
+	struct op_samples *op = sink->last;
 
 	(void)err;
 	/* Samples of one operation mostly come in a row. */
-	if (!sink->last || sink->last->id != id) {
-		sink->last =
-			op_lookup(sink->rd, sink->slots, sink->rd->ops_nr, id);
-		sink->last_it = NULL;
-	}
-	if (!sink->last)
+	if (!op || op->id != id)
+		op = op_lookup(sink->rd, sink->slots, sink->rd->ops_nr, id);
+	if (!op)
 		return 0;
-	/* The operation's next sample of this iteration: its keys are set. */
-	if (sink->last_it == sink->it) {
-		op_samples_add_like_last(sink->last,
-					 sqlite3_column_double(stmt, 1));
+	if (!sink->staging) {
+		sink_add(sink, op, sqlite3_column_double(stmt, 1));
 		return 0;
 	}
-	sink->last_it = sink->it;
-	op_samples_add_keyed(sink->last, sqlite3_column_double(stmt, 1),
-			     sink->it->id, sink->run_id);
-	op_samples_set_boot(sink->last, sink->it->boot);
-	op_samples_set_started(sink->last, sink->it->started_known,
-			       sink->it->started_ms);
+	sink->last = op;
+	ALLOC_GROW(sink->staged, sink->staged_nr + 1, sink->staged_alloc);
+	sink->staged[sink->staged_nr].op = op;
+	sink->staged[sink->staged_nr++].value = sqlite3_column_double(stmt, 1);
 	return 0;
+}
+
+/*
+ * The first iteration's samples are in: make room in each operation for
+ * as many from each of the run's iterations, in one block (one sample
+ * array and span array less per operation and run, and their page
+ * faults), then add them.
+ */
+static void unstage(struct samples_sink *sink, size_t iterations)
+{
+	struct run_data *rd = sink->rd;
+	size_t *values = xcalloc(rd->ops_nr + 1, sizeof(*values));
+	size_t *spans = xcalloc(rd->ops_nr + 1, sizeof(*spans));
+
+	for (size_t i = 0; i < sink->staged_nr; i++)
+		values[sink->staged[i].op - rd->ops]++;
+	for (size_t i = 0; i < rd->ops_nr; i++) {
+		/* The samples of an iteration share their keys: a span. */
+		spans[i] = rd->ops[i].spans_nr + (values[i] ? iterations : 0);
+		values[i] = rd->ops[i].nr + values[i] * iterations;
+	}
+	run_data_reserve(rd, values, spans);
+	sink->staging = false;
+	sink->last = NULL;
+	for (size_t i = 0; i < sink->staged_nr; i++)
+		sink_add(sink, sink->staged[i].op, sink->staged[i].value);
+	sink->staged_nr = 0;
+	free(values);
+	free(spans);
 }
 
 /*
@@ -1848,7 +1888,8 @@ static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 			struct strbuf *err)
 {
 	sqlite3_stmt *stmt = stmt_get(st, ST_LOAD_ITERS, err);
-	struct samples_sink sink = {rd, NULL, NULL, run_id, NULL, NULL};
+	struct samples_sink sink = {
+		.rd = rd, .run_id = run_id, .staging = true};
 	struct load_iters li = {0};
 	struct op_slot *slots = xcalloc(rd->ops_nr + 1, sizeof(*slots));
 	int ret = -1;
@@ -1885,13 +1926,14 @@ static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 			goto out;
 		(void)sqlite3_reset(stmt);
 		if (!k)
-			samples_reserve(rd, li.nr);
+			unstage(&sink, li.nr);
 	}
 	ret = 0;
 out:
 	stmt_done(stmt);
 	free(li.v);
 	free(slots);
+	free(sink.staged);
 	return ret;
 }
 

@@ -279,12 +279,99 @@ static void test_unkeyed(void)
 	run_data_release(&other);
 }
 
+/* Append ref's samples from..to to op, with ref's keys. */
+static void add_from_ref(struct op_samples *op, const struct ref *ref,
+			 const double *v, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++) {
+		op_samples_add_keyed(op, v[i], ref->key[OP_KEY_ITERATION][i],
+				     ref->key[OP_KEY_RUN][i]);
+		op_samples_set_boot(op, ref->key[OP_KEY_BOOT][i]);
+		op_samples_set_started(op, true, ref->key[OP_KEY_STARTED][i]);
+	}
+}
+
+/*
+ * run_data_reserve(): operations that had samples before it keep them,
+ * those given room enough stay in the one block, those given too
+ * little move out when they grow (by adding and by a merge), and
+ * every value and key comes out as added (ASan sees any free or
+ * realloc of a pointer into the block).
+ */
+static void test_reserve(void)
+{
+	bool values = true, keys = true, spans = true;
+	size_t shared = 0, moved = 0;
+
+	for (int round = 0; round < 200; round++) {
+		struct run_data plain = {0}, rd = {0}, more = {0};
+		size_t nops = 1 + rnd(4), pre[4], room[4], sroom[4];
+		bool placed[4];
+		struct ref ref[4];
+		const char *names[4] = {"o0", "o1", "o2", "o3"};
+
+		for (size_t i = 0; i < nops; i++) {
+			struct op_samples *p =
+				run_data_op(&plain, "b", names[i], true);
+
+			fill_keyed(p, &ref[i], 1 + rnd(300), true, false);
+			pre[i] = rnd(3) ? 0 : rnd((unsigned)ref[i].nr);
+			/* Exact, too little or more than enough room. */
+			room[i] = ref[i].nr * (1 + rnd(3)) / 2;
+			sroom[i] = ref[i].tuples * (1 + rnd(3)) / 2;
+			add_from_ref(run_data_op(&rd, "b", names[i], true),
+				     &ref[i], p->v, 0, pre[i]);
+		}
+		run_data_reserve(&rd, room, sroom);
+		for (size_t i = 0; i < nops; i++)
+			placed[i] = rd.ops[i].v_shared;
+		for (size_t i = 0; i < nops; i++)
+			add_from_ref(&rd.ops[i], &ref[i], plain.ops[i].v,
+				     pre[i], ref[i].nr);
+		for (size_t i = 0; i < nops; i++) {
+			const struct op_samples *op = &rd.ops[i];
+
+			values &= !memcmp(op->v, plain.ops[i].v,
+					  op->nr * sizeof(*op->v)) &&
+				  op->nr == plain.ops[i].nr;
+			keys &= same_keys(op, &ref[i], "reserved");
+			spans &= spans_sound(op, ref[i].tuples);
+			shared += op->v_shared;
+			moved += placed[i] && !op->v_shared;
+		}
+		/* Both ways: a reserved run pooled into and from. */
+		run_data_merge(&rd, &plain);
+		run_data_merge(&more, &rd);
+		for (size_t i = 0; i < nops; i++) {
+			const struct op_samples *op = &more.ops[i];
+			size_t n = plain.ops[i].nr;
+
+			values &= op->nr == 2 * n &&
+				  !memcmp(op->v, plain.ops[i].v,
+					  n * sizeof(*op->v)) &&
+				  !memcmp(op->v + n, plain.ops[i].v,
+					  n * sizeof(*op->v));
+		}
+		run_data_release(&more);
+		run_data_release(&rd);
+		run_data_release(&plain);
+	}
+	ok(values, "reserved room keeps earlier samples, and every value "
+		   "added or merged after it");
+	ok(keys && spans, "and every key, in sound spans");
+	ok(shared && moved,
+	   "%zu operations stayed in the block, %zu grew "
+	   "out of it",
+	   shared, moved);
+}
+
 int main(void)
 {
 	rng_state = 20261203;
 	test_keyed();
 	test_merge();
 	test_unkeyed();
+	test_reserve();
 	done_testing();
 	return exit_status();
 }
