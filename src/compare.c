@@ -354,17 +354,58 @@ static bool all_equal(const size_t *c, size_t n)
 	return true;
 }
 
+/*
+ * The mean over each of the units gi[] gives of src's key (its index
+ * when key is OP_KEY_NR, NaN for every sample when nan): by the spans,
+ * whose samples share their keys, so a run of one unit in a span adds
+ * its key once times its length (exact: the keys are integers).
+ */
+static double *unit_key_means(const struct op_samples *src, enum op_key key,
+			      bool nan, const size_t *gi, size_t n,
+			      size_t units)
+{
+	double *out = xcalloc(units ? units : 1, sizeof(*out));
+	size_t *cnt = xcalloc(units ? units : 1, sizeof(*cnt));
+
+	for (size_t s = 0, i = 0; i < n; s++) {
+		size_t end = key == OP_KEY_NR || !src->spans_nr
+				     ? n
+				     : op_span_end(src, s);
+		double v = nan		      ? NAN
+			   : key == OP_KEY_NR ? 0.0
+					      : (double)src->spans[s].key[key];
+
+		while (i < end) {
+			size_t g = gi[i], j = i + 1;
+
+			while (j < end && gi[j] == g)
+				j++;
+			if (key == OP_KEY_NR && !nan)
+				for (size_t k = i; k < j; k++)
+					out[g] += (double)k;
+			else
+				out[g] += v * (double)(j - i);
+			cnt[g] += j - i;
+			i = j;
+		}
+	}
+	for (size_t g = 0; g < units; g++)
+		out[g] /= (double)cnt[g];
+	free(cnt);
+	return out;
+}
+
 static void side_units_compute(const struct op_samples *src,
 			       enum compare_unit unit, bool reciprocal,
 			       struct side_units *su)
 {
 	size_t n = src ? src->nr : 0;
 	long long *key = xmalloc((n ? n : 1) * sizeof(*key));
-	double *tmp = xmalloc((n ? n : 1) * sizeof(*tmp));
 	int64_t *k64 = xmalloc((n ? n : 1) * sizeof(*k64));
 	size_t *gi = xmalloc((n ? n : 1) * sizeof(*gi));
 	bool has_iter = n && op_samples_has(src, OP_KEY_ITERATION);
 	bool has_run = n && op_samples_has(src, OP_KEY_RUN);
+	enum op_key seq = has_iter ? OP_KEY_ITERATION : OP_KEY_NR;
 	size_t *count;
 
 	memset(su, 0, sizeof(*su));
@@ -386,20 +427,13 @@ static void side_units_compute(const struct op_samples *src,
 		for (size_t i = 0; i < n; i++)
 			su->sample_iter[i] = (long long)k64[i];
 	}
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = has_iter ? (double)k64[i] : (double)i;
-	su->seq = per_unit(tmp, gi, n, su->n);
-	if (n && op_samples_has(src, OP_KEY_STARTED)) {
-		op_samples_keys(src, OP_KEY_STARTED, k64);
-		for (size_t i = 0; i < n; i++)
-			tmp[i] = (double)k64[i];
-	}
-	su->time = per_unit(tmp, gi, n, su->n);
-	if (has_run)
-		op_samples_keys(src, OP_KEY_RUN, k64);
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = has_run ? (double)k64[i] : NAN;
-	su->run = per_unit(tmp, gi, n, su->n);
+	/* A unit's time is its sequence number where no start is known. */
+	su->seq = unit_key_means(src, seq, false, gi, n, su->n);
+	su->time = unit_key_means(
+		src,
+		n && op_samples_has(src, OP_KEY_STARTED) ? OP_KEY_STARTED : seq,
+		false, gi, n, su->n);
+	su->run = unit_key_means(src, OP_KEY_RUN, !has_run, gi, n, su->n);
 	su->iter_n = su->n;
 	su->iter_u = xmalloc((su->n ? su->n : 1) * sizeof(*su->iter_u));
 	su->iter_run = xmalloc((su->n ? su->n : 1) * sizeof(*su->iter_run));
@@ -408,12 +442,9 @@ static void side_units_compute(const struct op_samples *src,
 		memcpy(su->iter_run, su->run, su->n * sizeof(*su->run));
 	}
 	if (has_run && op_samples_has(src, OP_KEY_BOOT)) {
-		double *b;
+		double *b =
+			unit_key_means(src, OP_KEY_BOOT, false, gi, n, su->n);
 
-		op_samples_keys(src, OP_KEY_BOOT, k64);
-		for (size_t i = 0; i < n; i++)
-			tmp[i] = (double)k64[i];
-		b = per_unit(tmp, gi, n, su->n);
 		su->iter_boot = boot_keys(su->iter_run, b, su->iter_n);
 		free(b);
 	}
@@ -444,7 +475,6 @@ static void side_units_compute(const struct op_samples *src,
 		free(rk);
 	}
 	free(key);
-	free(tmp);
 	free(k64);
 	free(gi);
 	free(count);
