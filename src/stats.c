@@ -196,6 +196,22 @@ static int summary_exponent(const double *x, size_t n)
 }
 
 /*
+ * 2^-e where it is a double (the multiplier that scales by
+ * summary_exponent() e, the same bits as ldexp() and a multiplication
+ * instead of a call per sample), 0 where it is not.
+ */
+static double summary_scale(int e)
+{
+	return e > -1000 ? ldexp(1.0, -e) : 0.0;
+}
+
+/* x * 2^-e, by s = summary_scale(e) where there is one. */
+static double scaled(double x, int e, double s)
+{
+	return s != 0.0 ? x * s : ldexp(x, -e);
+}
+
+/*
  * The mean of mmtests' kind over x[0..n): harmonic when higher is better
  * (NaN as soon as one x <= 0), arithmetic otherwise. The sum runs in the
  * order of x, as mmtests sums its sorted list, of x scaled by
@@ -204,12 +220,12 @@ static int summary_exponent(const double *x, size_t n)
 static double summary_mean(const double *x, size_t n, bool higher_better)
 {
 	int e = summary_exponent(x, n);
-	double sum = 0.0;
+	double sum = 0.0, s = summary_scale(e);
 
 	if (!n)
 		return NAN;
 	for (size_t i = 0; i < n; i++) {
-		double y = ldexp(x[i], -e);
+		double y = scaled(x[i], e, s);
 
 		if (higher_better) {
 			if (!(x[i] > 0.0))
@@ -231,14 +247,14 @@ static double summary_stddev(const double *x, size_t n, bool higher_better,
 			     double mean)
 {
 	int e = summary_exponent(x, n);
-	double sum = 0.0, m;
+	double sum = 0.0, m, s = summary_scale(e);
 
 	if (n <= 1 || isnan(mean))
 		return NAN;
 	/* In units of 2^e (summary_exponent()), scaled back at the end. */
 	m = ldexp(mean, -e);
 	for (size_t i = 0; i < n; i++) {
-		double y = ldexp(x[i], -e);
+		double y = scaled(x[i], e, s);
 		double d = higher_better ? 1.0 / y - 1.0 / m : y - m;
 
 		sum += d * d;
