@@ -13,13 +13,6 @@
 #include "strvec.h"
 #include "util.h"
 
-static int cmp_int64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void drop_unmeasured_durations(struct run_data *rd)
 {
 	size_t out = 0;
@@ -132,11 +125,39 @@ static size_t samples_nr(const struct run_data *rd)
 	return nr;
 }
 
+/*
+ * Add key to the rising distinct keys set[0..*nr) unless it is there:
+ * appended when it is above them all, as each operation's iterations
+ * come rising, else found or inserted by bisection.
+ */
+static void distinct_add(int64_t *set, size_t *nr, int64_t key)
+{
+	size_t lo = 0, hi = *nr;
+
+	if (!*nr || set[*nr - 1] < key) {
+		set[(*nr)++] = key;
+		return;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (set[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (set[lo] == key)
+		return;
+	memmove(set + lo + 1, set + lo, (*nr - lo) * sizeof(*set));
+	set[lo] = key;
+	(*nr)++;
+}
+
 /* The iterations that gave rd's samples (one run, as loaded). */
 static int64_t iterations_used(const struct run_data *rd)
 {
 	size_t total = 0, n = 0;
-	int64_t *ids, used = 0;
+	int64_t *ids;
 
 	for (size_t i = 0; i < rd->ops_nr; i++)
 		total += rd->ops[i].spans_nr;
@@ -147,16 +168,11 @@ static int64_t iterations_used(const struct run_data *rd)
 		for (size_t s = 0;
 		     op_samples_has(op, OP_KEY_ITERATION) && s < op->spans_nr;
 		     s++)
-			/* An iteration's samples come in a span or a few. */
-			if (!n ||
-			    ids[n - 1] != op->spans[s].key[OP_KEY_ITERATION])
-				ids[n++] = op->spans[s].key[OP_KEY_ITERATION];
+			distinct_add(ids, &n,
+				     op->spans[s].key[OP_KEY_ITERATION]);
 	}
-	qsort(ids, n, sizeof(*ids), cmp_int64);
-	for (size_t i = 0; i < n; i++)
-		used += !i || ids[i] != ids[i - 1];
 	free(ids);
-	return used;
+	return (int64_t)n;
 }
 
 int pool_load(struct store *st, const char *label, const int64_t *only,
