@@ -228,6 +228,7 @@ static void send_hello(int fd, const char *watchdog)
 struct agent_snaps {
 	struct monitor_snapshot snap[2][MONITOR_SOURCE_NR];
 	int fds[MONITOR_SOURCE_NR];
+	struct vmproto_names names; /* the boot's, as sent */
 };
 
 static void snaps_init(struct agent_snaps *as)
@@ -241,6 +242,7 @@ static void snaps_init(struct agent_snaps *as)
 			(struct monitor_values)MONITOR_VALUES_INIT;
 		as->fds[s] = -1;
 	}
+	as->names = (struct vmproto_names)VMPROTO_NAMES_INIT;
 }
 
 static void snaps_release(struct agent_snaps *as)
@@ -251,6 +253,7 @@ static void snaps_release(struct agent_snaps *as)
 		if (as->fds[s] >= 0)
 			close(as->fds[s]);
 	}
+	vmproto_names_release(&as->names);
 }
 
 /* Take the snapshots of phase 0 (before) or 1 (after). */
@@ -274,24 +277,30 @@ static int read_snapshots(struct agent_snaps *as, int phase, struct strbuf *err)
 
 /*
  * The snapshots into out, each source's as monitor_encode() gives them:
- * what the record keeps of before, and what changed after.
+ * what the record keeps of before, and what changed after, their lines
+ * packed with the boot's names (vmproto_names_pack()).
  */
-static void put_snapshots(struct strbuf *out, const struct agent_snaps *as)
+static void put_snapshots(struct strbuf *out, struct agent_snaps *as)
 {
-	struct strbuf b = STRBUF_INIT, a = STRBUF_INIT;
+	struct strbuf b = STRBUF_INIT, a = STRBUF_INIT, p = STRBUF_INIT;
 
 	for (int s = 0; s < MONITOR_SOURCE_NR; s++) {
 		strbuf_reset(&b);
 		strbuf_reset(&a);
-		strbuf_addch(&b, (char)s);
-		strbuf_addch(&a, (char)s);
 		monitor_encode((enum monitor_source)s, &as->snap[0][s],
 			       &as->snap[1][s], &b, &a);
-		vmproto_put(out, VMPROTO_T_SNAP_BEFORE, b.buf, b.len);
-		vmproto_put(out, VMPROTO_T_SNAP_AFTER, a.buf, a.len);
+		strbuf_reset(&p);
+		strbuf_addch(&p, (char)s);
+		vmproto_names_pack(&as->names, b.buf, b.len, &p);
+		vmproto_put(out, VMPROTO_T_SNAP_BEFORE_PACKED, p.buf, p.len);
+		strbuf_reset(&p);
+		strbuf_addch(&p, (char)s);
+		vmproto_names_pack(&as->names, a.buf, a.len, &p);
+		vmproto_put(out, VMPROTO_T_SNAP_AFTER_PACKED, p.buf, p.len);
 	}
 	strbuf_release(&b);
 	strbuf_release(&a);
+	strbuf_release(&p);
 }
 
 /*

@@ -79,6 +79,9 @@ struct executor_qemu {
 	struct strbuf in;      /* bytes read and not parsed yet */
 	uint32_t seq;	       /* of the boot's last request */
 	struct strbuf env;     /* its last environment sent, NUL-separated */
+	/* The snapshot lines' names the agent has sent this boot. */
+	struct vmproto_names names;
+	struct strbuf snap_texts[2 * MONITOR_SOURCE_NR]; /* unpacked */
 	struct machine_info *guest;
 	long number;
 };
@@ -835,6 +838,7 @@ static int qemu_boot(struct executor *ex, size_t kernel, long number,
 	strbuf_reset(&eq->why);
 	strbuf_reset(&eq->in);
 	strbuf_reset(&eq->env);
+	vmproto_names_release(&eq->names);
 	eq->seq = 0;
 	eq->number = number;
 	strbuf_reset(&eq->console);
@@ -1043,20 +1047,67 @@ static void guest_perf(struct executor_qemu *eq, const struct vmproto_msg *msg)
 		rec->perf_absent = eq->perf_absent.buf;
 }
 
+/*
+ * The snapshot fields of msg, in order, as (tag, "u8 source, lines")
+ * pairs of SNAP_BEFORE or SNAP_AFTER: packed ones unpacked with the
+ * boot's names into texts[], which the fields then point into.
+ */
+static int snapshot_fields(struct executor_qemu *eq,
+			   const struct vmproto_msg *msg,
+			   struct vmproto_field *fields, size_t *nr,
+			   struct strbuf *texts, struct strbuf *why)
+{
+	*nr = 0;
+	for (size_t i = 0; i < msg->nr; i++) {
+		struct vmproto_field f = msg->fields[i];
+		bool packed = f.tag == VMPROTO_T_SNAP_BEFORE_PACKED ||
+			      f.tag == VMPROTO_T_SNAP_AFTER_PACKED;
+		struct strbuf *t = &texts[*nr];
+
+		if (!packed && f.tag != VMPROTO_T_SNAP_BEFORE &&
+		    f.tag != VMPROTO_T_SNAP_AFTER)
+			continue;
+		if (*nr == 2 * MONITOR_SOURCE_NR)
+			return error_addf(why,
+					  "protocol: more than %d "
+					  "snapshots in a result",
+					  2 * MONITOR_SOURCE_NR);
+		if (packed && f.len) {
+			strbuf_reset(t);
+			strbuf_addch(t, (char)f.data[0]);
+			if (vmproto_names_unpack(&eq->names,
+						 (const char *)f.data + 1,
+						 f.len - 1, t, why))
+				return -1;
+			f.tag = f.tag == VMPROTO_T_SNAP_BEFORE_PACKED
+					? VMPROTO_T_SNAP_BEFORE
+					: VMPROTO_T_SNAP_AFTER;
+			f.data = (const uint8_t *)t->buf;
+			f.len = (uint32_t)t->len;
+		}
+		fields[(*nr)++] = f;
+	}
+	return 0;
+}
+
 /* The monitor record from the guest's snapshots, or why there is none. */
 static const struct monitor_record *
 guest_monitors(struct executor_qemu *eq, const struct vmproto_msg *msg,
 	       struct strbuf *why)
 {
+	struct vmproto_field fields[2 * MONITOR_SOURCE_NR];
+	struct strbuf *texts = eq->snap_texts;
+	size_t nr;
 	int have = 0;
 
+	/* Unpacked in the order sent, as the names were numbered. */
+	if (snapshot_fields(eq, msg, fields, &nr, texts, why))
+		return NULL;
 	/* The befores first: each after is its before with the changes. */
 	for (int want = 0; want < 2; want++) {
-		for (size_t i = 0; i < msg->nr; i++) {
-			const struct vmproto_field *f = &msg->fields[i];
-			int phase = f->tag == VMPROTO_T_SNAP_BEFORE  ? 0
-				    : f->tag == VMPROTO_T_SNAP_AFTER ? 1
-								     : -1;
+		for (size_t i = 0; i < nr; i++) {
+			const struct vmproto_field *f = &fields[i];
+			int phase = f->tag == VMPROTO_T_SNAP_BEFORE ? 0 : 1;
 			struct monitor_snapshot *snap;
 			const char *text = (const char *)f->data + 1;
 
@@ -1378,6 +1429,9 @@ static void qemu_free(struct executor *ex)
 	strbuf_release(&eq->console);
 	strbuf_release(&eq->in);
 	strbuf_release(&eq->env);
+	vmproto_names_release(&eq->names);
+	for (size_t i = 0; i < ARRAY_SIZE(eq->snap_texts); i++)
+		strbuf_release(&eq->snap_texts[i]);
 	free(eq->qemu);
 	free(eq->accel);
 	free(eq->dir);
@@ -1506,6 +1560,9 @@ struct executor *executor_qemu_new(const struct executor_qemu_opts *o,
 	strbuf_init(&eq->console, 0);
 	strbuf_init(&eq->in, 0);
 	strbuf_init(&eq->env, 0);
+	eq->names = (struct vmproto_names)VMPROTO_NAMES_INIT;
+	for (size_t i = 0; i < ARRAY_SIZE(eq->snap_texts); i++)
+		strbuf_init(&eq->snap_texts[i], 0);
 	strvec_init(&eq->programs);
 	monitor_init(&eq->mon, 0);
 	strvec_init(&eq->perf_events);

@@ -79,6 +79,135 @@ void vmproto_put_str(struct strbuf *out, uint16_t tag, const char *s)
 	vmproto_put(out, tag, s, strlen(s));
 }
 
+void vmproto_names_release(struct vmproto_names *nm)
+{
+	strmap_clear(&nm->number);
+	for (size_t i = 0; i < nm->nr; i++) {
+		free(nm->name[i]);
+		free(nm->value[i]);
+	}
+	free(nm->name);
+	free(nm->value);
+	memset(nm, 0, sizeof(*nm));
+}
+
+/* The end of the line at text (len bytes left): its '\n', or len. */
+static size_t line_end(const char *text, size_t len)
+{
+	const char *nl = memchr(text, '\n', len);
+
+	return nl ? (size_t)(nl - text) : len;
+}
+
+/* The last space of a line of n bytes: name before it, value after. */
+static const char *line_space(const char *line, size_t n)
+{
+	for (size_t i = n; i-- > 0;)
+		if (line[i] == ' ')
+			return line + i;
+	return NULL;
+}
+
+/* Number the name of len bytes, with its value of vlen bytes. */
+static void names_add(struct vmproto_names *nm, const char *name, size_t len,
+		      const char *value, size_t vlen)
+{
+	ALLOC_GROW(nm->name, nm->nr + 1, nm->alloc);
+	nm->value = xrealloc(nm->value, nm->alloc * sizeof(*nm->value));
+	nm->name[nm->nr] = xstrndup(name, len);
+	nm->value[nm->nr++] = xstrndup(value, vlen);
+}
+
+/* Make value (vlen bytes) name k's last. */
+static void names_set(struct vmproto_names *nm, size_t k, const char *value,
+		      size_t vlen)
+{
+	free(nm->value[k]);
+	nm->value[k] = xstrndup(value, vlen);
+}
+
+void vmproto_names_pack(struct vmproto_names *nm, const char *text, size_t len,
+			struct strbuf *out)
+{
+	while (len) {
+		size_t n = line_end(text, len), k;
+		const char *sp = line_space(text, n);
+		size_t nlen = sp ? (size_t)(sp - text) : 0;
+		size_t vlen = sp ? n - nlen - 1 : 0;
+
+		if (!sp) {
+			/* No "name value": as it is, for the host to refuse. */
+			strbuf_addch(out, '=');
+			strbuf_add(out, text, n);
+		} else if (!strmap_get(&nm->number, text, nlen, &k)) {
+			strmap_put(&nm->number, text, nlen, nm->nr);
+			names_add(nm, text, nlen, sp + 1, vlen);
+			strbuf_addch(out, '=');
+			strbuf_add(out, text, n);
+		} else if (strlen(nm->value[k]) == vlen &&
+			   !memcmp(nm->value[k], sp + 1, vlen)) {
+			strbuf_addf(out, "%zu", k);
+		} else {
+			names_set(nm, k, sp + 1, vlen);
+			strbuf_addf(out, "%zu", k);
+			strbuf_add(out, sp, vlen + 1);
+		}
+		strbuf_addch(out, '\n');
+		n += n < len;
+		text += n;
+		len -= n;
+	}
+}
+
+int vmproto_names_unpack(struct vmproto_names *nm, const char *text, size_t len,
+			 struct strbuf *out, struct strbuf *err)
+{
+	for (size_t no = 1; len; no++) {
+		size_t n = line_end(text, len);
+		const char *sp = line_space(text, n);
+
+		if (memchr(text, '\0', n))
+			return error_addf(err,
+					  "protocol: packed snapshot line %zu "
+					  "has a NUL byte",
+					  no);
+		if (*text == '=') {
+			if (!sp)
+				return error_addf(err,
+						  "protocol: packed snapshot "
+						  "line %zu has no value",
+						  no);
+			names_add(nm, text + 1, (size_t)(sp - text) - 1, sp + 1,
+				  n - (size_t)(sp - text) - 1);
+			strbuf_add(out, text + 1, n - 1);
+		} else {
+			const char *end = sp ? sp : text + n;
+			uint64_t k = 0;
+			size_t i = 0;
+
+			for (; text + i < end && text[i] >= '0' &&
+			       text[i] <= '9' && k < UINT32_MAX;
+			     i++)
+				k = k * 10 + (uint64_t)(text[i] - '0');
+			if (!i || text + i != end || k >= nm->nr)
+				return error_addf(
+					err,
+					"protocol: packed snapshot line %zu "
+					"names no name sent before (%zu sent)",
+					no, nm->nr);
+			if (sp)
+				names_set(nm, (size_t)k, sp + 1,
+					  n - (size_t)(sp - text) - 1);
+			strbuf_addf(out, "%s %s", nm->name[k], nm->value[k]);
+		}
+		strbuf_addch(out, '\n');
+		n += n < len;
+		text += n;
+		len -= n;
+	}
+	return 0;
+}
+
 void vmproto_put_u64(struct strbuf *out, uint16_t tag, uint64_t v)
 {
 	uint8_t b[8];

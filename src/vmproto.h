@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "strbuf.h"
+#include "strmap.h"
 
 /*
  * vmproto: the messages between mmcmp on the host and its agent in a
@@ -112,6 +113,12 @@ enum vmproto_tag {
 	VMPROTO_T_FACT = 42,	/* NAME=VALUE, a machine fact */
 	/* RESULT, of a profile that could not be taken: why */
 	VMPROTO_T_PROFILE_ERR = 43,
+	/*
+	 * As SNAP_BEFORE and SNAP_AFTER, the lines packed by
+	 * vmproto_names_pack(): what an agent of this version sends.
+	 */
+	VMPROTO_T_SNAP_BEFORE_PACKED = 44,
+	VMPROTO_T_SNAP_AFTER_PACKED = 45,
 };
 
 /* One field of a decoded frame; data points into the parsed buffer. */
@@ -224,6 +231,40 @@ enum vmproto_await vmproto_await(struct strbuf *in, enum vmproto_type type,
 				 uint32_t seq, struct vmproto_msg *msg,
 				 size_t *used, struct vmproto_skipped *sk,
 				 struct strbuf *err);
+
+/*
+ * The names of the "name value" snapshot lines sent in one boot, by
+ * number, with the last value sent of each: the serial port carries
+ * each byte at a cost (about 4 us under TCG), and an iteration's
+ * snapshots repeat the same 60-odd names, most with the value the one
+ * before ended on. The agent packs a line as "=name value" the first
+ * time it sends that name, then as "N value", N the name's number (0,
+ * 1, ... in the order first sent), or as "N" alone when the value is
+ * the last sent for it; the host, unpacking the fields in the order they
+ * were packed, turns them back into "name value". One per boot on each
+ * side: the agent starts with each boot, the host resets its own.
+ */
+struct vmproto_names {
+	struct strmap number; /* the agent's: name -> N */
+	char **name, **value; /* N -> name, its last value */
+	size_t nr, alloc;
+};
+
+#define VMPROTO_NAMES_INIT                                                     \
+	{                                                                      \
+		.number = STRMAP_INIT, .name = NULL, .value = NULL             \
+	}
+
+void vmproto_names_release(struct vmproto_names *nm);
+/* Append text's len bytes of "name value" lines to out, packed. */
+void vmproto_names_pack(struct vmproto_names *nm, const char *text, size_t len,
+			struct strbuf *out);
+/*
+ * Append packed lines (len bytes) to out as "name value" lines; -1 with
+ * a line in err for a number not sent yet or a line that is neither.
+ */
+int vmproto_names_unpack(struct vmproto_names *nm, const char *text, size_t len,
+			 struct strbuf *out, struct strbuf *err);
 
 struct runner_result;
 

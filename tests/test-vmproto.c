@@ -4,7 +4,8 @@
  * single-byte corruption of a frame, none of which may decode, and a
  * host's wait for one answer among noise, stale results and false
  * headers; a profile's fields, capped to the stacks with the most
- * samples, and the answers a host refuses as a profile.
+ * samples, and the answers a host refuses as a profile; the packed
+ * names of the snapshot lines.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -535,9 +536,107 @@ static void test_bad_profile(void)
 	}
 }
 
+/* Snapshot lines of iteration it: some names keep their values. */
+static void names_text(struct strbuf *out, int it, bool after)
+{
+	static const char *const names[] = {
+		"MemTotal",	 "MemFree", "Active(anon)",
+		"=odd",		 "12",	    "a b",
+		"nr_free_pages", "pgfault", "HugePages_Total",
+		"DirectMap4k",
+	};
+
+	strbuf_reset(out);
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		/* Even ones stand still; after names only what moved. */
+		bool moves = i % 2;
+
+		if (after && !moves)
+			continue;
+		strbuf_addf(out, "%s %d\n", names[i],
+			    moves ? 1000 * it + (int)i + after : (int)i);
+	}
+}
+
+/*
+ * vmproto_names: the agent's packed lines, unpacked by the host in the
+ * same order, are the lines it packed; names go once, unchanged values
+ * as a number alone; what the host cannot have been sent is refused.
+ */
+static void test_names(void)
+{
+	struct vmproto_names agent = VMPROTO_NAMES_INIT,
+			     host = VMPROTO_NAMES_INIT,
+			     fresh = VMPROTO_NAMES_INIT;
+	struct strbuf text = STRBUF_INIT, packed = STRBUF_INIT,
+		      back = STRBUF_INIT, err = STRBUF_INIT;
+	bool same = true, bare = false;
+	size_t first = 0, later = 0;
+	int refused;
+
+	for (int it = 0; it < 4; it++) {
+		for (int after = 0; after < 2; after++) {
+			names_text(&text, it, after);
+			strbuf_reset(&packed);
+			strbuf_reset(&back);
+			vmproto_names_pack(&agent, text.buf, text.len, &packed);
+			same &= !vmproto_names_unpack(&host, packed.buf,
+						      packed.len, &back,
+						      &err) &&
+				back.len == text.len &&
+				!memcmp(back.buf, text.buf, text.len);
+			if (!after && !it)
+				first = packed.len;
+			if (!after && it == 3) {
+				later = packed.len;
+				bare = strstr(packed.buf, "\n0\n") ||
+				       !strncmp(packed.buf, "0\n", 2);
+			}
+		}
+	}
+	ok(same, "four iterations' snapshots unpack to the lines packed%s%s",
+	   err.len ? ": " : "", err.buf);
+	ok(later * 2 < first && bare,
+	   "a later snapshot packs to %zu bytes against the first's %zu, "
+	   "a value that stood still to its number alone",
+	   later, first);
+	strbuf_reset(&err);
+	strbuf_reset(&back);
+	refused = vmproto_names_unpack(&fresh, "0 5\n", 4, &back, &err);
+	ok(refused && strstr(err.buf, "line 1 names no name sent before"),
+	   "a number the host was not sent is refused: %s", err.buf);
+	strbuf_reset(&err);
+	refused = vmproto_names_unpack(&fresh, "=a 1\n=novalue\n", 14, &back,
+				       &err);
+	ok(refused && strstr(err.buf, "line 2 has no value"),
+	   "a name without a value is refused: %s", err.buf);
+	strbuf_reset(&err);
+	ok(vmproto_names_unpack(&fresh, "0x 1\n", 5, &back, &err) &&
+		   vmproto_names_unpack(&fresh, "1\n", 2, &back, &err) &&
+		   !vmproto_names_unpack(&fresh, "0\n", 2, &back, &err),
+	   "so is a line that is no number, or one past those sent");
+	/* A host that missed the frame naming them cannot go on. */
+	names_text(&text, 0, false);
+	strbuf_reset(&packed);
+	vmproto_names_pack(&agent, text.buf, text.len, &packed);
+	vmproto_names_release(&fresh);
+	fresh = (struct vmproto_names)VMPROTO_NAMES_INIT;
+	strbuf_reset(&err);
+	ok(vmproto_names_unpack(&fresh, packed.buf, packed.len, &back, &err),
+	   "a host that missed the names refuses what follows, rather than "
+	   "name it wrongly");
+	vmproto_names_release(&agent);
+	vmproto_names_release(&host);
+	vmproto_names_release(&fresh);
+	strbuf_release(&text);
+	strbuf_release(&packed);
+	strbuf_release(&back);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
-	plan((int)ARRAY_SIZE(crc_cases) + 16 + 10 +
+	plan((int)ARRAY_SIZE(crc_cases) + 16 + 10 + 6 +
 	     2 * (int)ARRAY_SIZE(await_cases) + (int)ARRAY_SIZE(profile_cases) +
 	     (int)ARRAY_SIZE(bad_profile_cases));
 	for (size_t i = 0; i < ARRAY_SIZE(crc_cases); i++) {
@@ -554,5 +653,6 @@ int main(void)
 	test_await();
 	test_profile();
 	test_bad_profile();
+	test_names();
 	return tap_failed ? 1 : 0;
 }

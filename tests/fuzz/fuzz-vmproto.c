@@ -3,8 +3,13 @@
  * must either wait for more, refuse with a message and a way forward, or
  * return a frame that, built again from its fields, gives the same bytes.
  * A host waiting for results 1, 2, ... in the same bytes is given each
- * numbered as asked and nothing else, and always makes progress.
+ * numbered as asked and nothing else, and always makes progress. The
+ * bytes as snapshot lines, packed in two parts with the boot's names
+ * and unpacked in the same order, come back as they were, or are
+ * refused when a line has no "name value" form or a NUL; as packed
+ * lines, they unpack or are refused with a message.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -53,6 +58,68 @@ static void await_results(const uint8_t *data, size_t size)
 	strbuf_release(&err);
 }
 
+/* Whether every line of text (len bytes) has a space and no NUL. */
+static bool all_named(const char *text, size_t len)
+{
+	while (len) {
+		const char *nl = memchr(text, '\n', len);
+		size_t n = nl ? (size_t)(nl - text) : len;
+
+		if (!memchr(text, ' ', n) || memchr(text, '\0', n))
+			return false;
+		n += n < len;
+		text += n;
+		len -= n;
+	}
+	return true;
+}
+
+/* The snapshot names: a round trip, and packed lines from anywhere. */
+static void names(const uint8_t *data, size_t size)
+{
+	struct vmproto_names agent = VMPROTO_NAMES_INIT,
+			     host = VMPROTO_NAMES_INIT;
+	struct strbuf packed = STRBUF_INIT, back = STRBUF_INIT,
+		      err = STRBUF_INIT, want = STRBUF_INIT;
+	const char *text = (const char *)data;
+	size_t half = size / 2;
+	int r = 0;
+
+	/* Two fields, as an iteration's before and after. */
+	for (int part = 0; part < 2; part++) {
+		const char *t = part ? text + half : text;
+		size_t n = part ? size - half : half;
+
+		strbuf_reset(&packed);
+		vmproto_names_pack(&agent, t, n, &packed);
+		r |= vmproto_names_unpack(&host, packed.buf, packed.len, &back,
+					  &err);
+		strbuf_add(&want, t, n);
+		if (n && t[n - 1] != '\n')
+			strbuf_addch(&want, '\n');
+	}
+	if (all_named(text, half) && all_named(text + half, size - half))
+		fuzz_assert(!r && back.len == want.len &&
+				    !memcmp(back.buf, want.buf, want.len),
+			    "snapshot lines that do not unpack as packed",
+			    err.buf);
+	else
+		fuzz_assert(r != 0, "a line without a value unpacked", NULL);
+	if (r)
+		fuzz_check_error(err.buf, "protocol: ");
+	vmproto_names_release(&host);
+	host = (struct vmproto_names)VMPROTO_NAMES_INIT;
+	strbuf_reset(&err);
+	if (vmproto_names_unpack(&host, text, size, &back, &err))
+		fuzz_check_error(err.buf, "protocol: ");
+	vmproto_names_release(&agent);
+	vmproto_names_release(&host);
+	strbuf_release(&packed);
+	strbuf_release(&back);
+	strbuf_release(&err);
+	strbuf_release(&want);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct vmproto_msg msg = VMPROTO_MSG_INIT;
@@ -90,6 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		off += used;
 	}
 	await_results(data, size);
+	names(data, size);
 	runner_result_release(&r);
 	vmproto_msg_release(&msg);
 	strbuf_release(&err);
