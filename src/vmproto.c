@@ -2,6 +2,7 @@
 #include "vmproto.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,37 +127,120 @@ static void names_set(struct vmproto_names *nm, size_t k, const char *value,
 	nm->value[k] = xstrndup(value, vlen);
 }
 
+/* The decimal u64 of the len bytes at s (digits only); false if none. */
+static bool plain_u64(const char *s, size_t len, uint64_t *v)
+{
+	*v = 0;
+	/* As "%" PRIu64 prints it: no leading zero, so it prints back. */
+	if (!len || len > 19 || (len > 1 && *s == '0'))
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		*v = *v * 10 + (uint64_t)(s[i] - '0');
+	}
+	return true;
+}
+
+/*
+ * Name k's new value (vlen bytes) after last: as "N+D" or "N-D" when
+ * both are decimal and the difference is the shorter, else "N value".
+ */
+static void pack_value(struct strbuf *out, size_t k, const char *last,
+		       const char *value, size_t vlen)
+{
+	char d[24];
+	uint64_t a, b;
+	int n = 0;
+
+	if (plain_u64(last, strlen(last), &a) && plain_u64(value, vlen, &b))
+		n = snprintf(d, sizeof(d), b >= a ? "+%" PRIu64 : "-%" PRIu64,
+			     b >= a ? b - a : a - b);
+	if (n > 0 && (size_t)n <= vlen) {
+		strbuf_addf(out, "%zu%s", k, d);
+		return;
+	}
+	strbuf_addf(out, "%zu ", k);
+	strbuf_add(out, value, vlen);
+}
+
+/* A run of names from..to whose values stood still, as one line. */
+struct repeats {
+	size_t from, to;
+	bool open;
+};
+
+static void repeats_flush(struct repeats *r, struct strbuf *out)
+{
+	if (!r->open)
+		return;
+	if (r->from == r->to)
+		strbuf_addf(out, "%zu\n", r->from);
+	else
+		strbuf_addf(out, "%zu:%zu\n", r->from, r->to);
+	r->open = false;
+}
+
 void vmproto_names_pack(struct vmproto_names *nm, const char *text, size_t len,
 			struct strbuf *out)
 {
+	struct repeats r = {0, 0, false};
+
 	while (len) {
 		size_t n = line_end(text, len), k;
 		const char *sp = line_space(text, n);
 		size_t nlen = sp ? (size_t)(sp - text) : 0;
 		size_t vlen = sp ? n - nlen - 1 : 0;
 
-		if (!sp) {
-			/* No "name value": as it is, for the host to refuse. */
-			strbuf_addch(out, '=');
-			strbuf_add(out, text, n);
-		} else if (!strmap_get(&nm->number, text, nlen, &k)) {
-			strmap_put(&nm->number, text, nlen, nm->nr);
-			names_add(nm, text, nlen, sp + 1, vlen);
-			strbuf_addch(out, '=');
-			strbuf_add(out, text, n);
-		} else if (strlen(nm->value[k]) == vlen &&
-			   !memcmp(nm->value[k], sp + 1, vlen)) {
-			strbuf_addf(out, "%zu", k);
+		if (sp && strmap_get(&nm->number, text, nlen, &k) &&
+		    strlen(nm->value[k]) == vlen &&
+		    !memcmp(nm->value[k], sp + 1, vlen)) {
+			/* Snapshots keep their order: runs of numbers. */
+			if (r.open && k == r.to + 1) {
+				r.to = k;
+			} else {
+				repeats_flush(&r, out);
+				r = (struct repeats){k, k, true};
+			}
 		} else {
-			names_set(nm, k, sp + 1, vlen);
-			strbuf_addf(out, "%zu", k);
-			strbuf_add(out, sp, vlen + 1);
+			repeats_flush(&r, out);
+			if (!sp) {
+				/* No "name value": for the host to refuse. */
+				strbuf_addch(out, '=');
+				strbuf_add(out, text, n);
+			} else if (!strmap_get(&nm->number, text, nlen, &k)) {
+				strmap_put(&nm->number, text, nlen, nm->nr);
+				names_add(nm, text, nlen, sp + 1, vlen);
+				strbuf_addch(out, '=');
+				strbuf_add(out, text, n);
+			} else {
+				pack_value(out, k, nm->value[k], sp + 1, vlen);
+				names_set(nm, k, sp + 1, vlen);
+			}
+			strbuf_addch(out, '\n');
 		}
-		strbuf_addch(out, '\n');
 		n += n < len;
 		text += n;
 		len -= n;
 	}
+	repeats_flush(&r, out);
+}
+
+/* Name k's value moved by "+D" or "-D" (len bytes); -1 if it cannot be. */
+static int unpack_delta(struct vmproto_names *nm, size_t k, const char *d,
+			size_t len)
+{
+	char v[24];
+	uint64_t last, diff;
+
+	if (!plain_u64(nm->value[k], strlen(nm->value[k]), &last) ||
+	    !plain_u64(d + 1, len - 1, &diff) ||
+	    (*d == '-' ? diff > last : diff > UINT64_MAX - last))
+		return -1;
+	snprintf(v, sizeof(v), "%" PRIu64,
+		 *d == '-' ? last - diff : last + diff);
+	names_set(nm, k, v, strlen(v));
+	return 0;
 }
 
 int vmproto_names_unpack(struct vmproto_names *nm, const char *text, size_t len,
@@ -189,15 +273,44 @@ int vmproto_names_unpack(struct vmproto_names *nm, const char *text, size_t len,
 			       text[i] <= '9' && k < UINT32_MAX;
 			     i++)
 				k = k * 10 + (uint64_t)(text[i] - '0');
-			if (!i || text + i != end || k >= nm->nr)
+			if (!sp && i && text + i < end && text[i] == ':' &&
+			    k < nm->nr) {
+				uint64_t to;
+
+				if (!plain_u64(text + i + 1,
+					       (size_t)(end - text) - i - 1,
+					       &to) ||
+				    to <= k || to >= nm->nr)
+					return error_addf(
+						err,
+						"protocol: packed snapshot "
+						"line %zu is no run of names "
+						"sent before (%zu sent)",
+						no, nm->nr);
+				for (; k < to; k++)
+					strbuf_addf(out, "%s %s\n", nm->name[k],
+						    nm->value[k]);
+			} else if (!sp && i && text + i < end &&
+				   (text[i] == '+' || text[i] == '-') &&
+				   k < nm->nr) {
+				if (unpack_delta(nm, (size_t)k, text + i,
+						 (size_t)(end - text) - i))
+					return error_addf(
+						err,
+						"protocol: packed snapshot "
+						"line %zu is no difference "
+						"from a number",
+						no);
+			} else if (!i || text + i != end || k >= nm->nr) {
 				return error_addf(
 					err,
 					"protocol: packed snapshot line %zu "
 					"names no name sent before (%zu sent)",
 					no, nm->nr);
-			if (sp)
+			} else if (sp) {
 				names_set(nm, (size_t)k, sp + 1,
 					  n - (size_t)(sp - text) - 1);
+			}
 			strbuf_addf(out, "%s %s", nm->name[k], nm->value[k]);
 		}
 		strbuf_addch(out, '\n');

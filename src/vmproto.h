@@ -239,10 +239,12 @@ enum vmproto_await vmproto_await(struct strbuf *in, enum vmproto_type type,
  * snapshots repeat the same 60-odd names, most with the value the one
  * before ended on. The agent packs a line as "=name value" the first
  * time it sends that name, then as "N value", N the name's number (0,
- * 1, ... in the order first sent), or as "N" alone when the value is
- * the last sent for it; the host, unpacking the fields in the order they
- * were packed, turns them back into "name value". One per boot on each
- * side: the agent starts with each boot, the host resets its own.
+ * 1, ... in the order first sent), as "N+D" or "N-D" when both values
+ * are decimal and the difference from the last sent for it is the
+ * shorter, or as "N" alone when the value is that last one; the host,
+ * unpacking the fields in the order they were packed, turns them back
+ * into "name value". One per boot on each side: the agent starts with
+ * each boot, the host resets its own.
  */
 struct vmproto_names {
 	struct strmap number; /* the agent's: name -> N */

@@ -553,8 +553,11 @@ static void names_text(struct strbuf *out, int it, bool after)
 
 		if (after && !moves)
 			continue;
+		/* Large values that move a little: as differences. */
 		strbuf_addf(out, "%s %d\n", names[i],
-			    moves ? 1000 * it + (int)i + after : (int)i);
+			    !moves   ? (int)i
+			    : i == 1 ? 500000 - 37 * it - after
+				     : 1000000 + 1000 * it + (int)i + after);
 	}
 }
 
@@ -611,6 +614,17 @@ static void test_names(void)
 	ok(refused && strstr(err.buf, "line 2 has no value"),
 	   "a name without a value is refused: %s", err.buf);
 	strbuf_reset(&err);
+	strbuf_reset(&back);
+	refused =
+		vmproto_names_unpack(&fresh, "0+5\n0\n0-6\n", 10, &back, &err);
+	ok(!refused && !strcmp(back.buf, "a 6\na 6\na 0\n"),
+	   "a difference moves the last value, up or down");
+	strbuf_reset(&err);
+	refused = vmproto_names_unpack(&fresh, "0-1\n", 4, &back, &err) &&
+		  vmproto_names_unpack(&fresh, "0+01\n", 5, &back, &err);
+	ok(refused && strstr(err.buf, "is no difference from a number"),
+	   "below zero, or not as printed, it is refused: %s", err.buf);
+	strbuf_reset(&err);
 	ok(vmproto_names_unpack(&fresh, "0x 1\n", 5, &back, &err) &&
 		   vmproto_names_unpack(&fresh, "1\n", 2, &back, &err) &&
 		   !vmproto_names_unpack(&fresh, "0\n", 2, &back, &err),
@@ -625,6 +639,29 @@ static void test_names(void)
 	ok(vmproto_names_unpack(&fresh, packed.buf, packed.len, &back, &err),
 	   "a host that missed the names refuses what follows, rather than "
 	   "name it wrongly");
+	/* Names whose values stood still, in a row: one line. */
+	vmproto_names_release(&agent);
+	vmproto_names_release(&host);
+	agent = (struct vmproto_names)VMPROTO_NAMES_INIT;
+	host = (struct vmproto_names)VMPROTO_NAMES_INIT;
+	same = true;
+	for (int i = 0; i < 2; i++) {
+		strbuf_reset(&packed);
+		strbuf_reset(&back);
+		vmproto_names_pack(&agent, "a 1\nb 2\nc 3\nd 4\n", 16, &packed);
+		same &= !vmproto_names_unpack(&host, packed.buf, packed.len,
+					      &back, &err) &&
+			!strcmp(back.buf, "a 1\nb 2\nc 3\nd 4\n");
+	}
+	ok(same && !strcmp(packed.buf, "0:3\n"),
+	   "a run of values that stood still packs to one line: %s",
+	   packed.buf);
+	strbuf_reset(&err);
+	refused = vmproto_names_unpack(&host, "1:4\n", 4, &back, &err) &&
+		  vmproto_names_unpack(&host, "2:1\n", 4, &back, &err) &&
+		  vmproto_names_unpack(&host, "1:\n", 3, &back, &err);
+	ok(refused && strstr(err.buf, "is no run of names sent before"),
+	   "a run past the names sent, backwards or unended is refused");
 	vmproto_names_release(&agent);
 	vmproto_names_release(&host);
 	vmproto_names_release(&fresh);
@@ -636,7 +673,7 @@ static void test_names(void)
 
 int main(void)
 {
-	plan((int)ARRAY_SIZE(crc_cases) + 16 + 10 + 6 +
+	plan((int)ARRAY_SIZE(crc_cases) + 16 + 10 + 10 +
 	     2 * (int)ARRAY_SIZE(await_cases) + (int)ARRAY_SIZE(profile_cases) +
 	     (int)ARRAY_SIZE(bad_profile_cases));
 	for (size_t i = 0; i < ARRAY_SIZE(crc_cases); i++) {
