@@ -79,9 +79,18 @@ struct executor_qemu {
 	struct strbuf in;      /* bytes read and not parsed yet */
 	uint32_t seq;	       /* of the boot's last request */
 	struct strbuf env;     /* its last environment sent, NUL-separated */
-	/* The snapshot lines' names the agent has sent this boot. */
+	/*
+	 * The snapshot lines' names the agent has sent this boot, and the
+	 * last result's snapshot fields, unpacked (snapshot_fields()) as
+	 * each result arrives, so that every frame the agent packed is
+	 * unpacked in turn; snap_bad: they could not be, why in snap_err.
+	 */
 	struct vmproto_names names;
-	struct strbuf snap_texts[2 * MONITOR_SOURCE_NR]; /* unpacked */
+	struct vmproto_field snap_fields[2 * MONITOR_SOURCE_NR];
+	size_t snap_nr;
+	bool snap_bad;
+	struct strbuf snap_err;
+	struct strbuf snap_texts[2 * MONITOR_SOURCE_NR];
 	struct machine_info *guest;
 	long number;
 };
@@ -1069,16 +1078,17 @@ static int snapshot_fields(struct executor_qemu *eq,
 		struct vmproto_field f = msg->fields[i];
 		bool packed = f.tag == VMPROTO_T_SNAP_BEFORE_PACKED ||
 			      f.tag == VMPROTO_T_SNAP_AFTER_PACKED;
-		struct strbuf *t = &texts[*nr];
+		struct strbuf *t;
 
 		if (!packed && f.tag != VMPROTO_T_SNAP_BEFORE &&
 		    f.tag != VMPROTO_T_SNAP_AFTER)
 			continue;
-		if (*nr == 2 * MONITOR_SOURCE_NR)
+		if (*nr == (size_t)2 * MONITOR_SOURCE_NR)
 			return error_addf(why,
 					  "protocol: more than %d "
 					  "snapshots in a result",
 					  2 * MONITOR_SOURCE_NR);
+		t = &texts[*nr];
 		if (packed && f.len) {
 			strbuf_reset(t);
 			strbuf_addch(t, (char)f.data[0]);
@@ -1102,18 +1112,17 @@ static const struct monitor_record *
 guest_monitors(struct executor_qemu *eq, const struct vmproto_msg *msg,
 	       struct strbuf *why)
 {
-	struct vmproto_field fields[2 * MONITOR_SOURCE_NR];
-	struct strbuf *texts = eq->snap_texts;
-	size_t nr;
 	int have = 0;
 
-	/* Unpacked in the order sent, as the names were numbered. */
-	if (snapshot_fields(eq, msg, fields, &nr, texts, why))
+	/* exchange() unpacked them as the frame came. */
+	if (eq->snap_bad) {
+		strbuf_add(why, eq->snap_err.buf, eq->snap_err.len);
 		return NULL;
+	}
 	/* The befores first: each after is its before with the changes. */
 	for (int want = 0; want < 2; want++) {
-		for (size_t i = 0; i < nr; i++) {
-			const struct vmproto_field *f = &fields[i];
+		for (size_t i = 0; i < eq->snap_nr; i++) {
+			const struct vmproto_field *f = &eq->snap_fields[i];
 			int phase = f->tag == VMPROTO_T_SNAP_BEFORE ? 0 : 1;
 			struct monitor_snapshot *snap;
 			const char *text = (const char *)f->data + 1;
@@ -1254,6 +1263,10 @@ static bool exchange(struct executor_qemu *eq,
 		exchange_failed(eq, r, until, got == 0, &sk, &why);
 		goto out;
 	}
+	/* Its snapshots carry the boot's names on, result or not. */
+	strbuf_reset(&eq->snap_err);
+	eq->snap_bad = snapshot_fields(eq, msg, eq->snap_fields, &eq->snap_nr,
+				       eq->snap_texts, &eq->snap_err) != 0;
 	/* The answer to this request, intact, but not a result: its own. */
 	strbuf_reset(&why);
 	if (vmproto_get_result(msg, r, &why)) {
@@ -1437,6 +1450,7 @@ static void qemu_free(struct executor *ex)
 	strbuf_release(&eq->in);
 	strbuf_release(&eq->env);
 	vmproto_names_release(&eq->names);
+	strbuf_release(&eq->snap_err);
 	for (size_t i = 0; i < ARRAY_SIZE(eq->snap_texts); i++)
 		strbuf_release(&eq->snap_texts[i]);
 	free(eq->qemu);
@@ -1568,6 +1582,7 @@ struct executor *executor_qemu_new(const struct executor_qemu_opts *o,
 	strbuf_init(&eq->in, 0);
 	strbuf_init(&eq->env, 0);
 	eq->names = (struct vmproto_names)VMPROTO_NAMES_INIT;
+	strbuf_init(&eq->snap_err, 0);
 	for (size_t i = 0; i < ARRAY_SIZE(eq->snap_texts); i++)
 		strbuf_init(&eq->snap_texts[i], 0);
 	strvec_init(&eq->programs);

@@ -93,7 +93,7 @@ void vmproto_names_release(struct vmproto_names *nm)
 }
 
 /* The end of the line at text (len bytes left): its '\n', or len. */
-static size_t line_end(const char *text, size_t len)
+static size_t packed_line_end(const char *text, size_t len)
 {
 	const char *nl = memchr(text, '\n', len);
 
@@ -187,7 +187,7 @@ void vmproto_names_pack(struct vmproto_names *nm, const char *text, size_t len,
 	struct repeats r = {0, 0, false};
 
 	while (len) {
-		size_t n = line_end(text, len), k;
+		size_t n = packed_line_end(text, len), k;
 		const char *sp = line_space(text, n);
 		size_t nlen = sp ? (size_t)(sp - text) : 0;
 		size_t vlen = sp ? n - nlen - 1 : 0;
@@ -247,7 +247,7 @@ int vmproto_names_unpack(struct vmproto_names *nm, const char *text, size_t len,
 			 struct strbuf *out, struct strbuf *err)
 {
 	for (size_t no = 1; len; no++) {
-		size_t n = line_end(text, len);
+		size_t n = packed_line_end(text, len);
 		const char *sp = line_space(text, n);
 
 		if (memchr(text, '\0', n))
