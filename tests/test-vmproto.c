@@ -559,6 +559,9 @@ static void names_text(struct strbuf *out, int it, bool after)
 			    : i == 1 ? 500000 - 37 * it - after
 				     : 1000000 + 1000 * it + (int)i + after);
 	}
+	/* Values that are no number, or jump: whole. */
+	strbuf_addf(out, "jump %d\nword w%d\n", (it + after) % 2 ? 7 : 9876543,
+		    2 * it + after);
 }
 
 /*
