@@ -1096,12 +1096,13 @@ static int snapshot_fields(struct executor_qemu *eq,
 						 (const char *)f.data + 1,
 						 f.len - 1, t, why))
 				return -1;
-			f.tag = f.tag == VMPROTO_T_SNAP_BEFORE_PACKED
-					? VMPROTO_T_SNAP_BEFORE
-					: VMPROTO_T_SNAP_AFTER;
 			f.data = (const uint8_t *)t->buf;
 			f.len = (uint32_t)t->len;
 		}
+		if (f.tag == VMPROTO_T_SNAP_BEFORE_PACKED)
+			f.tag = VMPROTO_T_SNAP_BEFORE;
+		else if (f.tag == VMPROTO_T_SNAP_AFTER_PACKED)
+			f.tag = VMPROTO_T_SNAP_AFTER;
 		fields[(*nr)++] = f;
 	}
 	return 0;

@@ -113,8 +113,11 @@ static const char *line_space(const char *line, size_t n)
 static void names_add(struct vmproto_names *nm, const char *name, size_t len,
 		      const char *value, size_t vlen)
 {
+	size_t had = nm->alloc;
+
 	ALLOC_GROW(nm->name, nm->nr + 1, nm->alloc);
-	nm->value = xrealloc(nm->value, nm->alloc * sizeof(*nm->value));
+	if (nm->alloc != had)
+		nm->value = xrealloc(nm->value, nm->alloc * sizeof(*nm->value));
 	nm->name[nm->nr] = xstrndup(name, len);
 	nm->value[nm->nr++] = xstrndup(value, vlen);
 }

@@ -241,10 +241,11 @@ enum vmproto_await vmproto_await(struct strbuf *in, enum vmproto_type type,
  * time it sends that name, then as "N value", N the name's number (0,
  * 1, ... in the order first sent), as "N+D" or "N-D" when both values
  * are decimal and the difference from the last sent for it is the
- * shorter, or as "N" alone when the value is that last one; the host,
- * unpacking the fields in the order they were packed, turns them back
- * into "name value". One per boot on each side: the agent starts with
- * each boot, the host resets its own.
+ * shorter, or as "N" alone when the value is that last one, a run of
+ * such numbers N, N+1, ..., M as "N:M"; the host, unpacking the fields
+ * in the order they were packed, turns them back into "name value". One
+ * per boot on each side: the agent starts with each boot, the host
+ * resets its own.
  */
 struct vmproto_names {
 	struct strmap number; /* the agent's: name -> N */
@@ -263,7 +264,8 @@ void vmproto_names_pack(struct vmproto_names *nm, const char *text, size_t len,
 			struct strbuf *out);
 /*
  * Append packed lines (len bytes) to out as "name value" lines; -1 with
- * a line in err for a number not sent yet or a line that is neither.
+ * a line in err for a number or run not sent yet, a difference that is
+ * not one from a decimal, a NUL, or a line that is none of the forms.
  */
 int vmproto_names_unpack(struct vmproto_names *nm, const char *text, size_t len,
 			 struct strbuf *out, struct strbuf *err);
