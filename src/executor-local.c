@@ -8,6 +8,7 @@
 struct executor_local {
 	struct executor base; /* first: the operations cast back to us */
 	struct runner_guard guard;
+	struct runner_lookup lookup; /* of the last command run */
 	struct monitor mon;
 	bool monitors;
 	size_t stdout_max;
@@ -33,6 +34,7 @@ static int local_run(struct executor *ex, const struct executor_request *req,
 		.cgroup_procs = req->cgroup_procs,
 		.stdout_max = el->stdout_max,
 		.keep_daemons = req->keep_daemons,
+		.lookup = &el->lookup,
 	};
 	bool monitored = false;
 
@@ -73,6 +75,7 @@ static void local_free(struct executor *ex)
 	struct executor_local *el = (struct executor_local *)ex;
 
 	runner_guard_stop(&el->guard);
+	runner_lookup_release(&el->lookup);
 	monitor_release(&el->mon);
 	free(el);
 }

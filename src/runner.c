@@ -279,6 +279,63 @@ int runner_find_program(const char *name, const char *path, const char *cwd,
 	return e;
 }
 
+void runner_lookup_release(struct runner_lookup *l)
+{
+	free(l->name);
+	free(l->path);
+	free(l->cwd);
+	free(l->file);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Whether a and b are both NULL or the same string. */
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/*
+ * opts->argv[0] as the child's exec would find it, into file: where
+ * opts->lookup found it last, while that is still an executable file
+ * and the name, PATH and cwd are the same; else looked up again (and
+ * kept in opts->lookup).
+ */
+static int find_program(const struct runner_opts *opts, struct strbuf *file)
+{
+	struct runner_lookup *l = opts->lookup;
+	const char *path = child_path(opts);
+	int e;
+
+	if (l && l->file && !strcmp(l->name, opts->argv[0]) &&
+	    same_str(l->path, path) && same_str(l->cwd, opts->cwd)) {
+		struct strbuf tmp = STRBUF_INIT;
+
+		e = exec_error(opts->cwd, l->file, &tmp);
+		strbuf_release(&tmp);
+		if (!e) {
+			strbuf_reset(file);
+			strbuf_addstr(file, l->file);
+			return 0;
+		}
+	}
+	e = runner_find_program(opts->argv[0], path, opts->cwd, file);
+	if (!l)
+		return e;
+	runner_lookup_release(l);
+	if (!e) {
+		l->name = xstrdup(opts->argv[0]);
+		l->path = dup_or_null(path);
+		l->cwd = dup_or_null(opts->cwd);
+		l->file = xstrdup(file->buf);
+	}
+	return e;
+}
+
 /*
  * The command did not start: RUNNER_EXEC, and why in place of its stderr;
  * for STAGE_CGROUP, cgroup_procs[index] could not be written.
@@ -1533,8 +1590,7 @@ int runner_run(const struct runner_opts *opts, struct runner_result *result,
 		ret = 0;
 		goto out;
 	}
-	e = runner_find_program(opts->argv[0], child_path(opts), opts->cwd,
-				&file);
+	e = find_program(opts, &file);
 	if (e) {
 		not_started(&st, STAGE_EXEC, e, 0);
 		ret = 0;

@@ -68,12 +68,34 @@ struct runner_opts {
 	/* When not NULL and started, the guard runs the command (see there). */
 	const struct runner_guard *guard;
 	/*
+	 * When not NULL, where argv[0] was last found (runner_lookup):
+	 * taken while the same name, PATH and cwd still name an executable
+	 * file there, so that the iterations of a run look the program up
+	 * once, and run the same file.
+	 */
+	struct runner_lookup *lookup;
+	/*
 	 * Leave running, and do not count in strays, the processes that
 	 * left the command's process group: a setup command that starts a
 	 * service (a daemon in its own session) for the iterations.
 	 */
 	bool keep_daemons;
 };
+
+/*
+ * A program runner_run() found (runner_opts.lookup), owned by the caller:
+ * the name, the PATH and cwd it was looked up in (NULL: none), the file.
+ */
+struct runner_lookup {
+	char *name, *path, *cwd, *file;
+};
+
+#define RUNNER_LOOKUP_INIT                                                     \
+	{                                                                      \
+		.name = NULL                                                   \
+	}
+
+void runner_lookup_release(struct runner_lookup *l);
 
 /*
  * The guard: a process forked by runner_guard_start() that starts the

@@ -1083,6 +1083,91 @@ static void test_names(void)
 		       "status name %zu", i);
 }
 
+/* Write an executable script at path that prints what. */
+static bool put_prog(const char *path, const char *what)
+{
+	FILE *f = fopen(path, "w");
+	bool done = f && fprintf(f, "#!/bin/sh\necho %s\n", what) > 0;
+
+	if (f && fclose(f))
+		done = false;
+	return done && !chmod(path, 0755);
+}
+
+/* What argv0 prints when run with PATH=path, through lookup (or not). */
+static void run_prog(const char *argv0, const char *path,
+		     struct runner_lookup *lookup, struct strbuf *got)
+{
+	char *argv[] = {(char *)argv0, NULL};
+	struct strbuf env = STRBUF_INIT, err = STRBUF_INIT;
+	char *envv[] = {NULL, NULL};
+	struct runner_opts opts = {.argv = argv, .timeout_s = 60};
+	struct runner_result res = RUNNER_RESULT_INIT;
+
+	strbuf_addf(&env, "PATH=%s", path);
+	envv[0] = env.buf;
+	opts.env = envv;
+	opts.lookup = lookup;
+	strbuf_reset(got);
+	if (runner_run(&opts, &res, &err))
+		strbuf_addf(got, "error: %s", err.buf);
+	else if (res.status == RUNNER_OK)
+		strbuf_add(got, res.out.buf, res.out.len);
+	else
+		strbuf_addstr(got, runner_status_name(res.status));
+	runner_result_release(&res);
+	strbuf_release(&env);
+	strbuf_release(&err);
+}
+
+/*
+ * runner_opts.lookup: the iterations of a run keep the program first
+ * found while it is there, though one of the same name appears earlier
+ * in PATH, and look again once it is gone.
+ */
+static void test_lookup(const char *dir)
+{
+	struct runner_lookup lookup = RUNNER_LOOKUP_INIT;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, path = STRBUF_INIT,
+		      got = STRBUF_INIT, prog = STRBUF_INIT;
+
+	strbuf_addf(&a, "%s/lookup-a", dir);
+	strbuf_addf(&b, "%s/lookup-b", dir);
+	strbuf_addf(&path, "%s:%s", a.buf, b.buf);
+	ok(!mkdir(a.buf, 0700) && !mkdir(b.buf, 0700), "two PATH directories");
+	strbuf_addf(&prog, "%s/mmcmp-t-prog", b.buf);
+	ok(put_prog(prog.buf, "b"), "a program in the second");
+	run_prog("mmcmp-t-prog", path.buf, &lookup, &got);
+	is_str(got.buf, "b\n", "the first run finds it");
+	is_str(lookup.file ? lookup.file : "(none)", prog.buf,
+	       "and keeps where");
+	strbuf_reset(&prog);
+	strbuf_addf(&prog, "%s/mmcmp-t-prog", a.buf);
+	ok(put_prog(prog.buf, "a"), "then one of the same name in the first");
+	run_prog("mmcmp-t-prog", path.buf, &lookup, &got);
+	is_str(got.buf, "b\n", "the next run keeps the program it found");
+	run_prog("mmcmp-t-prog", path.buf, NULL, &got);
+	is_str(got.buf, "a\n", "a run without the lookup finds the new one");
+	strbuf_reset(&prog);
+	strbuf_addf(&prog, "%s/mmcmp-t-prog", b.buf);
+	ok(!unlink(prog.buf), "the program found goes");
+	run_prog("mmcmp-t-prog", path.buf, &lookup, &got);
+	is_str(got.buf, "a\n", "the next run looks again");
+	run_prog("mmcmp-t-prog", b.buf, &lookup, &got);
+	is_str(got.buf, "exec", "and another PATH is another lookup");
+	strbuf_reset(&prog);
+	strbuf_addf(&prog, "%s/mmcmp-t-prog", a.buf);
+	unlink(prog.buf);
+	rmdir(a.buf);
+	rmdir(b.buf);
+	runner_lookup_release(&lookup);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&path);
+	strbuf_release(&got);
+	strbuf_release(&prog);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -1117,6 +1202,7 @@ int main(void)
 	test_env_and_cwd(dir);
 	test_path_search();
 	test_path_rules(dir);
+	test_lookup(dir);
 	test_child_fds();
 	test_cgroup_procs(dir);
 	test_flood();
