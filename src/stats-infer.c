@@ -519,11 +519,29 @@ static void sd_nodes(double k, double *s, double *w)
 	}
 }
 
+/*
+ * The nodes of weights w[] (of sum mass) up to the last that is not
+ * below mass * 2^-60. The integrand falls with s there (erfc of a
+ * growing argument, times a weight that falls faster), so what the
+ * nodes past it add is below the last bit of the rate; at small s, where
+ * the erfc is largest, every node counts, however small its weight.
+ */
+static size_t weighty(const double *w, double mass)
+{
+	double tiny = ldexp(mass, -60);
+	size_t to = MMTESTS_RATE_STEPS + 1;
+
+	while (to > 1 && w[to - 1] < tiny)
+		to--;
+	return to;
+}
+
 double stats_mmtests_aa_rate(size_t na, size_t nb)
 {
 	double sa[MMTESTS_RATE_STEPS + 1], wa[MMTESTS_RATE_STEPS + 1];
 	double sb[MMTESTS_RATE_STEPS + 1], wb[MMTESTS_RATE_STEPS + 1];
 	double sd, rate = 0.0, mass_a = 0.0, mass_b = 0.0;
+	size_t a1, b1;
 
 	if (na < 2 || nb < 2)
 		return 0.0;
@@ -532,11 +550,31 @@ double stats_mmtests_aa_rate(size_t na, size_t nb)
 	sd_nodes((double)(nb - 1), sb, wb);
 	for (size_t j = 0; j <= MMTESTS_RATE_STEPS; j++)
 		mass_b += wb[j];
-	for (size_t i = 0; i <= MMTESTS_RATE_STEPS; i++) {
+	for (size_t i = 0; i <= MMTESTS_RATE_STEPS; i++)
+		mass_a += wa[i];
+	a1 = weighty(wa, mass_a);
+	b1 = weighty(wb, mass_b);
+	if (na == nb) {
+		/*
+		 * The same nodes on both sides: s_i + s_j depends on i + j
+		 * alone, so the weights are summed by i + j first, and the
+		 * erfc taken once a sum, not once a pair.
+		 */
+		double conv[2 * MMTESTS_RATE_STEPS + 1] = {0};
+
+		for (size_t i = 0; i < a1; i++)
+			for (size_t j = 0; j < a1; j++)
+				conv[i + j] += wa[i] * wb[j];
+		for (size_t k = 0; k + 1 < 2 * a1; k++)
+			rate += conv[k] *
+				erfc(MMTESTS_Z * (sa[k / 2] + sb[k - k / 2]) /
+				     (sd * M_SQRT2));
+		return rate / (mass_a * mass_b);
+	}
+	for (size_t i = 0; i < a1; i++) {
 		double inner = 0.0;
 
-		mass_a += wa[i];
-		for (size_t j = 0; j <= MMTESTS_RATE_STEPS; j++)
+		for (size_t j = 0; j < b1; j++)
 			inner += wb[j] * erfc(MMTESTS_Z * (sa[i] + sb[j]) /
 					      (sd * M_SQRT2));
 		rate += wa[i] * inner;
