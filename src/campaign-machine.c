@@ -226,11 +226,6 @@ char *campaign_file_sha256(const char *path, struct strbuf *err)
 	return xstrdup(hex);
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
-
 int campaign_plan(struct campaign *c, const struct config *cfg,
 		  const char *path, const char *text, const char *label,
 		  const struct campaign_machine *m, struct strbuf *err)
@@ -276,11 +271,11 @@ int campaign_plan(struct campaign *c, const struct config *cfg,
 		b->number = (long)i + 1;
 		b->kernel = xstrdup(ks->name);
 		b->image = xstrdup(ks->image);
-		b->initrd = dup_or_null(ks->initrd);
-		b->entry = dup_or_null(ks->entry);
-		b->append = dup_or_null(ks->append);
+		b->initrd = xstrdup(ks->initrd);
+		b->entry = xstrdup(ks->entry);
+		b->append = xstrdup(ks->append);
 		b->image_sha256 = xstrdup(sha[order[i]]);
-		b->image_release = dup_or_null(release[order[i]]);
+		b->image_release = xstrdup(release[order[i]]);
 	}
 	ret = 0;
 out:

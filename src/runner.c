@@ -294,11 +294,6 @@ static bool same_str(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
-
 /*
  * opts->argv[0] as the child's exec would find it, into file: where
  * opts->lookup found it last, while that is still an executable file
@@ -329,8 +324,8 @@ static int find_program(const struct runner_opts *opts, struct strbuf *file)
 	runner_lookup_release(l);
 	if (!e) {
 		l->name = xstrdup(opts->argv[0]);
-		l->path = dup_or_null(path);
-		l->cwd = dup_or_null(opts->cwd);
+		l->path = xstrdup(path);
+		l->cwd = xstrdup(opts->cwd);
 		l->file = xstrdup(file->buf);
 	}
 	return e;
