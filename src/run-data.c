@@ -298,40 +298,40 @@ void op_samples_copy_props(struct op_samples *to, const struct op_samples *from)
 	to->decimals = from->decimals;
 }
 
-/* Room for n values in op->v; shared values move out of their block. */
-static void values_grow(struct op_samples *op, size_t n)
+/*
+ * Room for n elements of size bytes in p (nr of them in use, *alloc
+ * room), grown as ALLOC_GROW() grows; an array that lies in a block of
+ * its run_data's (*shared, run_data_reserve()) moves out into its own.
+ */
+static void *grow_array(void *p, size_t size, size_t nr, size_t n,
+			size_t *alloc, bool *shared)
 {
-	double *v;
+	void *q;
 
-	if (n <= op->alloc)
-		return;
-	if (!op->v_shared) {
-		ALLOC_GROW(op->v, n, op->alloc);
-		return;
-	}
-	v = xcalloc(alloc_nr(n), sizeof(*v));
-	memcpy(v, op->v, op->nr * sizeof(*v));
-	op->v = v;
-	op->alloc = alloc_nr(n);
-	op->v_shared = false;
+	if (n <= *alloc)
+		return p;
+	*alloc = alloc_nr(*alloc) < n ? n : alloc_nr(*alloc);
+	if (!*shared)
+		return xrealloc(p, *alloc * size);
+	q = xmalloc(*alloc * size);
+	if (nr)
+		memcpy(q, p, nr * size);
+	*shared = false;
+	return q;
 }
 
-/* Room for n spans in op->spans; shared spans move out of their block. */
+/* Room for n values in op->v. */
+static void values_grow(struct op_samples *op, size_t n)
+{
+	op->v = grow_array(op->v, sizeof(*op->v), op->nr, n, &op->alloc,
+			   &op->v_shared);
+}
+
+/* Room for n spans in op->spans. */
 static void spans_grow(struct op_samples *op, size_t n)
 {
-	struct op_span *sp;
-
-	if (n <= op->spans_alloc)
-		return;
-	if (!op->spans_shared) {
-		ALLOC_GROW(op->spans, n, op->spans_alloc);
-		return;
-	}
-	sp = xcalloc(alloc_nr(n), sizeof(*sp));
-	memcpy(sp, op->spans, op->spans_nr * sizeof(*sp));
-	op->spans = sp;
-	op->spans_alloc = alloc_nr(n);
-	op->spans_shared = false;
+	op->spans = grow_array(op->spans, sizeof(*op->spans), op->spans_nr, n,
+			       &op->spans_alloc, &op->spans_shared);
 }
 
 static void samples_push(struct op_samples *op, double value)
@@ -408,6 +408,20 @@ static void *values_block(size_t bytes)
 	return p;
 }
 
+/*
+ * The nr elements of size bytes at p moved to `to`, room in a block:
+ * p freed unless it lay in a block itself; *shared set.
+ */
+static void *into_block(void *p, size_t size, size_t nr, bool *shared, void *to)
+{
+	if (nr)
+		memcpy(to, p, nr * size);
+	if (!*shared)
+		free(p);
+	*shared = true;
+	return to;
+}
+
 void run_data_reserve(struct run_data *rd, const size_t *values,
 		      const size_t *spans)
 {
@@ -432,24 +446,16 @@ void run_data_reserve(struct run_data *rd, const size_t *values,
 		struct op_samples *op = &rd->ops[i];
 
 		if (values[i] > op->alloc) {
-			if (op->nr)
-				memcpy(v + at, op->v, op->nr * sizeof(*op->v));
-			if (!op->v_shared)
-				free(op->v);
-			op->v = v + at;
+			op->v = into_block(op->v, sizeof(*op->v), op->nr,
+					   &op->v_shared, v + at);
 			op->alloc = values[i];
-			op->v_shared = true;
 			at += values[i];
 		}
 		if (spans[i] > op->spans_alloc) {
-			if (op->spans_nr)
-				memcpy(sp + sat, op->spans,
-				       op->spans_nr * sizeof(*op->spans));
-			if (!op->spans_shared)
-				free(op->spans);
-			op->spans = sp + sat;
+			op->spans = into_block(op->spans, sizeof(*op->spans),
+					       op->spans_nr, &op->spans_shared,
+					       sp + sat);
 			op->spans_alloc = spans[i];
-			op->spans_shared = true;
 			sat += spans[i];
 		}
 	}
