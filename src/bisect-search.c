@@ -97,8 +97,11 @@ static int decide(struct search *s, enum bisect_kind kind, size_t c,
 
 	e->kind = kind;
 	s->res->units += e->units;
-	if (r)
-		return -1;
+	if (r) {
+		/* Not measured yet: the entry is not final, so not logged. */
+		s->res->log_nr -= r > 0;
+		return r;
+	}
 	if (kind == BISECT_STEP)
 		s->verdict[c] = e->verdict;
 	return logged(s, e, err);
@@ -150,9 +153,12 @@ static int ends(struct search *s, bool *go, struct strbuf *err)
 		res->outcome = BISECT_SAME_ENDS;
 		return logged(s, e, err);
 	}
-	if (bisect_check_ends(0, s->n - 1, s->rule, next_share(s), s->ops, e,
-			      &res->ends, err))
-		return -1;
+	r = bisect_check_ends(0, s->n - 1, s->rule, next_share(s), s->ops, e,
+			      &res->ends, err);
+	if (r) {
+		res->log_nr -= r > 0;
+		return r;
+	}
 	res->units += e->units;
 	if (logged(s, e, err))
 		return -1;
@@ -170,10 +176,12 @@ static int ends(struct search *s, bool *go, struct strbuf *err)
 static int verify(struct search *s, size_t lo, size_t hi, struct strbuf *err)
 {
 	struct bisect_result *res = s->res;
+	int r = decide(s, BISECT_PARENT, lo, err);
 
-	if (decide(s, BISECT_PARENT, lo, err) ||
-	    decide(s, BISECT_CULPRIT, hi, err))
-		return -1;
+	if (!r)
+		r = decide(s, BISECT_CULPRIT, hi, err);
+	if (r)
+		return r;
 	res->outcome = bisect_verified(res->log[res->log_nr - 2].verdict,
 				       res->log[res->log_nr - 1].verdict);
 	return 0;
@@ -192,16 +200,18 @@ int bisect_run(size_t n, const struct bisect_rule *rule,
 	};
 	size_t lo = 0, hi = n - 1, c;
 	bool go;
-	int ret = -1;
+	int ret;
 
 	if (n < 2)
 		return error_addf(err, "a bisection needs two commits");
 	s.verdict = xcalloc(n, sizeof(*s.verdict));
 	s.hash = xcalloc(n, sizeof(*s.hash));
-	if (ends(&s, &go, err))
+	ret = ends(&s, &go, err);
+	if (ret)
 		goto out;
 	while (go && (c = pick(&s, lo, hi)) != hi) {
-		if (step(&s, c, err))
+		ret = step(&s, c, err);
+		if (ret)
 			goto out;
 		if (s.verdict[c] == BISECT_GOOD)
 			lo = c;
@@ -213,10 +223,9 @@ int bisect_run(size_t n, const struct bisect_rule *rule,
 		res->first = lo + 1;
 		if (hi - lo > 1)
 			res->outcome = BISECT_AMBIGUOUS;
-		else if (verify(&s, lo, hi, err))
-			goto out;
+		else
+			ret = verify(&s, lo, hi, err);
 	}
-	ret = 0;
 out:
 	free(s.verdict);
 	free(s.hash);

@@ -287,9 +287,13 @@ static int sequential(const size_t *slots, size_t slots_nr, bool ends,
 		BUG("%zu slots", slots_nr);
 	*units = 0;
 	for (size_t batch = 0; batch < rule->max_batches; batch++) {
-		if (ops->measure(ops->ctx, slots, slots_nr, rule->rounds, vals,
-				 err))
+		int r = ops->measure(ops->ctx, slots, slots_nr, rule->rounds,
+				     vals, err);
+
+		if (r) {
+			ret = r > 0 ? 1 : -1;
 			goto out;
+		}
 		if (ends) {
 			bisect_ends(vals[0].v, vals[0].nr, vals[1].v,
 				    vals[1].nr, rule->higher_better, alpha_look,
@@ -323,13 +327,15 @@ int bisect_check_ends(size_t good, size_t bad, const struct bisect_rule *rule,
 		      struct strbuf *err)
 {
 	const size_t slots[2] = {good, bad};
+	int r;
 
 	e->kind = BISECT_ENDS;
 	e->commit = bad;
 	e->alpha = alpha;
 	e->same_as = -1;
-	if (sequential(slots, 2, true, rule, alpha, ops, look, &e->units, err))
-		return -1;
+	r = sequential(slots, 2, true, rule, alpha, ops, look, &e->units, err);
+	if (r)
+		return r;
 	e->verdict = look->verdict;
 	e->p = look->p;
 	e->pos = look->pos;
@@ -343,13 +349,15 @@ int bisect_decide(size_t good, size_t c, size_t bad,
 {
 	const size_t slots[4] = {good, c, bad, c};
 	struct bisect_look look;
+	int r;
 
 	e->commit = c;
 	e->alpha = alpha;
 	e->same_as = -1;
-	if (sequential(slots, 4, false, rule, alpha, ops, &look, &e->units,
-		       err))
-		return -1;
+	r = sequential(slots, 4, false, rule, alpha, ops, &look, &e->units,
+		       err);
+	if (r)
+		return r;
 	e->verdict = look.verdict;
 	e->p = look.p;
 	e->pos = look.pos;

@@ -142,7 +142,9 @@ struct bisect_ops {
 	/*
 	 * Run `rounds` rounds of the slots in order (commit indexes, a
 	 * commit may come twice), each unit value of slot s appended to
-	 * vals[s]. A slot may get fewer values (failed iterations).
+	 * vals[s]. A slot may get fewer values (failed iterations). 1: the
+	 * batch is not measured yet (a search that goes on across boots of
+	 * this machine); the search stops there and says so (below).
 	 */
 	int (*measure)(void *ctx, const size_t *slots, size_t slots_nr,
 		       size_t rounds, struct bisect_values *vals,
@@ -191,7 +193,11 @@ void bisect_result_release(struct bisect_result *res);
  * Search n >= 2 commits with ops under rule into res (zeroed by the
  * caller; release it also after a failure, its log says how far it
  * got). The ends must build; a commit whose image's hash equals one
- * measured already takes that commit's verdict unmeasured.
+ * measured already takes that commit's verdict unmeasured. Returns 1
+ * when a measure hook said its batch is not measured yet: res holds the
+ * log up to there. The search is a function of the builds and the
+ * values measured, so a search run again with the batches measured so
+ * far given back in order takes the same steps and asks for the next.
  */
 int bisect_run(size_t n, const struct bisect_rule *rule,
 	       const struct bisect_ops *ops, struct bisect_result *res,
@@ -201,7 +207,8 @@ int bisect_run(size_t n, const struct bisect_rule *rule,
  * The decisions of bisect_run() on their own (mmcmp bisect-step), at
  * level alpha (the decision's share): the ends check of good and bad
  * into *e and *look, and the classification of commit c against them
- * into *e. Neither builds: e->hash is the caller's.
+ * into *e. Neither builds: e->hash is the caller's. 1 as the measure
+ * hook gave it.
  */
 int bisect_check_ends(size_t good, size_t bad, const struct bisect_rule *rule,
 		      double alpha, const struct bisect_ops *ops,

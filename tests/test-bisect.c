@@ -309,6 +309,167 @@ static void test_simulation(void)
 	   units[0][0] / REPEATS, units[1][0] / REPEATS);
 }
 
+/*
+ * The batches of a search as they were measured, served back in order
+ * by replay_measure() to a search run again, which stops at the first
+ * batch not served (the next a search across boots has to measure).
+ */
+struct recorded {
+	struct fake *f; /* draws the values when recording */
+	size_t slots[64][4], slots_nr[64], rounds[64];
+	struct bisect_values vals[64][4];
+	size_t nr, serve, limit;   /* recorded; served; served at most */
+	size_t asked[4], asked_nr; /* the batch the replay asked for */
+};
+
+static int recorded_build(void *ctx, size_t i, char hash[65],
+			  struct strbuf *err)
+{
+	return fake_build(((struct recorded *)ctx)->f, i, hash, err);
+}
+
+static int record_measure(void *ctx, const size_t *slots, size_t slots_nr,
+			  size_t rounds, struct bisect_values *vals,
+			  struct strbuf *err)
+{
+	struct recorded *r = ctx;
+	struct bisect_values got[4] = {{0}};
+	size_t k = r->nr++;
+
+	if (k >= 64 || fake_measure(r->f, slots, slots_nr, rounds, got, err))
+		return -1;
+	memcpy(r->slots[k], slots, slots_nr * sizeof(*slots));
+	r->slots_nr[k] = slots_nr;
+	r->rounds[k] = rounds;
+	for (size_t s = 0; s < slots_nr; s++) {
+		for (size_t i = 0; i < got[s].nr; i++) {
+			bisect_values_add(&vals[s], got[s].v[i]);
+			bisect_values_add(&r->vals[k][s], got[s].v[i]);
+		}
+		free(got[s].v);
+	}
+	return 0;
+}
+
+static int replay_measure(void *ctx, const size_t *slots, size_t slots_nr,
+			  size_t rounds, struct bisect_values *vals,
+			  struct strbuf *err)
+{
+	struct recorded *r = ctx;
+	size_t k = r->serve++;
+
+	if (k >= r->nr || k >= r->limit) {
+		memcpy(r->asked, slots, slots_nr * sizeof(*slots));
+		r->asked_nr = slots_nr;
+		return 1;
+	}
+	if (slots_nr != r->slots_nr[k] || rounds != r->rounds[k] ||
+	    memcmp(slots, r->slots[k], slots_nr * sizeof(*slots)))
+		return error_addf(err, "batch %zu asked for other slots", k);
+	for (size_t s = 0; s < slots_nr; s++)
+		for (size_t i = 0; i < r->vals[k][s].nr; i++)
+			bisect_values_add(&vals[s], r->vals[k][s].v[i]);
+	return 0;
+}
+
+static bool same_log(const struct bisect_result *a,
+		     const struct bisect_result *b, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (a->log[i].kind != b->log[i].kind ||
+		    a->log[i].commit != b->log[i].commit ||
+		    a->log[i].verdict != b->log[i].verdict ||
+		    a->log[i].units != b->log[i].units ||
+		    !(a->log[i].p == b->log[i].p || isnan(a->log[i].p)))
+			return false;
+	return true;
+}
+
+/*
+ * A search taken up again from the batches measured so far, as one
+ * across the machine's boots is at every resume: with the first k
+ * batches given back it takes the same steps and asks for batch k, its
+ * log a prefix of the whole search's; with all of them it ends as the
+ * search did. Seeded searches with a culprit, with skips, and A/A.
+ */
+static void test_resume(void)
+{
+	static const size_t broken[] = {20, 21};
+	struct bisect_rule rule = BISECT_RULE_INIT;
+	struct {
+		struct fake f;
+		const char *what;
+	} cases[] = {
+		{{.rng = {91}, .culprit = 23, .shift = 0.05, .sd = 0.02},
+		 "culprit 23"},
+		{{.rng = {92},
+		  .culprit = 22,
+		  .shift = 0.05,
+		  .sd = 0.01,
+		  .broken = broken,
+		  .broken_nr = 2,
+		  .pair = 3},
+		 "skips and shared binaries"},
+		{{.rng = {93}, .sd = 0.02}, "A/A"},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		static struct recorded r;
+		struct bisect_ops rec = {recorded_build, record_measure, NULL,
+					 &r};
+		struct bisect_ops rep = {recorded_build, replay_measure, NULL,
+					 &r};
+		struct bisect_result full = {0};
+		struct strbuf err = STRBUF_INIT;
+		bool prefix = true, asked = true;
+		int ret;
+
+		memset(&r, 0, sizeof(r));
+		r.f = &cases[i].f;
+		ret = bisect_run(64, &rule, &rec, &full, &err);
+		for (size_t k = 0; !ret && k < r.nr; k++) {
+			struct bisect_result part = {0};
+
+			r.serve = 0;
+			r.limit = k;
+			r.asked_nr = 0;
+			if (bisect_run(64, &rule, &rep, &part, &err) != 1 ||
+			    part.log_nr > full.log_nr ||
+			    !same_log(&part, &full, part.log_nr))
+				prefix = false;
+			if (r.asked_nr != r.slots_nr[k] ||
+			    memcmp(r.asked, r.slots[k],
+				   r.slots_nr[k] * sizeof(size_t)))
+				asked = false;
+			bisect_result_release(&part);
+		}
+		ok(!ret && r.nr > 1 && prefix,
+		   "%s: taken up after each of its %zu batches, the same steps",
+		   cases[i].what, r.nr);
+		ok(asked, "%s: and each time it asks for the next batch",
+		   cases[i].what);
+		{
+			struct bisect_result again = {0};
+
+			r.serve = 0;
+			r.limit = SIZE_MAX;
+			ret = bisect_run(64, &rule, &rep, &again, &err);
+			ok(!ret && again.outcome == full.outcome &&
+				   again.culprit == full.culprit &&
+				   again.log_nr == full.log_nr &&
+				   same_log(&again, &full, full.log_nr),
+			   "%s: with every batch given back it ends as it did (%s)",
+			   cases[i].what, bisect_outcome_name(again.outcome));
+			bisect_result_release(&again);
+		}
+		for (size_t k = 0; k < r.nr; k++)
+			for (size_t s = 0; s < 4; s++)
+				free(r.vals[k][s].v);
+		bisect_result_release(&full);
+		strbuf_release(&err);
+	}
+}
+
 /* The log in the store: a bisection, its steps in order, its outcome. */
 static void test_store(void)
 {
@@ -378,6 +539,7 @@ int main(void)
 	test_verdicts();
 	test_budget();
 	test_skips();
+	test_resume();
 	test_simulation();
 	done_testing();
 	return exit_status();
