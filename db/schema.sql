@@ -281,7 +281,9 @@ CREATE TABLE iteration_perf (
 -- measured, the one-sided p, the position between the ends (0 good, 1
 -- bad), the share of alpha spent, the image's SHA-256 (NULL: it does
 -- not build) and the commit of the identical image whose verdict it
--- took (same_as). Its runs are ordinary runs labelled bisect-COMMIT.
+-- took (same_as); from 0014, note: what happened to the boots that gave
+-- it no unit value (NULL: nothing). Its runs are ordinary runs labelled
+-- bisect-COMMIT.
 CREATE TABLE bisect (
 	id INTEGER PRIMARY KEY,
 	started_at TEXT NOT NULL,
@@ -311,7 +313,27 @@ CREATE TABLE bisect_step (
 	alpha REAL NOT NULL,
 	image_sha256 TEXT,
 	same_as TEXT,
+	note TEXT,
 	PRIMARY KEY (bisect_id, step)
+) STRICT;
+
+-- A bisection on the machine itself (0014): its campaign, whose boots are
+-- its batches', and what each resume needs to take the search up again:
+-- the build command, the image and initrd (NULL: none) it makes, the
+-- kernels' command line additions, the builds' directory, the margin,
+-- rounds per batch and batches per decision.
+CREATE TABLE bisect_machine (
+	bisect_id INTEGER PRIMARY KEY REFERENCES bisect (id) ON DELETE CASCADE,
+	campaign_id INTEGER NOT NULL UNIQUE
+		REFERENCES campaign (id) ON DELETE CASCADE,
+	build TEXT NOT NULL,
+	image TEXT NOT NULL,
+	initrd TEXT,
+	append TEXT,
+	workdir TEXT NOT NULL,
+	margin_pct REAL NOT NULL,
+	rounds INTEGER NOT NULL,
+	max_batches INTEGER NOT NULL
 ) STRICT;
 
 -- Profiles (0012, src/profile.h): the call-graph samples of the extra,

@@ -342,6 +342,10 @@ enum campaign_action campaign_decide(struct campaign *c,
 			break;
 		}
 	}
+	if (c->open) {
+		*boot = c->boots_nr;
+		return CAMPAIGN_EXTEND;
+	}
 	c->state = CAMPAIGN_DONE;
 	c->state_changed = true;
 	c->ended_at = now->now;
@@ -425,8 +429,11 @@ void campaign_describe(const struct campaign *c, double now, struct strbuf *out)
 		    "boots: %zu, %zu done, %zu failed, %zu interrupted, %zu "
 		    "to come",
 		    c->boots_nr, p.done, p.failed, p.interrupted, p.left);
-	if (c->state == CAMPAIGN_RUNNING && p.left && p.eta_s >= 0)
+	if (c->state == CAMPAIGN_RUNNING && p.left && p.eta_s >= 0 && !c->open)
 		strbuf_addf(out, ", about %.0f s more", p.eta_s);
+	if (c->state == CAMPAIGN_RUNNING && c->open)
+		strbuf_addstr(out, " in this batch; its bisection adds the "
+				   "next batch's as it goes on");
 	strbuf_addch(out, '\n');
 	for (size_t i = 0; i < c->boots_nr; i++) {
 		describe_boot(c, &c->boots[i], now, out);

@@ -68,6 +68,13 @@ struct campaign {
 	char *unit_path;		   /* the installed unit; NULL: none */
 	enum campaign_state state;
 	bool state_changed; /* by campaign_decide() */
+	/*
+	 * A bisection's campaign (mmcmp bisect with machine:): its id, 0
+	 * for none; open while the search goes on, which appends its
+	 * batches' boots as it asks for them.
+	 */
+	int64_t bisect_id;
+	bool open;
 	double started_at, ended_at;
 	struct campaign_boot *boots;
 	size_t boots_nr, boots_alloc;
@@ -141,6 +148,7 @@ enum campaign_action {
 	CAMPAIGN_RUN,	 /* run the iterations of boot `boot`, now ours */
 	CAMPAIGN_BOOT,	 /* boot `boot` (marked booting) */
 	CAMPAIGN_FINISH, /* every boot is over: remove the unit, go home */
+	CAMPAIGN_EXTEND, /* every boot is over, but the campaign is open */
 };
 
 /*
@@ -161,8 +169,10 @@ enum campaign_action {
  * - pending: the first is BOOT.
  * - done, failed, interrupted: skipped.
  *
- * After the last boot, FINISH (the campaign becomes done). A campaign
- * that is not running gives NONE.
+ * After the last boot, FINISH (the campaign becomes done); EXTEND when
+ * the campaign is open (its bisection goes on: the caller appends the
+ * boots of its next batch, or ends the search, and decides again), with
+ * *boot the number of boots. A campaign that is not running gives NONE.
  */
 enum campaign_action campaign_decide(struct campaign *c,
 				     const struct campaign_now *now,

@@ -38,7 +38,20 @@ void store_bisect_step_release(struct store_bisect_step *s)
 	free(s->verdict);
 	free(s->image_sha256);
 	free(s->same_as);
+	free(s->note);
 	memset(s, 0, sizeof(*s));
+}
+
+void store_bisect_machine_release(struct store_bisect_machine *m)
+{
+	if (!m)
+		return;
+	free(m->build);
+	free(m->image);
+	free(m->initrd);
+	free(m->append);
+	free(m->workdir);
+	memset(m, 0, sizeof(*m));
 }
 
 static int prepare(struct store *st, const char *sql, sqlite3_stmt **stmt,
@@ -125,9 +138,10 @@ int store_bisect_add_step(struct store *st, int64_t id,
 {
 	static const char sql[] =
 		"INSERT INTO bisect_step (bisect_id, step, kind, commit_hash,"
-		" verdict, units, p, pos, alpha, image_sha256, same_as)"
+		" verdict, units, p, pos, alpha, image_sha256, same_as, note)"
 		" VALUES (?1, (SELECT count(*) FROM bisect_step"
-		" WHERE bisect_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+		" WHERE bisect_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+		" ?11)";
 	sqlite3_stmt *stmt = NULL;
 	int ret = -1;
 
@@ -142,6 +156,7 @@ int store_bisect_add_step(struct store *st, int64_t id,
 	    sqlite3_bind_double(stmt, 8, s->alpha) ||
 	    store_bind_text(stmt, 9, s->image_sha256) ||
 	    store_bind_text(stmt, 10, s->same_as) ||
+	    store_bind_text(stmt, 11, s->note) ||
 	    sqlite3_step(stmt) != SQLITE_DONE) {
 		store_fail(st, err, "store a step of bisection %" PRId64, id);
 		goto out;
@@ -165,7 +180,8 @@ int store_bisect_steps(struct store *st, int64_t id,
 {
 	static const char sql[] =
 		"SELECT step, kind, commit_hash, verdict, units, p, pos, alpha,"
-		" image_sha256, same_as FROM bisect_step WHERE bisect_id = ?1"
+		" image_sha256, same_as, note FROM bisect_step"
+		" WHERE bisect_id = ?1"
 		" ORDER BY step";
 	sqlite3_stmt *stmt = NULL;
 	size_t alloc = 0;
@@ -194,6 +210,7 @@ int store_bisect_steps(struct store *st, int64_t id,
 		s->alpha = column_real(stmt, 7);
 		s->image_sha256 = store_column_strdup(stmt, 8);
 		s->same_as = store_column_strdup(stmt, 9);
+		s->note = store_column_strdup(stmt, 10);
 	}
 	if (r != SQLITE_DONE) {
 		store_fail(st, err, "read bisection %" PRId64, id);
@@ -223,6 +240,125 @@ int store_bisect_finish(struct store *st, int64_t id, const char *outcome,
 		goto out;
 	}
 	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+static int bisect_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	struct store_bisect *b = data;
+
+	(void)err;
+	b->id = sqlite3_column_int64(stmt, 0);
+	b->started_at = store_column_strdup(stmt, 1);
+	b->repo = store_column_strdup(stmt, 2);
+	b->good = store_column_strdup(stmt, 3);
+	b->bad = store_column_strdup(stmt, 4);
+	b->operation = store_column_strdup(stmt, 5);
+	b->config_hash = store_column_strdup(stmt, 6);
+	b->alpha = sqlite3_column_double(stmt, 7);
+	b->outcome = store_column_strdup(stmt, 8);
+	b->culprit = store_column_strdup(stmt, 9);
+	return 1;
+}
+
+int store_bisect_get(struct store *st, int64_t id, struct store_bisect *b,
+		     struct strbuf *err)
+{
+	static const char sql[] =
+		"SELECT id, started_at, repo, good, bad, operation, config_hash,"
+		" alpha, outcome, culprit FROM bisect WHERE id = ?1";
+	sqlite3_stmt *stmt = NULL;
+	int ret = -1;
+
+	store_bisect_release(b);
+	if (prepare(st, sql, &stmt, err))
+		goto out;
+	if (sqlite3_bind_int64(stmt, 1, id)) {
+		store_fail(st, err, "read bisection %" PRId64, id);
+		goto out;
+	}
+	ret = store_each_row(st, stmt, bisect_row, b, err,
+			     "read bisection %" PRId64, id);
+out:
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+int store_bisect_machine_add(struct store *st,
+			     const struct store_bisect_machine *m,
+			     struct strbuf *err)
+{
+	static const char sql[] =
+		"INSERT INTO bisect_machine (bisect_id, campaign_id, build,"
+		" image, initrd, append, workdir, margin_pct, rounds,"
+		" max_batches) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+	sqlite3_stmt *stmt = NULL;
+	int ret = -1;
+
+	if (prepare(st, sql, &stmt, err))
+		goto out;
+	if (sqlite3_bind_int64(stmt, 1, m->bisect_id) ||
+	    sqlite3_bind_int64(stmt, 2, m->campaign_id) ||
+	    store_bind_text(stmt, 3, m->build) ||
+	    store_bind_text(stmt, 4, m->image) ||
+	    store_bind_text(stmt, 5, m->initrd) ||
+	    store_bind_text(stmt, 6, m->append) ||
+	    store_bind_text(stmt, 7, m->workdir) ||
+	    sqlite3_bind_double(stmt, 8, m->margin_pct) ||
+	    sqlite3_bind_int64(stmt, 9, m->rounds) ||
+	    sqlite3_bind_int64(stmt, 10, m->max_batches) ||
+	    sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, err, "store bisection %" PRId64 "'s campaign",
+			   m->bisect_id);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+static int machine_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	struct store_bisect_machine *m = data;
+
+	(void)err;
+	m->bisect_id = sqlite3_column_int64(stmt, 0);
+	m->campaign_id = sqlite3_column_int64(stmt, 1);
+	m->build = store_column_strdup(stmt, 2);
+	m->image = store_column_strdup(stmt, 3);
+	m->initrd = store_column_strdup(stmt, 4);
+	m->append = store_column_strdup(stmt, 5);
+	m->workdir = store_column_strdup(stmt, 6);
+	m->margin_pct = sqlite3_column_double(stmt, 7);
+	m->rounds = sqlite3_column_int64(stmt, 8);
+	m->max_batches = sqlite3_column_int64(stmt, 9);
+	return 1;
+}
+
+int store_bisect_machine_get(struct store *st, int64_t campaign_id,
+			     struct store_bisect_machine *m, struct strbuf *err)
+{
+	static const char sql[] =
+		"SELECT bisect_id, campaign_id, build, image, initrd, append,"
+		" workdir, margin_pct, rounds, max_batches FROM bisect_machine"
+		" WHERE campaign_id = ?1";
+	sqlite3_stmt *stmt = NULL;
+	int ret = -1;
+
+	store_bisect_machine_release(m);
+	if (prepare(st, sql, &stmt, err))
+		goto out;
+	if (sqlite3_bind_int64(stmt, 1, campaign_id)) {
+		store_fail(st, err, "read the bisection of campaign %" PRId64,
+			   campaign_id);
+		goto out;
+	}
+	ret = store_each_row(st, stmt, machine_row, m, err,
+			     "read the bisection of campaign %" PRId64,
+			     campaign_id);
 out:
 	sqlite3_finalize(stmt);
 	return ret;

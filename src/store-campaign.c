@@ -156,6 +156,66 @@ out:
 	return store_tx_close(st, &tx, ret, err);
 }
 
+/* The boots of campaign id into *nr, -1 when it is not running. */
+static int count_boots(struct store *st, int64_t id, int64_t *nr,
+		       struct strbuf *err)
+{
+	static const char sql[] =
+		"SELECT CASE WHEN state = 'running' THEN (SELECT count(*)"
+		" FROM campaign_boot WHERE campaign_id = ?1) ELSE -1 END"
+		" FROM campaign WHERE id = ?1";
+	sqlite3_stmt *stmt = prepare(st, sql);
+	int ret = 0, r = SQLITE_ERROR;
+
+	*nr = -1;
+	if (stmt && !sqlite3_bind_int64(stmt, 1, id))
+		r = sqlite3_step(stmt);
+	if (r == SQLITE_ROW)
+		*nr = sqlite3_column_int64(stmt, 0);
+	else if (r != SQLITE_DONE)
+		ret = store_fail(st, err,
+				 "count the boots of campaign %" PRId64, id);
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+int store_campaign_add_boots(struct store *st, struct campaign *c, size_t from,
+			     bool *conflict, struct strbuf *err)
+{
+	struct strbuf cmdline = STRBUF_INIT;
+	struct store_tx tx;
+	int64_t nr = -1;
+	int ret = -1;
+
+	*conflict = false;
+	if (store_tx_open(st, true, &tx, err))
+		return -1;
+	if (count_boots(st, c->id, &nr, err))
+		goto out;
+	ret = -1;
+	if (nr != (int64_t)from) {
+		*conflict = true;
+		goto out;
+	}
+	for (size_t i = from; i < c->boots_nr; i++) {
+		struct campaign_boot *b = &c->boots[i];
+
+		campaign_cmdline(c->home_cmdline, b->append, c->id, b->number,
+				 &cmdline);
+		free(b->cmdline);
+		b->cmdline = strbuf_detach(&cmdline, NULL);
+		b->state = CAMPAIGN_BOOT_PENDING;
+		if (insert_boot(st, c->id, b, err))
+			goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&cmdline);
+	if (*conflict)
+		return store_tx_close(st, &tx, -1, NULL), 0;
+	return store_tx_close(st, &tx, ret, err);
+}
+
 static double column_time(sqlite3_stmt *stmt, int i)
 {
 	return sqlite3_column_type(stmt, i) == SQLITE_NULL
@@ -185,6 +245,8 @@ static int campaign_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 				  c->id);
 	c->started_at = column_time(stmt, 11);
 	c->ended_at = column_time(stmt, 12);
+	c->bisect_id = sqlite3_column_int64(stmt, 13);
+	c->open = sqlite3_column_int(stmt, 14) != 0;
 	return 1;
 }
 
@@ -248,8 +310,11 @@ int store_campaign_load(struct store *st, int64_t id, struct campaign *c,
 	static const char sql[] =
 		"SELECT id, label, config_path, config_text, method, settle_s,"
 		" boot_timeout_s, home_release, home_cmdline, unit_path, state,"
-		" started_at, ended_at FROM campaign"
-		" WHERE (?1 = 0 OR id = ?1)"
+		" started_at, ended_at, (SELECT m.bisect_id FROM bisect_machine m"
+		" WHERE m.campaign_id = campaign.id), EXISTS (SELECT 1"
+		" FROM bisect_machine m JOIN bisect b ON b.id = m.bisect_id"
+		" WHERE m.campaign_id = campaign.id AND b.outcome IS NULL)"
+		" FROM campaign WHERE (?1 = 0 OR id = ?1)"
 		" ORDER BY ?1 = 0 AND state = 'running' DESC, id DESC LIMIT 1";
 	sqlite3_stmt *stmt = NULL;
 	struct store_tx tx;
@@ -357,6 +422,29 @@ out:
 		c->state_changed = false;
 	}
 	return ret;
+}
+
+int store_campaign_boot_run(struct store *st, const struct campaign_boot *b,
+			    int64_t *run_id, struct strbuf *err)
+{
+	static const char sql[] =
+		"SELECT run_id FROM boot WHERE number = ?1 AND kernel = ?2"
+		" AND append = ?3 ORDER BY run_id LIMIT 1";
+	sqlite3_stmt *stmt = prepare(st, sql);
+	int r = SQLITE_ERROR;
+
+	*run_id = 0;
+	if (stmt && !sqlite3_bind_int64(stmt, 1, b->number) &&
+	    !store_bind_text(stmt, 2, b->kernel) &&
+	    !store_bind_text(stmt, 3, b->cmdline))
+		r = sqlite3_step(stmt);
+	if (r == SQLITE_ROW)
+		*run_id = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	if (r != SQLITE_ROW && r != SQLITE_DONE)
+		return store_fail(st, err, "find the run of boot %ld",
+				  b->number);
+	return 0;
 }
 
 int store_campaign_set_unit(struct store *st, int64_t id, const char *path,

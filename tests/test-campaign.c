@@ -4,7 +4,8 @@
  * a resume decides what to do after a boot (a table of states and of
  * what the resume finds), and the store: a campaign kept and read back,
  * a second running one refused, and of two resumes claiming one boot
- * only the first winning.
+ * only the first winning; a bisection's campaign, open while its search
+ * goes on, extended batch by batch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "campaign-machine.h"
 #include "campaign.h"
 #include "kexec.h"
+#include "store-bisect.h"
 #include "store-campaign.h"
 #include "store.h"
 #include "strbuf.h"
@@ -254,6 +256,72 @@ static void test_decide(void)
 	}
 }
 
+/*
+ * A bisection's campaign is open while its search goes on: with every
+ * boot over the resume extends it (EXTEND, nothing changed, the boot
+ * index the number of boots) rather than finishing it; a pending boot
+ * still boots first, and the boot that came up is decided by the rules
+ * of any campaign before.
+ */
+static void test_decide_open(void)
+{
+	static const struct {
+		const char *what, *states, *boot_id, *cmdline;
+		enum campaign_action act;
+		size_t boot;
+		const char *after;
+	} cases[] = {
+		{"a bisection without boots yet: extend", "", "home", "root=x",
+		 CAMPAIGN_EXTEND, 0, ""},
+		{"its batch over: extend, not finish", "ddfi", "new", "root=x",
+		 CAMPAIGN_EXTEND, 4, "ddfi"},
+		{"its boots appended: the first pending boots", "ddp", "new",
+		 "root=x", CAMPAIGN_BOOT, 2, "ddb"},
+		{"its last boot never came up: failed, then extend", "db",
+		 "home", "root=x", CAMPAIGN_EXTEND, 2, "df"},
+		{"its last boot came up: run it", "db", "new",
+		 "mmcmp.campaign=1 mmcmp.boot=2", CAMPAIGN_RUN, 1, "dr"},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct campaign c = CAMPAIGN_INIT;
+		bool alive = false;
+		struct campaign_now now = {
+			.now = 1100,
+			.boot_id = cases[i].boot_id,
+			.release = "6.1",
+			.cmdline = cases[i].cmdline,
+			.pid = 77,
+			.image_sha256 = "aa",
+			.alive = alive_if_42,
+			.ctx = &alive,
+		};
+		char after[16] = {0};
+		size_t boot = SIZE_MAX;
+		enum campaign_action act;
+
+		decide_campaign(&c, cases[i].states, "");
+		c.bisect_id = 3;
+		c.open = true;
+		act = campaign_decide(&c, &now, &boot);
+		for (size_t j = 0; j < c.boots_nr; j++)
+			after[j] = state_letters[c.boots[j].state];
+		ok(act == cases[i].act && boot == cases[i].boot &&
+			   !strcmp(after, cases[i].after) &&
+			   c.state == CAMPAIGN_RUNNING && !c.state_changed,
+		   "%s (action %d, boot %zu, %s)", cases[i].what, (int)act,
+		   boot, after);
+		if (i == 1) {
+			c.open = false;
+			ok(campaign_decide(&c, &now, &boot) ==
+					   CAMPAIGN_FINISH &&
+				   c.state == CAMPAIGN_DONE,
+			   "once the search has ended, its campaign finishes");
+		}
+		campaign_release(&c);
+	}
+}
+
 /* A campaign of two kernels x 1 boot as `campaign start` makes it. */
 static void store_campaign_fill(struct campaign *c)
 {
@@ -338,6 +406,89 @@ static void test_store(void)
 	campaign_release(&again);
 	campaign_release(&r1);
 	campaign_release(&r2);
+	store_close(st);
+	strbuf_release(&err);
+}
+
+/*
+ * A bisection's campaign in the store: recorded without boots, tied to
+ * its bisection, open until the bisection has an outcome; its batches
+ * appended from the number of boots the resume read, which a second
+ * resume that read as many finds taken.
+ */
+static void test_store_bisection(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store *st = store_open(":memory:", &err);
+	struct campaign c = CAMPAIGN_INIT, r = CAMPAIGN_INIT;
+	char repo[] = "r", good[] = "g", bad[] = "b", op[] = "op", hash[] = "h",
+	     build[] = "make", image[] = "bzImage", work[] = "/w";
+	struct store_bisect b = {.repo = repo,
+				 .good = good,
+				 .bad = bad,
+				 .operation = op,
+				 .config_hash = hash,
+				 .alpha = 0.05};
+	struct store_bisect_machine m = {.build = build,
+					 .image = image,
+					 .workdir = work,
+					 .rounds = 2,
+					 .max_batches = 8},
+				    got = {0};
+	bool conflict = true;
+	int64_t bid = 0;
+
+	if (!ok(st != NULL, "a store in memory"))
+		return;
+	c.label = xstrdup("bisect");
+	c.config_path = xstrdup("c.yaml");
+	c.config_text = xstrdup("name: c\n");
+	c.boot_timeout_s = 600;
+	c.home_release = xstrdup("6.0");
+	c.home_cmdline = xstrdup("BOOT_IMAGE=/vmlinuz root=x");
+	c.started_at = 1000;
+	ok(!store_bisect_create(st, &b, &bid, &err) &&
+		   !store_campaign_add(st, &c, &err) && c.id == 1,
+	   "a bisection and its campaign, without boots: %s", err.buf);
+	m.bisect_id = bid;
+	m.campaign_id = c.id;
+	ok(!store_bisect_machine_add(st, &m, &err) &&
+		   !store_bisect_machine_get(st, c.id, &got, &err) &&
+		   got.bisect_id == bid && !strcmp(got.build, "make") &&
+		   !got.initrd && got.rounds == 2 && got.max_batches == 8,
+	   "tied to each other, with what a resume needs: %s", err.buf);
+	ok(!store_campaign_load(st, 0, &r, &err) && r.bisect_id == bid &&
+		   r.open && r.boots_nr == 0,
+	   "read back, it is the bisection's and open");
+	for (size_t i = 0; i < 2; i++) {
+		struct campaign_boot *nb;
+
+		ALLOC_GROW(r.boots, r.boots_nr + 1, r.boots_alloc);
+		nb = &r.boots[r.boots_nr++];
+		memset(nb, 0, sizeof(*nb));
+		nb->number = (long)i + 1;
+		nb->kernel = xstrdup(i ? "c2" : "c1");
+		nb->image = xstrdup("/w/c/bzImage");
+		nb->image_sha256 = xstrdup("aa");
+	}
+	ok(!store_campaign_add_boots(st, &r, 0, &conflict, &err) && !conflict,
+	   "a batch's boots appended: %s", err.buf);
+	ok(!store_campaign_add_boots(st, &r, 0, &conflict, &err) && conflict,
+	   "a second resume that read no boots finds them taken");
+	campaign_release(&r);
+	ok(!store_campaign_load(st, 1, &r, &err) && r.boots_nr == 2 &&
+		   r.boots[1].state == CAMPAIGN_BOOT_PENDING &&
+		   !strcmp(r.boots[1].cmdline, "root=x mmcmp.campaign=1 "
+					       "mmcmp.boot=2"),
+	   "they read back pending, with their tokens");
+	campaign_release(&r);
+	ok(!store_bisect_finish(st, bid, "found", "c2", &err) &&
+		   !store_campaign_load(st, 1, &r, &err) && !r.open &&
+		   r.bisect_id == bid,
+	   "once the bisection has its outcome, its campaign is closed");
+	store_bisect_machine_release(&got);
+	campaign_release(&c);
+	campaign_release(&r);
 	store_close(st);
 	strbuf_release(&err);
 }
@@ -537,7 +688,9 @@ int main(void)
 	test_schedule();
 	test_cmdline();
 	test_decide();
+	test_decide_open();
 	test_store();
+	test_store_bisection();
 	done_testing();
 	return exit_status();
 }

@@ -26,7 +26,7 @@
 #include "uuid.h"
 
 /* The schema the migrations reach: one per file in db/migrations. */
-#define SCHEMA_VERSION 13
+#define SCHEMA_VERSION 14
 
 extern char **environ;
 
@@ -1066,6 +1066,7 @@ static void test_open_kinds(void)
 		    " ALTER TABLE iteration_monitor DROP COLUMN vmstat_end;"
 		    " ALTER TABLE iteration DROP COLUMN boot; DROP TABLE boot;"
 		    " DROP TABLE iteration_perf;"
+		    " DROP TABLE bisect_machine;"
 		    " DROP TABLE bisect_step; DROP TABLE bisect;"
 		    " DROP TABLE campaign_boot; DROP TABLE campaign;"
 		    " DROP TABLE profile;"
