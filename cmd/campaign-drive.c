@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bisect-cmd.h"
 #include "campaign-machine.h"
 #include "campaign-run.h"
 #include "campaign.h"
@@ -160,6 +161,10 @@ int campaign_drive(struct store **st, bool quiet, const char *db)
 		}
 		if (act == CAMPAIGN_BOOT) {
 			ret = boot(st, &c, bi, db);
+			continue;
+		}
+		if (act == CAMPAIGN_EXTEND) {
+			ret = bisect_machine_resume(*st, &c);
 			continue;
 		}
 		/*

@@ -47,7 +47,8 @@ static int step_main(int argc, char **argv)
 	struct strbuf err = STRBUF_INIT, say = STRBUF_INIT;
 	struct run_signals sigs;
 	enum bisect_step_outcome o = BISECT_STEP_STOP;
-	int ret = bisect_drive_begin(&cmd_bisect_step, argc, argv, &d, &err);
+	int ret = bisect_drive_begin(&cmd_bisect_step, argc, argv, &d, NULL,
+				     &err);
 
 	/*
 	 * Bad options too stop git: the 2 every other command exits with

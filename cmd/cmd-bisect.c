@@ -22,8 +22,9 @@ static const char bisect_usage[] =
 	"ends are checked first; each step runs the candidate interleaved with\n"
 	"both ends until it is good-like or bad-like; the culprit is verified.\n"
 	"With vm: in CONFIG, PATH is a kernel, booted in QEMU guests, a unit\n"
-	"a boot. Runs are labelled bisect-COMMIT; the log is stored\n"
-	"(docs/bisect.md).\n"
+	"a boot; with machine:, booted on this machine by kexec, the search\n"
+	"going on after each boot from the database (mmcmp campaign resume).\n"
+	"Runs are labelled bisect-COMMIT; the log is stored (docs/bisect.md).\n"
 	"\n"
 	"Exit status: 0 a culprit found and verified, 1 none (no regression\n"
 	"between the ends, an unverified or ambiguous culprit, a failure), 2\n"
@@ -31,10 +32,10 @@ static const char bisect_usage[] =
 
 struct bisect_args {
 	const char *good, *bad, *operation, *build, *image, *repo, *work;
-	const char *append;
+	const char *append, *initrd, *unit_dir;
 	double alpha, margin_pct;
 	int rounds, max_batches;
-	bool quiet;
+	bool quiet, check, no_unit;
 };
 
 const struct cmd_option bisect_option_table[] = {
@@ -54,6 +55,18 @@ const struct cmd_option bisect_option_table[] = {
 	OPT_STRING(
 		"append", 0, struct bisect_args, append, "ARGS",
 		"with vm: in CONFIG, where the images are kernels: added to their command line"),
+	OPT_STRING(
+		"initrd", 0, struct bisect_args, initrd, "PATH",
+		"with machine: in CONFIG: the initrd the build makes, booted with the image"),
+	OPT_FLAG(
+		"check", 0, struct bisect_args, check, true,
+		"with machine: in CONFIG: check, print the plan and the unit; build, boot and store nothing"),
+	OPT_FLAG(
+		"no-unit", 0, struct bisect_args, no_unit, true,
+		"with machine: in CONFIG: install no systemd unit; something else runs mmcmp campaign resume after every boot"),
+	OPT_STRING(
+		"unit-dir", 0, struct bisect_args, unit_dir, "DIR",
+		"with machine: in CONFIG: the systemd unit directory (default /etc/systemd/system)"),
 	OPT_STRING("builds-from", 0, struct bisect_args, repo, "DIR",
 		   "the git repository (default: .)"),
 	OPT_STRING(
@@ -126,6 +139,7 @@ static int parse_args(const struct cmd *cmd, int argc, char **argv,
 	d->build = a->build;
 	d->image = a->image;
 	d->append = a->append;
+	d->initrd = a->initrd;
 	d->operation = a->operation;
 	d->out = (struct bisect_drive_out){
 		.log = a->quiet ? NULL : out_log,
@@ -144,7 +158,8 @@ static int parse_args(const struct cmd *cmd, int argc, char **argv,
 
 /* Both commands' start: arguments, config, repository and store. */
 int bisect_drive_begin(const struct cmd *cmd, int argc, char **argv,
-		       struct bisect_drive *d, struct strbuf *err)
+		       struct bisect_drive *d, struct bisect_cmd_machine *mo,
+		       struct strbuf *err)
 {
 	struct bisect_args a = {0};
 	int ret = parse_args(cmd, argc, argv, &a, d);
@@ -155,8 +170,28 @@ int bisect_drive_begin(const struct cmd *cmd, int argc, char **argv,
 	if (bisect_drive_open(d, a.work, err))
 		return d->usage ? usage_error(cmd, "%s", err->buf)
 				: error("%s", err->buf);
+	if (d->machine && !mo)
+		return usage_error(cmd,
+				   "'%s' has machine:; %s does not boot "
+				   "this machine: use mmcmp bisect",
+				   d->config_path, cmd->name);
+	if (!d->machine && (a.check || a.no_unit || a.unit_dir))
+		return usage_error(cmd,
+				   "--%s is for a bisection on this "
+				   "machine, and '%s' has no machine:",
+				   a.check     ? "check"
+				   : a.no_unit ? "no-unit"
+					       : "unit-dir",
+				   d->config_path);
 	if (bisect_tree_commits(d->repo, a.good, a.bad, &d->commits, err))
 		return usage_error(cmd, "%s", err->buf);
+	if (d->machine) {
+		*mo = (struct bisect_cmd_machine){a.check, a.no_unit, a.quiet,
+						  a.unit_dir};
+		ret = bisect_machine_refuse(cmd, d, mo);
+		if (ret || mo->check)
+			return ret;
+	}
 	/* Only now: bad input leaves the database alone, even uncreated. */
 	d->st = store_open(mmcmp_db_path(), err);
 	if (!d->st)
@@ -166,8 +201,8 @@ int bisect_drive_begin(const struct cmd *cmd, int argc, char **argv,
 	return 0;
 }
 
-/* Say what the search found; the exit status. */
-static int report(const struct bisect_drive *d, const struct bisect_result *r)
+int bisect_cmd_report(const struct bisect_drive *d,
+		      const struct bisect_result *r)
 {
 	char *const *c = d->commits.v;
 	struct strbuf sb = STRBUF_INIT;
@@ -206,12 +241,17 @@ static int bisect_main(int argc, char **argv)
 				 .commits = STRVEC_INIT};
 	struct bisect_result res = {0};
 	struct bisect_ops ops;
+	struct bisect_cmd_machine mo = {0};
 	struct strbuf err = STRBUF_INIT;
 	struct run_signals sigs;
-	int ret = bisect_drive_begin(&cmd_bisect, argc, argv, &d, &err);
+	int ret = bisect_drive_begin(&cmd_bisect, argc, argv, &d, &mo, &err);
 
 	if (ret)
 		goto out;
+	if (d.machine) {
+		ret = bisect_machine_start(&d, &mo);
+		goto out;
+	}
 	fprintf(stderr,
 		"bisect: %zu commits, rows '%s' (%s is better), alpha %g\n",
 		d.commits.nr, d.operation,
@@ -238,7 +278,7 @@ static int bisect_main(int argc, char **argv)
 		ret = error("%s", err.buf);
 		goto out;
 	}
-	ret = report(&d, &res);
+	ret = bisect_cmd_report(&d, &res);
 out:
 	bisect_result_release(&res);
 	bisect_cmd_close(&d);

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bisect-cmd.h"
 #include "campaign-drive.h"
 #include "campaign-machine.h"
 #include "campaign.h"
@@ -235,11 +236,11 @@ static int status(struct store *st)
 		ret = error("%s", err.buf);
 		goto out;
 	}
-	if (!c.id)
-		printf("no campaign\n");
-	else
+	if (c.id)
 		campaign_describe(&c, (double)time(NULL), &out);
-	fputs(out.buf, stdout);
+	fputs(c.id ? out.buf : "no campaign\n", stdout);
+	if (c.bisect_id)
+		bisect_machine_status(st, &c);
 out:
 	campaign_release(&c);
 	strbuf_release(&err);

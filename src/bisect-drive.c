@@ -142,7 +142,10 @@ int bisect_drive_open(struct bisect_drive *d, const char *workdir,
 	int r;
 
 	d->usage = true;
-	if (config_load_file(&d->cfg, d->config_path, err))
+	if (d->config_text ? config_load_buffer(&d->cfg, d->config_path,
+						d->config_text,
+						strlen(d->config_text), err)
+			   : config_load_file(&d->cfg, d->config_path, err))
 		return -1;
 	if (d->cfg.builds_nr || d->cfg.kernels_nr)
 		return error_addf(
@@ -150,23 +153,29 @@ int bisect_drive_open(struct bisect_drive *d, const char *workdir,
 			"'%s' has %s of its own; bisect makes a build per commit",
 			d->config_path,
 			d->cfg.builds_nr ? "builds:" : "kernels:");
-	if (d->cfg.machine.set)
-		return error_addf(
-			err,
-			"'%s' has machine:; bisect boots the commits' kernels in QEMU guests (vm:), not on this machine",
-			d->config_path);
-	d->kernels = d->cfg.vm.set;
+	d->machine = d->cfg.machine.set;
+	d->kernels = d->cfg.vm.set || d->machine;
 	if (d->append && !d->kernels)
 		return error_addf(
 			err,
-			"--append is for kernels, and '%s' has no vm: to boot them in",
+			"--append is for kernels, and '%s' has no vm: or machine: to boot them in",
+			d->config_path);
+	if (d->initrd && !d->machine)
+		return error_addf(
+			err,
+			"--initrd is for kernels booted on this machine, and '%s' has no machine:",
+			d->config_path);
+	if (d->machine && d->cfg.machine.method != CONFIG_MACHINE_KEXEC)
+		return error_addf(
+			err,
+			"'%s': bisect boots the commits' kernels by kexec (machine: method kexec): method reboot needs a boot loader entry per kernel, which a commit's build does not make",
 			d->config_path);
 	if ((d->kernels && check_kernels(d, err)) || check_rows(d, err) ||
 	    make_workdir(d, workdir, err))
 		return -1;
 	d->usage = false;
 	d->workload_path = session_workload_path();
-	if (!d->kernels)
+	if (!d->cfg.vm.set)
 		return 0;
 	r = runner_find_program("qemu-system-x86_64", getenv("PATH"), NULL,
 				&qemu);
@@ -192,6 +201,35 @@ void bisect_drive_close(struct bisect_drive *d)
 	free(d->workdir);
 }
 
+/*
+ * With an initrd, what boots is the image and the initrd together: hash
+ * becomes the SHA-256 of the image's hash and the initrd's, so that
+ * commits are the same only when both are the same bytes. 1 when the
+ * build made no initrd.
+ */
+static int initrd_hash(const char *dir, const char *initrd, char hash[65],
+		       struct strbuf *why)
+{
+	struct strbuf path = STRBUF_INIT, bytes = STRBUF_INIT,
+		      ignored = STRBUF_INIT;
+	char both[2 * 64 + 1];
+	int r = 0;
+
+	strbuf_addf(&path, "%s/%s", dir, initrd);
+	if (strbuf_read_file(&bytes, path.buf, &ignored)) {
+		strbuf_addf(why, "the build made no '%s'", initrd);
+		r = 1;
+	} else {
+		memcpy(both, hash, 64);
+		sha256_hex(bytes.buf, bytes.len, both + 64);
+		sha256_hex(both, 128, hash);
+	}
+	strbuf_release(&path);
+	strbuf_release(&bytes);
+	strbuf_release(&ignored);
+	return r;
+}
+
 static int drive_build(void *ctx, size_t i, char hash[65], struct strbuf *err)
 {
 	struct bisect_drive *d = ctx;
@@ -210,6 +248,8 @@ static int drive_build(void *ctx, size_t i, char hash[65], struct strbuf *err)
 			strbuf_rtrim(&why);
 			r = 1;
 		}
+		if (!r && d->initrd)
+			r = initrd_hash(dir, d->initrd, hash, &why);
 		free(release);
 		free(dir);
 		strbuf_release(&path);
@@ -259,8 +299,8 @@ static double unit_mean(const struct bisect_drive *d,
  * the geometric mean over the rows of their k-th (the arithmetic one when a
  * value is <= 0).
  */
-static int collect(struct bisect_drive *d, int64_t id,
-		   struct bisect_values *out, struct strbuf *err)
+int bisect_drive_collect(struct bisect_drive *d, int64_t id,
+			 struct bisect_values *out, struct strbuf *err)
 {
 	struct run_data rd = {0};
 	double *logs = NULL, *sum = NULL;
@@ -428,7 +468,8 @@ static int drive_measure(void *ctx, const size_t *slots, size_t slots_nr,
 	if (!ret && session_status(s) == SESSION_INTERRUPTED)
 		ret = error_addf(err, "interrupted");
 	for (size_t b = 0; !ret && b < slots_nr; b++)
-		ret = collect(d, session_summary(s, b)->id, &vals[b], err);
+		ret = bisect_drive_collect(d, session_summary(s, b)->id,
+					   &vals[b], err);
 out:
 	session_free(s);
 	executor_free(ex);
@@ -443,16 +484,36 @@ static const char *commit_of(const struct bisect_drive *d, long i)
 	return i >= 0 ? d->commits.v[i] : NULL;
 }
 
+void bisect_drive_format_header(struct strbuf *out)
+{
+	strbuf_addf(out, "%-4s %-14s %-12s %-7s %6s %9s %5s %9s", "step",
+		    "kind", "commit", "verdict", "units", "p", "pos", "alpha");
+}
+
 void bisect_drive_header(const struct bisect_drive *d)
 {
 	struct strbuf line = STRBUF_INIT;
 
 	if (!d->out.log)
 		return;
-	strbuf_addf(&line, "%-4s %-14s %-12s %-7s %6s %9s %5s %9s", "step",
-		    "kind", "commit", "verdict", "units", "p", "pos", "alpha");
+	bisect_drive_format_header(&line);
 	d->out.log(d->out.ctx, line.buf);
 	strbuf_release(&line);
+}
+
+void bisect_drive_format_step(const struct store_bisect_step *row,
+			      struct strbuf *out)
+{
+	strbuf_addf(out, "%-4" PRId64 " %-14s %-12.12s %-7s %6" PRId64 " ",
+		    row->step, row->kind, row->commit, row->verdict,
+		    row->units);
+	if (row->units)
+		strbuf_addf(out, "%9.2g %5.2f %9.2g", row->p, row->pos,
+			    row->alpha);
+	else if (row->same_as)
+		strbuf_addf(out, "same binary as %.12s", row->same_as);
+	if (row->note)
+		strbuf_addf(out, "\n     %s", row->note);
 }
 
 static int drive_logged(void *ctx, const struct bisect_entry *e,
@@ -469,19 +530,20 @@ static int drive_logged(void *ctx, const struct bisect_entry *e,
 		.alpha = e->alpha,
 		.image_sha256 = e->hash[0] ? (char *)e->hash : NULL,
 		.same_as = (char *)commit_of(d, e->same_as),
+		.note = (char *)d->note,
 	};
 
 	if (d->out.log) {
 		struct strbuf line = STRBUF_INIT;
 
-		strbuf_addf(&line, "%-4zu %-14s %-12.12s %-7s %6zu ", d->steps,
-			    row.kind, row.commit, row.verdict, e->units);
-		if (e->units)
-			strbuf_addf(&line, "%9.2g %5.2f %9.2g", e->p, e->pos,
-				    e->alpha);
-		else if (row.same_as)
-			strbuf_addf(&line, "same binary as %.12s", row.same_as);
-		d->out.log(d->out.ctx, line.buf);
+		row.step = (int64_t)d->steps;
+		bisect_drive_format_step(&row, &line);
+		for (char *p = line.buf, *nl; p; p = nl ? nl + 1 : NULL) {
+			nl = strchr(p, '\n');
+			if (nl)
+				*nl = '\0';
+			d->out.log(d->out.ctx, p);
+		}
 		strbuf_release(&line);
 	}
 	d->steps++;

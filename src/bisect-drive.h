@@ -11,6 +11,7 @@
 #include "strvec.h"
 
 struct store;
+struct store_bisect_step;
 
 /*
  * bisect-drive: what `mmcmp bisect` and `mmcmp bisect-step` share: the
@@ -34,7 +35,12 @@ struct bisect_drive_out {
 struct bisect_drive {
 	const char *config_path, *repo, *build, *image, *operation;
 	const char *append; /* kernels: their command line additions, or NULL */
-	char *workdir;	    /* absolute */
+	const char *initrd; /* machine: the initrd the build makes, or NULL */
+	/* The config's text, read instead of config_path; NULL: read it. */
+	const char *config_text;
+	/* What the next line of the log says besides (its note); NULL: no. */
+	const char *note;
+	char *workdir; /* absolute */
 	struct bisect_drive_out out;
 	/* session_opts' stop and cut of every batch; may be NULL. */
 	volatile sig_atomic_t *stop, *cut;
@@ -46,21 +52,25 @@ struct bisect_drive {
 	int64_t bisect_id;     /* 0: the log is not stored */
 	size_t steps;	       /* lines of the log so far */
 	size_t warnings;       /* of the runs so far */
-	bool kernels;	       /* CONFIG has vm: each image boots in guests */
-	bool usage;	       /* the failure was the user's input (exit 2) */
-	bool parsed;	       /* the options were read */
+	bool kernels; /* CONFIG has vm: or machine:: each image boots */
+	bool machine; /* CONFIG has machine:: on this machine (bisect-machine.h)
+		       */
+	bool usage;   /* the failure was the user's input (exit 2) */
+	bool parsed;  /* the options were read */
 };
 
 /*
- * Load the config (no builds:, kernels: or machine: of its own), check
- * that the operation glob names rows of one direction, find the
- * repository and make the work directory (given, or GIT_DIR/mmcmp-bisect
- * when NULL). A config with vm: bisects kernels: each commit's image is
- * then a kernel booted in QEMU guests (with append on its command line),
- * a batch's rounds are boots, A C B C alternating, each running the
- * config's iterations, and a unit value is a boot's mean of its
- * iterations' means. The store is the caller's to open, once the input
- * is checked.
+ * Load the config (no builds: or kernels: of its own), check that the
+ * operation glob names rows of one direction, find the repository and
+ * make the work directory (given, or GIT_DIR/mmcmp-bisect when NULL). A
+ * config with vm: bisects kernels: each commit's image is then a kernel
+ * booted in QEMU guests (with append on its command line), a batch's
+ * rounds are boots, A C B C alternating, each running the config's
+ * iterations, and a unit value is a boot's mean of its iterations'
+ * means. With machine: instead the kernels boot on this machine
+ * (bisect-machine.h), with initrd when given, which is then hashed with
+ * the image. The store is the caller's to open, once the input is
+ * checked.
  */
 int bisect_drive_open(struct bisect_drive *d, const char *workdir,
 		      struct strbuf *err);
@@ -68,6 +78,14 @@ void bisect_drive_close(struct bisect_drive *d);
 
 /* The runs' warnings out.warning was not given (past the first few). */
 size_t bisect_drive_warnings_left(const struct bisect_drive *d);
+
+/*
+ * Append the unit values of stored run id to out: per chosen row each
+ * iteration's mean (with kernels, each boot's mean of those), the k-th
+ * unit the geometric mean of the rows' k-th.
+ */
+int bisect_drive_collect(struct bisect_drive *d, int64_t id,
+			 struct bisect_values *out, struct strbuf *err);
 
 /* The hooks, with d as their ctx. */
 void bisect_drive_ops(struct bisect_drive *d, struct bisect_ops *ops);
@@ -89,7 +107,16 @@ int bisect_drive_start(struct bisect_drive *d, bool resume, struct strbuf *err);
 void bisect_drive_say_ends(const struct bisect_drive *d,
 			   const struct bisect_look *ends, struct strbuf *say);
 
-/* The header of the log, to out.log. */
+/*
+ * A line of the log as bisect prints it, appended to out: step, kind,
+ * commit, verdict, units, then p, pos and alpha, or the commit of the
+ * same binary; its note, when it has one, on a second line.
+ */
+void bisect_drive_format_step(const struct store_bisect_step *row,
+			      struct strbuf *out);
+
+/* The header of the log, appended to out, and said to out.log. */
+void bisect_drive_format_header(struct strbuf *out);
 void bisect_drive_header(const struct bisect_drive *d);
 
 #endif /* MMCMP_BISECT_DRIVE_H */

@@ -130,10 +130,10 @@ void campaign_machine_release(struct campaign_machine *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* The database's directory must survive a reboot. */
-static int check_db(const char *db_path, struct strbuf *err)
+int campaign_check_disk(const char *path, const char *what, const char *option,
+			struct strbuf *err)
 {
-	char *dir = xstrdup(db_path);
+	char *dir = xstrdup(path);
 	char *slash = strrchr(dir, '/');
 	struct statfs sf;
 	int ret = 0;
@@ -143,14 +143,17 @@ static int check_db(const char *db_path, struct strbuf *err)
 	if (statfs(slash ? dir : ".", &sf))
 		ret = error_addf(err,
 				 "cannot check the file system of '%s': %s",
-				 db_path, strerror(errno));
+				 path, strerror(errno));
 	else if ((unsigned long)sf.f_type == TMPFS_FS_MAGIC ||
 		 (unsigned long)sf.f_type == RAMFS_FS_MAGIC)
 		ret = error_addf(err,
-				 "database '%s' is on a tmpfs, which a reboot "
-				 "empties: give the campaign a database on a "
-				 "disk (--db)",
-				 db_path);
+				 "%s '%s' is on a tmpfs, which a reboot "
+				 "empties: give the campaign %s on a disk "
+				 "(%s)",
+				 what, path,
+				 !strcmp(what, "database") ? "a database"
+							   : "one",
+				 option);
 	free(dir);
 	return ret;
 }
@@ -183,6 +186,20 @@ static int check_kernel(const struct config *cfg, const struct kernel_spec *ks,
 	return 0;
 }
 
+int campaign_check_host(const char *db_path, bool no_unit, struct strbuf *err)
+{
+	if (geteuid())
+		return error_addf(err, "a campaign boots kernels: run it as "
+				       "root");
+	if (!no_unit && access("/run/systemd/system", F_OK))
+		return error_addf(err,
+				  "systemd is not running here, so nothing "
+				  "would resume the campaign after a boot; "
+				  "with --no-unit, something else must run "
+				  "mmcmp campaign resume after every boot");
+	return campaign_check_disk(db_path, "database", "--db", err);
+}
+
 int campaign_check(const struct config *cfg, const char *db_path, bool no_unit,
 		   const char *grub_cfg, struct strbuf *err)
 {
@@ -193,16 +210,7 @@ int campaign_check(const struct config *cfg, const char *db_path, bool no_unit,
 				  "%s: a campaign needs 'kernels:' and "
 				  "'machine:'",
 				  where);
-	if (geteuid())
-		return error_addf(err, "a campaign boots kernels: run it as "
-				       "root");
-	if (!no_unit && access("/run/systemd/system", F_OK))
-		return error_addf(err,
-				  "systemd is not running here, so nothing "
-				  "would resume the campaign after a boot; "
-				  "with --no-unit, something else must run "
-				  "mmcmp campaign resume after every boot");
-	if (check_db(db_path, err))
+	if (campaign_check_host(db_path, no_unit, err))
 		return -1;
 	for (size_t k = 0; k < cfg->kernels_nr; k++)
 		if (check_kernel(cfg, &cfg->kernels[k], grub_cfg, err))

@@ -40,6 +40,19 @@ char *campaign_pstore_panic(const char *dir, double since);
 #define CAMPAIGN_UNIT_NAME "mmcmp-campaign.service"
 
 /*
+ * What a campaign, or a bisection on this machine, needs of the host
+ * before anything is installed: root, systemd (unless no_unit) to run
+ * the resume unit, and a database on a disk (campaign_check_disk()).
+ */
+int campaign_check_host(const char *db_path, bool no_unit, struct strbuf *err);
+/*
+ * Refuse path when it is on a tmpfs or ramfs, which a reboot empties:
+ * "WHAT 'PATH' is on a tmpfs ... (OPTION)", OPTION the one that sets it.
+ */
+int campaign_check_disk(const char *path, const char *what, const char *option,
+			struct strbuf *err);
+
+/*
  * Refuse what would make an unattended campaign fail after it began:
  * cfg without `kernels` or `machine`, not root, no systemd (unless
  * no_unit), an image that is missing or not a bzImage, an initrd that

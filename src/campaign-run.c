@@ -180,6 +180,23 @@ static int find_kernel(const struct config *cfg, const char *name, size_t *k,
 			  name);
 }
 
+/*
+ * A bisection's config has no kernels: each boot boots its commit's
+ * image, the boot's kernel, whose runs are labelled "bisect-KERNEL". Its
+ * iterations run as the config says: the search, not `until`, says how
+ * many boots a commit gets.
+ */
+static void bisect_kernel(struct config *cfg, const struct campaign_boot *b)
+{
+	struct kernel_spec *ks = xcalloc(1, sizeof(*ks));
+
+	ks->name = xstrdup(b->kernel);
+	ks->image = xstrdup(b->image);
+	ks->initrd = xstrdup(b->initrd);
+	config_replace_kernels(cfg, ks, 1);
+	cfg->until_pct = 0;
+}
+
 static int run_session(struct store *st, const struct campaign *c,
 		       const struct campaign_boot *b, const struct config *cfg,
 		       const struct plan *plan, const struct session_opts *so,
@@ -226,8 +243,11 @@ int campaign_run_boot(struct store *st, const struct campaign *c, size_t bi,
 
 	*status = SESSION_FAILED;
 	if (config_load_buffer(&cfg, c->config_path, c->config_text,
-			       strlen(c->config_text), err) ||
-	    config_expand_kernels(&cfg, err) ||
+			       strlen(c->config_text), err))
+		goto out;
+	if (c->bisect_id)
+		bisect_kernel(&cfg, b);
+	if (config_expand_kernels(&cfg, err) ||
 	    find_kernel(&cfg, b->kernel, &k, err))
 		goto out;
 	all_builds = cfg.builds_nr;

@@ -18,8 +18,10 @@ struct strbuf;
  * settings, cgroups, hooks), from the config text the campaign keeps.
  * Each boot adds one run to each label of its kernel (`--append`), with
  * the boot in its boot table under the campaign's boot number, so that
- * the boot table, `--unit boot` and compare see a VM run's shape. The
- * store, campaign and options are borrowed.
+ * the boot table, `--unit boot` and compare see a VM run's shape. A
+ * bisection's boot (campaign.bisect_id) boots its commit's kernel, the
+ * boot's, labelled "bisect-KERNEL". The store, campaign and options are
+ * borrowed.
  */
 
 struct campaign_run_opts {

@@ -102,10 +102,10 @@ set -- --builds-from "$repo" --operation work --image bzImage \
 
 # What a kernel bisection refuses, before anything is built or stored.
 sed 's/^vm:.*/machine: { method: kexec }/' "$TMP/kwork.yaml" >"$TMP/machine.yaml"
-expect_status 2 "a config with machine: is refused" \
-	"$MMCMP" bisect "$TMP/machine.yaml" --good c0 --bad c2 "$@"
-grep_file "$TMP/err" "has machine:; bisect boots the commits' kernels in QEMU guests" \
-	"and says bisect boots kernels in guests"
+expect_status 128 "bisect-step refuses a config with machine:" \
+	"$MMCMP" bisect-step "$TMP/machine.yaml" --good c0 --bad c2 "$@"
+grep_file "$TMP/err" "has machine:; bisect-step does not boot this machine" \
+	"and says it does not boot this machine"
 grep -v '^vm:' "$TMP/kwork.yaml" >"$TMP/local.yaml"
 expect_status 2 "--append without vm: is refused" \
 	"$MMCMP" bisect "$TMP/local.yaml" --good c0 --bad c2 --append quiet "$@"
