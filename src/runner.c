@@ -1,5 +1,5 @@
 /* runner: run one command in its own process group and measure it. */
-/* For posix_spawn_file_actions_addchdir_np(), environ and pipe2(). */
+/* For environ, vfork() and pipe2(). */
 #define _GNU_SOURCE
 #include "runner.h"
 
@@ -8,7 +8,6 @@
 #include <dirent.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -364,99 +363,7 @@ static void not_started(struct run_state *st, enum exec_stage stage, int errnum,
 	}
 }
 
-/*
- * How the child is set up between the spawn and the exec: stdin from
- * /dev/null, stdout and stderr onto the pipes, then the cwd; a new process
- * group; the signals a benchmark expects at their default action; an
- * empty signal mask. glibc's posix_spawn() also resets every caught
- * signal, so no handler of ours runs in the child.
- */
-static int spawn_setup(const struct run_state *st,
-		       posix_spawn_file_actions_t *fa, posix_spawnattr_t *attr)
-{
-	static const int sigs[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGPIPE, SIGALRM,
-				   SIGTERM, SIGCHLD, SIGUSR1, SIGUSR2};
-	const short flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
-			    POSIX_SPAWN_SETSIGMASK;
-	sigset_t dfl, none;
-	int e;
-
-	sigemptyset(&none);
-	sigemptyset(&dfl);
-	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
-		sigaddset(&dfl, sigs[i]);
-	e = posix_spawn_file_actions_addopen(fa, STDIN_FILENO, "/dev/null",
-					     O_RDONLY, 0);
-	if (!e)
-		e = posix_spawn_file_actions_adddup2(fa, st->out_w,
-						     STDOUT_FILENO);
-	if (!e)
-		e = posix_spawn_file_actions_adddup2(fa, st->err_w,
-						     STDERR_FILENO);
-	if (!e && st->opts->cwd)
-		e = posix_spawn_file_actions_addchdir_np(fa, st->opts->cwd);
-	if (!e)
-		e = posix_spawnattr_setflags(attr, flags);
-	if (!e)
-		e = posix_spawnattr_setpgroup(attr, 0);
-	if (!e)
-		e = posix_spawnattr_setsigdefault(attr, &dfl);
-	if (!e)
-		e = posix_spawnattr_setsigmask(attr, &none);
-	return e;
-}
-
-/*
- * Start the command. When posix_spawn() itself fails (the chdir or the
- * exec did, and glibc has reaped the child), that is not_started(), not an
- * error of ours, and st->pid stays -1.
- */
-static int spawn(struct run_state *st, const char *file, struct strbuf *err)
-{
-	const struct runner_opts *opts = st->opts;
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	int setup_errno, spawn_errno = 0;
-
-	setup_errno = posix_spawn_file_actions_init(&fa);
-	if (!setup_errno) {
-		setup_errno = posix_spawnattr_init(&attr);
-		if (!setup_errno) {
-			setup_errno = spawn_setup(st, &fa, &attr);
-			if (!setup_errno)
-				spawn_errno = posix_spawn(
-					&st->pid, file, &fa, &attr, opts->argv,
-					opts->env ? opts->env : environ);
-			posix_spawnattr_destroy(&attr);
-		}
-		posix_spawn_file_actions_destroy(&fa);
-	}
-	if (setup_errno)
-		return error_addf(err, "cannot set up the child for '%s': %s",
-				  opts->argv[0], strerror(setup_errno));
-	if (spawn_errno) {
-		/* The cwd was checked before; it may have gone since. */
-		int dir_errno = opts->cwd ? dir_error(opts->cwd) : 0;
-
-		st->pid = -1;
-		if (dir_errno)
-			not_started(st, STAGE_CHDIR, dir_errno, 0);
-		else
-			not_started(st, STAGE_EXEC, spawn_errno, 0);
-		return 0;
-	}
-	/*
-	 * posix_spawn() returns once the child has exec'd (CLONE_VFORK), so
-	 * its process group already exists when we may signal it.
-	 */
-	close_child_fds(st);
-#ifdef SYS_pidfd_open
-	st->fd[FD_PID] = (int)syscall(SYS_pidfd_open, st->pid, 0);
-#endif
-	return 0;
-}
-
-/* Why the forked child could not execute the command (spawn_fork()). */
+/* Why the child could not execute the command (spawn()). */
 struct child_report {
 	int stage; /* enum exec_stage */
 	int errnum;
@@ -475,8 +382,12 @@ MMCMP_NORETURN static void child_fail(int fd, enum exec_stage stage, int errnum,
 }
 
 /*
- * The forked child, up to the exec: what spawn_setup() has posix_spawn()
- * do, in its order, then enter the cgroups. Only async-signal-safe calls.
+ * The child, up to the exec: stdin from /dev/null, stdout and stderr onto
+ * the pipes, the cwd, the cgroups; a new process group; the signals a
+ * benchmark expects at their default action (they are the only ones
+ * mmcmp catches, so no handler of ours can run here); an empty signal
+ * mask. It shares our memory until the exec (vfork()): only
+ * async-signal-safe calls, nothing of ours written.
  */
 MMCMP_NORETURN static void child_exec(const struct run_state *st,
 				      const char *file, int report)
@@ -502,7 +413,7 @@ MMCMP_NORETURN static void child_exec(const struct run_state *st,
 		close(fd);
 	if (opts->cwd && chdir(opts->cwd))
 		child_fail(report, STAGE_CHDIR, errno, 0);
-	for (size_t i = 0; opts->cgroup_procs[i]; i++) {
+	for (size_t i = 0; opts->cgroup_procs && opts->cgroup_procs[i]; i++) {
 		/* "0" is the writer itself, in cgroup v1 and v2. */
 		fd = open(opts->cgroup_procs[i], O_WRONLY | O_CLOEXEC);
 		if (fd < 0 || write(fd, "0", 1) != 1)
@@ -516,17 +427,20 @@ MMCMP_NORETURN static void child_exec(const struct run_state *st,
 }
 
 /*
- * Start the command with fork(), for cgroup_procs: posix_spawn() cannot
- * put the child in a cgroup before it executes. Like spawn(), it returns
+ * Start the command with vfork(): no page table is copied, and we go on
  * once the child has executed the command (the report pipe, close-on-
- * exec, then reads end-of-file) or has said why it could not.
+ * exec, then reads end-of-file) or has said why it could not (then it
+ * is reaped, not_started() says why and st->pid stays -1). vfork() where
+ * glibc's posix_spawn() would clone() with CLONE_VFORK | CLONE_VM too:
+ * the child then enters the cgroups, which posix_spawn() cannot, and
+ * resets the few signals we catch rather than probe all 64.
  */
-static int spawn_fork(struct run_state *st, const char *file,
-		      struct strbuf *err)
+static int spawn(struct run_state *st, const char *file, struct strbuf *err)
 {
 	struct child_report r;
 	sigset_t all, old;
 	int rep[2], fork_errno;
+	pid_t pid;
 	ssize_t n;
 
 	if (pipe2(rep, O_CLOEXEC))
@@ -535,19 +449,18 @@ static int spawn_fork(struct run_state *st, const char *file,
 	/* No handler of ours may run in the child before its reset. */
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
-	st->pid = fork();
-	if (!st->pid) {
-		close(rep[0]);
+	pid = vfork();
+	if (!pid)
 		child_exec(st, file, rep[1]);
-	}
 	fork_errno = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(rep[1]);
-	if (st->pid < 0) {
+	if (pid < 0) {
+		/* EAGAIN, a process limit: this command fails, not the run. */
 		close(rep[0]);
 		st->pid = -1;
-		return error_addf(err, "cannot start '%s': fork: %s",
-				  st->opts->argv[0], strerror(fork_errno));
+		not_started(st, STAGE_EXEC, fork_errno, 0);
+		return 0;
 	}
 	do {
 		n = read(rep[0], &r, sizeof(r));
@@ -555,12 +468,13 @@ static int spawn_fork(struct run_state *st, const char *file,
 	close(rep[0]);
 	if (n == (ssize_t)sizeof(r)) {
 		/* It never ran the command: reap it and say why. */
-		while (waitpid(st->pid, NULL, 0) < 0 && errno == EINTR)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 		st->pid = -1;
 		not_started(st, (enum exec_stage)r.stage, r.errnum, r.index);
 		return 0;
 	}
+	st->pid = pid;
 	close_child_fds(st);
 #ifdef SYS_pidfd_open
 	st->fd[FD_PID] = (int)syscall(SYS_pidfd_open, st->pid, 0);
@@ -1097,6 +1011,16 @@ static bool read_children(pid_t **v, size_t *nr, size_t *alloc)
 	return listed;
 }
 
+/* Whether we have no child at all, alive or dead: nothing to sweep. */
+static bool childless(void)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	return waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) &&
+	       errno == ECHILD;
+}
+
 /* One pass over our children (of every thread); whether any was swept. */
 static bool sweep_once(struct run_state *st)
 {
@@ -1104,6 +1028,9 @@ static bool sweep_once(struct run_state *st)
 	size_t nr = 0, alloc = 0;
 	bool any = false;
 
+	/* The common case, one system call rather than a walk of /proc. */
+	if (childless())
+		return false;
 	if (!read_children(&v, &nr, &alloc)) {
 		free(v);
 		return reap_zombies(st);
@@ -1275,8 +1202,7 @@ static int guard_command(int sock, char *buf, size_t len, const int *fds)
 		goto out;
 	}
 	gs.t0_ns = mono_ns();
-	if (c.opts.cgroup_procs[0] ? spawn_fork(&st, c.file, &err)
-				   : spawn(&st, c.file, &err)) {
+	if (spawn(&st, c.file, &err)) {
 		close_child_fds(&st);
 		ret = guard_not_started(sock, true, &err);
 		goto out;
@@ -1575,9 +1501,8 @@ int runner_run(const struct runner_opts *opts, struct runner_result *result,
 		goto out;
 	}
 	/*
-	 * posix_spawn() gives one errno for all its steps: checking here
-	 * first tells which one fails, the cwd before the file, in the
-	 * child's order.
+	 * Checked here first, in the child's order, the cwd before the
+	 * file, so that a command that cannot start costs no spawn.
 	 */
 	e = opts->cwd ? dir_error(opts->cwd) : 0;
 	if (e) {
@@ -1603,12 +1528,10 @@ int runner_run(const struct runner_opts *opts, struct runner_result *result,
 		st.next_tick_ns = mono_ns() + st.tick_ns;
 	}
 	if (st.guard_fd >= 0 ? guard_spawn(&st, file.buf, err)
-	    : opts->cgroup_procs && opts->cgroup_procs[0]
-		    ? spawn_fork(&st, file.buf, err)
-		    : spawn(&st, file.buf, err))
+			     : spawn(&st, file.buf, err))
 		goto out;
 	if (st.pid < 0) {
-		/* posix_spawn() failed; not_started() has said why. */
+		/* It could not start; not_started() has said why. */
 		result->elapsed_s = (double)(clock_now(opts) - t0) / 1e9;
 		ret = 0;
 		goto out;

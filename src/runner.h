@@ -24,11 +24,11 @@
 struct runner_ops {
 	/*
 	 * Monotonic time in nanoseconds; tests substitute their own. It is
-	 * read exactly twice per spawn, just before posix_spawn() and just
-	 * after the reap (or after posix_spawn() failed), and not at all
-	 * when the cwd or argv[0] is found unusable first. It only gives
-	 * elapsed_s: timeouts and the grace period always use the real
-	 * CLOCK_MONOTONIC.
+	 * read exactly twice per spawn, just before the vfork() and just
+	 * after the reap (or after the child said it could not start), and
+	 * not at all when the cwd or argv[0] is found unusable first. It
+	 * only gives elapsed_s: timeouts and the grace period always use
+	 * the real CLOCK_MONOTONIC.
 	 */
 	uint64_t (*now_ns)(void *ctx);
 	void *ctx;
@@ -56,11 +56,9 @@ struct runner_opts {
 	double tick_s;
 	/*
 	 * cgroup.procs files (NULL-terminated; NULL or empty: none) of the
-	 * cgroups to run the command in (cgroup.h). posix_spawn() cannot
-	 * place a child in a cgroup, so with them the child is started with
-	 * fork() instead and writes "0", itself, into each file before it
-	 * executes the command, which so runs there from its first
-	 * instruction; the set-up is otherwise the same. A write that fails
+	 * cgroups to run the command in (cgroup.h). The child writes "0",
+	 * itself, into each file before it executes the command, which so
+	 * runs there from its first instruction. A write that fails
 	 * gives RUNNER_EXEC with "cannot enter cgroup 'DIR': ..." in
 	 * err_tail.
 	 */
@@ -184,9 +182,9 @@ struct runner_result {
  * Run opts->argv to completion into *result (RUNNER_RESULT_INIT, or a
  * result of an earlier call, whose buffers are reused).
  *
- * The child is started with posix_spawn() (in glibc, clone() with CLONE_VM
- * and CLONE_VFORK, so no page tables are copied), or with fork() when it
- * must enter cgroups first (cgroup_procs). It gets its own process
+ * The child is started with vfork() (no page tables are copied; the
+ * spawner waits until the child has executed the command or said why it
+ * could not, through a close-on-exec pipe). It gets its own process
  * group, stdin from /dev/null, stdout and stderr through pipes (the
  * runner's other fds are close-on-exec), an empty signal mask, and the
  * default action for SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM,
@@ -201,9 +199,8 @@ struct runner_result {
  * is CLOCK_MONOTONIC (or the clock of `ops`); user, system and max RSS come
  * from wait4() (the guard's, with a guard). As the child starts in its
  * spawner's address space (ours, or the guard's), the kernel counts the
- * spawner's peak RSS into its max RSS (with fork() it was its anonymous
- * RSS): a few MiB for mmcmp, about 2 MiB for the guard, which only shows
- * for commands smaller than that.
+ * spawner's peak RSS into its max RSS: a few MiB for mmcmp, about 2 MiB
+ * for the guard, which only shows for commands smaller than that.
  *
  * runner_run() returns 0 when the command was started and waited for, even
  * if it failed: the outcome is in result->status. It returns -1, with one
@@ -213,12 +210,10 @@ struct runner_result {
  * it). A command that cannot be executed gives RUNNER_EXEC with the reason
  * in result->err_tail: "cannot change directory to 'd': ..." for a bad
  * cwd, else "cannot execute 'x': ...", such as "No such file or
- * directory" or "Permission denied". So does any error of posix_spawn()
- * itself, which cannot tell a failed exec from a failed clone (EAGAIN).
- * The cwd and argv[0] are checked before the spawn, so these messages do
- * not depend on posix_spawn() reporting the error; only an exec that
- * fails past those checks (ENOEXEC, ETXTBSY, E2BIG) does, and under
- * valgrind, which runs the clone as a fork(), it shows as exit status 127.
+ * directory" or "Permission denied", also for an exec that fails past
+ * the checks made before the spawn (ENOEXEC, ETXTBSY, E2BIG), which the
+ * child reports through its pipe, and for a vfork() that fails (EAGAIN
+ * at a process limit).
  *
  * argv[0] is resolved here, before the spawn, as execvp() would in the
  * child: a name with a slash is used as it is (relative to cwd, when set);
