@@ -1,6 +1,7 @@
 /* cgroup: create a cgroup for the workloads, and remove it afterwards. */
 #include "cgroup.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -776,4 +777,54 @@ int cgroup_remove_stale(const char *where, const char *path, struct strbuf *err)
 	strbuf_release(&leaf);
 	strbuf_release(&failed);
 	return ret;
+}
+
+/*
+ * Remove prefix-PID cgroups in root whose process PID is gone (what a
+ * killed mmcmp left), best effort.
+ */
+static void remove_orphans(const char *root, const char *prefix)
+{
+	DIR *d = opendir(root);
+	struct strbuf leaf = STRBUF_INIT;
+	size_t len = strlen(prefix);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		int pid;
+
+		if (strncmp(de->d_name, prefix, len) ||
+		    de->d_name[len] != '-' ||
+		    !parse_int(de->d_name + len + 1, 1, INT_MAX, &pid) ||
+		    pid == getpid() || !(kill(pid, 0) && errno == ESRCH))
+			continue;
+		strbuf_reset(&leaf);
+		strbuf_addf(&leaf, "%s/%s", root, de->d_name);
+		(void)cgroup_remove_stale(leaf.buf, NULL, NULL);
+	}
+	if (d)
+		closedir(d);
+	strbuf_release(&leaf);
+}
+
+struct cgroup *cgroup_create_own(const char *prefix, struct strbuf *err)
+{
+	struct cgroup_spec spec;
+	struct cgroup_place *places = NULL;
+	struct strbuf path = STRBUF_INIT;
+	struct cgroup *cg = NULL;
+	size_t nr = 0;
+
+	memset(&spec, 0, sizeof(spec));
+	strvec_init(&spec.controllers);
+	strbuf_addf(&path, "%s-%d", prefix, (int)getpid());
+	spec.path = path.buf;
+	if (cgroup_plan(&spec, NULL, &places, &nr, err))
+		goto out;
+	remove_orphans(places[0].root, prefix);
+	cg = cgroup_create(&spec, err);
+out:
+	cgroup_places_free(places, nr);
+	strbuf_release(&path);
+	return cg;
 }

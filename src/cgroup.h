@@ -111,4 +111,14 @@ int cgroup_remove(struct cgroup *cg, struct strbuf *err);
 int cgroup_remove_stale(const char *where, const char *path,
 			struct strbuf *err);
 
+/*
+ * A cgroup of this process's own, without controllers, for its commands
+ * alone (monitor-perf.h counts it): PREFIX-PID in the cgroup v2 tree (as
+ * cgroup_plan() places a spec that names no controller), once the
+ * PREFIX-N that processes which are gone left there (a killed mmcmp) are
+ * removed. NULL, with a line in err, where it cannot be made (not root,
+ * no cgroup v2). Remove it with cgroup_remove().
+ */
+struct cgroup *cgroup_create_own(const char *prefix, struct strbuf *err);
+
 #endif /* MMCMP_CGROUP_H */

@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
@@ -20,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "machine.h"
 #include "strbuf.h"
 #include "util.h"
@@ -381,20 +383,28 @@ MMCMP_NORETURN static void child_fail(int fd, enum exec_stage stage, int errnum,
 	_exit(127);
 }
 
+/* What the child is given: the command, its report pipe, its cgroups. */
+struct child_args {
+	const struct run_state *st;
+	const char *file;
+	int report;
+	size_t joined; /* the cgroup_procs entry it was cloned into; or -1 */
+};
+
 /*
  * The child, up to the exec: stdin from /dev/null, stdout and stderr onto
- * the pipes, the cwd, the cgroups; a new process group; the signals a
- * benchmark expects at their default action (they are the only ones
- * mmcmp catches, so no handler of ours can run here); an empty signal
- * mask. It shares our memory until the exec (vfork()): only
- * async-signal-safe calls, nothing of ours written.
+ * the pipes, the cwd, the cgroups (but the one it was cloned into); a
+ * new process group; the signals a benchmark expects at their default
+ * action (they are the only ones mmcmp catches, so no handler of ours
+ * can run here); an empty signal mask. It shares our memory until the
+ * exec (vfork()): only async-signal-safe calls, nothing of ours written.
  */
-MMCMP_NORETURN static void child_exec(const struct run_state *st,
-				      const char *file, int report)
+MMCMP_NORETURN static void child_exec(const struct child_args *a)
 {
 	static const int sigs[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGPIPE, SIGALRM,
 				   SIGTERM, SIGCHLD, SIGUSR1, SIGUSR2};
-	const struct runner_opts *opts = st->opts;
+	const struct runner_opts *opts = a->st->opts;
+	int report = a->report;
 	struct sigaction dfl;
 	sigset_t none;
 	int fd;
@@ -406,14 +416,16 @@ MMCMP_NORETURN static void child_exec(const struct run_state *st,
 	setpgid(0, 0);
 	fd = open("/dev/null", O_RDONLY);
 	if (fd < 0 || dup2(fd, STDIN_FILENO) < 0 ||
-	    dup2(st->out_w, STDOUT_FILENO) < 0 ||
-	    dup2(st->err_w, STDERR_FILENO) < 0)
+	    dup2(a->st->out_w, STDOUT_FILENO) < 0 ||
+	    dup2(a->st->err_w, STDERR_FILENO) < 0)
 		child_fail(report, STAGE_EXEC, errno, 0);
 	if (fd > STDERR_FILENO)
 		close(fd);
 	if (opts->cwd && chdir(opts->cwd))
 		child_fail(report, STAGE_CHDIR, errno, 0);
 	for (size_t i = 0; opts->cgroup_procs && opts->cgroup_procs[i]; i++) {
+		if (i == a->joined)
+			continue;
 		/* "0" is the writer itself, in cgroup v1 and v2. */
 		fd = open(opts->cgroup_procs[i], O_WRONLY | O_CLOEXEC);
 		if (fd < 0 || write(fd, "0", 1) != 1)
@@ -422,8 +434,132 @@ MMCMP_NORETURN static void child_exec(const struct run_state *st,
 	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	execve(file, opts->argv, opts->env ? opts->env : environ);
+	execve(a->file, opts->argv, opts->env ? opts->env : environ);
 	child_fail(report, STAGE_EXEC, errno, 0);
+}
+
+#if defined(__x86_64__) && defined(SYS_clone3)
+/* clone3()'s argument, as <linux/sched.h> has it since Linux 5.7. */
+struct clone3_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal;
+	uint64_t stack, stack_size, tls, set_tid, set_tid_size, cgroup;
+};
+
+#define CLONE3_VM	   0x100ULL
+#define CLONE3_VFORK	   0x4000ULL
+#define CLONE3_INTO_CGROUP 0x200000000ULL
+
+/*
+ * The stack of a child cloned into a cgroup, until its exec: one at a
+ * time, as the runner is (the child runs on it while we wait).
+ */
+static _Alignas(16) unsigned char clone_stack[64 * 1024];
+
+static void child_entry(void *arg)
+{
+	child_exec(arg);
+}
+
+/*
+ * clone3() with CLONE_VM | CLONE_VFORK | CLONE_INTO_CGROUP: the child
+ * starts in cgroup directory cgroup_fd, on clone_stack, in child_entry(a),
+ * which never returns; we go on once it has executed or exited, as after
+ * vfork(). A child that shares our memory must not return into our
+ * frames, which only assembly arranges (as glibc's posix_spawn() does);
+ * a write of "0" to cgroup.procs after a vfork() does the same on other
+ * machines, but takes the cgroup threadgroup lock for writing, which at
+ * times waits for an RCU grace period. The pid, or -errno.
+ */
+static long clone_into_cgroup(int cgroup_fd, struct child_args *a)
+{
+	struct clone3_args ca;
+	long ret;
+	register void (*fn)(void *) __asm__("r12") = child_entry;
+	register void *arg __asm__("r13") = a;
+
+	memset(&ca, 0, sizeof(ca));
+	ca.flags = CLONE3_VM | CLONE3_VFORK | CLONE3_INTO_CGROUP;
+	ca.exit_signal = SIGCHLD;
+	ca.stack = (uint64_t)(uintptr_t)clone_stack;
+	ca.stack_size = sizeof(clone_stack);
+	ca.cgroup = (uint64_t)cgroup_fd;
+	/* The child: no frame to return to, fn(arg), then exit if it did. */
+	__asm__ volatile("syscall\n\t"
+			 "test %%rax, %%rax\n\t"
+			 "jnz 1f\n\t"
+			 "xor %%ebp, %%ebp\n\t"
+			 "mov %%r13, %%rdi\n\t"
+			 "call *%%r12\n\t"
+			 "mov $60, %%eax\n\t"
+			 "mov $127, %%edi\n\t"
+			 "syscall\n\t"
+			 "hlt\n"
+			 "1:"
+			 : "=a"(ret)
+			 : "a"((long)SYS_clone3), "D"(&ca), "S"(sizeof(ca)),
+			   "r"(fn), "r"(arg)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+/*
+ * The first of cgroup_procs in a cgroup v2 hierarchy: its index, its
+ * directory opened into *fd. -1 when there is none.
+ */
+static size_t cgroup_v2_dir(const char *const *procs, int *fd)
+{
+	struct strbuf dir = STRBUF_INIT;
+	size_t found = (size_t)-1;
+
+	*fd = -1;
+	for (size_t i = 0; procs && procs[i] && found == (size_t)-1; i++) {
+		const char *slash = strrchr(procs[i], '/');
+		struct statfs sf;
+
+		if (!slash || statfs(procs[i], &sf) ||
+		    (unsigned long)sf.f_type != CGROUP_V2_MAGIC)
+			continue;
+		strbuf_reset(&dir);
+		strbuf_add(&dir, procs[i], (size_t)(slash - procs[i]));
+		*fd = open(dir.buf, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (*fd >= 0)
+			found = i;
+	}
+	strbuf_release(&dir);
+	return found;
+}
+#endif
+
+/*
+ * Start the child of a (vfork(), or where the machine can, cloned into
+ * the first cgroup v2 of its cgroups), errno in *e when it could not.
+ */
+static pid_t clone_child(struct child_args *a, int *e)
+{
+	pid_t pid;
+
+#if defined(__x86_64__) && defined(SYS_clone3)
+	int fd;
+
+	a->joined = cgroup_v2_dir(a->st->opts->cgroup_procs, &fd);
+	if (fd >= 0) {
+		long r = clone_into_cgroup(fd, a);
+
+		close(fd);
+		if (r >= 0)
+			return (pid_t)r;
+		*e = (int)-r;
+		if (*e == EAGAIN || *e == ENOMEM)
+			return -1;
+		/* No clone3() (an older kernel, valgrind): as elsewhere. */
+		a->joined = (size_t)-1;
+	}
+#endif
+	pid = vfork();
+	if (!pid)
+		child_exec(a);
+	*e = errno;
+	return pid;
 }
 
 /*
@@ -438,6 +574,7 @@ MMCMP_NORETURN static void child_exec(const struct run_state *st,
 static int spawn(struct run_state *st, const char *file, struct strbuf *err)
 {
 	struct child_report r;
+	struct child_args a = {st, file, -1, (size_t)-1};
 	sigset_t all, old;
 	int rep[2], fork_errno;
 	pid_t pid;
@@ -446,13 +583,11 @@ static int spawn(struct run_state *st, const char *file, struct strbuf *err)
 	if (pipe2(rep, O_CLOEXEC))
 		return error_addf(err, "cannot create a pipe: %s",
 				  strerror(errno));
+	a.report = rep[1];
 	/* No handler of ours may run in the child before its reset. */
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
-	pid = vfork();
-	if (!pid)
-		child_exec(st, file, rep[1]);
-	fork_errno = errno;
+	pid = clone_child(&a, &fork_errno);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(rep[1]);
 	if (pid < 0) {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "cgroup.h"
 #include "runner.h"
 #include "strbuf.h"
 #include "util.h"
@@ -908,6 +909,65 @@ static void test_cgroup_procs(const char *dir)
 }
 
 /*
+ * A real cgroup v2 among cgroup_procs, where we can make one (root): the
+ * command starts in it (cloned into it where the machine can, else it
+ * writes itself in, as under valgrind), with and without the guard, and
+ * still enters the other cgroups of the list.
+ */
+static void test_cgroup_v2(const char *dir)
+{
+	struct strbuf err = STRBUF_INIT, want = STRBUF_INIT, file = STRBUF_INIT;
+	struct strbuf got = STRBUF_INIT;
+	struct cgroup *cg = cgroup_create_own("mmcmp-test-runner", &err);
+	struct runner_guard guard = RUNNER_GUARD_INIT;
+	struct runner_result res = RUNNER_RESULT_INIT;
+	char *argv[] = {(char *)"/bin/sh", (char *)"-c",
+			(char *)"grep '^0::' /proc/self/cgroup", NULL};
+	struct runner_opts opts = {.argv = argv, .timeout_s = 60};
+	const char *procs[3];
+	FILE *f;
+
+	if (!cg) {
+		ok(true, "# SKIP no cgroup of our own here: %s", err.buf);
+		goto out;
+	}
+	strbuf_addf(&want, "0::/%s\n", strrchr(cgroup_where(cg), '/') + 1);
+	strbuf_addf(&file, "%s/c.procs", dir);
+	f = fopen(file.buf, "w");
+	if (!f || fclose(f))
+		BUG("cannot create '%s'", file.buf);
+	procs[0] = file.buf;
+	procs[1] = cgroup_procs(cg)[0];
+	procs[2] = NULL;
+	opts.cgroup_procs = procs;
+	for (int g = 0; g < 2; g++) {
+		if (g && runner_guard_start(&guard, &err))
+			BUG("no guard: %s", err.buf);
+		opts.guard = g ? &guard : NULL;
+		if (runner_run(&opts, &res, &err))
+			BUG("runner_run: %s", err.buf);
+		is_str(res.out.buf, want.buf,
+		       "cgroup v2: the command ran in it%s",
+		       g ? ", with the guard" : "");
+		ok(read_whole(file.buf, &got) && !strcmp(got.buf, "0"),
+		   "cgroup v2: and wrote itself into the other%s",
+		   g ? ", with the guard" : "");
+		truncate(file.buf, 0);
+	}
+	runner_guard_stop(&guard);
+	unlink(file.buf);
+	ok(!cgroup_remove(cg, &err), "cgroup v2: removed, empty");
+out:
+	if (err.len)
+		diag("%s", err.buf);
+	runner_result_release(&res);
+	strbuf_release(&err);
+	strbuf_release(&want);
+	strbuf_release(&file);
+	strbuf_release(&got);
+}
+
+/*
  * Our peak RSS in KiB (VmHWM). Not getrusage(): its ru_maxrss starts at
  * the peak of the process that exec'd us, such as meson's Python.
  */
@@ -1191,6 +1251,7 @@ int main(void)
 	test_lookup(dir);
 	test_child_fds();
 	test_cgroup_procs(dir);
+	test_cgroup_v2(dir);
 	test_flood();
 	test_clock();
 	test_ticks();
