@@ -265,12 +265,16 @@ CREATE TABLE campaign_boot (
 -- The perf counters of monitored iterations (0010, src/monitor-perf.h):
 -- counters a JSON object of event name -> count over the iteration
 -- ("task-clock" in nanoseconds), zeros included, '{}' when none could be
--- opened; absent which events were not counted and why (NULL: none).
+-- opened; absent which events were not counted and why (NULL: none);
+-- scope (0015) what they counted: 'cgroup', the tasks of the iterations'
+-- own cgroup, or 'process', the command's process tree from its exec
+-- (NULL in older rows: process).
 CREATE TABLE iteration_perf (
 	iteration_id INTEGER PRIMARY KEY
 		REFERENCES iteration_monitor (iteration_id) ON DELETE CASCADE,
 	counters TEXT NOT NULL,
-	absent TEXT
+	absent TEXT,
+	scope TEXT
 ) STRICT;
 
 -- The bisection log (0011, src/bisect.h, docs/bisect.md): a bisection

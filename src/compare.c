@@ -2160,20 +2160,64 @@ static void only_ops_notes(struct compare_result *res,
 }
 
 /*
+ * Where the labels' perf counters counted different things (a cgroup of
+ * the iterations' own, or process trees, run_data.perf_scopes), say so:
+ * their rows are not like for like. Into sb; false when they are alike.
+ */
+static bool scope_note(const struct compare_result *res,
+		       const struct run_data *runs, struct strbuf *sb)
+{
+	const char *first = NULL;
+	bool mixed = false;
+
+	for (size_t i = 0; i < res->runs_nr; i++)
+		for (size_t k = 0; k < runs[i].perf_scopes.nr; k++) {
+			if (!first)
+				first = runs[i].perf_scopes.v[k];
+			mixed |= strcmp(first, runs[i].perf_scopes.v[k]) != 0;
+		}
+	if (!mixed)
+		return false;
+	strbuf_addstr(sb, "perf counters not like for like:");
+	for (size_t i = 0, n = 0; i < res->runs_nr; i++) {
+		const struct strvec *v = &runs[i].perf_scopes;
+
+		if (!v->nr)
+			continue;
+		strbuf_addf(sb, "%s '%s' counted %s", n++ ? ";" : "",
+			    res->labels[i],
+			    v->nr > 1 ? "now its iterations' cgroup, now "
+					"their process trees"
+			    : !strcmp(v->v[0], "cgroup")
+				    ? "its iterations' cgroup"
+				    : "their process trees");
+	}
+	strbuf_addstr(sb, " (docs/perf.md, Scope)");
+	return true;
+}
+
+/*
  * Under every table of operations, what pooling left out of each label
- * (struct run_data's notes) and the operations the baseline lacks.
+ * (struct run_data's notes), whether their perf counters counted alike,
+ * and the operations the baseline lacks.
  */
 static void pool_notes(struct compare_result *res, const struct run_data *runs,
 		       const struct strmap *base_ops,
 		       const struct compare_options *opts, const regex_t *re)
 {
+	struct strbuf scope = STRBUF_INIT;
+	bool mixed = scope_note(res, runs, &scope);
+
 	for (size_t bi = 0; bi < res->bench_nr; bi++) {
 		struct compare_bench *b = &res->bench[bi];
 
 		for (size_t i = 0; !b->monitor && i < res->runs_nr; i++)
 			for (size_t n = 0; n < runs[i].notes.nr; n++)
 				strvec_push(&b->notes, runs[i].notes.v[n]);
+		if (!b->monitor && mixed)
+			strvec_push(&b->notes, scope.buf);
 	}
+	strbuf_release(&scope);
 	for (size_t i = 1; i < res->runs_nr; i++)
 		only_ops_notes(res, runs, i, base_ops, opts->benchmark, re);
 }

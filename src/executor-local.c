@@ -1,6 +1,11 @@
 /* executor-local: run commands on this machine with runner and monitor. */
 #include "executor.h"
 
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgroup.h"
 #include "machine.h"
 #include "monitor.h"
 #include "util.h"
@@ -12,7 +17,38 @@ struct executor_local {
 	struct monitor mon;
 	bool monitors;
 	size_t stdout_max;
+	/*
+	 * The iterations' own cgroup, whose tasks the perf counters count
+	 * (NULL: they count process trees), its directory open for them,
+	 * and the cgroup.procs files of an iteration: the request's, then
+	 * its own.
+	 */
+	struct cgroup *perf_cg;
+	int perf_cg_fd;
+	const char **procs;
+	size_t procs_alloc;
 };
+
+/*
+ * The cgroup.procs files of a monitored command: the request's and, when
+ * the perf counters count the iterations' own cgroup, that one's.
+ */
+static const char *const *iteration_procs(struct executor_local *el,
+					  const char *const *req)
+{
+	size_t n = 0;
+
+	if (!el->perf_cg || !monitor_perf_cgroup(&el->mon))
+		return req;
+	while (req && req[n])
+		n++;
+	ALLOC_GROW(el->procs, n + 2, el->procs_alloc);
+	if (n)
+		memcpy(el->procs, req, n * sizeof(*req));
+	el->procs[n] = cgroup_procs(el->perf_cg)[0];
+	el->procs[n + 1] = NULL;
+	return el->procs;
+}
 
 /* runner_opts.tick: a periodic monitor sample. */
 static void local_tick(void *ctx)
@@ -44,6 +80,8 @@ static int local_run(struct executor *ex, const struct executor_request *req,
 		monitor_set_cgroup(&el->mon, req->cgroup_procs);
 		monitored = !monitor_begin(&el->mon, &res->monitor_err);
 	}
+	if (monitored)
+		o.cgroup_procs = iteration_procs(el, req->cgroup_procs);
 	if (monitored && el->mon.interval_s > 0) {
 		o.tick = local_tick;
 		o.tick_ctx = &el->mon;
@@ -77,7 +115,34 @@ static void local_free(struct executor *ex)
 	runner_guard_stop(&el->guard);
 	runner_lookup_release(&el->lookup);
 	monitor_release(&el->mon);
+	if (el->perf_cg_fd >= 0)
+		close(el->perf_cg_fd);
+	cgroup_remove(el->perf_cg, NULL);
+	free(el->procs);
 	free(el);
+}
+
+/*
+ * Have the perf counters count a cgroup of the iterations' own, where
+ * one can be made (root, cgroup v2); else they count process trees.
+ */
+static void count_own_cgroup(struct executor_local *el)
+{
+	struct strbuf ignored = STRBUF_INIT;
+
+	el->perf_cg = cgroup_create_own("mmcmp-perf", &ignored);
+	strbuf_release(&ignored);
+	if (!el->perf_cg)
+		return;
+	/* One directory: a cgroup without controllers is in the v2 tree. */
+	el->perf_cg_fd = open(cgroup_where(el->perf_cg),
+			      O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (el->perf_cg_fd < 0) {
+		cgroup_remove(el->perf_cg, NULL);
+		el->perf_cg = NULL;
+		return;
+	}
+	monitor_set_perf_cgroup(&el->mon, el->perf_cg_fd);
 }
 
 static const struct executor_ops local_ops = {
@@ -95,6 +160,7 @@ struct executor *executor_local_new(const struct executor_local_opts *opts,
 
 	el->base.ops = &local_ops;
 	el->guard = guard;
+	el->perf_cg_fd = -1;
 	el->monitors = opts->monitors;
 	el->stdout_max = opts->stdout_max;
 	monitor_init(&el->mon, opts->interval_s);
@@ -105,5 +171,7 @@ struct executor *executor_local_new(const struct executor_local_opts *opts,
 		local_free(&el->base);
 		return NULL;
 	}
+	if (opts->perf_events && opts->perf_cgroup)
+		count_own_cgroup(el);
 	return &el->base;
 }

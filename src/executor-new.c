@@ -154,6 +154,16 @@ out:
 	return ex;
 }
 
+/* Whether the config or a build of it puts the workloads in a cgroup. */
+static bool any_cgroup(const struct config *cfg)
+{
+	bool any = cfg->cgroup.path != NULL;
+
+	for (size_t b = 0; b < cfg->builds_nr; b++)
+		any |= cfg->builds[b].cgroup.path != NULL;
+	return any;
+}
+
 struct executor *executor_new(const struct config *cfg, const struct plan *plan,
 			      const char *path, struct strbuf *err)
 {
@@ -161,6 +171,8 @@ struct executor *executor_new(const struct config *cfg, const struct plan *plan,
 		.monitors = cfg->monitors,
 		.interval_s = cfg->monitor_interval_s,
 		.perf_events = cfg->perf_events.nr ? &cfg->perf_events : NULL,
+		/* A cgroup v2 command is in one cgroup: the config's. */
+		.perf_cgroup = !any_cgroup(cfg),
 	};
 
 	if (cfg->kernels_nr)

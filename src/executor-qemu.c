@@ -1043,6 +1043,7 @@ static void guest_perf(struct executor_qemu *eq, const struct vmproto_msg *msg)
 	rec->has_perf = false;
 	rec->perf.nr = 0;
 	rec->perf_absent = NULL;
+	rec->perf_scope = NULL;
 	strbuf_reset(&eq->perf_absent);
 	for (size_t i = 0; i < msg->nr; i++) {
 		const struct vmproto_field *f = &msg->fields[i];
@@ -1058,6 +1059,8 @@ static void guest_perf(struct executor_qemu *eq, const struct vmproto_msg *msg)
 		rec->perf.nr = v->nr;
 		rec->has_perf = v->nr > 0;
 	}
+	/* The agent counts the command's process tree (monitor-perf.h). */
+	rec->perf_scope = rec->has_perf ? "process" : NULL;
 	vmproto_get_str(msg, VMPROTO_T_PERF_ABSENT, &eq->perf_absent);
 	if (eq->perf_absent.len)
 		rec->perf_absent = eq->perf_absent.buf;

@@ -168,6 +168,12 @@ struct executor_local_opts {
 	size_t stdout_max; /* of each command, as runner_opts; 0: default */
 	/* perf events of iterations (monitor_set_perf()); NULL: none */
 	const struct strvec *perf_events;
+	/*
+	 * Count them in a cgroup of the iterations' own where one can be
+	 * made (cgroup_create_own()), rather than per process tree; for
+	 * commands that enter no cgroup of their own (no `cgroup:`).
+	 */
+	bool perf_cgroup;
 };
 
 /*

@@ -194,7 +194,7 @@ static struct cJSON *figure(double v)
 	return isnan(v) ? json_write_null() : json_write_num(v);
 }
 
-/* The perf counters of m (version 5), or null without them. */
+/* The perf counters of m (version 5; scope 7), or null without them. */
 static struct cJSON *perf_object(const struct iteration_monitor *m)
 {
 	struct cJSON *o;
@@ -204,6 +204,9 @@ static struct cJSON *perf_object(const struct iteration_monitor *m)
 	o = json_write_object();
 	json_write_add(o, "counters", counts_object(&m->perf));
 	json_write_add(o, "absent", json_write_str(m->perf_absent));
+	json_write_add(
+		o, "scope",
+		json_write_str(m->perf_scope ? m->perf_scope : "process"));
 	return o;
 }
 

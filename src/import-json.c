@@ -236,11 +236,18 @@ static const struct json_field monitor_fields[] = {
 	{.name = "perf", .kind = JSON_FIELD_OTHER, .since = 5},
 };
 
+/* What perf counters counted (monitor.h's perf_scope). */
+static const char *const perf_scopes[] = {"cgroup", "process", NULL};
+
 /* The perf counters of a monitor record (version 5); counters apart. */
 static const struct json_field perf_fields[] = {
 	{.name = "counters", .kind = JSON_FIELD_OTHER},
 	{.name = "absent",
 	 F_STR(struct iteration_monitor, perf_absent, JSON_MAX_TEXT, true)},
+	{.name = "scope",
+	 F_KIND(JSON_FIELD_CHOICE, struct iteration_monitor, perf_scope, false),
+	 .choices = perf_scopes,
+	 .since = 7},
 };
 
 static const struct json_field monitor_sample_fields[] = {

@@ -85,7 +85,7 @@ int json_extract_numbers(const char *text, size_t len, const char *path,
  * bytes.
  */
 #define JSON_EXPORT_FORMAT   "mmcmp-export"
-#define JSON_EXPORT_VERSION  6
+#define JSON_EXPORT_VERSION  7
 #define JSON_COMPARE_FORMAT  "mmcmp-compare"
 #define JSON_COMPARE_VERSION 2
 

@@ -87,6 +87,26 @@ struct ring {
 	size_t map_size, data_size;
 };
 
+/*
+ * One event's counter of a cgroup on one CPU, and what it read at the
+ * iteration's begin and at its end: value, time enabled, time running.
+ * A software event or tracepoint is a member of its CPU's group, read
+ * with it in one read() (pos, from 1: the leader is a dummy event); a
+ * hardware event is read alone (pos 0), so that it is multiplexed, and
+ * scaled, on its own.
+ */
+struct cg_counter {
+	int fd; /* -1: none on this CPU */
+	size_t pos;
+	uint64_t base[3], now[3];
+};
+
+/* A CPU's group of a cgroup's counters: its dummy leader, its size. */
+struct cg_group {
+	int lead;
+	size_t nr;
+};
+
 /* Where tracefs may be mounted, the first that has the event wins. */
 static const char *const tracefs_dirs[] = {
 	"/sys/kernel/tracing",
@@ -112,6 +132,18 @@ struct monitor_perf {
 	size_t rings_nr;
 	struct monitor_perf_stalls st;
 	struct strbuf tmp; /* one record, copied out of a ring */
+	/*
+	 * Counting a cgroup (monitor_perf_set_cgroup()): its directory, -1
+	 * when process trees are counted; whether its events are open, once
+	 * for every iteration; each event's counter on each CPU.
+	 */
+	int cgroup_fd;
+	bool cgroup_open;
+	size_t cpus;
+	struct cg_counter *cc;	 /* [i * cpus + cpu] */
+	struct cg_group *groups; /* [cpu] */
+	uint64_t *group_buf;	 /* one group's read */
+	size_t group_buf_nr;
 };
 
 static long find_event(const char *name)
@@ -387,6 +419,7 @@ struct monitor_perf *monitor_perf_new(const struct strvec *names,
 	strbuf_init(&mp->tmp, 0);
 	for (size_t i = 0; i < EVENTS_NR; i++)
 		mp->fd[i] = mp->keep[i] = mp->stall_of[i] = -1;
+	mp->cgroup_fd = -1;
 	for (size_t i = 0; names && i < names->nr; i++) {
 		long e = find_event(names->v[i]);
 
@@ -466,9 +499,10 @@ static int perf_open(const struct event_def *def, uint64_t config, pid_t pid,
  * perf_open()'s.
  */
 static int perf_open_sampled(const struct event_def *def, uint64_t config,
-			     pid_t pid, int cpu, bool user_only)
+			     pid_t pid, int cpu, bool user_only, bool cgroup)
 {
 	struct perf_event_attr attr;
+	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.type = def->type;
@@ -479,16 +513,43 @@ static int perf_open_sampled(const struct event_def *def, uint64_t config,
 		PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	attr.read_format =
 		PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	attr.disabled = 1;
-	attr.inherit = 1;
-	attr.enable_on_exec = 1;
+	/* A cgroup's: on, for every iteration; pid is its directory. */
+	attr.disabled = !cgroup;
+	attr.inherit = !cgroup;
+	attr.enable_on_exec = !cgroup;
+	if (cgroup)
+		flags |= PERF_FLAG_PID_CGROUP;
 	/* One clock on every CPU, and the one monitor_perf_end() reads. */
 	attr.use_clockid = 1;
 	attr.clockid = CLOCK_MONOTONIC;
 	attr.exclude_kernel = user_only;
 	attr.exclude_hv = user_only;
-	return (int)syscall(SYS_perf_event_open, &attr, pid, cpu, -1,
-			    PERF_FLAG_FD_CLOEXEC);
+	return (int)syscall(SYS_perf_event_open, &attr, pid, cpu, -1, flags);
+}
+
+/*
+ * Open def counting the tasks of cgroup directory fd cgroup_fd on cpu,
+ * on from now on (PERF_FLAG_PID_CGROUP: a per-CPU event that counts only
+ * while a task of that cgroup runs there).
+ */
+static int perf_open_cgroup(uint32_t type, uint64_t config, int cgroup_fd,
+			    int cpu, int group, bool user_only)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = type;
+	attr.size = sizeof(attr);
+	attr.config = config;
+	attr.read_format =
+		PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if (group >= 0 ||
+	    (type == PERF_TYPE_SOFTWARE && config == PERF_COUNT_SW_DUMMY))
+		attr.read_format |= PERF_FORMAT_GROUP;
+	attr.exclude_kernel = user_only;
+	attr.exclude_hv = user_only;
+	return (int)syscall(SYS_perf_event_open, &attr, cgroup_fd, cpu, group,
+			    PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC);
 }
 
 /*
@@ -539,7 +600,7 @@ static int ring_get(struct monitor_perf *mp, long cpu, struct ring **out)
  * closed by the caller's monitor_perf_cancel()).
  */
 static int stall_open(struct monitor_perf *mp, size_t i, uint64_t config,
-		      pid_t pid)
+		      pid_t pid, bool cgroup)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 	size_t opened = 0;
@@ -554,7 +615,7 @@ static int stall_open(struct monitor_perf *mp, size_t i, uint64_t config,
 		struct ring *r = NULL;
 		struct monitor_perf_stall_id *si;
 		int fd = perf_open_sampled(&events[mp->ev[i]], config, pid,
-					   (int)cpu, mp->user_only);
+					   (int)cpu, mp->user_only, cgroup);
 		uint64_t id = 0;
 		int e;
 
@@ -722,24 +783,271 @@ static void absent_describe(struct monitor_perf *mp)
 			    mp->absent_text.len ? "; " : "");
 }
 
+/*
+ * The config of event i of mp into *config: a tracepoint's id, looked up
+ * once; false when it is absent.
+ */
+static bool event_config(struct monitor_perf *mp, size_t i, uint64_t *config)
+{
+	const struct event_def *def = &events[mp->ev[i]];
+
+	*config = def->config;
+	if (mp->absent[i])
+		return false;
+	if (def->type != PERF_TYPE_TRACEPOINT)
+		return true;
+	if (!mp->tp_id[i])
+		mp->absent[i] = tracepoint_id(def->name, &mp->tp_id[i]);
+	*config = mp->tp_id[i];
+	return !mp->absent[i];
+}
+
+/* Mark the stalls whose two events are both sampled as summed. */
+static void stalls_activate(struct monitor_perf *mp)
+{
+	for (int k = 0; k < MONITOR_PERF_STALLS_NR; k++) {
+		int both = 0;
+
+		for (size_t i = 0; i < mp->nr; i++)
+			both += mp->stall_of[i] == k && mp->sampled[i];
+		mp->st.active[k] = both == 2;
+	}
+}
+
+void monitor_perf_set_cgroup(struct monitor_perf *mp, int cgroup_fd)
+{
+	mp->cgroup_fd = cgroup_fd;
+}
+
+bool monitor_perf_counts_cgroup(const struct monitor_perf *mp)
+{
+	return mp && mp->cgroup_open;
+}
+
+/* Close every counter of the cgroup, and its sampled events. */
+static void cgroup_close(struct monitor_perf *mp)
+{
+	for (size_t k = 0; k < mp->nr * mp->cpus; k++)
+		if (mp->cc[k].fd >= 0)
+			close(mp->cc[k].fd);
+	for (size_t cpu = 0; cpu < mp->cpus; cpu++)
+		if (mp->groups[cpu].lead >= 0)
+			close(mp->groups[cpu].lead);
+	free(mp->cc);
+	free(mp->groups);
+	free(mp->group_buf);
+	mp->cc = NULL;
+	mp->groups = NULL;
+	mp->group_buf = NULL;
+	mp->cpus = 0;
+	for (size_t k = 0; k < mp->sfd_nr; k++)
+		close(mp->sfd[k]);
+	mp->sfd_nr = 0;
+	mp->st.ids_nr = 0;
+	for (size_t i = 0; i < mp->nr; i++)
+		mp->sampled[i] = false;
+	mp->cgroup_open = false;
+}
+
+/* Whether errno e only says that an event is not on this machine. */
+static bool no_such_event(int e)
+{
+	return e == ENOENT || e == EOPNOTSUPP || e == ENODEV;
+}
+
+/* Whether event i is read in its CPU's group (not a hardware event). */
+static bool in_group(const struct monitor_perf *mp, size_t i)
+{
+	uint32_t type = events[mp->ev[i]].type;
+
+	return type == PERF_TYPE_SOFTWARE || type == PERF_TYPE_TRACEPOINT;
+}
+
+/*
+ * Open event i on every online CPU, counting the cgroup; 0, or the errno
+ * of the first CPU when none could be (an offline CPU gives ENODEV).
+ */
+static int cgroup_open_event(struct monitor_perf *mp, size_t i, uint64_t config)
+{
+	size_t opened = 0;
+	int first = 0;
+
+	for (size_t cpu = 0; cpu < mp->cpus; cpu++) {
+		struct cg_group *g = &mp->groups[cpu];
+		struct cg_counter *c = &mp->cc[i * mp->cpus + cpu];
+		int group = in_group(mp, i) ? g->lead : -1;
+
+		c->fd = -1;
+		if (in_group(mp, i) && group < 0)
+			continue; /* no leader: an offline CPU */
+		c->fd = perf_open_cgroup(events[mp->ev[i]].type, config,
+					 mp->cgroup_fd, (int)cpu, group,
+					 mp->user_only);
+		if (c->fd < 0) {
+			if (!first)
+				first = errno ? errno : EINVAL;
+			continue;
+		}
+		c->pos = group < 0 ? 0 : g->nr++;
+		opened++;
+	}
+	return opened ? 0 : first ? first : ENODEV;
+}
+
+/* Close event i's counters (it became absent); a group keeps its slots. */
+static void cgroup_close_event(struct monitor_perf *mp, size_t i)
+{
+	for (size_t cpu = 0; cpu < mp->cpus; cpu++) {
+		struct cg_counter *c = &mp->cc[i * mp->cpus + cpu];
+
+		if (c->fd >= 0)
+			close(c->fd);
+		c->fd = -1;
+	}
+}
+
+/*
+ * Open every event on the cgroup, once; 0, or the errno that rules
+ * counting the cgroup out (not permitted, no perf_event controller on its
+ * hierarchy, a kernel without cgroup events), with nothing left open. An
+ * event the machine does not have is absent, as per process.
+ */
+static int cgroup_open(struct monitor_perf *mp)
+{
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	size_t opened = 0, most = 1;
+	int e = 0;
+
+	mp->cpus = conf < 1 ? 1 : (size_t)conf;
+	mp->cc = xcalloc(mp->nr * mp->cpus, sizeof(*mp->cc));
+	mp->groups = xcalloc(mp->cpus, sizeof(*mp->groups));
+	for (size_t k = 0; k < mp->nr * mp->cpus; k++)
+		mp->cc[k].fd = -1;
+	for (size_t cpu = 0; cpu < mp->cpus; cpu++) {
+		struct cg_group *g = &mp->groups[cpu];
+
+		g->lead = perf_open_cgroup(PERF_TYPE_SOFTWARE,
+					   PERF_COUNT_SW_DUMMY, mp->cgroup_fd,
+					   (int)cpu, -1, mp->user_only);
+		g->nr = g->lead >= 0;
+		if (g->lead < 0 && errno != ENODEV && !e)
+			e = errno ? errno : EINVAL;
+	}
+	if (e)
+		goto fail;
+	for (size_t i = 0; i < mp->nr; i++) {
+		uint64_t config;
+
+		if (!event_config(mp, i, &config))
+			continue;
+		e = cgroup_open_event(mp, i, config);
+		if (e && !no_such_event(e))
+			goto fail;
+		if (!e && mp->stall_of[i] >= 0) {
+			e = stall_open(mp, i, config, mp->cgroup_fd, true);
+			mp->sampled[i] = !e;
+		}
+		if (e) {
+			mp->absent[i] = e;
+			cgroup_close_event(mp, i);
+			continue;
+		}
+		opened++;
+	}
+	if (!opened)
+		goto fail;
+	for (size_t cpu = 0; cpu < mp->cpus; cpu++)
+		if (mp->groups[cpu].nr > most)
+			most = mp->groups[cpu].nr;
+	mp->group_buf_nr = 3 + most;
+	mp->group_buf = xcalloc(mp->group_buf_nr, sizeof(*mp->group_buf));
+	mp->cgroup_open = true;
+	stalls_activate(mp);
+	return 0;
+fail:
+	cgroup_close(mp);
+	/* The events are tried again per process, absent or not. */
+	memset(mp->absent, 0, sizeof(mp->absent));
+	return e ? e : EINVAL;
+}
+
+/* Read counter fd's value, time enabled and time running into v. */
+static int read_raw(int fd, const char *name, uint64_t v[3], struct strbuf *err)
+{
+	ssize_t n = read(fd, v, 3 * sizeof(*v));
+
+	if (n != (ssize_t)(3 * sizeof(*v)))
+		return error_addf(err, "perf: cannot read '%s': %s", name,
+				  n < 0 ? strerror(errno) : "short read");
+	return 0;
+}
+
+/*
+ * Read every counter of the cgroup into its now[]: one read() per CPU's
+ * group, one per hardware counter.
+ */
+static int cgroup_read(struct monitor_perf *mp, struct strbuf *err)
+{
+	for (size_t cpu = 0; cpu < mp->cpus; cpu++) {
+		const struct cg_group *g = &mp->groups[cpu];
+		/* nr, time enabled, time running, then the values. */
+		size_t want = (3 + g->nr) * sizeof(*mp->group_buf);
+		ssize_t n;
+
+		if (g->lead < 0)
+			continue;
+		n = read(g->lead, mp->group_buf, want);
+		if (n != (ssize_t)want)
+			return error_addf(err, "perf: cannot read a group: %s",
+					  n < 0 ? strerror(errno)
+						: "short read");
+		for (size_t i = 0; i < mp->nr; i++) {
+			struct cg_counter *c = &mp->cc[i * mp->cpus + cpu];
+
+			if (c->fd < 0)
+				continue;
+			if (!c->pos) {
+				if (read_raw(c->fd, events[mp->ev[i]].name,
+					     c->now, err))
+					return -1;
+				continue;
+			}
+			c->now[0] = mp->group_buf[3 + c->pos];
+			c->now[1] = mp->group_buf[1];
+			c->now[2] = mp->group_buf[2];
+		}
+	}
+	return 0;
+}
+
+/* The iteration begins: what each counter of the cgroup has counted. */
+static int cgroup_begin(struct monitor_perf *mp, struct strbuf *err)
+{
+	if (cgroup_read(mp, err))
+		return -1;
+	for (size_t k = 0; k < mp->nr * mp->cpus; k++)
+		memcpy(mp->cc[k].base, mp->cc[k].now, sizeof(mp->cc[k].base));
+	/* Nothing of the cgroup ran since the last end: nothing to keep. */
+	monitor_perf_cancel(mp);
+	absent_describe(mp);
+	return 0;
+}
+
 int monitor_perf_begin(struct monitor_perf *mp, pid_t pid, struct strbuf *err)
 {
 	size_t opened = 0;
 
+	if (mp->cgroup_fd >= 0 && !mp->cgroup_open && cgroup_open(mp))
+		mp->cgroup_fd = -1; /* per process from now on */
+	if (mp->cgroup_open)
+		return cgroup_begin(mp, err);
 	monitor_perf_cancel(mp);
 	for (size_t i = 0; i < mp->nr; i++) {
 		const struct event_def *def = &events[mp->ev[i]];
-		uint64_t config = def->config;
+		uint64_t config;
 
-		if (mp->absent[i])
+		if (!event_config(mp, i, &config))
 			continue;
-		if (def->type == PERF_TYPE_TRACEPOINT && !mp->tp_id[i]) {
-			mp->absent[i] = tracepoint_id(def->name, &mp->tp_id[i]);
-			if (mp->absent[i])
-				continue;
-		}
-		if (def->type == PERF_TYPE_TRACEPOINT)
-			config = mp->tp_id[i];
 		mp->fd[i] = perf_open(def, config, pid, mp->user_only, false);
 		if (mp->fd[i] < 0 && (errno == EACCES || errno == EPERM) &&
 		    !mp->user_only) {
@@ -763,7 +1071,7 @@ int monitor_perf_begin(struct monitor_perf *mp, pid_t pid, struct strbuf *err)
 		 * says whether every sample arrived.
 		 */
 		if (mp->stall_of[i] >= 0) {
-			mp->absent[i] = stall_open(mp, i, config, pid);
+			mp->absent[i] = stall_open(mp, i, config, pid, false);
 			if (mp->absent[i]) {
 				close(mp->fd[i]);
 				mp->fd[i] = -1;
@@ -784,13 +1092,7 @@ int monitor_perf_begin(struct monitor_perf *mp, pid_t pid, struct strbuf *err)
 				perf_open(def, config, 0, mp->user_only, true);
 	}
 	/* A stall is summed where both of its events were opened. */
-	for (int k = 0; k < MONITOR_PERF_STALLS_NR; k++) {
-		int both = 0;
-
-		for (size_t i = 0; i < mp->nr; i++)
-			both += mp->stall_of[i] == k && mp->sampled[i];
-		mp->st.active[k] = both == 2;
-	}
+	stalls_activate(mp);
 	absent_describe(mp);
 	if (!opened)
 		return error_addf(err, "perf: no event could be opened: %s",
@@ -798,21 +1100,46 @@ int monitor_perf_begin(struct monitor_perf *mp, pid_t pid, struct strbuf *err)
 	return 0;
 }
 
-/* Read counter fd into *value; -1 with a line in err. */
-static int read_counter(int fd, const char *name, uint64_t *value,
+/* v[0] scaled up for the time a hardware counter was multiplexed. */
+static uint64_t scaled(const uint64_t v[3])
+{
+	if (v[2] && v[2] < v[1])
+		return (uint64_t)((double)v[0] * (double)v[1] / (double)v[2]);
+	return v[0];
+}
+
+/*
+ * What event i counted in the iteration into *value: 1, 0 when it is not
+ * open, -1 with a line in err.
+ */
+static int read_counter(struct monitor_perf *mp, size_t i, uint64_t *value,
 			struct strbuf *err)
 {
+	const char *name = events[mp->ev[i]].name;
 	uint64_t v[3] = {0, 0, 0}; /* value, enabled, running */
-	ssize_t n = read(fd, v, sizeof(v));
+	bool any = false;
 
-	if (n != (ssize_t)sizeof(v))
-		return error_addf(err, "perf: cannot read '%s': %s", name,
-				  n < 0 ? strerror(errno) : "short read");
-	/* Scaled up for the time a hardware counter was multiplexed. */
-	if (v[2] && v[2] < v[1])
-		v[0] = (uint64_t)((double)v[0] * (double)v[1] / (double)v[2]);
-	*value = v[0];
-	return 0;
+	*value = 0;
+	if (!mp->cgroup_open) {
+		if (mp->fd[i] < 0)
+			return 0;
+		if (read_raw(mp->fd[i], name, v, err))
+			return -1;
+		*value = scaled(v);
+		return 1;
+	}
+	/* The change since the begin, on every CPU (cgroup_read() first). */
+	for (size_t cpu = 0; cpu < mp->cpus; cpu++) {
+		const struct cg_counter *c = &mp->cc[i * mp->cpus + cpu];
+
+		if (c->fd < 0)
+			continue;
+		for (int k = 0; k < 3; k++)
+			v[k] = c->now[k] - c->base[k];
+		*value += scaled(v);
+		any = true;
+	}
+	return any;
 }
 
 int monitor_perf_end(struct monitor_perf *mp, struct monitor_values *out,
@@ -825,12 +1152,15 @@ int monitor_perf_end(struct monitor_perf *mp, struct monitor_values *out,
 	out->nr = 0;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	monitor_perf_drain(mp);
-	for (size_t i = 0; i < mp->nr; i++) {
+	if (mp->cgroup_open && cgroup_read(mp, err))
+		ret = -1;
+	for (size_t i = 0; i < mp->nr && !ret; i++) {
 		uint64_t v = 0;
+		int r = read_counter(mp, i, &v, err);
 
-		if (mp->fd[i] < 0)
+		if (!r)
 			continue;
-		if (read_counter(mp->fd[i], events[mp->ev[i]].name, &v, err)) {
+		if (r < 0) {
 			ret = -1;
 			break;
 		}
@@ -857,6 +1187,15 @@ void monitor_perf_cancel(struct monitor_perf *mp)
 {
 	if (!mp)
 		return;
+	if (mp->cgroup_open) {
+		/* The counters stay open for the next iteration; the marks go.
+		 */
+		monitor_perf_drain(mp);
+		mp->st.nr = 0;
+		mp->st.lost = mp->st.throttled = 0;
+		memset(mp->st.seen, 0, sizeof(mp->st.seen));
+		return;
+	}
 	for (size_t i = 0; i < mp->nr; i++) {
 		if (mp->fd[i] >= 0)
 			close(mp->fd[i]);
@@ -884,6 +1223,8 @@ void monitor_perf_free(struct monitor_perf *mp)
 	if (!mp)
 		return;
 	monitor_perf_cancel(mp);
+	if (mp->cgroup_open)
+		cgroup_close(mp);
 	for (size_t i = 0; i < mp->nr; i++)
 		if (mp->keep[i] >= 0)
 			close(mp->keep[i]);

@@ -144,6 +144,20 @@ void monitor_perf_drain(struct monitor_perf *mp);
 struct monitor_perf *monitor_perf_new(const struct strvec *names,
 				      struct strbuf *err);
 /*
+ * Count the tasks of a cgroup v2 directory (open fd cgroup_fd, the
+ * caller's, open as long as mp) rather than a process tree: at the first
+ * monitor_perf_begin() each event is opened on every CPU
+ * (PERF_FLAG_PID_CGROUP) and stays open for every iteration, which gets
+ * what they counted between its begin and its end, so that no counter is
+ * copied into every forked process and back at its exit. The caller puts
+ * the iteration's command, and nothing else, in the cgroup. Where the
+ * kernel refuses (not permitted, no perf_event controller on that
+ * hierarchy), process trees are counted after all, from pid as below.
+ */
+void monitor_perf_set_cgroup(struct monitor_perf *mp, int cgroup_fd);
+/* Whether the iterations count the cgroup (after the first begin). */
+bool monitor_perf_counts_cgroup(const struct monitor_perf *mp);
+/*
  * Open the counters on process pid (0: the calling thread), which must
  * be single-threaded and never exec itself; they stay off until the
  * exec of a child it forks after this call, so call it right before
@@ -153,15 +167,17 @@ struct monitor_perf *monitor_perf_new(const struct strvec *names,
  */
 int monitor_perf_begin(struct monitor_perf *mp, pid_t pid, struct strbuf *err);
 /*
- * Read and close the counters into out (emptied first): one value per
- * event opened, in table order, zeros included, then the stall rows.
- * A stall not summed for lost records is said in monitor_perf_absent().
+ * Read the counters into out (emptied first), and close them unless they
+ * count a cgroup: one value per event opened, in table order, zeros
+ * included, then the stall rows. A stall not summed for lost records is
+ * said in monitor_perf_absent().
  */
 int monitor_perf_end(struct monitor_perf *mp, struct monitor_values *out,
 		     struct strbuf *err);
 /*
  * Close the counters without reading them (an interrupted iteration);
- * a no-op when none is open.
+ * a no-op when none is open. A cgroup's stay open: its next begin starts
+ * from what they hold then.
  */
 void monitor_perf_cancel(struct monitor_perf *mp);
 /*

@@ -560,6 +560,17 @@ int monitor_set_perf(struct monitor *mon, const struct strvec *events,
 	return 0;
 }
 
+void monitor_set_perf_cgroup(struct monitor *mon, int cgroup_fd)
+{
+	if (mon->perf)
+		monitor_perf_set_cgroup(mon->perf, cgroup_fd);
+}
+
+bool monitor_perf_cgroup(const struct monitor *mon)
+{
+	return monitor_perf_counts_cgroup(mon->perf);
+}
+
 /*
  * Open the perf counters, last before the workload starts. Failing to
  * open any is no failure of the other monitors: the record says why.
@@ -571,6 +582,7 @@ static void perf_begin(struct monitor *mon)
 	rec->has_perf = false;
 	rec->perf.nr = 0;
 	rec->perf_absent = NULL;
+	rec->perf_scope = NULL;
 	if (!mon->perf)
 		return;
 	strbuf_reset(&mon->perf_err);
@@ -580,6 +592,8 @@ static void perf_begin(struct monitor *mon)
 	}
 	rec->has_perf = true;
 	rec->perf_absent = monitor_perf_absent(mon->perf);
+	rec->perf_scope =
+		monitor_perf_counts_cgroup(mon->perf) ? "cgroup" : "process";
 }
 
 void monitor_set_workload(struct monitor *mon, double user_s, double sys_s,

@@ -250,6 +250,12 @@ struct monitor_record {
 	bool has_perf;
 	struct monitor_values perf;
 	const char *perf_absent;
+	/*
+	 * What they counted, with has_perf: "cgroup", the tasks of the
+	 * iterations' own cgroup, or "process", the command's process tree
+	 * from its exec (monitor-perf.h); a static string.
+	 */
+	const char *perf_scope;
 };
 
 /*
@@ -315,6 +321,15 @@ void monitor_set_cgroup(struct monitor *mon, const char *const *cgroup_procs);
  */
 int monitor_set_perf(struct monitor *mon, const struct strvec *events,
 		     pid_t pid, struct strbuf *err);
+/*
+ * After monitor_set_perf(): count the tasks of the cgroup v2 directory
+ * open as cgroup_fd instead (monitor_perf_set_cgroup()), where the kernel
+ * allows, which monitor_perf_cgroup() tells after the first
+ * monitor_begin(): then the iteration's command, and nothing else, must
+ * run in that cgroup.
+ */
+void monitor_set_perf_cgroup(struct monitor *mon, int cgroup_fd);
+bool monitor_perf_cgroup(const struct monitor *mon);
 /*
  * After monitor_end(): the workload's own CPU time and wall time (its
  * runner result), from which rec.other_cpu is computed.

@@ -101,6 +101,7 @@ void run_data_release(struct run_data *rd)
 		monitor_table_release(&rd->levels[i]);
 	free(rd->levels);
 	strvec_clear(&rd->notes);
+	strvec_clear(&rd->perf_scopes);
 	for (size_t i = 0; i < rd->sources_nr; i++)
 		run_source_release(&rd->sources[i]);
 	free(rd->sources);
@@ -186,6 +187,7 @@ void iteration_monitor_free(struct iteration_monitor *m)
 	free(m->samples);
 	monitor_counts_release(&m->perf);
 	free(m->perf_absent);
+	free(m->perf_scope);
 	free(m);
 }
 
@@ -791,6 +793,15 @@ static void monitor_table_merge(struct monitor_table *dst,
 	}
 }
 
+/* Append s to sv unless it is there. */
+static void push_once(struct strvec *sv, const char *s)
+{
+	for (size_t k = 0; k < sv->nr; k++)
+		if (!strcmp(sv->v[k], s))
+			return;
+	strvec_push(sv, s);
+}
+
 void run_data_merge(struct run_data *dst, const struct run_data *src)
 {
 	for (size_t i = 0; i < src->ops_nr; i++) {
@@ -844,12 +855,8 @@ void run_data_merge(struct run_data *dst, const struct run_data *src)
 		monitor_table_merge(
 			run_data_levels(dst, src->levels[i].benchmark, true),
 			&src->levels[i]);
-	for (size_t i = 0; i < src->notes.nr; i++) {
-		bool seen = false;
-
-		for (size_t k = 0; k < dst->notes.nr && !seen; k++)
-			seen = !strcmp(dst->notes.v[k], src->notes.v[i]);
-		if (!seen)
-			strvec_push(&dst->notes, src->notes.v[i]);
-	}
+	for (size_t i = 0; i < src->notes.nr; i++)
+		push_once(&dst->notes, src->notes.v[i]);
+	for (size_t i = 0; i < src->perf_scopes.nr; i++)
+		push_once(&dst->perf_scopes, src->perf_scopes.v[i]);
 }

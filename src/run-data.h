@@ -241,6 +241,12 @@ struct run_data {
 	 */
 	struct strvec notes;
 	/*
+	 * What the perf counters of the measured iterations counted, each
+	 * scope once ("cgroup", "process"; store_load_monitors());
+	 * run_data_merge() adds src's that dst lacks.
+	 */
+	struct strvec perf_scopes;
+	/*
 	 * The runs pooled, oldest first (pool_load()); empty for
 	 * data that does not come from the store (CSV imports, tests).
 	 * run_data_merge() does not touch them.
@@ -309,6 +315,7 @@ struct iteration_monitor {
 	bool has_perf;
 	struct monitor_counts perf;
 	char *perf_absent;
+	char *perf_scope; /* "cgroup", "process"; NULL: unknown (process) */
 };
 
 /*

@@ -91,6 +91,7 @@ static struct monitor_record *held_monitor(struct session *s,
 	held_values(s, &c->perf, &mon->perf);
 	if (mon->perf_absent)
 		c->perf_absent = held_name(s, mon->perf_absent);
+	/* perf_scope is a static string: the copy of *mon holds it. */
 	c->samples = NULL;
 	c->samples_nr = c->samples_alloc = 0;
 	if (mon->samples_nr) {

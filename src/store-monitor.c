@@ -162,8 +162,8 @@ static int add_perf(struct store *st, int64_t iter_id,
 		    const struct monitor_record *rec, struct strbuf *err)
 {
 	static const char sql[] =
-		"INSERT INTO iteration_perf (iteration_id, counters, absent)"
-		" VALUES (?1, ?2, ?3)";
+		"INSERT INTO iteration_perf (iteration_id, counters, absent,"
+		" scope) VALUES (?1, ?2, ?3, ?4)";
 	struct strbuf json = STRBUF_INIT;
 	sqlite3_stmt *stmt =
 		cached(st, STORE_STMT_MONITOR_PERF, sql, "perf insert", err);
@@ -174,6 +174,7 @@ static int add_perf(struct store *st, int64_t iter_id,
 	if (sqlite3_bind_int64(stmt, 1, iter_id) ||
 	    bind_json(stmt, 2, &json, &rec->perf) ||
 	    store_bind_text(stmt, 3, rec->perf_absent) ||
+	    store_bind_text(stmt, 4, rec->perf_scope) ||
 	    sqlite3_step(stmt) != SQLITE_DONE) {
 		store_fail(st, err, "store perf counters of iteration %" PRId64,
 			   iter_id);
@@ -284,6 +285,7 @@ int store_monitor_add_full(struct store *st, int64_t iter_id,
 	counts_view(&m->perf, &rec.perf);
 	rec.has_perf = m->has_perf;
 	rec.perf_absent = m->perf_absent;
+	rec.perf_scope = m->perf_scope;
 	rec.samples = xcalloc(m->samples_nr + 1, sizeof(*rec.samples));
 	rec.samples_nr = m->samples_nr;
 	for (size_t i = 0; i < m->samples_nr; i++) {
@@ -372,7 +374,7 @@ static const char full_sql[] =
 	"SELECT m.iteration_id, m.interval_s, m.vmstat, m.cpu,"
 	" m.meminfo_start, m.meminfo_end, m.other_cpu, m.loadavg_start,"
 	" m.loadavg_end, m.cgroup, m.cgroup_start, m.cgroup_end,"
-	" p.iteration_id, p.counters, p.absent, m.vmstat_end"
+	" p.iteration_id, p.counters, p.absent, m.vmstat_end, p.scope"
 	" FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id"
 	" LEFT JOIN iteration_perf p ON p.iteration_id = m.iteration_id"
 	" WHERE i.run_id = ?1 AND (?2 IS NULL OR i.benchmark = ?2)"
@@ -419,6 +421,7 @@ static int full_record(struct full_sink *sink, sqlite3_stmt *stmt,
 		return -1;
 	m->has_perf = sqlite3_column_type(stmt, 12) != SQLITE_NULL;
 	m->perf_absent = store_column_strdup(stmt, 14);
+	m->perf_scope = store_column_strdup(stmt, 16);
 	if (m->has_perf && load_counts(st, each, stmt, 13, &m->perf, id, err))
 		return -1;
 	m->has_vmstat_end = sqlite3_column_type(stmt, 15) != SQLITE_NULL;
@@ -547,6 +550,14 @@ static const char load_absent_sql[] =
 	"SELECT DISTINCT p.absent FROM iteration i"
 	" JOIN iteration_perf p ON p.iteration_id = i.id"
 	" WHERE i.run_id = ?1 AND i.warmup = 0 AND p.absent IS NOT NULL"
+	" AND (?2 IS NULL OR i.benchmark = ?2)"
+	" ORDER BY 1";
+
+/* What the perf counters counted, each scope once. */
+static const char load_scope_sql[] =
+	"SELECT DISTINCT coalesce(p.scope, 'process') FROM iteration i"
+	" JOIN iteration_perf p ON p.iteration_id = i.id"
+	" WHERE i.run_id = ?1 AND i.warmup = 0 AND p.counters <> '{}'"
 	" AND (?2 IS NULL OR i.benchmark = ?2)"
 	" ORDER BY 1";
 
@@ -684,6 +695,20 @@ static int load_rows(struct store *st, int64_t run_id, sqlite3_stmt *stmt,
 	return ret;
 }
 
+/* A row of load_scope_sql: a scope of rd's perf counters. */
+static int scope_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
+{
+	struct run_data *rd = data;
+	const char *scope = (const char *)sqlite3_column_text(stmt, 0);
+
+	(void)err;
+	for (size_t i = 0; i < rd->perf_scopes.nr; i++)
+		if (!strcmp(rd->perf_scopes.v[i], scope))
+			return 0;
+	strvec_push(&rd->perf_scopes, scope);
+	return 0;
+}
+
 /* A row of load_absent_sql: a note on the events rd's run did not count. */
 static int absent_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 {
@@ -715,11 +740,14 @@ int store_load_monitors(struct store *st, int64_t run_id, const char *benchmark,
 
 	if (store_tx_open(st, false, &tx, err))
 		return -1;
-	for (int k = 0; k < 5; k++) {
-		/* In the order of enum table_kind, then the absent events. */
+	for (int k = 0; k < 6; k++) {
+		/*
+		 * In the order of enum table_kind, then the absent events and
+		 * the perf counters' scopes.
+		 */
 		static const char *const sql[] = {
-			load_sql, load_cgroup_sql, load_perf_sql,
-			load_levels_sql, load_absent_sql};
+			load_sql,	 load_cgroup_sql, load_perf_sql,
+			load_levels_sql, load_absent_sql, load_scope_sql};
 
 		sqlite3_finalize(stmt);
 		stmt = NULL;
@@ -731,8 +759,10 @@ int store_load_monitors(struct store *st, int64_t run_id, const char *benchmark,
 				   run_id);
 			goto out;
 		}
-		if (k == 4 ? store_each_row(st, stmt, absent_row, rd, err,
-					    "load perf of run %" PRId64, run_id)
+		if (k >= 4 ? store_each_row(st, stmt,
+					    k == 4 ? absent_row : scope_row, rd,
+					    err, "load perf of run %" PRId64,
+					    run_id)
 			   : load_rows(st, run_id, stmt, (enum table_kind)k,
 				       &tmp, err))
 			goto out;

@@ -95,6 +95,7 @@ static void add_monitor(struct iteration_data *it)
 	monitor_counts_add(&m->perf, "task-clock", 123456789);
 	monitor_counts_add(&m->perf, "page-faults", 0);
 	m->perf_absent = xstrdup("cycles: no such event on this machine");
+	m->perf_scope = xstrdup("cgroup");
 	it->monitor = m;
 }
 
@@ -280,6 +281,7 @@ static void test_export(struct strbuf *golden)
 		   back[0].iters[1].monitor->has_perf &&
 		   back[0].iters[1].monitor->perf.nr == 2 &&
 		   back[0].iters[1].monitor->perf.v[0].value == 123456789 &&
+		   !strcmp(back[0].iters[1].monitor->perf_scope, "cgroup") &&
 		   !strcmp(back[0].iters[1].monitor->perf_absent,
 			   "cycles: no such event on this machine") &&
 		   back[0].iters[2].monitor &&
@@ -302,12 +304,12 @@ static void test_export(struct strbuf *golden)
 static const struct {
 	const char *what, *from, *to, *want;
 } bad_cases[] = {
-	{"not JSON", "\"version\":\t6,", "\"version\":\t6,,",
+	{"not JSON", "\"version\":\t7,", "\"version\":\t7,,",
 	 "t.json: invalid JSON near line 3, column 16"},
-	{"cut short", "\"version\":\t6,", "\"version\":\t6,\n\"x\": [",
-	 "t.json: the JSON ends early (truncated?) at line 350, column 1"},
+	{"cut short", "\"version\":\t7,", "\"version\":\t7,\n\"x\": [",
+	 "t.json: the JSON ends early (truncated?) at line 351, column 1"},
 	{"text after the document", "\t\t}]\n}\n", "\t\t}]\n}\n{}",
-	 "t.json: unexpected text after the JSON value at line 349, column 1"},
+	 "t.json: unexpected text after the JSON value at line 350, column 1"},
 	{"a NUL character", "\"label\":\t\"base\"",
 	 "\"label\":\t\"ba\\u0000se\"",
 	 "t.json: line 7, column 16: a string holds \\u0000"},
@@ -317,12 +319,12 @@ static const struct {
 	 "t.json: format: 'mmcmp-compare' is not an mmcmp export (want 'mmcmp-export')"},
 	{"format not a string", "\"mmcmp-export\"", "1",
 	 "t.json: format: expected a string, found a number"},
-	{"unknown version", "\"version\":\t6,", "\"version\":\t7,",
-	 "t.json: version: unsupported version 7 (this mmcmp reads versions 1 to 6)"},
-	{"version 0", "\"version\":\t6,", "\"version\":\t0,",
-	 "t.json: version: unsupported version 0 (this mmcmp reads versions 1 to 6)"},
+	{"unknown version", "\"version\":\t7,", "\"version\":\t8,",
+	 "t.json: version: unsupported version 8 (this mmcmp reads versions 1 to 7)"},
+	{"version 0", "\"version\":\t7,", "\"version\":\t0,",
+	 "t.json: version: unsupported version 0 (this mmcmp reads versions 1 to 7)"},
 	{"a version 1 document with a setup",
-	 "\"version\":\t6,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
+	 "\"version\":\t7,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
 	 "\"version\":\t1,\n\t\"generator\":\t\"mmcmp 0.1.0\",\n\t\"runs\":\t[{\n\t\t\t\"uuid\":\t\"0f1e2d3c-4b5a-4697-8877-665544332211\"",
 	 "t.json: runs[0]: unknown member 'setup'"},
 	{"boot 0", "\"boot\":\t2,", "\"boot\":\t0,",
@@ -387,9 +389,9 @@ static const struct {
 	{"an interval without samples", "\"interval_s\":\t0,",
 	 "\"interval_s\":\t1,",
 	 "t.json: runs[0].iterations[2].monitor.interval_s: not 0, but the record has no samples"},
-	{"version not an integer", "\"version\":\t6,", "\"version\":\t1.5,",
+	{"version not an integer", "\"version\":\t7,", "\"version\":\t1.5,",
 	 "t.json: version: expected an integer, found 1.5"},
-	{"missing version", "\t\"version\":\t6,\n", "",
+	{"missing version", "\t\"version\":\t7,\n", "",
 	 "t.json: top level: missing member 'version'"},
 	{"unknown member", "\"generator\":", "\"extra\":\t1,\n\t\"generator\":",
 	 "t.json: top level: unknown member 'extra'"},
@@ -513,7 +515,7 @@ static const struct {
 	{"uuid twice", "a0a1a2a3-b4b5-4c6c-8d7d-e8e9f0f1f2f3",
 	 "0f1e2d3c-4b5a-4697-8877-665544332211",
 	 "t.json: runs[1].uuid: the uuid of runs[0] again"},
-	{"a version 5 document with gauge levels", "\"version\":\t6,",
+	{"a version 5 document with gauge levels", "\"version\":\t7,",
 	 "\"version\":\t5,",
 	 "t.json: runs[0].iterations[1].monitor: unknown member 'vmstat_end'"},
 	{"gauge levels not an object", "\"vmstat_end\":\tnull",
@@ -536,6 +538,15 @@ static const struct {
 	 "\"absent\":\t\"cycles: no such event on this machine\"",
 	 "\"absent\":\t5",
 	 "t.json: runs[0].iterations[1].monitor.perf.absent: expected a string or null, found a number"},
+	{"a version 6 document with a perf scope", "\"version\":\t7,",
+	 "\"version\":\t6,",
+	 "t.json: runs[0].iterations[1].monitor.perf: unknown member 'scope'"},
+	{"perf scope missing in version 7",
+	 ",\n\t\t\t\t\t\t\t\"scope\":\t\"cgroup\"", "",
+	 "t.json: runs[0].iterations[1].monitor.perf: missing member 'scope'"},
+	{"perf scope not one of its kinds", "\"scope\":\t\"cgroup\"",
+	 "\"scope\":\t\"thread\"",
+	 "t.json: runs[0].iterations[1].monitor.perf.scope: unknown value 'thread' (expected cgroup, process)"},
 };
 
 /* Replace the one occurrence of from in doc by to; false if not once. */
@@ -599,7 +610,7 @@ static void test_bad_documents(const struct strbuf *golden)
 	remove_all(&doc, "\t\t\t\t\t\t\"vmstat_end\":\t{\"nr_free_pages\":"
 			 "1048576,\"nr_mlock\":0},\n");
 	ok(!strstr(doc.buf, "vmstat_end"), "the gauge levels are taken out");
-	ok(replace_once(&doc, "\"version\":\t6,", "\"version\":\t4,", &again),
+	ok(replace_once(&doc, "\"version\":\t7,", "\"version\":\t4,", &again),
 	   "version 4: the fixture has one version");
 	expect_failure(
 		"a version 4 document with perf counters", &again,
@@ -695,10 +706,10 @@ static void test_version1(void)
 	fixture(runs);
 	export_runs(&runs[1], 1, &doc);
 	/*
-	 * Version 6 added the gauges' levels and version 5 the perf counters,
-	 * which runs[1] has none of.
+	 * Versions 7 and 5 added the perf counters' scope and the counters,
+	 * which runs[1] has none of, version 6 the gauges' levels.
 	 */
-	ok(replace_once(&doc, "\"version\":\t6,", "\"version\":\t4,", &v1),
+	ok(replace_once(&doc, "\"version\":\t7,", "\"version\":\t4,", &v1),
 	   "version 4: the fixture has one version");
 	strbuf_reset(&doc);
 	strbuf_addstr(&doc, v1.buf);

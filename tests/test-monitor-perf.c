@@ -2,8 +2,12 @@
  * Unit tests for monitor-perf: event names (table-driven), the stall
  * sums of synthetic perf records (table-driven), and, where
  * perf_event_open works, that the counters opened before a fork count
- * the child from its exec on and nothing of a child that never execs.
+ * the child from its exec on and nothing of a child that never execs;
+ * where a cgroup of our own can be made (root, cgroup v2), that counting
+ * it gives each iteration what its processes in the cgroup did, and
+ * nothing of a process outside.
  */
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <stdint.h>
@@ -14,6 +18,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "cgroup.h"
 #include "monitor.h"
 #include "monitor-perf.h"
 #include "run-data.h"
@@ -457,6 +462,100 @@ out:
 	strbuf_release(&err);
 }
 
+/*
+ * Fork a child that enters the cgroup of procs (NULL: none), touches mb
+ * MiB and exits, between a begin and an end of mp; its page faults into
+ * *faults. -1 on failure.
+ */
+static int cgroup_child(struct monitor_perf *mp, const char *procs, int mb,
+			int64_t *faults, struct strbuf *err)
+{
+	struct monitor_values out = MONITOR_VALUES_INIT;
+	int status = 0, ret = -1;
+	pid_t pid;
+
+	if (monitor_perf_begin(mp, 0, err))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		goto out;
+	if (!pid) {
+		int fd = procs ? open(procs, O_WRONLY) : -1;
+		size_t len = (size_t)mb << 20;
+		char *p;
+
+		if (procs && (fd < 0 || write(fd, "0", 1) != 1))
+			_exit(1);
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		for (size_t i = 0; p != MAP_FAILED && i < len; i += 4096)
+			p[i] = 1;
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || status)
+		goto out;
+	if (!monitor_perf_end(mp, &out, err) &&
+	    monitor_values_get(&out, "page-faults", faults))
+		ret = 0;
+out:
+	monitor_values_release(&out);
+	return ret;
+}
+
+static void test_cgroup_scope(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct strvec names = STRVEC_INIT;
+	struct cgroup *cg = cgroup_create_own("mmcmp-test-perf", &err);
+	struct monitor_perf *mp = NULL;
+	int64_t in8 = -1, out8 = -1, in4 = -1, again8 = -1;
+	int fd = -1, r;
+
+	if (!cg) {
+		ok(true, "# SKIP no cgroup of our own here: %s", err.buf);
+		goto out;
+	}
+	fd = open(cgroup_where(cg), O_RDONLY | O_DIRECTORY);
+	strvec_push(&names, "page-faults");
+	strvec_push(&names, "task-clock");
+	mp = monitor_perf_new(&names, &err);
+	monitor_perf_set_cgroup(mp, fd);
+	if (monitor_perf_begin(mp, 0, &err) ||
+	    !monitor_perf_counts_cgroup(mp)) {
+		ok(true, "# SKIP the cgroup cannot be counted here: %s",
+		   err.buf);
+		goto out;
+	}
+	monitor_perf_cancel(mp);
+	/* Each call before its ok(): the message reads what it set. */
+	r = cgroup_child(mp, cgroup_procs(cg)[0], 8, &in8, &err);
+	ok(!r && in8 >= 2048,
+	   "a child in the cgroup: its 8 MiB counted (%lld page faults)",
+	   (long long)in8);
+	r = cgroup_child(mp, NULL, 8, &out8, &err);
+	ok(!r && out8 == 0, "a child outside it: nothing (%lld page faults)",
+	   (long long)out8);
+	r = cgroup_child(mp, cgroup_procs(cg)[0], 4, &in4, &err);
+	ok(!r && in4 >= 1024 && in4 < in8,
+	   "an iteration gets what it counted, not a sum (%lld)",
+	   (long long)in4);
+	r = cgroup_child(mp, cgroup_procs(cg)[0], 8, &again8, &err);
+	ok(!r && again8 >= 2048 && again8 < 2 * in8,
+	   "the counters stay open from one iteration to the next (%lld)",
+	   (long long)again8);
+	ok(monitor_perf_counts_cgroup(mp), "still counting the cgroup");
+out:
+	if (err.len)
+		diag("%s", err.buf);
+	monitor_perf_free(mp);
+	if (fd >= 0)
+		close(fd);
+	ok(!cgroup_remove(cg, &err), "the cgroup goes");
+	strvec_clear(&names);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	test_names();
@@ -465,6 +564,7 @@ int main(void)
 	test_stalls();
 	test_derive_lost();
 	test_scope();
+	test_cgroup_scope();
 	done_testing();
 	return exit_status();
 }

@@ -26,7 +26,7 @@
 #include "uuid.h"
 
 /* The schema the migrations reach: one per file in db/migrations. */
-#define SCHEMA_VERSION 14
+#define SCHEMA_VERSION 15
 
 extern char **environ;
 

@@ -130,8 +130,8 @@ check "valid per docs/export.schema.json" python3 ../helpers/schema-check.py \
 	"$MMCMP_SRCDIR/docs/export.schema.json" "$TMP/pf.json"
 C="$TMP/copy.db"
 expect_status 0 "import it into an empty database" "$MMCMP" --db "$C" import "$TMP/pf.json"
-perf_rows="SELECT group_concat(counters || ' ' || coalesce(absent, '-'), '|')
-	FROM (SELECT counters, absent FROM iteration_perf p
+perf_rows="SELECT group_concat(counters || ' ' || coalesce(absent, '-') || ' ' || scope, '|')
+	FROM (SELECT counters, absent, scope FROM iteration_perf p
 	JOIN iteration i ON i.id = p.iteration_id JOIN run r ON r.id = i.run_id
 	ORDER BY r.uuid, i.idx)"
 check "the counters and absent events are stored as they were" \
@@ -144,6 +144,34 @@ sed -n '/^wis-pf perf$/,$p' "$TMP/out" >"$TMP/perf-there"
 check "the same perf table" cmp -s "$TMP/perf-here" "$TMP/perf-there"
 check "which is there" grep -q "^Amean  *page-faults " "$TMP/perf-there"
 grep_file "$TMP/perf-there" "^Hmean  *IPC " "the IPC row too"
+
+# What the counters counted: the iterations' own cgroup where mmcmp can
+# make one (root, cgroup v2), else the command's process tree; labels
+# that differ in it are not like for like, which compare says.
+v2=
+for d in /sys/fs/cgroup /sys/fs/cgroup/unified; do
+	[ "$(stat -f -c %T "$d" 2>/dev/null)" = cgroup2fs ] && v2=$d && break
+done
+scopes=$(sqlite3 "$MMCMP_DB" "SELECT group_concat(DISTINCT scope) FROM iteration_perf")
+if [ "$(id -u)" = 0 ] && [ -n "$v2" ]; then
+	check "as root with cgroup v2 the counters count the iterations' cgroup" \
+		test "$scopes" = cgroup
+	check "which is gone after the run" \
+		sh -c "! ls -d '$v2'/mmcmp-perf-* 2>/dev/null"
+else
+	check "the counters count process trees here" test "$scopes" = process
+fi
+grep_file "$TMP/pf.json" "\"scope\":[[:space:]]*\"$scopes\"" "the export says what they counted"
+check "an A/A pair counted alike has no note about it" \
+	sh -c "! grep -q 'perf counters not like for like' '$TMP/perf-there'"
+other=process
+[ "$scopes" = process ] && other=cgroup
+sqlite3 "$C" "UPDATE iteration_perf SET scope = '$other' WHERE iteration_id IN
+	(SELECT i.id FROM iteration i JOIN run r ON r.id = i.run_id WHERE r.label = 'pf-b')"
+expect_status 0 "compare labels whose counters counted differently" \
+	"$MMCMP" --db "$C" compare pf-a pf-b
+grep_file "$TMP/out" "^perf counters not like for like: 'pf-a' counted .*; 'pf-b' counted .* (docs/perf.md, Scope)$" \
+	"says that their perf rows are not like for like"
 
 # Hugepages against base pages: the same memory in 512 times fewer faults.
 thp=/sys/kernel/mm/transparent_hugepage/enabled

@@ -144,8 +144,8 @@ expect_status 0 "a version 1 document imports" "$MMCMP" --db "$V" import "$TMP/v
 check "without monitor records" \
 	test "$(sqlite3 "$V" 'SELECT count(*) FROM iteration_monitor')" = 0
 "$MMCMP" --db "$V" export json >"$TMP/v1-again.json"
-check "and exports as version 6 with null records" \
-	test "$(json '(d["version"], set(i["monitor"] for r in d["runs"] for i in r["iterations"]), set(r["setup"] for r in d["runs"]), set(i["boot"] for r in d["runs"] for i in r["iterations"]))' "$TMP/v1-again.json")" = "(6, {None}, {None}, {None})"
+check "and exports as version 7 with null records" \
+	test "$(json '(d["version"], set(i["monitor"] for r in d["runs"] for i in r["iterations"]), set(r["setup"] for r in d["runs"]), set(i["boot"] for r in d["runs"] for i in r["iterations"]))' "$TMP/v1-again.json")" = "(7, {None}, {None}, {None})"
 expect_status 0 "show --config of a run without a recorded setup" \
 	"$MMCMP" --db "$V" show --config patched
 grep_file "$TMP/out" "^  setup:     not recorded$" "says so"
@@ -289,8 +289,8 @@ bad not-finite '0,/"values":\t\[\([0-9-]\)/s//"values":\t[1e999, \1/' \
 	'runs\[0\]\.iterations\[0\]\.samples\[0\]\.values\[0\]: not a finite number'
 bad not-a-number '0,/"values":\t\[\([0-9-]\)/s//"values":\t["1", \1/' \
 	'runs\[0\]\.iterations\[0\]\.samples\[0\]\.values\[0\]: expected a number, found a string'
-bad version 's/"version":\t6,/"version":\t7,/' \
-	'version: unsupported version 7 (this mmcmp reads versions 1 to 6)'
+bad version 's/"version":\t7,/"version":\t8,/' \
+	'version: unsupported version 8 (this mmcmp reads versions 1 to 7)'
 bad absurd '0,/"nr_cpus":\t[0-9]*/s//"nr_cpus":\t99999999/' \
 	'runs\[0\]\.machine\.nr_cpus: 99999999 is out of range (0 to 1048576)'
 # shellcheck disable=SC2016 # a sed script, not a shell expansion
@@ -319,7 +319,7 @@ for f in s1 s2 s3 version; do
 		ok "the schema check rejects $f.json"
 	fi
 done
-grep_file "$TMP/schema.out" "version: expected 6" "and names the place"
+grep_file "$TMP/schema.out" "version: expected 7" "and names the place"
 
 # Filters and -o.
 expect_status 0 "export json LABEL" MA export json patched
