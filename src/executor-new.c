@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "config.h"
 #include "executor-qemu.h"
 #include "plan.h"
@@ -154,13 +155,36 @@ out:
 	return ex;
 }
 
-/* Whether the config or a build of it puts the workloads in a cgroup. */
-static bool any_cgroup(const struct config *cfg)
+/* Whether spec (NULL: none) puts the workloads in a cgroup v2. */
+static bool in_v2(const struct cgroup_spec *spec)
 {
-	bool any = cfg->cgroup.path != NULL;
+	struct cgroup_place *places = NULL;
+	size_t nr = 0;
+	bool v2 = false;
+
+	if (!spec->path)
+		return false;
+	/* One it cannot place fails the run later, and says why. */
+	if (cgroup_plan(spec, NULL, &places, &nr, NULL))
+		return true;
+	for (size_t i = 0; i < nr; i++)
+		v2 |= places[i].v2;
+	cgroup_places_free(places, nr);
+	return v2;
+}
+
+/*
+ * Whether the config or a build of it puts the workloads in a cgroup v2,
+ * where a process is in one cgroup only: then the perf counters cannot
+ * count a cgroup of their own. A cgroup v1 one (a hybrid layout's memory
+ * controller) leaves them the v2 tree.
+ */
+static bool any_v2_cgroup(const struct config *cfg)
+{
+	bool any = in_v2(&cfg->cgroup);
 
 	for (size_t b = 0; b < cfg->builds_nr; b++)
-		any |= cfg->builds[b].cgroup.path != NULL;
+		any |= in_v2(&cfg->builds[b].cgroup);
 	return any;
 }
 
@@ -171,8 +195,7 @@ struct executor *executor_new(const struct config *cfg, const struct plan *plan,
 		.monitors = cfg->monitors,
 		.interval_s = cfg->monitor_interval_s,
 		.perf_events = cfg->perf_events.nr ? &cfg->perf_events : NULL,
-		/* A cgroup v2 command is in one cgroup: the config's. */
-		.perf_cgroup = !any_cgroup(cfg),
+		.perf_cgroup = !any_v2_cgroup(cfg),
 	};
 
 	if (cfg->kernels_nr)

@@ -171,7 +171,7 @@ struct executor_local_opts {
 	/*
 	 * Count them in a cgroup of the iterations' own where one can be
 	 * made (cgroup_create_own()), rather than per process tree; for
-	 * commands that enter no cgroup of their own (no `cgroup:`).
+	 * commands that enter no cgroup v2 of the config's (`cgroup:`).
 	 */
 	bool perf_cgroup;
 };

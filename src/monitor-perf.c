@@ -139,6 +139,7 @@ struct monitor_perf {
 	 */
 	int cgroup_fd;
 	bool cgroup_open;
+	size_t absent_len; /* of absent_text, as the cgroup's open left it */
 	size_t cpus;
 	struct cg_counter *cc;	 /* [i * cpus + cpu] */
 	struct cg_group *groups; /* [cpu] */
@@ -894,18 +895,6 @@ static int cgroup_open_event(struct monitor_perf *mp, size_t i, uint64_t config)
 	return opened ? 0 : first ? first : ENODEV;
 }
 
-/* Close event i's counters (it became absent); a group keeps its slots. */
-static void cgroup_close_event(struct monitor_perf *mp, size_t i)
-{
-	for (size_t cpu = 0; cpu < mp->cpus; cpu++) {
-		struct cg_counter *c = &mp->cc[i * mp->cpus + cpu];
-
-		if (c->fd >= 0)
-			close(c->fd);
-		c->fd = -1;
-	}
-}
-
 /*
  * Open every event on the cgroup, once; 0, or the errno that rules
  * counting the cgroup out (not permitted, no perf_event controller on its
@@ -948,8 +937,11 @@ static int cgroup_open(struct monitor_perf *mp)
 			mp->sampled[i] = !e;
 		}
 		if (e) {
+			/*
+			 * Its counters stay open, unread: closing a member
+			 * would move the others' places in the group.
+			 */
 			mp->absent[i] = e;
-			cgroup_close_event(mp, i);
 			continue;
 		}
 		opened++;
@@ -963,6 +955,8 @@ static int cgroup_open(struct monitor_perf *mp)
 	mp->group_buf = xcalloc(mp->group_buf_nr, sizeof(*mp->group_buf));
 	mp->cgroup_open = true;
 	stalls_activate(mp);
+	absent_describe(mp);
+	mp->absent_len = mp->absent_text.len;
 	return 0;
 fail:
 	cgroup_close(mp);
@@ -1004,7 +998,7 @@ static int cgroup_read(struct monitor_perf *mp, struct strbuf *err)
 		for (size_t i = 0; i < mp->nr; i++) {
 			struct cg_counter *c = &mp->cc[i * mp->cpus + cpu];
 
-			if (c->fd < 0)
+			if (c->fd < 0 || mp->absent[i])
 				continue;
 			if (!c->pos) {
 				if (read_raw(c->fd, events[mp->ev[i]].name,
@@ -1029,7 +1023,8 @@ static int cgroup_begin(struct monitor_perf *mp, struct strbuf *err)
 		memcpy(mp->cc[k].base, mp->cc[k].now, sizeof(mp->cc[k].base));
 	/* Nothing of the cgroup ran since the last end: nothing to keep. */
 	monitor_perf_cancel(mp);
-	absent_describe(mp);
+	/* The events absent stay so; only the last end's note goes. */
+	strbuf_setlen(&mp->absent_text, mp->absent_len);
 	return 0;
 }
 
@@ -1129,7 +1124,7 @@ static int read_counter(struct monitor_perf *mp, size_t i, uint64_t *value,
 		return 1;
 	}
 	/* The change since the begin, on every CPU (cgroup_read() first). */
-	for (size_t cpu = 0; cpu < mp->cpus; cpu++) {
+	for (size_t cpu = 0; cpu < mp->cpus && !mp->absent[i]; cpu++) {
 		const struct cg_counter *c = &mp->cc[i * mp->cpus + cpu];
 
 		if (c->fd < 0)

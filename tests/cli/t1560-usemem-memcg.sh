@@ -123,6 +123,17 @@ for op in elsp-2 syst-2 ${tracing:+$reclaim memcg-reclaim-stall}; do
 	check "$op is worse under the limit ($(verdicts "$TMP/limit.csv" "$op" m-half))" \
 		[ "$(verdicts "$TMP/limit.csv" "$op" m-half)" = worse ]
 done
+# The counters count the iterations' own cgroup where the memory cgroups
+# are v1 and a v2 tree is there (a hybrid layout): its sampled stall
+# events are the ones checked above. In a v2 memory cgroup they count
+# process trees (docs/perf.md, Scope).
+scope=process
+if [ -n "$root" ] &&
+	[ "$(stat -f -c %T /sys/fs/cgroup/unified 2>/dev/null)" = cgroup2fs ]; then
+	scope=cgroup
+fi
+check "the perf counters counted per $scope" \
+	test "$(sqlite3 "$MMCMP_DB" "SELECT group_concat(DISTINCT scope) FROM iteration_perf")" = "$scope"
 
 config aa a none b none
 expect_status 0 "usemem runs in two cgroups without a limit" \
