@@ -273,8 +273,9 @@ void bisect_machine_status(struct store *st, const struct campaign *c)
 	puts(line.buf);
 	if (b.culprit)
 		printf("%s: %s\n",
-		       strcmp(b.outcome, "found") ? "culprit, not verified"
-						  : "first bad commit",
+		       b.outcome && !strcmp(b.outcome, "found")
+			       ? "first bad commit"
+			       : "culprit, not verified",
 		       b.culprit);
 out:
 	for (size_t i = 0; i < nr; i++)

@@ -555,9 +555,13 @@ static pid_t clone_child(struct child_args *a, int *e)
 		a->joined = (size_t)-1;
 	}
 #endif
-	pid = vfork();
+	/*
+	 * The child only makes async-signal-safe calls and then executes or
+	 * _exit()s (child_exec()); no page table is copied for it.
+	 */
+	pid = vfork(); /* NOLINT(clang-analyzer-security.insecureAPI.vfork) */
 	if (!pid)
-		child_exec(a);
+		child_exec(a); /* NOLINT(clang-analyzer-unix.Vfork) */
 	*e = errno;
 	return pid;
 }
