@@ -155,7 +155,7 @@ out:
 	return ex;
 }
 
-/* Whether spec (NULL: none) puts the workloads in a cgroup v2. */
+/* Whether spec (a path of NULL: none) puts the workloads in a cgroup v2. */
 static bool in_v2(const struct cgroup_spec *spec)
 {
 	struct cgroup_place *places = NULL;
