@@ -111,9 +111,32 @@ static int insert_boot(struct store *st, int64_t id,
 			 b->number);
 }
 
-int store_campaign_add(struct store *st, struct campaign *c, struct strbuf *err)
+/*
+ * Store c's boots from index from on, pending, each with the command line
+ * it boots with (campaign_cmdline(), which needs c->id).
+ */
+static int insert_boots(struct store *st, struct campaign *c, size_t from,
+			struct strbuf *err)
 {
 	struct strbuf cmdline = STRBUF_INIT;
+	int ret = 0;
+
+	for (size_t i = from; i < c->boots_nr && !ret; i++) {
+		struct campaign_boot *b = &c->boots[i];
+
+		campaign_cmdline(c->home_cmdline, b->append, c->id, b->number,
+				 &cmdline);
+		free(b->cmdline);
+		b->cmdline = strbuf_detach(&cmdline, NULL);
+		b->state = CAMPAIGN_BOOT_PENDING;
+		ret = insert_boot(st, c->id, b, err);
+	}
+	strbuf_release(&cmdline);
+	return ret;
+}
+
+int store_campaign_add(struct store *st, struct campaign *c, struct strbuf *err)
+{
 	struct store_tx tx;
 	int64_t running = 0;
 	int ret = -1;
@@ -137,20 +160,10 @@ int store_campaign_add(struct store *st, struct campaign *c, struct strbuf *err)
 		goto out;
 	c->id = sqlite3_last_insert_rowid(st->db);
 	c->state = CAMPAIGN_RUNNING;
-	for (size_t i = 0; i < c->boots_nr; i++) {
-		struct campaign_boot *b = &c->boots[i];
-
-		campaign_cmdline(c->home_cmdline, b->append, c->id, b->number,
-				 &cmdline);
-		free(b->cmdline);
-		b->cmdline = strbuf_detach(&cmdline, NULL);
-		b->state = CAMPAIGN_BOOT_PENDING;
-		if (insert_boot(st, c->id, b, err))
-			goto out;
-	}
+	if (insert_boots(st, c, 0, err))
+		goto out;
 	ret = 0;
 out:
-	strbuf_release(&cmdline);
 	if (ret)
 		c->id = 0;
 	return store_tx_close(st, &tx, ret, err);
@@ -182,7 +195,6 @@ static int count_boots(struct store *st, int64_t id, int64_t *nr,
 int store_campaign_add_boots(struct store *st, struct campaign *c, size_t from,
 			     bool *conflict, struct strbuf *err)
 {
-	struct strbuf cmdline = STRBUF_INIT;
 	struct store_tx tx;
 	int64_t nr = -1;
 	int ret = -1;
@@ -197,20 +209,10 @@ int store_campaign_add_boots(struct store *st, struct campaign *c, size_t from,
 		*conflict = true;
 		goto out;
 	}
-	for (size_t i = from; i < c->boots_nr; i++) {
-		struct campaign_boot *b = &c->boots[i];
-
-		campaign_cmdline(c->home_cmdline, b->append, c->id, b->number,
-				 &cmdline);
-		free(b->cmdline);
-		b->cmdline = strbuf_detach(&cmdline, NULL);
-		b->state = CAMPAIGN_BOOT_PENDING;
-		if (insert_boot(st, c->id, b, err))
-			goto out;
-	}
+	if (insert_boots(st, c, from, err))
+		goto out;
 	ret = 0;
 out:
-	strbuf_release(&cmdline);
 	if (*conflict)
 		return store_tx_close(st, &tx, -1, NULL), 0;
 	return store_tx_close(st, &tx, ret, err);
