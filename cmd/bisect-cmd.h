@@ -32,6 +32,10 @@ int bisect_drive_begin(const struct cmd *cmd, int argc, char **argv,
 		       struct bisect_drive *d, struct bisect_cmd_machine *mo,
 		       struct strbuf *err);
 void bisect_cmd_close(struct bisect_drive *d);
+/* The drive's words (ctx unused): a log line on stdout, flushed; a note on
+ * stderr. */
+void bisect_cmd_out_log(void *ctx, const char *line);
+void bisect_cmd_out_note(void *ctx, const char *line);
 /* Print what the search found (r of d's commits); the exit status. */
 int bisect_cmd_report(const struct bisect_drive *d,
 		      const struct bisect_result *r);

@@ -37,19 +37,6 @@ int bisect_machine_refuse(const struct cmd *cmd, const struct bisect_drive *d,
 	return ret;
 }
 
-static void out_line(void *ctx, const char *line)
-{
-	(void)ctx;
-	printf("%s\n", line);
-	fflush(stdout);
-}
-
-static void out_note(void *ctx, const char *line)
-{
-	(void)ctx;
-	fprintf(stderr, "%s\n", line);
-}
-
 static void out_warning(void *ctx, const char *msg)
 {
 	(void)ctx;
@@ -220,8 +207,8 @@ out:
 
 int bisect_machine_resume(struct store *st, struct campaign *c)
 {
-	const struct bisect_drive_out out = {out_line, out_note, out_warning,
-					     NULL};
+	const struct bisect_drive_out out = {
+		bisect_cmd_out_log, bisect_cmd_out_note, out_warning, NULL};
 	struct bisect_machine bm;
 	struct bisect_result res = {0};
 	enum bisect_machine_step step = BISECT_MACHINE_CHANGED;

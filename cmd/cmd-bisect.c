@@ -89,14 +89,14 @@ const struct cmd_option bisect_option_table[] = {
 /* The drive's words: the log on stdout, as it is made; the rest on stderr. */
 static struct run_progress bisect_progress;
 
-static void out_log(void *ctx, const char *line)
+void bisect_cmd_out_log(void *ctx, const char *line)
 {
 	(void)ctx;
 	printf("%s\n", line);
 	fflush(stdout);
 }
 
-static void out_note(void *ctx, const char *line)
+void bisect_cmd_out_note(void *ctx, const char *line)
 {
 	(void)ctx;
 	fprintf(stderr, "%s\n", line);
@@ -142,8 +142,8 @@ static int parse_args(const struct cmd *cmd, int argc, char **argv,
 	d->initrd = a->initrd;
 	d->operation = a->operation;
 	d->out = (struct bisect_drive_out){
-		.log = a->quiet ? NULL : out_log,
-		.note = out_note,
+		.log = a->quiet ? NULL : bisect_cmd_out_log,
+		.note = bisect_cmd_out_note,
 		.warning = run_progress_warning,
 		.ctx = &bisect_progress,
 	};
