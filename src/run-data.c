@@ -793,15 +793,6 @@ static void monitor_table_merge(struct monitor_table *dst,
 	}
 }
 
-/* Append s to sv unless it is there. */
-static void push_once(struct strvec *sv, const char *s)
-{
-	for (size_t k = 0; k < sv->nr; k++)
-		if (!strcmp(sv->v[k], s))
-			return;
-	strvec_push(sv, s);
-}
-
 void run_data_merge(struct run_data *dst, const struct run_data *src)
 {
 	for (size_t i = 0; i < src->ops_nr; i++) {
@@ -856,7 +847,7 @@ void run_data_merge(struct run_data *dst, const struct run_data *src)
 			run_data_levels(dst, src->levels[i].benchmark, true),
 			&src->levels[i]);
 	for (size_t i = 0; i < src->notes.nr; i++)
-		push_once(&dst->notes, src->notes.v[i]);
+		strvec_push_once(&dst->notes, src->notes.v[i]);
 	for (size_t i = 0; i < src->perf_scopes.nr; i++)
-		push_once(&dst->perf_scopes, src->perf_scopes.v[i]);
+		strvec_push_once(&dst->perf_scopes, src->perf_scopes.v[i]);
 }

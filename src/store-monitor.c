@@ -702,10 +702,7 @@ static int scope_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 	const char *scope = (const char *)sqlite3_column_text(stmt, 0);
 
 	(void)err;
-	for (size_t i = 0; i < rd->perf_scopes.nr; i++)
-		if (!strcmp(rd->perf_scopes.v[i], scope))
-			return 0;
-	strvec_push(&rd->perf_scopes, scope);
+	strvec_push_once(&rd->perf_scopes, scope);
 	return 0;
 }
 
@@ -721,11 +718,7 @@ static int absent_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
 	if (rd->info.label)
 		strbuf_addf(&sb, " in '%s'", rd->info.label);
 	strbuf_addf(&sb, ": %s", why ? why : "");
-	for (size_t i = 0; i < rd->notes.nr; i++)
-		if (!strcmp(rd->notes.v[i], sb.buf))
-			goto out;
-	strvec_push(&rd->notes, sb.buf);
-out:
+	strvec_push_once(&rd->notes, sb.buf);
 	strbuf_release(&sb);
 	return 0;
 }

@@ -2,6 +2,7 @@
 #include "strvec.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util.h"
 
@@ -30,6 +31,14 @@ void strvec_push_nodup(struct strvec *sv, char *s)
 void strvec_push(struct strvec *sv, const char *s)
 {
 	strvec_push_nodup(sv, xstrdup(s));
+}
+
+void strvec_push_once(struct strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return;
+	strvec_push(sv, s);
 }
 
 void strvec_pushv(struct strvec *sv, char *const *v)

@@ -23,6 +23,8 @@ extern char *strvec_empty[];
 void strvec_init(struct strvec *sv);
 /* Append a copy of s. */
 void strvec_push(struct strvec *sv, const char *s);
+/* Append a copy of s unless sv holds an equal string already. */
+void strvec_push_once(struct strvec *sv, const char *s);
 /* Append s itself; the strvec takes ownership. */
 void strvec_push_nodup(struct strvec *sv, char *s);
 /* Append copies of every string of v (NULL-terminated). */
