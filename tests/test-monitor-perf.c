@@ -390,11 +390,12 @@ static void test_derive_lost(void)
 }
 
 /*
- * Fork a child that execs sh (exec true) or, without exec, touches 8 MiB
- * and exits; then read the counters into out. -1: the fork failed.
+ * Between a begin and an end of mp, fork a child that enters the cgroup
+ * of procs (NULL: none), then execs sh (exec true) or, without exec,
+ * touches mb MiB and exits; its page faults into *faults. -1 on failure.
  */
-static int child_counts(struct monitor_perf *mp, bool exec, int64_t *faults,
-			struct strbuf *err)
+static int child_counts(struct monitor_perf *mp, const char *procs, bool exec,
+			int mb, int64_t *faults, struct strbuf *err)
 {
 	struct monitor_values out = MONITOR_VALUES_INIT;
 	int status = 0, ret = -1;
@@ -408,17 +409,21 @@ static int child_counts(struct monitor_perf *mp, bool exec, int64_t *faults,
 	if (pid < 0)
 		goto out;
 	if (!pid) {
+		int fd = procs ? open(procs, O_WRONLY) : -1;
+		size_t len = (size_t)mb << 20;
 		char *p;
 
+		if (procs && (fd < 0 || write(fd, "0", 1) != 1))
+			_exit(1);
 		if (exec)
 			execl("/bin/sh", "sh", "-c", "exit 0", (char *)NULL);
-		p = mmap(NULL, 8 << 20, PROT_READ | PROT_WRITE,
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		for (size_t i = 0; p != MAP_FAILED && i < (8 << 20); i += 4096)
+		for (size_t i = 0; p != MAP_FAILED && i < len; i += 4096)
 			p[i] = 1;
 		_exit(0);
 	}
-	if (waitpid(pid, &status, 0) != pid)
+	if (waitpid(pid, &status, 0) != pid || status)
 		goto out;
 	if (!monitor_perf_end(mp, &out, err) &&
 	    monitor_values_get(&out, "page-faults", faults))
@@ -446,8 +451,8 @@ static void test_scope(void)
 		goto out;
 	}
 	ok(!monitor_perf_absent(mp), "software events are all there");
-	r1 = child_counts(mp, true, &with_exec, &err);
-	r2 = child_counts(mp, false, &without, &err);
+	r1 = child_counts(mp, NULL, true, 8, &with_exec, &err);
+	r2 = child_counts(mp, NULL, false, 8, &without, &err);
 	ok(!r1 && with_exec > 0,
 	   "a child that execs is counted (%lld page faults)",
 	   (long long)with_exec);
@@ -460,47 +465,6 @@ out:
 	monitor_perf_free(mp);
 	strvec_clear(&names);
 	strbuf_release(&err);
-}
-
-/*
- * Fork a child that enters the cgroup of procs (NULL: none), touches mb
- * MiB and exits, between a begin and an end of mp; its page faults into
- * *faults. -1 on failure.
- */
-static int cgroup_child(struct monitor_perf *mp, const char *procs, int mb,
-			int64_t *faults, struct strbuf *err)
-{
-	struct monitor_values out = MONITOR_VALUES_INIT;
-	int status = 0, ret = -1;
-	pid_t pid;
-
-	if (monitor_perf_begin(mp, 0, err))
-		return -1;
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		goto out;
-	if (!pid) {
-		int fd = procs ? open(procs, O_WRONLY) : -1;
-		size_t len = (size_t)mb << 20;
-		char *p;
-
-		if (procs && (fd < 0 || write(fd, "0", 1) != 1))
-			_exit(1);
-		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		for (size_t i = 0; p != MAP_FAILED && i < len; i += 4096)
-			p[i] = 1;
-		_exit(0);
-	}
-	if (waitpid(pid, &status, 0) != pid || status)
-		goto out;
-	if (!monitor_perf_end(mp, &out, err) &&
-	    monitor_values_get(&out, "page-faults", faults))
-		ret = 0;
-out:
-	monitor_values_release(&out);
-	return ret;
 }
 
 static void test_cgroup_scope(void)
@@ -529,18 +493,18 @@ static void test_cgroup_scope(void)
 	}
 	monitor_perf_cancel(mp);
 	/* Each call before its ok(): the message reads what it set. */
-	r = cgroup_child(mp, cgroup_procs(cg)[0], 8, &in8, &err);
+	r = child_counts(mp, cgroup_procs(cg)[0], false, 8, &in8, &err);
 	ok(!r && in8 >= 2048,
 	   "a child in the cgroup: its 8 MiB counted (%lld page faults)",
 	   (long long)in8);
-	r = cgroup_child(mp, NULL, 8, &out8, &err);
+	r = child_counts(mp, NULL, false, 8, &out8, &err);
 	ok(!r && out8 == 0, "a child outside it: nothing (%lld page faults)",
 	   (long long)out8);
-	r = cgroup_child(mp, cgroup_procs(cg)[0], 4, &in4, &err);
+	r = child_counts(mp, cgroup_procs(cg)[0], false, 4, &in4, &err);
 	ok(!r && in4 >= 1024 && in4 < in8,
 	   "an iteration gets what it counted, not a sum (%lld)",
 	   (long long)in4);
-	r = cgroup_child(mp, cgroup_procs(cg)[0], 8, &again8, &err);
+	r = child_counts(mp, cgroup_procs(cg)[0], false, 8, &again8, &err);
 	ok(!r && again8 >= 2048 && again8 < 2 * in8,
 	   "the counters stay open from one iteration to the next (%lld)",
 	   (long long)again8);
