@@ -1,5 +1,5 @@
 -- The schema of the mmcmp store as db/migrations/ leave it (PRAGMA
--- user_version = 7, PRAGMA application_id = 1835885424, 0x6d6d6370,
+-- user_version = 16, PRAGMA application_id = 1835885424, 0x6d6d6370,
 -- "mmcp"), for reading; the store test checks that the two agree. Change
 -- the schema by adding a migration, then update this file.
 --
@@ -111,9 +111,11 @@ CREATE TABLE sample (
 ) STRICT, WITHOUT ROWID;
 
 -- Monitors (0002): what the kernel counted while an iteration ran, one
--- row per iteration that ran with monitors. Each TEXT column is a JSON
--- object of name -> integer, for SQLite's JSON functions
--- (json_extract(vmstat, '$.pgfault'), json_each(vmstat)):
+-- row per iteration that ran with monitors, in monitor_record (0016;
+-- iteration_monitor before), read whole through the view
+-- iteration_monitor below. Each TEXT column is a JSON object of name ->
+-- integer, for SQLite's JSON functions (json_extract(vmstat, '$.pgfault'),
+-- json_each(vmstat)):
 --   vmstat         the change (end - start) of every /proc/vmstat counter
 --                  that changed; gauges may fall, so values may be < 0
 --   cpu            the change of each /proc/stat cpu time, USER_HZ ticks
@@ -130,7 +132,16 @@ CREATE TABLE sample (
 -- vmstat gauge not at 0 (nr_mlock, nr_anon_pages: src/monitor.h says which
 -- items are gauges; one left out stood at 0), whose vmstat value is only
 -- how far it moved.
-CREATE TABLE iteration_monitor (
+-- From 0016, base is 1 where the levels are stored as what changed:
+-- meminfo_start and vmstat_end hold the members that differ from the
+-- run's monitor_base row, meminfo_end those that differ from the whole
+-- meminfo_start, a name that is not there as null (json_patch() of the
+-- one on the other gives the whole object); NULL in older rows, which
+-- hold them whole. (SQLite keeps a renamed table's name quoted.) From
+-- 0016 too, a record's perf counters are in its row (perf_record, below,
+-- keeps older ones): perf, perf_absent_id and perf_scope as the view
+-- iteration_perf describes; perf NULL when it has none.
+CREATE TABLE "monitor_record" (
 	iteration_id INTEGER PRIMARY KEY
 		REFERENCES iteration (id) ON DELETE CASCADE,
 	interval_s REAL NOT NULL,
@@ -144,8 +155,40 @@ CREATE TABLE iteration_monitor (
 	cgroup TEXT,
 	cgroup_start TEXT,
 	cgroup_end TEXT,
+	vmstat_end TEXT,
+	base INTEGER,
+	perf TEXT,
+	perf_absent_id INTEGER REFERENCES perf_absent (id),
+	perf_scope TEXT
+) STRICT;
+
+-- The levels of the first monitored iteration stored of a run (0016), that
+-- its others' are stored against: meminfo, /proc/meminfo's object, and
+-- vmstat_end, that of the vmstat gauges (NULL when it was not recorded).
+CREATE TABLE monitor_base (
+	run_id INTEGER PRIMARY KEY REFERENCES run (id) ON DELETE CASCADE,
+	meminfo TEXT NOT NULL,
 	vmstat_end TEXT
 ) STRICT;
+
+-- Every monitor record whole, with the columns the table had before 0016.
+CREATE VIEW iteration_monitor AS
+SELECT m.iteration_id AS iteration_id, m.interval_s AS interval_s,
+	m.vmstat AS vmstat, m.cpu AS cpu,
+	CASE WHEN m.base IS NULL THEN m.meminfo_start
+	     ELSE json_patch(b.meminfo, m.meminfo_start) END AS meminfo_start,
+	CASE WHEN m.base IS NULL THEN m.meminfo_end
+	     ELSE json_patch(json_patch(b.meminfo, m.meminfo_start),
+			     m.meminfo_end) END AS meminfo_end,
+	m.other_cpu AS other_cpu, m.loadavg_start AS loadavg_start,
+	m.loadavg_end AS loadavg_end, m.cgroup AS cgroup,
+	m.cgroup_start AS cgroup_start, m.cgroup_end AS cgroup_end,
+	CASE WHEN m.base IS NULL OR m.vmstat_end IS NULL THEN m.vmstat_end
+	     ELSE json_patch(coalesce(b.vmstat_end, '{}'), m.vmstat_end)
+	     END AS vmstat_end
+FROM monitor_record m
+LEFT JOIN iteration i ON m.base IS NOT NULL AND i.id = m.iteration_id
+LEFT JOIN monitor_base b ON b.run_id = i.run_id;
 
 -- Periodic samples, seq from 1 in time order, t_s seconds after the
 -- iteration started: vmstat and cpu changed since the previous sample
@@ -153,7 +196,7 @@ CREATE TABLE iteration_monitor (
 -- as it was; JSON objects as above.
 CREATE TABLE monitor_sample (
 	iteration_id INTEGER NOT NULL
-		REFERENCES iteration_monitor (iteration_id) ON DELETE CASCADE,
+		REFERENCES "monitor_record" (iteration_id) ON DELETE CASCADE,
 	seq INTEGER NOT NULL,
 	t_s REAL NOT NULL,
 	vmstat TEXT NOT NULL,
@@ -268,14 +311,31 @@ CREATE TABLE campaign_boot (
 -- opened; absent which events were not counted and why (NULL: none);
 -- scope (0015) what they counted: 'cgroup', the tasks of the iterations'
 -- own cgroup, or 'process', the command's process tree from its exec
--- (NULL in older rows: process).
-CREATE TABLE iteration_perf (
+-- (NULL in older rows: process). This is a view since 0016: the counters
+-- of a record stored from then on are in its monitor_record row (perf,
+-- perf_scope, and perf_absent_id, a row of perf_absent, which holds each
+-- reason once), those of older records in perf_record, the table
+-- iteration_perf was.
+CREATE TABLE "perf_record" (
 	iteration_id INTEGER PRIMARY KEY
-		REFERENCES iteration_monitor (iteration_id) ON DELETE CASCADE,
+		REFERENCES "monitor_record" (iteration_id) ON DELETE CASCADE,
 	counters TEXT NOT NULL,
 	absent TEXT,
 	scope TEXT
 ) STRICT;
+
+CREATE TABLE perf_absent (
+	id INTEGER PRIMARY KEY,
+	reason TEXT NOT NULL UNIQUE
+) STRICT;
+
+CREATE VIEW iteration_perf AS
+SELECT m.iteration_id AS iteration_id, m.perf AS counters,
+	a.reason AS absent, m.perf_scope AS scope
+FROM monitor_record m LEFT JOIN perf_absent a ON a.id = m.perf_absent_id
+WHERE m.perf IS NOT NULL
+UNION ALL
+SELECT iteration_id, counters, absent, scope FROM perf_record;
 
 -- The bisection log (0011, src/bisect.h, docs/bisect.md): a bisection
 -- is one search of repo between good and bad (full hashes) on the rows

@@ -21,8 +21,18 @@ struct strbuf;
 /* The number of statements store.c prepares once and caches. */
 #define STORE_STMT_CACHE 32
 /* The slots store-monitor.c caches its inserts in, from the top. */
-#define STORE_STMT_MONITOR	(STORE_STMT_CACHE - 1)
-#define STORE_STMT_MONITOR_PERF (STORE_STMT_CACHE - 2)
+#define STORE_STMT_MONITOR	    (STORE_STMT_CACHE - 1)
+#define STORE_STMT_MONITOR_RUN	    (STORE_STMT_CACHE - 2)
+#define STORE_STMT_MONITOR_BASE_GET (STORE_STMT_CACHE - 3)
+#define STORE_STMT_MONITOR_BASE_PUT (STORE_STMT_CACHE - 4)
+#define STORE_STMT_ABSENT_GET	    (STORE_STMT_CACHE - 5)
+#define STORE_STMT_ABSENT_PUT	    (STORE_STMT_CACHE - 6)
+/* The lowest of those: store.c's own statements stay below it. */
+#define STORE_STMT_MONITOR_FIRST STORE_STMT_ABSENT_PUT
+
+struct store_monitor_base;
+/* Free what store-monitor.c keeps of a store (NULL is a no-op). */
+void store_monitor_base_free(struct store_monitor_base *b);
 
 struct store {
 	sqlite3 *db;
@@ -44,6 +54,8 @@ struct store {
 	/* The last failure was a lock held by another connection. */
 	bool busy;
 	int busy_timeout_ms;
+	/* store-monitor.c's levels base of the last run it stored in. */
+	struct store_monitor_base *mon_base;
 };
 
 /*

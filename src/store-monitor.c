@@ -48,6 +48,41 @@ static void cached_done(sqlite3_stmt *stmt)
 	sqlite3_clear_bindings(stmt);
 }
 
+/* Append name to sb as a JSON string, then ':'. */
+static void json_name(struct strbuf *sb, const char *name)
+{
+	strbuf_addch(sb, '"');
+	for (const char *p = name; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c == '"' || c == '\\')
+			strbuf_addf(sb, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			strbuf_addf(sb, "\\u%04x", c);
+		else
+			strbuf_addch(sb, (char)c);
+	}
+	strbuf_add(sb, "\":", 2);
+}
+
+/* Append value to sb in decimal. */
+static void json_int(struct strbuf *sb, int64_t value)
+{
+	uint64_t v = (uint64_t)value;
+	char num[24];
+	size_t n = sizeof(num);
+
+	if (value < 0) {
+		strbuf_addch(sb, '-');
+		v = -v; /* modulo 2^64: INT64_MIN too */
+	}
+	do {
+		num[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	strbuf_add(sb, num + n, sizeof(num) - n);
+}
+
 /*
  * Append mv to sb as a JSON object of name -> integer. The names come
  * from /proc files, but are escaped all the same. Built by hand rather
@@ -55,34 +90,62 @@ static void cached_done(sqlite3_stmt *stmt)
  */
 static void json_object(struct strbuf *sb, const struct monitor_values *mv)
 {
-	char num[24];
-
 	strbuf_addch(sb, '{');
 	for (size_t i = 0; i < mv->nr; i++) {
-		uint64_t v = (uint64_t)mv->v[i].value;
-		size_t n = sizeof(num);
+		if (i)
+			strbuf_addch(sb, ',');
+		json_name(sb, mv->v[i].name);
+		json_int(sb, mv->v[i].value);
+	}
+	strbuf_addch(sb, '}');
+}
 
-		strbuf_addstr(sb, i ? ",\"" : "\"");
-		for (const char *p = mv->v[i].name; *p; p++) {
-			unsigned char c = (unsigned char)*p;
+/*
+ * The value of mv named name, looked for at index hint first (both sides
+ * come from one file, in the kernel's order); NULL when there is none.
+ */
+static const struct monitor_value *find_value(const struct monitor_values *mv,
+					      const char *name, size_t hint)
+{
+	if (hint < mv->nr && !strcmp(mv->v[hint].name, name))
+		return &mv->v[hint];
+	for (size_t k = 0; k < mv->nr; k++)
+		if (!strcmp(mv->v[k].name, name))
+			return &mv->v[k];
+	return NULL;
+}
 
-			if (c == '"' || c == '\\')
-				strbuf_addf(sb, "\\%c", c);
-			else if (c < 0x20 || c == 0x7f)
-				strbuf_addf(sb, "\\u%04x", c);
-			else
-				strbuf_addch(sb, (char)c);
-		}
-		strbuf_add(sb, "\":", 2);
-		if (mv->v[i].value < 0) {
-			strbuf_addch(sb, '-');
-			v = -v; /* modulo 2^64: INT64_MIN too */
-		}
-		do {
-			num[--n] = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
-		strbuf_add(sb, num + n, sizeof(num) - n);
+/*
+ * Append to sb the JSON object that json_patch() applies to base to give
+ * now: the members of now that base lacks or has at another value, and
+ * null for each name of base that now lacks.
+ */
+static void json_changes(struct strbuf *sb, const struct monitor_values *base,
+			 const struct monitor_values *now)
+{
+	bool first = true;
+
+	strbuf_addch(sb, '{');
+	for (size_t i = 0; i < now->nr; i++) {
+		const struct monitor_value *old =
+			find_value(base, now->v[i].name, i);
+
+		if (old && old->value == now->v[i].value)
+			continue;
+		if (!first)
+			strbuf_addch(sb, ',');
+		first = false;
+		json_name(sb, now->v[i].name);
+		json_int(sb, now->v[i].value);
+	}
+	for (size_t k = 0; k < base->nr; k++) {
+		if (find_value(now, base->v[k].name, k))
+			continue;
+		if (!first)
+			strbuf_addch(sb, ',');
+		first = false;
+		json_name(sb, base->v[k].name);
+		strbuf_add(sb, "null", 4);
 	}
 	strbuf_addch(sb, '}');
 }
@@ -110,6 +173,17 @@ static int bind_real(sqlite3_stmt *stmt, int i, double v)
 {
 	return isnan(v) ? sqlite3_bind_null(stmt, i)
 			: sqlite3_bind_double(stmt, i, v);
+}
+
+/* Bind the JSON object of json_changes(base, now), built in sb, to i. */
+static int bind_changes(sqlite3_stmt *stmt, int i, struct strbuf *sb,
+			const struct monitor_values *base,
+			const struct monitor_values *now)
+{
+	strbuf_reset(sb);
+	json_changes(sb, base, now);
+	return sqlite3_bind_text(stmt, i, sb->buf, (int)sb->len,
+				 SQLITE_TRANSIENT);
 }
 
 /* Bind the JSON object of mv when has, else NULL. */
@@ -157,59 +231,296 @@ out:
 	return ret;
 }
 
-/* The perf counters of rec, or why there are none (iteration_perf). */
-static int add_perf(struct store *st, int64_t iter_id,
-		    const struct monitor_record *rec, struct strbuf *err)
-{
-	static const char sql[] =
-		"INSERT INTO iteration_perf (iteration_id, counters, absent,"
-		" scope) VALUES (?1, ?2, ?3, ?4)";
-	struct strbuf json = STRBUF_INIT;
-	sqlite3_stmt *stmt =
-		cached(st, STORE_STMT_MONITOR_PERF, sql, "perf insert", err);
-	int ret = -1;
+/*
+ * The levels an iteration's meminfo_start and vmstat_end are stored
+ * against (monitor_base, db/migrations/0016): those of the first
+ * iteration stored of its run. Kept parsed for the run of the last
+ * iteration stored, with the text of the row they were parsed from:
+ * the row read in each iteration's transaction says whether they still
+ * are its own (a transaction that inserted it may have rolled back).
+ */
+struct store_monitor_base {
+	int64_t run_id;
+	struct strbuf meminfo_text, vmstat_text;
+	bool has_vmstat;
+	struct monitor_values meminfo, vmstat_end;
+	struct strvec names; /* the names of both */
+};
 
-	if (!stmt)
+void store_monitor_base_free(struct store_monitor_base *b)
+{
+	if (!b)
+		return;
+	strbuf_release(&b->meminfo_text);
+	strbuf_release(&b->vmstat_text);
+	monitor_values_release(&b->meminfo);
+	monitor_values_release(&b->vmstat_end);
+	strvec_clear(&b->names);
+	free(b);
+}
+
+static void base_add(struct store_monitor_base *b, struct monitor_values *mv,
+		     const char *name, int64_t value)
+{
+	strvec_push(&b->names, name);
+	ALLOC_GROW(mv->v, mv->nr + 1, mv->alloc);
+	mv->v[mv->nr].name = b->names.v[b->names.nr - 1];
+	mv->v[mv->nr].value = value;
+	mv->nr++;
+}
+
+/* Empty b, to hold the base of run_id, read as meminfo and vmstat_end. */
+static void base_reset(struct store_monitor_base *b, int64_t run_id,
+		       const char *meminfo, const char *vmstat_end)
+{
+	b->run_id = run_id;
+	strbuf_reset(&b->meminfo_text);
+	strbuf_addstr(&b->meminfo_text, meminfo);
+	strbuf_reset(&b->vmstat_text);
+	b->has_vmstat = vmstat_end != NULL;
+	if (vmstat_end)
+		strbuf_addstr(&b->vmstat_text, vmstat_end);
+	b->meminfo.nr = 0;
+	b->vmstat_end.nr = 0;
+	strvec_clear(&b->names);
+}
+
+/* Parse the JSON object text into mv of b, through json_each(). */
+static int base_parse(struct store *st, struct store_monitor_base *b,
+		      struct monitor_values *mv, const char *text,
+		      struct strbuf *err)
+{
+	sqlite3_stmt *each = NULL;
+	int ret = -1, rc;
+
+	if (prepare(st, "SELECT key, value FROM json_each(?1) ORDER BY id",
+		    &each, "monitor base read", err))
+		return -1;
+	if (sqlite3_bind_text(each, 1, text, -1, SQLITE_STATIC)) {
+		store_fail(st, err, "read the monitor base");
 		goto out;
-	if (sqlite3_bind_int64(stmt, 1, iter_id) ||
-	    bind_json(stmt, 2, &json, &rec->perf) ||
-	    store_bind_text(stmt, 3, rec->perf_absent) ||
-	    store_bind_text(stmt, 4, rec->perf_scope) ||
-	    sqlite3_step(stmt) != SQLITE_DONE) {
-		store_fail(st, err, "store perf counters of iteration %" PRId64,
-			   iter_id);
+	}
+	while ((rc = sqlite3_step(each)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(each, 0);
+
+		if (!name || sqlite3_column_type(each, 1) != SQLITE_INTEGER) {
+			error_addf(err,
+				   "run %" PRId64 ": a monitor base value"
+				   " that is not an integer",
+				   b->run_id);
+			goto out;
+		}
+		base_add(b, mv, name, sqlite3_column_int64(each, 1));
+	}
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "read the monitor base");
 		goto out;
 	}
 	ret = 0;
 out:
-	cached_done(stmt);
-	strbuf_release(&json);
+	sqlite3_finalize(each);
 	return ret;
+}
+
+/*
+ * Insert rec's levels as the base of run run_id with put, and make them
+ * b's; an SQLite error code, 0 when inserted.
+ */
+static int base_put(struct store_monitor_base *b, sqlite3_stmt *put,
+		    int64_t run_id, const struct monitor_record *rec)
+{
+	int rc;
+
+	b->run_id = 0;
+	strbuf_reset(&b->meminfo_text);
+	json_object(&b->meminfo_text, &rec->meminfo_start);
+	strbuf_reset(&b->vmstat_text);
+	if (rec->has_vmstat_end)
+		json_object(&b->vmstat_text, &rec->vmstat_end);
+	rc = sqlite3_bind_int64(put, 1, run_id);
+	if (!rc)
+		rc = sqlite3_bind_text(put, 2, b->meminfo_text.buf,
+				       (int)b->meminfo_text.len, SQLITE_STATIC);
+	if (!rc)
+		rc = rec->has_vmstat_end
+			     ? sqlite3_bind_text(put, 3, b->vmstat_text.buf,
+						 (int)b->vmstat_text.len,
+						 SQLITE_STATIC)
+			     : sqlite3_bind_null(put, 3);
+	if (!rc && sqlite3_step(put) != SQLITE_DONE)
+		rc = SQLITE_ERROR;
+	if (rc)
+		return rc;
+	b->run_id = run_id;
+	b->has_vmstat = rec->has_vmstat_end;
+	b->meminfo.nr = 0;
+	b->vmstat_end.nr = 0;
+	strvec_clear(&b->names);
+	for (size_t i = 0; i < rec->meminfo_start.nr; i++)
+		base_add(b, &b->meminfo, rec->meminfo_start.v[i].name,
+			 rec->meminfo_start.v[i].value);
+	for (size_t i = 0; rec->has_vmstat_end && i < rec->vmstat_end.nr; i++)
+		base_add(b, &b->vmstat_end, rec->vmstat_end.v[i].name,
+			 rec->vmstat_end.v[i].value);
+	return 0;
+}
+
+/*
+ * The base of the run of iteration iter_id into st->mon_base: its row,
+ * or rec's own levels in a new row when the run has none yet.
+ */
+static int base_get(struct store *st, int64_t iter_id,
+		    const struct monitor_record *rec, struct strbuf *err)
+{
+	static const char run_sql[] =
+		"SELECT run_id FROM iteration WHERE id = ?1";
+	static const char get_sql[] =
+		"SELECT meminfo, vmstat_end FROM monitor_base WHERE run_id = ?1";
+	static const char put_sql[] = "INSERT INTO monitor_base"
+				      " (run_id, meminfo, vmstat_end)"
+				      " VALUES (?1, ?2, ?3)";
+	struct store_monitor_base *b = st->mon_base;
+	sqlite3_stmt *run =
+		cached(st, STORE_STMT_MONITOR_RUN, run_sql, "monitor run", err);
+	sqlite3_stmt *get = cached(st, STORE_STMT_MONITOR_BASE_GET, get_sql,
+				   "monitor base query", err);
+	sqlite3_stmt *put = cached(st, STORE_STMT_MONITOR_BASE_PUT, put_sql,
+				   "monitor base insert", err);
+	int64_t run_id;
+	int ret = -1, rc;
+
+	if (!run || !get || !put)
+		goto out;
+	if (!b) {
+		b = st->mon_base = xcalloc(1, sizeof(*b));
+		strbuf_init(&b->meminfo_text, 0);
+		strbuf_init(&b->vmstat_text, 0);
+		strvec_init(&b->names);
+	}
+	rc = sqlite3_bind_int64(run, 1, iter_id);
+	if (!rc)
+		rc = sqlite3_step(run);
+	if (rc == SQLITE_DONE) {
+		error_addf(err,
+			   "cannot store monitors of iteration %" PRId64
+			   ": there is no such iteration",
+			   iter_id);
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		store_fail(st, err, "find the run of iteration %" PRId64,
+			   iter_id);
+		goto out;
+	}
+	run_id = sqlite3_column_int64(run, 0);
+	rc = sqlite3_bind_int64(get, 1, run_id);
+	if (!rc)
+		rc = sqlite3_step(get);
+	if (rc == SQLITE_ROW) {
+		const char *mem = (const char *)sqlite3_column_text(get, 0);
+		const char *vm = (const char *)sqlite3_column_text(get, 1);
+
+		if (b->run_id == run_id && mem &&
+		    !strcmp(b->meminfo_text.buf, mem) &&
+		    b->has_vmstat == (vm != NULL) &&
+		    (!vm || !strcmp(b->vmstat_text.buf, vm))) {
+			ret = 0;
+			goto out;
+		}
+		base_reset(b, run_id, mem ? mem : "", vm);
+		ret = base_parse(st, b, &b->meminfo, b->meminfo_text.buf, err);
+		if (!ret && b->has_vmstat)
+			ret = base_parse(st, b, &b->vmstat_end,
+					 b->vmstat_text.buf, err);
+		if (ret)
+			b->run_id = 0; /* half parsed: no one's */
+		goto out;
+	}
+	/* None yet: the run's first record is its base. */
+	if (rc == SQLITE_DONE)
+		rc = base_put(b, put, run_id, rec);
+	if (rc)
+		store_fail(st, err, "store the monitor base of run %" PRId64,
+			   run_id);
+	ret = rc ? -1 : 0;
+out:
+	cached_done(run);
+	cached_done(get);
+	cached_done(put);
+	return ret;
+}
+
+/*
+ * Bind the id of the perf_absent row of reason to parameter i of stmt,
+ * inserting it when there is none; NULL for no reason.
+ */
+static int bind_absent(struct store *st, sqlite3_stmt *stmt, int i,
+		       const char *reason, struct strbuf *err)
+{
+	static const char get_sql[] =
+		"SELECT id FROM perf_absent WHERE reason = ?1";
+	static const char put_sql[] =
+		"INSERT INTO perf_absent (reason) VALUES (?1)";
+	sqlite3_stmt *get, *put;
+	int64_t id = 0;
+	int rc;
+
+	if (!reason)
+		return sqlite3_bind_null(stmt, i) ? -1 : 0;
+	get = cached(st, STORE_STMT_ABSENT_GET, get_sql, "absent query", err);
+	put = cached(st, STORE_STMT_ABSENT_PUT, put_sql, "absent insert", err);
+	if (!get || !put)
+		return -1;
+	rc = sqlite3_bind_text(get, 1, reason, -1, SQLITE_STATIC);
+	if (!rc)
+		rc = sqlite3_step(get);
+	if (rc == SQLITE_ROW) {
+		id = sqlite3_column_int64(get, 0);
+	} else if (rc == SQLITE_DONE &&
+		   !sqlite3_bind_text(put, 1, reason, -1, SQLITE_STATIC) &&
+		   sqlite3_step(put) == SQLITE_DONE) {
+		id = sqlite3_last_insert_rowid(st->db);
+	}
+	cached_done(get);
+	cached_done(put);
+	if (!id || sqlite3_bind_int64(stmt, i, id))
+		return store_fail(st, err, "store why perf events were absent");
+	return 0;
 }
 
 static int add_record(struct store *st, int64_t iter_id,
 		      const struct monitor_record *rec, struct strbuf *err)
 {
 	static const char sql[] =
-		"INSERT INTO iteration_monitor (iteration_id, interval_s,"
+		"INSERT INTO monitor_record (iteration_id, interval_s,"
 		" vmstat, cpu, meminfo_start, meminfo_end, other_cpu,"
 		" loadavg_start, loadavg_end, cgroup, cgroup_start, cgroup_end,"
-		" vmstat_end)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
+		" vmstat_end, base, perf, perf_absent_id, perf_scope)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
+		" 1, ?14, ?15, ?16)";
+	bool perf = rec->has_perf || rec->perf_absent;
 	struct strbuf json = STRBUF_INIT;
 	sqlite3_stmt *stmt =
 		cached(st, STORE_STMT_MONITOR, sql, "monitor insert", err);
+	const struct store_monitor_base *b;
 	int ret = -1;
 
-	if (!stmt)
+	if (!stmt || base_get(st, iter_id, rec, err) ||
+	    (perf && bind_absent(st, stmt, 15, rec->perf_absent, err)))
 		goto out;
+	b = st->mon_base;
+	/*
+	 * The levels: what differs from the run's base, and at the end
+	 * what differs from the start (db/migrations/0016).
+	 */
 	if (sqlite3_bind_int64(stmt, 1, iter_id) ||
 	    sqlite3_bind_double(stmt, 2,
 				rec->samples_nr ? rec->interval_s : 0.0) ||
 	    bind_json(stmt, 3, &json, &rec->vmstat) ||
 	    bind_json(stmt, 4, &json, &rec->cpu) ||
-	    bind_json(stmt, 5, &json, &rec->meminfo_start) ||
-	    bind_json(stmt, 6, &json, &rec->meminfo_end) ||
+	    bind_changes(stmt, 5, &json, &b->meminfo, &rec->meminfo_start) ||
+	    bind_changes(stmt, 6, &json, &rec->meminfo_start,
+			 &rec->meminfo_end) ||
 	    bind_real(stmt, 7, rec->other_cpu) ||
 	    bind_real(stmt, 8, rec->loadavg_start) ||
 	    bind_real(stmt, 9, rec->loadavg_end) ||
@@ -218,17 +529,17 @@ static int add_record(struct store *st, int64_t iter_id,
 			      &rec->cgroup_start) ||
 	    bind_json_or_null(stmt, 12, &json, rec->has_cgroup,
 			      &rec->cgroup_end) ||
-	    bind_json_or_null(stmt, 13, &json, rec->has_vmstat_end,
-			      &rec->vmstat_end) ||
+	    (rec->has_vmstat_end ? bind_changes(stmt, 13, &json, &b->vmstat_end,
+						&rec->vmstat_end)
+				 : sqlite3_bind_null(stmt, 13)) ||
+	    bind_json_or_null(stmt, 14, &json, perf, &rec->perf) ||
+	    (perf && store_bind_text(stmt, 16, rec->perf_scope)) ||
 	    sqlite3_step(stmt) != SQLITE_DONE) {
 		store_fail(st, err, "store monitors of iteration %" PRId64,
 			   iter_id);
 		goto out;
 	}
 	if (rec->samples_nr && add_samples(st, iter_id, rec, err))
-		goto out;
-	if ((rec->has_perf || rec->perf_absent) &&
-	    add_perf(st, iter_id, rec, err))
 		goto out;
 	ret = 0;
 out:
@@ -370,13 +681,27 @@ static struct iteration_data *iter_by_id(struct run_full *rf, size_t *k,
 							   : NULL;
 }
 
+/*
+ * A monitor record's perf counters: in its own row r (monitor_record)
+ * from 0016, in perf_record p before. The view iteration_perf reads the
+ * same, but as the right side of a LEFT JOIN it would be read whole.
+ */
+#define PERF_JOINS                                                             \
+	" LEFT JOIN perf_record p ON r.perf IS NULL"                           \
+	" AND p.iteration_id = r.iteration_id"                                 \
+	" LEFT JOIN perf_absent a ON a.id = r.perf_absent_id"
+#define PERF_ABSENT "CASE WHEN r.perf IS NULL THEN p.absent ELSE a.reason END"
+#define PERF_SCOPE  "CASE WHEN r.perf IS NULL THEN p.scope ELSE r.perf_scope END"
+
 static const char full_sql[] =
 	"SELECT m.iteration_id, m.interval_s, m.vmstat, m.cpu,"
 	" m.meminfo_start, m.meminfo_end, m.other_cpu, m.loadavg_start,"
 	" m.loadavg_end, m.cgroup, m.cgroup_start, m.cgroup_end,"
-	" p.iteration_id, p.counters, p.absent, m.vmstat_end, p.scope"
-	" FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id"
-	" LEFT JOIN iteration_perf p ON p.iteration_id = m.iteration_id"
+	" coalesce(r.perf, p.counters), coalesce(r.perf, p.counters),"
+	" " PERF_ABSENT ", m.vmstat_end, " PERF_SCOPE
+	" FROM iteration_monitor m"
+	" JOIN iteration i ON i.id = m.iteration_id"
+	" JOIN monitor_record r ON r.iteration_id = m.iteration_id" PERF_JOINS
 	" WHERE i.run_id = ?1 AND (?2 IS NULL OR i.benchmark = ?2)"
 	" ORDER BY m.iteration_id";
 static const char full_samples_sql[] =
@@ -530,34 +855,36 @@ static const char load_cgroup_sql[] =
 static const char load_levels_sql[] =
 	"SELECT i.id, i.benchmark, i.elapsed_s, j.key, j.value, m.other_cpu,"
 	" i.job"
-	" FROM iteration i JOIN iteration_monitor m ON m.iteration_id = i.id"
+	" FROM iteration i"
+	" JOIN iteration_monitor m ON m.iteration_id = i.id"
 	" LEFT JOIN json_each(m.vmstat_end) j"
 	" WHERE i.run_id = ?1 AND i.warmup = 0 AND i.status = 'ok'"
 	" AND (?2 IS NULL OR i.benchmark = ?2) AND m.vmstat_end IS NOT NULL"
 	" ORDER BY i.id";
 /* The perf counters, of iterations that counted some (every one). */
 static const char load_perf_sql[] =
-	"SELECT i.id, i.benchmark, i.elapsed_s, j.key, j.value, m.other_cpu,"
+	"SELECT i.id, i.benchmark, i.elapsed_s, j.key, j.value, r.other_cpu,"
 	" i.job"
-	" FROM iteration i JOIN iteration_monitor m ON m.iteration_id = i.id"
-	" JOIN iteration_perf p ON p.iteration_id = i.id"
-	" LEFT JOIN json_each(p.counters) j"
+	" FROM iteration i JOIN monitor_record r ON r.iteration_id = i.id" PERF_JOINS
+	" LEFT JOIN json_each(coalesce(r.perf, p.counters)) j"
 	" WHERE i.run_id = ?1 AND i.warmup = 0 AND i.status = 'ok'"
-	" AND (?2 IS NULL OR i.benchmark = ?2) AND p.counters <> '{}'"
+	" AND (?2 IS NULL OR i.benchmark = ?2)"
+	" AND coalesce(r.perf, p.counters) <> '{}'"
 	" ORDER BY i.id";
 /* Why events were absent, each reason once. */
 static const char load_absent_sql[] =
-	"SELECT DISTINCT p.absent FROM iteration i"
-	" JOIN iteration_perf p ON p.iteration_id = i.id"
-	" WHERE i.run_id = ?1 AND i.warmup = 0 AND p.absent IS NOT NULL"
-	" AND (?2 IS NULL OR i.benchmark = ?2)"
-	" ORDER BY 1";
+	"SELECT DISTINCT absent FROM (SELECT " PERF_ABSENT " AS absent"
+	" FROM iteration i JOIN monitor_record r ON r.iteration_id = i.id" PERF_JOINS
+	" WHERE i.run_id = ?1 AND i.warmup = 0"
+	" AND (?2 IS NULL OR i.benchmark = ?2))"
+	" WHERE absent IS NOT NULL ORDER BY 1";
 
 /* What the perf counters counted, each scope once. */
 static const char load_scope_sql[] =
-	"SELECT DISTINCT coalesce(p.scope, 'process') FROM iteration i"
-	" JOIN iteration_perf p ON p.iteration_id = i.id"
-	" WHERE i.run_id = ?1 AND i.warmup = 0 AND p.counters <> '{}'"
+	"SELECT DISTINCT coalesce(" PERF_SCOPE ", 'process')"
+	" FROM iteration i JOIN monitor_record r ON r.iteration_id = i.id" PERF_JOINS
+	" WHERE i.run_id = ?1 AND i.warmup = 0"
+	" AND coalesce(r.perf, p.counters) <> '{}'"
 	" AND (?2 IS NULL OR i.benchmark = ?2)"
 	" ORDER BY 1";
 

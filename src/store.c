@@ -56,7 +56,7 @@ enum store_stmt {
 	ST_NR
 };
 
-_Static_assert(ST_NR <= STORE_STMT_CACHE, "raise STORE_STMT_CACHE");
+_Static_assert(ST_NR <= STORE_STMT_MONITOR_FIRST, "raise STORE_STMT_CACHE");
 
 static const char *const stmt_sql[ST_NR] = {
 	[ST_RUN_INSERT] =
@@ -1079,6 +1079,7 @@ void store_close(struct store *st)
 	/* Every statement is finalized, so the close cannot be deferred. */
 	if (sqlite3_close_v2(st->db) != SQLITE_OK)
 		BUG("cannot close database '%s'", st->path);
+	store_monitor_base_free(st->mon_base);
 	free(st->stale);
 	free(st->path);
 	free(st);

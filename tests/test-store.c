@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -26,7 +27,7 @@
 #include "uuid.h"
 
 /* The schema the migrations reach: one per file in db/migrations. */
-#define SCHEMA_VERSION 15
+#define SCHEMA_VERSION 16
 
 extern char **environ;
 
@@ -797,7 +798,8 @@ static void test_monitors(void)
 			     " WHERE interval_s > 0") == 5,
 	   "periodic samples are stored in time order");
 	ok(store_monitor_add(st, 999, &rec1, &err) == -1 &&
-		   strstr(err.buf, "FOREIGN KEY") &&
+		   strstr(err.buf,
+			  "iteration 999: there is no such iteration") &&
 		   query(st, "SELECT count(*) FROM iteration_monitor") == 5,
 	   "monitors of an unknown iteration are refused, atomically");
 	strbuf_reset(&err);
@@ -848,6 +850,196 @@ static void test_monitors(void)
 		   !query(st, "SELECT count(*) FROM iteration_monitor") &&
 		   !query(st, "SELECT count(*) FROM monitor_sample"),
 	   "deleting the run deletes its monitors");
+	store_close(st);
+	strbuf_release(&err);
+}
+
+/* Whether the SQL condition cond holds of iteration id's monitor row. */
+static bool mon_row(struct store *st, int64_t id, const char *cond)
+{
+	struct strbuf sql = STRBUF_INIT;
+	bool yes;
+
+	strbuf_addf(&sql,
+		    "SELECT count(*) FROM monitor_record m"
+		    " LEFT JOIN perf_record p USING (iteration_id)"
+		    " JOIN iteration_monitor w USING (iteration_id)"
+		    " LEFT JOIN iteration_perf pw USING (iteration_id)"
+		    " WHERE iteration_id = %" PRId64 " AND %s",
+		    id, cond);
+	yes = query(st, sql.buf) == 1;
+	if (!yes)
+		diag("iteration %" PRId64 ": not %s", id, cond);
+	strbuf_release(&sql);
+	return yes;
+}
+
+/* Whether mc holds v[0..nr), in that order. */
+static bool same_values(const struct monitor_counts *mc,
+			const struct monitor_value *v, size_t nr)
+{
+	if (mc->nr != nr)
+		return false;
+	for (size_t i = 0; i < nr; i++)
+		if (strcmp(mc->v[i].name, v[i].name) ||
+		    mc->v[i].value != v[i].value)
+			return false;
+	return true;
+}
+
+/*
+ * The levels are stored as what changed (0016): meminfo_start and
+ * vmstat_end against the first record stored of the run, meminfo_end
+ * against meminfo_start, a name gone as null; they load whole. A base
+ * stored in a transaction that rolled back is no later iteration's.
+ * Why perf events were absent is stored once.
+ */
+static void test_monitor_base(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store *st = store_open(":memory:", &err);
+	struct monitor_value mem1[] = {
+		{"MemTotal", 1000}, {"MemFree", 400}, {"Cached", 50}};
+	struct monitor_value mem1e[] = {
+		{"MemTotal", 1000}, {"MemFree", 390}, {"Cached", 50}};
+	struct monitor_value mem2[] = {
+		{"MemTotal", 1000}, {"MemFree", 300}, {"Extra", 7}};
+	struct monitor_value mem2e[] = {{"MemTotal", 1000}, {"MemFree", 300}};
+	struct monitor_value g1[] = {{"nr_free_pages", 100}, {"nr_mlock", 3}};
+	struct monitor_value g2[] = {{"nr_free_pages", 90}};
+	struct monitor_value cpu[] = {{"user", 7}};
+	struct monitor_value pc[] = {{"task-clock", 5}};
+	struct monitor_record a = mon_rec(NULL, 0, cpu, 1, mem1, 3);
+	struct monitor_record b = mon_rec(NULL, 0, cpu, 1, mem2, 3);
+	struct monitor_record c = mon_rec(NULL, 0, cpu, 1, mem1, 3);
+	struct run_full rf = {0};
+	struct iteration_rec it;
+	int64_t run, run2, ids[3], id = 0;
+
+	if (!st)
+		BUG("open: %s", err.buf);
+	a.meminfo_end = (struct monitor_values){.v = mem1e, .nr = 3};
+	a.has_vmstat_end = true;
+	a.vmstat_end = (struct monitor_values){.v = g1, .nr = 2};
+	a.has_perf = true;
+	a.perf = (struct monitor_values){.v = pc, .nr = 1};
+	a.perf_absent = "cycles: no such event";
+	b.meminfo_end = (struct monitor_values){.v = mem2e, .nr = 2};
+	b.has_vmstat_end = true;
+	b.vmstat_end = (struct monitor_values){.v = g2, .nr = 1};
+	b.has_perf = true;
+	b.perf = a.perf;
+	b.perf_absent = "cycles: no such event";
+	run = run_add(st, "base", "2024-01-01T00:00:00Z", "running");
+	it = iter(run, "a", 0, false, "ok", 1.0);
+	ids[0] = iter_mon(st, &it, &a);
+	it.index = 1;
+	ids[1] = iter_mon(st, &it, &b);
+	it.index = 2;
+	ids[2] = iter_mon(st, &it, &c);
+	ok(ids[0] && ids[1] && ids[2] &&
+		   query(st, "SELECT count(*) FROM monitor_base") == 1 &&
+		   query(st, "SELECT count(*) FROM monitor_base WHERE"
+			     " meminfo = '{\"MemTotal\":1000,\"MemFree\":400,"
+			     "\"Cached\":50}' AND vmstat_end ="
+			     " '{\"nr_free_pages\":100,\"nr_mlock\":3}'") == 1,
+	   "the run's first record is its base");
+	ok(mon_row(st, ids[0],
+		   "m.base = 1 AND m.meminfo_start = '{}'"
+		   " AND m.meminfo_end = '{\"MemFree\":390}'"
+		   " AND m.vmstat_end = '{}'"),
+	   "the first stores what its end changed, nothing else");
+	ok(mon_row(st, ids[1],
+		   "m.meminfo_start ="
+		   " '{\"MemFree\":300,\"Extra\":7,\"Cached\":null}'"
+		   " AND m.meminfo_end = '{\"Extra\":null}'"
+		   " AND m.vmstat_end ="
+		   " '{\"nr_free_pages\":90,\"nr_mlock\":null}'"),
+	   "the second what differs from the base, a name gone as null");
+	ok(mon_row(st, ids[2],
+		   "m.meminfo_start = '{}' AND m.meminfo_end = '{}'"
+		   " AND m.vmstat_end IS NULL AND w.vmstat_end IS NULL"),
+	   "a record without gauges' levels stores none");
+	ok(mon_row(st, ids[1],
+		   "w.meminfo_start ="
+		   " '{\"MemTotal\":1000,\"MemFree\":300,\"Extra\":7}'"
+		   " AND w.meminfo_end = '{\"MemTotal\":1000,\"MemFree\":300}'"
+		   " AND w.vmstat_end = '{\"nr_free_pages\":90}'"),
+	   "the view iteration_monitor gives them whole");
+	ok(query(st, "SELECT count(*) FROM perf_absent") == 1 &&
+		   !query(st, "SELECT count(*) FROM perf_record") &&
+		   mon_row(st, ids[0],
+			   "m.perf = '{\"task-clock\":5}'"
+			   " AND pw.counters = m.perf"
+			   " AND pw.absent = 'cycles: no such event'") &&
+		   mon_row(st, ids[1],
+			   "m.perf_absent_id = (SELECT id FROM perf_absent)") &&
+		   mon_row(st, ids[2],
+			   "m.perf IS NULL AND pw.iteration_id IS NULL"),
+	   "the perf counters are in the record's row, why events were"
+	   " absent once");
+	ok(!store_run_load_full(st, run, NULL, &rf, &err) && rf.iters_nr == 3 &&
+		   rf.iters[0].monitor && rf.iters[1].monitor &&
+		   rf.iters[2].monitor &&
+		   same_values(&rf.iters[0].monitor->meminfo_start, mem1, 3) &&
+		   same_values(&rf.iters[0].monitor->meminfo_end, mem1e, 3) &&
+		   same_values(&rf.iters[0].monitor->vmstat_end, g1, 2) &&
+		   same_values(&rf.iters[1].monitor->meminfo_start, mem2, 3) &&
+		   same_values(&rf.iters[1].monitor->meminfo_end, mem2e, 2) &&
+		   same_values(&rf.iters[1].monitor->vmstat_end, g2, 1) &&
+		   !strcmp(rf.iters[1].monitor->perf_absent,
+			   "cycles: no such event") &&
+		   same_values(&rf.iters[2].monitor->meminfo_end, mem1, 3) &&
+		   !rf.iters[2].monitor->has_vmstat_end,
+	   "a run loads its records whole %s", err.buf);
+	run_full_release(&rf);
+
+	/* A base whose transaction rolled back is no one's. */
+	run2 = run_add(st, "base2", "2024-01-01T00:00:00Z", "running");
+	it = iter(run2, "a", 0, false, "ok", 1.0);
+	if (store_begin(st, &err) ||
+	    store_iteration_add(st, &it, NULL, 0, &id, &err) ||
+	    store_monitor_add(st, id, &b, &err))
+		diag("%s", err.buf);
+	store_rollback(st);
+	it.index = 1;
+	id = iter_mon(st, &it, &a);
+	ok(id &&
+		   query(st,
+			 "SELECT count(*) FROM iteration i JOIN run r"
+			 " ON r.id = i.run_id WHERE r.label = 'base2'") == 1 &&
+		   mon_row(st, id, "m.meminfo_start = '{}'") &&
+		   !store_run_load_full(st, run2, NULL, &rf, &err) &&
+		   rf.iters_nr == 1 &&
+		   same_values(&rf.iters[0].monitor->meminfo_start, mem1, 3) &&
+		   same_values(&rf.iters[0].monitor->vmstat_end, g1, 2),
+	   "after a rollback, the next record is the run's base %s", err.buf);
+	run_full_release(&rf);
+	/* A row of before 0016, whole, beside the run's base: as it is. */
+	it.index = 2;
+	id = iter_mon(st, &it, NULL);
+	ok(id &&
+		   !store_exec(
+			   st,
+			   "INSERT INTO monitor_record (iteration_id,"
+			   " interval_s, vmstat, cpu, meminfo_start,"
+			   " meminfo_end, vmstat_end) SELECT max(id), 0, '{}',"
+			   " '{}', '{\"MemTotal\":9}', '{\"MemFree\":8}',"
+			   " '{\"nr_mlock\":7}' FROM iteration;"
+			   " INSERT INTO perf_record (iteration_id, counters,"
+			   " absent) SELECT max(id), '{}', 'old reason'"
+			   " FROM iteration",
+			   &err) &&
+		   mon_row(st, id,
+			   "w.meminfo_start = '{\"MemTotal\":9}'"
+			   " AND w.meminfo_end = '{\"MemFree\":8}'"
+			   " AND w.vmstat_end = '{\"nr_mlock\":7}'"
+			   " AND pw.absent = 'old reason'"),
+	   "an older row, whole, is read as it is %s", err.buf);
+	strbuf_reset(&err);
+	ok(!store_delete_label(st, "base", &err) &&
+		   query(st, "SELECT count(*) FROM monitor_base") == 1,
+	   "a run's base goes with it");
 	store_close(st);
 	strbuf_release(&err);
 }
@@ -1028,7 +1220,8 @@ static void test_open_kinds(void)
 	    store_exec(st,
 		       "PRAGMA foreign_keys = OFF;"
 		       " DROP TABLE monitor_sample;"
-		       " DROP TABLE iteration_monitor; DROP TABLE sample;"
+		       " DROP VIEW iteration_monitor; DROP VIEW iteration_perf;"
+		       " DROP TABLE monitor_record; DROP TABLE sample;"
 		       " DROP TABLE iteration; DROP TABLE operation;"
 		       " DROP TABLE run; CREATE TABLE notes (x);"
 		       " PRAGMA user_version = 0;"
@@ -1055,7 +1248,15 @@ static void test_open_kinds(void)
 	    run_add(st, "old", "2024-01-01T00:00:00Z", "complete") <= 0 ||
 	    store_exec(
 		    st,
-		    "ALTER TABLE run DROP COLUMN setup; DROP TABLE run_setting;"
+		    "DROP VIEW iteration_monitor; DROP VIEW iteration_perf;"
+		    " DROP TABLE perf_record; DROP TABLE perf_absent;"
+		    " DROP TABLE monitor_base;"
+		    " ALTER TABLE monitor_record DROP COLUMN base;"
+		    " ALTER TABLE monitor_record DROP COLUMN perf;"
+		    " ALTER TABLE monitor_record DROP COLUMN perf_absent_id;"
+		    " ALTER TABLE monitor_record DROP COLUMN perf_scope;"
+		    " ALTER TABLE monitor_record RENAME TO iteration_monitor;"
+		    " ALTER TABLE run DROP COLUMN setup; DROP TABLE run_setting;"
 		    " ALTER TABLE run DROP COLUMN replacing;"
 		    " ALTER TABLE iteration_monitor DROP COLUMN other_cpu;"
 		    " ALTER TABLE iteration_monitor DROP COLUMN loadavg_start;"
@@ -1065,7 +1266,6 @@ static void test_open_kinds(void)
 		    " ALTER TABLE iteration_monitor DROP COLUMN cgroup_end;"
 		    " ALTER TABLE iteration_monitor DROP COLUMN vmstat_end;"
 		    " ALTER TABLE iteration DROP COLUMN boot; DROP TABLE boot;"
-		    " DROP TABLE iteration_perf;"
 		    " DROP TABLE bisect_machine;"
 		    " DROP TABLE bisect_step; DROP TABLE bisect;"
 		    " DROP TABLE campaign_boot; DROP TABLE campaign;"
@@ -1759,6 +1959,7 @@ int main(void)
 	test_atomic();
 	test_file();
 	test_monitors();
+	test_monitor_base();
 	test_schema();
 	test_open_kinds();
 	test_identity();

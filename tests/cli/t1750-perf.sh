@@ -105,12 +105,14 @@ check "mmtests' text has no perf table" sh -c "! grep -q '^wis-pf perf' '$TMP/ou
 
 # Derived rows, from hardware counters written into the stored records
 # (this machine may have no PMU): IPC, higher-better, halved on pf-b.
-q="UPDATE iteration_perf SET counters = json_set(counters,
+# The counters are monitor_record's perf, which the view iteration_perf
+# reads.
+q="UPDATE monitor_record SET perf = json_set(perf,
 	'\$.instructions', 2000000000 + iteration_id * 1009,
 	'\$.cycles', 1000000000 + iteration_id * 7919 +
 	(SELECT CASE r.label WHEN 'pf-b' THEN 1000000000 ELSE 0 END
 	FROM iteration i JOIN run r ON r.id = i.run_id
-	WHERE i.id = iteration_perf.iteration_id))"
+	WHERE i.id = monitor_record.iteration_id)) WHERE perf IS NOT NULL"
 sqlite3 "$MMCMP_DB" "$q"
 expect_status 0 "compare with cycles and instructions" "$MMCMP" compare pf-a pf-b
 grep_file "$TMP/out" "^Hmean  *IPC  *2\.00 (" "an IPC row, higher-better, so of harmonic means"
@@ -166,7 +168,7 @@ check "an A/A pair counted alike has no note about it" \
 	sh -c "! grep -q 'perf counters not like for like' '$TMP/perf-there'"
 other=process
 [ "$scopes" = process ] && other=cgroup
-sqlite3 "$C" "UPDATE iteration_perf SET scope = '$other' WHERE iteration_id IN
+sqlite3 "$C" "UPDATE monitor_record SET perf_scope = '$other' WHERE iteration_id IN
 	(SELECT i.id FROM iteration i JOIN run r ON r.id = i.run_id WHERE r.label = 'pf-b')"
 expect_status 0 "compare labels whose counters counted differently" \
 	"$MMCMP" --db "$C" compare pf-a pf-b
