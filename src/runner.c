@@ -503,16 +503,63 @@ static long clone_into_cgroup(int cgroup_fd, struct child_args *a)
 }
 
 /*
+ * The answer of the last cgroup_v2_dir(), its directory kept open: the
+ * runner starts one command at a time, each iteration in the cgroups of
+ * the one before, and the statfs(), open() and close() were a tenth of
+ * the guard's system calls per command. A directory whose cgroup was
+ * removed (and perhaps made again) fails clone3(), which drops it.
+ */
+static struct {
+	bool valid;
+	struct strbuf key; /* the cgroup_procs it answered, each + '\n' */
+	size_t found;
+	int fd;
+} v2_dir = {false, STRBUF_INIT, (size_t)-1, -1};
+
+static void v2_dir_drop(void)
+{
+	if (v2_dir.fd >= 0)
+		close(v2_dir.fd);
+	v2_dir.fd = -1;
+	v2_dir.found = (size_t)-1;
+	v2_dir.valid = false;
+	strbuf_reset(&v2_dir.key);
+}
+
+/* Whether procs are those v2_dir answered for. */
+static bool v2_dir_answers(const char *const *procs)
+{
+	const char *k = v2_dir.key.buf;
+
+	if (!v2_dir.valid)
+		return false;
+	for (size_t i = 0; procs && procs[i]; i++) {
+		size_t len = strlen(procs[i]);
+
+		if (strncmp(k, procs[i], len) || k[len] != '\n')
+			return false;
+		k += len + 1;
+	}
+	return !*k;
+}
+
+/*
  * The first of cgroup_procs in a cgroup v2 hierarchy: its index, its
- * directory opened into *fd. -1 when there is none.
+ * directory open in *fd (v2_dir's: not to be closed). -1 when there is
+ * none.
  */
 static size_t cgroup_v2_dir(const char *const *procs, int *fd)
 {
 	struct strbuf dir = STRBUF_INIT;
-	size_t found = (size_t)-1;
 
-	*fd = -1;
-	for (size_t i = 0; procs && procs[i] && found == (size_t)-1; i++) {
+	if (v2_dir_answers(procs)) {
+		*fd = v2_dir.fd;
+		return v2_dir.found;
+	}
+	v2_dir_drop();
+	for (size_t i = 0; procs && procs[i]; i++)
+		strbuf_addf(&v2_dir.key, "%s\n", procs[i]);
+	for (size_t i = 0; procs && procs[i] && v2_dir.fd < 0; i++) {
 		const char *slash = strrchr(procs[i], '/');
 		struct statfs sf;
 
@@ -521,12 +568,14 @@ static size_t cgroup_v2_dir(const char *const *procs, int *fd)
 			continue;
 		strbuf_reset(&dir);
 		strbuf_add(&dir, procs[i], (size_t)(slash - procs[i]));
-		*fd = open(dir.buf, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (*fd >= 0)
-			found = i;
+		v2_dir.fd = open(dir.buf, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (v2_dir.fd >= 0)
+			v2_dir.found = i;
 	}
 	strbuf_release(&dir);
-	return found;
+	v2_dir.valid = true;
+	*fd = v2_dir.fd;
+	return v2_dir.found;
 }
 #endif
 
@@ -545,9 +594,9 @@ static pid_t clone_child(struct child_args *a, int *e)
 	if (fd >= 0) {
 		long r = clone_into_cgroup(fd, a);
 
-		close(fd);
 		if (r >= 0)
 			return (pid_t)r;
+		v2_dir_drop();
 		*e = (int)-r;
 		if (*e == EAGAIN || *e == ENOMEM)
 			return -1;

@@ -954,6 +954,28 @@ static void test_cgroup_v2(const char *dir)
 		   g ? ", with the guard" : "");
 		truncate(file.buf, 0);
 	}
+	/*
+	 * The directory of the cgroup is kept open from command to
+	 * command: one removed and made again at the same path is the
+	 * new one's, with the guard and without.
+	 */
+	ok(!cgroup_remove(cg, &err), "cgroup v2: removed, empty");
+	cg = cgroup_create_own("mmcmp-test-runner", &err);
+	if (!cg)
+		BUG("cannot make the cgroup again: %s", err.buf);
+	procs[1] = cgroup_procs(cg)[0];
+	for (int g = 1; g >= 0; g--) {
+		opts.guard = g ? &guard : NULL;
+		for (int k = 0; k < 2; k++) {
+			if (runner_run(&opts, &res, &err))
+				BUG("runner_run: %s", err.buf);
+			is_str(res.out.buf, want.buf,
+			       "cgroup v2 made again: the command ran in the new"
+			       " one, %s%s",
+			       k ? "again" : "first",
+			       g ? ", with the guard" : "");
+		}
+	}
 	runner_guard_stop(&guard);
 	unlink(file.buf);
 	ok(!cgroup_remove(cg, &err), "cgroup v2: removed, empty");
