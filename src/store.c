@@ -53,6 +53,12 @@ enum store_stmt {
 	ST_LOAD_DURATIONS,
 	ST_LIST_RUNS,
 	ST_COUNT_ITERS,
+	/* Around every iteration's insert: prepared once, as the others. */
+	ST_TX_BEGIN,
+	ST_TX_BEGIN_IMMEDIATE,
+	ST_TX_COMMIT,
+	ST_TX_SAVEPOINT,
+	ST_TX_RELEASE,
 	ST_NR
 };
 
@@ -127,6 +133,11 @@ static const char *const stmt_sql[ST_NR] = {
 			   " FROM iteration"
 			   " WHERE run_id = ?1 AND warmup = 0"
 			   " AND (?2 IS NULL OR benchmark = ?2)",
+	[ST_TX_BEGIN] = "BEGIN",
+	[ST_TX_BEGIN_IMMEDIATE] = "BEGIN IMMEDIATE",
+	[ST_TX_COMMIT] = "COMMIT",
+	[ST_TX_SAVEPOINT] = "SAVEPOINT store_call",
+	[ST_TX_RELEASE] = "RELEASE store_call",
 	[ST_LOAD_DURATIONS] =
 		"SELECT i.benchmark, sum(i.user_s), sum(i.sys_s),"
 		" sum(i.elapsed_s), count(*)"
@@ -355,11 +366,30 @@ static int check_identity(struct store *st, struct strbuf *err)
 }
 
 /* Commit the open transaction, after checking the file's identity. */
+/*
+ * Run transaction statement id (BEGIN, COMMIT, a savepoint's), as
+ * store_exec_sql() would the text: each iteration stored runs six, whose
+ * parsing sqlite3_exec() repeated.
+ */
+static int tx_exec(struct store *st, enum store_stmt id, const char *what,
+		   struct strbuf *err)
+{
+	sqlite3_stmt *stmt = stmt_get(st, id, err);
+	int ret = 0;
+
+	if (!stmt)
+		return -1;
+	if (sqlite3_step(stmt) != SQLITE_DONE)
+		ret = store_fail(st, err, "%s", what);
+	(void)sqlite3_reset(stmt);
+	return ret;
+}
+
 static int commit(struct store *st, const char *what, struct strbuf *err)
 {
 	if (check_identity(st, err))
 		return -1;
-	return store_exec_sql(st, "COMMIT", what, err);
+	return tx_exec(st, ST_TX_COMMIT, what, err);
 }
 
 int store_tx_open(struct store *st, bool write, struct store_tx *tx,
@@ -370,14 +400,13 @@ int store_tx_open(struct store *st, bool write, struct store_tx *tx,
 	if (tx->top)
 		st->busy = false;
 	if (!tx->top)
-		return store_exec_sql(st, "SAVEPOINT store_call",
-				      "open savepoint", err);
+		return tx_exec(st, ST_TX_SAVEPOINT, "open savepoint", err);
 	/*
 	 * A writer takes the write lock at once: a deferred transaction
 	 * that read first could not wait for another writer.
 	 */
-	return store_exec_sql(st, write ? "BEGIN IMMEDIATE" : "BEGIN",
-			      "begin transaction", err);
+	return tx_exec(st, write ? ST_TX_BEGIN_IMMEDIATE : ST_TX_BEGIN,
+		       "begin transaction", err);
 }
 
 /*
@@ -391,10 +420,10 @@ int store_tx_close(struct store *st, const struct store_tx *tx, int ret,
 		if (tx->top && tx->write)
 			ret = commit(st, "commit", err);
 		else if (tx->top)
-			ret = store_exec_sql(st, "COMMIT", "commit", err);
+			ret = tx_exec(st, ST_TX_COMMIT, "commit", err);
 		else
-			ret = store_exec_sql(st, "RELEASE store_call",
-					     "release savepoint", err);
+			ret = tx_exec(st, ST_TX_RELEASE, "release savepoint",
+				      err);
 		if (!ret)
 			return 0;
 	}
@@ -1155,7 +1184,7 @@ int store_begin(struct store *st, struct strbuf *err)
 	if (!sqlite3_get_autocommit(st->db))
 		return error_addf(err, "cannot begin: a transaction is open");
 	st->busy = false;
-	return store_exec_sql(st, "BEGIN IMMEDIATE", "begin transaction", err);
+	return tx_exec(st, ST_TX_BEGIN_IMMEDIATE, "begin transaction", err);
 }
 
 int store_commit(struct store *st, struct strbuf *err)
