@@ -447,6 +447,17 @@ void machine_info_read(struct machine_info *m)
 	m->kernel_config_sha256 = config_hash(m->kernel_release);
 }
 
+int64_t machine_boot_ticks(void)
+{
+	struct timespec ts;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (hz <= 0 || clock_gettime(CLOCK_BOOTTIME, &ts))
+		return -1;
+	return (int64_t)ts.tv_sec * hz +
+	       (int64_t)ts.tv_nsec / (1000000000 / hz);
+}
+
 int64_t machine_proc_start(pid_t pid)
 {
 	char path[64];

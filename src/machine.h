@@ -132,6 +132,12 @@ char *machine_sysfs_choice(const char *text);
  * /proc/PID/stat), or -1 when the process does not exist.
  */
 int64_t machine_proc_start(pid_t pid);
+/*
+ * Now in the same clock ticks after boot (CLOCK_BOOTTIME, rounded down as
+ * the kernel rounds a start time): a process started after this call has
+ * a machine_proc_start() no less than it; -1 when the clock fails.
+ */
+int64_t machine_boot_ticks(void);
 
 /* The current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into out. */
 void machine_utc_now(char out[32]);

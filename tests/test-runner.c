@@ -416,6 +416,50 @@ static void test_strays(const char *dir)
 	}
 }
 
+/*
+ * A child of ours older than the command is not the command's: the sweep
+ * after it leaves it alone, while one the command left is killed.
+ */
+static void test_older_child(const char *dir)
+{
+	struct strbuf pidfile = STRBUF_INIT, script = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
+	struct runner_result res = RUNNER_RESULT_INIT;
+	struct timespec ticks = {0, 50000000L}; /* 5 ticks at USER_HZ 100 */
+	char sh[] = "/bin/sh", c[] = "-c";
+	char *argv[] = {sh, c, NULL, NULL};
+	struct runner_opts opts = {.argv = argv, .timeout_s = 10};
+	pid_t older = fork(), left;
+
+	if (older < 0)
+		BUG("fork: %s", strerror(errno));
+	if (!older) {
+		pause();
+		_exit(0);
+	}
+	nanosleep(&ticks, NULL);
+	strbuf_addf(&pidfile, "%s/left.pid", dir);
+	strbuf_addf(&script,
+		    "setsid sh -c 'echo $$ >%s; exec sleep 4601' "
+		    "</dev/null >/dev/null 2>&1 & "
+		    "while [ ! -s %s ]; do sleep 0.01; done",
+		    pidfile.buf, pidfile.buf);
+	argv[2] = script.buf;
+	ok(!runner_run(&opts, &res, &err) && res.status == RUNNER_OK,
+	   "older child: the command runs: %s", err.buf);
+	left = read_pidfile(pidfile.buf);
+	ok(left > 0 && wait_gone(left) && res.strays == 1,
+	   "older child: what the command left is killed");
+	ok(!pid_gone(older), "older child: ours, started before, runs on");
+	kill(older, SIGKILL);
+	waitpid(older, NULL, 0);
+	unlink(pidfile.buf);
+	strbuf_release(&pidfile);
+	strbuf_release(&script);
+	strbuf_release(&err);
+	runner_result_release(&res);
+}
+
 static void test_timeouts(void)
 {
 	struct runner_opts opts = {.timeout_s = 0.3, .grace_s = 0.3};
@@ -1266,6 +1310,7 @@ int main(void)
 	test_timeouts();
 	test_orphans(dir);
 	test_strays(dir);
+	test_older_child(dir);
 	test_stop();
 	test_env_and_cwd(dir);
 	test_path_search();
