@@ -300,19 +300,23 @@ void monitor_delta(const struct monitor_snapshot *before,
 	}
 }
 
+const struct monitor_value *monitor_values_find(const struct monitor_values *mv,
+						const char *name, size_t hint)
+{
+	if (hint < mv->nr && !strcmp(mv->v[hint].name, name))
+		return &mv->v[hint];
+	for (size_t k = 0; k < mv->nr; k++)
+		if (!strcmp(mv->v[k].name, name))
+			return &mv->v[k];
+	return NULL;
+}
+
 /* The value of mv named as want->v[i], looked for at index i first. */
 static const struct monitor_value *match(const struct monitor_values *mv,
 					 const struct monitor_values *want,
 					 size_t i)
 {
-	const char *name = want->v[i].name;
-
-	if (i < mv->nr && !strcmp(mv->v[i].name, name))
-		return &mv->v[i];
-	for (size_t k = 0; k < mv->nr; k++)
-		if (!strcmp(mv->v[k].name, name))
-			return &mv->v[k];
-	return NULL;
+	return monitor_values_find(mv, want->v[i].name, i);
 }
 
 static void add_line(struct strbuf *sb, const struct monitor_value *v)
@@ -406,13 +410,11 @@ bool monitor_vmstat_is_gauge(const char *name)
 bool monitor_values_get(const struct monitor_values *mv, const char *name,
 			int64_t *value)
 {
-	for (size_t i = 0; i < mv->nr; i++) {
-		if (!strcmp(mv->v[i].name, name)) {
-			*value = mv->v[i].value;
-			return true;
-		}
-	}
-	return false;
+	const struct monitor_value *v = monitor_values_find(mv, name, 0);
+
+	if (v)
+		*value = v->value;
+	return v != NULL;
 }
 
 double monitor_other_cpu(const struct monitor_values *cpu, double user_s,

@@ -162,6 +162,12 @@ int monitor_merge(struct monitor_snapshot *after,
  */
 bool monitor_vmstat_is_gauge(const char *name);
 
+/*
+ * The value of mv named name, looked for at index hint first (two reads
+ * of one file list their names in the same order); NULL when none is.
+ */
+const struct monitor_value *monitor_values_find(const struct monitor_values *mv,
+						const char *name, size_t hint);
 /* The value called name in mv; false when there is none. */
 bool monitor_values_get(const struct monitor_values *mv, const char *name,
 			int64_t *value);

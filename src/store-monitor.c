@@ -101,21 +101,6 @@ static void json_object(struct strbuf *sb, const struct monitor_values *mv)
 }
 
 /*
- * The value of mv named name, looked for at index hint first (both sides
- * come from one file, in the kernel's order); NULL when there is none.
- */
-static const struct monitor_value *find_value(const struct monitor_values *mv,
-					      const char *name, size_t hint)
-{
-	if (hint < mv->nr && !strcmp(mv->v[hint].name, name))
-		return &mv->v[hint];
-	for (size_t k = 0; k < mv->nr; k++)
-		if (!strcmp(mv->v[k].name, name))
-			return &mv->v[k];
-	return NULL;
-}
-
-/*
  * Append to sb the JSON object that json_patch() applies to base to give
  * now: the members of now that base lacks or has at another value, and
  * null for each name of base that now lacks.
@@ -128,7 +113,7 @@ static void json_changes(struct strbuf *sb, const struct monitor_values *base,
 	strbuf_addch(sb, '{');
 	for (size_t i = 0; i < now->nr; i++) {
 		const struct monitor_value *old =
-			find_value(base, now->v[i].name, i);
+			monitor_values_find(base, now->v[i].name, i);
 
 		if (old && old->value == now->v[i].value)
 			continue;
@@ -139,7 +124,7 @@ static void json_changes(struct strbuf *sb, const struct monitor_values *base,
 		json_int(sb, now->v[i].value);
 	}
 	for (size_t k = 0; k < base->nr; k++) {
-		if (find_value(now, base->v[k].name, k))
+		if (monitor_values_find(now, base->v[k].name, k))
 			continue;
 		if (!first)
 			strbuf_addch(sb, ',');
