@@ -50,8 +50,14 @@ int main(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	seed = (unsigned long)ts.tv_nsec ^ ((unsigned long)getpid() << 16);
 	seed = seed * 6364136223846793005UL + 1442695040888963407UL;
-	/* Up to 0.1% more: the noise, from the program itself. */
-	turns = work + (seed >> 33) % (work / 1000);
+	/*
+	 * Up to 0.01% more: the noise, from the program itself. With 2
+	 * boots a side Welch's df can be near 1, where the ends' look at
+	 * 0.05 / 5 / 8 needs t > 254: with 0.1% of noise the first batch
+	 * did not decide in 8.5% of simulated runs; with 0.01% t stays
+	 * above 700 whatever the noise draws.
+	 */
+	turns = work + (seed >> 33) % (work / 10000);
 	printf("kernel_size: %lu\nwork: %lu\n", size, turns);
 	return 0;
 }
