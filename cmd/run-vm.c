@@ -115,10 +115,13 @@ int run_vm_check(const struct config *cfg, char *const *labels,
 	if (qemu_version("qemu-system-x86_64", &version, err))
 		goto out;
 	printf("vm: %s, accel %s, %d vCPU%s, %" PRId64
-	       " MiB, boot timeout %gs\n",
+	       " MiB, boot timeout %gs, %s\n",
 	       version.buf, cfg->vm.accel == CONFIG_ACCEL_KVM ? "kvm" : "tcg",
 	       cfg->vm.cpus, cfg->vm.cpus == 1 ? "" : "s", cfg->vm.memory_mb,
-	       cfg->vm.boot_timeout_s);
+	       cfg->vm.boot_timeout_s,
+	       config_vm_norandmaps(&cfg->vm)
+		       ? "no address-space randomisation (norandmaps)"
+		       : "the kernel's address-space randomisation");
 	for (size_t k = 0; k < cfg->kernels_nr; k++) {
 		const struct kernel_spec *ks = &cfg->kernels[k];
 		char *release = NULL;

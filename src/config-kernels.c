@@ -254,3 +254,10 @@ void config_boot_order(const struct vm_spec *vm, size_t n, size_t *order)
 		for (size_t k = 0; k < n; k++)
 			order[i++] = round % 2 ? n - 1 - k : k;
 }
+
+bool config_vm_norandmaps(const struct vm_spec *vm)
+{
+	if (vm->aslr == CONFIG_ASLR_AUTO)
+		return vm->accel == CONFIG_ACCEL_TCG;
+	return vm->aslr == CONFIG_ASLR_OFF;
+}

@@ -456,7 +456,8 @@ static const struct key kernel_keys[] = {
 	 .empty_ok = true,
 	 .help = "Added to the kernel command line, after mmcmp's own "
 		 "`console=ttyS0 panic=-1 oops=panic softlockup_panic=1 "
-		 "quiet no_timer_check cryptomgr.notests` (with `machine`: after the command line of the kernel "
+		 "quiet no_timer_check cryptomgr.notests`, and `norandmaps` as "
+		 "`vm`'s `aslr` says (with `machine`: after the command line of the kernel "
 		 "the campaign started from)."},
 	{.name = "initrd",
 	 .type = KEY_STRING,
@@ -474,6 +475,13 @@ static const struct key kernel_keys[] = {
 static const struct choice accel_choices[] = {
 	{"tcg", CONFIG_ACCEL_TCG},
 	{"kvm", CONFIG_ACCEL_KVM},
+	{NULL, 0},
+};
+
+static const struct choice aslr_choices[] = {
+	{"auto", CONFIG_ASLR_AUTO},
+	{"true", CONFIG_ASLR_ON},
+	{"false", CONFIG_ASLR_OFF},
 	{NULL, 0},
 };
 
@@ -499,6 +507,18 @@ static const struct key vm_keys[] = {
 	 .help = "`kvm` runs the guest on the CPU (the only choice for "
 		 "timings that mean something); `tcg` emulates it, slowly, "
 		 "anywhere (`mmcmp run --check` says whether KVM works)."},
+	{.name = "aslr",
+	 .type = KEY_CHOICE,
+	 AT(struct vm_spec, aslr),
+	 .choices = aslr_choices,
+	 .def = "auto",
+	 .help = "Address-space randomisation of the guests' processes: "
+		 "`auto` turns it off under `tcg` (the kernel gets "
+		 "`norandmaps`) and leaves it to the kernel under `kvm`; "
+		 "`true` leaves it to the kernel, `false` turns it off. TCG "
+		 "translates code per virtual address, so with randomised "
+		 "mappings every exec translates its shared libraries again "
+		 "(docs/kernels.md)."},
 	{.name = "boots",
 	 .type = KEY_INT,
 	 AT(struct vm_spec, boots),

@@ -148,12 +148,20 @@ enum config_accel {
 	CONFIG_ACCEL_KVM,
 };
 
+/* A guest's address-space randomisation; `vm: { aslr: ... }`. */
+enum config_aslr {
+	CONFIG_ASLR_AUTO, /* off under tcg, the kernel's own under kvm */
+	CONFIG_ASLR_ON,	  /* the kernel's own */
+	CONFIG_ASLR_OFF,  /* norandmaps */
+};
+
 /* How the guests of `kernels:` are booted; `vm:` in a config. */
 struct vm_spec {
 	int cpus;
 	char *memory;	   /* as written: "2G", "512M" */
 	int64_t memory_mb; /* parsed */
 	enum config_accel accel;
+	enum config_aslr aslr;
 	int boots;	 /* per kernel */
 	bool interleave; /* A B B A, else all boots of A, then of B */
 	double boot_timeout_s;
@@ -293,6 +301,8 @@ int config_expand_kernels(struct config *cfg, struct strbuf *err);
  * then of 1, ...
  */
 void config_boot_order(const struct vm_spec *vm, size_t n, size_t *order);
+/* Whether vm's guests boot without randomised mappings (norandmaps). */
+bool config_vm_norandmaps(const struct vm_spec *vm);
 
 /* Append the key reference (a Markdown section per level) to out. */
 void config_describe(struct strbuf *out);

@@ -55,6 +55,7 @@ struct executor_qemu {
 	struct runner_guard guard;
 	struct monitor mon;
 	char *qemu, *accel;
+	bool norandmaps; /* the guests' kernel gets norandmaps */
 	struct kernel *kernels;
 	size_t kernels_nr;
 	long cpus;
@@ -662,6 +663,13 @@ static void qemu_argv(const struct executor_qemu *eq, const struct kernel *k,
 	strbuf_addstr(&sb, "console=ttyS0 panic=-1 oops=panic "
 			   "softlockup_panic=1 quiet no_timer_check "
 			   "cryptomgr.notests");
+	/*
+	 * norandmaps: TCG translates code per virtual address, so with
+	 * randomised mappings every exec translates its shared libraries
+	 * again (see vm_spec's aslr).
+	 */
+	if (eq->norandmaps)
+		strbuf_addstr(&sb, " norandmaps");
 	if (k->append && *k->append)
 		strbuf_addf(&sb, " %s", k->append);
 	strvec_push(argv, "-append");
@@ -1598,6 +1606,7 @@ struct executor *executor_qemu_new(const struct executor_qemu_opts *o,
 		strvec_push(&eq->perf_events, o->perf_events->v[i]);
 	eq->qemu = xstrdup(o->qemu ? o->qemu : "qemu-system-x86_64");
 	eq->accel = xstrdup(o->accel ? o->accel : "tcg");
+	eq->norandmaps = o->norandmaps;
 	eq->cpus = o->cpus > 0 ? o->cpus : 1;
 	eq->memory_mb = o->memory_mb > 0 ? o->memory_mb : 1024;
 	eq->boot_timeout_s = o->boot_timeout_s > 0 ? o->boot_timeout_s : 60;

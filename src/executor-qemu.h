@@ -41,6 +41,8 @@ struct executor_qemu_opts {
 	long cpus;
 	int64_t memory_mb;
 	const char *accel; /* "tcg" or "kvm" */
+	/* Add norandmaps: no address-space randomisation in the guests. */
+	bool norandmaps;
 	double boot_timeout_s;
 	bool monitors;
 	size_t stdout_max; /* 0: the runner's default */
@@ -55,7 +57,7 @@ struct executor_qemu_opts {
  * with
  *
  *   -accel A -m MEM -smp CPUS -kernel IMAGE -initrd ROOT
- *   -append "console=ttyS0 panic=-1 oops=panic ... APPEND"
+ *   -append "console=ttyS0 panic=-1 oops=panic ... [norandmaps] APPEND"
  *   -nodefaults -display none -no-reboot
  *   -serial file:CONSOLE -serial unix:SOCKET
  *

@@ -210,14 +210,69 @@ static void test_settings(void)
 	}
 }
 
+/*
+ * vm's aslr: auto by default, true and false, anything else refused; and
+ * whether the guests get norandmaps (auto: under tcg only).
+ */
+static const struct {
+	const char *vm;	 /* the vm mapping's contents */
+	int want;	 /* enum config_aslr; -1: refused */
+	bool norand;	 /* config_vm_norandmaps() */
+	const char *msg; /* refused: the error */
+} aslr_cases[] = {
+	{"cpus: 1", CONFIG_ASLR_AUTO, false, NULL},
+	{"accel: tcg", CONFIG_ASLR_AUTO, true, NULL},
+	{"accel: kvm, aslr: auto", CONFIG_ASLR_AUTO, false, NULL},
+	{"accel: tcg, aslr: true", CONFIG_ASLR_ON, false, NULL},
+	{"aslr: false", CONFIG_ASLR_OFF, true, NULL},
+	{"aslr: off", -1, false, "t.yaml:10:13: "},
+	{"aslr: [true]", -1, false, "t.yaml:10:13: "},
+};
+
+static void test_aslr(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(aslr_cases); i++) {
+		struct config cfg = CONFIG_INIT;
+		struct strbuf yaml = STRBUF_INIT, err = STRBUF_INIT;
+		int r;
+
+		strbuf_addf(&yaml,
+			    ONE_WORKLOAD "kernels:\n"
+					 "  k1: { image: /a }\n"
+					 "vm: { %s }\n",
+			    aslr_cases[i].vm);
+		r = config_load_buffer(&cfg, "t.yaml", yaml.buf, yaml.len,
+				       &err);
+		if (aslr_cases[i].want >= 0)
+			ok(!r && (int)cfg.vm.aslr == aslr_cases[i].want &&
+				   config_vm_norandmaps(&cfg.vm) ==
+					   aslr_cases[i].norand,
+			   "vm: { %s } gives aslr %d, norandmaps %d: %s",
+			   aslr_cases[i].vm, (int)cfg.vm.aslr,
+			   config_vm_norandmaps(&cfg.vm), err.buf);
+		else
+			ok(r &&
+				   !strncmp(err.buf, aslr_cases[i].msg,
+					    strlen(aslr_cases[i].msg)) &&
+				   strstr(err.buf, "'auto', 'true' or 'false'"),
+			   "vm: { %s } is refused where it is: %s",
+			   aslr_cases[i].vm, err.buf);
+		config_release(&cfg);
+		strbuf_release(&yaml);
+		strbuf_release(&err);
+	}
+}
+
 int main(void)
 {
 	plan((int)(ARRAY_SIZE(memory_cases) + ARRAY_SIZE(kernel_cases) + 2 +
-		   ARRAY_SIZE(order_cases) + 5 + ARRAY_SIZE(settings_cases)));
+		   ARRAY_SIZE(order_cases) + 5 + ARRAY_SIZE(settings_cases) +
+		   ARRAY_SIZE(aslr_cases)));
 	test_memory();
 	test_add_kernel();
 	test_order();
 	test_expand();
 	test_settings();
+	test_aslr();
 	return tap_failed ? 1 : 0;
 }

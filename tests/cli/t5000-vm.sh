@@ -45,6 +45,8 @@ EOF2
 expect_status 0 "--check prints the boot schedule" \
 	"$MMCMP" run --check --label k "$TMP/two.yaml"
 grep_file "$TMP/out" "^boots: 1:thp 2:nothp 3:nothp 4:thp$" "boots alternate A B B A"
+grep_file "$TMP/out" "^vm: .*, accel tcg, .*, no address-space randomisation (norandmaps)$" \
+	"under tcg the guests run without randomised mappings"
 grep_file "$TMP/out" "^kernel thp: .* (release [0-9]" "the release is read from the image"
 grep_file "$TMP/out" "^label k-thp kernel thp$" "--check calls a kernel a kernel"
 # What a killed run's executor left: a directory named with the pid and
@@ -343,7 +345,8 @@ check "the flood's stdout is cut at what the link carries, and says so" \
 
 # 9. The workload pack in a guest: wis (will-it-scale page_fault1) and
 # usemem, named as configs/ name them (found on mmcmp's PATH of built-in
-# workloads), packed into the initramfs with their libraries.
+# workloads), packed into the initramfs with their libraries; this boot
+# with aslr: true, which keeps the kernel's randomisation under tcg.
 cat >"$TMP/pack.yaml" <<EOF2
 name: pack
 iterations: 1
@@ -362,24 +365,32 @@ workloads:
     operation: "{metric}-2"
     metrics:
       - { name: elsp, extract: { parser: kv, field: elsp } }
+  - name: aslr
+    command: ["cat", "/proc/sys/kernel/randomize_va_space"]
+    metrics:
+      - { name: va, extract: { regex: "([0-9]+)" } }
 kernels:
   k: { image: $kernel }
-vm: { cpus: 1, memory: 512M, accel: tcg, boots: 1, boot_timeout: 60 }
+vm: { cpus: 1, memory: 512M, accel: tcg, aslr: true, boots: 1, boot_timeout: 60 }
 EOF2
 expect_status 0 "wis and usemem run in a guest" \
 	"$MMCMP" run -q --label pk "$TMP/pack.yaml"
 check "each stores a positive value from the guest" \
-	test "$(q "SELECT group_concat(v, ' ') FROM (SELECT i.benchmark || '=' || i.status || '=' || (s.value > 0) AS v FROM iteration i JOIN run r ON r.id = i.run_id JOIN sample s ON s.iteration_id = i.id WHERE r.label = 'pk-k' ORDER BY i.id)")" = \
+	test "$(q "SELECT group_concat(v, ' ') FROM (SELECT i.benchmark || '=' || i.status || '=' || (s.value > 0) AS v FROM iteration i JOIN run r ON r.id = i.run_id JOIN sample s ON s.iteration_id = i.id WHERE r.label = 'pk-k' AND i.benchmark <> 'aslr' ORDER BY i.id)")" = \
 	"wis-pf=ok=1 usemem=ok=1"
 check "the rows carry mmtests' names" \
-	test "$(q "SELECT group_concat(name, ',') FROM (SELECT o.name FROM operation o JOIN run r ON r.id = o.run_id WHERE r.label = 'pk-k' ORDER BY o.seq)")" = \
+	test "$(q "SELECT group_concat(name, ',') FROM (SELECT o.name FROM operation o JOIN run r ON r.id = o.run_id WHERE r.label = 'pk-k' AND o.name <> 'va' ORDER BY o.seq)")" = \
 	"ops-page_fault1_processes-1,elsp-2"
+# With aslr: true the kernel keeps its randomisation (2) under tcg too.
+check "aslr: true leaves the kernel's randomisation on" \
+	test "$(q "SELECT s.value || ' ' || (b.guest_cmdline LIKE '%norandmaps%') FROM sample s JOIN iteration i ON i.id = s.iteration_id JOIN run r ON r.id = i.run_id JOIN boot b ON b.run_id = r.id WHERE r.label = 'pk-k' AND i.benchmark = 'aslr'")" = "2.0 0"
 
 # 10. What crosses the serial link once per boot rather than per request
 # still reaches every iteration: each workload's environment (sent with
 # its first request, then named "the same"), and the monitors' snapshots
 # (the guest sends the values that changed) stored as a local run stores
-# them, meminfo whole at start and end and only vmstat's changes.
+# them, meminfo whole at start and end and only vmstat's changes. This
+# boot has aslr: auto, which under tcg turns randomisation off.
 cat >"$TMP/env.yaml" <<EOF2
 name: env
 iterations: 3
@@ -395,6 +406,10 @@ workloads:
     env: { MMCMP_T_VALUE: "7" }
     metrics:
       - { name: v, extract: { regex: "([0-9]+)" } }
+  - name: aslr
+    command: ["cat", "/proc/sys/kernel/randomize_va_space"]
+    metrics:
+      - { name: va, extract: { regex: "([0-9]+)" } }
 kernels:
   k: { image: $kernel }
 vm: { cpus: 1, memory: 512M, accel: tcg, boots: 1, boot_timeout: 60 }
@@ -402,10 +417,14 @@ EOF2
 expect_status 0 "two environments in one boot" \
 	"$MMCMP" run -q --label ev "$TMP/env.yaml"
 check "every iteration ran with its workload's environment" \
-	test "$(q "SELECT group_concat(v, ' ') FROM (SELECT i.benchmark || '=' || s.value AS v FROM iteration i JOIN run r ON r.id = i.run_id JOIN sample s ON s.iteration_id = i.id WHERE r.label = 'ev-k' AND NOT i.warmup ORDER BY i.id)")" = \
+	test "$(q "SELECT group_concat(v, ' ') FROM (SELECT i.benchmark || '=' || s.value AS v FROM iteration i JOIN run r ON r.id = i.run_id JOIN sample s ON s.iteration_id = i.id WHERE r.label = 'ev-k' AND NOT i.warmup AND i.benchmark <> 'aslr' ORDER BY i.id)")" = \
 	"forty-two=42.0 forty-two=42.0 forty-two=42.0 seven=7.0 seven=7.0 seven=7.0"
+# Under tcg the guests run without address-space randomisation (aslr:
+# auto), so that an exec does not translate its libraries again.
+check "under tcg the guest's kernel got norandmaps, and randomises nothing" \
+	test "$(q "SELECT group_concat(DISTINCT s.value || ' ' || (b.guest_cmdline LIKE '% norandmaps%')) FROM sample s JOIN iteration i ON i.id = s.iteration_id JOIN run r ON r.id = i.run_id JOIN boot b ON b.run_id = r.id WHERE r.label = 'ev-k' AND i.benchmark = 'aslr'")" = "0.0 1"
 check "meminfo whole at start and end of each guest iteration" \
-	test "$(q "SELECT count(*) FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id JOIN run r ON r.id = i.run_id WHERE r.label = 'ev-k' AND json_extract(m.meminfo_start, '$.MemTotal') > 0 AND (SELECT count(*) FROM json_each(m.meminfo_start)) > 30 AND (SELECT count(*) FROM json_each(m.meminfo_start)) = (SELECT count(*) FROM json_each(m.meminfo_end))")" = 6
+	test "$(q "SELECT count(*) FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id JOIN run r ON r.id = i.run_id WHERE r.label = 'ev-k' AND json_extract(m.meminfo_start, '$.MemTotal') > 0 AND (SELECT count(*) FROM json_each(m.meminfo_start)) > 30 AND (SELECT count(*) FROM json_each(m.meminfo_start)) = (SELECT count(*) FROM json_each(m.meminfo_end))")" = 9
 check "vmstat holds changes only, and some" \
 	test "$(q "SELECT sum((SELECT count(*) FROM json_each(m.vmstat) WHERE value = 0)) || ' ' || (sum((SELECT count(*) FROM json_each(m.vmstat))) > 0) FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id JOIN run r ON r.id = i.run_id WHERE r.label = 'ev-k'")" = "0 1"
 # The link packs a value that stood still since the last one sent as its
@@ -415,6 +434,6 @@ check "vmstat holds changes only, and some" \
 check "what moved in an iteration starts the next where it ended" \
 	test "$(q "WITH m AS (SELECT m.meminfo_start AS s, m.meminfo_end AS e, row_number() OVER (ORDER BY i.id) AS n FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id JOIN run r ON r.id = i.run_id WHERE r.label = 'ev-k') SELECT count(*) > 0 AND 2 * sum(b.value = c.value) >= count(*) FROM m p JOIN m x ON x.n = p.n + 1, json_each(p.e) b JOIN json_each(p.s) a ON a.key = b.key JOIN json_each(x.s) c ON c.key = b.key WHERE a.value != b.value")" = 1
 check "and the guest's gauges' levels at the end of each iteration" \
-	test "$(q "SELECT count(*) FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id JOIN run r ON r.id = i.run_id WHERE r.label = 'ev-k' AND json_extract(m.vmstat_end, '$.nr_free_pages') > 0 AND json_extract(m.vmstat_end, '$.pgfault') IS NULL")" = 6
+	test "$(q "SELECT count(*) FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id JOIN run r ON r.id = i.run_id WHERE r.label = 'ev-k' AND json_extract(m.vmstat_end, '$.nr_free_pages') > 0 AND json_extract(m.vmstat_end, '$.pgfault') IS NULL")" = 9
 
 done_testing
