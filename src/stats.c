@@ -16,91 +16,6 @@ static void swap_doubles(double *a, double *b)
 	*b = t;
 }
 
-static void insertion_sort(double *x, size_t n)
-{
-	for (size_t i = 1; i < n; i++) {
-		double v = x[i];
-		size_t j = i;
-
-		for (; j > 0 && v < x[j - 1]; j--)
-			x[j] = x[j - 1];
-		x[j] = v;
-	}
-}
-
-static void sift_down(double *x, size_t root, size_t n)
-{
-	for (;;) {
-		size_t child = 2 * root + 1;
-
-		if (child >= n)
-			return;
-		if (child + 1 < n && x[child] < x[child + 1])
-			child++;
-		if (!(x[root] < x[child]))
-			return;
-		swap_doubles(&x[root], &x[child]);
-		root = child;
-	}
-}
-
-static void heap_sort(double *x, size_t n)
-{
-	for (size_t i = n / 2; i-- > 0;)
-		sift_down(x, i, n);
-	for (size_t end = n; end-- > 1;) {
-		swap_doubles(&x[0], &x[end]);
-		sift_down(x, 0, end);
-	}
-}
-
-/*
- * Introsort: quicksort with a median-of-three pivot and Hoare's partition,
- * heapsort past a depth limit, insertion sort for short ranges. Every scan
- * stops at an element for which its comparison is false, so the loops stay
- * in bounds whatever the data (NaN included).
- */
-static void intro_sort(double *x, size_t n, unsigned depth)
-{
-	while (n > 16) {
-		size_t mid = n / 2, i = 0, j = n - 1;
-		double pivot;
-
-		if (!depth--) {
-			heap_sort(x, n);
-			return;
-		}
-		if (x[mid] < x[0])
-			swap_doubles(&x[mid], &x[0]);
-		if (x[n - 1] < x[0])
-			swap_doubles(&x[n - 1], &x[0]);
-		if (x[n - 1] < x[mid])
-			swap_doubles(&x[n - 1], &x[mid]);
-		pivot = x[mid];
-		for (;;) {
-			while (x[i] < pivot)
-				i++;
-			while (pivot < x[j])
-				j--;
-			if (i >= j)
-				break;
-			swap_doubles(&x[i], &x[j]);
-			i++;
-			j--;
-		}
-		/* x[0..j] <= pivot <= x[j+1..n); recurse into the smaller. */
-		if (j + 1 < n - j - 1) {
-			intro_sort(x, j + 1, depth);
-			x += j + 1;
-			n -= j + 1;
-		} else {
-			intro_sort(x + j + 1, n - j - 1, depth);
-			n = j + 1;
-		}
-	}
-	insertion_sort(x, n);
-}
-
 /* Map a double to an unsigned key with the same order (NaNs at the ends). */
 static uint64_t sort_key(double v)
 {
@@ -119,30 +34,87 @@ static double key_double(uint64_t k)
 	return v;
 }
 
-/*
- * LSD radix sort on the keys, a byte at a time, skipping the bytes that
- * all keys share (usually the sign and exponent bytes). Branch-free, so
- * several times faster than a comparison sort on noisy samples.
- */
-static void radix_sort(double *x, size_t n)
+/* Insertion sort of n keys: for the few keys of a bucket. */
+static void key_insertion_sort(uint64_t *k, size_t n)
 {
-	uint32_t count[8][256] = {{0}};
-	uint64_t *a = xmalloc(n * sizeof(*a)), *b = xmalloc(n * sizeof(*b));
+	for (size_t i = 1; i < n; i++) {
+		uint64_t v = k[i];
+		size_t j = i;
 
-	for (size_t i = 0; i < n; i++) {
-		a[i] = sort_key(x[i]);
+		for (; j && k[j - 1] > v; j--)
+			k[j] = k[j - 1];
+		k[j] = v;
+	}
+}
+
+/* Buckets this size or less are insertion-sorted. */
+#define MSD_SMALL 32
+/* Up to this many keys are sorted most significant bits first. */
+#define MSD_MAX 4096
+
+/*
+ * MSD radix sort of n keys (tmp has room for n): one counting pass on
+ * the 8 bits that end at the highest bit where the keys differ (the bits
+ * above are the same in all), then each bucket the same way, or by
+ * insertion when it is small. A row's few hundred samples then take one
+ * pass over them where the LSD sort took seven, one per byte that
+ * differs.
+ */
+static void msd_sort(uint64_t *k, uint64_t *tmp, size_t n)
+{
+	uint32_t count[256] = {0}, pos[256], sum = 0;
+	uint64_t diff = 0;
+	unsigned top = 0, shift;
+	size_t start = 0;
+
+	for (size_t i = 1; i < n; i++)
+		diff |= k[i] ^ k[0];
+	if (!diff)
+		return;
+	while (diff >> top >> 1)
+		top++;
+	shift = top >= 7 ? top - 7 : 0;
+	for (size_t i = 0; i < n; i++)
+		count[(k[i] >> shift) & 0xff]++;
+	for (unsigned b = 0; b < 256; b++) {
+		pos[b] = sum;
+		sum += count[b];
+	}
+	for (size_t i = 0; i < n; i++)
+		tmp[pos[(k[i] >> shift) & 0xff]++] = k[i];
+	memcpy(k, tmp, n * sizeof(*k));
+	/* Below bit 8 a bucket's keys are equal in every bit. */
+	for (unsigned b = 0; b < 256 && shift; b++) {
+		if (count[b] > MSD_SMALL)
+			msd_sort(k + start, tmp, count[b]);
+		else if (count[b] > 1)
+			key_insertion_sort(k + start, count[b]);
+		start += count[b];
+	}
+}
+
+/*
+ * LSD radix sort of n keys into k (tmp has room for n), a byte at a
+ * time, skipping the bytes that all keys share (usually the sign and
+ * exponent bytes): for many keys, where MSD's buckets would recurse.
+ */
+static void lsd_sort(uint64_t *k, uint64_t *tmp, size_t n)
+{
+	size_t count[8][256] = {{0}};
+	uint64_t *a = k, *b = tmp;
+
+	for (size_t i = 0; i < n; i++)
 		for (unsigned d = 0; d < 8; d++)
 			count[d][(a[i] >> (8 * d)) & 0xff]++;
-	}
 	for (unsigned d = 0; d < 8; d++) {
-		uint32_t pos[256], sum = 0;
+		size_t pos[256], sum = 0;
 		uint64_t *t;
 
 		if (count[d][(a[0] >> (8 * d)) & 0xff] == n)
 			continue;
-		for (unsigned k = 0; k < 256; k++) {
-			pos[k] = sum;
-			sum += count[d][k];
+		for (unsigned v = 0; v < 256; v++) {
+			pos[v] = sum;
+			sum += count[d][v];
 		}
 		for (size_t i = 0; i < n; i++)
 			b[pos[(a[i] >> (8 * d)) & 0xff]++] = a[i];
@@ -150,23 +122,40 @@ static void radix_sort(double *x, size_t n)
 		a = b;
 		b = t;
 	}
-	for (size_t i = 0; i < n; i++)
-		x[i] = key_double(a[i]);
-	free(a);
-	free(b);
+	if (a != k)
+		memcpy(k, a, n * sizeof(*k));
 }
 
+/*
+ * Sort by key (sort_key()): numeric order, -0 before +0, NaNs at the
+ * ends. Radix sorts are branch-free, so several times faster than a
+ * comparison sort on noisy samples; a few keys go by insertion.
+ */
 void stats_sort(double *x, size_t n)
 {
-	unsigned depth = 0;
+	uint64_t small[MSD_SMALL];
+	uint64_t *k = small, *tmp = NULL;
 
-	if (n >= 128 && n <= UINT32_MAX) {
-		radix_sort(x, n);
+	if (n < 2)
 		return;
+	if (n > MSD_SMALL) {
+		k = xmalloc(n * sizeof(*k));
+		tmp = xmalloc(n * sizeof(*tmp));
 	}
-	for (size_t m = n; m; m >>= 1)
-		depth += 2;
-	intro_sort(x, n, depth);
+	for (size_t i = 0; i < n; i++)
+		k[i] = sort_key(x[i]);
+	if (n <= MSD_SMALL)
+		key_insertion_sort(k, n);
+	else if (n <= MSD_MAX)
+		msd_sort(k, tmp, n);
+	else
+		lsd_sort(k, tmp, n);
+	for (size_t i = 0; i < n; i++)
+		x[i] = key_double(k[i]);
+	if (k != small) {
+		free(k);
+		free(tmp);
+	}
 }
 
 static void reverse(double *x, size_t n)

@@ -34,9 +34,10 @@ void stats_summarize(const double *x, size_t n, bool higher_better,
 
 /*
  * Sort x[0..n) ascending in place: a radix sort on the bits of the
- * doubles from 128 elements on, an introsort below. Much faster than
- * qsort() for the many arrays a comparison sorts. -0.0 sorts before 0.0;
- * NaNs end up in unspecified places.
+ * doubles (most significant first up to 4096 elements, least above),
+ * insertion below 33. Much faster than qsort() for the many arrays a
+ * comparison sorts. -0.0 sorts before 0.0; NaNs with the sign bit clear
+ * after +inf, the others before -inf.
  */
 void stats_sort(double *x, size_t n);
 

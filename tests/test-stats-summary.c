@@ -175,18 +175,6 @@ out:
 	strbuf_release(&err);
 }
 
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
-/*
- * stats_sort() against qsort() on inputs built to hit every path: random,
- * few distinct values, sorted, reversed, all equal, organ pipe, with
- * sizes around the insertion-sort cut-off and large ones.
- */
 /*
  * Values near DBL_MAX: the median of two middle values and CoeffVar's
  * sd * 100 would overflow; both are finite, computed from the values
@@ -208,51 +196,95 @@ static void test_huge(void)
 	ok(stats_midpoint(1.0, 2.0) == 1.5, "midpoint of small values");
 }
 
+/* The order stats_sort() promises: numeric, -0 before +0, NaNs at the ends. */
+static uint64_t order_key(double v)
+{
+	uint64_t u;
+
+	memcpy(&u, &v, sizeof(u));
+	return u >> 63 ? ~u : u ^ (UINT64_C(1) << 63);
+}
+
+static int cmp_order(const void *pa, const void *pb)
+{
+	uint64_t a = order_key(*(const double *)pa);
+	uint64_t b = order_key(*(const double *)pb);
+
+	return (a > b) - (a < b);
+}
+
+/* Sample kind of test_sort(): value i of n from the generator's state. */
+static double sort_input(int kind, size_t i, size_t n, uint64_t seed)
+{
+	static const double odd[] = {-0.0,     0.0,	  -1.5,	  2.25,
+				     INFINITY, -INFINITY, 1e-310, -1e-310};
+
+	switch (kind) {
+	case 0:
+		return (double)(seed >> 11) / 9007199254740992.0;
+	case 1:
+		return (double)((seed >> 33) % 5);
+	case 2:
+		return (double)i;
+	case 3:
+		return (double)(n - i);
+	case 4:
+		return 7.0;
+	case 5:
+		return (double)(i < n / 2 ? i : n - i);
+	case 6:
+		/* A row's samples: near 1000, three decimals, some equal. */
+		return 1000.0 + (double)((seed >> 33) % 40000) / 1000.0 - 20.0;
+	case 7:
+		/* Both signs over many magnitudes. */
+		return ((seed >> 63) ? -1.0 : 1.0) *
+		       ldexp((double)((seed >> 20) & 0xfffff),
+			     (int)((seed >> 40) % 200) - 100);
+	default:
+		/* Signed zeros, infinities, subnormals and NaNs among them. */
+		if ((seed >> 60) == 0)
+			return NAN;
+		return odd[(seed >> 33) % ARRAY_SIZE(odd)];
+	}
+}
+
+/*
+ * stats_sort() against qsort() in the same order, bit for bit, on inputs
+ * built to hit every path: random, few distinct values, sorted, reversed,
+ * all equal, organ pipe, a row's clustered samples, both signs over many
+ * magnitudes, and signed zeros, infinities, subnormals and NaNs; with
+ * sizes around the cut-offs of insertion sort (16), radix sort (128) and
+ * its MSD form (4096).
+ */
 static void test_sort(void)
 {
-	static const size_t sizes[] = {0,  1,  2,   3,	  15,  16,
-				       17, 33, 100, 1000, 4097};
+	static const size_t sizes[] = {0,   1,	 2,   3,   15,	 16,   17,  33,
+				       100, 127, 128, 500, 1000, 4096, 4097};
 	uint64_t seed = 42;
 
 	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
-		for (int kind = 0; kind < 6; kind++) {
+		for (int kind = 0; kind < 9; kind++) {
 			size_t n = sizes[s];
 			double *a = xmalloc((n + 1) * sizeof(*a));
 			double *b = xmalloc((n + 1) * sizeof(*b));
-			bool same = true;
+			size_t bad = n;
 
 			for (size_t i = 0; i < n; i++) {
 				seed = seed * 6364136223846793005ULL +
 				       1442695040888963407ULL;
-				switch (kind) {
-				case 0:
-					a[i] = (double)(seed >> 11) /
-					       9007199254740992.0;
-					break;
-				case 1:
-					a[i] = (double)((seed >> 33) % 5);
-					break;
-				case 2:
-					a[i] = (double)i;
-					break;
-				case 3:
-					a[i] = (double)(n - i);
-					break;
-				case 4:
-					a[i] = 7.0;
-					break;
-				default:
-					a[i] = (double)(i < n / 2 ? i : n - i);
-					break;
-				}
+				a[i] = sort_input(kind, i, n, seed);
 			}
 			memcpy(b, a, n * sizeof(*a));
 			stats_sort(a, n);
-			qsort(b, n, sizeof(*b), cmp_double);
-			for (size_t i = 0; i < n; i++)
-				same = same && a[i] == b[i];
-			ok(same, "stats_sort equals qsort, n=%zu kind %d", n,
-			   kind);
+			qsort(b, n, sizeof(*b), cmp_order);
+			/* The same bits: -0 and +0, and NaNs, in place. */
+			for (size_t i = n; i > 0; i--)
+				if (order_key(a[i - 1]) != order_key(b[i - 1]))
+					bad = i - 1;
+			ok(bad == n,
+			   "stats_sort equals a sort by value, n=%zu kind %d "
+			   "(first difference at %zu)",
+			   n, kind, bad);
 			free(a);
 			free(b);
 		}
