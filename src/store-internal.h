@@ -34,6 +34,8 @@ struct store_monitor_base;
 /* Free what store-monitor.c keeps of a store (NULL is a no-op). */
 void store_monitor_base_free(struct store_monitor_base *b);
 
+struct samples_sink;
+
 struct store {
 	sqlite3 *db;
 	char *path;
@@ -56,6 +58,8 @@ struct store {
 	int busy_timeout_ms;
 	/* store-monitor.c's levels base of the last run it stored in. */
 	struct store_monitor_base *mon_base;
+	/* Where mmcmp_samples() adds the samples it is given, while set. */
+	struct samples_sink *load_sink;
 };
 
 /*

@@ -297,6 +297,37 @@ static void test_runs(void)
 	      "load of an unknown run fails");
 	ok(rd.ops_nr == 0 && !rd.info.label, "and leaves rd empty");
 
+	/*
+	 * The samples are read by an aggregate, whose rows come in no
+	 * promised order: with SQLite told to scan backwards, they still
+	 * load in the order they were stored.
+	 */
+	{
+		char first[128], last[128];
+
+		snprintf(first, sizeof(first),
+			 "SELECT seq FROM sample WHERE iteration_id = %" PRId64,
+			 id_m1);
+		snprintf(last, sizeof(last),
+			 "SELECT max(seq) FROM sample WHERE iteration_id = "
+			 "%" PRId64,
+			 id_m1);
+		ok(!store_exec(st, "PRAGMA reverse_unordered_selects = ON",
+			       &err) &&
+			   query(st, first) == query(st, last),
+		   "a scan of an iteration's samples runs backwards");
+		ok(!store_load_run(st, run, "pft", &rd, &err) &&
+			   rd.ops_nr == 2 && rd.ops[0].nr == 3 &&
+			   rd.ops[0].v[0] == 1 && rd.ops[0].v[1] == 2 &&
+			   rd.ops[0].v[2] == 3 && rd.ops[1].v[0] == 10 &&
+			   rd.ops[1].v[1] == 20 && rd.ops[1].v[2] == 30,
+		   "and the samples load in their order all the same");
+		run_data_release(&rd);
+		ok(!store_exec(st, "PRAGMA reverse_unordered_selects = OFF",
+			       &err),
+		   "scans forwards again");
+	}
+
 	/* An older run of another label, created after the first. */
 	other = run_add(st, "patched", "2024-01-01T00:00:00Z", "complete");
 	ok(other > 0, "second run created");
