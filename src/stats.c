@@ -126,6 +126,18 @@ static void lsd_sort(uint64_t *k, uint64_t *tmp, size_t n)
 		memcpy(k, a, n * sizeof(*k));
 }
 
+/* stats_sort() of at most MSD_SMALL samples: their keys by insertion. */
+static void sort_few(double *x, size_t n)
+{
+	uint64_t k[MSD_SMALL];
+
+	for (size_t i = 0; i < n; i++)
+		k[i] = sort_key(x[i]);
+	key_insertion_sort(k, n);
+	for (size_t i = 0; i < n; i++)
+		x[i] = key_double(k[i]);
+}
+
 /*
  * Sort by key (sort_key()): numeric order, -0 before +0, NaNs at the
  * ends. Radix sorts are branch-free, so several times faster than a
@@ -133,29 +145,24 @@ static void lsd_sort(uint64_t *k, uint64_t *tmp, size_t n)
  */
 void stats_sort(double *x, size_t n)
 {
-	uint64_t small[MSD_SMALL];
-	uint64_t *k = small, *tmp = NULL;
+	uint64_t *k, *tmp;
 
-	if (n < 2)
+	if (n <= MSD_SMALL) {
+		sort_few(x, n);
 		return;
-	if (n > MSD_SMALL) {
-		k = xmalloc(n * sizeof(*k));
-		tmp = xmalloc(n * sizeof(*tmp));
 	}
+	k = xmalloc(n * sizeof(*k));
+	tmp = xmalloc(n * sizeof(*tmp));
 	for (size_t i = 0; i < n; i++)
 		k[i] = sort_key(x[i]);
-	if (n <= MSD_SMALL)
-		key_insertion_sort(k, n);
-	else if (n <= MSD_MAX)
+	if (n <= MSD_MAX)
 		msd_sort(k, tmp, n);
 	else
 		lsd_sort(k, tmp, n);
 	for (size_t i = 0; i < n; i++)
 		x[i] = key_double(k[i]);
-	if (k != small) {
-		free(k);
-		free(tmp);
-	}
+	free(k);
+	free(tmp);
 }
 
 static void reverse(double *x, size_t n)
