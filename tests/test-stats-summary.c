@@ -253,13 +253,14 @@ static double sort_input(int kind, size_t i, size_t n, uint64_t seed)
  * built to hit every path: random, few distinct values, sorted, reversed,
  * all equal, organ pipe, a row's clustered samples, both signs over many
  * magnitudes, and signed zeros, infinities, subnormals and NaNs; with
- * sizes around the cut-offs of insertion sort (16), radix sort (128) and
- * its MSD form (4096).
+ * sizes around the cut-offs of insertion sort (32 keys, and the MSD
+ * sort's buckets) and of the MSD sort (4096 keys, the LSD sort above).
  */
 static void test_sort(void)
 {
-	static const size_t sizes[] = {0,   1,	 2,   3,   15,	 16,   17,  33,
-				       100, 127, 128, 500, 1000, 4096, 4097};
+	static const size_t sizes[] = {0,   1,	  2,	3,    15,
+				       31,  32,	  33,	100,  128,
+				       500, 1000, 4096, 4097, 20000};
 	uint64_t seed = 42;
 
 	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
