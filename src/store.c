@@ -1944,14 +1944,6 @@ static void samples_final(sqlite3_context *ctx)
 	sqlite3_result_null(ctx);
 }
 
-static int no_row(sqlite3_stmt *stmt, void *data, struct strbuf *err)
-{
-	(void)stmt;
-	(void)data;
-	(void)err;
-	return 0;
-}
-
 /*
  * The first iteration's samples are in: make room in each operation for
  * as many from each of the run's iterations, in one block (one sample
@@ -1994,7 +1986,7 @@ static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 		.rd = rd, .run_id = run_id, .staging = true};
 	struct load_iters li = {0};
 	struct op_slot *slots = xcalloc(rd->ops_nr + 1, sizeof(*slots));
-	int ret = -1, r;
+	int ret = -1, rc;
 
 	if (!stmt)
 		goto out;
@@ -2023,12 +2015,15 @@ static int load_samples(struct store *st, int64_t run_id, const char *benchmark,
 				   run_id);
 			goto out;
 		}
+		/* The aggregate's one row: the samples went to the sink. */
 		st->load_sink = &sink;
-		r = store_each_row(st, stmt, no_row, NULL, err,
-				   "load samples of run %" PRId64, run_id);
+		rc = sqlite3_step(stmt);
 		st->load_sink = NULL;
-		if (r)
+		if (rc != SQLITE_ROW) {
+			store_fail(st, err, "load samples of run %" PRId64,
+				   run_id);
 			goto out;
+		}
 		sink_rows(&sink);
 		(void)sqlite3_reset(stmt);
 		if (!k)
