@@ -187,25 +187,38 @@ static const struct {
 	 "(the kernel's `append:`)"},
 };
 
+/*
+ * Load "t.yaml": ONE_WORKLOAD, then top, kernel k1 and, when vm is not
+ * NULL, a vm mapping with its contents.
+ */
+static int load_one_kernel(struct config *cfg, const char *top, const char *vm,
+			   struct strbuf *err)
+{
+	struct strbuf yaml = STRBUF_INIT;
+	int r;
+
+	strbuf_addf(&yaml, ONE_WORKLOAD "%skernels:\n  k1: { image: /a }\n",
+		    top);
+	if (vm)
+		strbuf_addf(&yaml, "vm: { %s }\n", vm);
+	r = config_load_buffer(cfg, "t.yaml", yaml.buf, yaml.len, err);
+	strbuf_release(&yaml);
+	return r;
+}
+
 static void test_settings(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(settings_cases); i++) {
 		struct config cfg = CONFIG_INIT;
-		struct strbuf yaml = STRBUF_INIT, err = STRBUF_INIT;
+		struct strbuf err = STRBUF_INIT;
 		int r;
 
-		strbuf_addf(&yaml,
-			    ONE_WORKLOAD "%s"
-					 "kernels:\n"
-					 "  k1: { image: /a }\n",
-			    settings_cases[i].settings);
-		r = config_load_buffer(&cfg, "t.yaml", yaml.buf, yaml.len,
-				       &err) ||
+		r = load_one_kernel(&cfg, settings_cases[i].settings, NULL,
+				    &err) ||
 		    !config_expand_kernels(&cfg, &err);
 		ok(!r && strstr(err.buf, settings_cases[i].want),
 		   "settings case %zu refused with kernels: %s", i, err.buf);
 		config_release(&cfg);
-		strbuf_release(&yaml);
 		strbuf_release(&err);
 	}
 }
@@ -233,16 +246,9 @@ static void test_aslr(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(aslr_cases); i++) {
 		struct config cfg = CONFIG_INIT;
-		struct strbuf yaml = STRBUF_INIT, err = STRBUF_INIT;
-		int r;
+		struct strbuf err = STRBUF_INIT;
+		int r = load_one_kernel(&cfg, "", aslr_cases[i].vm, &err);
 
-		strbuf_addf(&yaml,
-			    ONE_WORKLOAD "kernels:\n"
-					 "  k1: { image: /a }\n"
-					 "vm: { %s }\n",
-			    aslr_cases[i].vm);
-		r = config_load_buffer(&cfg, "t.yaml", yaml.buf, yaml.len,
-				       &err);
 		if (aslr_cases[i].want >= 0)
 			ok(!r && (int)cfg.vm.aslr == aslr_cases[i].want &&
 				   config_vm_norandmaps(&cfg.vm) ==
@@ -258,7 +264,6 @@ static void test_aslr(void)
 			   "vm: { %s } is refused where it is: %s",
 			   aslr_cases[i].vm, err.buf);
 		config_release(&cfg);
-		strbuf_release(&yaml);
 		strbuf_release(&err);
 	}
 }
