@@ -23,17 +23,27 @@ bool parse_int64(const char *s, int64_t min, int64_t max, int64_t *out)
 	return true;
 }
 
+/*
+ * By hand rather than strtoull(): the monitors parse some 500 values of
+ * /proc files for each iteration, and strtoull() took three quarters of
+ * that. Its base-10 digits are ASCII ones, as here.
+ */
 bool parse_uint64(const char *s, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
+	const char *start = s;
+	uint64_t v = 0;
 
-	/* strtoull() would take a sign, and negate after a '-'. */
-	if (!s || !isdigit((unsigned char)*s))
+	if (!s || *s < '0' || *s > '9')
 		return false;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end)
+	for (; *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		/* 19 digits always fit: 10^19 - 1 < 2^64. */
+		if (s - start >= 19 && v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	if (*s)
 		return false;
 	*out = v;
 	return true;

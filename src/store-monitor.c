@@ -51,16 +51,25 @@ static void cached_done(sqlite3_stmt *stmt)
 /* Append name to sb as a JSON string, then ':'. */
 static void json_name(struct strbuf *sb, const char *name)
 {
-	strbuf_addch(sb, '"');
-	for (const char *p = name; *p; p++) {
-		unsigned char c = (unsigned char)*p;
+	const char *p = name;
 
+	strbuf_addch(sb, '"');
+	for (;;) {
+		const char *run = p;
+		unsigned char c;
+
+		/* The characters that need no escape, added at once. */
+		while ((c = (unsigned char)*p) && c != '"' && c != '\\' &&
+		       c >= 0x20 && c != 0x7f)
+			p++;
+		strbuf_add(sb, run, (size_t)(p - run));
+		if (!c)
+			break;
 		if (c == '"' || c == '\\')
 			strbuf_addf(sb, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			strbuf_addf(sb, "\\u%04x", c);
 		else
-			strbuf_addch(sb, (char)c);
+			strbuf_addf(sb, "\\u%04x", c);
+		p++;
 	}
 	strbuf_add(sb, "\":", 2);
 }

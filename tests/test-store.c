@@ -735,7 +735,7 @@ static void test_monitors(void)
 	struct store *st = store_open(":memory:", &err);
 	struct monitor_value vm1[] = {
 		{"pgfault", 10}, {"pgmajfault", 1}, {"nr_free_pages", -5}};
-	struct monitor_value vm2[] = {{"pgfault", 20}, {"we\"ird\\", 3}};
+	struct monitor_value vm2[] = {{"pgfault", 20}, {"we\"ird\\\001x", 3}};
 	struct monitor_value cpu[] = {{"user", 7}, {"system", 2}};
 	struct monitor_value mem[] = {{"MemTotal", 1000}, {"MemFree", 400}};
 	struct monitor_record rec1 = mon_rec(vm1, 3, cpu, 2, mem, 2);
@@ -845,8 +845,9 @@ static void test_monitors(void)
 		   counter_at(a, "pgfault", 1) == 20 &&
 		   counter_at(a, "pgmajfault", 1) == 0 &&
 		   counter_at(a, "nr_free_pages", 0) == -5 &&
-		   counter_at(a, "we\"ird\\", 0) == 0 &&
-		   counter_at(a, "we\"ird\\", 1) == 3 && a->counters_nr == 4,
+		   counter_at(a, "we\"ird\\\001x", 0) == 0 &&
+		   counter_at(a, "we\"ird\\\001x", 1) == 3 &&
+		   a->counters_nr == 4,
 	   "a: per-iteration changes, 0 where a counter did not change");
 	ok(b && b->iterations == 1 && !b->counters_nr,
 	   "b: an iteration in which nothing changed still counts");

@@ -22,6 +22,30 @@ static const struct {
 	{"1001", false, 0}, /* above the range used below */
 };
 
+/* parse_uint64(): digits only, up to 2^64 - 1. */
+static const struct {
+	const char *s;
+	bool ok;
+	uint64_t want;
+} uint_cases[] = {
+	{"0", true, 0},
+	{"007", true, 7},
+	{"4294967296", true, 4294967296U},
+	{"18446744073709551615", true, UINT64_MAX},
+	{"18446744073709551616", false, 0},
+	{"18446744073709551620", false, 0},
+	{"99999999999999999999", false, 0},
+	{"184467440737095516150", false, 0},
+	{"", false, 0},
+	{"-1", false, 0},
+	{"+1", false, 0},
+	{" 1", false, 0},
+	{"1 ", false, 0},
+	{"12x", false, 0},
+	{"1\n", false, 0},
+	{"0x10", false, 0},
+};
+
 static const struct {
 	const char *s;
 	bool ok;
@@ -168,6 +192,14 @@ int main(void)
 		ok(r == int_cases[i].ok && (!r || v == int_cases[i].want),
 		   "parse_int64 case %zu '%s'", i, int_cases[i].s);
 	}
+	for (size_t i = 0; i < ARRAY_SIZE(uint_cases); i++) {
+		uint64_t v = 7;
+		bool r = parse_uint64(uint_cases[i].s, &v);
+
+		ok(r == uint_cases[i].ok && v == (r ? uint_cases[i].want : 7),
+		   "parse_uint64 case %zu '%s'", i, uint_cases[i].s);
+	}
+	ok(!parse_uint64(NULL, &(uint64_t){0}), "parse_uint64 of NULL");
 	for (size_t i = 0; i < ARRAY_SIZE(double_cases); i++) {
 		double v = -1;
 		bool r = parse_double(double_cases[i].s, &v);
