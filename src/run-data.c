@@ -494,11 +494,16 @@ void op_samples_add_keyed(struct op_samples *op, double value,
 	span_push(op, key);
 }
 
-void op_samples_add_like_last(struct op_samples *op, double value)
+double *op_samples_extend_like_last(struct op_samples *op, size_t n)
 {
+	double *v;
+
 	if (!op->nr)
 		BUG("no last sample to be like");
-	samples_push(op, value);
+	values_grow(op, op->nr + n);
+	v = op->v + op->nr;
+	op->nr += n;
+	return v;
 }
 
 /*

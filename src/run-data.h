@@ -465,10 +465,12 @@ void op_samples_add_iteration(struct op_samples *op, double value,
 void op_samples_add_keyed(struct op_samples *op, double value,
 			  int64_t iteration, int64_t run);
 /*
- * Append one sample to op with the keys of its last one (there must be
- * one): the next sample of the same iteration, for a loader that knows.
+ * Append n samples to op with the keys of its last one (there must be
+ * one), the next samples of the same iteration for a loader that knows,
+ * and return where their n values go, for the caller to fill before op
+ * changes again.
  */
-void op_samples_add_like_last(struct op_samples *op, double value);
+double *op_samples_extend_like_last(struct op_samples *op, size_t n);
 /*
  * Set the boot of op's last sample (there must be one) to boot, > 0;
  * 0 says it ran in none, which drops op's boots for good: op knows boots

@@ -1864,7 +1864,7 @@ static void sink_add(struct samples_sink *sink, struct op_samples *op,
 	}
 	/* The operation's next sample of this iteration: its keys are set. */
 	if (sink->last_it == sink->it) {
-		op_samples_add_like_last(op, value);
+		*op_samples_extend_like_last(op, 1) = value;
 		return;
 	}
 	sink->last_it = sink->it;
@@ -1874,20 +1874,24 @@ static void sink_add(struct samples_sink *sink, struct op_samples *op,
 			       sink->it->started_ms);
 }
 
-/* A sample of operation id into sink, in the iteration's order. */
-static void sink_sample(struct samples_sink *sink, int64_t id, double value)
+/* Operation id of sink's run, or NULL. */
+static struct op_samples *sink_op(const struct samples_sink *sink, int64_t id)
 {
 	struct op_samples *op = sink->last;
 
 	/* Samples of one operation mostly come in a row. */
 	if (!op || op->id != id)
 		op = op_lookup(sink->rd, sink->slots, sink->rd->ops_nr, id);
+	return op;
+}
+
+/* A sample of the first iteration, staged until unstage(). */
+static void sink_stage(struct samples_sink *sink, int64_t id, double value)
+{
+	struct op_samples *op = sink_op(sink, id);
+
 	if (!op)
 		return;
-	if (!sink->staging) {
-		sink_add(sink, op, value);
-		return;
-	}
 	sink->last = op;
 	ALLOC_GROW(sink->staged, sink->staged_nr + 1, sink->staged_alloc);
 	sink->staged[sink->staged_nr].op = op;
@@ -1926,14 +1930,39 @@ static int sample_row_cmp(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* The iteration's rows into sink, in the order of seq. */
+/*
+ * The iteration's rows into sink, in the order of seq: after the first
+ * iteration, the rows of one operation in a row at once, the first with
+ * its keys and the others as its like.
+ */
 static void sink_rows(struct samples_sink *sink)
 {
+	const struct sample_row *r = sink->rows;
+	size_t n = sink->rows_nr, j;
+
 	if (sink->disorder)
-		qsort(sink->rows, sink->rows_nr, sizeof(*sink->rows),
-		      sample_row_cmp);
-	for (size_t i = 0; i < sink->rows_nr; i++)
-		sink_sample(sink, sink->rows[i].op, sink->rows[i].value);
+		qsort(sink->rows, n, sizeof(*sink->rows), sample_row_cmp);
+	for (size_t i = 0; i < n; i = j) {
+		struct op_samples *op;
+		double *v;
+
+		for (j = i + 1; j < n && r[j].op == r[i].op; j++)
+			;
+		if (sink->staging) {
+			for (size_t k = i; k < j; k++)
+				sink_stage(sink, r[k].op, r[k].value);
+			continue;
+		}
+		op = sink_op(sink, r[i].op);
+		if (!op)
+			continue;
+		sink_add(sink, op, r[i].value);
+		if (j - i == 1)
+			continue;
+		v = op_samples_extend_like_last(op, j - i - 1);
+		for (size_t k = i + 1; k < j; k++)
+			*v++ = r[k].value;
+	}
 	sink->rows_nr = 0;
 	sink->disorder = false;
 }
