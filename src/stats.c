@@ -192,6 +192,29 @@ static int summary_exponent(const double *x, size_t n)
 }
 
 /*
+ * summary_exponent() of x[0..n) sorted either way (stats_sort(), perhaps
+ * reversed), where the infinities and NaNs are at the ends: the largest
+ * finite |x| is the first or the last finite one.
+ */
+static int sorted_exponent(const double *x, size_t n)
+{
+	size_t lo = 0, hi = n;
+	double top;
+	int e = 0;
+
+	while (lo < hi && !isfinite(x[lo]))
+		lo++;
+	while (hi > lo && !isfinite(x[hi - 1]))
+		hi--;
+	if (lo == hi)
+		return 0;
+	top = fmax(fabs(x[lo]), fabs(x[hi - 1]));
+	if (top > 0.0)
+		frexp(top, &e);
+	return e;
+}
+
+/*
  * 2^-e where it is a double (the multiplier that scales by
  * summary_exponent() e, the same bits as ldexp() and a multiplication
  * instead of a call per sample), 0 where it is not.
@@ -213,9 +236,18 @@ static double scaled(double x, int e, double s)
  * order of x, as mmtests sums its sorted list, of x scaled by
  * summary_exponent().
  */
-static double summary_mean(const double *x, size_t n, bool higher_better)
+static double mean_of_sum(double sum, size_t n, bool higher_better, int e)
 {
-	int e = summary_exponent(x, n);
+	return ldexp(higher_better ? (double)n / sum : sum / (double)n, e);
+}
+
+/*
+ * summary_mean() at exponent e; when best < n, *best_mean is that of
+ * x[0..best) at the same exponent, the same sum stopped there.
+ */
+static double summary_mean_at(const double *x, size_t n, bool higher_better,
+			      int e, size_t best, double *best_mean)
+{
 	double sum = 0.0, s = summary_scale(e);
 
 	if (!n)
@@ -223,6 +255,8 @@ static double summary_mean(const double *x, size_t n, bool higher_better)
 	for (size_t i = 0; i < n; i++) {
 		double y = scaled(x[i], e, s);
 
+		if (i == best)
+			*best_mean = mean_of_sum(sum, best, higher_better, e);
 		if (higher_better) {
 			if (!(x[i] > 0.0))
 				return NAN;
@@ -231,7 +265,13 @@ static double summary_mean(const double *x, size_t n, bool higher_better)
 			sum += y;
 		}
 	}
-	return ldexp(higher_better ? (double)n / sum : sum / (double)n, e);
+	return mean_of_sum(sum, n, higher_better, e);
+}
+
+static double summary_mean(const double *x, size_t n, bool higher_better)
+{
+	return summary_mean_at(x, n, higher_better, summary_exponent(x, n), n,
+			       NULL);
 }
 
 /*
@@ -239,10 +279,9 @@ static double summary_mean(const double *x, size_t n, bool higher_better)
  * the arithmetic mean, and for the harmonic mean the standard deviation of
  * the reciprocals scaled back by H^2 (delta method), divided by n.
  */
-static double summary_stddev(const double *x, size_t n, bool higher_better,
-			     double mean)
+static double summary_stddev_at(const double *x, size_t n, bool higher_better,
+				double mean, int e)
 {
-	int e = summary_exponent(x, n);
 	double sum = 0.0, m, s = summary_scale(e);
 
 	if (n <= 1 || isnan(mean))
@@ -260,12 +299,20 @@ static double summary_stddev(const double *x, size_t n, bool higher_better,
 	return ldexp(sqrt(sum / (double)(n - 1)), e);
 }
 
+static double summary_stddev(const double *x, size_t n, bool higher_better,
+			     double mean)
+{
+	return summary_stddev_at(x, n, higher_better, mean,
+				 summary_exponent(x, n));
+}
+
 void stats_summarize(const double *x, size_t n, bool higher_better,
 		     struct stats_summary *out)
 {
 	double *sorted;
 	double sd, mean;
 	size_t best;
+	int e, e_best;
 
 	out->n = n;
 	if (!n) {
@@ -281,13 +328,23 @@ void stats_summarize(const double *x, size_t n, bool higher_better,
 
 	out->min = higher_better ? sorted[n - 1] : sorted[0];
 	out->max = higher_better ? sorted[0] : sorted[n - 1];
-	out->mean = summary_mean(sorted, n, higher_better);
-	out->stddev = summary_stddev(sorted, n, higher_better, out->mean);
 	/* BXmean.95: the best max(1, floor(n * 95 / 100)) samples. */
 	best = n * 95 / 100;
 	if (!best)
 		best = 1;
-	out->bmean95 = summary_mean(sorted, best, higher_better);
+	/*
+	 * Sorted, the exponents come from the ends; where the best have
+	 * the same, their mean is the sum of the mean's pass stopped early.
+	 */
+	e = sorted_exponent(sorted, n);
+	e_best = sorted_exponent(sorted, best);
+	out->bmean95 = NAN;
+	out->mean = summary_mean_at(sorted, n, higher_better, e,
+				    e_best == e ? best : n, &out->bmean95);
+	out->stddev = summary_stddev_at(sorted, n, higher_better, out->mean, e);
+	if (e_best != e || best == n)
+		out->bmean95 = summary_mean_at(sorted, best, higher_better,
+					       e_best, best, NULL);
 	if (out->min == out->max && !isnan(out->mean)) {
 		/*
 		 * Identical samples: the sums can miss the value in the last

@@ -292,6 +292,99 @@ static void test_sort(void)
 	}
 }
 
+/* Whether a and b are the same double, or both NaN. */
+static bool same_bits(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || !memcmp(&a, &b, sizeof(a));
+}
+
+/*
+ * stats_summarize() takes the exponent of its scaled sums from the ends
+ * of its sorted copy, and BXmean.95 from the mean's sum stopped early
+ * where the best samples have the same exponent. Its mean, stddev and
+ * BXmean.95 must be the bits of the plain means of the sorted samples
+ * (stats_amean(), stats_hmean(), stats_stddev() take the exponent by a
+ * pass over every value): on values that straddle a power of two (the
+ * best samples of a lower-better row then have a smaller exponent), that
+ * hold zeros or negatives (a harmonic mean of NaN), infinities or NaNs,
+ * or are near the ends of the doubles.
+ */
+static void test_summary_bits(void)
+{
+	static const size_t sizes[] = {1, 2, 3, 19, 20, 21, 40, 100, 500};
+	uint64_t seed = 7;
+	int bad = 0, checked = 0;
+
+	for (size_t si = 0; si < ARRAY_SIZE(sizes); si++) {
+		for (int kind = 0; kind < 6; kind++) {
+			for (int hb = 0; hb < 2; hb++) {
+				size_t n = sizes[si], best = n * 95 / 100;
+				double *x = xmalloc(n * sizeof(*x));
+				double *y = xmalloc(n * sizeof(*y));
+				double mean, bmean, sd = NAN;
+				struct stats_summary sum;
+
+				for (size_t i = 0; i < n; i++) {
+					double u;
+
+					seed = seed * 6364136223846793005ULL +
+					       1442695040888963407ULL;
+					u = (double)(seed >> 11) / 0x1p53;
+					x[i] = kind == 0   ? 1000.0 + 48.0 * u
+					       : kind == 1 ? 900.0 + 200.0 * u
+					       : kind == 2 ? (u < 0.1 ? -1.0
+								      : 0.0) +
+								     3.0 * u
+					       : kind == 3
+						       ? (i == n / 2 ? INFINITY
+							  : i == n / 3 ? NAN
+								       : u)
+					       : kind == 4 ? 1e300 * (1.0 + u)
+							   : 1e-300 * (1.0 + u);
+				}
+				if (!best)
+					best = 1;
+				memcpy(y, x, n * sizeof(*y));
+				qsort(y, n, sizeof(*y), cmp_order);
+				if (hb)
+					for (size_t i = 0; i < n / 2; i++) {
+						double t = y[i];
+
+						y[i] = y[n - 1 - i];
+						y[n - 1 - i] = t;
+					}
+				mean = hb ? stats_hmean(y, n)
+					  : stats_amean(y, n);
+				bmean = hb ? stats_hmean(y, best)
+					   : stats_amean(y, best);
+				if (!hb)
+					sd = stats_stddev(y, n);
+				stats_summarize(x, n, hb, &sum);
+				checked++;
+				/* Identical samples are set apart, exactly. */
+				if (sum.min != sum.max &&
+				    (!same_bits(sum.mean, mean) ||
+				     !same_bits(sum.bmean95, bmean) ||
+				     (!hb && !same_bits(sum.stddev, sd)))) {
+					diag("summary bits: n=%zu kind %d %s: "
+					     "mean %.17g/%.17g bmean95 "
+					     "%.17g/%.17g",
+					     n, kind, hb ? "higher" : "lower",
+					     sum.mean, mean, sum.bmean95,
+					     bmean);
+					bad++;
+				}
+				free(x);
+				free(y);
+			}
+		}
+	}
+	ok(!bad,
+	   "stats_summarize: mean, stddev and BXmean.95 are the bits of "
+	   "the plain means of the sorted samples (%d of %d cases differ)",
+	   bad, checked);
+}
+
 int main(void)
 {
 	struct stats_summary s;
@@ -317,6 +410,7 @@ int main(void)
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(table_cases); i++)
 		test_table_case(i);
+	test_summary_bits();
 	for (size_t i = 0; i < ARRAY_SIZE(plain_cases); i++) {
 		const double *x = plain_cases[i].x;
 		size_t n = plain_cases[i].n;
