@@ -51,40 +51,49 @@ static void key_insertion_sort(uint64_t *k, size_t n)
 #define MSD_SMALL 32
 /* Up to this many keys are sorted most significant bits first. */
 #define MSD_MAX 4096
+/* At most 2^MSD_BITS buckets a pass. */
+#define MSD_BITS 11
 
 /*
  * MSD radix sort of n keys (tmp has room for n): one counting pass on
- * the 8 bits that end at the highest bit where the keys differ (the bits
- * above are the same in all), then each bucket the same way, or by
- * insertion when it is small. A row's few hundred samples then take one
- * pass over them where the LSD sort took seven, one per byte that
- * differs.
+ * their offsets from the smallest, shifted so that the range of the keys
+ * spans about n buckets (at most 2^MSD_BITS), then each bucket the same
+ * way, or by insertion when it is small. A row's few hundred samples
+ * then fall a few to a bucket in one pass, spread as their values are,
+ * even where they straddle a power of two (where the bits below the
+ * highest that differs would put most of them in two buckets).
  */
 static void msd_sort(uint64_t *k, uint64_t *tmp, size_t n)
 {
-	uint32_t count[256] = {0}, pos[256], sum = 0;
-	uint64_t diff = 0;
-	unsigned top = 0, shift;
-	size_t start = 0;
+	uint32_t count[1 << MSD_BITS], pos[1 << MSD_BITS], sum = 0;
+	uint64_t lo = k[0], hi = k[0];
+	unsigned bits = 0, width = 0, shift;
+	size_t start = 0, buckets;
 
-	for (size_t i = 1; i < n; i++)
-		diff |= k[i] ^ k[0];
-	if (!diff)
+	for (size_t i = 1; i < n; i++) {
+		lo = k[i] < lo ? k[i] : lo;
+		hi = k[i] > hi ? k[i] : hi;
+	}
+	if (lo == hi)
 		return;
-	while (diff >> top >> 1)
-		top++;
-	shift = top >= 7 ? top - 7 : 0;
+	while (bits < 64 && (hi - lo) >> bits)
+		bits++;
+	while (width < MSD_BITS && ((size_t)1 << width) < n)
+		width++;
+	shift = bits > width ? bits - width : 0;
+	buckets = (size_t)((hi - lo) >> shift) + 1;
+	memset(count, 0, buckets * sizeof(*count));
 	for (size_t i = 0; i < n; i++)
-		count[(k[i] >> shift) & 0xff]++;
-	for (unsigned b = 0; b < 256; b++) {
+		count[(k[i] - lo) >> shift]++;
+	for (size_t b = 0; b < buckets; b++) {
 		pos[b] = sum;
 		sum += count[b];
 	}
 	for (size_t i = 0; i < n; i++)
-		tmp[pos[(k[i] >> shift) & 0xff]++] = k[i];
+		tmp[pos[(k[i] - lo) >> shift]++] = k[i];
 	memcpy(k, tmp, n * sizeof(*k));
-	/* Below bit 8 a bucket's keys are equal in every bit. */
-	for (unsigned b = 0; b < 256 && shift; b++) {
+	/* With no shift a bucket's keys are equal. */
+	for (size_t b = 0; b < buckets && shift; b++) {
 		if (count[b] > MSD_SMALL)
 			msd_sort(k + start, tmp, count[b]);
 		else if (count[b] > 1)
