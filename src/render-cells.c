@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "compare.h"
@@ -85,12 +86,65 @@ size_t render_text_chars(const char *s, size_t len)
 	return chars;
 }
 
+/*
+ * printf("%*.*f") of finite v where the rounding is plain, without
+ * printf; false (nothing added) where it is not. |v| 10^prec is computed
+ * with one rounding, so the exact product lies within an ulp of it: a
+ * fraction at least two ulps from one half rounds the same way as the
+ * exact value, as printf rounds it. Near one half (a tie, which printf
+ * breaks by the exact digits), beyond 2^52 or past 15 decimals, printf
+ * does it. The tables print tens of thousands of numbers.
+ */
+static bool fixed_fast(struct strbuf *sb, int width, int prec, bool plus,
+		       double v)
+{
+	static const double p10[] = {1e0,  1e1,	 1e2,  1e3, 1e4,  1e5,
+				     1e6,  1e7,	 1e8,  1e9, 1e10, 1e11,
+				     1e12, 1e13, 1e14, 1e15};
+	char buf[48], *end = buf + sizeof(buf), *p = end;
+	double y, whole, frac;
+	uint64_t r;
+	size_t len;
+
+	if (prec < 0 || prec > 15)
+		return false;
+	y = fabs(v) * p10[prec];
+	if (!(y < 0x1p52))
+		return false;
+	whole = floor(y);
+	frac = y - whole;
+	if (fabs(frac - 0.5) <= 2.0 * y * 0x1p-52)
+		return false;
+	r = (uint64_t)whole + (frac > 0.5);
+	for (int d = 0; d < prec; d++) {
+		*--p = (char)('0' + r % 10);
+		r /= 10;
+	}
+	if (prec)
+		*--p = '.';
+	do {
+		*--p = (char)('0' + r % 10);
+		r /= 10;
+	} while (r);
+	if (signbit(v))
+		*--p = '-';
+	else if (plus)
+		*--p = '+';
+	len = (size_t)(end - p);
+	if (width > 0 && (size_t)width > len)
+		strbuf_addchars(sb, ' ', (size_t)width - len);
+	strbuf_add(sb, p, len);
+	return true;
+}
+
 void render_fixed(struct strbuf *sb, int width, int prec, bool plus, double v)
 {
 	const char *word;
 
 	if (!isnan(v) && !isinf(v)) {
-		strbuf_addf(sb, plus ? "%+*.*f" : "%*.*f", width, prec, v);
+		if (!fixed_fast(sb, width, prec, plus, v))
+			strbuf_addf(sb, plus ? "%+*.*f" : "%*.*f", width, prec,
+				    v);
 		return;
 	}
 	if (isnan(v))

@@ -1078,6 +1078,65 @@ static void test_machine_diffs(void)
 	run_data_release(&runs[1]);
 }
 
+/*
+ * render_fixed() against printf("%*.*f") itself, byte for byte: values
+ * of every magnitude and both signs, signed zeros, ties (0.125 at 2
+ * decimals, which printf rounds to even), values a hair either side of
+ * a tie, and near 2^52 and the largest precisions, where render_fixed()
+ * leaves the digits to printf.
+ */
+static void test_fixed_printf(void)
+{
+	static const double odd[] = {
+		0.0,	-0.0,	0.125,	 0.375,	  2.5,
+		0.005,	1.005,	-0.125,	 1e15,	  4503599627370495.5,
+		0x1p52, 0x1p53, 1e-320,	 -1e-320, 999.995,
+		0.045,	1e22,	123456.5};
+	static const int precs[] = {0, 1, 2, 3, 4, 6, 9, 15, 16, 20};
+	struct strbuf got = STRBUF_INIT;
+	uint64_t seed = 99;
+	int bad = 0, n = 0;
+
+	for (int i = 0; i < 20000; i++) {
+		double v, u;
+		int prec = precs[i % (int)ARRAY_SIZE(precs)];
+		int width = (i / 10) % 3 ? 12 : 0;
+		bool plus = (i / 30) % 2;
+		char want[512];
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		u = (double)(seed >> 11) / 0x1p53;
+		if (i < (int)ARRAY_SIZE(odd) * 10)
+			v = odd[i / 10];
+		else if (i % 7 == 0)
+			/* A tie at prec, moved by an ulp or not at all. */
+			v = nextafter((floor(u * 1e6) + 0.5) / pow(10.0, prec),
+				      (seed >> 5) % 3 == 0   ? 0.0
+				      : (seed >> 5) % 3 == 1 ? 1e300
+							     : -1e300);
+		else
+			v = ((seed >> 63) ? -1.0 : 1.0) * u *
+			    pow(10.0, (double)((seed >> 40) % 40) - 20.0);
+		strbuf_reset(&got);
+		render_fixed(&got, width, prec, plus, v);
+		snprintf(want, sizeof(want), plus ? "%+*.*f" : "%*.*f", width,
+			 prec, v);
+		n++;
+		if (strcmp(got.buf, want)) {
+			if (bad < 5)
+				diag("render_fixed(%d, %d, %.17g): '%s', "
+				     "printf: '%s'",
+				     width, prec, v, got.buf, want);
+			bad++;
+		}
+	}
+	ok(!bad,
+	   "render_fixed is printf's %%*.*f byte for byte (%d of %d "
+	   "values differ)",
+	   bad, n);
+	strbuf_release(&got);
+}
+
 static void test_helpers(void)
 {
 	static const struct {
@@ -1183,6 +1242,7 @@ static void test_helpers(void)
 		is_str(sb.buf, fixed[i].want, "render_fixed case %zu", i);
 	}
 	strbuf_release(&sb);
+	test_fixed_printf();
 }
 
 static void test_errors(void)
