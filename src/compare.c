@@ -358,12 +358,16 @@ static bool all_equal(const size_t *c, size_t n)
  * The mean over each of the units gi[] gives of src's key (its index
  * when key is OP_KEY_NR, NaN for every sample when nan): by the spans,
  * whose samples share their keys, so a run of one unit in a span adds
- * its key once times its length (exact: the keys are integers).
+ * its key once times its length (exact: the keys are integers). Where
+ * the units are iterations (by_iteration), a span is in one unit, and
+ * its samples need not be looked at.
  */
 static double *unit_key_means(const struct op_samples *src, enum op_key key,
 			      bool nan, const size_t *gi, size_t n,
-			      size_t units)
+			      size_t units, bool by_iteration)
 {
+	bool whole = by_iteration && key != OP_KEY_NR && src->spans_nr;
+
 	double *out = xcalloc(units ? units : 1, sizeof(*out));
 	size_t *cnt = xcalloc(units ? units : 1, sizeof(*cnt));
 
@@ -376,7 +380,7 @@ static double *unit_key_means(const struct op_samples *src, enum op_key key,
 					      : (double)src->spans[s].key[key];
 
 		while (i < end) {
-			size_t g = gi[i], j = i + 1;
+			size_t g = gi[i], j = whole ? end : i + 1;
 
 			while (j < end && gi[j] == g)
 				j++;
@@ -406,6 +410,8 @@ static void side_units_compute(const struct op_samples *src,
 	bool has_iter = n && op_samples_has(src, OP_KEY_ITERATION);
 	bool has_run = n && op_samples_has(src, OP_KEY_RUN);
 	enum op_key seq = has_iter ? OP_KEY_ITERATION : OP_KEY_NR;
+	/* The first units are iterations, each in spans of its own. */
+	bool by_iter = has_iter && unit != COMPARE_UNIT_SAMPLE;
 	size_t *count;
 
 	memset(su, 0, sizeof(*su));
@@ -428,12 +434,13 @@ static void side_units_compute(const struct op_samples *src,
 			su->sample_iter[i] = (long long)k64[i];
 	}
 	/* A unit's time is its sequence number where no start is known. */
-	su->seq = unit_key_means(src, seq, false, gi, n, su->n);
+	su->seq = unit_key_means(src, seq, false, gi, n, su->n, by_iter);
 	su->time = unit_key_means(
 		src,
 		n && op_samples_has(src, OP_KEY_STARTED) ? OP_KEY_STARTED : seq,
-		false, gi, n, su->n);
-	su->run = unit_key_means(src, OP_KEY_RUN, !has_run, gi, n, su->n);
+		false, gi, n, su->n, by_iter);
+	su->run = unit_key_means(src, OP_KEY_RUN, !has_run, gi, n, su->n,
+				 by_iter);
 	su->iter_n = su->n;
 	su->iter_u = xmalloc((su->n ? su->n : 1) * sizeof(*su->iter_u));
 	su->iter_run = xmalloc((su->n ? su->n : 1) * sizeof(*su->iter_run));
@@ -442,8 +449,8 @@ static void side_units_compute(const struct op_samples *src,
 		memcpy(su->iter_run, su->run, su->n * sizeof(*su->run));
 	}
 	if (has_run && op_samples_has(src, OP_KEY_BOOT)) {
-		double *b =
-			unit_key_means(src, OP_KEY_BOOT, false, gi, n, su->n);
+		double *b = unit_key_means(src, OP_KEY_BOOT, false, gi, n,
+					   su->n, by_iter);
 
 		su->iter_boot = boot_keys(su->iter_run, b, su->iter_n);
 		free(b);
