@@ -366,10 +366,9 @@ static double *unit_key_means(const struct op_samples *src, enum op_key key,
 			      bool nan, const size_t *gi, size_t n,
 			      size_t units, bool by_iteration)
 {
-	bool whole = by_iteration && key != OP_KEY_NR && src->spans_nr;
-
 	double *out = xcalloc(units ? units : 1, sizeof(*out));
 	size_t *cnt = xcalloc(units ? units : 1, sizeof(*cnt));
+	bool whole = by_iteration && key != OP_KEY_NR && src->spans_nr;
 
 	for (size_t s = 0, i = 0; i < n; s++) {
 		size_t end = key == OP_KEY_NR || !src->spans_nr

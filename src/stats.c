@@ -239,20 +239,18 @@ static double scaled(double x, int e, double s)
 	return s != 0.0 ? x * s : ldexp(x, -e);
 }
 
-/*
- * The mean of mmtests' kind over x[0..n): harmonic when higher is better
- * (NaN as soon as one x <= 0), arithmetic otherwise. The sum runs in the
- * order of x, as mmtests sums its sorted list, of x scaled by
- * summary_exponent().
- */
+/* The mean of n values whose scaled sum (or reciprocals') is sum. */
 static double mean_of_sum(double sum, size_t n, bool higher_better, int e)
 {
 	return ldexp(higher_better ? (double)n / sum : sum / (double)n, e);
 }
 
 /*
- * summary_mean() at exponent e; when best < n, *best_mean is that of
- * x[0..best) at the same exponent, the same sum stopped there.
+ * The mean of mmtests' kind over x[0..n): harmonic when higher is better
+ * (NaN as soon as one x <= 0), arithmetic otherwise. The sum runs in the
+ * order of x, as mmtests sums its sorted list, of x scaled by exponent e
+ * (summary_exponent()). When best < n, *best_mean is that of x[0..best)
+ * at the same exponent: the same sum, stopped there.
  */
 static double summary_mean_at(const double *x, size_t n, bool higher_better,
 			      int e, size_t best, double *best_mean)
