@@ -1885,17 +1885,16 @@ static struct op_samples *sink_op(const struct samples_sink *sink, int64_t id)
 	return op;
 }
 
-/* A sample of the first iteration, staged until unstage(). */
-static void sink_stage(struct samples_sink *sink, int64_t id, double value)
+/* Rows r[0..n) of op, of the first iteration: staged until unstage(). */
+static void sink_stage(struct samples_sink *sink, struct op_samples *op,
+		       const struct sample_row *r, size_t n)
 {
-	struct op_samples *op = sink_op(sink, id);
-
-	if (!op)
-		return;
 	sink->last = op;
-	ALLOC_GROW(sink->staged, sink->staged_nr + 1, sink->staged_alloc);
-	sink->staged[sink->staged_nr].op = op;
-	sink->staged[sink->staged_nr++].value = value;
+	ALLOC_GROW(sink->staged, sink->staged_nr + n, sink->staged_alloc);
+	for (size_t k = 0; k < n; k++) {
+		sink->staged[sink->staged_nr].op = op;
+		sink->staged[sink->staged_nr++].value = r[k].value;
+	}
 }
 
 /*
@@ -1948,14 +1947,13 @@ static void sink_rows(struct samples_sink *sink)
 
 		for (j = i + 1; j < n && r[j].op == r[i].op; j++)
 			;
-		if (sink->staging) {
-			for (size_t k = i; k < j; k++)
-				sink_stage(sink, r[k].op, r[k].value);
-			continue;
-		}
 		op = sink_op(sink, r[i].op);
 		if (!op)
 			continue;
+		if (sink->staging) {
+			sink_stage(sink, op, r + i, j - i);
+			continue;
+		}
 		sink_add(sink, op, r[i].value);
 		if (j - i == 1)
 			continue;
