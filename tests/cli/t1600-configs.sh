@@ -33,6 +33,17 @@ for cfg in "$MMCMP_SRCDIR"/configs/*.yaml; do
 	# shellcheck disable=SC2086
 	"$MMCMP" --db "$db" run -q "$cfg" --label q $quick >"$TMP/out" 2>"$TMP/err"
 	st=$?
+	# A TCG guest here hangs before its init once in many boots (t5100,
+	# t5220): a guest that never answered in boot_timeout is the
+	# machine's, not the config's, and the config gets one more try.
+	if [ $st -ne 0 ] && grep -q "failed, its iterations with it: .*no agent: .*(boot_timeout" "$TMP/err"; then
+		echo "# $name: a guest never answered, once more:"
+		grep -m1 "failed, its iterations with it" "$TMP/err" | sed 's/^/#   /'
+		rm -f "$db" "$db-wal" "$db-shm"
+		# shellcheck disable=SC2086
+		"$MMCMP" --db "$db" run -q "$cfg" --label q $quick >"$TMP/out" 2>"$TMP/err"
+		st=$?
+	fi
 	set -e
 	if [ $st -eq 2 ] && grep -q "is not installed" "$TMP/err"; then
 		ok "# SKIP $name: $(sed 's/^mmcmp: error: //' "$TMP/err" | head -1)"

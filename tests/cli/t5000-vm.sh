@@ -428,11 +428,15 @@ check "meminfo whole at start and end of each guest iteration" \
 check "vmstat holds changes only, and some" \
 	test "$(q "SELECT sum((SELECT count(*) FROM json_each(m.vmstat) WHERE value = 0)) || ' ' || (sum((SELECT count(*) FROM json_each(m.vmstat))) > 0) FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id JOIN run r ON r.id = i.run_id WHERE r.label = 'ev-k'")" = "0 1"
 # The link packs a value that stood still since the last one sent as its
-# name's number alone: the fields that moved in one iteration must start
-# the next where they ended (the guest is quiet in between), not where
-# they were first sent.
+# name's number alone. Of the fields that moved in an iteration, those
+# that stood still until the next one must start it where they ended; a
+# stale value would be where they were first sent, or where the
+# iteration started. How many stand still depends on how busy the guest
+# is between iterations (most here, fewer when the host is loaded), but
+# matching a stale value happens only by chance: the matches with the
+# end must outnumber those with a stale value.
 check "what moved in an iteration starts the next where it ended" \
-	test "$(q "WITH m AS (SELECT m.meminfo_start AS s, m.meminfo_end AS e, row_number() OVER (ORDER BY i.id) AS n FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id JOIN run r ON r.id = i.run_id WHERE r.label = 'ev-k') SELECT count(*) > 0 AND 2 * sum(b.value = c.value) >= count(*) FROM m p JOIN m x ON x.n = p.n + 1, json_each(p.e) b JOIN json_each(p.s) a ON a.key = b.key JOIN json_each(x.s) c ON c.key = b.key WHERE a.value != b.value")" = 1
+	test "$(q "WITH m AS (SELECT m.meminfo_start AS s, m.meminfo_end AS e, row_number() OVER (ORDER BY i.id) AS n FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id JOIN run r ON r.id = i.run_id WHERE r.label = 'ev-k') SELECT count(*) > 0 AND sum(c.value = b.value) > sum(c.value != b.value AND (c.value = a.value OR c.value = f.value)) FROM m p JOIN m x ON x.n = p.n + 1, json_each(p.e) b JOIN json_each(p.s) a ON a.key = b.key JOIN json_each(x.s) c ON c.key = b.key JOIN json_each((SELECT s FROM m WHERE n = 1)) f ON f.key = b.key WHERE a.value != b.value AND b.value != f.value")" = 1
 check "and the guest's gauges' levels at the end of each iteration" \
 	test "$(q "SELECT count(*) FROM iteration_monitor m JOIN iteration i ON i.id = m.iteration_id JOIN run r ON r.id = i.run_id WHERE r.label = 'ev-k' AND json_extract(m.vmstat_end, '$.nr_free_pages') > 0 AND json_extract(m.vmstat_end, '$.pgfault') IS NULL")" = 9
 
