@@ -349,7 +349,9 @@ void stats_summarize(const double *x, size_t n, bool higher_better,
 	out->mean = summary_mean_at(sorted, n, higher_better, e,
 				    e_best == e ? best : n, &out->bmean95);
 	out->stddev = summary_stddev_at(sorted, n, higher_better, out->mean, e);
-	if (e_best != e || best == n)
+	if (best == n)
+		out->bmean95 = out->mean;
+	else if (e_best != e)
 		out->bmean95 = summary_mean_at(sorted, best, higher_better,
 					       e_best, best, NULL);
 	if (out->min == out->max && !isnan(out->mean)) {
